@@ -1,0 +1,70 @@
+//! `crown`: the Crown command-line tool. See README.md for every command with examples.
+
+mod common;
+mod perft_cmd;
+mod rules_cmd;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// Crown: American checkers, American pool checkers and Impasse.
+#[derive(Parser, Debug)]
+#[command(name = "crown", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Count the move tree to a depth (perft), to check move generation and measure its speed.
+    Perft(perft_cmd::PerftArgs),
+    /// List the legal moves of a position.
+    Moves(rules_cmd::MovesArgs),
+    /// Play moves from a position and print the resulting FEN and outcome.
+    Apply(rules_cmd::ApplyArgs),
+}
+
+/// An error reported as one line on stderr with exit code 2.
+#[derive(Debug)]
+pub struct CliError(pub String);
+
+impl<E: std::fmt::Display> From<E> for CliError {
+    fn from(e: E) -> Self {
+        CliError(e.to_string())
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion)
+                || e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+            {
+                let _ = e.print();
+                return ExitCode::SUCCESS;
+            }
+            let text = e.render().to_string();
+            let line = text
+                .lines()
+                .find(|l| !l.trim().is_empty())
+                .unwrap_or("bad arguments");
+            eprintln!("{}", line.trim());
+            return ExitCode::from(2);
+        }
+    };
+    let result = match cli.command {
+        Command::Perft(args) => perft_cmd::run(&args),
+        Command::Moves(args) => rules_cmd::moves(&args),
+        Command::Apply(args) => rules_cmd::apply(&args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(CliError(msg)) => {
+            eprintln!("error: {}", msg.lines().next().unwrap_or(""));
+            ExitCode::from(2)
+        }
+    }
+}

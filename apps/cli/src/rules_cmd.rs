@@ -1,0 +1,100 @@
+//! `crown moves` and `crown apply`.
+
+use crate::common::PositionArgs;
+use crate::CliError;
+use clap::Args;
+use crown_core::{Game, Move, Position, Variant};
+use std::process::ExitCode;
+
+/// Arguments of `crown moves`.
+#[derive(Args, Debug)]
+pub struct MovesArgs {
+    #[command(flatten)]
+    pos: PositionArgs,
+    /// Print a JSON array of move objects.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Arguments of `crown apply`.
+#[derive(Args, Debug)]
+pub struct ApplyArgs {
+    #[command(flatten)]
+    pos: PositionArgs,
+    /// Moves in Crown's move notation (docs/notation.md), e.g. 11-15 23-19.
+    #[arg(allow_hyphen_values = true)]
+    moves: Vec<String>,
+    /// Print a JSON object {"fen","outcome","moves"}.
+    #[arg(long)]
+    json: bool,
+}
+
+/// The JSON object for one move, as documented in README.md.
+pub fn move_json(pos: &Position, m: &Move) -> serde_json::Value {
+    let mut o = serde_json::json!({
+        "notation": pos.move_text(m),
+        "kind": m.kind().id(),
+        "from": m.from().number(),
+        "to": m.to().number(),
+    });
+    if pos.variant() == Variant::Impasse {
+        o["bear_off"] = m.bears_off().into();
+        o["crown"] = match m.crown() {
+            Some((f, t)) => serde_json::json!({"from": f.number(), "to": t.number()}),
+            None => serde_json::Value::Null,
+        };
+    } else {
+        o["path"] = m.path().map(|s| s.number()).collect::<Vec<_>>().into();
+        o["captures"] = m
+            .captures()
+            .iter()
+            .map(|s| s.number())
+            .collect::<Vec<_>>()
+            .into();
+        o["promotes"] = m.is_promotion().into();
+    }
+    o
+}
+
+/// Run `crown moves`.
+pub fn moves(args: &MovesArgs) -> Result<ExitCode, CliError> {
+    let pos = args.pos.position()?;
+    let list = pos.legal_moves();
+    if args.json {
+        let arr: Vec<_> = list.iter().map(|m| move_json(&pos, m)).collect();
+        println!("{}", serde_json::Value::from(arr));
+    } else {
+        println!("{pos}");
+        if list.is_empty() {
+            println!("no legal moves");
+        } else {
+            let texts: Vec<String> = list.iter().map(|m| pos.move_text(m)).collect();
+            println!("{} legal moves: {}", texts.len(), texts.join(" "));
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Run `crown apply`.
+pub fn apply(args: &ApplyArgs) -> Result<ExitCode, CliError> {
+    let pos = args.pos.position()?;
+    let mut game = Game::from_position(pos);
+    for (i, text) in args.moves.iter().enumerate() {
+        game.play_text(text)
+            .map_err(|e| CliError(format!("move {} '{}': {e}", i + 1, text)))?;
+    }
+    let outcome = match game.outcome() {
+        Some(o) => o.to_string(),
+        None => "ongoing".to_string(),
+    };
+    if args.json {
+        println!(
+            "{}",
+            serde_json::json!({"fen": game.position().to_fen(), "outcome": outcome, "moves": args.moves})
+        );
+    } else {
+        println!("fen: {}", game.position().to_fen());
+        println!("outcome: {outcome}");
+    }
+    Ok(ExitCode::SUCCESS)
+}
