@@ -3,10 +3,18 @@
 //! - `cargo xtask ci`: rustfmt check, clippy with `-D warnings`, and every test (nextest when
 //!   installed, else `cargo test`), then the doctests.
 //! - `cargo xtask perft`: the deep perft counts of `shared/perft/perft.json` (release build, minutes).
+//! - `cargo xtask wasm`: builds crown-wasm for `wasm32-unknown-unknown` and writes the JS glue and the
+//!   `.wasm` file to `apps/wasm/www/pkg` (see `wasm.rs`: installs the target and wasm-bindgen-cli at
+//!   the exact version in Cargo.lock when missing, from source; nothing prebuilt is downloaded).
+//! - `cargo xtask wasm-test`: the crown-wasm binding tests under Node (wasm-bindgen-test-runner).
+//! - `cargo xtask e2e`: `wasm`, then the browser end-to-end tests in headless Chromium
+//!   (`apps/wasm/e2e`, Node + playwright-core driving `/usr/bin/chromium`).
 
 use std::process::{Command, ExitCode};
 
-fn run(cmd: &str, args: &[&str]) -> bool {
+mod wasm;
+
+pub(crate) fn run(cmd: &str, args: &[&str]) -> bool {
     eprintln!("$ {cmd} {}", args.join(" "));
     match Command::new(cmd).args(args).status() {
         Ok(s) => s.success(),
@@ -70,8 +78,11 @@ fn main() -> ExitCode {
     let ok = match task.as_str() {
         "ci" => ci(),
         "perft" => perft(),
+        "wasm" => wasm::build(),
+        "wasm-test" => wasm::test(),
+        "e2e" => wasm::e2e(),
         _ => {
-            eprintln!("usage: cargo xtask <ci|perft>");
+            eprintln!("usage: cargo xtask <ci|perft|wasm|wasm-test|e2e>");
             false
         }
     };

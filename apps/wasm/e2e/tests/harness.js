@@ -1,0 +1,145 @@
+// Shared helpers of the browser end-to-end tests: a static server for apps/wasm/www (or crown-server),
+// Debian's headless Chromium driven by playwright-core, screenshots in target/e2e-artifacts/.
+import { chromium } from "playwright-core";
+import http from "node:http";
+import fs from "node:fs";
+import path from "node:path";
+import os from "node:os";
+import { fileURLToPath } from "node:url";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const repoRoot = path.resolve(here, "../../../..");
+export const wwwRoot = path.join(repoRoot, "apps/wasm/www");
+export const artifacts = path.join(repoRoot, "target/e2e-artifacts");
+fs.mkdirSync(artifacts, { recursive: true });
+
+const MIME = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".svg": "image/svg+xml",
+  ".wasm": "application/wasm",
+  ".json": "application/json",
+  ".png": "image/png",
+};
+
+/** A tiny static file server for apps/wasm/www on a free localhost port. */
+export async function startStaticServer() {
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url, "http://localhost");
+    let p = path.normalize(decodeURIComponent(url.pathname)).replace(/^(\.\.[/\\])+/, "");
+    if (p.endsWith("/")) p += "index.html";
+    const file = path.join(wwwRoot, p);
+    if (!file.startsWith(wwwRoot) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
+      res.writeHead(404);
+      res.end("not found");
+      return;
+    }
+    res.writeHead(200, { "content-type": MIME[path.extname(file)] || "application/octet-stream" });
+    fs.createReadStream(file).pipe(res);
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address();
+  return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((r) => server.close(r)) };
+}
+
+/** The flags every Chromium of these tests is started with (no network beyond localhost). */
+export const CHROMIUM_FLAGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+/**
+ * Launch Debian's Chromium headless with a fresh profile (playwright-core gives each launch a new
+ * empty --user-data-dir in a temporary directory).
+ */
+export async function launch() {
+  const executablePath = process.env.CHROMIUM || "/usr/bin/chromium";
+  if (!fs.existsSync(executablePath)) {
+    throw new Error(
+      `${executablePath} not found: install Debian's chromium (apt-get install -y chromium chromium-driver)`,
+    );
+  }
+  return chromium.launch({
+    executablePath,
+    headless: true,
+    args: [...CHROMIUM_FLAGS, "--headless"],
+  });
+}
+
+/** A new page with console errors collected into `page.errors`. */
+export async function newPage(browser, { width = 1280, height = 900, mobile = false } = {}) {
+  const context = await browser.newContext({
+    viewport: { width, height },
+    deviceScaleFactor: 1,
+    isMobile: mobile,
+    hasTouch: mobile,
+    acceptDownloads: true,
+  });
+  const page = await context.newPage();
+  page.errors = [];
+  page.on("pageerror", (e) => page.errors.push(String(e)));
+  page.on("console", (m) => {
+    if (m.type() === "error") page.errors.push(m.text());
+  });
+  return page;
+}
+
+/** Open the app and wait until the wasm module is loaded and the board drawn. */
+export async function openApp(page, baseUrl, query = "") {
+  await page.goto(baseUrl + query);
+  await page.waitForFunction(() => window.crownApp && document.querySelectorAll(".board .piece").length > 0);
+}
+
+export async function screenshot(page, name) {
+  const file = path.join(artifacts, `${name}.png`);
+  await page.screenshot({ path: file });
+  return file;
+}
+
+/** Screen coordinates of the centre of square n on the main board. */
+export async function squareCenter(page, n, boardSel = "#board") {
+  return page.evaluate(
+    ({ n, boardSel }) => {
+      const r = document.querySelector(`${boardSel} rect.sq[data-square="${n}"]`).getBoundingClientRect();
+      return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+    },
+    { n, boardSel },
+  );
+}
+
+export async function clickSquare(page, n, boardSel = "#board") {
+  const c = await squareCenter(page, n, boardSel);
+  await page.mouse.click(c.x, c.y);
+}
+
+export async function dragSquare(page, from, to) {
+  const a = await squareCenter(page, from);
+  const b = await squareCenter(page, to);
+  await page.mouse.move(a.x, a.y);
+  await page.mouse.down();
+  await page.mouse.move((a.x + b.x) / 2, (a.y + b.y) / 2, { steps: 5 });
+  await page.mouse.move(b.x, b.y, { steps: 5 });
+  await page.mouse.up();
+}
+
+/** Texts of the moves in the move list. */
+export async function moveList(page) {
+  return page.$$eval("#movelist .mv:not(.empty)", (els) => els.map((e) => e.textContent));
+}
+
+/** Pieces on the main board: {square: "black man"} */
+export async function boardPieces(page) {
+  return page.$$eval("#board .pieces .piece:not(.ghost)", (els) =>
+    Object.fromEntries(els.map((e) => [Number(e.dataset.square), `${e.dataset.color} ${e.dataset.role}`])),
+  );
+}
+
+export function tempDir(prefix) {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}

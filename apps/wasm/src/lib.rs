@@ -1,0 +1,341 @@
+//! # crown-wasm
+//!
+//! WebAssembly bindings (wasm-bindgen) of Crown for the browser front end in `apps/wasm/www`.
+//! Build with `cargo xtask wasm`, which writes the JS glue and the `.wasm` file to `apps/wasm/www/pkg`.
+//!
+//! From JavaScript (ES module, `--target web`):
+//! ```js
+//! import init, { Game } from "./pkg/crown_wasm.js";
+//! await init();
+//! const game = new Game("american");
+//! game.legalMoves();          // [{index, text, from, to, kind, path, captures, ...}, ...]
+//! game.play("11-15");        // returns the move played
+//! game.fen();                // "W:W21,...:B1,..."
+//! try { Game.fromFen("american", "X:W1") } catch (e) { e.name; e.message }
+//! ```
+//! Errors are thrown as JS `Error` objects whose `name` says which kind (`PositionError`, `MoveError`,
+//! `GameError`, `UnknownName`, `ArgumentError`) and whose `message` is the core's readable text.
+//!
+//! Squares are the standard numbers 1–32 (square 1 = b8, 32 = g1; Black starts on 1–12).
+
+pub mod view;
+
+use crown_core::{Color, Game, ImpasseSetup, Position, Variant};
+use serde::Serialize;
+use view::{
+    color_id, history_views, legal_move_views, move_view, outcome_view, parse_color, piece_views,
+};
+use wasm_bindgen::prelude::*;
+
+/// A JS `Error` with `name` set to `kind` and the given message.
+fn error(kind: &str, message: impl std::fmt::Display) -> JsValue {
+    let e = js_sys::Error::new(&message.to_string());
+    e.set_name(kind);
+    e.into()
+}
+
+/// Convert a serde value to a plain JS value (objects, arrays, `null` for `None`).
+fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|e| error("SerializationError", e))
+}
+
+fn parse_variant(name: &str) -> Result<Variant, JsValue> {
+    name.parse::<Variant>().map_err(|e| error("UnknownName", e))
+}
+
+fn parse_setup(name: Option<String>) -> Result<ImpasseSetup, JsValue> {
+    match name {
+        None => Ok(ImpasseSetup::Seed),
+        Some(s) if s.is_empty() => Ok(ImpasseSetup::Seed),
+        Some(s) => s
+            .parse::<ImpasseSetup>()
+            .map_err(|e| error("UnknownName", e)),
+    }
+}
+
+fn color_arg(s: &str) -> Result<Color, JsValue> {
+    parse_color(s).map_err(|e| error("ArgumentError", e))
+}
+
+/// The start position of a game as PDN FEN.
+///
+/// `variant` is `american`, `pool` or `impasse`; `setup` (Impasse only) is `seed` (default) or
+/// `steere`.
+///
+/// # Errors
+/// `UnknownName` for an unknown variant or setup.
+#[wasm_bindgen(js_name = startFen)]
+pub fn start_fen(variant: &str, setup: Option<String>) -> Result<String, JsValue> {
+    let v = parse_variant(variant)?;
+    Ok(if v == Variant::Impasse {
+        parse_setup(setup)?.fen().to_string()
+    } else {
+        v.start_fen().to_string()
+    })
+}
+
+/// The pieces of a position given as FEN, checked against the rules of `variant`: an array of
+/// `{square, color, role}`.
+///
+/// # Errors
+/// `UnknownName` for an unknown variant, `PositionError` for a FEN that is malformed or not a legal
+/// position of the variant (the message names what is wrong and where).
+#[wasm_bindgen(js_name = piecesOfFen)]
+pub fn pieces_of_fen(variant: &str, fen: &str) -> Result<JsValue, JsValue> {
+    let v = parse_variant(variant)?;
+    let pos = Position::from_fen(v, fen).map_err(|e| error("PositionError", e))?;
+    to_js(&piece_views(&pos))
+}
+
+/// A game in progress or finished: position, history, outcome.
+#[wasm_bindgen(js_name = Game)]
+pub struct WasmGame {
+    game: Game,
+}
+
+impl WasmGame {
+    /// The underlying core game (for other Rust code in this crate and tests).
+    pub fn core(&self) -> &Game {
+        &self.game
+    }
+
+    /// Wrap a core game.
+    pub fn from_core(game: Game) -> WasmGame {
+        WasmGame { game }
+    }
+}
+
+#[wasm_bindgen(js_class = Game)]
+impl WasmGame {
+    /// A new game from the start position of `variant` (`american`, `pool`, `impasse`); for Impasse
+    /// `setup` is `seed` (default) or `steere`.
+    ///
+    /// # Errors
+    /// `UnknownName` for an unknown variant or setup.
+    #[wasm_bindgen(constructor)]
+    pub fn new(variant: &str, setup: Option<String>) -> Result<WasmGame, JsValue> {
+        let v = parse_variant(variant)?;
+        let game = if v == Variant::Impasse {
+            Game::impasse(parse_setup(setup)?)
+        } else {
+            Game::new(v)
+        };
+        Ok(WasmGame { game })
+    }
+
+    /// A new game starting from a PDN FEN position.
+    ///
+    /// # Errors
+    /// `UnknownName` for an unknown variant; `PositionError` for a bad FEN or a position that breaks
+    /// the variant's rules.
+    #[wasm_bindgen(js_name = fromFen)]
+    pub fn from_fen(variant: &str, fen: &str) -> Result<WasmGame, JsValue> {
+        let v = parse_variant(variant)?;
+        let pos = Position::from_fen(v, fen).map_err(|e| error("PositionError", e))?;
+        Ok(WasmGame {
+            game: Game::from_position(pos),
+        })
+    }
+
+    /// A copy of this game (the engine worker and the analysis board keep their own).
+    #[wasm_bindgen(js_name = clone)]
+    pub fn clone_game(&self) -> WasmGame {
+        WasmGame {
+            game: self.game.clone(),
+        }
+    }
+
+    /// The variant id: `american`, `pool` or `impasse`.
+    pub fn variant(&self) -> String {
+        self.game.variant().id().to_string()
+    }
+
+    /// The current position as PDN FEN.
+    pub fn fen(&self) -> String {
+        self.game.position().to_fen()
+    }
+
+    /// The start position of the game as PDN FEN.
+    #[wasm_bindgen(js_name = startFen)]
+    pub fn start_fen(&self) -> String {
+        self.game.start().to_fen()
+    }
+
+    /// The side to move: `black` or `white`.
+    #[wasm_bindgen(js_name = sideToMove)]
+    pub fn side_to_move(&self) -> String {
+        color_id(self.game.position().side_to_move()).to_string()
+    }
+
+    /// The side that moves first in this variant (`black` in checkers, `white` in Impasse).
+    #[wasm_bindgen(js_name = firstPlayer)]
+    pub fn first_player(&self) -> String {
+        color_id(self.game.variant().first_player()).to_string()
+    }
+
+    /// The pieces on the board: an array of `{square, color, role}` (`role` is `man` or `king`;
+    /// in Impasse a single or a double).
+    pub fn pieces(&self) -> Result<JsValue, JsValue> {
+        to_js(&piece_views(self.game.position()))
+    }
+
+    /// The legal moves (empty once the game is over): an array of `{index, text, longText, from, to,
+    /// kind, path, captures, promotion, bearOff, crown: {single, onto} | null, impasse}`.
+    #[wasm_bindgen(js_name = legalMoves)]
+    pub fn legal_moves(&self) -> Result<JsValue, JsValue> {
+        if self.game.outcome().is_some() {
+            return to_js::<[view::MoveView]>(&[]);
+        }
+        to_js(&legal_move_views(self.game.position()))
+    }
+
+    /// Whether the side to move must capture (checkers).
+    #[wasm_bindgen(js_name = mustCapture)]
+    pub fn must_capture(&self) -> bool {
+        self.game.outcome().is_none() && self.game.position().must_capture()
+    }
+
+    /// The squares of the pieces that can capture (the ones a board marks), ascending.
+    pub fn capturers(&self) -> Vec<u8> {
+        if self.game.outcome().is_some() {
+            return Vec::new();
+        }
+        self.game
+            .position()
+            .capturers()
+            .iter()
+            .map(|s| s.number())
+            .collect()
+    }
+
+    /// Play a move given in Crown's notation (`11-15`, `11x18x25`, `22-18`, `6>10`, `x14`, `=N` for
+    /// a crown); returns the move played (as in [`WasmGame::legal_moves`]).
+    ///
+    /// # Errors
+    /// `MoveError` for bad syntax, an illegal move (the message lists the legal ones) or an ambiguous
+    /// one; `GameError` when the game is over. The game is unchanged.
+    pub fn play(&mut self, text: &str) -> Result<JsValue, JsValue> {
+        let before = *self.game.position();
+        let mv = self.game.play_text(text).map_err(game_error)?;
+        let index = before
+            .legal_moves()
+            .iter()
+            .position(|m| *m == mv)
+            .unwrap_or(0);
+        to_js(&move_view(&before, &mv, index))
+    }
+
+    /// Play the legal move with this index in [`WasmGame::legal_moves`]; returns it.
+    ///
+    /// # Errors
+    /// `ArgumentError` for an index out of range; `GameError` when the game is over.
+    #[wasm_bindgen(js_name = playIndex)]
+    pub fn play_index(&mut self, index: usize) -> Result<JsValue, JsValue> {
+        if let Some(o) = self.game.outcome() {
+            return Err(error(
+                "GameError",
+                format!("the game is over ({o}); no move can be played"),
+            ));
+        }
+        let before = *self.game.position();
+        let list = before.legal_moves();
+        let Some(mv) = list.get(index).copied() else {
+            return Err(error(
+                "ArgumentError",
+                format!(
+                    "move index {index} is out of range: there are {} legal moves",
+                    list.len()
+                ),
+            ));
+        };
+        self.game.play(&mv).map_err(game_error)?;
+        to_js(&move_view(&before, &mv, index))
+    }
+
+    /// Take back the last move (or a declared result such as a resignation); returns the text of the
+    /// move taken back, or `undefined` at the start.
+    pub fn undo(&mut self) -> Option<String> {
+        let before = self.game.history().last().map(|(p, _)| *p);
+        let mv = self.game.undo()?;
+        Some(match before {
+            Some(p) => p.move_text(&mv),
+            None => mv.short_text(),
+        })
+    }
+
+    /// Number of plies played.
+    #[wasm_bindgen(js_name = plyCount)]
+    pub fn ply_count(&self) -> usize {
+        self.game.ply_count()
+    }
+
+    /// The moves played: an array of `{ply, color, text, mv, fenAfter}`.
+    pub fn history(&self) -> Result<JsValue, JsValue> {
+        to_js(&history_views(&self.game))
+    }
+
+    /// The outcome, or `null` while the game goes on: `{result, winner, reason, text}` where
+    /// `result` is the PDN result (`1-0` means the first player won), `winner` is `black`/`white`/
+    /// `null`, `reason` a machine id (`no_legal_move`, `all_checkers_removed`, `repetition`, ...)
+    /// and `text` the readable reason.
+    pub fn outcome(&self) -> Result<JsValue, JsValue> {
+        match self.game.outcome() {
+            None => Ok(JsValue::NULL),
+            Some(o) => to_js(&outcome_view(&o, self.game.variant())),
+        }
+    }
+
+    /// `color` (`black`/`white`) resigns; ignored once the game is over.
+    ///
+    /// # Errors
+    /// `ArgumentError` for an unknown colour.
+    pub fn resign(&mut self, color: &str) -> Result<(), JsValue> {
+        self.game.resign(color_arg(color)?);
+        Ok(())
+    }
+
+    /// Both sides agreed to a draw; ignored once the game is over.
+    #[wasm_bindgen(js_name = agreeDraw)]
+    pub fn agree_draw(&mut self) {
+        self.game.agree_draw();
+    }
+
+    /// `color` ran out of time; ignored once the game is over.
+    ///
+    /// # Errors
+    /// `ArgumentError` for an unknown colour.
+    #[wasm_bindgen(js_name = loseOnTime)]
+    pub fn lose_on_time(&mut self, color: &str) -> Result<(), JsValue> {
+        self.game.lose_on_time(color_arg(color)?);
+        Ok(())
+    }
+
+    /// Plies since the last capture or man move (the 40-move rule counts 80 of them).
+    #[wasm_bindgen(js_name = quietPlies)]
+    pub fn quiet_plies(&self) -> u32 {
+        self.game.quiet_plies()
+    }
+
+    /// Turn the repetition and 40-move draw rules on or off (analysis boards turn them off).
+    #[wasm_bindgen(js_name = setDrawRules)]
+    pub fn set_draw_rules(&mut self, repetition: bool, forty_moves: bool) {
+        self.game.set_draw_rules(crown_core::DrawRules {
+            repetition,
+            forty_moves,
+        });
+    }
+
+    /// A text diagram of the current position (for debugging and logs).
+    pub fn diagram(&self) -> String {
+        self.game.position().diagram()
+    }
+}
+
+fn game_error(e: crown_core::GameError) -> JsValue {
+    match e {
+        crown_core::GameError::Move(m) => error("MoveError", m),
+        other => error("GameError", other),
+    }
+}

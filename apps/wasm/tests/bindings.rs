@@ -1,0 +1,214 @@
+//! wasm-bindgen-test tests of the JS bindings, run under Node by `cargo xtask wasm-test`.
+//! Every expected value comes from the rules (docs/rules.md, the rule sheets) or published counts.
+#![cfg(target_arch = "wasm32")]
+
+use crown_wasm::view::{MoveView, OutcomeView, PieceView, PlyView};
+use crown_wasm::{pieces_of_fen, start_fen, WasmGame};
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_test::wasm_bindgen_test;
+
+fn moves(g: &WasmGame) -> Vec<MoveView> {
+    serde_wasm_bindgen::from_value(g.legal_moves().unwrap()).unwrap()
+}
+
+fn texts(g: &WasmGame) -> Vec<String> {
+    let mut v: Vec<String> = moves(g).into_iter().map(|m| m.text).collect();
+    v.sort();
+    v
+}
+
+/// The JS error thrown: (name, message).
+fn js_error(e: JsValue) -> (String, String) {
+    let e: js_sys::Error = e.dyn_into().expect("a JS Error object");
+    (e.name().into(), e.message().into())
+}
+
+#[wasm_bindgen_test]
+fn american_start_has_the_seven_opening_moves() {
+    // Black's seven opening moves (OEIS A133046: perft 1 = 7).
+    let g = WasmGame::new("american", None).unwrap();
+    assert_eq!(
+        texts(&g),
+        ["10-14", "10-15", "11-15", "11-16", "12-16", "9-13", "9-14"]
+    );
+    assert_eq!(g.side_to_move(), "black");
+    assert_eq!(g.first_player(), "black");
+    assert_eq!(
+        g.fen(),
+        "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
+    );
+    let pieces: Vec<PieceView> = serde_wasm_bindgen::from_value(g.pieces().unwrap()).unwrap();
+    assert_eq!(pieces.len(), 24);
+    assert!(g.outcome().unwrap().is_null());
+}
+
+#[wasm_bindgen_test]
+fn a_two_way_capture_has_both_paths_and_captures() {
+    // 10x26 takes 14 and 22 (via 17) or 15 and 23 (via 19); captures are compulsory.
+    let g = WasmGame::from_fen("american", "B:W14,15,18,21,22,23,30:B6,7,8,10,12,13").unwrap();
+    assert!(g.must_capture());
+    let ms = moves(&g);
+    let a = ms.iter().find(|m| m.path == [17, 26]).unwrap();
+    assert_eq!((a.from, a.to, a.kind.as_str()), (10, 26, "jump"));
+    assert_eq!(a.captures, [14, 22]);
+    assert_eq!(a.text, "10x17x26");
+    let b = ms.iter().find(|m| m.path == [19, 26]).unwrap();
+    assert_eq!(b.captures, [15, 23]);
+    assert!(ms.iter().all(|m| m.kind == "jump"));
+    assert!(g.capturers().contains(&10));
+}
+
+#[wasm_bindgen_test]
+fn playing_and_undoing_moves() {
+    let mut g = WasmGame::new("american", None).unwrap();
+    let played: MoveView = serde_wasm_bindgen::from_value(g.play("11-15").unwrap()).unwrap();
+    assert_eq!((played.from, played.to), (11, 15));
+    assert_eq!(g.side_to_move(), "white");
+    // 23-19 by index
+    let idx = moves(&g).iter().find(|m| m.text == "23-19").unwrap().index;
+    g.play_index(idx).unwrap();
+    let h: Vec<PlyView> = serde_wasm_bindgen::from_value(g.history().unwrap()).unwrap();
+    assert_eq!(h.len(), 2);
+    assert_eq!(h[0].text, "11-15");
+    assert_eq!(h[0].color, "black");
+    assert_eq!(h[1].text, "23-19");
+    assert_eq!(
+        h[1].fen_after,
+        "B:W19,21,22,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,12,15"
+    );
+    assert_eq!(g.undo().as_deref(), Some("23-19"));
+    assert_eq!(g.undo().as_deref(), Some("11-15"));
+    assert_eq!(g.undo(), None);
+    assert_eq!(g.ply_count(), 0);
+}
+
+#[wasm_bindgen_test]
+fn errors_are_js_errors_with_names_and_messages() {
+    let (name, msg) = js_error(WasmGame::new("chess", None).err().unwrap());
+    assert_eq!(name, "UnknownName");
+    assert!(msg.contains("chess"), "{msg}");
+
+    let (name, msg) = js_error(WasmGame::from_fen("american", "B:W33:B1").err().unwrap());
+    assert_eq!(name, "PositionError");
+    assert!(msg.contains("33"), "{msg}");
+
+    let mut g = WasmGame::new("american", None).unwrap();
+    let (name, msg) = js_error(g.play("11-16x").err().unwrap());
+    assert_eq!(name, "MoveError");
+    assert!(!msg.is_empty());
+    let (name, msg) = js_error(g.play("21-17").err().unwrap());
+    assert_eq!(name, "MoveError");
+    // an illegal move lists the legal ones
+    assert!(msg.contains("11-15"), "{msg}");
+    let (name, _) = js_error(g.play_index(7).err().unwrap());
+    assert_eq!(name, "ArgumentError");
+    let (name, _) = js_error(g.resign("red").err().unwrap());
+    assert_eq!(name, "ArgumentError");
+    assert_eq!(g.ply_count(), 0, "failed moves leave the game unchanged");
+}
+
+#[wasm_bindgen_test]
+fn a_blocked_side_loses_with_the_reason() {
+    // American rule 9: the side to move with no legal move loses. The White man on 29 (a1) has one
+    // forward square, 25 (b2), held by Black; the jump would land on 22 (c3), also held by Black.
+    let g = WasmGame::from_fen("american", "W:W29:B25,22").unwrap();
+    let o: OutcomeView = serde_wasm_bindgen::from_value(g.outcome().unwrap()).unwrap();
+    assert_eq!(o.winner.as_deref(), Some("black"));
+    assert_eq!(o.reason, "no_legal_move");
+    assert_eq!(o.result, "1-0"); // Black moved first in checkers
+    assert!(moves(&g).is_empty());
+}
+
+#[wasm_bindgen_test]
+fn resignation_and_draw_agreement() {
+    let mut g = WasmGame::new("pool", None).unwrap();
+    g.resign("black").unwrap();
+    let o: OutcomeView = serde_wasm_bindgen::from_value(g.outcome().unwrap()).unwrap();
+    assert_eq!(o.winner.as_deref(), Some("white"));
+    assert_eq!(o.reason, "resignation");
+    assert_eq!(o.result, "0-1");
+    let (name, _) = js_error(g.play("11-15").err().unwrap());
+    assert_eq!(name, "GameError");
+    g.undo(); // clears the resignation
+    assert!(g.outcome().unwrap().is_null());
+    g.agree_draw();
+    let o: OutcomeView = serde_wasm_bindgen::from_value(g.outcome().unwrap()).unwrap();
+    assert_eq!(
+        (o.result.as_str(), o.reason.as_str()),
+        ("1/2-1/2", "agreement")
+    );
+}
+
+#[wasm_bindgen_test]
+fn impasse_setups_and_move_kinds() {
+    // Impasse: White moves first; the Steere setup has 8 doubles.
+    let g = WasmGame::new("impasse", Some("steere".into())).unwrap();
+    assert_eq!(g.side_to_move(), "white");
+    assert_eq!(
+        g.fen(),
+        // canonical FEN: squares ascending, K before doubles
+        "W:WK1,K3,K6,K8,26,28,29,31:B2,4,5,7,K25,K27,K30,K32"
+    );
+    let ms = moves(&g);
+    assert!(ms.iter().any(|m| m.kind == "slide"));
+    assert!(ms.iter().any(|m| m.kind == "double_slide"));
+    assert!(ms.iter().all(|m| m.captures.is_empty()));
+    assert_eq!(start_fen("impasse", None).unwrap(), "W:W21-32:B1-12");
+    let (name, _) = js_error(
+        WasmGame::new("impasse", Some("other".into()))
+            .err()
+            .unwrap(),
+    );
+    assert_eq!(name, "UnknownName");
+}
+
+#[wasm_bindgen_test]
+fn impasse_crown_choice_is_offered() {
+    // The White single on 5 (a7) slides to 1 (b8), White's furthest row; the crown rule stacks
+    // another White single of the player's choice onto it: 22 or 27, two moves.
+    let g = WasmGame::from_fen("impasse", "W:W5,22,27:B12").unwrap();
+    let ms = moves(&g);
+    let to_row: Vec<&MoveView> = ms.iter().filter(|m| m.from == 5 && m.to == 1).collect();
+    assert_eq!(to_row.len(), 2, "{ms:?}");
+    let mut singles: Vec<u8> = to_row
+        .iter()
+        .map(|m| m.crown.as_ref().unwrap().single)
+        .collect();
+    singles.sort();
+    assert_eq!(singles, [22, 27]);
+    assert!(to_row.iter().all(|m| m.crown.as_ref().unwrap().onto == 1));
+    assert!(to_row.iter().any(|m| m.text == "5-1=22"));
+}
+
+#[wasm_bindgen_test]
+fn impasse_removal_when_no_basic_move() {
+    // The White single on 5 (a7) can only slide to 1 (b8), held by Black: White has no basic move,
+    // so it must remove a checker (the impasse rule); removing its last checker wins at once.
+    let g = WasmGame::from_fen("impasse", "W:W5:B1").unwrap();
+    let ms = moves(&g);
+    assert_eq!(ms.len(), 1, "{ms:?}");
+    assert_eq!(ms[0].kind, "remove");
+    assert!(ms[0].impasse);
+    assert_eq!(ms[0].text, "x5");
+    let mut g = g;
+    g.play("x5").unwrap();
+    let o: OutcomeView = serde_wasm_bindgen::from_value(g.outcome().unwrap()).unwrap();
+    assert_eq!(o.winner.as_deref(), Some("white"));
+    assert_eq!(o.reason, "all_checkers_removed");
+    assert_eq!(o.result, "1-0"); // White moves first in Impasse
+}
+
+#[wasm_bindgen_test]
+fn pieces_of_a_fen() {
+    let v: Vec<PieceView> =
+        serde_wasm_bindgen::from_value(pieces_of_fen("pool", "W:WK29:B22,19").unwrap()).unwrap();
+    assert_eq!(v.len(), 3);
+    assert_eq!(
+        (v[2].square, v[2].color.as_str(), v[2].role.as_str()),
+        (29, "white", "king")
+    );
+    let (name, msg) = js_error(pieces_of_fen("american", "B:W1:B2").err().unwrap());
+    // a White man on 1 (White's king row) is not a legal position
+    assert_eq!(name, "PositionError");
+    assert!(msg.contains('1'), "{msg}");
+}

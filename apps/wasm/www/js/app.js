@@ -1,0 +1,962 @@
+// Crown web UI controller: modes (play the engine, play a friend online, analysis), move list,
+// dialogs, clocks. The rules come from the wasm module (crown-core); the board from board.js.
+import init, * as crown from "../pkg/crown_wasm.js";
+import { Board } from "./board.js";
+import { EngineClient } from "./engine.js";
+import { Online } from "./online.js";
+
+const $ = (id) => document.getElementById(id);
+const VARIANT_NAMES = { american: "American checkers", pool: "Pool checkers", impasse: "Impasse" };
+const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+const other = (c) => (c === "black" ? "white" : "black");
+
+const state = {
+  mode: "play",
+  game: null, // wasm Game: the main line
+  variant: "american",
+  setup: "seed",
+  history: [],
+  viewPly: null, // null = follow the live position
+  human: "black", // play mode: the human's colour
+  level: 4,
+  thinking: false,
+  lastScore: null, // engine's last score from its own point of view
+  clock: null, // {black, white, inc, running: color|null, last: ms timestamp}
+  overShown: false,
+  analysisOn: false,
+  flipped: false,
+};
+
+let board;
+const engine = new EngineClient();
+let online = null;
+
+// ---- helpers -------------------------------------------------------------------------------------
+
+function toast(text, ms = 3500) {
+  const t = $("toast");
+  t.textContent = text;
+  t.hidden = false;
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => (t.hidden = true), ms);
+}
+
+function setStatus(text, cls = "") {
+  const s = $("status");
+  s.textContent = text;
+  s.className = `status ${cls}`;
+}
+
+function download(name, text) {
+  const blob = new Blob([text], { type: "application/x-pdn;charset=utf-8" });
+  const a = document.createElement("a");
+  a.href = URL.createObjectURL(blob);
+  a.download = name;
+  document.body.appendChild(a);
+  a.click();
+  setTimeout(() => {
+    URL.revokeObjectURL(a.href);
+    a.remove();
+  }, 1000);
+}
+
+function hasPdn() {
+  return typeof crown.Game.fromPdn === "function" && typeof crown.Game.prototype.toPdn === "function";
+}
+
+function moveTexts(game) {
+  return game.history().map((h) => h.mv.longText);
+}
+
+/** Show an engine score (from the side to move's view) from `color`'s view. */
+function scoreText(score, sideToMove, forColor = "black") {
+  if (!score) return "";
+  const sign = sideToMove === forColor ? 1 : -1;
+  if (score.win != null) return sign > 0 ? `win in ${score.win}` : `loss in ${score.win}`;
+  if (score.loss != null) return sign > 0 ? `loss in ${score.loss}` : `win in ${score.loss}`;
+  const v = (score.value * sign) / 100;
+  return (v > 0 ? "+" : "") + v.toFixed(2);
+}
+
+// ---- rendering -----------------------------------------------------------------------------------
+
+function fenAt(ply) {
+  if (ply === 0) return state.game.startFen();
+  return state.history[ply - 1].fenAfter;
+}
+
+function shownPly() {
+  return state.viewPly == null ? state.history.length : state.viewPly;
+}
+
+function humanCanMove() {
+  const g = state.game;
+  if (!g || g.outcome() !== null) return false;
+  if (state.viewPly != null && state.mode !== "analysis") return false;
+  if (state.mode === "analysis") return true;
+  if (state.mode === "play") return !state.thinking && g.sideToMove() === state.human;
+  if (state.mode === "online") return online && online.canMove(g.sideToMove());
+  return false;
+}
+
+function refresh({ animateMove = null, before = null } = {}) {
+  const g = state.game;
+  state.history = g.history();
+  const n = state.history.length;
+  if (state.viewPly != null && state.viewPly >= n) state.viewPly = null;
+  const ply = shownPly();
+  const live = ply === n;
+  const pieces = live ? g.pieces() : crown.piecesOfFen(state.variant, fenAt(ply));
+  const lastMove = ply > 0 ? state.history[ply - 1].mv : null;
+  let moves = [];
+  let capturers = [];
+  if (humanCanMove()) {
+    if (live) {
+      moves = g.legalMoves();
+      capturers = g.capturers();
+    } else {
+      // analysis: play from an earlier position (the rest of the line is replaced)
+      const side = crown.Game.fromFen(state.variant, fenAt(ply));
+      moves = side.legalMoves();
+      capturers = side.capturers();
+      side.free();
+    }
+  }
+  board.setPosition(pieces, { variant: state.variant, moves, lastMove, capturers });
+  if (animateMove && before) board.animate(animateMove, before);
+  renderMoveList();
+  renderBars();
+  renderStatus();
+  renderButtons();
+  if (state.mode === "analysis") analyse();
+}
+
+function renderMoveList() {
+  const list = $("movelist");
+  list.replaceChildren();
+  const first = state.game.firstPlayer();
+  const h = state.history;
+  const cur = shownPly();
+  let num = 1;
+  let i = 0;
+  const cell = (k) => {
+    const span = document.createElement("span");
+    if (k < h.length) {
+      span.className = "mv" + (k + 1 === cur ? " current" : "");
+      span.textContent = h[k].text;
+      span.dataset.ply = String(k + 1);
+      span.title = `${cap(h[k].color)}: ${h[k].mv.longText}`;
+      span.addEventListener("click", () => goto(k + 1));
+    } else {
+      span.className = "mv empty";
+    }
+    return span;
+  };
+  if (h.length && h[0].color !== first) {
+    const li = document.createElement("li");
+    const ns = document.createElement("span");
+    ns.className = "num";
+    ns.textContent = "1.";
+    const dots = document.createElement("span");
+    dots.className = "mv empty";
+    dots.textContent = "…";
+    li.append(ns, dots, cell(0));
+    list.appendChild(li);
+    i = 1;
+    num = 2;
+  }
+  for (; i < h.length; i += 2, num++) {
+    const li = document.createElement("li");
+    const ns = document.createElement("span");
+    ns.className = "num";
+    ns.textContent = `${num}.`;
+    li.append(ns, cell(i), cell(i + 1));
+    list.appendChild(li);
+  }
+  const o = state.game.outcome();
+  if (o) {
+    const li = document.createElement("li");
+    const r = document.createElement("span");
+    r.className = "result";
+    r.textContent = o.result;
+    li.appendChild(r);
+    list.appendChild(li);
+  }
+  const curEl = list.querySelector(".mv.current");
+  if (curEl) curEl.scrollIntoView({ block: "nearest" });
+  else list.parentElement.scrollTop = list.parentElement.scrollHeight;
+}
+
+function nameOf(color) {
+  if (state.mode === "play") {
+    if (color === state.human) return "You";
+    return engine.available === false ? "Second player" : `Crown engine · level ${state.level}`;
+  }
+  if (state.mode === "online" && online) return online.nameOf(color);
+  return cap(color);
+}
+
+function renderBars() {
+  const bottom = state.flipped ? "black" : "white";
+  const top = other(bottom);
+  const side = state.game.sideToMove();
+  const over = state.game.outcome() !== null;
+  for (const [pos, color] of [
+    ["top", top],
+    ["bottom", bottom],
+  ]) {
+    const bar = $(`bar-${pos}`);
+    bar.className = `player-bar ${pos} ${color}` + (!over && side === color ? " to-move" : "");
+    $(`name-${pos}`).textContent = nameOf(color);
+    const clock = $(`clock-${pos}`);
+    const c = state.mode === "online" && online ? online.clock() : state.clock;
+    if (c) {
+      clock.hidden = false;
+      const ms = Math.max(0, c[color]);
+      const s = Math.ceil(ms / 1000);
+      clock.textContent = `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+      clock.className =
+        "clock" + (c.running === color ? " running" : "") + (ms < 20000 && c.running === color ? " low" : "");
+    } else {
+      clock.hidden = true;
+    }
+  }
+}
+
+function renderStatus() {
+  const g = state.game;
+  const o = g.outcome();
+  if (o) {
+    setStatus(`${o.result} · ${o.text}`, "over");
+    return;
+  }
+  const side = g.sideToMove();
+  if (state.viewPly != null && state.mode !== "analysis") {
+    setStatus(`Viewing move ${state.viewPly} of ${state.history.length} — press ⏭ to return`);
+    return;
+  }
+  const must = g.mustCapture() ? " — must capture" : "";
+  if (state.mode === "play" && state.thinking) {
+    setStatus(`Engine is thinking… (${cap(side)} to move)`);
+  } else if (state.mode === "play" && engine.available !== false) {
+    setStatus(side === state.human ? `Your move (${cap(side)})${must}` : `${cap(side)} to move`);
+  } else if (state.mode === "online" && online) {
+    setStatus(online.statusText(side) + must);
+  } else {
+    setStatus(`${cap(side)} to move${must}`);
+  }
+}
+
+function renderButtons() {
+  const over = state.game.outcome() !== null;
+  const play = state.mode === "play";
+  $("takeback").disabled = !play || state.history.length === 0;
+  $("resign").disabled = !play || over;
+  $("offer-draw").disabled = !play || over || engine.available === false;
+  $("pdn-download").disabled = !hasPdn();
+  $("pdn-import").disabled = !hasPdn();
+  if (!hasPdn()) {
+    $("pdn-download").title = $("pdn-import").title = "PDN needs the crown-notation crate in this build";
+  }
+  const n = state.history.length;
+  const ply = shownPly();
+  $("nav-first").disabled = $("nav-prev").disabled = ply === 0;
+  $("nav-next").disabled = $("nav-last").disabled = ply === n;
+}
+
+// ---- navigation ------------------------------------------------------------------------------------
+
+function goto(ply) {
+  const n = state.history.length;
+  ply = Math.max(0, Math.min(n, ply));
+  state.viewPly = ply === n ? null : ply;
+  refresh();
+}
+
+// ---- moves ---------------------------------------------------------------------------------------
+
+function onBoardMove(m) {
+  const g = state.game;
+  const ply = shownPly();
+  if (state.mode === "analysis" && ply < state.history.length) {
+    // replace the rest of the line
+    const texts = moveTexts(g).slice(0, ply);
+    const start = g.startFen();
+    const fresh = crown.Game.fromFen(state.variant, start);
+    for (const t of texts) fresh.play(t);
+    g.free();
+    state.game = fresh;
+    state.viewPly = null;
+  }
+  if (state.mode === "online") {
+    online.sendMove(m);
+  }
+  const before = state.game.pieces();
+  try {
+    state.game.playIndex(m.index);
+  } catch (e) {
+    toast(e.message);
+    refresh();
+    return;
+  }
+  afterMove(m, before);
+}
+
+function afterMove(m, before) {
+  const mover = other(state.game.sideToMove());
+  if (state.clock && state.mode === "play") {
+    state.clock[mover] += state.clock.inc;
+    state.clock.running = state.game.outcome() ? null : state.game.sideToMove();
+    state.clock.last = performance.now();
+  }
+  state.viewPly = null;
+  refresh({ animateMove: m, before });
+  checkOver();
+  if (state.mode === "play") maybeEngineMove();
+}
+
+function checkOver() {
+  const o = state.game.outcome();
+  if (!o) {
+    state.overShown = false;
+    return;
+  }
+  if (state.clock) state.clock.running = null;
+  engine.stop();
+  state.thinking = false;
+  if (state.overShown) return;
+  state.overShown = true;
+  let title = "Game over";
+  if (state.mode === "play" || (state.mode === "online" && online && online.seat)) {
+    const me = state.mode === "play" ? state.human : online.seat;
+    title = o.winner == null ? "Draw" : o.winner === me ? "You won!" : "You lost";
+  } else if (o.winner) {
+    title = `${cap(o.winner)} wins`;
+  } else {
+    title = "Draw";
+  }
+  $("over-title").textContent = title;
+  $("over-reason").textContent = o.text;
+  $("over-result").textContent = o.result;
+  setTimeout(() => {
+    if (!$("dlg-over").open) $("dlg-over").showModal();
+  }, 350);
+}
+
+async function maybeEngineMove() {
+  const g = state.game;
+  if (state.mode !== "play" || g.outcome() || g.sideToMove() === state.human) return;
+  if (!(await engine.ready())) {
+    refresh();
+    return;
+  }
+  state.thinking = true;
+  renderStatus();
+  renderButtons();
+  board.setMoves([]);
+  const limits = { level: state.level };
+  if (state.clock) {
+    const me = g.sideToMove();
+    limits.clock = { remainingMs: Math.max(0, Math.floor(state.clock[me])), incrementMs: state.clock.inc };
+  }
+  const gameAtStart = state.game;
+  let result;
+  try {
+    result = await engine.search(
+      { variant: state.variant, startFen: g.startFen(), moves: moveTexts(g), limits },
+      () => {},
+    );
+  } catch (e) {
+    state.thinking = false;
+    if (!e.cancelled) {
+      toast(`Engine error: ${e.message}`);
+      refresh();
+    }
+    return;
+  }
+  state.thinking = false;
+  if (state.game !== gameAtStart || state.game.outcome() || state.mode !== "play") return;
+  state.lastScore = result.score;
+  if (!result.bestMove) {
+    refresh();
+    return;
+  }
+  const before = state.game.pieces();
+  const m = state.game.play(result.bestMove.longText);
+  afterMove(m, before);
+}
+
+// ---- clocks --------------------------------------------------------------------------------------
+
+function parseClock(v) {
+  if (!v) return null;
+  const [base, inc] = v.split("+").map(Number);
+  return { black: base * 1000, white: base * 1000, inc: inc * 1000, running: null, last: 0 };
+}
+
+function tickClock() {
+  const c = state.clock;
+  if (c && c.running && state.mode === "play") {
+    const now = performance.now();
+    c[c.running] -= now - c.last;
+    c.last = now;
+    if (c[c.running] <= 0) {
+      c[c.running] = 0;
+      const loser = c.running;
+      c.running = null;
+      engine.stop();
+      state.thinking = false;
+      state.game.loseOnTime(loser);
+      refresh();
+      checkOver();
+      return;
+    }
+    renderBars();
+  } else if (state.mode === "online" && online && online.clock()) {
+    renderBars();
+  }
+}
+
+// ---- play the engine -----------------------------------------------------------------------------
+
+function newGame({ variant, setup = "seed", side = "first", level = 4, clock = "" }) {
+  engine.stop();
+  if (state.game) state.game.free();
+  state.variant = variant;
+  state.setup = setup;
+  state.game = new crown.Game(variant, variant === "impasse" ? setup : undefined);
+  const first = state.game.firstPlayer();
+  if (side === "random") side = Math.random() < 0.5 ? "first" : "second";
+  state.human = side === "first" ? first : other(first);
+  state.level = level;
+  state.viewPly = null;
+  state.thinking = false;
+  state.lastScore = null;
+  state.overShown = false;
+  state.clock = parseClock(clock);
+  if (state.clock) {
+    state.clock.running = state.game.sideToMove();
+    state.clock.last = performance.now();
+  }
+  // the human's pieces at the bottom: Black starts at the top of the standard diagram
+  setFlipped(state.human === "black");
+  refresh();
+  maybeEngineMove();
+}
+
+function takeback() {
+  if (state.mode !== "play") return;
+  engine.stop();
+  state.thinking = false;
+  const g = state.game;
+  if (g.plyCount() === 0 && g.outcome() === null) return;
+  const wasOver = g.outcome() !== null;
+  g.undo();
+  // take back to the human's turn
+  while (g.plyCount() > 0 && g.sideToMove() !== state.human) g.undo();
+  if (wasOver && g.outcome() !== null) g.undo();
+  state.overShown = false;
+  state.viewPly = null;
+  if (state.clock) {
+    state.clock.running = g.sideToMove();
+    state.clock.last = performance.now();
+  }
+  refresh();
+  maybeEngineMove();
+}
+
+function offerDraw() {
+  if (state.mode !== "play" || state.game.outcome()) return;
+  const s = state.lastScore;
+  // the engine accepts when it does not think it is better by a quarter of a man or more
+  const accept = s && s.win == null && (s.loss != null || s.value < 25) && state.history.length >= 10;
+  if (accept) {
+    engine.stop();
+    state.thinking = false;
+    state.game.agreeDraw();
+    refresh();
+    checkOver();
+  } else {
+    toast("The engine declines the draw.");
+  }
+}
+
+function resign() {
+  if (state.mode !== "play" || state.game.outcome()) return;
+  engine.stop();
+  state.thinking = false;
+  state.game.resign(state.human);
+  refresh();
+  checkOver();
+}
+
+// ---- analysis ------------------------------------------------------------------------------------
+
+let analysisTimer = 0;
+function analyse() {
+  const box = $("eval-box");
+  box.hidden = state.mode !== "analysis";
+  if (state.mode !== "analysis") return;
+  clearTimeout(analysisTimer);
+  engine.stop();
+  board.setArrows([]);
+  if (!state.analysisOn) {
+    $("eval-score").textContent = "–";
+    $("eval-meta").textContent = engine.available === false ? "no engine in this build" : "engine off";
+    $("eval-pv").textContent = "";
+    return;
+  }
+  const ply = shownPly();
+  const texts = moveTexts(state.game).slice(0, ply);
+  const fen = fenAt(ply);
+  const probe = crown.Game.fromFen(state.variant, fen);
+  const side = probe.sideToMove();
+  const over = probe.outcome();
+  probe.free();
+  if (over) {
+    $("eval-score").textContent = over.result;
+    $("eval-meta").textContent = over.text;
+    $("eval-pv").textContent = "";
+    return;
+  }
+  $("eval-meta").textContent = "thinking…";
+  // small delay so that fast navigation does not start a search per key press
+  analysisTimer = setTimeout(() => {
+    engine
+      .search(
+        {
+          variant: state.variant,
+          startFen: state.game.startFen(),
+          moves: texts,
+          limits: { infinite: true },
+        },
+        (info) => {
+          $("eval-score").textContent = scoreText(info.score, side, "black") + " ";
+          $("eval-score").title = "from Black's point of view";
+          $("eval-meta").textContent =
+            `depth ${info.depth} · ${(info.nodes / 1000).toFixed(0)}k nodes · ${(info.nps / 1000).toFixed(0)}k n/s`;
+          $("eval-pv").textContent = info.pvText.join(" ");
+          if (info.pvMoves && info.pvMoves.length) {
+            const m = info.pvMoves[0];
+            board.setArrows([{ from: m.from, to: m.to }]);
+          }
+        },
+      )
+      .catch(() => {});
+  }, 150);
+}
+
+// ---- position editor -----------------------------------------------------------------------------
+
+const editor = { board: null, pieces: new Map(), tool: "black-man" };
+
+function editorFen() {
+  const side = $("editor-side").value === "black" ? "B" : "W";
+  const list = (color) =>
+    [...editor.pieces.entries()]
+      .filter(([, p]) => p.color === color)
+      .sort((a, b) => a[0] - b[0])
+      .map(([sq, p]) => (p.role === "king" ? `K${sq}` : String(sq)))
+      .join(",");
+  return `${side}:W${list("white")}:B${list("black")}`;
+}
+
+function editorRender() {
+  const variant = $("editor-variant").value;
+  const pieces = [...editor.pieces.entries()].map(([square, p]) => ({ square, ...p }));
+  editor.board.setPosition(pieces, { variant });
+  $("editor-fen").value = editorFen();
+  const err = $("editor-error");
+  try {
+    crown.piecesOfFen(variant, editorFen());
+    err.hidden = true;
+    $("editor-ok").disabled = false;
+  } catch (e) {
+    err.textContent = e.message;
+    err.hidden = false;
+    $("editor-ok").disabled = true;
+  }
+}
+
+function editorLoadFen(variant, fen) {
+  editor.pieces.clear();
+  for (const p of crown.piecesOfFen(variant, fen)) editor.pieces.set(p.square, { color: p.color, role: p.role });
+  $("editor-side").value = fen.trim().toUpperCase().startsWith("B") ? "black" : "white";
+}
+
+function openEditor() {
+  if (!editor.board) {
+    editor.board = new Board($("editor-board"), {
+      onSquareClick: (sq) => {
+        if (!sq) return;
+        const [color, role] = editor.tool.split("-");
+        const cur = editor.pieces.get(sq);
+        if (editor.tool === "empty" || (cur && cur.color === color && cur.role === role)) {
+          editor.pieces.delete(sq);
+        } else {
+          editor.pieces.set(sq, { color, role });
+        }
+        editorRender();
+      },
+    });
+    editor.board.setShowNumbers(true);
+    for (const b of document.querySelectorAll(".palette button")) {
+      b.addEventListener("click", () => {
+        editor.tool = b.dataset.piece;
+        for (const x of document.querySelectorAll(".palette button")) x.classList.toggle("active", x === b);
+      });
+    }
+    $("editor-side").addEventListener("change", editorRender);
+    $("editor-variant").addEventListener("change", editorRender);
+    $("editor-start").addEventListener("click", () => {
+      const v = $("editor-variant").value;
+      editorLoadFen(v, crown.startFen(v, "seed"));
+      editorRender();
+    });
+    $("editor-clear").addEventListener("click", () => {
+      editor.pieces.clear();
+      editorRender();
+    });
+    $("editor-fen").addEventListener("change", () => {
+      const v = $("editor-variant").value;
+      try {
+        editorLoadFen(v, $("editor-fen").value);
+        editorRender();
+      } catch (e) {
+        $("editor-error").textContent = e.message;
+        $("editor-error").hidden = false;
+      }
+    });
+  }
+  $("editor-variant").value = state.variant;
+  editorLoadFen(state.variant, fenAt(shownPly()));
+  editorRender();
+  $("dlg-editor").showModal();
+}
+
+function editorDone() {
+  const variant = $("editor-variant").value;
+  try {
+    const g = crown.Game.fromFen(variant, editorFen());
+    setMode("analysis", { keepGame: true });
+    if (state.game) state.game.free();
+    state.game = g;
+    state.variant = variant;
+    state.viewPly = null;
+    state.overShown = false;
+    refresh();
+  } catch (e) {
+    toast(e.message);
+  }
+}
+
+// ---- PDN -----------------------------------------------------------------------------------------
+
+function pdnTags() {
+  const d = new Date();
+  const date = `${d.getFullYear()}.${String(d.getMonth() + 1).padStart(2, "0")}.${String(d.getDate()).padStart(2, "0")}`;
+  const tags = [
+    ["Event", state.mode === "play" ? "Crown vs human" : state.mode === "online" ? "Crown online game" : "Crown analysis"],
+    ["Site", location.host || "Crown"],
+    ["Date", date],
+  ];
+  for (const color of ["black", "white"]) tags.push([cap(color), nameOf(color)]);
+  return tags;
+}
+
+function pdnDownload() {
+  if (!hasPdn()) return;
+  try {
+    const text = state.game.toPdn(pdnTags());
+    download(`crown-${state.variant}-${Date.now()}.pdn`, text);
+  } catch (e) {
+    toast(e.message);
+  }
+}
+
+function pdnOpen(text) {
+  const g = crown.Game.fromPdn(text);
+  engine.stop();
+  setMode("analysis", { keepGame: true });
+  if (state.game) state.game.free();
+  state.game = g;
+  state.variant = g.variant();
+  state.viewPly = 0;
+  state.overShown = true;
+  refresh();
+}
+
+// ---- modes ---------------------------------------------------------------------------------------
+
+function setFlipped(f) {
+  state.flipped = f;
+  board.setFlipped(f);
+}
+
+function setMode(mode, { keepGame = false } = {}) {
+  if (state.mode !== mode) engine.stop();
+  state.mode = mode;
+  state.thinking = false;
+  for (const b of document.querySelectorAll(".mode-btn")) b.classList.toggle("active", b.dataset.mode === mode);
+  $("actions-play").hidden = mode !== "play";
+  $("actions-online").hidden = mode !== "online";
+  $("actions-analysis").hidden = mode !== "analysis";
+  $("eval-box").hidden = mode !== "analysis";
+  board.setArrows([]);
+  if (mode !== "play" && state.clock) state.clock.running = null;
+  if (!keepGame && mode === "analysis") {
+    // analyse the game on the board
+    state.viewPly = null;
+  }
+  if (mode === "online" && !online) online = new Online(onlineHooks());
+  if (state.game) refresh();
+}
+
+function onlineHooks() {
+  return {
+    crown,
+    setGame(game, variant) {
+      if (state.game) state.game.free();
+      state.game = game;
+      state.variant = variant;
+      state.viewPly = null;
+      state.overShown = false;
+      refresh();
+    },
+    getGame: () => state.game,
+    remoteMove(before, m) {
+      refresh({ animateMove: m, before });
+      checkOver();
+    },
+    refresh: () => {
+      refresh();
+      checkOver();
+    },
+    flip: (f) => setFlipped(f),
+    toast,
+    setStatus,
+  };
+}
+
+// ---- wiring --------------------------------------------------------------------------------------
+
+function wire() {
+  board = new Board($("board"), { onMove: onBoardMove });
+  $("board").addEventListener("path-choice", (e) => {
+    const { candidates, choose } = e.detail;
+    const box = $("choices");
+    box.replaceChildren();
+    $("choice-title").textContent = "Which capture?";
+    for (const m of candidates) {
+      const b = document.createElement("button");
+      b.type = "button";
+      const caps = m.captures.length ? ` — takes ${m.captures.join(", ")}` : "";
+      b.textContent = `${m.longText}${caps}`;
+      b.addEventListener("mouseenter", () => board.setArrows(pathArrows(m)));
+      b.addEventListener("click", () => {
+        $("dlg-choice").close("chosen");
+        board.setArrows([]);
+        choose(m);
+      });
+      box.appendChild(b);
+    }
+    $("dlg-choice").onclose = () => {
+      if ($("dlg-choice").returnValue !== "chosen") {
+        board.setArrows([]);
+        choose(null);
+      }
+      $("dlg-choice").returnValue = "";
+    };
+    $("dlg-choice").showModal();
+  });
+  $("board").addEventListener("crown-choice", (e) => {
+    const banner = $("banner");
+    banner.textContent = `Crown: choose the single to stack on ${e.detail.onto}`;
+    banner.hidden = false;
+  });
+  const origOnMove = board.onMove;
+  board.onMove = (m) => {
+    $("banner").hidden = true;
+    origOnMove(m);
+  };
+
+  for (const b of document.querySelectorAll(".mode-btn")) {
+    b.addEventListener("click", () => {
+      const mode = b.dataset.mode;
+      if (mode === "online") {
+        setMode("online");
+        if (!online.gameId) online.openCreateDialog();
+      } else {
+        setMode(mode);
+        if (mode === "play") maybeEngineMove();
+      }
+    });
+  }
+
+  $("nav-first").addEventListener("click", () => goto(0));
+  $("nav-prev").addEventListener("click", () => goto(shownPly() - 1));
+  $("nav-next").addEventListener("click", () => goto(shownPly() + 1));
+  $("nav-last").addEventListener("click", () => goto(state.history.length));
+  $("flip").addEventListener("click", () => {
+    setFlipped(!state.flipped);
+    renderBars();
+  });
+  $("show-numbers").addEventListener("change", (e) => board.setShowNumbers(e.target.checked));
+
+  document.addEventListener("keydown", (e) => {
+    if (document.querySelector("dialog[open]")) return;
+    if (e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement) return;
+    if (e.key === "ArrowLeft") goto(shownPly() - 1);
+    else if (e.key === "ArrowRight") goto(shownPly() + 1);
+    else if (e.key === "Home") goto(0);
+    else if (e.key === "End") goto(state.history.length);
+    else if (e.key === "f") $("flip").click();
+    else if (e.key === "Escape") {
+      board.deselect();
+      $("banner").hidden = true;
+    } else return;
+    e.preventDefault();
+  });
+
+  // new game dialog
+  $("level-range").addEventListener("input", (e) => ($("level-out").textContent = e.target.value));
+  $("new-game").addEventListener("click", () => {
+    $("level-range").value = state.level;
+    $("level-out").textContent = state.level;
+    $("dlg-new").showModal();
+  });
+  $("dlg-new").addEventListener("close", () => {
+    if ($("dlg-new").returnValue !== "ok") return;
+    const f = new FormData($("form-new"));
+    setMode("play", { keepGame: true });
+    newGame({
+      variant: f.get("variant"),
+      setup: f.get("setup"),
+      side: f.get("side"),
+      level: Number(f.get("level")),
+      clock: f.get("clock"),
+    });
+  });
+  $("takeback").addEventListener("click", takeback);
+  $("offer-draw").addEventListener("click", offerDraw);
+  $("resign").addEventListener("click", resign);
+
+  $("dlg-over").addEventListener("close", () => {
+    const v = $("dlg-over").returnValue;
+    if (v === "pdn") pdnDownload();
+    else if (v === "analyse") {
+      setMode("analysis", { keepGame: true });
+    } else if (v === "again") {
+      if (state.mode === "online") online.openCreateDialog();
+      else {
+        setMode("play", { keepGame: true });
+        $("new-game").click();
+      }
+    }
+  });
+
+  // analysis
+  $("analysis-engine").addEventListener("change", (e) => {
+    state.analysisOn = e.target.checked;
+    analyse();
+  });
+  $("edit-position").addEventListener("click", openEditor);
+  $("dlg-editor").addEventListener("close", () => {
+    if ($("dlg-editor").returnValue === "ok") editorDone();
+  });
+  $("analysis-new").addEventListener("click", () => {
+    const g = new crown.Game(state.variant, state.variant === "impasse" ? state.setup : undefined);
+    state.game.free();
+    state.game = g;
+    state.viewPly = null;
+    refresh();
+  });
+
+  // PDN
+  $("pdn-download").addEventListener("click", pdnDownload);
+  $("pdn-import").addEventListener("click", () => {
+    $("pdn-error").hidden = true;
+    $("dlg-pdn").showModal();
+  });
+  $("pdn-file").addEventListener("change", async (e) => {
+    const f = e.target.files[0];
+    if (f) $("pdn-text").value = await f.text();
+  });
+  $("pdn-ok").addEventListener("click", (e) => {
+    try {
+      pdnOpen($("pdn-text").value);
+    } catch (err) {
+      e.preventDefault();
+      $("pdn-error").textContent = err.message;
+      $("pdn-error").hidden = false;
+    }
+  });
+  $("fen-copy").addEventListener("click", async () => {
+    const fen = fenAt(shownPly());
+    try {
+      await navigator.clipboard.writeText(fen);
+      toast(`FEN copied: ${fen}`);
+    } catch (_) {
+      toast(fen, 8000);
+    }
+  });
+
+  setInterval(tickClock, 100);
+}
+
+function pathArrows(m) {
+  const pts = [m.from, ...m.path];
+  const out = [];
+  for (let i = 0; i + 1 < pts.length; i++) out.push({ from: pts[i], to: pts[i + 1], color: "#1e88e5" });
+  return out;
+}
+
+async function main() {
+  await init();
+  wire();
+  window.crownApp = { state, crown, board, engine }; // for the end-to-end tests and the console
+  const params = new URLSearchParams(location.search);
+  if (params.get("game")) {
+    setMode("online");
+    state.game = new crown.Game("american");
+    online.join(params.get("game"), params.get("seat") || "", params.get("token") || "");
+    return;
+  }
+  let variant = params.get("variant") || "american";
+  try {
+    crown.startFen(variant);
+  } catch (e) {
+    toast(e.message);
+    variant = "american";
+  }
+  const fen = params.get("fen");
+  const setup = params.get("setup") || "seed";
+  if (fen || params.get("mode") === "analysis") {
+    // ?mode=analysis&variant=pool&fen=W:WK29:B22,19 opens an analysis board on that position
+    state.mode = "analysis";
+    try {
+      state.game = fen
+        ? crown.Game.fromFen(variant, fen)
+        : new crown.Game(variant, variant === "impasse" ? setup : undefined);
+    } catch (e) {
+      toast(e.message, 8000);
+      state.game = new crown.Game(variant, variant === "impasse" ? setup : undefined);
+    }
+    state.variant = variant;
+    state.setup = setup;
+    setMode("analysis", { keepGame: true });
+  } else {
+    newGame({ variant, setup, side: "first", level: 4 });
+  }
+  engine.ready().then(() => {
+    renderBars();
+    renderStatus();
+    renderButtons();
+  });
+  document.body.dataset.ready = "1";
+}
+
+main().catch((e) => {
+  console.error(e);
+  setStatus(`Could not start: ${e.message}`, "error");
+});

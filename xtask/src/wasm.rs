@@ -1,0 +1,150 @@
+//! `cargo xtask wasm`, `wasm-test` and `e2e`: the browser build of Crown and its tests.
+//!
+//! Tools are installed from source when missing: `rustup target add wasm32-unknown-unknown`, and
+//! `cargo install wasm-bindgen-cli --version <the wasm-bindgen version in Cargo.lock>` (the CLI must
+//! match the crate exactly). Nothing prebuilt is downloaded at build time.
+
+use crate::run;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const TARGET: &str = "wasm32-unknown-unknown";
+
+/// The repository root (the parent of the xtask crate).
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| PathBuf::from("."))
+}
+
+/// The version of the `wasm-bindgen` package recorded in Cargo.lock.
+fn locked_wasm_bindgen_version() -> Option<String> {
+    let lock = std::fs::read_to_string(root().join("Cargo.lock")).ok()?;
+    let mut lines = lock.lines();
+    while let Some(line) = lines.next() {
+        if line.trim() == "name = \"wasm-bindgen\"" {
+            let v = lines.next()?.trim();
+            return v
+                .strip_prefix("version = \"")
+                .and_then(|v| v.strip_suffix('"'))
+                .map(str::to_string);
+        }
+    }
+    None
+}
+
+fn output(cmd: &str, args: &[&str]) -> Option<String> {
+    Command::new(cmd)
+        .args(args)
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+}
+
+/// Install the wasm target and wasm-bindgen-cli when missing.
+fn ensure_tools() -> bool {
+    let installed = output("rustup", &["target", "list", "--installed"]).unwrap_or_default();
+    if !installed.lines().any(|l| l.trim() == TARGET) && !run("rustup", &["target", "add", TARGET])
+    {
+        return false;
+    }
+    let Some(version) = locked_wasm_bindgen_version() else {
+        eprintln!("Cargo.lock has no wasm-bindgen package: is apps/wasm in the workspace?");
+        return false;
+    };
+    let have = output("wasm-bindgen", &["--version"]).unwrap_or_default();
+    let runner = output("wasm-bindgen-test-runner", &["--version"]).unwrap_or_default();
+    let want = format!("wasm-bindgen {version}");
+    if have.trim() != want || !runner.contains(&version) {
+        eprintln!(
+            "wasm-bindgen-cli {version} is missing (found '{}'), installing it",
+            have.trim()
+        );
+        if !run(
+            "cargo",
+            &["install", "wasm-bindgen-cli", "--version", &version],
+        ) {
+            return false;
+        }
+    }
+    true
+}
+
+/// `cargo xtask wasm`: release build of crown-wasm and its JS glue in `apps/wasm/www/pkg`.
+pub fn build() -> bool {
+    if !ensure_tools() {
+        return false;
+    }
+    if !run(
+        "cargo",
+        &["build", "--release", "-p", "crown-wasm", "--target", TARGET],
+    ) {
+        return false;
+    }
+    let root = root();
+    let target_dir = std::env::var("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|_| root.join("target"));
+    let wasm = target_dir
+        .join(TARGET)
+        .join("release")
+        .join("crown_wasm.wasm");
+    let out = root.join("apps/wasm/www/pkg");
+    run(
+        "wasm-bindgen",
+        &[
+            "--target",
+            "web",
+            "--no-typescript",
+            "--out-dir",
+            &out.to_string_lossy(),
+            &wasm.to_string_lossy(),
+        ],
+    )
+}
+
+/// `cargo xtask wasm-test`: the wasm-bindgen-test tests of crown-wasm, run by Node.
+pub fn test() -> bool {
+    if !ensure_tools() {
+        return false;
+    }
+    eprintln!("$ CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner cargo test -p crown-wasm --target {TARGET}");
+    Command::new("cargo")
+        .args(["test", "-p", "crown-wasm", "--target", TARGET])
+        .env(
+            "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER",
+            "wasm-bindgen-test-runner",
+        )
+        .status()
+        .map(|s| s.success())
+        .unwrap_or(false)
+}
+
+/// `cargo xtask e2e`: build the web app, install the test driver (npm, `package-lock.json`), run the
+/// browser tests in headless Chromium. Screenshots go to `target/e2e-artifacts/`.
+pub fn e2e() -> bool {
+    if !build() {
+        return false;
+    }
+    let dir = root().join("apps/wasm/e2e");
+    let dir_s = dir.to_string_lossy().to_string();
+    if !dir.join("node_modules/playwright-core").exists()
+        && !run(
+            "npm",
+            &["ci", "--no-audit", "--no-fund", "--prefix", &dir_s],
+        )
+    {
+        return false;
+    }
+    eprintln!("$ node --test apps/wasm/e2e/tests");
+    Command::new("node")
+        .arg("--test")
+        .arg("--test-concurrency=1")
+        .arg(dir.join("tests"))
+        .current_dir(root())
+        .status()
+        .map(|s| s.success())
+        .unwrap_or(false)
+}
