@@ -1,8 +1,8 @@
 //! The liberal, streaming PDN reader: bytes → lines → tokens → [`PdnGame`]s.
 //!
-//! Grammar: the PDN 3.0 *reading* grammar (`shared/docs/pdn-standard/grammar.rst`) plus the constructs
-//! seen in real files that it lists (`1. ... 7-12`, `- -` for an unknown move) and a few more (a result
-//! glued to the next `[Event`, `;` never needed). Memory use is bounded by the largest game, not the file.
+//! Grammar: the PDN 3.0 *reading* grammar (`shared/docs/pdn-standard/grammar.rst`), including
+//! `1. ... 7-12`, plus repairs for real files: a move split after its separator (`1- 6`), a remark
+//! glued to a move (`8-11Redoverstepped`, read as a move and a comment, with a warning). Memory use is bounded by the largest game, not the file.
 
 use crate::error::{Location, PdnError, PdnErrorKind, PdnWarning};
 use std::io::{BufRead, BufReader, Read};
@@ -40,13 +40,6 @@ pub enum Node {
     Setup {
         /// The FEN.
         fen: String,
-        /// 1-based line.
-        line: usize,
-        /// 1-based column.
-        column: usize,
-    },
-    /// An unknown move written `-`, `- -` or `--` (PDN reading grammar: "specify unknown moves").
-    UnknownMove {
         /// 1-based line.
         line: usize,
         /// 1-based column.
@@ -217,7 +210,6 @@ enum TokKind {
     Setup(String),
     Star,
     Ellipsis,
-    Unknown,
 }
 
 #[derive(Clone, Debug)]
@@ -420,16 +412,21 @@ impl<R: Read> Lexer<R> {
                     return tok(TokKind::Setup(s.trim().to_string()));
                 }
                 '.' | '…' => {
+                    let start = self.pos;
                     while self.pos < self.line.len() && matches!(self.line[self.pos], '.' | '…') {
                         self.pos += 1;
                     }
-                    return tok(TokKind::Ellipsis);
+                    let dots: String = self.line[start..self.pos].iter().collect();
+                    if dots == "..." || dots == "…" {
+                        return tok(TokKind::Ellipsis);
+                    }
+                    return err(format!("stray '{dots}' (only '...' may stand for a move)"));
                 }
                 '-' => {
-                    while self.pos < self.line.len() && self.line[self.pos] == '-' {
-                        self.pos += 1;
-                    }
-                    return tok(TokKind::Unknown);
+                    // `- -` for an unknown move is seen in practice but is not PDN (reading
+                    // grammar, grammar.rst): a game with one cannot be replayed.
+                    self.pos += 1;
+                    return err("'-' is not a move (unknown moves cannot be replayed)".into());
                 }
                 c if c.is_alphanumeric() => {
                     let start = self.pos;
@@ -453,7 +450,25 @@ impl<R: Read> Lexer<R> {
                     while self.pos < self.line.len() && is_word_char(self.line[self.pos]) {
                         self.pos += 1;
                     }
-                    return tok(TokKind::Word(self.line[start..self.pos].iter().collect()));
+                    let mut word: String = self.line[start..self.pos].iter().collect();
+                    // `1- 6`: a move split by a space after its separator (old aligned files).
+                    if word.ends_with(['-', 'x'])
+                        && word[..word.len() - 1].bytes().all(|b| b.is_ascii_digit())
+                    {
+                        let mut j = self.pos;
+                        while j < self.line.len() && self.line[j] == ' ' {
+                            j += 1;
+                        }
+                        let k0 = j;
+                        while j < self.line.len() && self.line[j].is_ascii_digit() {
+                            j += 1;
+                        }
+                        if j > k0 && (j == self.line.len() || !is_word_char(self.line[j])) {
+                            word.extend(&self.line[k0..j]);
+                            self.pos = j;
+                        }
+                    }
+                    return tok(TokKind::Word(word));
                 }
                 other => {
                     self.pos += 1;
@@ -627,8 +642,16 @@ impl<R: Read> PdnReader<R> {
             match tok.kind {
                 TokKind::LBracket => {
                     if has_body {
+                        // PDN: games are separated by a result or `*`. Report this game and let
+                        // the tag start the next one.
                         self.pending = Some(tok);
-                        break;
+                        self.index += 1;
+                        return Some(Err(fail(
+                            &game,
+                            line,
+                            col,
+                            "the next game's tags begin before this game's result or '*'".into(),
+                        )));
                     }
                     // Tag: IDENT STRING ']'.
                     let name = match self.next_tok() {
@@ -668,12 +691,30 @@ impl<R: Read> PdnReader<R> {
                         // The same tag twice: the previous game had no terminator. This tag
                         // starts the next game.
                         self.carry = Some((name, value, line, col));
-                        break;
+                        self.index += 1;
+                        return Some(Err(fail(
+                            &game,
+                            line,
+                            col,
+                            format!(
+                                "tag '{}' given twice: the game before it has no result or '*'",
+                                self.carry.as_ref().map(|c| c.0.as_str()).unwrap_or("")
+                            ),
+                        )));
                     }
                     game.tags.push((name, value));
                 }
                 TokKind::Word(w) => {
                     if RESULTS.contains(&w.as_str()) {
+                        if let Some(n) = number {
+                            return error(
+                                self,
+                                &game,
+                                format!(
+                                    "move number {n}. is followed by the result '{w}', not a move"
+                                ),
+                            );
+                        }
                         if stack.len() > 1 {
                             return error(self, &game, format!("result '{w}' inside a variation"));
                         }
@@ -791,12 +832,6 @@ impl<R: Read> PdnReader<R> {
                     break;
                 }
                 TokKind::Ellipsis => {}
-                TokKind::Unknown => {
-                    has_body = true;
-                    if let Some(level) = stack.last_mut() {
-                        level.push(Node::UnknownMove { line, column: col });
-                    }
-                }
                 TokKind::RBracket => return error(self, &game, "']' outside a tag".into()),
                 TokKind::Str(_) => return error(self, &game, "a string outside a tag".into()),
             }

@@ -4,7 +4,10 @@
 use crate::error::{Location, PdnError, PdnErrorKind, PdnWarning};
 use crate::gametype::variant_from_game_type;
 use crate::reader::{MoveNode, Node, PdnGame};
-use crown_core::{Color, DrawRules, Game, Move, MoveError, MoveList, Position, Square, Variant};
+use crown_core::{
+    Color, DrawRules, Game, Move, MoveError, MoveList, Position, PositionError, Setup, Square,
+    Variant,
+};
 
 /// A replayed game: start position, every main-line move, and the warnings raised on the way.
 #[derive(Clone, Debug)]
@@ -98,9 +101,43 @@ pub(crate) fn position_from_pdn_fen(
         ),
         None => (t.to_string(), None),
     };
-    Position::from_fen(variant, &text)
-        .map(|p| (p, warning))
-        .map_err(|e| format!("FEN \"{t}\": {e}"))
+    if !text.bytes().any(|b| b.is_ascii_digit()) {
+        // `W::.`, `B::` (the PDN 3.0 null-move setup): no piece on the board.
+        return Err(format!(
+            "FEN \"{t}\" has no pieces; a game needs at least one piece on the board"
+        ));
+    }
+    match Position::from_fen(variant, &text) {
+        Ok(p) => Ok((p, warning)),
+        Err(PositionError::ManOnKingRow { .. }) => {
+            // Problem files write a king on its crowning row as a man (`W:W18,K15,1:…`): such a
+            // piece can only be a king, so read it as one and say so.
+            let mut setup = Setup::from_fen(&text).map_err(|e| format!("FEN \"{t}\": {e}"))?;
+            let mut crowned = Vec::new();
+            for color in [Color::Black, Color::White] {
+                let row = if color == Color::Black { 7 } else { 0 };
+                let c = color.index();
+                for sq in setup.men[c].iter() {
+                    if sq.row() == row {
+                        setup.men[c].remove(sq);
+                        setup.kings[c].insert(sq);
+                        crowned.push(format!("{color} man on {sq}"));
+                    }
+                }
+            }
+            let p =
+                Position::from_setup(variant, &setup).map_err(|e| format!("FEN \"{t}\": {e}"))?;
+            let note = format!(
+                "FEN \"{t}\": {} on its king row read as a king",
+                crowned.join(", ")
+            );
+            Ok((
+                p,
+                Some(warning.map_or(note.clone(), |w| format!("{w}; {note}"))),
+            ))
+        }
+        Err(e) => Err(format!("FEN \"{t}\": {e}")),
+    }
 }
 
 /// Squares of a checkers move text: numeric with any separator and leading zeros, or alphanumeric
@@ -278,12 +315,6 @@ pub fn replay(game: &PdnGame) -> Result<Replay, PdnError> {
                         message: w,
                     });
                 }
-            }
-            Node::UnknownMove { line, column } => {
-                return Err(PdnError {
-                    location: Box::new(at(*line, *column)),
-                    kind: PdnErrorKind::Unsupported("an unknown move '-' in the main line".into()),
-                })
             }
             _ => {}
         }

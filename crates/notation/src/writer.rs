@@ -126,11 +126,6 @@ fn write_nodes(nodes: &[Node], first_ply: usize, num: Numbering, w: &mut Wrapper
                 w.word(&format!("/FEN \"{fen}\"/"));
                 need_number = true;
             }
-            Node::UnknownMove { .. } => {
-                w.word("-");
-                ply += 1;
-                need_number = true;
-            }
         }
     }
 }
@@ -235,7 +230,6 @@ fn canonical_nodes(nodes: &mut [Node], start: Position, main: Option<&[crown_cor
                 }
                 Err(_) => ok = false,
             },
-            Node::UnknownMove { .. } => ok = false,
             Node::Comment(_) | Node::Nag(_) => {}
         }
     }
