@@ -264,13 +264,13 @@ fn resolve(pos: &Position, cands: &[Move], rest: &[&MoveNode], buf: &mut MoveLis
         .collect()
 }
 
-/// Replay the main line of `game`.
+/// Replay the main line of `game` as far as it goes: the moves up to the first bad one, and the error
+/// there if any.
 ///
 /// # Errors
-/// A [`PdnError`] for an unsupported `GameType`, a bad `FEN`, an unknown square, an illegal move (with
-/// the position and legal moves), an ambiguous move that look-ahead could not settle, or an unknown
-/// move / a setup in the middle of the main line.
-pub fn replay(game: &PdnGame) -> Result<Replay, PdnError> {
+/// A [`PdnError`] when replay cannot start: an unsupported `GameType`, a bad `FEN`, a bad or
+/// misplaced setup command.
+pub fn replay_prefix(game: &PdnGame) -> Result<(Replay, Option<PdnError>), PdnError> {
     let at = |line: usize, col: usize| -> Location { game.location(line, col) };
     let variant = variant_from_game_type(game.tag("GameType")).map_err(|e| PdnError {
         location: Box::new(at(game.line, 0)),
@@ -322,6 +322,7 @@ pub fn replay(game: &PdnGame) -> Result<Replay, PdnError> {
     let mut pos = start;
     let mut moves = Vec::with_capacity(main.len());
     let mut buf = MoveList::new();
+    let mut failure = None;
     for (i, node) in main.iter().enumerate() {
         let (number, _) = move_number(variant, start.side_to_move(), i);
         let loc = || Location {
@@ -329,58 +330,94 @@ pub fn replay(game: &PdnGame) -> Result<Replay, PdnError> {
             move_text: Some(node.text.clone()),
             ..at(node.line, node.column)
         };
-        let cands = candidates(&pos, &node.text, &mut buf).map_err(|kind| PdnError {
-            location: Box::new(loc()),
-            kind,
-        })?;
-        let mv = match cands.len() {
-            1 => cands[0],
-            0 => {
-                let legal = pos.legal_moves();
+        match replay_move(&pos, &main[i..], &mut buf, &mut warnings, loc) {
+            Ok(mv) => {
+                pos.play(&mv);
+                moves.push(mv);
+            }
+            Err(e) => {
+                failure = Some(e);
+                break;
+            }
+        }
+    }
+    Ok((
+        Replay {
+            variant,
+            start,
+            moves,
+            warnings,
+        },
+        failure,
+    ))
+}
+
+/// Replay the main line of `game`.
+///
+/// # Errors
+/// A [`PdnError`] for an unsupported `GameType`, a bad `FEN`, an unknown square, an illegal move (with
+/// the position and legal moves), an ambiguous move that look-ahead could not settle, or a setup in
+/// the middle of the main line.
+pub fn replay(game: &PdnGame) -> Result<Replay, PdnError> {
+    match replay_prefix(game)? {
+        (r, None) => Ok(r),
+        (_, Some(e)) => Err(e),
+    }
+}
+
+/// Match `rest[0]` against the legal moves of `pos` (looking ahead through `rest` if ambiguous).
+fn replay_move(
+    pos: &Position,
+    rest: &[&MoveNode],
+    buf: &mut MoveList,
+    warnings: &mut Vec<PdnWarning>,
+    loc: impl Fn() -> Location,
+) -> Result<Move, PdnError> {
+    let node = rest[0];
+    let cands = candidates(pos, &node.text, buf).map_err(|kind| PdnError {
+        location: Box::new(loc()),
+        kind,
+    })?;
+    let mv = match cands.len() {
+        1 => cands[0],
+        0 => {
+            let legal = pos.legal_moves();
+            return Err(PdnError {
+                location: Box::new(loc()),
+                kind: PdnErrorKind::IllegalMove {
+                    fen: pos.to_fen(),
+                    legal: legal.iter().map(|m| pos.move_text(m)).collect(),
+                },
+            });
+        }
+        _ => {
+            let kept = resolve(pos, &cands, rest, buf);
+            if kept.len() != 1 {
                 return Err(PdnError {
                     location: Box::new(loc()),
-                    kind: PdnErrorKind::IllegalMove {
+                    kind: PdnErrorKind::AmbiguousMove {
                         fen: pos.to_fen(),
-                        legal: legal.iter().map(|m| pos.move_text(m)).collect(),
+                        candidates: kept.iter().map(|m| m.long_text()).collect(),
                     },
                 });
             }
-            _ => {
-                let kept = resolve(&pos, &cands, &main[i..], &mut buf);
-                if kept.len() != 1 {
-                    return Err(PdnError {
-                        location: Box::new(loc()),
-                        kind: PdnErrorKind::AmbiguousMove {
-                            fen: pos.to_fen(),
-                            candidates: kept.iter().map(|m| m.long_text()).collect(),
-                        },
-                    });
-                }
-                warnings.push(PdnWarning {
-                    location: loc(),
-                    message: format!(
-                        "'{}' fits {}; only {} lets the rest of the game replay",
-                        node.text,
-                        cands
-                            .iter()
-                            .map(|m| m.long_text())
-                            .collect::<Vec<_>>()
-                            .join(" and "),
-                        kept[0].long_text()
-                    ),
-                });
-                kept[0]
-            }
-        };
-        pos.play(&mv);
-        moves.push(mv);
-    }
-    Ok(Replay {
-        variant,
-        start,
-        moves,
-        warnings,
-    })
+            warnings.push(PdnWarning {
+                location: loc(),
+                message: format!(
+                    "'{}' fits {}; only {} lets the rest of the game replay",
+                    node.text,
+                    cands
+                        .iter()
+                        .map(|m| m.long_text())
+                        .collect::<Vec<_>>()
+                        .join(" and "),
+                    kept[0].long_text()
+                ),
+            });
+            kept[0]
+        }
+    };
+    Ok(mv)
 }
 
 #[cfg(test)]
