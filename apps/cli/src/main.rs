@@ -1,6 +1,7 @@
 //! `crown`: the Crown command-line tool. See README.md for every command with examples.
 
 mod common;
+mod pdn_cmd;
 mod perft_cmd;
 mod rules_cmd;
 
@@ -23,6 +24,8 @@ enum Command {
     Moves(rules_cmd::MovesArgs),
     /// Play moves from a position and print the resulting FEN and outcome.
     Apply(rules_cmd::ApplyArgs),
+    /// PDN files: check (parse and replay), fmt (canonical rewrite), fen (a position of a game).
+    Pdn(pdn_cmd::PdnArgs),
 }
 
 /// An error reported as one line on stderr with exit code 2.
@@ -59,6 +62,7 @@ fn main() -> ExitCode {
         Command::Perft(args) => perft_cmd::run(&args),
         Command::Moves(args) => rules_cmd::moves(&args),
         Command::Apply(args) => rules_cmd::apply(&args),
+        Command::Pdn(args) => pdn_cmd::run(&args),
     };
     match result {
         Ok(code) => code,
