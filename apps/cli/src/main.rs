@@ -1,5 +1,6 @@
 //! `crown`: the Crown command-line tool. See README.md for every command with examples.
 
+mod analyze_cmd;
 mod common;
 mod perft_cmd;
 mod rules_cmd;
@@ -23,6 +24,8 @@ enum Command {
     Moves(rules_cmd::MovesArgs),
     /// Play moves from a position and print the resulting FEN and outcome.
     Apply(rules_cmd::ApplyArgs),
+    /// Search a position with the engine and print a line per depth.
+    Analyze(analyze_cmd::AnalyzeArgs),
 }
 
 /// An error reported as one line on stderr with exit code 2.
@@ -59,6 +62,7 @@ fn main() -> ExitCode {
         Command::Perft(args) => perft_cmd::run(&args),
         Command::Moves(args) => rules_cmd::moves(&args),
         Command::Apply(args) => rules_cmd::apply(&args),
+        Command::Analyze(args) => analyze_cmd::run(&args),
     };
     match result {
         Ok(code) => code,
