@@ -1,6 +1,7 @@
 //! `crown`: the Crown command-line tool. See README.md for every command with examples.
 
 mod analyze_cmd;
+mod bench_cmd;
 mod common;
 mod perft_cmd;
 mod rules_cmd;
@@ -26,6 +27,8 @@ enum Command {
     Apply(rules_cmd::ApplyArgs),
     /// Search a position with the engine and print a line per depth.
     Analyze(analyze_cmd::AnalyzeArgs),
+    /// Fixed-depth search over fixed positions of all three games: total nodes and nodes/s.
+    Bench(bench_cmd::BenchArgs),
 }
 
 /// An error reported as one line on stderr with exit code 2.
@@ -63,6 +66,7 @@ fn main() -> ExitCode {
         Command::Moves(args) => rules_cmd::moves(&args),
         Command::Apply(args) => rules_cmd::apply(&args),
         Command::Analyze(args) => analyze_cmd::run(&args),
+        Command::Bench(args) => bench_cmd::run(&args),
     };
     match result {
         Ok(code) => code,

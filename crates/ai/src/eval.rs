@@ -439,3 +439,87 @@ mod tests {
         assert!(evaluate(&king) > evaluate(&man));
     }
 }
+
+/// Zobrist keys identical to `crown_core::Position::zobrist` (same generator), held in a `static` so
+/// that hashing does not copy the table (core's table is a `const`, copied on every call).
+static ZOBRIST: ([[[u64; 32]; 2]; 2], u64) = {
+    let mut state: u64 = 0x0c0f_fee0_d15e_a5e5;
+    let mut t = [[[0u64; 32]; 2]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut r = 0;
+        while r < 2 {
+            let mut s = 0;
+            while s < 32 {
+                state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+                let mut z = state;
+                z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+                z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+                t[c][r][s] = z ^ (z >> 31);
+                s += 1;
+            }
+            r += 1;
+        }
+        c += 1;
+    }
+    state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    (t, z ^ (z >> 31))
+};
+
+impl Board {
+    /// The Zobrist key of the position, equal to `Position::zobrist`.
+    pub fn zobrist(&self) -> u64 {
+        let mut h = if self.side == 1 { ZOBRIST.1 } else { 0 };
+        for c in 0..2 {
+            for i in iter(self.men[c]) {
+                h ^= ZOBRIST.0[c][0][i];
+            }
+            for i in iter(self.kings[c]) {
+                h ^= ZOBRIST.0[c][1][i];
+            }
+        }
+        h
+    }
+
+    /// Evaluate for the side to move (see [`evaluate`]).
+    pub fn evaluate(&self, variant: Variant) -> i32 {
+        match variant {
+            Variant::American => american(self),
+            Variant::Pool => pool(self),
+            Variant::Impasse => impasse(self),
+        }
+    }
+}
+
+#[cfg(test)]
+mod zobrist_tests {
+    use super::*;
+    use crown_core::Game;
+
+    /// Our keys equal core's along pseudo-random games of every variant.
+    #[test]
+    fn keys_match_core() {
+        for v in Variant::ALL {
+            let mut seed = 0x1234_5678u64;
+            for _ in 0..20 {
+                let mut game = Game::new(v);
+                for _ in 0..60 {
+                    let pos = *game.position();
+                    assert_eq!(Board::of(&pos).zobrist(), pos.zobrist());
+                    let moves = game.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    let mv = moves[(seed % moves.len() as u64) as usize];
+                    game.play(&mv).unwrap();
+                }
+            }
+        }
+    }
+}

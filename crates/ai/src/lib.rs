@@ -26,6 +26,7 @@
 //! assert_eq!(result.depth, 4);
 //! ```
 
+pub mod bench;
 pub mod eval;
 mod search;
 mod tt;

@@ -494,11 +494,12 @@ impl<'a> Worker<'a> {
             self.seldepth = ply;
         }
         let side = pos.side_to_move();
+        let board = eval::Board::of(pos);
         // Impasse: the side that just moved removed its last checker and won.
         if self.sh.variant == Variant::Impasse && pos.checkers(side.opposite()) == 0 {
             return -(MATE - ply as i32);
         }
-        let key = pos.zobrist();
+        let key = board.zobrist();
         if self.sh.forty_moves && quiet >= FORTY_MOVE_PLIES {
             return 0;
         }
@@ -520,10 +521,12 @@ impl<'a> Worker<'a> {
             return alpha;
         }
         if ply >= MAX_PLY - 1 {
-            return eval::evaluate(pos);
+            return board.evaluate(self.sh.variant);
         }
         let mut hash_idx = None;
-        if let Some(e) = self.sh.tt.probe(key) {
+        // Leaves and capture quiescence do not use the table (it would cost a cache miss per node).
+        let use_tt = depth > 0;
+        if let Some(e) = if use_tt { self.sh.tt.probe(key) } else { None } {
             hash_idx = e.move_index;
             if !pv_node && e.depth >= depth {
                 let s = from_tt(e.score, ply);
@@ -542,11 +545,15 @@ impl<'a> Worker<'a> {
         }
         let captures = self.lists[ply][0].is_capture();
         if depth <= 0 && !captures {
-            return eval::evaluate(pos);
+            return board.evaluate(self.sh.variant);
         }
         let ext = i32::from(n == 1 && depth > 0);
         let draughts = self.sh.variant.is_draughts();
-        let my_men = if draughts { pos.men(side).0 } else { 0 };
+        let my_men = if draughts {
+            board.men[side as usize]
+        } else {
+            0
+        };
         let ci = side as usize * 1024;
         // Score the moves for ordering.
         let killers = self.killers[ply];
