@@ -3,7 +3,10 @@
 mod analyze_cmd;
 mod bench_cmd;
 mod common;
+mod engine_cmd;
+mod match_cmd;
 mod perft_cmd;
+mod play_cmd;
 mod rules_cmd;
 
 use clap::{Parser, Subcommand};
@@ -29,6 +32,12 @@ enum Command {
     Analyze(analyze_cmd::AnalyzeArgs),
     /// Fixed-depth search over fixed positions of all three games: total nodes and nodes/s.
     Bench(bench_cmd::BenchArgs),
+    /// Play a game against the engine in the terminal (default: American checkers, you play Black).
+    Play(play_cmd::PlayArgs),
+    /// Engine against engine: score and Elo difference with its 95% error.
+    Match(match_cmd::MatchArgs),
+    /// Run the engine over a line protocol on stdin/stdout (docs/protocol.md).
+    Engine(engine_cmd::EngineArgs),
 }
 
 /// An error reported as one line on stderr with exit code 2.
@@ -67,6 +76,9 @@ fn main() -> ExitCode {
         Command::Apply(args) => rules_cmd::apply(&args),
         Command::Analyze(args) => analyze_cmd::run(&args),
         Command::Bench(args) => bench_cmd::run(&args),
+        Command::Play(args) => play_cmd::run(&args),
+        Command::Match(args) => match_cmd::run(&args),
+        Command::Engine(args) => engine_cmd::run(&args),
     };
     match result {
         Ok(code) => code,
