@@ -55,26 +55,26 @@ pub fn game_to_pdn(game: &Game, tags: &[(&str, &str)]) -> String {
     }
     out.push_str(&format!("[Result \"{result}\"]\n"));
     let first = game.start().side_to_move();
-    let mut text = String::new();
+    // Tokens: a move number stays on the line of its move.
+    let mut tokens: Vec<String> = Vec::new();
     let mut number = 1;
     for (i, (pos, mv)) in game.history().enumerate() {
-        if pos.side_to_move() == first || i == 0 {
+        let text = pos.move_text(mv);
+        if pos.side_to_move() == first {
             if i > 0 {
                 number += 1;
             }
-            if pos.side_to_move() == first {
-                text.push_str(&format!("{number}. "));
-            } else {
-                text.push_str(&format!("{number}... "));
-            }
+            tokens.push(format!("{number}. {text}"));
+        } else if i == 0 {
+            tokens.push(format!("{number}... {text}"));
+        } else {
+            tokens.push(text);
         }
-        text.push_str(&pos.move_text(mv));
-        text.push(' ');
     }
-    text.push_str(result);
+    tokens.push(result.to_string());
     // Wrap at 80 columns.
     let mut line = String::new();
-    for word in text.split(' ') {
+    for word in tokens {
         if !line.is_empty() && line.len() + word.len() + 1 > 80 {
             out.push_str(&line);
             out.push('\n');
@@ -83,7 +83,7 @@ pub fn game_to_pdn(game: &Game, tags: &[(&str, &str)]) -> String {
         if !line.is_empty() {
             line.push(' ');
         }
-        line.push_str(word);
+        line.push_str(&word);
     }
     out.push_str(&line);
     out.push('\n');
