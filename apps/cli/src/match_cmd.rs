@@ -3,7 +3,7 @@
 use crate::play_cmd::game_to_pdn;
 use crate::CliError;
 use clap::Args;
-use crown_ai::{Engine, EngineOptions, Limits};
+use crown_ai::{Clock, Engine, EngineOptions, Limits};
 use crown_core::{Color, Game, Position, Variant};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::{Path, PathBuf};
@@ -20,7 +20,8 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = 20)]
     games: u32,
     /// Engine A: comma-separated key=value among level=1..10, depth=PLIES, movetime=MS, nodes=N,
-    /// hash=MIB, threads=N, e.g. "level=10" or "depth=8,hash=32".
+    /// hash=MIB, threads=N, time=MS and inc=MS (a game clock: the engine loses on time when it runs
+    /// out), e.g. "level=10", "depth=8,hash=32" or "time=1000,inc=100".
     #[arg(long, default_value = "level=10")]
     engine_a: String,
     /// Engine B, same syntax as --engine-a.
@@ -50,6 +51,8 @@ struct Spec {
     text: String,
     limits: Limits,
     options: EngineOptions,
+    /// Game clock (start time, increment) in ms.
+    clock: Option<Clock>,
 }
 
 fn parse_spec(text: &str, movetime: Option<u64>) -> Result<Spec, CliError> {
@@ -59,6 +62,7 @@ fn parse_spec(text: &str, movetime: Option<u64>) -> Result<Spec, CliError> {
         threads: 1,
         level: None,
     };
+    let mut clock: Option<Clock> = None;
     for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         let (k, v) = part
             .split_once('=')
@@ -82,6 +86,8 @@ fn parse_spec(text: &str, movetime: Option<u64>) -> Result<Spec, CliError> {
             "movetime" => limits.movetime_ms = Some(n),
             "nodes" => limits.nodes = Some(n),
             "hash" => options.hash_mib = n as usize,
+            "time" => clock.get_or_insert(Clock::default()).remaining_ms = n,
+            "inc" => clock.get_or_insert(Clock::default()).increment_ms = n,
             "threads" => options.threads = n as usize,
             _ => {
                 return Err(CliError(format!(
@@ -93,13 +99,18 @@ fn parse_spec(text: &str, movetime: Option<u64>) -> Result<Spec, CliError> {
     if let Some(cap) = movetime {
         limits.movetime_ms = Some(limits.movetime_ms.map_or(cap, |m| m.min(cap)));
     }
-    if limits.depth.is_none() && limits.movetime_ms.is_none() && limits.nodes.is_none() {
+    if limits.depth.is_none()
+        && limits.movetime_ms.is_none()
+        && limits.nodes.is_none()
+        && clock.is_none()
+    {
         limits.movetime_ms = Some(100);
     }
     Ok(Spec {
         text: text.to_string(),
         limits,
         options,
+        clock,
     })
 }
 
@@ -234,6 +245,7 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode, CliError> {
     let mut eb = Engine::new(b.options.clone());
     let stop = AtomicBool::new(false);
     let (mut wins, mut draws, mut losses) = (0u32, 0u32, 0u32);
+    let mut time_losses = [0u32; 2];
     let mut pdn = String::new();
     for (i, opening) in openings.iter().enumerate() {
         for a_first in [true, false] {
@@ -243,10 +255,34 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode, CliError> {
             let first = opening.side_to_move();
             // Engine A plays the side to move of the opening in the first game of the pair.
             let a_color = if a_first { first } else { first.opposite() };
+            // Remaining clock time of A and B, in ms.
+            let mut left = [
+                a.clock.map(|c| c.remaining_ms),
+                b.clock.map(|c| c.remaining_ms),
+            ];
             while game.outcome().is_none() && game.ply_count() < args.max_plies {
-                let a_turn = game.position().side_to_move() == a_color;
+                let mover = game.position().side_to_move();
+                let a_turn = mover == a_color;
                 let (engine, spec) = if a_turn { (&mut ea, &a) } else { (&mut eb, &b) };
-                let r = engine.search(&game, &spec.limits, &stop, &mut |_| {});
+                let who = usize::from(!a_turn);
+                let mut limits = spec.limits.clone();
+                if let (Some(c), Some(ms)) = (spec.clock, left[who]) {
+                    limits.clock = Some(Clock {
+                        remaining_ms: ms,
+                        increment_ms: c.increment_ms,
+                    });
+                }
+                let t0 = std::time::Instant::now();
+                let r = engine.search(&game, &limits, &stop, &mut |_| {});
+                let used = t0.elapsed().as_millis() as u64;
+                if let (Some(c), Some(ms)) = (spec.clock, left[who]) {
+                    if used > ms {
+                        game.lose_on_time(mover);
+                        time_losses[who] += 1;
+                        break;
+                    }
+                    left[who] = Some(ms - used + c.increment_ms);
+                }
                 let Some(mv) = r.best_move else { break };
                 game.play(&mv)?;
             }
@@ -297,6 +333,9 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode, CliError> {
         wins + draws + losses,
         100.0 * p
     );
+    if a.clock.is_some() || b.clock.is_some() {
+        println!("losses on time: A {}, B {}", time_losses[0], time_losses[1]);
+    }
     if p <= 0.0 || p >= 1.0 {
         let sign = if p >= 1.0 { "+" } else { "-" };
         println!("Elo difference A - B: {sign}inf (no game won by one side)");

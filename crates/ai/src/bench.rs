@@ -4,7 +4,7 @@
 use crate::{Engine, EngineOptions, Limits};
 use crown_core::{Game, Position, Variant};
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
+use web_time::Instant;
 
 /// The benchmark positions: (variant, PDN FEN, depth in plies).
 pub const BENCH_POSITIONS: &[(Variant, &str, u32)] = &[

@@ -6,7 +6,8 @@ use crate::tt::{Bound, Table};
 use crate::{Engine, Limits, Score, SearchInfo, SearchResult};
 use crown_core::{Game, Move, MoveList, Position, Variant, FORTY_MOVE_PLIES, MOVE_LIST_CAPACITY};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 /// The deepest ply the search can reach (nominal depth plus extensions and quiescence).
 pub const MAX_PLY: usize = 128;
