@@ -3,9 +3,9 @@
 mod analyze_cmd;
 mod bench_cmd;
 mod common;
-mod pdn_cmd;
 mod engine_cmd;
 mod match_cmd;
+mod pdn_cmd;
 mod perft_cmd;
 mod play_cmd;
 mod rules_cmd;
