@@ -13,12 +13,23 @@
 //! game.fen();                // "W:W21,...:B1,..."
 //! try { Game.fromFen("american", "X:W1") } catch (e) { e.name; e.message }
 //! ```
+//! Engine and PDN:
+//! ```js
+//! const engine = new Engine(32);   // 32 MiB hash; run searches in a Web Worker
+//! const r = engine.search(game, { level: 5 }, (info) => console.log(info.depth, info.score.text));
+//! game.play(r.bestMove.longText);
+//! const pdn = game.toPdn([["Event", "Casual"], ["Black", "Ann"]]);
+//! const copy = Game.fromPdn(pdn);
+//! ```
 //! Errors are thrown as JS `Error` objects whose `name` says which kind (`PositionError`, `MoveError`,
-//! `GameError`, `UnknownName`, `ArgumentError`) and whose `message` is the core's readable text.
+//! `GameError`, `UnknownName`, `ArgumentError`, `PdnError`) and whose `message` is the core's readable text.
 //!
 //! Squares are the standard numbers 1–32 (square 1 = b8, 32 = g1; Black starts on 1–12).
 
+pub mod engine;
 pub mod view;
+
+pub use engine::WasmEngine;
 
 use crown_core::{Color, Game, ImpasseSetup, Position, Variant};
 use serde::Serialize;
@@ -28,14 +39,14 @@ use view::{
 use wasm_bindgen::prelude::*;
 
 /// A JS `Error` with `name` set to `kind` and the given message.
-fn error(kind: &str, message: impl std::fmt::Display) -> JsValue {
+pub(crate) fn error(kind: &str, message: impl std::fmt::Display) -> JsValue {
     let e = js_sys::Error::new(&message.to_string());
     e.set_name(kind);
     e.into()
 }
 
 /// Convert a serde value to a plain JS value (objects, arrays, `null` for `None`).
-fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
+pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
     value
         .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
         .map_err(|e| error("SerializationError", e))
@@ -137,6 +148,38 @@ impl WasmGame {
         Ok(WasmGame {
             game: Game::from_position(pos),
         })
+    }
+
+    /// The first game of a PDN text, replayed (its start position, moves and result).
+    ///
+    /// # Errors
+    /// `PdnError` naming the game, line and move: bad syntax, an unsupported `GameType`, a bad `FEN`
+    /// tag, an illegal or ambiguous move, or a text with no game.
+    #[wasm_bindgen(js_name = fromPdn)]
+    pub fn from_pdn(text: &str) -> Result<WasmGame, JsValue> {
+        let game = crown_notation::pdn_to_game(text).map_err(|e| error("PdnError", e))?;
+        Ok(WasmGame { game })
+    }
+
+    /// The game as one PDN game: `tags` is an array of `[name, value]` pairs (`Event`, `Black`,
+    /// `White`, `Date`, ...); the `GameType`, `FEN` and `Result` tags come from the game.
+    ///
+    /// # Errors
+    /// `ArgumentError` when `tags` is not an array of two-string arrays.
+    #[wasm_bindgen(js_name = toPdn)]
+    pub fn to_pdn(&self, tags: JsValue) -> Result<String, JsValue> {
+        let tags: Vec<(String, String)> = if tags.is_undefined() || tags.is_null() {
+            Vec::new()
+        } else {
+            serde_wasm_bindgen::from_value(tags).map_err(|e| {
+                error(
+                    "ArgumentError",
+                    format!("PDN tags must be [name, value] pairs: {e}"),
+                )
+            })?
+        };
+        let refs: Vec<(&str, &str)> = tags.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+        Ok(crown_notation::game_to_pdn(&self.game, &refs))
     }
 
     /// A copy of this game (the engine worker and the analysis board keep their own).

@@ -916,10 +916,14 @@ async function main() {
   wire();
   window.crownApp = { state, crown, board, engine }; // for the end-to-end tests and the console
   const params = new URLSearchParams(location.search);
-  if (params.get("game")) {
-    setMode("online");
+  const link = location.pathname.match(/\/g\/([^/]+)\/?$/);
+  const gameId = params.get("game") || (link && decodeURIComponent(link[1]));
+  if (gameId) {
+    // a shared link: play with this browser's seat, take the open seat, or watch
     state.game = new crown.Game("american");
-    online.join(params.get("game"), params.get("seat") || "", params.get("token") || "");
+    setMode("online");
+    await online.join(gameId);
+    document.body.dataset.ready = "1";
     return;
   }
   let variant = params.get("variant") || "american";
