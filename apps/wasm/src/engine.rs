@@ -14,7 +14,7 @@ use wasm_bindgen::prelude::*;
 
 /// Search limits as given from JavaScript; every field is optional.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+#[serde(rename_all = "camelCase", default)]
 pub struct LimitsArg {
     /// Casual level 1–10 ([`Limits::level`] caps, and the low levels' randomness).
     pub level: Option<u8>,
@@ -29,6 +29,9 @@ pub struct LimitsArg {
     /// Search until the worker is terminated (other limits ignored).
     pub infinite: bool,
 }
+
+/// The fields of [`LimitsArg`] as JavaScript spells them.
+pub const LIMIT_FIELDS: [&str; 6] = ["level", "depth", "nodes", "movetimeMs", "clock", "infinite"];
 
 /// A game clock from JavaScript.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -206,6 +209,22 @@ impl WasmEngine {
         let arg: LimitsArg = if limits.is_undefined() || limits.is_null() {
             LimitsArg::default()
         } else {
+            // serde-wasm-bindgen reads only the known fields of an object: reject the others
+            // here, so that a misspelt limit is an error rather than an unlimited search.
+            if let Some(obj) = limits.dyn_ref::<js_sys::Object>() {
+                for key in js_sys::Object::keys(obj).iter() {
+                    let key = key.as_string().unwrap_or_default();
+                    if !LIMIT_FIELDS.contains(&key.as_str()) {
+                        return Err(error(
+                            "ArgumentError",
+                            format!(
+                                "unknown search limit '{key}': expected one of {}",
+                                LIMIT_FIELDS.join(", ")
+                            ),
+                        ));
+                    }
+                }
+            }
             serde_wasm_bindgen::from_value(limits)
                 .map_err(|e| error("ArgumentError", format!("bad search limits: {e}")))?
         };

@@ -212,3 +212,88 @@ fn pieces_of_a_fen() {
     assert_eq!(name, "PositionError");
     assert!(msg.contains('1'), "{msg}");
 }
+
+#[wasm_bindgen_test]
+fn the_engine_finds_the_winning_capture_and_reports_progress() {
+    use crown_wasm::engine::ResultView;
+    use crown_wasm::WasmEngine;
+    // Black 14x23 takes White's last piece: a win in one ply (American rule 9).
+    let g = WasmGame::from_fen("american", "B:W18:B14").unwrap();
+    let mut engine = WasmEngine::new(Some(1));
+    let calls = js_sys::Array::new();
+    let push = {
+        let calls = calls.clone();
+        wasm_bindgen::closure::Closure::<dyn FnMut(JsValue)>::new(move |info: JsValue| {
+            calls.push(&info);
+        })
+    };
+    let limits = js_sys::JSON::parse(r#"{"depth": 4}"#).unwrap();
+    let f: &js_sys::Function = push.as_ref().unchecked_ref();
+    let r = engine.search(&g, limits, Some(f.clone())).unwrap();
+    let r: ResultView = serde_wasm_bindgen::from_value(r).unwrap();
+    let best = r.best_move.unwrap();
+    assert_eq!(
+        (best.from, best.to, best.captures.clone()),
+        (14, 23, vec![18])
+    );
+    assert_eq!(r.score.win, Some(1));
+    assert_eq!(r.pv_text.first().map(String::as_str), Some("14x23"));
+    assert!(calls.length() >= 1, "on_info was called");
+
+    // limits are checked
+    let bad = js_sys::JSON::parse(r#"{"level": 11}"#).unwrap();
+    let (name, msg) = js_error(engine.search(&g, bad, None).err().unwrap());
+    assert_eq!(name, "ArgumentError");
+    assert!(msg.contains("11"), "{msg}");
+    let unknown = js_sys::JSON::parse(r#"{"deep": 3}"#).unwrap();
+    let (name, msg) = js_error(engine.search(&g, unknown, None).err().unwrap());
+    assert_eq!(name, "ArgumentError");
+    assert!(msg.contains("deep"), "{msg}");
+}
+
+#[wasm_bindgen_test]
+fn an_engine_level_search_returns_a_legal_move_in_every_game() {
+    use crown_wasm::engine::ResultView;
+    use crown_wasm::WasmEngine;
+    let mut engine = WasmEngine::new(None);
+    for (variant, setup) in [
+        ("american", None),
+        ("pool", None),
+        ("impasse", Some("steere")),
+    ] {
+        let mut g = WasmGame::new(variant, setup.map(String::from)).unwrap();
+        let limits = js_sys::JSON::parse(r#"{"level": 2}"#).unwrap();
+        let r: ResultView =
+            serde_wasm_bindgen::from_value(engine.search(&g, limits, None).unwrap()).unwrap();
+        let best = r.best_move.unwrap();
+        assert!(texts(&g).contains(&best.text), "{variant}: {}", best.text);
+        g.play(&best.long_text).unwrap();
+    }
+}
+
+#[wasm_bindgen_test]
+fn pdn_round_trip_and_errors() {
+    let mut g = WasmGame::new("american", None).unwrap();
+    for m in ["11-15", "23-19", "8-11", "22-17"] {
+        g.play(m).unwrap();
+    }
+    let tags = js_sys::JSON::parse(r#"[["Event", "wasm test"], ["Black", "Ann"]]"#).unwrap();
+    let pdn = g.to_pdn(tags).unwrap();
+    assert!(pdn.contains("[Event \"wasm test\"]"), "{pdn}");
+    assert!(pdn.contains("[Black \"Ann\"]"), "{pdn}");
+    assert!(pdn.contains("1. 11-15 23-19 2. 8-11 22-17"), "{pdn}");
+    let back = WasmGame::from_pdn(&pdn).unwrap();
+    assert_eq!(back.fen(), g.fen());
+    assert_eq!(back.ply_count(), 4);
+
+    // 22-13 is not a move of White's man on 22 (it steps to 17 or 18)
+    let (name, msg) = js_error(
+        WasmGame::from_pdn("[GameType \"21\"]\n\n1. 11-15 22-13 *\n")
+            .err()
+            .unwrap(),
+    );
+    assert_eq!(name, "PdnError");
+    assert!(msg.contains("22-13"), "{msg}");
+    let (name, _) = js_error(g.to_pdn(JsValue::from_str("Event")).err().unwrap());
+    assert_eq!(name, "ArgumentError");
+}

@@ -63,6 +63,7 @@ export class Board {
     this.gSquares = el("g", { class: "squares" }, this.svg);
     this.gMarks = el("g", { class: "marks" }, this.svg);
     this.gPieces = el("g", { class: "pieces" }, this.svg);
+    this.gNums = el("g", { class: "numbers" }, this.svg);
     this.gHints = el("g", { class: "hints" }, this.svg);
     this.gArrows = el("g", { class: "arrows" }, this.svg);
     this.gDrag = el("g", { class: "drag" }, this.svg);
@@ -178,6 +179,7 @@ export class Board {
   #renderSquares() {
     this.gSquares.replaceChildren();
     this.gMarks.replaceChildren();
+    this.gNums.replaceChildren();
     for (let row = 0; row < 8; row++) {
       for (let file = 0; file < 8; file++) {
         const x = file * SIZE;
@@ -198,7 +200,8 @@ export class Board {
           this.gSquares,
         );
         if (n && this.showNumbers) {
-          const t = el("text", { x: x + 7, y: y + 22, class: "sq-num" }, this.gSquares);
+          // in the corner, outside the disc of a piece, drawn above the pieces
+          const t = el("text", { x: x + 4, y: y + 17, class: "sq-num" }, this.gNums);
           t.textContent = String(n);
         }
       }
