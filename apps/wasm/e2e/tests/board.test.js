@@ -4,7 +4,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import {
-  startStaticServer,
+  startServer,
   launch,
   newPage,
   openApp,
@@ -19,7 +19,7 @@ let server;
 let browser;
 
 before(async () => {
-  server = process.env.CROWN_E2E_URL ? { url: process.env.CROWN_E2E_URL, close() {} } : await startStaticServer();
+  server = await startServer();
   browser = await launch();
 });
 

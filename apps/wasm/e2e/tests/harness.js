@@ -143,3 +143,54 @@ export async function boardPieces(page) {
 export function tempDir(prefix) {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
+
+/**
+ * Start crown-server (binary from env CROWN_SERVER_BIN) on a free port with a fresh database,
+ * serving apps/wasm/www. Returns {url, close} or null when no server binary is configured.
+ */
+export async function startCrownServer() {
+  const bin = process.env.CROWN_SERVER_BIN;
+  if (!bin) return null;
+  if (!fs.existsSync(bin)) throw new Error(`CROWN_SERVER_BIN=${bin} does not exist`);
+  const { spawn } = await import("node:child_process");
+  const dir = tempDir("crown-e2e-db-");
+  const child = spawn(
+    bin,
+    ["--port", "0", "--db", path.join(dir, "crown.db"), "--static-dir", wwwRoot, "--sync", "normal"],
+    { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, CROWN_LOG: "warn" } },
+  );
+  let log = "";
+  child.stderr.on("data", (d) => (log += d));
+  const url = await new Promise((resolve, reject) => {
+    let out = "";
+    const timer = setTimeout(() => reject(new Error(`crown-server did not start:\n${log}`)), 20000);
+    child.stdout.on("data", (d) => {
+      out += d;
+      const m = out.match(/listening on (http:\/\/\S+)/);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1].endsWith("/") ? m[1] : `${m[1]}/`);
+      }
+    });
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`crown-server exited with ${code}:\n${log}`));
+    });
+  });
+  return {
+    url,
+    log: () => log,
+    close: () =>
+      new Promise((resolve) => {
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+        setTimeout(() => child.kill("SIGKILL"), 5000).unref();
+      }),
+  };
+}
+
+/** The server the tests use: crown-server when CROWN_SERVER_BIN is set, else a static server. */
+export async function startServer() {
+  if (process.env.CROWN_E2E_URL) return { url: process.env.CROWN_E2E_URL, close() {} };
+  return (await startCrownServer()) || startStaticServer();
+}

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import {
-  startStaticServer,
+  startServer,
   launch,
   newPage,
   openApp,
@@ -19,7 +19,7 @@ let server;
 let browser;
 
 before(async () => {
-  server = process.env.CROWN_E2E_URL ? { url: process.env.CROWN_E2E_URL, close() {} } : await startStaticServer();
+  server = await startServer();
   browser = await launch();
 });
 
@@ -29,13 +29,14 @@ after(async () => {
 });
 
 /** Start a game against the engine through the New game dialog. */
-async function startGame(page, { variant, side = "first", level = 1, setup = null }) {
+async function startGame(page, { variant, side = "first", level = 1, setup = null, clock = "" }) {
   await page.click("#new-game");
   await page.waitForSelector("#dlg-new[open]");
   await page.check(`#form-new input[name=variant][value=${variant}]`);
   await page.check(`#form-new input[name=side][value=${side}]`);
   if (setup) await page.selectOption("#form-new select[name=setup]", setup);
   await page.fill("#level-range", String(level));
+  await page.selectOption("#form-new select[name=clock]", clock);
   await page.click("#new-ok");
   await page.waitForFunction(() => !document.querySelector("#dlg-new[open]"));
 }
@@ -122,6 +123,7 @@ async function playFullGame(page, variant, { seed, maxPlies = 400, shotEvery = 0
     await clickMove(page, m);
     if (shotEvery && st.ply > 0 && st.ply % shotEvery === 0 && shots < 3) {
       await waitForHumanTurn(page);
+      await page.waitForTimeout(600); // let the engine's move animation finish
       await screenshot(page, `${name}-midgame-${++shots}`);
     }
   }
@@ -140,6 +142,7 @@ for (const [variant, seed] of [
     const end = await playFullGame(page, variant, { seed, shotEvery: 20, name });
     assert.ok(end.over, "the game ended");
     await page.waitForSelector("#dlg-over[open]", { timeout: 5000 });
+    await page.waitForTimeout(400);
     const reason = await page.textContent("#over-reason");
     const result = await page.textContent("#over-result");
     assert.match(result, /^(1-0|0-1|1\/2-1\/2)$/);
@@ -226,5 +229,26 @@ test("analysis shows a live evaluation and principal variation; PDN paste opens 
   await page.waitForSelector("#pdn-error:not([hidden])");
   assert.match(await page.textContent("#pdn-error"), /22-13/);
   await screenshot(page, "31-pdn-error");
+  await page.context().close();
+});
+
+test("clocks: the mover's clock runs, the increment is added after a move", async () => {
+  const page = await newPage(browser);
+  await openApp(page, server.url);
+  await startGame(page, { variant: "pool", side: "first", level: 1, clock: "180+2" });
+  // Black (the human, at the bottom) is to move: the bottom clock runs from 3:00.
+  assert.equal(await page.isVisible("#clock-bottom"), true);
+  assert.equal(await page.isVisible("#clock-top"), true);
+  assert.match(await page.getAttribute("#clock-bottom", "class"), /running/);
+  await page.waitForTimeout(1500);
+  const t = await page.evaluate(() => window.crownApp.state.clock.black);
+  assert.ok(t < 180000 - 1000 && t > 170000, `black's clock ran: ${t} ms`);
+  await clickSquare(page, 11);
+  await clickSquare(page, 15);
+  await waitForHumanTurn(page);
+  const after = await page.evaluate(() => window.crownApp.state.clock);
+  assert.ok(after.black > t, `the 2 s increment was added: ${t} -> ${after.black}`);
+  assert.ok(after.white < 182000, "white's clock ran while the engine thought");
+  await screenshot(page, "32-clocks");
   await page.context().close();
 });

@@ -563,6 +563,11 @@ function editorFen() {
 
 function editorRender() {
   const variant = $("editor-variant").value;
+  const [man, king] = variant === "impasse" ? ["single", "double"] : ["man", "king"];
+  for (const b of document.querySelectorAll(".palette button[data-piece]")) {
+    const [color, role] = b.dataset.piece.split("-");
+    if (role) b.textContent = `${cap(color)} ${role === "man" ? man : king}`;
+  }
   const pieces = [...editor.pieces.entries()].map(([square, p]) => ({ square, ...p }));
   editor.board.setPosition(pieces, { variant });
   $("editor-fen").value = editorFen();

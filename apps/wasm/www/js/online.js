@@ -196,6 +196,8 @@ export class Online {
     const link = new URL(`g/${v.id}`, document.baseURI).href;
     $("share-link").value = link;
     $("watch-link").value = link;
+    // the invitation is for the creator while the other seat is free
+    $("invite").hidden = !(this.seat && v.status === "open");
   }
 
   #connect() {
