@@ -188,8 +188,14 @@ pub fn dialog_row_y(rect: Rect, i: usize) -> u16 {
 }
 
 /// The rectangle of a popup.
-pub fn popup_rect(area: Rect, popup: &Popup) -> Rect {
+/// The choice popup goes over the side panel so the board (with the highlighted path) stays visible.
+pub fn popup_rect(area: Rect, popup: &Popup, board: Rect) -> Rect {
     match popup {
+        Popup::Choice { options, .. } if area.width > board.width + 20 => {
+            let w = (area.width - board.width).min(50);
+            let h = (options.len() as u16 + 4).min(area.height);
+            Rect::new(board.width, 0, w, h)
+        }
         Popup::Help => centered(area, 64, 24),
         Popup::Choice { options, .. } => centered(area, 50, options.len() as u16 + 4),
         Popup::Confirm(_) => centered(area, 50, 6),
@@ -249,7 +255,7 @@ pub fn hit(app: &App, x: u16, y: u16) -> Hit {
         return Hit::Inside;
     }
     if let Some(p) = &app.popup {
-        let r = popup_rect(g.area, p);
+        let r = popup_rect(g.area, p, g.board);
         if contains(r, x, y) {
             if let Popup::Choice { options, .. } = p {
                 let first = r.y + 2;

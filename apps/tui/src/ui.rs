@@ -60,7 +60,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     if let Some(d) = &app.dialog {
         render_dialog(app, d, g.area, buf);
     } else if let Some(p) = &app.popup {
-        render_popup(app, p, g.area, buf);
+        render_popup(app, p, &g, buf);
     }
 }
 
@@ -182,12 +182,7 @@ impl Widget for BoardWidget<'_> {
         let (cw, ch) = g.cell;
         let impasse = !app.game.variant().is_draughts();
         for row in 0..8u16 {
-            let (file, rank) = if app.flipped {
-                (0u8, row as u8 + 1)
-            } else {
-                (0u8, 8 - row as u8)
-            };
-            let _ = file;
+            let rank = if app.flipped { row + 1 } else { 8 - row };
             put(
                 buf,
                 area.x + 1,
@@ -205,14 +200,24 @@ impl Widget for BoardWidget<'_> {
                     put(buf, x + cw / 2, sy + 8 * ch, &letter, Style::default());
                 }
                 let Some(sq) = sq else {
+                    let (f, r) = if app.flipped {
+                        (7 - col as u8, row as u8 + 1)
+                    } else {
+                        (col as u8, 8 - row as u8)
+                    };
+                    let on_cursor = app.dialog.is_none() && app.cursor == (f, r);
+                    let bg = if on_cursor { CURSOR } else { LIGHT };
                     for dy in 0..ch {
                         put(
                             buf,
                             x,
                             y + dy,
                             &" ".repeat(cw as usize),
-                            style(app, Style::default().bg(LIGHT)),
+                            style(app, Style::default().bg(bg)),
                         );
+                    }
+                    if on_cursor && app.ascii && cw >= 3 {
+                        put(buf, x + cw / 2 - 1, y + ch / 2, "[ ]", Style::default());
                     }
                     continue;
                 };
@@ -596,8 +601,8 @@ fn render_dialog(app: &App, d: &Dialog, area: Rect, buf: &mut Buffer) {
     put(buf, r.x + 2, r.y + r.height - 2, help, Style::default());
 }
 
-fn render_popup(app: &App, p: &Popup, area: Rect, buf: &mut Buffer) {
-    let r = layout::popup_rect(area, p);
+fn render_popup(app: &App, p: &Popup, g: &Geometry, buf: &mut Buffer) {
+    let r = layout::popup_rect(g.area, p, g.board);
     Clear.render(r, buf);
     let inner = Rect::new(
         r.x + 2,
