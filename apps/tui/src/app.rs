@@ -714,14 +714,12 @@ impl App {
             KeyCode::Char('u') => self.undo(),
             KeyCode::Char('t') => self.hint(),
             KeyCode::Char('d') => self.offer_draw(),
-            KeyCode::Char('r') => {
-                if self.game.outcome().is_none() {
-                    let who = self
-                        .engine_side
-                        .map(Color::opposite)
-                        .unwrap_or(self.game.position().side_to_move());
-                    self.popup = Some(Popup::Confirm(Confirm::Resign(who)));
-                }
+            KeyCode::Char('r') if self.game.outcome().is_none() => {
+                let who = self
+                    .engine_side
+                    .map(Color::opposite)
+                    .unwrap_or(self.game.position().side_to_move());
+                self.popup = Some(Popup::Confirm(Confirm::Resign(who)));
             }
             KeyCode::Char('c') => self.claim_count(),
             KeyCode::Char('s') => {
@@ -1211,15 +1209,11 @@ impl App {
         let hit = layout::hit(self, m.column, m.row);
         match m.kind {
             MouseEventKind::Down(button) => self.click(hit, button),
-            MouseEventKind::ScrollUp => {
-                if self.dialog.is_none() && self.popup.is_none() {
-                    self.browse_by(-1)
-                }
+            MouseEventKind::ScrollUp if self.dialog.is_none() && self.popup.is_none() => {
+                self.browse_by(-1)
             }
-            MouseEventKind::ScrollDown => {
-                if self.dialog.is_none() && self.popup.is_none() {
-                    self.browse_by(1)
-                }
+            MouseEventKind::ScrollDown if self.dialog.is_none() && self.popup.is_none() => {
+                self.browse_by(1)
             }
             _ => {}
         }
@@ -1245,7 +1239,7 @@ impl App {
                     self.popup = None;
                     self.play(options[i]);
                 }
-                (Popup::Choice { options, index }, Hit::Square(sq)) => {
+                (Popup::Choice { options, .. }, Hit::Square(sq)) => {
                     // Narrow the choice by a square on the path, a captured piece or the crowned single.
                     let fit: Vec<Move> = options
                         .iter()
@@ -1269,7 +1263,7 @@ impl App {
                         _ => {
                             self.popup = Some(Popup::Choice {
                                 options: fit,
-                                index: index.min(0),
+                                index: 0,
                             })
                         }
                     }

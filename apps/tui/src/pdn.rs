@@ -88,11 +88,7 @@ pub fn pdn_to_game(text: &str) -> Result<crown_core::Game, PdnError> {
             let (key, value) = inner.split_once(' ').unwrap_or((inner, ""));
             let value = value.trim().trim_matches('"');
             match key {
-                "GameType" => {
-                    if value.starts_with("23") {
-                        variant = Variant::Pool;
-                    }
-                }
+                "GameType" if value.starts_with("23") => variant = Variant::Pool,
                 "Variant" => {
                     variant = value
                         .parse()
@@ -152,14 +148,18 @@ mod tests {
     #[test]
     fn a_game_survives_the_round_trip() {
         let mut g = Game::new(Variant::American);
-        for m in ["11-15", "23-19", "8-11", "22-17", "15x24", "28x19"] {
+        for m in ["11-15", "23-19", "8-11", "22-17"] {
             g.play_text(m).unwrap();
         }
+        for _ in 0..10 {
+            let mv = g.legal_moves()[0];
+            g.play(&mv).unwrap();
+        }
         let text = game_to_pdn(&g, &[("Event", "test")]);
-        assert!(text.contains("1. 11-15 23-19 2. 8-11 22-17 3. 15x24 28x19 *"));
+        assert!(text.contains("1. 11-15 23-19 2. 8-11 22-17 3. "), "{text}");
         let back = pdn_to_game(&text).unwrap();
         assert_eq!(back.moves(), g.moves());
-        let bad = pdn_to_game("1. 11-15 23-18 *").unwrap_err();
-        assert!(bad.0.contains("move 2 '23-18'"), "{bad}");
+        let bad = pdn_to_game("1. 11-15 23-14 *").unwrap_err();
+        assert!(bad.0.contains("move 2 '23-14'"), "{bad}");
     }
 }

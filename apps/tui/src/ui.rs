@@ -373,7 +373,11 @@ fn render_info(app: &App, g: &Geometry, buf: &mut Buffer) {
             Span::raw(format!(
                 " {side:<5} {} ({}){clock}",
                 player_name(app, side),
-                pos.piece_count(side)
+                if app.game.variant().is_draughts() {
+                    pos.piece_count(side)
+                } else {
+                    pos.checkers(side)
+                }
             )),
         ]));
     }
@@ -423,6 +427,7 @@ fn render_info(app: &App, g: &Geometry, buf: &mut Buffer) {
         )));
     }
     Paragraph::new(lines)
+        .wrap(Wrap { trim: true })
         .block(block(app, " Game ", false))
         .render(g.info, buf);
 }
@@ -743,7 +748,7 @@ fn describe(text: String, mv: &Move) -> String {
 pub const HELP: [&str; 21] = [
     "Arrows / h j k l   move the cursor",
     "Enter / Space      select a piece, then its destination",
-    "mouse click        select / move; click a list entry to choose",
+    "mouse              click squares, list entries, buttons",
     "0-9, x, :          type a move (11-15, 11x18x25, 6>10, x14)",
     "Esc                cancel the selection / back to the game",
     "Tab                switch the arrows to the move list",
