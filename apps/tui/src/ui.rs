@@ -427,7 +427,7 @@ fn render_info(app: &App, g: &Geometry, buf: &mut Buffer) {
         )));
     }
     Paragraph::new(lines)
-        .wrap(Wrap { trim: true })
+        .wrap(Wrap { trim: false })
         .block(block(app, " Game ", false))
         .render(g.info, buf);
 }
