@@ -234,4 +234,69 @@ mod tests {
         assert_eq!(Eval::Loss(4).to_string(), "loss in 4");
         assert_eq!(Eval::Win(3).negate(), Eval::Loss(3));
     }
+
+    /// Reports one depth, then waits for `stop` (or 5 s) and answers with the first legal move.
+    struct Patient;
+
+    impl Brain for Patient {
+        fn think(
+            &mut self,
+            game: &Game,
+            _request: &Request,
+            stop: &AtomicBool,
+            on_info: &mut dyn FnMut(&Thought),
+        ) -> (Option<Move>, Thought) {
+            let best = game.legal_moves().first().copied();
+            let t = Thought {
+                depth: 1,
+                score: Eval::Value(0),
+                nodes: 1,
+                nps: 1,
+                time_ms: 0,
+                pv: best.into_iter().collect(),
+            };
+            on_info(&t);
+            let start = std::time::Instant::now();
+            while !stop.load(Ordering::SeqCst) && start.elapsed().as_secs() < 5 {
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            }
+            (best, t)
+        }
+        fn new_game(&mut self) {}
+    }
+
+    #[test]
+    fn the_worker_searches_off_thread_and_stops_on_request() {
+        let (tx, rx) = mpsc::channel();
+        let worker = Worker::spawn(Box::new(Patient), tx, |e| e);
+        let game = Game::new(crown_core::Variant::American);
+        worker.submit(Job {
+            id: 7,
+            purpose: Purpose::Move,
+            game: game.clone(),
+            request: Request {
+                level: 1,
+                clock: None,
+                movetime_ms: None,
+            },
+        });
+        let wait = std::time::Duration::from_secs(2);
+        // The info arrives while the search is still running: the caller was not blocked.
+        match rx.recv_timeout(wait).unwrap() {
+            EngineEvent::Info { id, thought } => {
+                assert_eq!(id, 7);
+                assert_eq!(thought.depth, 1);
+            }
+            other => panic!("expected info, got {other:?}"),
+        }
+        worker.stop();
+        match rx.recv_timeout(wait).unwrap() {
+            EngineEvent::Done { id, best, .. } => {
+                assert_eq!(id, 7);
+                assert_eq!(best, game.legal_moves().first().copied());
+            }
+            other => panic!("expected the answer, got {other:?}"),
+        }
+        drop(worker);
+    }
 }
