@@ -193,7 +193,8 @@ pub fn popup_rect(area: Rect, popup: &Popup, board: Rect) -> Rect {
     match popup {
         Popup::Choice { options, .. } if area.width > board.width + 20 => {
             let w = (area.width - board.width).min(50);
-            let h = (options.len() as u16 + 4).min(area.height);
+            // At least as tall as the game panel it covers, so no stray frame shows below it.
+            let h = (options.len() as u16 + 4).max(8).min(area.height);
             Rect::new(board.width, 0, w, h)
         }
         Popup::Help => centered(area, 64, 24),
