@@ -67,6 +67,7 @@ def wait(pred, what, timeout=30):
 def cli(*args):
     out = subprocess.run([a.cli, *args], capture_output=True, text=True)
     if out.returncode != 0:
+        print("\n".join(screen()))
         sys.exit(f"crown {' '.join(args)} failed: {out.stderr}")
     return json.loads(out.stdout)
 
@@ -106,12 +107,38 @@ def goto_and_press(n):
         print("\n".join(s))
         sys.exit("no cursor on the screen")
     c, r = cur
+    if a.verbose:
+        print("cursor", cur, "target", (tc, tr), "square", n, flush=True)
     for _ in range(abs(tc - c)):
         keys("Right" if tc > c else "Left")
     for _ in range(abs(tr - r)):
         keys("Down" if tr > r else "Up")
     wait(lambda s: cursor_cell(s) == (tc, tr), f"cursor on {n}")
     keys("Enter")
+
+
+def fen_board(fen):
+    """Square -> 'b', 'B', 'w' or 'W' from a PDN FEN."""
+    out = {}
+    for part in fen.split(":")[1:]:
+        color, items = part[0].lower(), part[1:]
+        for item in filter(None, items.split(",")):
+            king = item.startswith("K")
+            item = item.lstrip("K")
+            lo, _, hi = item.partition("-")
+            for n in range(int(lo), int(hi or lo) + 1):
+                out[n] = color.upper() if king else color
+    return out
+
+
+def screen_board(s):
+    out = {}
+    for n in range(1, 33):
+        c, r = square_cell(n, s)
+        x, y = center(c, r)
+        if s[y][x] in "bBwW":
+            out[n] = s[y][x]
+    return out
 
 
 def status(s):
@@ -172,11 +199,15 @@ while len(moves) < a.max_plies:
             result = line
             break
         continue
+    # The screen must show the position the rules give for the moves so far.
+    want = fen_board(fen)
+    wait(lambda s: screen_board(s) == want, f"the board of {fen} after {' '.join(moves)}", timeout=10)
     legal = cli("moves", "--json", "--variant", variant, "--fen", fen)
     mv = rng.choice(legal)
     text = mv["notation"]
     if a.verbose:
         print(len(moves) + 1, stm, text, flush=True)
+    before = status(screen())
     goto_and_press(mv["from"])
     wait(lambda s: "selected" in status(s), f"selection of {mv['from']}")
     if mv["to"] != mv["from"]:
@@ -197,9 +228,14 @@ while len(moves) < a.max_plies:
             sys.exit(f"{text} not offered")
         if a.input == "mouse":
             click(64, 2 + idx)
-        else:
+        elif idx < 9:
             keys(str(idx + 1))
-    wait(lambda s: f"played {text}." in status(s) or status(s).startswith("The engine played")
+        else:
+            for _ in range(idx):
+                keys("Down")
+            keys("Enter")
+    wait(lambda s: f"played {text}." in status(s)
+         or (status(s).startswith("The engine played") and status(s) != before)
          or "Game over" in "\n".join(s), f"{text} played")
     moves.append(text)
 

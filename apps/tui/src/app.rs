@@ -5,7 +5,7 @@
 
 use crate::engine::{EngineEvent, Eval, Job, Purpose, Request, Thought};
 use crate::layout::{self, Hit};
-use crate::pdn;
+use crown_notation as pdn;
 use crossterm::event::{
     KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
 };

@@ -9,9 +9,9 @@
 //! come from `crown-core`.
 
 pub mod app;
+pub mod crown_engine;
 pub mod engine;
 pub mod layout;
-pub mod pdn;
 pub mod ui;
 
 pub use app::{App, Effect, Msg};

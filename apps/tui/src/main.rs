@@ -20,9 +20,9 @@ Usage: crown-tui [--ascii]
 
 In the game press ? for the keys. The mouse works too.";
 
-/// The engine of this build, if any.
+/// The engine of this build.
 fn brain() -> Option<Box<dyn Brain>> {
-    None
+    Some(Box::new(crown_tui::crown_engine::CrownEngine::new()))
 }
 
 fn main() {

@@ -654,7 +654,13 @@ fn render_popup(app: &App, p: &Popup, g: &Geometry, buf: &mut Buffer) {
             put(buf, inner.x, inner.y, prompt, Style::default());
             for (i, mv) in options.iter().enumerate() {
                 let desc = describe(pos.move_text(mv), mv);
-                let text = format!("{} {}", i + 1, desc);
+                // Number keys choose the first nine; arrows (or a click) reach the rest.
+                let number = if i < 9 {
+                    format!("{}", i + 1)
+                } else {
+                    " ".into()
+                };
+                let text = format!("{number} {desc}");
                 let st = if i == *index {
                     if app.ascii {
                         Style::default()

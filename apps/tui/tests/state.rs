@@ -720,3 +720,21 @@ fn save_and_load_go_through_effects() {
     );
     assert_eq!(other.game.position().to_fen(), "W:W18:B14");
 }
+
+#[test]
+fn a_crown_choice_beyond_nine_singles_is_reached_with_the_arrows() {
+    // 16-2 can be crowned by any of White's eleven other singles.
+    let mut app = two_players(GameChoice::ImpasseSeed);
+    app.load_text("W:W13,14,15,16,17,18,19,20,21,22,23,25:B9,10", "FEN");
+    app.activate(sq(16));
+    app.activate(sq(2));
+    let Some(Popup::Choice { options, .. }) = app.popup.clone() else {
+        panic!("expected the crown choice, got {:?}", app.popup);
+    };
+    assert_eq!(options.len(), 11);
+    for _ in 0..10 {
+        key(&mut app, KeyCode::Down);
+    }
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.game.moves(), vec![options[10]]);
+}
