@@ -5,11 +5,11 @@
 
 use crate::engine::{EngineEvent, Eval, Job, Purpose, Request, Thought};
 use crate::layout::{self, Hit};
-use crown_notation as pdn;
 use crossterm::event::{
     KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
 };
 use crown_core::{Color, CountRule, Game, ImpasseSetup, Move, Position, Square, Variant};
+use crown_notation as pdn;
 
 /// Something that happened: input, time, or a report from the engine or the file system.
 #[derive(Clone, Debug)]

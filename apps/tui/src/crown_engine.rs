@@ -77,7 +77,9 @@ impl Brain for CrownEngine {
         let limits = limits(request);
         let r = self
             .engine
-            .search(game, &limits, stop, &mut |i: &SearchInfo| on_info(&thought(i)));
+            .search(game, &limits, stop, &mut |i: &SearchInfo| {
+                on_info(&thought(i))
+            });
         let t = Thought {
             depth: r.depth,
             score: eval(r.score),
