@@ -160,10 +160,17 @@ impl Worker {
         let handle = std::thread::Builder::new()
             .name("crown-engine".into())
             .spawn(move || {
-                while let Ok(cmd) = rx.recv() {
-                    match cmd {
-                        Command::NewGame => brain.new_game(),
-                        Command::Search(job) => {
+                while let Ok(first) = rx.recv() {
+                    // Only the newest queued search matters: older ones were stopped or replaced.
+                    let mut latest = None;
+                    for cmd in std::iter::once(first).chain(rx.try_iter()) {
+                        match cmd {
+                            Command::NewGame => brain.new_game(),
+                            Command::Search(job) => latest = Some(job),
+                        }
+                    }
+                    {
+                        if let Some(job) = latest {
                             flag.store(false, Ordering::SeqCst);
                             let id = job.id;
                             let mut on_info = |t: &Thought| {
@@ -298,5 +305,39 @@ mod tests {
             other => panic!("expected the answer, got {other:?}"),
         }
         drop(worker);
+    }
+
+    #[test]
+    fn searches_queued_behind_a_running_one_collapse_to_the_newest() {
+        let (tx, rx) = mpsc::channel();
+        let worker = Worker::spawn(Box::new(Patient), tx, |e| e);
+        let job = |id| Job {
+            id,
+            purpose: Purpose::Move,
+            game: Game::new(crown_core::Variant::Pool),
+            request: Request {
+                level: 1,
+                clock: None,
+                movetime_ms: None,
+            },
+        };
+        let wait = std::time::Duration::from_secs(2);
+        let id_of = |e: EngineEvent| match e {
+            EngineEvent::Info { id, .. } => ("info", id),
+            EngineEvent::Done { id, .. } => ("done", id),
+        };
+        worker.submit(job(1));
+        assert_eq!(id_of(rx.recv_timeout(wait).unwrap()), ("info", 1));
+        worker.submit(job(2));
+        worker.submit(job(3));
+        worker.stop();
+        assert_eq!(id_of(rx.recv_timeout(wait).unwrap()), ("done", 1));
+        assert_eq!(
+            id_of(rx.recv_timeout(wait).unwrap()),
+            ("info", 3),
+            "2 is skipped"
+        );
+        worker.stop();
+        assert_eq!(id_of(rx.recv_timeout(wait).unwrap()), ("done", 3));
     }
 }
