@@ -738,3 +738,34 @@ fn a_crown_choice_beyond_nine_singles_is_reached_with_the_arrows() {
     key(&mut app, KeyCode::Enter);
     assert_eq!(app.game.moves(), vec![options[10]]);
 }
+
+#[test]
+fn an_impasse_game_with_crowns_and_removals_survives_save_and_load() {
+    // Play the first legal move until the game ends (Impasse always ends), save, load back.
+    let mut app = two_players(GameChoice::ImpasseSteere);
+    while app.game.outcome().is_none() {
+        let mv = app.game.legal_moves()[0];
+        app.game.play(&mv).unwrap();
+    }
+    let kinds: std::collections::HashSet<_> = app.game.moves().iter().map(|m| m.kind()).collect();
+    assert!(kinds.len() >= 3, "a varied game: {kinds:?}");
+    keys(&mut app, "s");
+    key(&mut app, KeyCode::Enter);
+    let text = app
+        .take_effects()
+        .into_iter()
+        .find_map(|e| match e {
+            Effect::Save { text, .. } => Some(text),
+            _ => None,
+        })
+        .expect("save requested");
+    let mut other = two_players(GameChoice::American);
+    other.update(Msg::Loaded {
+        path: "g.pdn".into(),
+        result: Ok(text.clone()),
+    });
+    assert_eq!(other.game.variant(), Variant::Impasse, "{}", other.status);
+    assert_eq!(other.game.start(), app.game.start());
+    assert_eq!(other.game.moves(), app.game.moves(), "{text}");
+    assert_eq!(other.game.outcome(), app.game.outcome());
+}
