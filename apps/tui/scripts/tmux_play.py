@@ -25,6 +25,8 @@ ap.add_argument("--max-plies", type=int, default=600)
 ap.add_argument("--bin", default="target/debug/crown-tui")
 ap.add_argument("--cli", default="target/debug/crown")
 ap.add_argument("--verbose", action="store_true")
+ap.add_argument("--policy", default="random", choices=["random", "hint"],
+                help="random legal moves, or the engine's hint (t) for every move")
 a = ap.parse_args()
 rng = random.Random(a.seed)
 SOCK = f"crown-play-{os.getpid()}"
@@ -204,6 +206,14 @@ while len(moves) < a.max_plies:
     wait(lambda s: screen_board(s) == want, f"the board of {fen} after {' '.join(moves)}", timeout=10)
     legal = cli("moves", "--json", "--variant", variant, "--fen", fen)
     mv = rng.choice(legal)
+    if a.policy == "hint":
+        if a.input == "mouse":
+            click(15, H - 1)  # the Hint button
+        else:
+            keys("t")
+        s = wait(lambda s: status(s).startswith("Hint: "), "the hint", timeout=30)
+        hint = status(s)[len("Hint: "):].split(" (")[0]
+        mv = next(m for m in legal if m["notation"] == hint)
     text = mv["notation"]
     if a.verbose:
         print(len(moves) + 1, stm, text, flush=True)
