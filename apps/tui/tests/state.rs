@@ -769,3 +769,19 @@ fn an_impasse_game_with_crowns_and_removals_survives_save_and_load() {
     assert_eq!(other.game.moves(), app.game.moves(), "{text}");
     assert_eq!(other.game.outcome(), app.game.outcome());
 }
+
+#[test]
+fn a_lone_king_claims_the_thirteen_move_count_in_pool_only() {
+    // APCA rule 28: three kings against one; the lone king's side claims.
+    let mut app = two_players(GameChoice::Pool);
+    app.load_text("B:WK1,K2,K3:BK32", "FEN");
+    keys(&mut app, "c");
+    let count = app.game.count().expect("the count runs");
+    assert_eq!(count.rule, crown_core::CountRule::Thirteen);
+    assert_eq!(count.claimant, Color::Black);
+    let mut app = two_players(GameChoice::American);
+    app.load_text("B:WK1,K2,K3:BK32", "FEN");
+    keys(&mut app, "c");
+    assert_eq!(app.game.count(), None);
+    assert!(app.status.contains("only to pool"), "{}", app.status);
+}
