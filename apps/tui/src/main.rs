@@ -78,13 +78,24 @@ fn event_loop(
     rx: &mpsc::Receiver<EngineEvent>,
 ) -> io::Result<()> {
     let mut last = Instant::now();
+    let mut last_draw = Instant::now();
+    let mut dirty = true;
     loop {
         let size = terminal.size()?;
         if (size.width, size.height) != app.size {
             app.update(Msg::Resize(size.width, size.height));
+            dirty = true;
         }
-        terminal.draw(|f| ui::view(app, f))?;
+        // Redraw only when something changed, or at most 10 times a second while a clock runs:
+        // an idle game uses no CPU.
+        let clock_running = app.clocks.is_some() && app.game.outcome().is_none();
+        if dirty || (clock_running && last_draw.elapsed() >= Duration::from_millis(100)) {
+            terminal.draw(|f| ui::view(app, f))?;
+            last_draw = Instant::now();
+            dirty = false;
+        }
         if event::poll(Duration::from_millis(40))? {
+            dirty = true;
             // Handle everything that is waiting before drawing again.
             loop {
                 match event::read()? {
@@ -102,6 +113,7 @@ fn event_loop(
         while let Ok(e) = rx.try_recv() {
             app.update(Msg::Engine(e));
             run_effects(app, worker);
+            dirty = true;
         }
         let ms = last.elapsed().as_millis() as u64;
         if ms > 0 {
