@@ -37,6 +37,11 @@ pub enum PositionError {
     },
     /// Neither side has a piece.
     EmptyBoard,
+    /// A square holds two pieces (a [`Setup`] built by hand with overlapping sets).
+    SquareTwice {
+        /// The square.
+        square: Square,
+    },
     /// Checkers: a man stands on the row where it would have been crowned (American rule 7,
     /// APCA rule 23).
     ManOnKingRow {
@@ -73,10 +78,12 @@ impl fmt::Display for PositionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             PositionError::Fen(e) => write!(f, "bad FEN: {e}"),
-            PositionError::TooManyPieces { color, count } => {
-                write!(f, "{color} has {count} pieces; a side has at most 12")
-            }
+            PositionError::TooManyPieces { color, count } => write!(
+                f,
+                "{color} has {count} checkers; a side has at most 12 (an Impasse double counts two)"
+            ),
             PositionError::EmptyBoard => write!(f, "neither side has a piece"),
+            PositionError::SquareTwice { square } => write!(f, "square {square} holds more than one piece"),
             PositionError::ManOnKingRow { color, square } => write!(
                 f,
                 "{color} man on square {square} stands on its king row and would have been crowned"
@@ -217,6 +224,17 @@ impl Position {
         };
         if pos.occupied() == 0 {
             return Err(PositionError::EmptyBoard);
+        }
+        let sets = [pos.men[0], pos.men[1], pos.kings[0], pos.kings[1]];
+        let total: u32 = sets.iter().map(|b| b.count_ones()).sum();
+        if total != pos.occupied().count_ones() {
+            let mut seen = 0;
+            for b in sets {
+                if let Some(square) = squares(seen & b).next() {
+                    return Err(PositionError::SquareTwice { square });
+                }
+                seen |= b;
+            }
         }
         for color in Color::ALL {
             let count = pos.checkers(color);
@@ -523,8 +541,9 @@ impl Position {
                 if m.from != first || m.to != last {
                     continue;
                 }
-                // Intermediate squares must be landing squares of the path, in order.
-                let mut path = m.path();
+                // Intermediate squares must be landing squares of the path before the last, in order.
+                let landings = m.path().count().saturating_sub(1);
+                let mut path = m.path().take(landings);
                 let fits = sqs[1..sqs.len() - 1].iter().all(|s| path.any(|p| p == *s));
                 if fits && !candidates.contains(m) {
                     candidates.push(*m);
