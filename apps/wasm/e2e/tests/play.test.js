@@ -178,6 +178,10 @@ test("engine replies, takeback returns to the human's turn, resignation ends the
   let moves = await moveList(page);
   assert.equal(moves.length, 2, "the engine answered");
   assert.equal(moves[0], "11-15");
+  // too early for a draw: the engine declines
+  await page.click("#offer-draw");
+  await page.waitForSelector("#toast:not([hidden])");
+  assert.match(await page.textContent("#toast"), /declines/);
   await page.click("#takeback");
   await waitForHumanTurn(page);
   moves = await moveList(page);
@@ -222,6 +226,18 @@ test("analysis shows a live evaluation and principal variation; PDN paste opens 
   await page.click("#pdn-ok");
   await page.waitForFunction(() => document.querySelectorAll("#movelist .mv:not(.empty)").length === 4);
   assert.deepEqual(await moveList(page), ["11-15", "23-19", "8-11", "22-17"]);
+  // upload a file: the game the full-game test downloaded, or a small one written here
+  const file = path.join(artifacts, "upload-test.pdn");
+  fs.writeFileSync(file, '[GameType "21"]\n[Result "0-1"]\n\n1. 9-14 22-17 2. 11-15 0-1\n');
+  await page.click("#pdn-import");
+  await page.fill("#pdn-text", "");
+  await page.setInputFiles("#pdn-file", file);
+  await page.waitForFunction(() => document.querySelector("#pdn-text").value.includes("9-14"));
+  await page.click("#pdn-ok");
+  await page.waitForFunction(() => document.querySelectorAll("#movelist .mv:not(.empty)").length === 3);
+  assert.deepEqual(await moveList(page), ["9-14", "22-17", "11-15"]);
+  // a result the board does not show is kept (read as a resignation)
+  assert.match(await page.textContent("#movelist"), /0-1/);
   // a bad PDN gives a message naming the move
   await page.click("#pdn-import");
   await page.fill("#pdn-text", '[GameType "21"]\n\n1. 11-15 22-13 *\n');

@@ -225,6 +225,8 @@ function renderBars() {
 
 function renderStatus() {
   const g = state.game;
+  const modeName = { play: "vs engine", online: "online", analysis: "analysis" }[state.mode];
+  $("game-title").textContent = `${VARIANT_NAMES[state.variant] || state.variant} · ${modeName}`;
   const o = g.outcome();
   if (o) {
     setStatus(`${o.result} · ${o.text}`, "over");
