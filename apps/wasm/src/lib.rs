@@ -297,8 +297,9 @@ impl WasmGame {
         to_js(&move_view(&before, &mv, index))
     }
 
-    /// Take back the last move (or a declared result such as a resignation); returns the text of the
-    /// move taken back, or `undefined` at the start.
+    /// Take back the last move; returns its text, or `undefined` at the start. When the game ended
+    /// by a declared result (resignation, agreed draw, time), only that result is taken back and
+    /// `undefined` is returned.
     pub fn undo(&mut self) -> Option<String> {
         let before = self.game.history().last().map(|(p, _)| *p);
         let mv = self.game.undo()?;
