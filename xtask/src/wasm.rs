@@ -163,8 +163,7 @@ pub fn e2e() -> bool {
     if let Some(bin) = &server_bin {
         node.env("CROWN_SERVER_BIN", bin);
     }
-    node
-        .arg("--test")
+    node.arg("--test")
         .arg("--test-concurrency=1")
         .arg(dir.join("tests/board.test.js"))
         .arg(dir.join("tests/play.test.js"))

@@ -129,7 +129,7 @@ fn resignation_and_draw_agreement() {
     assert_eq!(o.result, "0-1");
     let (name, _) = js_error(g.play("11-15").err().unwrap());
     assert_eq!(name, "GameError");
-    g.undo(); // clears the resignation
+    assert_eq!(g.undo(), None, "only the resignation is taken back");
     assert!(g.outcome().unwrap().is_null());
     g.agree_draw();
     let o: OutcomeView = serde_wasm_bindgen::from_value(g.outcome().unwrap()).unwrap();
