@@ -477,9 +477,10 @@ async fn game_ws(
     State(app): State<App>,
     Path(id): Path<String>,
     Query(q): Query<TokenQuery>,
-    ws: WebSocketUpgrade,
+    ws: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
     let h = app.handle(&id).await?;
+    let ws = ws.map_err(|rej| ApiError::new(rej.status(), "not_websocket", rej.body_text()))?;
     let you = match &q.token {
         Some(t) => h.live.lock().await.seat_of(t),
         None => None,
