@@ -92,6 +92,9 @@ pub struct AppInner {
     open_games: AtomicUsize,
     limiter: limit::RateLimiter,
     engine: Option<Arc<dyn engine::MovePicker>>,
+    /// Engine searches running at once are limited to the number of cores, so that many engine
+    /// games share the CPU without every search getting a sliver of it.
+    engine_slots: Arc<tokio::sync::Semaphore>,
     shutdown_tx: watch::Sender<bool>,
 }
 
@@ -134,6 +137,9 @@ impl App {
             config,
             open_games: AtomicUsize::new(0),
             engine,
+            engine_slots: Arc::new(tokio::sync::Semaphore::new(
+                std::thread::available_parallelism().map_or(1, |n| n.get()),
+            )),
             shutdown_tx,
         }));
         let store = app.store.clone();
@@ -374,6 +380,10 @@ impl App {
         let app = self.clone();
         tokio::spawn(async move {
             loop {
+                // Wait for a free core before reading the clock: the search gets the time left.
+                let Ok(_slot) = app.engine_slots.clone().acquire_owned().await else {
+                    break;
+                };
                 let (game, level, clock, ply) = {
                     let live = h.live.lock().await;
                     let Some(level) = live.engine_to_move() else {
