@@ -892,3 +892,56 @@ async fn static_directory_is_served() {
     let (s, _) = send(&app, Method::GET, "/api/games", None, None).await;
     assert_eq!(s, StatusCode::OK);
 }
+
+#[tokio::test]
+async fn crown_engine_replies_within_the_clock() {
+    let store = Arc::new(SqliteStore::open_in_memory().unwrap());
+    let picker: Arc<dyn MovePicker> = Arc::new(crown_server::engine::CrownEngine::new(1, 1));
+    let app = App::start(
+        store,
+        Config {
+            rate_per_sec: 0,
+            ..Config::default()
+        },
+        Some(picker),
+    )
+    .await
+    .unwrap();
+    // The creator takes White in pool checkers, so the engine (Black) moves first.
+    let (s, created) = send(
+        &app,
+        Method::POST,
+        "/api/games",
+        None,
+        Some(
+            json!({"variant": "pool", "opponent": "engine", "level": 1, "color": "white",
+                    "time_control": {"initial_ms": 5000, "increment_ms": 0}}),
+        ),
+    )
+    .await;
+    assert_eq!(s, StatusCode::CREATED, "{created}");
+    let id = created["id"].as_str().unwrap();
+    let mut g = Value::Null;
+    for _ in 0..500 {
+        g = send(&app, Method::GET, &format!("/api/games/{id}"), None, None)
+            .await
+            .1;
+        if g["ply"] == 1 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    assert_eq!(g["ply"], 1, "{g}");
+    let played = g["moves"][0].as_str().unwrap();
+    let start = Position::new(Variant::Pool);
+    assert!(start.parse_move(played).is_ok(), "{played}");
+    let black_ms = g["clock"]["black_ms"].as_u64().unwrap();
+    assert!(black_ms > 0 && black_ms <= 5000, "{black_ms}");
+    assert_eq!(g["clock"]["running"], "white");
+    assert_eq!(g["black"]["kind"], "engine");
+    // The human may not play the engine's side, and a move from the human is answered.
+    let token = created["token"].as_str().unwrap();
+    let reply = g["legal_moves"][0]["text"].as_str().unwrap().to_string();
+    let (s, _) = mv(&app, id, Some(token), &reply).await;
+    assert_eq!(s, StatusCode::OK);
+}
