@@ -57,59 +57,75 @@ fn parse_args() -> Result<Opts, String> {
     Ok(o)
 }
 
-async fn post(http: &reqwest::Client, url: String, token: Option<&str>, body: Value) -> Value {
+async fn post(
+    http: &reqwest::Client,
+    url: String,
+    token: Option<&str>,
+    body: Value,
+) -> Result<Value, String> {
     let mut req = http.post(url).json(&body);
     if let Some(t) = token {
         req = req.bearer_auth(t);
     }
-    let resp = req.send().await.expect("request");
+    let resp = req.send().await.map_err(|e| format!("request: {e}"))?;
     let status = resp.status();
-    let v: Value = resp.json().await.expect("json");
-    assert!(status.is_success(), "{status} {v}");
-    v
+    let v: Value = resp.json().await.map_err(|e| format!("{status}: {e}"))?;
+    if status.is_success() {
+        Ok(v)
+    } else {
+        Err(format!("{status} {}", v["error"]["code"]))
+    }
 }
 
-/// Plays `plies` moves of one game; returns the latency of each move.
-async fn play_game(http: reqwest::Client, base: String, plies: usize) -> Vec<Duration> {
-    let created = post(
-        &http,
-        format!("{base}/api/games"),
-        None,
-        json!({"variant": "american"}),
-    )
-    .await;
-    let id = created["id"].as_str().unwrap().to_string();
-    let black = created["token"].as_str().unwrap().to_string();
-    let joined = post(
-        &http,
-        format!("{base}/api/games/{id}/join"),
-        None,
-        json!({}),
-    )
-    .await;
-    let white = joined["token"].as_str().unwrap().to_string();
-    let mut game = joined["game"].clone();
+/// Plays `plies` moves of one game; returns the latency of each move, or the first error.
+async fn play_game(
+    http: reqwest::Client,
+    base: String,
+    plies: usize,
+) -> (Vec<Duration>, Option<String>) {
     let mut times = Vec::with_capacity(plies);
-    for ply in 0..plies {
-        let Some(mv) = game["legal_moves"][0]["text"].as_str().map(str::to_string) else {
-            break;
-        };
-        let token = if game["side_to_move"] == "black" {
-            &black
-        } else {
-            &white
-        };
-        let t = Instant::now();
-        game = post(
+    let r: Result<(), String> = async {
+        let created = post(
             &http,
-            format!("{base}/api/games/{id}/moves"),
-            Some(token),
-            json!({"move": mv, "ply": ply}),
+            format!("{base}/api/games"),
+            None,
+            json!({"variant": "american"}),
         )
-        .await;
-        times.push(t.elapsed());
+        .await?;
+        let id = created["id"].as_str().unwrap_or_default().to_string();
+        let black = created["token"].as_str().unwrap_or_default().to_string();
+        let joined = post(
+            &http,
+            format!("{base}/api/games/{id}/join"),
+            None,
+            json!({}),
+        )
+        .await?;
+        let white = joined["token"].as_str().unwrap_or_default().to_string();
+        let mut game = joined["game"].clone();
+        for ply in 0..plies {
+            let Some(mv) = game["legal_moves"][0]["text"].as_str().map(str::to_string) else {
+                break;
+            };
+            let token = if game["side_to_move"] == "black" {
+                &black
+            } else {
+                &white
+            };
+            let t = Instant::now();
+            game = post(
+                &http,
+                format!("{base}/api/games/{id}/moves"),
+                Some(token),
+                json!({"move": mv, "ply": ply}),
+            )
+            .await?;
+            times.push(t.elapsed());
+        }
+        Ok(())
     }
-    times
+    .await;
+    (times, r.err())
 }
 
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
@@ -167,8 +183,13 @@ fn main() {
                 .map(|_| tokio::spawn(play_game(http.clone(), base.clone(), opts.plies)))
                 .collect();
             let mut all = Vec::new();
+            let mut errors = std::collections::BTreeMap::<String, usize>::new();
             for t in tasks {
-                all.extend(t.await.unwrap());
+                let (times, err) = t.await.unwrap();
+                all.extend(times);
+                if let Some(e) = err {
+                    *errors.entry(e).or_default() += 1;
+                }
             }
             let wall = start.elapsed();
             all.sort();
@@ -181,6 +202,9 @@ fn main() {
                 percentile(&all, 0.99).as_secs_f64() * 1e3,
                 all.last().copied().unwrap_or_default().as_secs_f64() * 1e3,
             );
+            for (e, count) in &errors {
+                println!("      {count} games stopped on error: {e}");
+            }
         }
     });
 }

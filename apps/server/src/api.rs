@@ -369,7 +369,7 @@ async fn make_move(
     let h = app.handle(&id).await?;
     let color = caller_seat(&h, &headers).await?;
     let (_, view) = app
-        .mutate(&h, "move", Some(color), |live, now| {
+        .mutate(&h, "move", Some(color), move |live, now| {
             live.play(color, &req.mv, req.ply, now)
         })
         .await?;
@@ -407,7 +407,7 @@ async fn seat_action(
     };
     let engine_opponent = h.live.lock().await.engine_color() == Some(color.opposite());
     let (_, view) = app
-        .mutate(&h, event, Some(color), |live, now| {
+        .mutate(&h, event, Some(color), move |live, now| {
             match action {
                 Action::Resign => live.resign(color, now)?,
                 Action::DrawOffer => {
@@ -572,6 +572,24 @@ async fn rate_limit(
     Ok(next.run(req).await)
 }
 
+/// Answer `408 timeout` (JSON) when a request takes longer than the configured limit. Changes run
+/// in their own task (see `App::mutate`), so a timed-out change is either fully made or not at all.
+async fn request_timeout(State(app): State<App>, req: Request, next: Next) -> Response {
+    let limit = Duration::from_millis(app.config.request_timeout_ms);
+    match tokio::time::timeout(limit, next.run(req)).await {
+        Ok(resp) => resp,
+        Err(_) => ApiError::new(
+            StatusCode::REQUEST_TIMEOUT,
+            "timeout",
+            format!(
+                "the request took longer than {} ms; a move may still have been made, check the game",
+                limit.as_millis()
+            ),
+        )
+        .into_response(),
+    }
+}
+
 async fn api_not_found() -> ApiError {
     ApiError::new(
         StatusCode::NOT_FOUND,
@@ -604,10 +622,7 @@ pub fn router(app: App) -> Router {
         .route("/games/{id}/takeback/decline", post(takeback_decline))
         .route("/games/{id}/pdn", get(export_pdn))
         .fallback(api_not_found)
-        .layer(tower_http::timeout::TimeoutLayer::with_status_code(
-            StatusCode::REQUEST_TIMEOUT,
-            Duration::from_millis(cfg.request_timeout_ms),
-        ))
+        .layer(middleware::from_fn_with_state(app.clone(), request_timeout))
         .route("/games/{id}/ws", get(game_ws))
         .layer(middleware::from_fn_with_state(app.clone(), rate_limit))
         .layer(axum::extract::DefaultBodyLimit::max(cfg.max_body_bytes));

@@ -292,6 +292,22 @@ impl App {
     pub async fn mutate<T: Send + 'static>(
         &self,
         h: &Arc<GameHandle>,
+        event: &'static str,
+        you: Option<crown_core::Color>,
+        op: impl FnOnce(&mut Live, u64) -> Result<T, ApiError> + Send + 'static,
+    ) -> Result<(T, live::GameView), ApiError> {
+        // Run in its own task: if the client goes away or the request times out, the change is
+        // still either committed and made live, or not made at all (never saved but not live).
+        let app = self.clone();
+        let h = h.clone();
+        tokio::spawn(async move { app.mutate_inner(&h, event, you, op).await })
+            .await
+            .map_err(ApiError::storage)?
+    }
+
+    async fn mutate_inner<T: Send + 'static>(
+        &self,
+        h: &Arc<GameHandle>,
         event: &str,
         you: Option<crown_core::Color>,
         op: impl FnOnce(&mut Live, u64) -> Result<T, ApiError>,
@@ -301,7 +317,7 @@ impl App {
         let now = now_ms();
         let result = op(&mut next, now);
         let value = match result {
-            Ok(v) => Some(v),
+            Ok(v) => v,
             Err(e) if e.code == "time_out" => {
                 self.commit(h, &mut guard, next, "time_out").await?;
                 return Err(e);
@@ -312,7 +328,7 @@ impl App {
         let view = guard.view(now_ms(), you);
         drop(guard);
         self.maybe_engine(h.clone());
-        Ok((value.expect("set above"), view))
+        Ok((value, view))
     }
 
     async fn commit(
@@ -409,7 +425,7 @@ impl App {
                 };
                 let Some(text) = mv else { break };
                 let played = app
-                    .mutate(&h, "move", None, |live, now| {
+                    .mutate(&h, "move", None, move |live, now| {
                         let Some(color) = live.engine_color() else {
                             return Err(ApiError::conflict("no_engine", "no engine seat"));
                         };
