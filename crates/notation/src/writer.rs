@@ -101,6 +101,8 @@ fn write_nodes(nodes: &[Node], first_ply: usize, num: Numbering, w: &mut Wrapper
                 need_number = false;
             }
             Node::Comment(c) => {
+                // A brace inside would end or nest the comment (PDN comments cannot hold them).
+                let c = c.replace('{', "(").replace('}', ")");
                 let words: Vec<&str> = c.split_whitespace().collect();
                 if words.is_empty() {
                     w.word("{}");
