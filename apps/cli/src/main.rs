@@ -1,8 +1,13 @@
 //! `crown`: the Crown command-line tool. See README.md for every command with examples.
 
+mod analyze_cmd;
+mod bench_cmd;
 mod common;
+mod engine_cmd;
+mod match_cmd;
 mod pdn_cmd;
 mod perft_cmd;
+mod play_cmd;
 mod rules_cmd;
 
 use clap::{Parser, Subcommand};
@@ -26,6 +31,16 @@ enum Command {
     Apply(rules_cmd::ApplyArgs),
     /// PDN files: check (parse and replay), fmt (canonical rewrite), fen (a position of a game).
     Pdn(pdn_cmd::PdnArgs),
+    /// Search a position with the engine and print a line per depth.
+    Analyze(analyze_cmd::AnalyzeArgs),
+    /// Fixed-depth search over fixed positions of all three games: total nodes and nodes/s.
+    Bench(bench_cmd::BenchArgs),
+    /// Play a game against the engine in the terminal (default: American checkers, you play Black).
+    Play(play_cmd::PlayArgs),
+    /// Engine against engine: score and Elo difference with its 95% error.
+    Match(match_cmd::MatchArgs),
+    /// Run the engine over a line protocol on stdin/stdout (docs/protocol.md).
+    Engine(engine_cmd::EngineArgs),
 }
 
 /// An error reported as one line on stderr with exit code 2.
@@ -63,6 +78,11 @@ fn main() -> ExitCode {
         Command::Moves(args) => rules_cmd::moves(&args),
         Command::Apply(args) => rules_cmd::apply(&args),
         Command::Pdn(args) => pdn_cmd::run(&args),
+        Command::Analyze(args) => analyze_cmd::run(&args),
+        Command::Bench(args) => bench_cmd::run(&args),
+        Command::Play(args) => play_cmd::run(&args),
+        Command::Match(args) => match_cmd::run(&args),
+        Command::Engine(args) => engine_cmd::run(&args),
     };
     match result {
         Ok(code) => code,

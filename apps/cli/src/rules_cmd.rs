@@ -22,7 +22,6 @@ pub struct ApplyArgs {
     #[command(flatten)]
     pos: PositionArgs,
     /// Moves in Crown's move notation (docs/notation.md), e.g. 11-15 23-19.
-    #[arg(allow_hyphen_values = true)]
     moves: Vec<String>,
     /// Print a JSON object {"fen","outcome","moves"}.
     #[arg(long)]

@@ -1,4 +1,308 @@
 //! # crown-ai
 //!
 //! The Crown engine: search and evaluation for American checkers, pool checkers and Impasse.
-//! (Filled by the engine issue.)
+//!
+//! - Search ([`Engine::search`]): negamax alpha-beta with principal-variation search, iterative
+//!   deepening, aspiration windows, a shared lock-free transposition table, move ordering (hash move,
+//!   captures, killers, history), a one-ply extension for forced moves, capture quiescence (checkers:
+//!   the search never stops while the side to move must capture), repetition and 40-move-rule
+//!   awareness (the game's history before the root counts), wins and losses as distance in plies,
+//!   a stop flag, per-depth progress callbacks, and lazy SMP with [`EngineOptions::threads`].
+//! - Evaluation per game: see [`eval`].
+//! - Casual levels 1–10 ([`Limits::level`] for the search caps, [`EngineOptions::level`] for the
+//!   controlled randomness of the low levels, which never misses a win in one).
+//! - Time management for clocks ([`Limits::clock`]).
+//!
+//! ```
+//! use crown_ai::{Engine, EngineOptions, Limits};
+//! use crown_core::{Game, Variant};
+//! use std::sync::atomic::AtomicBool;
+//!
+//! let mut engine = Engine::new(EngineOptions::default());
+//! let game = Game::new(Variant::American);
+//! let stop = AtomicBool::new(false);
+//! let result = engine.search(&game, &Limits::depth(4), &stop, &mut |_info| {});
+//! assert!(result.best_move.is_some());
+//! assert_eq!(result.depth, 4);
+//! ```
+
+pub mod bench;
+pub mod eval;
+mod search;
+mod tt;
+
+use crown_core::Move;
+use std::fmt;
+use std::sync::atomic::AtomicBool;
+
+pub use search::MAX_PLY;
+
+/// A chess-style clock for the side to move.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Clock {
+    /// Time left on the clock of the side to move, in ms.
+    pub remaining_ms: u64,
+    /// Time added after each move, in ms.
+    pub increment_ms: u64,
+}
+
+/// What bounds a search. Every limit that is set applies; the search stops at the first one reached.
+/// With nothing set (and `infinite` false) the search runs to [`MAX_PLY`] or until stopped.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Maximum nominal depth in plies.
+    pub depth: Option<u32>,
+    /// Maximum nodes (positions visited), summed over threads.
+    pub nodes: Option<u64>,
+    /// Time for this move in ms.
+    pub movetime_ms: Option<u64>,
+    /// The clock of the side to move: the engine allots itself a share of it.
+    pub clock: Option<Clock>,
+    /// Search until the stop flag is set (other limits are ignored).
+    pub infinite: bool,
+}
+
+impl Limits {
+    /// Search to a fixed depth in plies.
+    pub fn depth(plies: u32) -> Limits {
+        Limits {
+            depth: Some(plies),
+            ..Limits::default()
+        }
+    }
+
+    /// Search for a fixed time in ms.
+    pub fn movetime(ms: u64) -> Limits {
+        Limits {
+            movetime_ms: Some(ms),
+            ..Limits::default()
+        }
+    }
+
+    /// The search caps of a casual level 1–10 (values outside are clamped): depth caps of 1, 2, 3,
+    /// 4, 6, 8, 10, 14 plies for levels 1–8 and time caps of 100, 200, 300, 400, 500, 700, 1000,
+    /// 1500, 2000 and 3000 ms. For the randomness of the low levels, also set
+    /// [`EngineOptions::level`] (or [`Engine::set_level`]).
+    pub fn level(level: u8) -> Limits {
+        let l = level.clamp(1, 10) as usize;
+        const DEPTH: [Option<u32>; 10] = [
+            Some(1),
+            Some(2),
+            Some(3),
+            Some(4),
+            Some(6),
+            Some(8),
+            Some(10),
+            Some(14),
+            None,
+            None,
+        ];
+        const TIME: [u64; 10] = [100, 200, 300, 400, 500, 700, 1000, 1500, 2000, 3000];
+        Limits {
+            depth: DEPTH[l - 1],
+            movetime_ms: Some(TIME[l - 1]),
+            ..Limits::default()
+        }
+    }
+}
+
+/// A search score from the side to move's point of view.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Score {
+    /// An evaluation in centi-men (100 = one man).
+    Value(i32),
+    /// A forced win in this many plies.
+    Win(u32),
+    /// A forced loss in this many plies.
+    Loss(u32),
+}
+
+impl Score {
+    /// A number for sorting and comparisons: wins above every value, sooner wins higher.
+    pub fn as_centi(self) -> i32 {
+        match self {
+            Score::Value(v) => v,
+            Score::Win(n) => search::MATE - n as i32,
+            Score::Loss(n) => -(search::MATE - n as i32),
+        }
+    }
+
+    /// The score seen from the other side.
+    #[must_use]
+    pub fn negate(self) -> Score {
+        match self {
+            Score::Value(v) => Score::Value(-v),
+            Score::Win(n) => Score::Loss(n),
+            Score::Loss(n) => Score::Win(n),
+        }
+    }
+}
+
+impl fmt::Display for Score {
+    /// `+1.25` (centi-men as men, signed), `win in 7`, `loss in 4` (plies).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Score::Value(v) => {
+                let sign = if v < 0 { '-' } else { '+' };
+                let a = v.unsigned_abs();
+                write!(f, "{sign}{}.{:02}", a / 100, a % 100)
+            }
+            Score::Win(n) => write!(f, "win in {n}"),
+            Score::Loss(n) => write!(f, "loss in {n}"),
+        }
+    }
+}
+
+/// Progress after each completed depth of the main search thread.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchInfo {
+    /// Completed nominal depth in plies.
+    pub depth: u32,
+    /// Deepest ply reached (extensions and capture quiescence included).
+    pub seldepth: u32,
+    /// Score of the best move.
+    pub score: Score,
+    /// Nodes searched so far (all threads).
+    pub nodes: u64,
+    /// Nodes per second so far.
+    pub nps: u64,
+    /// Time since the search started, in ms.
+    pub time_ms: u64,
+    /// The principal variation, starting with the best move.
+    pub pv: Vec<Move>,
+}
+
+/// The answer of a search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// The move to play; `None` only when the game is over (no legal move).
+    pub best_move: Option<Move>,
+    /// Its score from the side to move's point of view.
+    pub score: Score,
+    /// Principal variation starting with `best_move`.
+    pub pv: Vec<Move>,
+    /// Last completed depth in plies.
+    pub depth: u32,
+    /// Nodes searched (all threads).
+    pub nodes: u64,
+    /// Time used in ms.
+    pub time_ms: u64,
+}
+
+/// Engine settings. Zero values mean defaults: 16 MiB of hash, 1 thread.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EngineOptions {
+    /// Transposition table size in MiB (0 = 16).
+    pub hash_mib: usize,
+    /// Search threads (0 = 1). More than one uses lazy SMP and is not deterministic.
+    pub threads: usize,
+    /// Casual level 1–10: levels 1–6 pick randomly among moves close to the best (the margin shrinks
+    /// with the level) but always play a win in one. `None` (or 7–10) always plays the best move.
+    pub level: Option<u8>,
+}
+
+/// Default transposition table size in MiB.
+pub const DEFAULT_HASH_MIB: usize = 16;
+
+/// The engine: owns its transposition table and history, reusable across the moves of a game.
+/// It is `Send + 'static`, so a front end can move it to a worker thread.
+pub struct Engine {
+    options: EngineOptions,
+    tt: tt::Table,
+    rng: u64,
+}
+
+impl Engine {
+    /// A new engine with `options` (zero values mean defaults, see [`EngineOptions`]).
+    pub fn new(options: EngineOptions) -> Engine {
+        let mib = if options.hash_mib == 0 {
+            DEFAULT_HASH_MIB
+        } else {
+            options.hash_mib
+        };
+        let seed = web_time::SystemTime::now()
+            .duration_since(web_time::UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or(0x9e37_79b9_7f4a_7c15);
+        Engine {
+            tt: tt::Table::new(mib),
+            options,
+            rng: seed | 1,
+        }
+    }
+
+    /// The options in force.
+    pub fn options(&self) -> &EngineOptions {
+        &self.options
+    }
+
+    /// Change the casual level (see [`EngineOptions::level`]).
+    pub fn set_level(&mut self, level: Option<u8>) {
+        self.options.level = level;
+    }
+
+    /// Change the number of threads (0 = 1).
+    pub fn set_threads(&mut self, threads: usize) {
+        self.options.threads = threads;
+    }
+
+    /// Resize (and clear) the transposition table, in MiB (0 = default).
+    pub fn set_hash_mib(&mut self, mib: usize) {
+        self.options.hash_mib = mib;
+        self.tt = tt::Table::new(if mib == 0 { DEFAULT_HASH_MIB } else { mib });
+    }
+
+    /// Seed the random choices of the low levels (for reproducible tests).
+    pub fn set_seed(&mut self, seed: u64) {
+        self.rng = seed | 1;
+    }
+
+    /// Forget everything learnt (transposition table) before a new game.
+    pub fn new_game(&mut self) {
+        self.tt.clear();
+    }
+
+    /// Search the current position of `game` within `limits`. Another thread may set `stop` to end
+    /// the search early; `on_info` is called after each completed depth. Always returns a legal
+    /// best move unless the game is over.
+    pub fn search(
+        &mut self,
+        game: &crown_core::Game,
+        limits: &Limits,
+        stop: &AtomicBool,
+        on_info: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
+        self.tt.new_search();
+        search::run(self, game, limits, stop, on_info)
+    }
+
+    fn next_random(&mut self) -> u64 {
+        // xorshift64*
+        let mut x = self.rng;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.rng = x;
+        x.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn score_display() {
+        assert_eq!(Score::Value(125).to_string(), "+1.25");
+        assert_eq!(Score::Value(-5).to_string(), "-0.05");
+        assert_eq!(Score::Value(0).to_string(), "+0.00");
+        assert_eq!(Score::Win(7).to_string(), "win in 7");
+        assert_eq!(Score::Loss(4).to_string(), "loss in 4");
+    }
+
+    #[test]
+    fn engine_is_send_and_static() {
+        fn check<T: Send + 'static>() {}
+        check::<Engine>();
+    }
+}

@@ -56,6 +56,8 @@ struct JumpCtx<'a> {
     count: u64,
     from: Bb,
     is_king: bool,
+    /// Pool rules (men capture both ways, so their paths can repeat a captured set).
+    pool: bool,
     path: [u8; MAX_PATH],
     /// Captured squares in capture order, 5 bits each (the identity of a path for `all_paths`).
     order: u64,
@@ -82,11 +84,13 @@ impl JumpCtx<'_> {
                 }
                 let _ = self.seen.try_push(key);
             }
-        } else if self
-            .list
-            .iter()
-            .any(|m| m.from == from_sq && m.to == to_sq && m.captured == captured)
+        } else if (self.is_king || self.pool)
+            && self
+                .list
+                .iter()
+                .any(|m| m.from == from_sq && m.to == to_sq && m.captured == captured)
         {
+            // American men jump forward only, so their captured set fixes their path: no repeats.
             return;
         }
         let (men_xor, kings_xor) = if self.is_king {
@@ -287,6 +291,7 @@ impl Position {
             count: 0,
             from: 0,
             is_king: false,
+            pool,
             path: [0; MAX_PATH],
             order: 0,
             depth: 0,
@@ -407,9 +412,13 @@ impl Position {
 
     /// Count legal moves without building them when possible (perft bulk counting).
     pub(crate) fn count_moves(&self, all_paths: bool, scratch: &mut MoveList) -> u64 {
-        if self.variant == Variant::Impasse {
-            self.generate(scratch, all_paths);
-            return scratch.len() as u64;
+        match self.variant {
+            Variant::Impasse => {
+                self.generate(scratch, all_paths);
+                return scratch.len() as u64;
+            }
+            Variant::American => return self.count_american(scratch, all_paths),
+            Variant::Pool => {}
         }
         if self.has_captures() {
             scratch.clear();
@@ -437,6 +446,37 @@ impl Position {
             }
         }
         n
+    }
+
+    /// American checkers move count: one pass finds the men's jumps (and whether kings can jump);
+    /// without jumps the simple moves are counted with popcounts.
+    #[inline]
+    fn count_american(&self, scratch: &mut MoveList, all_paths: bool) -> u64 {
+        let us = self.side;
+        let men = self.men[us.index()];
+        let kings = self.kings[us.index()];
+        let opp = self.men[us.opposite().index()] | self.kings[us.opposite().index()];
+        let empty = self.empty();
+        let [a, b] = forward(us);
+        let movers = men | kings;
+        let land_a = step(step(movers, a) & opp, a) & empty;
+        let land_b = step(step(movers, b) & opp, b) & empty;
+        let back = if kings != 0 {
+            (step(step(kings, -a) & opp, -a) | step(step(kings, -b) & opp, -b)) & empty
+        } else {
+            0
+        };
+        if land_a | land_b | back == 0 {
+            let mut n =
+                (step(movers, a) & empty).count_ones() + (step(movers, b) & empty).count_ones();
+            if kings != 0 {
+                n +=
+                    (step(kings, -a) & empty).count_ones() + (step(kings, -b) & empty).count_ones();
+            }
+            return n as u64;
+        }
+        scratch.clear();
+        self.count_american_man_jumps(scratch, all_paths)
     }
 
     /// American checkers capture count: men's jumps are counted with bit operations (a man jumps

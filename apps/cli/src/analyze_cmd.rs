@@ -1,0 +1,129 @@
+//! `crown analyze`: search one position and print a line per completed depth.
+
+use crate::common::PositionArgs;
+use crate::CliError;
+use clap::Args;
+use crown_ai::{Engine, EngineOptions, Limits, SearchInfo};
+use crown_core::{Game, Move, Position};
+use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+
+/// Arguments of `crown analyze`.
+#[derive(Args, Debug)]
+pub struct AnalyzeArgs {
+    #[command(flatten)]
+    pos: PositionArgs,
+    /// Moves to play from the position before analysing, in Crown's move notation.
+    #[arg(long = "moves", num_args = 1.., allow_hyphen_values = true)]
+    moves: Vec<String>,
+    /// Search to this depth in plies.
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Search for this many ms (default 1000 when no depth or nodes are given).
+    #[arg(long)]
+    movetime: Option<u64>,
+    /// Stop after this many nodes.
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Search threads.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 64)]
+    hash: usize,
+    /// Print one JSON object per line: per depth {"depth","score","nodes","nps","pv"}, then
+    /// {"bestmove","score","pv"}.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Write a line of moves in the notation `crown moves` prints, each relative to its position.
+pub fn line_text(start: &Position, line: &[Move]) -> Vec<String> {
+    let mut pos = *start;
+    let mut out = Vec::with_capacity(line.len());
+    for mv in line {
+        if !pos.is_legal(mv) {
+            break;
+        }
+        out.push(pos.move_text(mv));
+        pos.play(mv);
+    }
+    out
+}
+
+/// Run `crown analyze`.
+pub fn run(args: &AnalyzeArgs) -> Result<ExitCode, CliError> {
+    let pos = args.pos.position()?;
+    let mut game = Game::from_position(pos);
+    for (i, text) in args.moves.iter().enumerate() {
+        game.play_text(text)
+            .map_err(|e| CliError(format!("move {} '{}': {e}", i + 1, text)))?;
+    }
+    if let Some(o) = game.outcome() {
+        return Err(CliError(format!("the game is over: {o}")));
+    }
+    let root = *game.position();
+    let mut limits = Limits {
+        depth: args.depth,
+        nodes: args.nodes,
+        movetime_ms: args.movetime,
+        ..Limits::default()
+    };
+    if limits.depth.is_none() && limits.nodes.is_none() && limits.movetime_ms.is_none() {
+        limits.movetime_ms = Some(1000);
+    }
+    let mut engine = Engine::new(EngineOptions {
+        hash_mib: args.hash,
+        threads: args.threads.max(1),
+        level: None,
+    });
+    let stop = AtomicBool::new(false);
+    let json = args.json;
+    let mut on_info = |info: &SearchInfo| {
+        let pv = line_text(&root, &info.pv);
+        if json {
+            println!(
+                "{}",
+                serde_json::json!({
+                    "depth": info.depth,
+                    "seldepth": info.seldepth,
+                    "score": info.score.to_string(),
+                    "nodes": info.nodes,
+                    "nps": info.nps,
+                    "time_ms": info.time_ms,
+                    "pv": pv,
+                })
+            );
+        } else {
+            println!(
+                "depth {:>2}/{:<2} score {:>9} nodes {:>11} nps {:>9} time {:>6} ms  pv {}",
+                info.depth,
+                info.seldepth,
+                info.score.to_string(),
+                info.nodes,
+                info.nps,
+                info.time_ms,
+                pv.join(" ")
+            );
+        }
+    };
+    let result = engine.search(&game, &limits, &stop, &mut on_info);
+    let best = result.best_move.map(|m| root.move_text(&m));
+    let pv = line_text(&root, &result.pv);
+    if json {
+        println!(
+            "{}",
+            serde_json::json!({"bestmove": best, "score": result.score.to_string(), "pv": pv})
+        );
+    } else {
+        println!(
+            "bestmove {} score {} depth {} nodes {} time {} ms",
+            best.unwrap_or_else(|| "(none)".into()),
+            result.score,
+            result.depth,
+            result.nodes,
+            result.time_ms
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}

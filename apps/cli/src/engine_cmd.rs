@@ -1,0 +1,394 @@
+//! `crown engine`: a line protocol over stdin/stdout modelled on Scan's Hub protocol
+//! (docs/protocol.md).
+
+use crate::analyze_cmd::line_text;
+use crate::CliError;
+use clap::Args;
+use crown_ai::{Clock, Engine, EngineOptions, Limits, SearchInfo};
+use crown_core::{Game, ImpasseSetup, Move, Position, Variant};
+use std::io::BufRead;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+
+/// Arguments of `crown engine` (none: everything is set over the protocol).
+#[derive(Args, Debug)]
+pub struct EngineArgs {}
+
+/// Split a protocol line into its command word and `key=value` pairs (values may be "quoted").
+/// Bare words after the command are returned as keys with an empty value.
+pub fn parse_line(line: &str) -> Result<(String, Vec<(String, String)>), String> {
+    let mut chars = line.trim().chars().peekable();
+    let mut words: Vec<(String, String)> = Vec::new();
+    loop {
+        while chars.peek().is_some_and(|c| c.is_whitespace()) {
+            chars.next();
+        }
+        if chars.peek().is_none() {
+            break;
+        }
+        let mut key = String::new();
+        while let Some(&c) = chars.peek() {
+            if c.is_whitespace() || c == '=' {
+                break;
+            }
+            key.push(c);
+            chars.next();
+        }
+        let mut value = String::new();
+        if chars.peek() == Some(&'=') {
+            chars.next();
+            if chars.peek() == Some(&'"') {
+                chars.next();
+                let mut closed = false;
+                for c in chars.by_ref() {
+                    if c == '"' {
+                        closed = true;
+                        break;
+                    }
+                    value.push(c);
+                }
+                if !closed {
+                    return Err(format!("unterminated quote after {key}="));
+                }
+            } else {
+                while let Some(&c) = chars.peek() {
+                    if c.is_whitespace() {
+                        break;
+                    }
+                    value.push(c);
+                    chars.next();
+                }
+            }
+        }
+        words.push((key, value));
+    }
+    if words.is_empty() {
+        return Ok((String::new(), Vec::new()));
+    }
+    let cmd = words.remove(0).0;
+    Ok((cmd, words))
+}
+
+/// Find the legal move named by `text`: Crown notation, or Hub style `from x to x captured…`
+/// (captured squares compared as a set, in any order).
+pub fn find_move(pos: &Position, text: &str) -> Result<Move, String> {
+    if let Ok(m) = pos.parse_move(text) {
+        return Ok(m);
+    }
+    let nums: Vec<u8> = text
+        .split(['x', '-'])
+        .map(|s| s.parse::<u8>())
+        .collect::<Result<_, _>>()
+        .map_err(|_| format!("'{text}' is not a move"))?;
+    if text.contains('x') && nums.len() >= 3 {
+        let (from, to) = (nums[0], nums[1]);
+        let mut caps: Vec<u8> = nums[2..].to_vec();
+        caps.sort_unstable();
+        for m in pos.legal_moves().iter() {
+            let mut mc: Vec<u8> = m.captures().iter().map(|s| s.number()).collect();
+            mc.sort_unstable();
+            if m.from().number() == from && m.to().number() == to && mc == caps {
+                return Ok(*m);
+            }
+        }
+    }
+    Err(pos
+        .parse_move(text)
+        .err()
+        .map_or_else(|| format!("'{text}' is not legal"), |e| e.to_string()))
+}
+
+fn hub_move(pos: &Position, m: &Move) -> String {
+    pos.move_text(m)
+}
+
+struct State {
+    variant: Variant,
+    setup: ImpasseSetup,
+    game: Game,
+    limits: Limits,
+    hash: usize,
+    threads: usize,
+    level: Option<u8>,
+    engine: Option<Engine>,
+    search: Option<JoinHandle<Engine>>,
+    stop: Arc<AtomicBool>,
+}
+
+impl State {
+    /// Wait for a running search (stopping it first when `stop`) and take the engine back.
+    fn finish(&mut self, stop: bool) {
+        if let Some(h) = self.search.take() {
+            if stop {
+                self.stop.store(true, Ordering::Relaxed);
+            }
+            match h.join() {
+                Ok(engine) => self.engine = Some(engine),
+                Err(_) => {
+                    println!("error message=\"search thread failed; engine reset\"");
+                    self.engine = Some(self.new_engine());
+                }
+            }
+        }
+    }
+
+    fn new_engine(&self) -> Engine {
+        Engine::new(EngineOptions {
+            hash_mib: self.hash,
+            threads: self.threads,
+            level: self.level,
+        })
+    }
+}
+
+fn start_game(variant: Variant, setup: ImpasseSetup) -> Game {
+    if variant == Variant::Impasse {
+        Game::impasse(setup)
+    } else {
+        Game::new(variant)
+    }
+}
+
+/// Run `crown engine`.
+pub fn run(_args: &EngineArgs) -> Result<ExitCode, CliError> {
+    let mut st = State {
+        variant: Variant::American,
+        setup: ImpasseSetup::Seed,
+        game: Game::new(Variant::American),
+        limits: Limits::movetime(1000),
+        hash: 64,
+        threads: 1,
+        level: None,
+        engine: None,
+        search: None,
+        stop: Arc::new(AtomicBool::new(false)),
+    };
+    st.engine = Some(st.new_engine());
+    let stdin = std::io::stdin();
+    for line in stdin.lock().lines() {
+        let line = line.map_err(|e| CliError(format!("reading stdin: {e}")))?;
+        let (cmd, args) = match parse_line(&line) {
+            Ok(x) => x,
+            Err(e) => {
+                println!("error message=\"{e}\"");
+                continue;
+            }
+        };
+        let get = |k: &str| args.iter().find(|(a, _)| a == k).map(|(_, v)| v.as_str());
+        match cmd.as_str() {
+            "" => {}
+            "hub" => {
+                println!(
+                    "id name=Crown version={} author=\"Crown developers\"",
+                    env!("CARGO_PKG_VERSION")
+                );
+                println!(
+                    "param name=variant value={} type=enum values=\"american pool impasse\"",
+                    st.variant.id()
+                );
+                println!("param name=setup value=seed type=enum values=\"seed steere\"");
+                println!("param name=hash value={} type=int min=1 max=65536", st.hash);
+                println!(
+                    "param name=threads value={} type=int min=1 max=64",
+                    st.threads
+                );
+                println!("param name=level value=0 type=int min=0 max=10");
+                println!("wait");
+            }
+            "init" => println!("ready"),
+            "ping" => println!("pong"),
+            "quit" => {
+                st.finish(true);
+                return Ok(ExitCode::SUCCESS);
+            }
+            "stop" => st.finish(true),
+            "new-game" => {
+                st.finish(true);
+                if let Some(e) = st.engine.as_mut() {
+                    e.new_game();
+                }
+                st.game = start_game(st.variant, st.setup);
+            }
+            "set-param" => {
+                st.finish(true);
+                let (Some(name), Some(value)) = (get("name"), get("value")) else {
+                    println!("error message=\"set-param needs name= and value=\"");
+                    continue;
+                };
+                let num = value.parse::<usize>();
+                match (name, num) {
+                    ("variant", _) => match value.parse::<Variant>() {
+                        Ok(v) => {
+                            st.variant = v;
+                            st.game = start_game(v, st.setup);
+                        }
+                        Err(e) => println!("error message=\"{e}\""),
+                    },
+                    ("setup", _) => match value.parse::<ImpasseSetup>() {
+                        Ok(s) => {
+                            st.setup = s;
+                            st.game = start_game(st.variant, s);
+                        }
+                        Err(e) => println!("error message=\"{e}\""),
+                    },
+                    ("hash", Ok(n)) if n >= 1 => {
+                        st.hash = n;
+                        st.engine = Some(st.new_engine());
+                    }
+                    ("threads", Ok(n)) if n >= 1 => {
+                        st.threads = n;
+                        if let Some(e) = st.engine.as_mut() {
+                            e.set_threads(n);
+                        }
+                    }
+                    ("level", Ok(n)) if n <= 10 => {
+                        st.level = if n == 0 { None } else { Some(n as u8) };
+                        if let Some(e) = st.engine.as_mut() {
+                            e.set_level(st.level);
+                        }
+                        if n > 0 {
+                            st.limits = Limits::level(n as u8);
+                        }
+                    }
+                    _ => println!("error message=\"bad parameter {name}={value}\""),
+                }
+            }
+            "pos" => {
+                st.finish(true);
+                let start = if let Some(fen) = get("pos").or(get("fen")) {
+                    match Position::from_fen(st.variant, fen) {
+                        Ok(p) => Game::from_position(p),
+                        Err(e) => {
+                            println!("error message=\"pos: {e}\"");
+                            continue;
+                        }
+                    }
+                } else {
+                    start_game(st.variant, st.setup)
+                };
+                let mut game = start;
+                let mut ok = true;
+                for (i, text) in get("moves").unwrap_or("").split_whitespace().enumerate() {
+                    match find_move(game.position(), text)
+                        .and_then(|m| game.play(&m).map_err(|e| e.to_string()))
+                    {
+                        Ok(()) => {}
+                        Err(e) => {
+                            println!("error message=\"pos: move {} '{text}': {e}\"", i + 1);
+                            ok = false;
+                            break;
+                        }
+                    }
+                }
+                if ok {
+                    st.game = game;
+                }
+            }
+            "level" => {
+                let mut l = Limits::default();
+                let mut bad = None;
+                for (k, v) in &args {
+                    let n = v.parse::<u64>();
+                    match (k.as_str(), n) {
+                        ("depth", Ok(n)) => l.depth = Some(n as u32),
+                        ("nodes", Ok(n)) => l.nodes = Some(n),
+                        ("move-time", Ok(n)) => l.movetime_ms = Some(n),
+                        ("time", Ok(n)) => {
+                            l.clock.get_or_insert(Clock::default()).remaining_ms = n;
+                        }
+                        ("inc", Ok(n)) => {
+                            l.clock.get_or_insert(Clock::default()).increment_ms = n;
+                        }
+                        ("infinite", _) => l.infinite = true,
+                        _ => bad = Some(format!("{k}={v}")),
+                    }
+                }
+                match bad {
+                    Some(b) => println!("error message=\"level: bad limit {b}\""),
+                    None => st.limits = l,
+                }
+            }
+            "go" => {
+                st.finish(false);
+                let mut limits = st.limits.clone();
+                if args.iter().any(|(k, _)| k == "analyze" || k == "ponder") {
+                    limits = Limits {
+                        infinite: true,
+                        ..Limits::default()
+                    };
+                }
+                let Some(mut engine) = st.engine.take() else {
+                    println!("error message=\"engine unavailable\"");
+                    continue;
+                };
+                st.stop.store(false, Ordering::Relaxed);
+                let stop = Arc::clone(&st.stop);
+                let game = st.game.clone();
+                st.search = Some(std::thread::spawn(move || {
+                    let root = *game.position();
+                    let mut on_info = |i: &SearchInfo| {
+                        println!(
+                            "info depth={} seldepth={} score=\"{}\" nodes={} nps={} time={} pv=\"{}\"",
+                            i.depth,
+                            i.seldepth,
+                            i.score,
+                            i.nodes,
+                            i.nps,
+                            i.time_ms,
+                            line_text(&root, &i.pv).join(" ")
+                        );
+                    };
+                    let r = engine.search(&game, &limits, &stop, &mut on_info);
+                    match r.best_move {
+                        Some(m) => {
+                            let ponder =
+                                r.pv.get(1)
+                                    .filter(|p| root.after(&m).is_legal(p))
+                                    .map(|p| format!(" ponder={}", hub_move(&root.after(&m), p)))
+                                    .unwrap_or_default();
+                            println!(
+                                "done move={}{ponder} score=\"{}\"",
+                                hub_move(&root, &m),
+                                r.score
+                            );
+                        }
+                        None => println!("done move=none score=\"{}\"", r.score),
+                    }
+                    engine
+                }));
+            }
+            other => println!("error message=\"unknown command '{other}'\""),
+        }
+    }
+    // End of input: let a running search finish and print its move.
+    st.finish(false);
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_quoted_values() {
+        let (cmd, args) = parse_line("pos pos=\"B:W21-32:B1-12\" moves=\"11-15 23-19\"").unwrap();
+        assert_eq!(cmd, "pos");
+        assert_eq!(args[0], ("pos".into(), "B:W21-32:B1-12".into()));
+        assert_eq!(args[1], ("moves".into(), "11-15 23-19".into()));
+        assert!(parse_line("pos moves=\"11-15").is_err());
+    }
+
+    #[test]
+    fn hub_captures_match_as_a_set() {
+        // Black 10 takes 14 and 22 or 15 and 23; Hub style lists the taken squares in any order.
+        let pos = Position::from_fen(Variant::American, "B:W14,15,18,21,22,23,30:B6,7,8,10,12,13")
+            .unwrap();
+        let m = find_move(&pos, "10x26x22x14").unwrap();
+        assert_eq!(pos.move_text(&m), "10x17x26");
+        let m = find_move(&pos, "10x26x15x23").unwrap();
+        assert_eq!(pos.move_text(&m), "10x19x26");
+        assert!(find_move(&pos, "10x26x15x22").is_err());
+    }
+}

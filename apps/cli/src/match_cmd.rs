@@ -1,0 +1,376 @@
+//! `crown match`: engine against engine, each opening played with both colours.
+
+use crate::play_cmd::game_to_pdn;
+use crate::CliError;
+use clap::Args;
+use crown_ai::{Clock, Engine, EngineOptions, Limits};
+use crown_core::{Color, Game, Position, Variant};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+
+/// Arguments of `crown match`.
+#[derive(Args, Debug)]
+pub struct MatchArgs {
+    /// Game: american, pool or impasse.
+    #[arg(long, default_value = "american")]
+    variant: String,
+    /// Number of games (rounded up to an even number: each opening is played with both colours).
+    #[arg(long, default_value_t = 20)]
+    games: u32,
+    /// Engine A: comma-separated key=value among level=1..10, depth=PLIES, movetime=MS, nodes=N,
+    /// hash=MIB, threads=N, time=MS and inc=MS (a game clock: the engine loses on time when it runs
+    /// out), e.g. "level=10", "depth=8,hash=32" or "time=1000,inc=100".
+    #[arg(long, default_value = "level=10")]
+    engine_a: String,
+    /// Engine B, same syntax as --engine-a.
+    #[arg(long, default_value = "level=5")]
+    engine_b: String,
+    /// PDN file whose [FEN "..."] tags are the openings (American default: the 11-man ballots in the
+    /// shared data; other games: random balanced openings).
+    #[arg(long)]
+    openings: Option<PathBuf>,
+    /// Cap on each engine's time per move in ms.
+    #[arg(long)]
+    movetime: Option<u64>,
+    /// Write every game to this PDN file.
+    #[arg(long)]
+    pdn: Option<PathBuf>,
+    /// Seed for the choice of openings.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Adjudicate a draw after this many plies.
+    #[arg(long, default_value_t = 300)]
+    max_plies: usize,
+}
+
+/// One engine's settings, parsed from a SPEC.
+#[derive(Clone, Debug)]
+struct Spec {
+    text: String,
+    limits: Limits,
+    options: EngineOptions,
+    /// Game clock (start time, increment) in ms.
+    clock: Option<Clock>,
+}
+
+fn parse_spec(text: &str, movetime: Option<u64>) -> Result<Spec, CliError> {
+    let mut limits = Limits::default();
+    let mut options = EngineOptions {
+        hash_mib: 16,
+        threads: 1,
+        level: None,
+    };
+    let mut clock: Option<Clock> = None;
+    for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let (k, v) = part
+            .split_once('=')
+            .ok_or_else(|| CliError(format!("engine spec '{text}': '{part}' is not key=value")))?;
+        let n: u64 = v
+            .parse()
+            .map_err(|_| CliError(format!("engine spec '{text}': '{v}' is not a number")))?;
+        match k {
+            "level" => {
+                if !(1..=10).contains(&n) {
+                    return Err(CliError(format!(
+                        "engine spec '{text}': level {n} is not 1 to 10"
+                    )));
+                }
+                let l = Limits::level(n as u8);
+                limits.depth = l.depth;
+                limits.movetime_ms = l.movetime_ms;
+                options.level = Some(n as u8);
+            }
+            "depth" => limits.depth = Some(n as u32),
+            "movetime" => limits.movetime_ms = Some(n),
+            "nodes" => limits.nodes = Some(n),
+            "hash" => options.hash_mib = n as usize,
+            "time" => clock.get_or_insert(Clock::default()).remaining_ms = n,
+            "inc" => clock.get_or_insert(Clock::default()).increment_ms = n,
+            "threads" => options.threads = n as usize,
+            _ => {
+                return Err(CliError(format!(
+                    "engine spec '{text}': unknown key '{k}' (level, depth, movetime, nodes, hash, threads)"
+                )))
+            }
+        }
+    }
+    if let Some(cap) = movetime {
+        limits.movetime_ms = Some(limits.movetime_ms.map_or(cap, |m| m.min(cap)));
+    }
+    if limits.depth.is_none()
+        && limits.movetime_ms.is_none()
+        && limits.nodes.is_none()
+        && clock.is_none()
+    {
+        limits.movetime_ms = Some(100);
+    }
+    Ok(Spec {
+        text: text.to_string(),
+        limits,
+        options,
+        clock,
+    })
+}
+
+/// The shared data directory: `$CROWN_SHARED`, else `../shared` or `shared` from the current
+/// directory or one of its parents.
+fn shared_dir() -> Option<PathBuf> {
+    if let Ok(p) = std::env::var("CROWN_SHARED") {
+        return Some(PathBuf::from(p));
+    }
+    let mut dir = std::env::current_dir().ok()?;
+    loop {
+        for cand in [dir.join("../shared"), dir.join("shared")] {
+            if cand.join("data/pdn").is_dir() {
+                return Some(cand);
+            }
+        }
+        if !dir.pop() {
+            return None;
+        }
+    }
+}
+
+/// The FEN values of every `[FEN "..."]` tag in a PDN file.
+fn read_fen_openings(path: &Path, variant: Variant) -> Result<Vec<Position>, CliError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| CliError(format!("reading openings {}: {e}", path.display())))?;
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let Some(start) = line.find("[FEN \"") else {
+            continue;
+        };
+        let rest = &line[start + 6..];
+        let Some(end) = rest.find('"') else {
+            return Err(CliError(format!(
+                "{}:{}: unterminated FEN tag",
+                path.display(),
+                n + 1
+            )));
+        };
+        let pos = Position::from_fen(variant, &rest[..end])
+            .map_err(|e| CliError(format!("{}:{}: {e}", path.display(), n + 1)))?;
+        out.push(pos);
+    }
+    if out.is_empty() {
+        return Err(CliError(format!("{}: no [FEN] tags found", path.display())));
+    }
+    Ok(out)
+}
+
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+/// A random opening: a few random plies from the start, kept when a shallow search finds it
+/// balanced (within 0.30 men).
+fn random_opening(variant: Variant, rng: &mut Rng) -> Position {
+    let mut judge = Engine::new(EngineOptions {
+        hash_mib: 4,
+        threads: 1,
+        level: None,
+    });
+    let stop = AtomicBool::new(false);
+    let plies = if variant == Variant::Impasse { 4 } else { 6 };
+    loop {
+        let mut game = Game::new(variant);
+        for _ in 0..plies {
+            let moves = game.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let mv = moves[rng.below(moves.len())];
+            let _ = game.play(&mv);
+        }
+        if game.outcome().is_some() {
+            continue;
+        }
+        judge.new_game();
+        let r = judge.search(&game, &Limits::depth(8), &stop, &mut |_| {});
+        if r.score.as_centi().abs() <= 30 {
+            return *game.position();
+        }
+    }
+}
+
+/// Elo difference for a score fraction.
+fn elo(p: f64) -> f64 {
+    -400.0 * (1.0 / p - 1.0).log10()
+}
+
+/// Run `crown match`.
+pub fn run(args: &MatchArgs) -> Result<ExitCode, CliError> {
+    let variant: Variant = args.variant.parse()?;
+    let a = parse_spec(&args.engine_a, args.movetime)?;
+    let b = parse_spec(&args.engine_b, args.movetime)?;
+    let pairs = args.games.div_ceil(2).max(1) as usize;
+    let mut rng = Rng(args.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+    let openings: Vec<Position> = match (&args.openings, variant) {
+        (Some(path), _) => {
+            let all = read_fen_openings(path, variant)?;
+            (0..pairs).map(|_| all[rng.below(all.len())]).collect()
+        }
+        (None, Variant::American) => {
+            let dir = shared_dir().ok_or_else(|| {
+                CliError(
+                    "cannot find the shared data (set CROWN_SHARED or give --openings FILE)".into(),
+                )
+            })?;
+            let all = read_fen_openings(&dir.join("data/pdn/ballots-11-man-english.pdn"), variant)?;
+            (0..pairs).map(|_| all[rng.below(all.len())]).collect()
+        }
+        (None, _) => (0..pairs)
+            .map(|_| random_opening(variant, &mut rng))
+            .collect(),
+    };
+    let total = (pairs * 2) as u64;
+    let bar = ProgressBar::new(total);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games  {msg}  [{elapsed}<{eta}]")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let mut ea = Engine::new(a.options.clone());
+    let mut eb = Engine::new(b.options.clone());
+    let stop = AtomicBool::new(false);
+    let (mut wins, mut draws, mut losses) = (0u32, 0u32, 0u32);
+    let mut time_losses = [0u32; 2];
+    let mut pdn = String::new();
+    for (i, opening) in openings.iter().enumerate() {
+        for a_first in [true, false] {
+            ea.new_game();
+            eb.new_game();
+            let mut game = Game::from_position(*opening);
+            let first = opening.side_to_move();
+            // Engine A plays the side to move of the opening in the first game of the pair.
+            let a_color = if a_first { first } else { first.opposite() };
+            // Remaining clock time of A and B, in ms.
+            let mut left = [
+                a.clock.map(|c| c.remaining_ms),
+                b.clock.map(|c| c.remaining_ms),
+            ];
+            while game.outcome().is_none() && game.ply_count() < args.max_plies {
+                let mover = game.position().side_to_move();
+                let a_turn = mover == a_color;
+                let (engine, spec) = if a_turn { (&mut ea, &a) } else { (&mut eb, &b) };
+                let who = usize::from(!a_turn);
+                let mut limits = spec.limits.clone();
+                if let (Some(c), Some(ms)) = (spec.clock, left[who]) {
+                    limits.clock = Some(Clock {
+                        remaining_ms: ms,
+                        increment_ms: c.increment_ms,
+                    });
+                }
+                let t0 = std::time::Instant::now();
+                let r = engine.search(&game, &limits, &stop, &mut |_| {});
+                let used = t0.elapsed().as_millis() as u64;
+                if let (Some(c), Some(ms)) = (spec.clock, left[who]) {
+                    if used > ms {
+                        game.lose_on_time(mover);
+                        time_losses[who] += 1;
+                        break;
+                    }
+                    left[who] = Some(ms - used + c.increment_ms);
+                }
+                let Some(mv) = r.best_move else { break };
+                game.play(&mv)?;
+            }
+            match game.outcome().and_then(|o| o.winner()) {
+                Some(w) if w == a_color => wins += 1,
+                Some(_) => losses += 1,
+                None => draws += 1,
+            }
+            if args.pdn.is_some() {
+                let (black, white) = if a_color == Color::Black {
+                    (a.text.as_str(), b.text.as_str())
+                } else {
+                    (b.text.as_str(), a.text.as_str())
+                };
+                let round = format!("{}.{}", i + 1, if a_first { 1 } else { 2 });
+                pdn.push_str(&game_to_pdn(
+                    &game,
+                    &[
+                        ("Event", "crown match"),
+                        ("Round", &round),
+                        ("Black", black),
+                        ("White", white),
+                    ],
+                ));
+                pdn.push('\n');
+            }
+            bar.set_message(format!("A +{wins} ={draws} -{losses}"));
+            bar.inc(1);
+        }
+    }
+    bar.finish();
+    if let Some(path) = &args.pdn {
+        std::fs::write(path, pdn)
+            .map_err(|e| CliError(format!("writing {}: {e}", path.display())))?;
+    }
+    let n = f64::from(wins + draws + losses);
+    let p = (f64::from(wins) + 0.5 * f64::from(draws)) / n;
+    let var = (f64::from(wins) * (1.0 - p).powi(2)
+        + f64::from(draws) * (0.5 - p).powi(2)
+        + f64::from(losses) * p.powi(2))
+        / n;
+    let se = (var / n).sqrt();
+    println!(
+        "{} games: A ({}) {wins} wins, {draws} draws, {losses} losses; score {:.1}/{} = {:.1}%",
+        wins + draws + losses,
+        a.text,
+        f64::from(wins) + 0.5 * f64::from(draws),
+        wins + draws + losses,
+        100.0 * p
+    );
+    if a.clock.is_some() || b.clock.is_some() {
+        println!("losses on time: A {}, B {}", time_losses[0], time_losses[1]);
+    }
+    if p <= 0.0 || p >= 1.0 {
+        let sign = if p >= 1.0 { "+" } else { "-" };
+        println!("Elo difference A - B: {sign}inf (no game won by one side)");
+    } else {
+        let lo = (p - 1.96 * se).clamp(1e-6, 1.0 - 1e-6);
+        let hi = (p + 1.96 * se).clamp(1e-6, 1.0 - 1e-6);
+        println!(
+            "Elo difference A - B: {:+.0} +/- {:.0} (95%)",
+            elo(p),
+            (elo(hi) - elo(lo)) / 2.0
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn elo_of_even_score_is_zero() {
+        assert!(elo(0.5).abs() < 1e-9);
+        // 75% is +190.8 Elo by the logistic formula: -400 log10(1/3).
+        assert!((elo(0.75) - 190.85).abs() < 0.1);
+    }
+
+    #[test]
+    fn spec_parsing() {
+        let s = parse_spec("level=10", Some(100)).unwrap();
+        assert_eq!(s.limits.movetime_ms, Some(100));
+        assert_eq!(s.options.level, Some(10));
+        let s = parse_spec("depth=8,hash=32", None).unwrap();
+        assert_eq!(s.limits.depth, Some(8));
+        assert_eq!(s.options.hash_mib, 32);
+        assert!(parse_spec("speed=3", None).is_err());
+        assert!(parse_spec("level=11", None).is_err());
+    }
+}

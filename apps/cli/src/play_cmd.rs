@@ -1,0 +1,286 @@
+//! `crown play`: a text game in the terminal against the engine.
+
+use crate::analyze_cmd::line_text;
+use crate::CliError;
+use clap::Args;
+use crown_ai::{Engine, EngineOptions, Limits, SearchResult};
+use crown_core::{Color, Game, ImpasseSetup, Outcome, Position, Variant};
+use std::io::{BufRead, Write};
+use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+
+/// Arguments of `crown play`.
+#[derive(Args, Debug)]
+pub struct PlayArgs {
+    /// Game: american, pool or impasse.
+    #[arg(long, default_value = "american")]
+    variant: String,
+    /// Impasse start setup: seed (default) or steere.
+    #[arg(long)]
+    setup: Option<String>,
+    /// Your side: black or white (default: the side that moves first, Black in checkers, White in
+    /// Impasse).
+    #[arg(long = "as")]
+    side: Option<String>,
+    /// Engine level 1–10 (default 6).
+    #[arg(long)]
+    level: Option<u8>,
+    /// Engine time per move in ms (strongest play, instead of a level).
+    #[arg(long, conflicts_with = "level")]
+    movetime: Option<u64>,
+    /// File to save the game to as PDN at the end (default crown-game-<time>.pdn in the current
+    /// directory; "-" to not save).
+    #[arg(long)]
+    save: Option<String>,
+}
+
+/// One PDN game: tags, then numbered moves, then the result. A small local writer until
+/// `crown_notation::game_to_pdn` is on main; same signature.
+pub fn game_to_pdn(game: &Game, tags: &[(&str, &str)]) -> String {
+    let variant = game.variant();
+    let result = game
+        .outcome()
+        .map_or("*", |o: Outcome| o.pdn_result(variant));
+    let mut out = String::new();
+    for (k, v) in tags {
+        out.push_str(&format!("[{k} \"{}\"]\n", v.replace('"', "'")));
+    }
+    match variant {
+        Variant::American => out.push_str("[GameType \"21\"]\n"),
+        Variant::Pool => out.push_str("[GameType \"23\"]\n"),
+        Variant::Impasse => out.push_str("[Variant \"impasse\"]\n"),
+    }
+    if game.start() != &Position::new(variant) {
+        out.push_str(&format!("[FEN \"{}\"]\n", game.start().to_fen()));
+    }
+    out.push_str(&format!("[Result \"{result}\"]\n"));
+    let first = game.start().side_to_move();
+    // Tokens: a move number stays on the line of its move.
+    let mut tokens: Vec<String> = Vec::new();
+    let mut number = 1;
+    for (i, (pos, mv)) in game.history().enumerate() {
+        let text = pos.move_text(mv);
+        if pos.side_to_move() == first {
+            if i > 0 {
+                number += 1;
+            }
+            tokens.push(format!("{number}. {text}"));
+        } else if i == 0 {
+            tokens.push(format!("{number}... {text}"));
+        } else {
+            tokens.push(text);
+        }
+    }
+    tokens.push(result.to_string());
+    // Wrap at 80 columns.
+    let mut line = String::new();
+    for word in tokens {
+        if !line.is_empty() && line.len() + word.len() + 1 > 80 {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&word);
+    }
+    out.push_str(&line);
+    out.push('\n');
+    out
+}
+
+/// The board drawn with square numbers on empty squares and the side to move.
+fn board_text(pos: &Position) -> String {
+    pos.to_string()
+}
+
+fn side_name(variant: Variant, c: Color) -> &'static str {
+    let _ = variant;
+    match c {
+        Color::Black => "Black",
+        Color::White => "White",
+    }
+}
+
+fn help_text() -> &'static str {
+    "Type a move (e.g. 11-15, 11x18, 22-18, 6>10, x14), or:\n  \
+     moves  list the legal moves\n  \
+     undo   take back your last move (and the engine's reply)\n  \
+     hint   ask the engine for a move\n  \
+     pdn    print the game so far\n  \
+     board  draw the board again\n  \
+     quit   end the game (it is saved)"
+}
+
+/// Run `crown play`.
+pub fn run(args: &PlayArgs) -> Result<ExitCode, CliError> {
+    let variant: Variant = args.variant.parse()?;
+    let mut game = match &args.setup {
+        Some(s) => {
+            let setup: ImpasseSetup = s.parse()?;
+            if variant != Variant::Impasse {
+                return Err(CliError(format!(
+                    "--setup {s} applies only to --variant impasse"
+                )));
+            }
+            Game::impasse(setup)
+        }
+        None => Game::new(variant),
+    };
+    let human = match args.side.as_deref() {
+        None => variant.first_player(),
+        Some(s) if s.eq_ignore_ascii_case("black") => Color::Black,
+        Some(s) if s.eq_ignore_ascii_case("white") => Color::White,
+        Some(s) => return Err(CliError(format!("--as {s}: expected black or white"))),
+    };
+    let level = args.level.unwrap_or(6);
+    if !(1..=10).contains(&level) {
+        return Err(CliError(format!("--level {level}: expected 1 to 10")));
+    }
+    let (limits, options) = match args.movetime {
+        Some(ms) => (
+            Limits::movetime(ms),
+            EngineOptions {
+                hash_mib: 64,
+                threads: 1,
+                level: None,
+            },
+        ),
+        None => (
+            Limits::level(level),
+            EngineOptions {
+                hash_mib: 64,
+                threads: 1,
+                level: Some(level),
+            },
+        ),
+    };
+    let mut engine = Engine::new(options);
+    let mut hint_engine = Engine::new(EngineOptions {
+        hash_mib: 16,
+        threads: 1,
+        level: None,
+    });
+    let stop = AtomicBool::new(false);
+    let strength = match args.movetime {
+        Some(ms) => format!("{ms} ms per move"),
+        None => format!("level {level}"),
+    };
+    println!(
+        "Crown — {}. You play {} against the engine ({strength}).",
+        variant.name(),
+        side_name(variant, human)
+    );
+    println!("Type 'help' for commands.\n");
+    println!("{}", board_text(game.position()));
+    let stdin = std::io::stdin();
+    let mut lines = stdin.lock().lines();
+    loop {
+        if let Some(o) = game.outcome() {
+            println!("Game over: {o}.");
+            break;
+        }
+        let pos = *game.position();
+        if pos.side_to_move() != human {
+            print!("Engine thinks... ");
+            let _ = std::io::stdout().flush();
+            let r: SearchResult = engine.search(&game, &limits, &stop, &mut |_| {});
+            let Some(mv) = r.best_move else { break };
+            let text = pos.move_text(&mv);
+            game.play(&mv)?;
+            println!(
+                "engine plays {text}  (score {} for the engine, depth {})",
+                r.score, r.depth
+            );
+            println!("{}", board_text(game.position()));
+            continue;
+        }
+        let moves = game.legal_moves();
+        if pos.must_capture() {
+            println!("You must capture.");
+        }
+        print!("your move> ");
+        let _ = std::io::stdout().flush();
+        let Some(line) = lines.next() else {
+            println!();
+            break;
+        };
+        let line = line.map_err(|e| CliError(format!("reading stdin: {e}")))?;
+        let cmd = line.trim();
+        match cmd {
+            "" => continue,
+            "help" | "?" => println!("{}", help_text()),
+            "quit" | "exit" | "q" => break,
+            "board" => println!("{}", board_text(&pos)),
+            "moves" => {
+                let texts: Vec<String> = moves.iter().map(|m| pos.move_text(m)).collect();
+                println!("{} legal moves: {}", texts.len(), texts.join(" "));
+            }
+            "pdn" => print!("{}", game_to_pdn(&game, &[])),
+            "undo" => {
+                // Take back to the previous position where it is the human's turn.
+                let mut undone = 0;
+                while game.undo().is_some() {
+                    undone += 1;
+                    if game.position().side_to_move() == human {
+                        break;
+                    }
+                }
+                if undone == 0 || game.position().side_to_move() != human {
+                    // Nothing of the human's to take back (the engine moved first): replay nothing.
+                    println!("nothing to undo");
+                } else {
+                    println!("{}", board_text(game.position()));
+                }
+                engine.new_game();
+            }
+            "hint" => {
+                let r = hint_engine.search(&game, &Limits::movetime(1000), &stop, &mut |_| {});
+                if let Some(m) = r.best_move {
+                    println!(
+                        "hint: {}  (score {}, line {})",
+                        pos.move_text(&m),
+                        r.score,
+                        line_text(&pos, &r.pv).join(" ")
+                    );
+                }
+            }
+            text => match game.play_text(text) {
+                Ok(_) => println!("{}", board_text(game.position())),
+                Err(e) => println!("{e}"),
+            },
+        }
+    }
+    save(&game, args, human, &strength)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn save(game: &Game, args: &PlayArgs, human: Color, strength: &str) -> Result<(), CliError> {
+    if game.ply_count() == 0 || args.save.as_deref() == Some("-") {
+        return Ok(());
+    }
+    let engine_name = format!("Crown engine ({strength})");
+    let (black, white) = if human == Color::Black {
+        ("You", engine_name.as_str())
+    } else {
+        (engine_name.as_str(), "You")
+    };
+    let pdn = game_to_pdn(
+        game,
+        &[("Event", "Crown play"), ("Black", black), ("White", white)],
+    );
+    let path = match &args.save {
+        Some(p) => p.clone(),
+        None => {
+            let secs = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_secs())
+                .unwrap_or(0);
+            format!("crown-game-{secs}.pdn")
+        }
+    };
+    std::fs::write(&path, pdn).map_err(|e| CliError(format!("saving the game to {path}: {e}")))?;
+    println!("Game saved to {path}");
+    Ok(())
+}

@@ -1,0 +1,525 @@
+//! Static evaluation, one function per game, in centi-men (100 = one man) from the side to move's view.
+//!
+//! Every term is computed for each colour and the result is `ours - theirs`. Squares use the standard
+//! numbering; "row" 0 holds squares 1–4 (Black's back rank, White's king row) and row 7 squares 29–32.
+//! Black's men move toward row 7, White's toward row 0.
+//!
+//! ## American checkers ([`american`])
+//! - **Material**: man 100, king 135 ([`AM_KING`]). When one side is ahead, the lead is worth more as
+//!   pieces come off (trade down when ahead): `lead × (24 − pieces) / 48`.
+//! - **Back-rank guard**: 8 per man still on its own back rank while the opponent has men that could
+//!   crown, plus 12 for the "bridge" (Black 1 and 3, White 30 and 32) held together.
+//! - **Centre**: 5 per man and 8 per king on the eight central squares 10, 11, 14, 15, 18, 19, 22, 23.
+//! - **Mobility**: 2 per empty square a man can step to (forward) or a king can step to (any way).
+//! - **Advancement (tempo)**: in the endgame (fewer than 14 pieces) each man earns
+//!   `rows advanced × (14 − pieces) / 4`: men should run for the crown when the board empties.
+//! - **Runaway men**: a man with no enemy piece in the cone of squares ahead of it (nothing can stop
+//!   it crowning) earns `40 − 5 × rows to go`.
+//! - **Trapped kings**: −20 for a king whose every neighbouring square is occupied.
+//! - **Opposition ("the move")**: in endings with men only and equal numbers, 6 for the side to move
+//!   when the pieces on its "system" squares (Black: squares 5–8, 13–16, 21–24, 29–32; White: 1–4,
+//!   9–12, 17–20, 25–28) are odd in number.
+//!
+//! ## Pool checkers ([`pool`])
+//! - **Material**: man 100, flying king 300 ([`POOL_KING`]); trade-down as in American checkers.
+//! - **Long diagonal**: 25 for each king on the long diagonal (squares 4, 8, 11, 15, 18, 22, 25, 29),
+//!   and 20 more when one side holds it alone.
+//! - **Men attackable from behind**: −10 per man whose square behind it on a diagonal holds an enemy
+//!   piece (or is empty while the enemy has a flying king) and whose square ahead on that diagonal is
+//!   empty, so it can be jumped from behind.
+//! - **Back-rank guard, centre, mobility, advancement, runaway men** as for American checkers.
+//!
+//! ## Impasse ([`impasse`])
+//! The game is a race to remove one's own checkers; the evaluation is `their work − our work` with
+//! - **Checkers left**: 100 per checker on the board (a double is two).
+//! - **Singles' distance**: 6 per row between a single and its furthest row (where it is crowned).
+//! - **Doubles' distance**: 6 per row between a double and its nearest row (where it bears off).
+//! - **Bear-off opportunity**: −20 for a double with an empty diagonal backward to its nearest row.
+//! - **Crowning opportunity**: −15 for a single with an empty diagonal forward to its furthest row
+//!   while another single is on the board to crown it with.
+//! - **Blocking**: 4 per enemy single whose two forward squares are both occupied (a blocked single
+//!   forces slow moves elsewhere); it counts against the blocker when the enemy has no other move,
+//!   because an impasse lets the blocked side remove a checker — that case is left to the search.
+
+use crown_core::{Color, Position, Variant};
+
+/// American checkers: value of a king in centi-men.
+pub const AM_KING: i32 = 135;
+/// Pool checkers: value of a flying king in centi-men.
+pub const POOL_KING: i32 = 300;
+
+/// No neighbour.
+const NO: u8 = 255;
+
+/// Neighbours by direction: 0 down-left, 1 down-right (toward row 7), 2 up-left, 3 up-right.
+pub(crate) static NEIGH: [[u8; 4]; 32] = build_neighbours();
+
+const fn file_of(i: usize) -> i32 {
+    let r = i / 4;
+    let c = i % 4;
+    if r % 2 == 0 {
+        (2 * c + 1) as i32
+    } else {
+        (2 * c) as i32
+    }
+}
+
+const fn index_of(row: i32, file: i32) -> u8 {
+    if row < 0 || row > 7 || file < 0 || file > 7 || (row + file) % 2 == 0 {
+        NO
+    } else {
+        (row * 4 + file / 2) as u8
+    }
+}
+
+const fn build_neighbours() -> [[u8; 4]; 32] {
+    let mut t = [[NO; 4]; 32];
+    let mut i = 0;
+    while i < 32 {
+        let r = (i / 4) as i32;
+        let f = file_of(i);
+        t[i][0] = index_of(r + 1, f - 1);
+        t[i][1] = index_of(r + 1, f + 1);
+        t[i][2] = index_of(r - 1, f - 1);
+        t[i][3] = index_of(r - 1, f + 1);
+        i += 1;
+    }
+    t
+}
+
+/// Squares in front of each square within the forward cone (Black forward = down), excluding itself.
+static CONE_DOWN: [u32; 32] = build_cone(true);
+static CONE_UP: [u32; 32] = build_cone(false);
+
+const fn build_cone(down: bool) -> [u32; 32] {
+    let mut t = [0u32; 32];
+    let mut i = 0;
+    while i < 32 {
+        let r = (i / 4) as i32;
+        let f = file_of(i);
+        let mut mask = 0u32;
+        let mut j = 0;
+        while j < 32 {
+            let rj = (j / 4) as i32;
+            let fj = file_of(j);
+            let dr = if down { rj - r } else { r - rj };
+            let df = if fj > f { fj - f } else { f - fj };
+            // A piece that can reach the man's path: within the widening cone, one row of slack.
+            if dr > 0 && df <= dr + 1 {
+                mask |= 1 << j;
+            }
+            j += 1;
+        }
+        t[i] = mask;
+        i += 1;
+    }
+    t
+}
+
+const ROW_MASK: [u32; 8] = [
+    0xf,
+    0xf0,
+    0xf00,
+    0xf000,
+    0xf_0000,
+    0xf0_0000,
+    0xf00_0000,
+    0xf000_0000,
+];
+const CENTRE: u32 = bits(&[10, 11, 14, 15, 18, 19, 22, 23]);
+const LONG_DIAGONAL: u32 = bits(&[4, 8, 11, 15, 18, 22, 25, 29]);
+const BLACK_SYSTEM: u32 = ROW_MASK[1] | ROW_MASK[3] | ROW_MASK[5] | ROW_MASK[7];
+const WHITE_SYSTEM: u32 = ROW_MASK[0] | ROW_MASK[2] | ROW_MASK[4] | ROW_MASK[6];
+
+const fn bits(squares: &[u8]) -> u32 {
+    let mut m = 0u32;
+    let mut i = 0;
+    while i < squares.len() {
+        m |= 1 << (squares[i] - 1);
+        i += 1;
+    }
+    m
+}
+
+/// The board as four 32-bit sets (bit `n − 1` = square `n`) plus the side to move.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Board {
+    pub men: [u32; 2],
+    pub kings: [u32; 2],
+    pub side: usize,
+}
+
+impl Board {
+    pub fn of(pos: &Position) -> Board {
+        Board {
+            men: [pos.men(Color::Black).0, pos.men(Color::White).0],
+            kings: [pos.kings(Color::Black).0, pos.kings(Color::White).0],
+            side: pos.side_to_move() as usize,
+        }
+    }
+
+    fn occupied(&self) -> u32 {
+        self.men[0] | self.men[1] | self.kings[0] | self.kings[1]
+    }
+}
+
+fn iter(mut m: u32) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        if m == 0 {
+            None
+        } else {
+            let i = m.trailing_zeros() as usize;
+            m &= m - 1;
+            Some(i)
+        }
+    })
+}
+
+/// Forward directions of colour `c` (0 = Black moves down, 1 = White moves up).
+const fn forward(c: usize) -> [usize; 2] {
+    if c == 0 {
+        [0, 1]
+    } else {
+        [2, 3]
+    }
+}
+
+/// Evaluate `pos` from the side to move's point of view, in centi-men.
+pub fn evaluate(pos: &Position) -> i32 {
+    let b = Board::of(pos);
+    match pos.variant() {
+        Variant::American => american(&b),
+        Variant::Pool => pool(&b),
+        Variant::Impasse => impasse(&b),
+    }
+}
+
+/// Terms shared by both checkers games, for colour `c`, without material.
+fn checkers_terms(b: &Board, c: usize, pieces: i32) -> i32 {
+    let o = 1 - c;
+    let occ = b.occupied();
+    let empty = !occ;
+    let enemy = b.men[o] | b.kings[o];
+    let mut s = 0;
+    // Back-rank guard.
+    let (back, bridge) = if c == 0 {
+        (ROW_MASK[0], bits(&[1, 3]))
+    } else {
+        (ROW_MASK[7], bits(&[30, 32]))
+    };
+    if b.men[o] != 0 {
+        s += 8 * (b.men[c] & back).count_ones() as i32;
+        if b.men[c] & bridge == bridge {
+            s += 12;
+        }
+    }
+    // Centre.
+    s += 5 * (b.men[c] & CENTRE).count_ones() as i32;
+    s += 8 * (b.kings[c] & CENTRE).count_ones() as i32;
+    let cone = if c == 0 { &CONE_DOWN } else { &CONE_UP };
+    let endgame = (14 - pieces).max(0);
+    for i in iter(b.men[c]) {
+        // Mobility.
+        for d in forward(c) {
+            let n = NEIGH[i][d];
+            if n != NO && empty & (1 << n) != 0 {
+                s += 2;
+            }
+        }
+        let row = (i / 4) as i32;
+        let advanced = if c == 0 { row } else { 7 - row };
+        s += advanced * endgame / 4;
+        // Runaway.
+        if cone[i] & enemy == 0 {
+            s += 40 - 5 * (7 - advanced);
+        }
+    }
+    for i in iter(b.kings[c]) {
+        let mut free = 0;
+        for &n in &NEIGH[i] {
+            if n != NO && empty & (1 << n) != 0 {
+                free += 1;
+            }
+        }
+        s += 2 * free;
+        if free == 0 {
+            s -= 20;
+        }
+    }
+    s
+}
+
+fn trade_down(material: [i32; 2], pieces: i32) -> i32 {
+    let lead = material[0] - material[1];
+    lead * (24 - pieces).max(0) / 48
+}
+
+/// American checkers evaluation (see the module documentation for the terms).
+pub(crate) fn american(b: &Board) -> i32 {
+    let pieces = b.occupied().count_ones() as i32;
+    let mat =
+        |c: usize| 100 * b.men[c].count_ones() as i32 + AM_KING * b.kings[c].count_ones() as i32;
+    let material = [mat(0), mat(1)];
+    let mut black = material[0] - material[1] + trade_down(material, pieces);
+    black += checkers_terms(b, 0, pieces) - checkers_terms(b, 1, pieces);
+    let mut s = if b.side == 0 { black } else { -black };
+    // Opposition in men-only endings with equal numbers.
+    if b.kings[0] == 0
+        && b.kings[1] == 0
+        && pieces <= 8
+        && b.men[0].count_ones() == b.men[1].count_ones()
+    {
+        let system = if b.side == 0 {
+            BLACK_SYSTEM
+        } else {
+            WHITE_SYSTEM
+        };
+        if (b.occupied() & system).count_ones() % 2 == 1 {
+            s += 6;
+        } else {
+            s -= 6;
+        }
+    }
+    s
+}
+
+/// Pool checkers evaluation (see the module documentation for the terms).
+pub(crate) fn pool(b: &Board) -> i32 {
+    let pieces = b.occupied().count_ones() as i32;
+    let mat =
+        |c: usize| 100 * b.men[c].count_ones() as i32 + POOL_KING * b.kings[c].count_ones() as i32;
+    let material = [mat(0), mat(1)];
+    let mut black = material[0] - material[1] + trade_down(material, pieces);
+    black += checkers_terms(b, 0, pieces) - checkers_terms(b, 1, pieces);
+    let on_diag = [
+        (b.kings[0] & LONG_DIAGONAL).count_ones() as i32,
+        (b.kings[1] & LONG_DIAGONAL).count_ones() as i32,
+    ];
+    black += 25 * (on_diag[0] - on_diag[1]);
+    if on_diag[0] > 0 && on_diag[1] == 0 {
+        black += 20;
+    } else if on_diag[1] > 0 && on_diag[0] == 0 {
+        black -= 20;
+    }
+    black -= pool_exposed(b, 0) - pool_exposed(b, 1);
+    if b.side == 0 {
+        black
+    } else {
+        -black
+    }
+}
+
+/// Penalty for men of `c` that can be jumped from behind.
+fn pool_exposed(b: &Board, c: usize) -> i32 {
+    let o = 1 - c;
+    let empty = !b.occupied();
+    let enemy = b.men[o] | b.kings[o];
+    let enemy_kings = b.kings[o] != 0;
+    // Pairs (behind, ahead) on the same diagonal, for colour c.
+    let pairs: [(usize, usize); 2] = if c == 0 {
+        [(2, 1), (3, 0)]
+    } else {
+        [(0, 3), (1, 2)]
+    };
+    let mut s = 0;
+    for i in iter(b.men[c]) {
+        for (behind, ahead) in pairs {
+            let (nb, na) = (NEIGH[i][behind], NEIGH[i][ahead]);
+            if nb == NO || na == NO || empty & (1 << na) == 0 {
+                continue;
+            }
+            let bb = 1u32 << nb;
+            if enemy & bb != 0 || (enemy_kings && empty & bb != 0) {
+                s += 10;
+                break;
+            }
+        }
+    }
+    s
+}
+
+/// Impasse evaluation: `their work − our work` (see the module documentation for the terms).
+pub(crate) fn impasse(b: &Board) -> i32 {
+    let us = b.side;
+    impasse_work(b, 1 - us) - impasse_work(b, us)
+}
+
+/// Estimated work left for colour `c` to remove all of its checkers, in centi-men.
+fn impasse_work(b: &Board, c: usize) -> i32 {
+    let o = 1 - c;
+    let empty = !b.occupied();
+    let checkers = b.men[c].count_ones() as i32 + 2 * b.kings[c].count_ones() as i32;
+    let mut w = 100 * checkers;
+    // Black's nearest row is row 0, furthest row 7; White the reverse.
+    let fwd = forward(c);
+    let back = forward(o);
+    let singles = b.men[c].count_ones();
+    for i in iter(b.men[c]) {
+        let row = (i / 4) as i32;
+        let to_far = if c == 0 { 7 - row } else { row };
+        w += 6 * to_far;
+        if singles > 1 && to_far > 0 && fwd.iter().any(|&d| clear_to_edge(i, d, empty)) {
+            w -= 15;
+        }
+    }
+    for i in iter(b.kings[c]) {
+        let row = (i / 4) as i32;
+        let to_near = if c == 0 { row } else { 7 - row };
+        w += 6 * to_near;
+        if to_near > 0 && back.iter().any(|&d| clear_to_edge(i, d, empty)) {
+            w -= 20;
+        }
+    }
+    // Blocking enemy singles makes them slow: less work for us in relative terms.
+    let ofwd = forward(o);
+    for i in iter(b.men[o]) {
+        let blocked = ofwd.iter().all(|&d| {
+            let n = NEIGH[i][d];
+            n == NO || empty & (1 << n) == 0
+        });
+        if blocked {
+            w -= 4;
+        }
+    }
+    w
+}
+
+/// Whether the diagonal from square index `i` in direction `d` is empty up to the board edge.
+fn clear_to_edge(mut i: usize, d: usize, empty: u32) -> bool {
+    loop {
+        let n = NEIGH[i][d];
+        if n == NO {
+            return true;
+        }
+        if empty & (1 << n) == 0 {
+            return false;
+        }
+        i = n as usize;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn neighbours_follow_the_standard_numbering() {
+        // Square 1 (b8) touches 5 (a7) and 6 (c7); square 32 (g1) touches 27 (f2) and 28 (h2).
+        assert_eq!(NEIGH[0][0], 4);
+        assert_eq!(NEIGH[0][1], 5);
+        assert_eq!(NEIGH[0][2], NO);
+        assert_eq!(NEIGH[31][2], 26);
+        assert_eq!(NEIGH[31][3], 27);
+        // Square 5 (a7) is on the edge: only 1 above and 9 below.
+        assert_eq!(NEIGH[4][0], NO);
+        assert_eq!(NEIGH[4][1], 8);
+        assert_eq!(NEIGH[4][3], 0);
+    }
+
+    #[test]
+    fn start_positions_are_balanced() {
+        for v in Variant::ALL {
+            let p = Position::new(v);
+            // Symmetric start: the evaluation of both sides' terms cancels.
+            let b = Board::of(&p);
+            let s = match v {
+                Variant::American => american(&b),
+                Variant::Pool => pool(&b),
+                Variant::Impasse => impasse(&b),
+            };
+            assert!(s.abs() <= 10, "{v}: {s}");
+        }
+    }
+
+    #[test]
+    fn a_king_is_worth_more_than_a_man() {
+        // Same placement, one side has a king instead of a man.
+        let man = Position::from_fen(Variant::American, "B:W18:B14").unwrap();
+        let king = Position::from_fen(Variant::American, "B:W18:BK14").unwrap();
+        assert!(evaluate(&king) > evaluate(&man));
+    }
+}
+
+/// Zobrist keys identical to `crown_core::Position::zobrist` (same generator), held in a `static` so
+/// that hashing does not copy the table (core's table is a `const`, copied on every call).
+static ZOBRIST: ([[[u64; 32]; 2]; 2], u64) = {
+    let mut state: u64 = 0x0c0f_fee0_d15e_a5e5;
+    let mut t = [[[0u64; 32]; 2]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut r = 0;
+        while r < 2 {
+            let mut s = 0;
+            while s < 32 {
+                state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+                let mut z = state;
+                z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+                z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+                t[c][r][s] = z ^ (z >> 31);
+                s += 1;
+            }
+            r += 1;
+        }
+        c += 1;
+    }
+    state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    (t, z ^ (z >> 31))
+};
+
+impl Board {
+    /// The Zobrist key of the position, equal to `Position::zobrist`.
+    pub fn zobrist(&self) -> u64 {
+        let mut h = if self.side == 1 { ZOBRIST.1 } else { 0 };
+        for c in 0..2 {
+            for i in iter(self.men[c]) {
+                h ^= ZOBRIST.0[c][0][i];
+            }
+            for i in iter(self.kings[c]) {
+                h ^= ZOBRIST.0[c][1][i];
+            }
+        }
+        h
+    }
+
+    /// Evaluate for the side to move (see [`evaluate`]).
+    pub fn evaluate(&self, variant: Variant) -> i32 {
+        match variant {
+            Variant::American => american(self),
+            Variant::Pool => pool(self),
+            Variant::Impasse => impasse(self),
+        }
+    }
+}
+
+#[cfg(test)]
+mod zobrist_tests {
+    use super::*;
+    use crown_core::Game;
+
+    /// Our keys equal core's along pseudo-random games of every variant.
+    #[test]
+    fn keys_match_core() {
+        for v in Variant::ALL {
+            let mut seed = 0x1234_5678u64;
+            for _ in 0..20 {
+                let mut game = Game::new(v);
+                for _ in 0..60 {
+                    let pos = *game.position();
+                    assert_eq!(Board::of(&pos).zobrist(), pos.zobrist());
+                    let moves = game.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    let mv = moves[(seed % moves.len() as u64) as usize];
+                    game.play(&mv).unwrap();
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,670 @@
+//! The search: iterative deepening over a principal-variation negamax with a shared transposition
+//! table, run by one main thread and `threads − 1` lazy-SMP helpers.
+
+use crate::eval;
+use crate::tt::{Bound, Table};
+use crate::{Engine, Limits, Score, SearchInfo, SearchResult};
+use crown_core::{Game, Move, MoveList, Position, Variant, FORTY_MOVE_PLIES, MOVE_LIST_CAPACITY};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Duration;
+use web_time::Instant;
+
+/// The deepest ply the search can reach (nominal depth plus extensions and quiescence).
+pub const MAX_PLY: usize = 128;
+/// Score of a win at the root; a win in `n` plies scores `MATE − n`.
+pub(crate) const MATE: i32 = 30_000;
+/// Scores beyond this are wins or losses.
+const MATE_BOUND: i32 = MATE - 1_000;
+const INF: i32 = 31_000;
+/// Nodes between checks of the clock and the stop flag.
+const CHECK_EVERY: u64 = 1024;
+
+/// Everything the threads of one search share.
+struct Shared<'a> {
+    tt: &'a Table,
+    stop: &'a AtomicBool,
+    abort: AtomicBool,
+    nodes: AtomicU64,
+    start: Instant,
+    hard: Option<Instant>,
+    node_limit: Option<u64>,
+    variant: Variant,
+    repetition: bool,
+    forty_moves: bool,
+    exact_root: bool,
+}
+
+#[derive(Clone)]
+struct RootMove {
+    mv: Move,
+    score: i32,
+    pv: Vec<Move>,
+}
+
+struct Worker<'a> {
+    sh: &'a Shared<'a>,
+    id: usize,
+    lists: Vec<MoveList>,
+    scores: Vec<[i32; MOVE_LIST_CAPACITY]>,
+    order: Vec<[u16; MOVE_LIST_CAPACITY]>,
+    killers: Vec<[Option<Move>; 2]>,
+    history: Vec<i32>,
+    /// Zobrist keys of the positions before the current one (game history, then the search path).
+    keys: Vec<u64>,
+    pv: Vec<Vec<Move>>,
+    root_moves: Vec<RootMove>,
+    nodes: u64,
+    flushed: u64,
+    seldepth: usize,
+    stopped: bool,
+    /// The main thread may stop on time or the flag only after completing depth 1.
+    can_stop: bool,
+}
+
+/// The outcome of one completed iteration.
+#[derive(Clone)]
+struct Completed {
+    depth: u32,
+    score: i32,
+    root: Vec<RootMove>,
+}
+
+pub(crate) fn score_of(s: i32) -> Score {
+    if s >= MATE_BOUND {
+        Score::Win((MATE - s) as u32)
+    } else if s <= -MATE_BOUND {
+        Score::Loss((MATE + s) as u32)
+    } else {
+        Score::Value(s)
+    }
+}
+
+fn to_tt(s: i32, ply: usize) -> i32 {
+    if s >= MATE_BOUND {
+        s + ply as i32
+    } else if s <= -MATE_BOUND {
+        s - ply as i32
+    } else {
+        s
+    }
+}
+
+fn from_tt(s: i32, ply: usize) -> i32 {
+    if s >= MATE_BOUND {
+        s - ply as i32
+    } else if s <= -MATE_BOUND {
+        s + ply as i32
+    } else {
+        s
+    }
+}
+
+/// Time bounds (soft: do not start another iteration; hard: abort) from the limits.
+fn time_bounds(limits: &Limits) -> (Option<Duration>, Option<Duration>) {
+    if limits.infinite {
+        return (None, None);
+    }
+    let mut soft: Option<u64> = None;
+    let mut hard: Option<u64> = None;
+    if let Some(ms) = limits.movetime_ms {
+        let h = ms.saturating_sub((ms / 20).min(10)).max(1);
+        soft = Some(h);
+        hard = Some(h);
+    }
+    if let Some(c) = limits.clock {
+        // Keep 30 ms for process and I/O latency; plan for about 25 more moves.
+        let usable = c.remaining_ms.saturating_sub(30);
+        let s = (usable / 25 + c.increment_ms * 3 / 4).min(usable / 2);
+        let h = (s * 3).min(usable / 3).max(1);
+        let s = s.min(h);
+        soft = Some(soft.map_or(s, |x| x.min(s)));
+        hard = Some(hard.map_or(h, |x| x.min(h)));
+    }
+    (
+        soft.map(Duration::from_millis),
+        hard.map(Duration::from_millis),
+    )
+}
+
+pub(crate) fn run(
+    engine: &mut Engine,
+    game: &Game,
+    limits: &Limits,
+    stop: &AtomicBool,
+    on_info: &mut dyn FnMut(&SearchInfo),
+) -> SearchResult {
+    let start = Instant::now();
+    let pos = *game.position();
+    if let Some(outcome) = game.outcome() {
+        let score = match outcome.winner() {
+            Some(w) if w == pos.side_to_move() => Score::Win(0),
+            Some(_) => Score::Loss(0),
+            None => Score::Value(0),
+        };
+        return SearchResult {
+            best_move: None,
+            score,
+            pv: Vec::new(),
+            depth: 0,
+            nodes: 0,
+            time_ms: 0,
+        };
+    }
+    let level = engine.options.level.map(|l| l.clamp(1, 10));
+    let randomise = matches!(level, Some(l) if l <= 6);
+    let (soft, hard) = time_bounds(limits);
+    let rules = game.draw_rules();
+    let variant = pos.variant();
+    let sh = Shared {
+        tt: &engine.tt,
+        stop,
+        abort: AtomicBool::new(false),
+        nodes: AtomicU64::new(0),
+        start,
+        hard: hard.map(|h| start + h),
+        node_limit: if limits.infinite { None } else { limits.nodes },
+        variant,
+        repetition: rules.repetition && variant.is_draughts(),
+        forty_moves: rules.forty_moves && variant.is_draughts(),
+        exact_root: randomise,
+    };
+    let max_depth = if limits.infinite {
+        MAX_PLY as u32 - 8
+    } else {
+        limits
+            .depth
+            .unwrap_or(MAX_PLY as u32 - 8)
+            .clamp(1, MAX_PLY as u32 - 8)
+    };
+    let keys: Vec<u64> = game.history().map(|(p, _)| p.zobrist()).collect();
+    let quiet = game.quiet_plies();
+    let threads = engine.options.threads.max(1);
+    let stop_on_mate = limits.depth.is_none() && !limits.infinite;
+
+    let completed = std::thread::scope(|scope| {
+        for id in 1..threads {
+            let sh = &sh;
+            let keys = keys.clone();
+            let _ = std::thread::Builder::new()
+                .stack_size(16 * 1024 * 1024)
+                .spawn_scoped(scope, move || {
+                    let mut w = Worker::new(sh, id, keys, &pos);
+                    w.iterate(&pos, quiet, max_depth, None, false, &mut |_, _| {});
+                });
+        }
+        let mut w = Worker::new(&sh, 0, keys.clone(), &pos);
+        let mut report = |w: &Worker, c: &Completed| {
+            let elapsed = start.elapsed();
+            let nodes = sh.nodes.load(Ordering::Relaxed) + (w.nodes - w.flushed);
+            let ms = elapsed.as_millis() as u64;
+            on_info(&SearchInfo {
+                depth: c.depth,
+                seldepth: w.seldepth as u32,
+                score: score_of(c.score),
+                nodes,
+                nps: nodes * 1000 / ms.max(1),
+                time_ms: ms,
+                pv: c.root[0].pv.clone(),
+            });
+        };
+        let c = w.iterate(&pos, quiet, max_depth, soft, stop_on_mate, &mut report);
+        w.flush();
+        sh.abort.store(true, Ordering::Relaxed);
+        c
+    });
+
+    let nodes = sh.nodes.load(Ordering::Relaxed);
+    let time_ms = start.elapsed().as_millis() as u64;
+    let Some(done) = completed else {
+        // Cannot happen (depth 1 always completes), but never return no move.
+        let list = pos.legal_moves();
+        return SearchResult {
+            best_move: list.first().copied(),
+            score: Score::Value(0),
+            pv: list.first().copied().into_iter().collect(),
+            depth: 0,
+            nodes,
+            time_ms,
+        };
+    };
+    let mut chosen = 0;
+    if randomise && done.score < MATE_BOUND {
+        let l = level.unwrap_or(10) as usize;
+        const MARGIN: [i32; 6] = [150, 100, 60, 35, 20, 8];
+        let best = done.root.iter().map(|r| r.score).max().unwrap_or(0);
+        let candidates: Vec<usize> = (0..done.root.len())
+            .filter(|&i| done.root[i].score >= best - MARGIN[l - 1])
+            .collect();
+        if !candidates.is_empty() {
+            chosen = candidates[(engine.next_random() % candidates.len() as u64) as usize];
+        }
+    }
+    let rm = &done.root[chosen];
+    let pv = if rm.pv.first() == Some(&rm.mv) {
+        rm.pv.clone()
+    } else {
+        vec![rm.mv]
+    };
+    SearchResult {
+        best_move: Some(rm.mv),
+        score: score_of(if chosen == 0 { done.score } else { rm.score }),
+        pv,
+        depth: done.depth,
+        nodes,
+        time_ms,
+    }
+}
+
+impl<'a> Worker<'a> {
+    fn new(sh: &'a Shared<'a>, id: usize, keys: Vec<u64>, root: &Position) -> Worker<'a> {
+        let list = root.legal_moves();
+        Worker {
+            sh,
+            id,
+            lists: (0..MAX_PLY).map(|_| MoveList::new()).collect(),
+            scores: vec![[0; MOVE_LIST_CAPACITY]; MAX_PLY],
+            order: vec![[0; MOVE_LIST_CAPACITY]; MAX_PLY],
+            killers: vec![[None, None]; MAX_PLY],
+            history: vec![0; 2 * 32 * 32],
+            keys,
+            pv: vec![Vec::new(); MAX_PLY + 1],
+            root_moves: list
+                .iter()
+                .map(|&mv| RootMove {
+                    mv,
+                    score: -INF,
+                    pv: vec![mv],
+                })
+                .collect(),
+            nodes: 0,
+            flushed: 0,
+            seldepth: 0,
+            stopped: false,
+            can_stop: false,
+        }
+    }
+
+    fn flush(&mut self) {
+        self.sh
+            .nodes
+            .fetch_add(self.nodes - self.flushed, Ordering::Relaxed);
+        self.flushed = self.nodes;
+    }
+
+    fn check(&mut self) {
+        self.flush();
+        if self.sh.abort.load(Ordering::Relaxed) && (self.id != 0 || self.can_stop) {
+            self.stopped = true;
+            return;
+        }
+        if self.id != 0 || !self.can_stop {
+            return;
+        }
+        let out_of_time = self.sh.hard.is_some_and(|h| Instant::now() >= h);
+        let out_of_nodes = self
+            .sh
+            .node_limit
+            .is_some_and(|n| self.sh.nodes.load(Ordering::Relaxed) >= n);
+        if out_of_time || out_of_nodes || self.sh.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+            self.sh.abort.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Iterative deepening; returns the last completed iteration.
+    fn iterate(
+        &mut self,
+        pos: &Position,
+        quiet: u32,
+        max_depth: u32,
+        soft: Option<Duration>,
+        stop_on_mate: bool,
+        report: &mut dyn FnMut(&Worker, &Completed),
+    ) -> Option<Completed> {
+        let mut done: Option<Completed> = None;
+        let mut prev: i32 = 0;
+        let mut depth = 1;
+        while depth <= max_depth {
+            // Helpers search one ply deeper on odd ids, for diversity.
+            let d = if self.id % 2 == 1 && depth > 1 {
+                depth + 1
+            } else {
+                depth
+            } as i32;
+            let score = if d >= 5 && !self.sh.exact_root && prev.abs() < MATE_BOUND {
+                let mut delta = 30;
+                let mut alpha = (prev - delta).max(-INF);
+                let mut beta = (prev + delta).min(INF);
+                loop {
+                    let s = self.root(pos, d, alpha, beta, quiet);
+                    if self.stopped {
+                        break s;
+                    }
+                    if s <= alpha {
+                        beta = (alpha + beta) / 2;
+                        alpha = (s - delta).max(-INF);
+                    } else if s >= beta {
+                        beta = (s + delta).min(INF);
+                    } else {
+                        break s;
+                    }
+                    delta *= 2;
+                    if delta > 500 {
+                        alpha = -INF;
+                        beta = INF;
+                    }
+                }
+            } else {
+                self.root(pos, d, -INF, INF, quiet)
+            };
+            if self.stopped {
+                break;
+            }
+            if self.sh.exact_root {
+                self.root_moves.sort_by_key(|r| std::cmp::Reverse(r.score));
+            }
+            prev = score;
+            let c = Completed {
+                depth: d as u32,
+                score,
+                root: self.root_moves.clone(),
+            };
+            report(self, &c);
+            done = Some(c);
+            self.can_stop = true;
+            if self.id == 0 {
+                if self.sh.stop.load(Ordering::Relaxed) {
+                    break;
+                }
+                if soft.is_some_and(|s| self.sh.start.elapsed() >= s) {
+                    break;
+                }
+                if self.root_moves.len() == 1 && soft.is_some() {
+                    break;
+                }
+                if stop_on_mate && score.abs() >= MATE_BOUND && (MATE - score.abs()) < d {
+                    break;
+                }
+                if self.sh.abort.load(Ordering::Relaxed) {
+                    break;
+                }
+            } else if self.sh.abort.load(Ordering::Relaxed) {
+                break;
+            }
+            depth += 1;
+        }
+        done
+    }
+
+    fn is_man_move(&self, pos: &Position, mv: &Move) -> bool {
+        self.sh.variant.is_draughts() && pos.men(pos.side_to_move()).contains(mv.from())
+    }
+
+    fn root(&mut self, pos: &Position, depth: i32, mut alpha: i32, beta: i32, quiet: u32) -> i32 {
+        let key = pos.zobrist();
+        let mut best = -INF;
+        let n = self.root_moves.len();
+        self.keys.push(key);
+        for k in 0..n {
+            let mv = self.root_moves[k].mv;
+            let child = pos.after(&mv);
+            let cq = if mv.is_capture() || self.is_man_move(pos, &mv) {
+                0
+            } else {
+                quiet + 1
+            };
+            let ext = i32::from(n == 1);
+            let s = if k == 0 || self.sh.exact_root {
+                let (a, b) = if self.sh.exact_root {
+                    (-INF, INF)
+                } else {
+                    (alpha, beta)
+                };
+                -self.negamax(&child, depth - 1 + ext, -b, -a, 1, cq)
+            } else {
+                let mut s = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, 1, cq);
+                if s > alpha && s < beta && !self.stopped {
+                    s = -self.negamax(&child, depth - 1, -beta, -alpha, 1, cq);
+                }
+                s
+            };
+            if self.stopped {
+                break;
+            }
+            if self.sh.exact_root {
+                self.root_moves[k].score = s;
+                let mut line = vec![mv];
+                line.extend_from_slice(&self.pv[1]);
+                self.root_moves[k].pv = line;
+            }
+            if s > best {
+                best = s;
+                if s > alpha || k == 0 {
+                    let mut line = vec![mv];
+                    line.extend_from_slice(&self.pv[1]);
+                    self.root_moves[k].pv = line;
+                    self.root_moves[k].score = s;
+                    if !self.sh.exact_root {
+                        self.root_moves[..=k].rotate_right(1);
+                    }
+                }
+                if s > alpha {
+                    alpha = s;
+                }
+                if s >= beta {
+                    break;
+                }
+            }
+        }
+        self.keys.pop();
+        if !self.stopped && !self.sh.exact_root {
+            // Store the root for the helpers and the next iteration.
+            let list = pos.legal_moves();
+            let idx = list.iter().position(|m| *m == self.root_moves[0].mv);
+            let bound = if best >= beta {
+                Bound::Lower
+            } else {
+                Bound::Exact
+            };
+            self.sh.tt.store(key, to_tt(best, 0), depth, bound, idx);
+        }
+        best
+    }
+
+    fn negamax(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        quiet: u32,
+    ) -> i32 {
+        let pv_node = beta - alpha > 1;
+        if pv_node {
+            self.pv[ply].clear();
+        }
+        self.nodes += 1;
+        if self.nodes % CHECK_EVERY == 0 {
+            self.check();
+        }
+        if self.stopped {
+            return 0;
+        }
+        if ply > self.seldepth {
+            self.seldepth = ply;
+        }
+        let side = pos.side_to_move();
+        let board = eval::Board::of(pos);
+        // Impasse: the side that just moved removed its last checker and won.
+        if self.sh.variant == Variant::Impasse && pos.checkers(side.opposite()) == 0 {
+            return -(MATE - ply as i32);
+        }
+        let key = board.zobrist();
+        if self.sh.forty_moves && quiet >= FORTY_MOVE_PLIES {
+            return 0;
+        }
+        if self.sh.repetition && quiet >= 4 {
+            let len = self.keys.len();
+            let window = (quiet as usize).min(len);
+            let mut k = 2;
+            while k <= window {
+                if self.keys[len - k] == key {
+                    return 0;
+                }
+                k += 2;
+            }
+        }
+        // Mate distance pruning.
+        alpha = alpha.max(-(MATE - ply as i32));
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        if ply >= MAX_PLY - 1 {
+            return board.evaluate(self.sh.variant);
+        }
+        let mut hash_idx = None;
+        // Leaves and capture quiescence do not use the table (it would cost a cache miss per node).
+        let use_tt = depth > 0;
+        if let Some(e) = if use_tt { self.sh.tt.probe(key) } else { None } {
+            hash_idx = e.move_index;
+            if !pv_node && e.depth >= depth {
+                let s = from_tt(e.score, ply);
+                match e.bound {
+                    Bound::Exact => return s,
+                    Bound::Lower if s >= beta => return s,
+                    Bound::Upper if s <= alpha => return s,
+                    _ => {}
+                }
+            }
+        }
+        pos.legal_moves_into(&mut self.lists[ply]);
+        let n = self.lists[ply].len();
+        if n == 0 {
+            return -(MATE - ply as i32);
+        }
+        let captures = self.lists[ply][0].is_capture();
+        if depth <= 0 && !captures {
+            return board.evaluate(self.sh.variant);
+        }
+        let ext = i32::from(n == 1 && depth > 0);
+        let draughts = self.sh.variant.is_draughts();
+        let my_men = if draughts {
+            board.men[side as usize]
+        } else {
+            0
+        };
+        let ci = side as usize * 1024;
+        // Score the moves for ordering.
+        let killers = self.killers[ply];
+        for i in 0..n {
+            let mv = &self.lists[ply][i];
+            let s = if Some(i) == hash_idx {
+                1 << 30
+            } else if mv.is_capture() {
+                (1 << 24) + mv.capture_count() as i32 * 1024
+            } else if mv.is_promotion() || mv.bears_off() {
+                1 << 23
+            } else if mv.crown().is_some() {
+                (1 << 23) - 1
+            } else if killers[0].as_ref() == Some(mv) {
+                1 << 22
+            } else if killers[1].as_ref() == Some(mv) {
+                1 << 21
+            } else {
+                self.history[ci + mv.from().index() * 32 + mv.to().index()]
+            };
+            self.scores[ply][i] = s;
+            self.order[ply][i] = i as u16;
+        }
+        let alpha_orig = alpha;
+        let mut best = -INF;
+        let mut best_idx = None;
+        self.keys.push(key);
+        for k in 0..n {
+            // Selection sort step.
+            let mut bi = k;
+            for j in k + 1..n {
+                if self.scores[ply][j] > self.scores[ply][bi] {
+                    bi = j;
+                }
+            }
+            self.scores[ply].swap(k, bi);
+            self.order[ply].swap(k, bi);
+            let idx = self.order[ply][k] as usize;
+            let mv = self.lists[ply][idx];
+            let child = pos.after(&mv);
+            let man_move = draughts && my_men & (1 << mv.from().index()) != 0;
+            let cq = if mv.is_capture() || man_move {
+                0
+            } else {
+                quiet + 1
+            };
+            let new_depth = depth - 1 + ext;
+            let s = if k == 0 {
+                -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, cq)
+            } else {
+                let quiet_move = !captures
+                    && !mv.is_promotion()
+                    && !mv.bears_off()
+                    && mv.crown().is_none()
+                    && self.scores[ply][k] < (1 << 21);
+                let r = if quiet_move && depth >= 3 && k >= 3 {
+                    1 + i32::from(depth >= 6 && k >= 8)
+                } else {
+                    0
+                };
+                let mut s = -self.negamax(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, cq);
+                if s > alpha && r > 0 && !self.stopped {
+                    s = -self.negamax(&child, new_depth, -alpha - 1, -alpha, ply + 1, cq);
+                }
+                if s > alpha && s < beta && !self.stopped {
+                    s = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, cq);
+                }
+                s
+            };
+            if self.stopped {
+                self.keys.pop();
+                return 0;
+            }
+            if s > best {
+                best = s;
+                best_idx = Some(idx);
+                if s > alpha {
+                    alpha = s;
+                    if pv_node {
+                        let (head, tail) = self.pv.split_at_mut(ply + 1);
+                        head[ply].clear();
+                        head[ply].push(mv);
+                        head[ply].extend_from_slice(&tail[0]);
+                    }
+                    if s >= beta {
+                        if !mv.is_capture() {
+                            if self.killers[ply][0] != Some(mv) {
+                                self.killers[ply][1] = self.killers[ply][0];
+                                self.killers[ply][0] = Some(mv);
+                            }
+                            let h =
+                                &mut self.history[ci + mv.from().index() * 32 + mv.to().index()];
+                            *h = (*h + depth * depth).min(1 << 20);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        self.keys.pop();
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha_orig {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.sh
+            .tt
+            .store(key, to_tt(best, ply), depth, bound, best_idx);
+        best
+    }
+}

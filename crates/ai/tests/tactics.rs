@@ -1,0 +1,224 @@
+//! Positions with a forced win derived by hand from the rules (each checked with `crown moves` and
+//! `crown apply`): the engine must find the winning move at a modest depth.
+
+use crown_ai::{Clock, Engine, EngineOptions, Limits, Score, SearchResult};
+use crown_core::{Game, Position, Variant};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+fn search(
+    variant: Variant,
+    fen: &str,
+    limits: Limits,
+    options: EngineOptions,
+) -> (Position, SearchResult) {
+    let pos = Position::from_fen(variant, fen).unwrap();
+    let game = Game::from_position(pos);
+    let mut engine = Engine::new(options);
+    let stop = AtomicBool::new(false);
+    let result = engine.search(&game, &limits, &stop, &mut |_| {});
+    (pos, result)
+}
+
+fn small() -> EngineOptions {
+    EngineOptions {
+        hash_mib: 4,
+        threads: 1,
+        level: None,
+    }
+}
+
+/// American two-for-one shot. Black 11-15 offers a man; White's only legal move is 18x11 (19 cannot
+/// take toward 10, which is occupied), and Black answers 8x24, taking 11 and 19. Material goes from
+/// 5 v 5 to 4 v 3.
+#[test]
+fn american_two_for_one_shot() {
+    let (pos, r) = search(
+        Variant::American,
+        "B:W18,19,25,29,30:B1,4,8,10,11",
+        Limits::depth(6),
+        small(),
+    );
+    let mv = r.best_move.unwrap();
+    assert_eq!(pos.move_text(&mv), "11-15");
+    assert!(r.score.as_centi() >= 60, "score {}", r.score);
+    let pv: Vec<String> = {
+        let mut p = pos;
+        r.pv.iter()
+            .take(3)
+            .map(|m| {
+                let t = p.move_text(m);
+                p.play(m);
+                t
+            })
+            .collect()
+    };
+    assert_eq!(pv, ["11-15", "18x11", "8x24"]);
+}
+
+/// Pool king trap. The White king on 4 (h8) has one diagonal, through Black's man on 8. After 7-11
+/// the square behind 8 is taken, so the king can neither move nor jump; White's man on 32 is blocked
+/// by 27 and 28 (its jump over 27 lands on 23, occupied). White has no legal move and loses
+/// (APCA rule 26): a win in one ply, and no other Black move wins at once.
+#[test]
+fn pool_king_trap() {
+    let fen = "B:WK4,32:B7,8,23,27,28";
+    let (pos, r) = search(Variant::Pool, fen, Limits::depth(4), small());
+    assert_eq!(pos.move_text(&r.best_move.unwrap()), "7-11");
+    assert_eq!(r.score, Score::Win(1));
+}
+
+/// Impasse race won by one tempo. White's lone single on 14 reaches its furthest row in one slide
+/// (14-3); it is then at an impasse and removes it next turn. Black's single needs the same two turns
+/// (19-30, then removal) but White moves first: W 14-3, B 19-30, W x3 wins in 3 plies. Any other
+/// White slide (14-5, 14-9, 14-7, 14-10) needs a second slide and Black removes first.
+#[test]
+fn impasse_race_won_by_one_tempo() {
+    let (pos, r) = search(Variant::Impasse, "W:W14:B19", Limits::depth(6), small());
+    assert_eq!(pos.move_text(&r.best_move.unwrap()), "14-3");
+    assert_eq!(r.score, Score::Win(3));
+    // The losing alternative is seen as lost.
+    let (_, r2) = search(Variant::Impasse, "B:W5:B19", Limits::depth(6), small());
+    assert_eq!(r2.score, Score::Win(3));
+}
+
+/// The low levels choose randomly among good moves but never miss a win in one.
+#[test]
+fn level_one_never_misses_a_win_in_one() {
+    let pos = Position::from_fen(Variant::Pool, "B:WK4,32:B7,8,23,27,28").unwrap();
+    let game = Game::from_position(pos);
+    let stop = AtomicBool::new(false);
+    for seed in 0..20 {
+        let mut engine = Engine::new(EngineOptions {
+            hash_mib: 1,
+            threads: 1,
+            level: Some(1),
+        });
+        engine.set_seed(seed);
+        let r = engine.search(&game, &Limits::level(1), &stop, &mut |_| {});
+        assert_eq!(pos.move_text(&r.best_move.unwrap()), "7-11", "seed {seed}");
+    }
+}
+
+/// The low levels do vary their play in the opening (the randomness is real).
+#[test]
+fn level_one_varies() {
+    let game = Game::new(Variant::American);
+    let stop = AtomicBool::new(false);
+    let mut seen = std::collections::HashSet::new();
+    for seed in 0..20 {
+        let mut engine = Engine::new(EngineOptions {
+            hash_mib: 1,
+            threads: 1,
+            level: Some(1),
+        });
+        engine.set_seed(seed * 7919 + 1);
+        let r = engine.search(&game, &Limits::level(1), &stop, &mut |_| {});
+        seen.insert(r.best_move.unwrap());
+    }
+    assert!(seen.len() >= 2);
+}
+
+/// Fixed depth with one thread gives the same move, score and node count every time.
+#[test]
+fn fixed_depth_is_deterministic() {
+    let run = || {
+        search(
+            Variant::American,
+            "B:W21-32:B1-12",
+            Limits::depth(7),
+            small(),
+        )
+        .1
+    };
+    let a = run();
+    let b = run();
+    assert_eq!(a.best_move, b.best_move);
+    assert_eq!(a.score, b.score);
+    assert_eq!(a.nodes, b.nodes);
+    assert_eq!(a.depth, 7);
+}
+
+/// A stop flag set before the search still yields a legal move (depth 1 always completes).
+#[test]
+fn stop_flag_still_gives_a_move() {
+    let game = Game::new(Variant::Pool);
+    let stop = AtomicBool::new(true);
+    let mut engine = Engine::new(small());
+    let r = engine.search(
+        &game,
+        &Limits {
+            infinite: true,
+            ..Limits::default()
+        },
+        &stop,
+        &mut |_| {},
+    );
+    assert!(game.position().is_legal(&r.best_move.unwrap()));
+    assert!(stop.load(Ordering::Relaxed));
+}
+
+/// A finished game has no best move; the side to move has lost.
+#[test]
+fn game_over_has_no_move() {
+    let (_, r) = search(Variant::American, "W:W:B1", Limits::depth(3), small());
+    assert_eq!(r.best_move, None);
+    assert_eq!(r.score, Score::Loss(0));
+}
+
+/// With two threads the search still returns a legal move and completes the depth.
+#[test]
+fn lazy_smp_returns_legal_move() {
+    let (pos, r) = search(
+        Variant::Impasse,
+        Variant::Impasse.start_fen(),
+        Limits::depth(6),
+        EngineOptions {
+            hash_mib: 4,
+            threads: 2,
+            level: None,
+        },
+    );
+    assert!(pos.is_legal(&r.best_move.unwrap()));
+    assert!(r.depth >= 6);
+}
+
+/// A clock search stays well inside the time allotted from 1 s + 0.1 s.
+#[test]
+fn clock_search_is_quick() {
+    let limits = Limits {
+        clock: Some(Clock {
+            remaining_ms: 1000,
+            increment_ms: 100,
+        }),
+        ..Limits::default()
+    };
+    let (_, r) = search(Variant::American, "B:W21-32:B1-12", limits, small());
+    assert!(r.time_ms < 500, "{} ms", r.time_ms);
+}
+
+/// Repetition awareness from the game history: Black's lone king against two kings (a lost ending)
+/// escapes with 5-1, which repeats a position for the third time; the game rules then declare a
+/// draw, and the engine, seeing the history, prefers it to 5-9.
+#[test]
+fn repetition_from_game_history_is_taken_as_a_draw() {
+    // White to move at the start, so Black's 5-1 recreates it for the third time after 8 plies.
+    let start = Position::from_fen(Variant::American, "W:WK28,K31:BK1").unwrap();
+    let mut game = Game::from_position(start);
+    for m in ["28-32", "1-5", "32-28", "5-1", "28-32", "1-5", "32-28"] {
+        game.play_text(m).unwrap();
+    }
+    assert!(game.outcome().is_none());
+    let mut engine = Engine::new(small());
+    let stop = AtomicBool::new(false);
+    let r = engine.search(&game, &Limits::depth(8), &stop, &mut |_| {});
+    let mv = r.best_move.unwrap();
+    assert_eq!(game.position().move_text(&mv), "5-1");
+    assert_eq!(r.score, Score::Value(0));
+    game.play(&mv).unwrap();
+    assert!(matches!(
+        game.outcome(),
+        Some(crown_core::Outcome::Draw {
+            reason: crown_core::DrawReason::Repetition
+        })
+    ));
+}
