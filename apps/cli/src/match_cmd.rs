@@ -340,13 +340,9 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode, CliError> {
         let sign = if p >= 1.0 { "+" } else { "-" };
         println!("Elo difference A - B: {sign}inf (no game won by one side)");
     } else {
-        let lo = (p - 1.96 * se).clamp(1e-6, 1.0 - 1e-6);
-        let hi = (p + 1.96 * se).clamp(1e-6, 1.0 - 1e-6);
-        println!(
-            "Elo difference A - B: {:+.0} +/- {:.0} (95%)",
-            elo(p),
-            (elo(hi) - elo(lo)) / 2.0
-        );
+        // Delta method: d(elo)/dp = 400 / (ln 10 · p (1 − p)).
+        let err = 1.96 * se * 400.0 / (std::f64::consts::LN_10 * p * (1.0 - p));
+        println!("Elo difference A - B: {:+.0} +/- {:.0} (95%)", elo(p), err);
     }
     Ok(ExitCode::SUCCESS)
 }

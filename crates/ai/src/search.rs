@@ -32,6 +32,8 @@ struct Shared<'a> {
     repetition: bool,
     forty_moves: bool,
     exact_root: bool,
+    /// Quiescence extends one ply when the opponent threatens a capture.
+    threats: bool,
 }
 
 #[derive(Clone)]
@@ -167,6 +169,7 @@ pub(crate) fn run(
         repetition: rules.repetition && variant.is_draughts(),
         forty_moves: rules.forty_moves && variant.is_draughts(),
         exact_root: randomise,
+        threats: std::env::var_os("CROWN_NO_THREATS").is_none(),
     };
     let max_depth = if limits.infinite {
         MAX_PLY as u32 - 8
@@ -545,11 +548,24 @@ impl<'a> Worker<'a> {
             return -(MATE - ply as i32);
         }
         let captures = self.lists[ply][0].is_capture();
+        let draughts = self.sh.variant.is_draughts();
+        // At the horizon: stand pat, unless the opponent threatens a capture; then every move is
+        // searched one more ply (its replies only resolve captures).
+        let mut threat = false;
+        let mut depth = depth;
         if depth <= 0 && !captures {
-            return board.evaluate(self.sh.variant);
+            if depth == 0
+                && draughts
+                && self.sh.threats
+                && eval::can_capture(&board, 1 - side as usize, self.sh.variant)
+            {
+                threat = true;
+                depth = 1;
+            } else {
+                return board.evaluate(self.sh.variant);
+            }
         }
         let ext = i32::from(n == 1 && depth > 0);
-        let draughts = self.sh.variant.is_draughts();
         let my_men = if draughts {
             board.men[side as usize]
         } else {
@@ -601,7 +617,7 @@ impl<'a> Worker<'a> {
             } else {
                 quiet + 1
             };
-            let new_depth = depth - 1 + ext;
+            let new_depth = if threat { -1 } else { depth - 1 + ext };
             let s = if k == 0 {
                 -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, cq)
             } else {
@@ -662,9 +678,11 @@ impl<'a> Worker<'a> {
         } else {
             Bound::Upper
         };
-        self.sh
-            .tt
-            .store(key, to_tt(best, ply), depth, bound, best_idx);
+        if use_tt {
+            self.sh
+                .tt
+                .store(key, to_tt(best, ply), depth, bound, best_idx);
+        }
         best
     }
 }
