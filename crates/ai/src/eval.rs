@@ -550,7 +550,7 @@ pub(crate) fn can_capture(b: &Board, c: usize, variant: Variant) -> bool {
         }
     }
     for i in iter(b.kings[c]) {
-        for d in 0..4 {
+        for d in [0usize, 1, 2, 3] {
             if !pool {
                 if jump(i, d) {
                     return true;
