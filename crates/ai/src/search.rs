@@ -184,17 +184,7 @@ pub(crate) fn run(
     let threads = engine.options.threads.max(1);
     let stop_on_mate = limits.depth.is_none() && !limits.infinite;
 
-    let completed = std::thread::scope(|scope| {
-        for id in 1..threads {
-            let sh = &sh;
-            let keys = keys.clone();
-            let _ = std::thread::Builder::new()
-                .stack_size(16 * 1024 * 1024)
-                .spawn_scoped(scope, move || {
-                    let mut w = Worker::new(sh, id, keys, &pos);
-                    w.iterate(&pos, quiet, max_depth, None, false, &mut |_, _| {});
-                });
-        }
+    let mut main_search = || {
         let mut w = Worker::new(&sh, 0, keys.clone(), &pos);
         let mut report = |w: &Worker, c: &Completed| {
             let elapsed = start.elapsed();
@@ -214,7 +204,26 @@ pub(crate) fn run(
         w.flush();
         sh.abort.store(true, Ordering::Relaxed);
         c
-    });
+    };
+    // One thread: no scope at all (so the search also runs where threads do not exist, e.g. wasm).
+    let completed = if threads <= 1 {
+        main_search()
+    } else {
+        std::thread::scope(|scope| {
+            for id in 1..threads {
+                let sh = &sh;
+                let keys = keys.clone();
+                // A helper that cannot be spawned is simply missing: the main thread searches alone.
+                let _ = std::thread::Builder::new()
+                    .stack_size(16 * 1024 * 1024)
+                    .spawn_scoped(scope, move || {
+                        let mut w = Worker::new(sh, id, keys, &pos);
+                        w.iterate(&pos, quiet, max_depth, None, false, &mut |_, _| {});
+                    });
+            }
+            main_search()
+        })
+    };
 
     let nodes = sh.nodes.load(Ordering::Relaxed);
     let time_ms = start.elapsed().as_millis() as u64;
