@@ -54,7 +54,7 @@ pub fn game_to_pdn(game: &Game, tags: &[(&str, &str)]) -> String {
         out.push_str(&format!("[FEN \"{}\"]\n", game.start().to_fen()));
     }
     out.push_str(&format!("[Result \"{result}\"]\n"));
-    let first = game.start().side_to_move();
+    let first = variant.first_player();
     // Tokens: a move number stays on the line of its move.
     let mut tokens: Vec<String> = Vec::new();
     let mut number = 1;
@@ -283,4 +283,33 @@ fn save(game: &Game, args: &PlayArgs, human: Color, strength: &str) -> Result<()
     std::fs::write(&path, pdn).map_err(|e| CliError(format!("saving the game to {path}: {e}")))?;
     println!("Game saved to {path}");
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pdn_of_a_short_game() {
+        let mut game = Game::new(Variant::American);
+        game.play_text("11-15").unwrap();
+        game.play_text("23-19").unwrap();
+        game.play_text("8-11").unwrap();
+        assert_eq!(
+            game_to_pdn(&game, &[("Event", "t")]),
+            "[Event \"t\"]\n[GameType \"21\"]\n[Result \"*\"]\n1. 11-15 23-19 2. 8-11 *\n"
+        );
+    }
+
+    #[test]
+    fn pdn_from_a_fen_with_white_to_move() {
+        let pos = Position::from_fen(Variant::American, "W:W18:B14").unwrap();
+        let mut game = Game::from_position(pos);
+        game.play_text("18x9").unwrap();
+        // Black has no piece left: White, the second player, won ("0-1").
+        assert_eq!(
+            game_to_pdn(&game, &[]),
+            "[GameType \"21\"]\n[FEN \"W:W18:B14\"]\n[Result \"0-1\"]\n1... 18x9 0-1\n"
+        );
+    }
 }
