@@ -32,8 +32,6 @@ struct Shared<'a> {
     repetition: bool,
     forty_moves: bool,
     exact_root: bool,
-    /// Quiescence extends one ply when the opponent threatens a capture.
-    threats: bool,
 }
 
 #[derive(Clone)]
@@ -169,7 +167,6 @@ pub(crate) fn run(
         repetition: rules.repetition && variant.is_draughts(),
         forty_moves: rules.forty_moves && variant.is_draughts(),
         exact_root: randomise,
-        threats: std::env::var_os("CROWN_NO_THREATS").is_none(),
     };
     let max_depth = if limits.infinite {
         MAX_PLY as u32 - 8
@@ -565,7 +562,6 @@ impl<'a> Worker<'a> {
         if depth <= 0 && !captures {
             if depth == 0
                 && draughts
-                && self.sh.threats
                 && eval::can_capture(&board, 1 - side as usize, self.sh.variant)
             {
                 threat = true;
