@@ -5,6 +5,7 @@ mod bench_cmd;
 mod common;
 mod engine_cmd;
 mod match_cmd;
+mod pdn_cmd;
 mod perft_cmd;
 mod play_cmd;
 mod rules_cmd;
@@ -28,6 +29,8 @@ enum Command {
     Moves(rules_cmd::MovesArgs),
     /// Play moves from a position and print the resulting FEN and outcome.
     Apply(rules_cmd::ApplyArgs),
+    /// PDN files: check (parse and replay), fmt (canonical rewrite), fen (a position of a game).
+    Pdn(pdn_cmd::PdnArgs),
     /// Search a position with the engine and print a line per depth.
     Analyze(analyze_cmd::AnalyzeArgs),
     /// Fixed-depth search over fixed positions of all three games: total nodes and nodes/s.
@@ -74,6 +77,7 @@ fn main() -> ExitCode {
         Command::Perft(args) => perft_cmd::run(&args),
         Command::Moves(args) => rules_cmd::moves(&args),
         Command::Apply(args) => rules_cmd::apply(&args),
+        Command::Pdn(args) => pdn_cmd::run(&args),
         Command::Analyze(args) => analyze_cmd::run(&args),
         Command::Bench(args) => bench_cmd::run(&args),
         Command::Play(args) => play_cmd::run(&args),

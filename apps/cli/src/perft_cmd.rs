@@ -3,7 +3,7 @@
 use crate::common::PositionArgs;
 use crate::CliError;
 use clap::Args;
-use crown_core::{divide, perft, PerftConvention, Position};
+use crown_core::{divide, perft, perft_hashed, PerftConvention, PerftTable, Position};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -24,6 +24,9 @@ pub struct PerftArgs {
     /// Threads that share the root moves.
     #[arg(long, default_value_t = 1)]
     threads: usize,
+    /// Use a transposition table of this many MiB per thread (0 = none: pure move-generation speed).
+    #[arg(long, default_value_t = 0)]
+    hash: usize,
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
@@ -34,6 +37,9 @@ pub fn run(args: &PerftArgs) -> Result<ExitCode, CliError> {
     let pos = args.pos.position()?;
     if args.threads == 0 || args.threads > 256 {
         return Err(CliError("--threads must be between 1 and 256".into()));
+    }
+    if args.hash > 64 * 1024 {
+        return Err(CliError("--hash is in MiB and at most 65536".into()));
     }
     if args.depth > 30 {
         return Err(CliError(
@@ -49,7 +55,7 @@ pub fn run(args: &PerftArgs) -> Result<ExitCode, CliError> {
     let (nodes, per_move) = if args.depth == 0 {
         (1, Vec::new())
     } else {
-        let split = divide_threads(&pos, args.depth, conv, args.threads);
+        let split = divide_threads(&pos, args.depth, conv, args.threads, args.hash);
         (split.iter().map(|x| x.1).sum(), split)
     };
     let secs = start.elapsed().as_secs_f64();
@@ -94,6 +100,7 @@ fn divide_threads(
     depth: u32,
     conv: PerftConvention,
     threads: usize,
+    hash_mib: usize,
 ) -> Vec<(String, u64)> {
     let roots = divide(pos, 0, conv);
     let texts: Vec<String> = roots
@@ -114,11 +121,17 @@ fn divide_threads(
                 let roots = &roots;
                 let next = &next;
                 s.spawn(move || {
+                    let mut table = (hash_mib > 0).then(|| PerftTable::new(hash_mib));
                     let mut out = Vec::new();
                     loop {
                         let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                         let Some((m, _)) = roots.get(i) else { break };
-                        out.push((i, perft(&pos.after(m), depth - 1, conv)));
+                        let child = pos.after(m);
+                        let n = match table.as_mut() {
+                            Some(t) => perft_hashed(&child, depth - 1, conv, t),
+                            None => perft(&child, depth - 1, conv),
+                        };
+                        out.push((i, n));
                     }
                     out
                 })

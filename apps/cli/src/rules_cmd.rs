@@ -22,7 +22,6 @@ pub struct ApplyArgs {
     #[command(flatten)]
     pos: PositionArgs,
     /// Moves in Crown's move notation (docs/notation.md), e.g. 11-15 23-19.
-    #[arg(allow_hyphen_values = true)]
     moves: Vec<String>,
     /// Print a JSON object {"fen","outcome","moves"}.
     #[arg(long)]
@@ -59,7 +58,7 @@ pub fn move_json(pos: &Position, m: &Move) -> serde_json::Value {
 /// Run `crown moves`.
 pub fn moves(args: &MovesArgs) -> Result<ExitCode, CliError> {
     let pos = args.pos.position()?;
-    let list = pos.legal_moves();
+    let list = pos.legal_moves_sorted();
     if args.json {
         let arr: Vec<_> = list.iter().map(|m| move_json(&pos, m)).collect();
         println!("{}", serde_json::Value::from(arr));

@@ -357,7 +357,12 @@ impl Game {
         let Some(found) = legal.iter().find(|m| *m == mv) else {
             return Err(GameError::Move(MoveError::Illegal {
                 text: mv.short_text(),
-                legal: legal.iter().map(|m| self.position.move_text(m)).collect(),
+                legal: self
+                    .position
+                    .legal_moves_sorted()
+                    .iter()
+                    .map(|m| self.position.move_text(m))
+                    .collect(),
             }));
         };
         self.push(*found);

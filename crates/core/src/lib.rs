@@ -60,7 +60,7 @@ pub use game::{
     Count, CountRule, DrawReason, DrawRules, Game, GameError, Outcome, WinReason, FORTY_MOVE_PLIES,
 };
 pub use moves::{Move, MoveKind, MoveList, MAX_PATH, MOVE_LIST_CAPACITY};
-pub use perft::{divide, perft, PerftConvention};
+pub use perft::{divide, perft, perft_hashed, PerftConvention, PerftTable};
 pub use position::{MoveError, Position, PositionError};
 pub use setup::{FenError, Setup};
 pub use square::{Color, Piece, Role, Square};

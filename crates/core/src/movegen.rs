@@ -56,6 +56,8 @@ struct JumpCtx<'a> {
     count: u64,
     from: Bb,
     is_king: bool,
+    /// Pool rules (men capture both ways, so their paths can repeat a captured set).
+    pool: bool,
     path: [u8; MAX_PATH],
     /// Captured squares in capture order, 5 bits each (the identity of a path for `all_paths`).
     order: u64,
@@ -82,11 +84,13 @@ impl JumpCtx<'_> {
                 }
                 let _ = self.seen.try_push(key);
             }
-        } else if self
-            .list
-            .iter()
-            .any(|m| m.from == from_sq && m.to == to_sq && m.captured == captured)
+        } else if (self.is_king || self.pool)
+            && self
+                .list
+                .iter()
+                .any(|m| m.from == from_sq && m.to == to_sq && m.captured == captured)
         {
+            // American men jump forward only, so their captured set fixes their path: no repeats.
             return;
         }
         let (men_xor, kings_xor) = if self.is_king {
@@ -252,7 +256,7 @@ impl Position {
         match self.variant {
             Variant::American | Variant::Pool => {
                 if self.has_captures() {
-                    self.gen_captures(list, all_paths, false);
+                    self.gen_captures(list, all_paths, false, true);
                 } else {
                     self.gen_simple(list);
                 }
@@ -262,7 +266,13 @@ impl Position {
     }
 
     /// Capture moves into `list`; with `count_only`, returns their number without listing the men's.
-    fn gen_captures(&self, list: &mut MoveList, all_paths: bool, count_only: bool) -> u64 {
+    fn gen_captures(
+        &self,
+        list: &mut MoveList,
+        all_paths: bool,
+        count_only: bool,
+        men_too: bool,
+    ) -> u64 {
         let us = self.side;
         let men = self.men[us.index()];
         let kings = self.kings[us.index()];
@@ -281,6 +291,7 @@ impl Position {
             count: 0,
             from: 0,
             is_king: false,
+            pool,
             path: [0; MAX_PATH],
             order: 0,
             depth: 0,
@@ -292,7 +303,7 @@ impl Position {
         for &d in man_dirs {
             jumpers |= step(step(empty, -d) & opp, -d) & men;
         }
-        let mut b = jumpers;
+        let mut b = if men_too { jumpers } else { 0 };
         while b != 0 {
             let from = b & b.wrapping_neg();
             b ^= from;
@@ -401,13 +412,20 @@ impl Position {
 
     /// Count legal moves without building them when possible (perft bulk counting).
     pub(crate) fn count_moves(&self, all_paths: bool, scratch: &mut MoveList) -> u64 {
-        if self.variant == Variant::Impasse {
-            self.generate(scratch, all_paths);
-            return scratch.len() as u64;
+        match self.variant {
+            Variant::Impasse => {
+                self.generate(scratch, all_paths);
+                return scratch.len() as u64;
+            }
+            Variant::American => return self.count_american(scratch, all_paths),
+            Variant::Pool => {}
         }
         if self.has_captures() {
             scratch.clear();
-            return self.gen_captures(scratch, all_paths, true);
+            if self.variant == Variant::American {
+                return self.count_american_man_jumps(scratch, all_paths);
+            }
+            return self.gen_captures(scratch, all_paths, true, true);
         }
         let us = self.side;
         let men = self.men[us.index()];
@@ -428,6 +446,120 @@ impl Position {
             }
         }
         n
+    }
+
+    /// American checkers move count: one pass finds the men's jumps (and whether kings can jump);
+    /// without jumps the simple moves are counted with popcounts.
+    #[inline]
+    fn count_american(&self, scratch: &mut MoveList, all_paths: bool) -> u64 {
+        let us = self.side;
+        let men = self.men[us.index()];
+        let kings = self.kings[us.index()];
+        let opp = self.men[us.opposite().index()] | self.kings[us.opposite().index()];
+        let empty = self.empty();
+        let [a, b] = forward(us);
+        let movers = men | kings;
+        let land_a = step(step(movers, a) & opp, a) & empty;
+        let land_b = step(step(movers, b) & opp, b) & empty;
+        let back = if kings != 0 {
+            (step(step(kings, -a) & opp, -a) | step(step(kings, -b) & opp, -b)) & empty
+        } else {
+            0
+        };
+        if land_a | land_b | back == 0 {
+            let mut n =
+                (step(movers, a) & empty).count_ones() + (step(movers, b) & empty).count_ones();
+            if kings != 0 {
+                n +=
+                    (step(kings, -a) & empty).count_ones() + (step(kings, -b) & empty).count_ones();
+            }
+            return n as u64;
+        }
+        scratch.clear();
+        self.count_american_man_jumps(scratch, all_paths)
+    }
+
+    /// American checkers capture count: men's jumps are counted with bit operations (a man jumps
+    /// forward only, so neither its vacated start square nor a piece it took can matter to its next
+    /// jump); kings' jumps go through the generator, which removes repeated captured sets.
+    fn count_american_man_jumps(&self, scratch: &mut MoveList, all_paths: bool) -> u64 {
+        let us = self.side;
+        let men = self.men[us.index()];
+        let opp = self.men[us.opposite().index()] | self.kings[us.opposite().index()];
+        let empty = self.empty();
+        let fwd = forward(us);
+        let promo = far_row(us);
+        // Squares from which a man could jump forward.
+        let mut sources = 0;
+        for d in fwd {
+            sources |= step(step(empty, -d) & opp, -d);
+        }
+        let mut n = 0u64;
+        for d in fwd {
+            let land = step(step(men, d) & opp, d) & empty;
+            n += (land & (promo | !sources)).count_ones() as u64;
+            let mut more = land & sources & !promo;
+            while more != 0 {
+                let l = more & more.wrapping_neg();
+                more ^= l;
+                n += count_man_continuations(l, opp, empty, promo, fwd);
+            }
+        }
+        if self.kings[us.index()] != 0 {
+            n += self.gen_captures(scratch, all_paths, true, false);
+        }
+        n
+    }
+
+    /// Perft at depth 2 for a checkers position without captures: play each simple move with bit
+    /// operations and bulk-count the replies, without building [`Move`]s. `None` when not applicable.
+    pub(crate) fn perft2_simple(&self, scratch: &mut MoveList, all_paths: bool) -> Option<u64> {
+        if self.variant == Variant::Impasse || self.has_captures() {
+            return None;
+        }
+        let us = self.side.index();
+        let men = self.men[us];
+        let kings = self.kings[us];
+        let empty = self.empty();
+        let promo = far_row(self.side);
+        let mut n = 0u64;
+        let mut child = *self;
+        child.side = self.side.opposite();
+        for d in forward(self.side) {
+            let mut targets = step(men, d) & empty;
+            while targets != 0 {
+                let to = targets & targets.wrapping_neg();
+                targets ^= to;
+                let from = step(to, -d);
+                if to & promo != 0 {
+                    child.men[us] = men ^ from;
+                    child.kings[us] = kings | to;
+                } else {
+                    child.men[us] = men ^ from ^ to;
+                    child.kings[us] = kings;
+                }
+                n += child.count_moves(all_paths, scratch);
+            }
+        }
+        child.men[us] = men;
+        let flying = self.variant == Variant::Pool;
+        let mut ks = kings;
+        while ks != 0 {
+            let from = ks & ks.wrapping_neg();
+            ks ^= from;
+            for d in DIRS {
+                let mut to = step(from, d) & empty;
+                while to != 0 {
+                    child.kings[us] = kings ^ from ^ to;
+                    n += child.count_moves(all_paths, scratch);
+                    if !flying {
+                        break;
+                    }
+                    to = step(to, d) & empty;
+                }
+            }
+        }
+        Some(n)
     }
 
     /// Impasse basic moves, or removals at an impasse, each with its forced bear-off and crown.
@@ -589,4 +721,21 @@ impl Position {
             }
         }
     }
+}
+
+/// Number of complete jump sequences an American man can still make from the landing square `cur`
+/// (1 when it cannot jump again). Crowning ends the move (American rule 7).
+fn count_man_continuations(cur: Bb, opp: Bb, empty: Bb, promo: Bb, fwd: [i32; 2]) -> u64 {
+    let mut n = 0;
+    for d in fwd {
+        let land = step(step(cur, d) & opp, d) & empty;
+        if land != 0 {
+            n += if land & promo != 0 {
+                1
+            } else {
+                count_man_continuations(land, opp, empty, promo, fwd)
+            };
+        }
+    }
+    n.max(1)
 }

@@ -351,6 +351,22 @@ impl Position {
         list
     }
 
+    /// The legal moves in reading order (by start square, then end square, then captured squares),
+    /// for listing to people; [`Position::legal_moves`] gives generation order.
+    pub fn legal_moves_sorted(&self) -> Vec<Move> {
+        let mut v: Vec<Move> = self.legal_moves().to_vec();
+        v.sort_by_key(|m| {
+            (
+                m.from,
+                m.to,
+                m.captures().0,
+                m.crown(),
+                m.kind() == MoveKind::Remove,
+            )
+        });
+        v
+    }
+
     /// Like [`Position::legal_moves`] but filling a caller's list (cleared first), to avoid copying.
     pub fn legal_moves_into(&self, list: &mut MoveList) {
         self.generate(list, false);
@@ -479,7 +495,12 @@ impl Position {
         let mut paths = MoveList::new();
         self.legal_move_paths_into(&mut paths);
         let legal = self.legal_moves();
-        let legal_texts = || legal.iter().map(|m| self.move_text(m)).collect::<Vec<_>>();
+        let legal_texts = || {
+            self.legal_moves_sorted()
+                .iter()
+                .map(|m| self.move_text(m))
+                .collect::<Vec<_>>()
+        };
         let mut candidates: Vec<Move> = Vec::new();
         if self.variant.is_draughts() {
             let parts: Vec<&str> = t.split(['-', 'x', 'X', ':']).collect();

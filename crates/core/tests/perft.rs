@@ -3,7 +3,9 @@
 //! `cargo test` runs every entry up to 20 million nodes; `cargo xtask perft` (the ignored test) runs
 //! every depth in the file.
 
-use crown_core::{perft, ImpasseSetup, PerftConvention, Position, Variant};
+use crown_core::{
+    perft, perft_hashed, ImpasseSetup, PerftConvention, PerftTable, Position, Variant,
+};
 use std::path::PathBuf;
 
 /// The shared data folder: `$CROWN_SHARED`, else `../shared` beside the repository.
@@ -56,6 +58,10 @@ fn entries() -> Vec<Entry> {
 }
 
 fn check(max_nodes: u64, max_depth: u32) -> usize {
+    check_with(max_nodes, max_depth, false)
+}
+
+fn check_with(max_nodes: u64, max_depth: u32, deep: bool) -> usize {
     let mut checked = 0;
     for e in entries() {
         let pos = Position::from_fen(e.variant, &e.fen).unwrap();
@@ -71,12 +77,37 @@ fn check(max_nodes: u64, max_depth: u32) -> usize {
             if expected > max_nodes || depth > max_depth {
                 continue;
             }
-            let got = perft(&pos, depth, e.convention);
-            assert_eq!(
-                got, expected,
-                "{} {} {:?} depth {depth}",
-                e.variant, e.fen, e.convention
-            );
+            if deep && expected > 500_000_000 {
+                // Deep counts use the transposition table to finish in reasonable time.
+                let mut table = PerftTable::new(1024);
+                let got = perft_hashed(&pos, depth, e.convention, &mut table);
+                assert_eq!(
+                    got, expected,
+                    "hashed: {} {} {:?} depth {depth}",
+                    e.variant, e.fen, e.convention
+                );
+                eprintln!(
+                    "{} {} {:?} depth {depth}: {got} (hashed)",
+                    e.variant, e.fen, e.convention
+                );
+            } else {
+                let got = perft(&pos, depth, e.convention);
+                assert_eq!(
+                    got, expected,
+                    "{} {} {:?} depth {depth}",
+                    e.variant, e.fen, e.convention
+                );
+                // The hashed perft must agree with the plain one.
+                if !deep {
+                    let mut table = PerftTable::new(4);
+                    let hashed = perft_hashed(&pos, depth, e.convention, &mut table);
+                    assert_eq!(
+                        hashed, expected,
+                        "hashed: {} {} {:?} depth {depth}",
+                        e.variant, e.fen, e.convention
+                    );
+                }
+            }
             checked += 1;
         }
     }
@@ -96,6 +127,6 @@ fn published_counts_all_depths() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(13);
-    let n = check(u64::MAX, max_depth);
+    let n = check_with(u64::MAX, max_depth, true);
     eprintln!("{n} perft counts match");
 }

@@ -1,0 +1,279 @@
+//! `crown pdn check|fmt|fen`: PDN files (docs/notation.md).
+
+use crate::CliError;
+use clap::{Args, Subcommand};
+use crown_notation::{canonical, replay, replay_prefix, write_game, PdnError, PdnGame, PdnReader};
+use std::fs::File;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Arguments of `crown pdn`.
+#[derive(Args, Debug)]
+pub struct PdnArgs {
+    #[command(subcommand)]
+    command: PdnCommand,
+}
+
+#[derive(Subcommand, Debug)]
+enum PdnCommand {
+    /// Parse and replay every game; print a summary and one line per error. Exit 0 when every game
+    /// parsed and replayed, 1 otherwise, 2 when a file cannot be read.
+    Check(CheckArgs),
+    /// Rewrite a file in canonical PDN 3.0 (to stdout, or -o OUT).
+    Fmt(FmtArgs),
+    /// Print the FEN of the position after K plies of game N.
+    Fen(FenArgs),
+}
+
+#[derive(Args, Debug)]
+struct CheckArgs {
+    /// PDN files.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Print {"games","replayed","warnings","errors":[{"file","game","event","line","column","move","text","reason"}]}.
+    #[arg(long)]
+    json: bool,
+    /// Also print one line per warning (ambiguous captures resolved by look-ahead, FEN repairs).
+    #[arg(long)]
+    warnings: bool,
+}
+
+#[derive(Args, Debug)]
+struct FmtArgs {
+    /// The PDN file.
+    file: PathBuf,
+    /// Write here instead of stdout.
+    #[arg(short, long)]
+    output: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+struct FenArgs {
+    /// The PDN file.
+    file: PathBuf,
+    /// The game, 1 for the first in the file.
+    #[arg(long)]
+    game: usize,
+    /// Plies (half-moves) played from the game's start position; 0 for the start.
+    #[arg(long, default_value_t = 0)]
+    ply: usize,
+}
+
+/// Run `crown pdn`.
+pub fn run(args: &PdnArgs) -> Result<ExitCode, CliError> {
+    match &args.command {
+        PdnCommand::Check(a) => check(a),
+        PdnCommand::Fmt(a) => fmt(a),
+        PdnCommand::Fen(a) => fen(a),
+    }
+}
+
+fn open(path: &Path) -> Result<PdnReader<File>, CliError> {
+    let f = File::open(path).map_err(|e| CliError(format!("{}: {e}", path.display())))?;
+    if f.metadata().map(|m| m.is_dir()).unwrap_or(false) {
+        return Err(CliError(format!("{}: is a directory", path.display())));
+    }
+    Ok(PdnReader::new(f))
+}
+
+/// An I/O error from the reader makes the whole file unusable.
+fn io_error(path: &Path, e: &PdnError) -> Option<CliError> {
+    matches!(e.kind, crown_notation::PdnErrorKind::Io(_))
+        .then(|| CliError(format!("{}: {}", path.display(), e.kind)))
+}
+
+fn error_json(file: &Path, e: &PdnError) -> serde_json::Value {
+    let l = &e.location;
+    serde_json::json!({
+        "file": file.display().to_string(),
+        "game": l.game,
+        "event": l.event,
+        "line": l.line,
+        "column": l.column,
+        "move": l.move_number,
+        "text": l.move_text,
+        "reason": e.reason(),
+    })
+}
+
+fn check(args: &CheckArgs) -> Result<ExitCode, CliError> {
+    let (mut games, mut replayed, mut warnings) = (0usize, 0usize, 0usize);
+    let mut errors: Vec<(PathBuf, PdnError)> = Vec::new();
+    let mut warning_lines = Vec::new();
+    for path in &args.files {
+        let mut in_file = 0;
+        for item in open(path)? {
+            match item {
+                Err(e) => {
+                    if let Some(fatal) = io_error(path, &e) {
+                        return Err(fatal);
+                    }
+                    in_file += 1;
+                    errors.push((path.clone(), e));
+                }
+                Ok(g) => {
+                    in_file += 1;
+                    match replay(&g) {
+                        Ok(r) => {
+                            replayed += 1;
+                            warnings += r.warnings.len();
+                            if args.warnings {
+                                for w in &r.warnings {
+                                    warning_lines.push(format!("{}: {w}", path.display()));
+                                }
+                            }
+                        }
+                        Err(e) => errors.push((path.clone(), e)),
+                    }
+                }
+            }
+        }
+        if in_file == 0 {
+            return Err(CliError(format!(
+                "{}: no PDN game in the file",
+                path.display()
+            )));
+        }
+        games += in_file;
+    }
+    if args.json {
+        let list: Vec<_> = errors.iter().map(|(p, e)| error_json(p, e)).collect();
+        let mut o = serde_json::json!({
+            "games": games,
+            "replayed": replayed,
+            "warnings": warnings,
+            "errors": list,
+        });
+        if args.warnings {
+            o["warning_lines"] = warning_lines.into();
+        }
+        println!("{o}");
+    } else {
+        for (p, e) in &errors {
+            println!("{}: {e}", p.display());
+        }
+        for w in &warning_lines {
+            println!("{w}");
+        }
+        println!(
+            "{games} games, {replayed} replayed, {warnings} warnings, {} errors",
+            errors.len()
+        );
+    }
+    Ok(if errors.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+fn fmt(args: &FmtArgs) -> Result<ExitCode, CliError> {
+    let mut out = String::new();
+    let mut failed = false;
+    let mut games = 0;
+    for item in open(&args.file)? {
+        games += 1;
+        let game: PdnGame = match item {
+            Ok(g) => g,
+            Err(e) => {
+                if let Some(fatal) = io_error(&args.file, &e) {
+                    return Err(fatal);
+                }
+                // Writing without this game would lose it: report and write nothing.
+                eprintln!("{}: {e}", args.file.display());
+                failed = true;
+                continue;
+            }
+        };
+        match canonical(&game) {
+            Ok(c) => out.push_str(&write_game(&c)),
+            Err(e) => {
+                // Keep the game as read (moves as written) so that nothing is lost.
+                eprintln!("{}: {e} (game written as read)", args.file.display());
+                out.push_str(&write_game(&game));
+                failed = true;
+            }
+        }
+    }
+    if games == 0 {
+        return Err(CliError(format!(
+            "{}: no PDN game in the file",
+            args.file.display()
+        )));
+    }
+    if failed && out.is_empty() {
+        return Ok(ExitCode::from(1));
+    }
+    match &args.output {
+        Some(p) => {
+            std::fs::write(p, &out).map_err(|e| CliError(format!("{}: {e}", p.display())))?
+        }
+        None => {
+            let stdout = std::io::stdout();
+            let mut lock = stdout.lock();
+            lock.write_all(out.as_bytes())
+                .map_err(|e| CliError(format!("stdout: {e}")))?;
+        }
+    }
+    Ok(if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn fen(args: &FenArgs) -> Result<ExitCode, CliError> {
+    if args.game == 0 {
+        return Err(CliError("--game counts from 1".into()));
+    }
+    let mut seen = 0;
+    for item in open(&args.file)?.take(args.game) {
+        seen += 1;
+        if seen < args.game {
+            if let Err(e) = &item {
+                if let Some(fatal) = io_error(&args.file, e) {
+                    return Err(fatal);
+                }
+            }
+            continue;
+        }
+        let game = match item {
+            Ok(g) => g,
+            Err(e) => {
+                if let Some(fatal) = io_error(&args.file, &e) {
+                    return Err(fatal);
+                }
+                eprintln!("{}: {e}", args.file.display());
+                return Ok(ExitCode::from(1));
+            }
+        };
+        let (r, failure) = match replay_prefix(&game) {
+            Ok(x) => x,
+            Err(e) => {
+                eprintln!("{}: {e}", args.file.display());
+                return Ok(ExitCode::from(1));
+            }
+        };
+        if let Some(e) = failure.filter(|_| args.ply > r.moves.len()) {
+            // The position asked for lies beyond a move that does not replay.
+            eprintln!("{}: {e}", args.file.display());
+            return Ok(ExitCode::from(1));
+        }
+        if args.ply > r.moves.len() {
+            return Err(CliError(format!(
+                "game {} has {} plies; --ply must be at most {}",
+                args.game,
+                r.moves.len(),
+                r.moves.len()
+            )));
+        }
+        println!("{}", r.position_at(args.ply).to_fen());
+        return Ok(ExitCode::SUCCESS);
+    }
+    Err(CliError(format!(
+        "{} holds {seen} games; there is no game {}",
+        args.file.display(),
+        args.game
+    )))
+}

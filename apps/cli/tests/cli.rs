@@ -1,0 +1,170 @@
+//! The `crown` binary's rules commands: exact output shapes, published counts, and one-line errors
+//! with exit code 2 for bad input.
+
+use std::process::Command;
+
+fn crown(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_crown"))
+        .args(args)
+        .output()
+        .expect("run crown");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let (code, out, err) = crown(args);
+    assert_eq!(code, 0, "{err}");
+    serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"))
+}
+
+#[test]
+fn perft_json_matches_published_counts() {
+    // shared/perft/perft.json: American start depth 5 = 7361; Impasse Steere depth 3 = 9692.
+    let v = json(&["perft", "--variant", "american", "--depth", "5", "--json"]);
+    assert_eq!(v["nodes"], 7361);
+    assert_eq!(v["variant"], "american");
+    assert_eq!(v["depth"], 5);
+    assert_eq!(
+        v["fen"],
+        "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
+    );
+    assert!(v["seconds"].is_number() && v["nodes_per_second"].is_number());
+    let v = json(&[
+        "perft",
+        "--variant",
+        "impasse",
+        "--setup",
+        "steere",
+        "--depth",
+        "3",
+        "--json",
+        "--threads",
+        "2",
+    ]);
+    assert_eq!(v["nodes"], 9692);
+    // Paths convention: the king windmill counts 2 at depth 1.
+    let v = json(&[
+        "perft",
+        "--variant",
+        "american",
+        "--fen",
+        "W:WK17,32:B4,14,15,22,23",
+        "--depth",
+        "1",
+        "--count-paths",
+        "--json",
+    ]);
+    assert_eq!(v["nodes"], 2);
+    let v = json(&[
+        "perft",
+        "--variant",
+        "pool",
+        "--depth",
+        "6",
+        "--hash",
+        "4",
+        "--json",
+    ]);
+    assert_eq!(v["nodes"], 37986);
+}
+
+#[test]
+fn perft_divide_lists_root_moves() {
+    let (code, out, _) = crown(&["perft", "--variant", "american", "--depth", "2", "--divide"]);
+    assert_eq!(code, 0);
+    // 7 root moves, each with 7 replies (perft(2) = 49).
+    let lines: Vec<&str> = out
+        .lines()
+        .filter(|l| l.contains('-') && !l.starts_with("perft"))
+        .collect();
+    assert_eq!(lines.len(), 7);
+    assert!(lines.iter().all(|l| l.trim_end().ends_with(" 7")), "{out}");
+    assert!(out.contains("49 nodes"));
+}
+
+#[test]
+fn moves_json_shapes() {
+    // Pool, perft.json: "W:WK29:B22,19" has 2 moves at depth 1.
+    let v = json(&[
+        "moves",
+        "--variant",
+        "pool",
+        "--fen",
+        "W:WK29:B22,19",
+        "--json",
+    ]);
+    let arr = v.as_array().unwrap();
+    assert_eq!(arr.len(), 2);
+    for m in arr {
+        assert_eq!(m["from"], 29);
+        assert_eq!(m["captures"].as_array().unwrap().len(), 2, "{m}");
+        assert_eq!(m["path"].as_array().unwrap().last(), Some(&m["to"]));
+    }
+    // Impasse: bear_off and crown fields.
+    let v = json(&[
+        "moves",
+        "--variant",
+        "impasse",
+        "--fen",
+        "W:W4,K26:B1",
+        "--json",
+    ]);
+    let arr = v.as_array().unwrap();
+    assert_eq!(arr.len(), 2);
+    assert_eq!(arr[0]["kind"], "double_slide");
+    assert_eq!(arr[0]["bear_off"], true);
+    assert_eq!(arr[0]["crown"]["to"], 4);
+    let v = json(&[
+        "moves",
+        "--variant",
+        "impasse",
+        "--fen",
+        "W:W22:B1",
+        "--json",
+    ]);
+    assert!(v
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|m| m["crown"].is_null() && m["kind"] == "slide"));
+}
+
+#[test]
+fn apply_plays_moves_and_reports_the_outcome() {
+    let (code, out, _) = crown(&["apply", "--variant", "american", "11-15", "23-19", "8-11"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("fen: W:W19,21,22,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,9,10,11,12,15"),
+        "{out}"
+    );
+    assert!(out.contains("outcome: ongoing"));
+    let (code, out, _) = crown(&["apply", "--variant", "impasse", "--fen", "W:W4:B29", "x4"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("outcome: White wins: all of its checkers are removed"),
+        "{out}"
+    );
+}
+
+#[test]
+fn bad_input_is_one_line_on_stderr_with_exit_code_2() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["moves", "--variant", "chess"], "error: unknown variant 'chess' (expected american, pool or impasse)"),
+        (&["moves", "--fen", "B:W33:B1"], "error: bad FEN: square '33' at column 4 is not one of the squares 1-32"),
+        (&["moves", "--fen", "B:W5:B5"], "error: bad FEN: square 5 is given twice"),
+        (&["moves", "--variant", "american", "--fen", "B:W1:B5"], "error: White man on square 1 stands on its king row and would have been crowned"),
+        (&["apply", "12-15"], "error: move 1 '12-15': illegal move '12-15'; legal moves: 9-13 9-14 10-14 10-15 11-15 11-16 12-16"),
+        (&["perft", "--depth", "x"], "error: invalid value 'x' for '--depth <DEPTH>': invalid digit found in string"),
+        (&["perft", "--variant", "pool", "--setup", "steere", "--depth", "1"], "error: --setup steere applies only to --variant impasse"),
+    ];
+    for (args, expected) in cases {
+        let (code, out, err) = crown(args);
+        assert_eq!(code, 2, "{args:?}: {out} {err}");
+        assert_eq!(err.trim_end(), *expected, "{args:?}");
+        assert_eq!(err.trim_end().lines().count(), 1);
+    }
+}

@@ -1,0 +1,344 @@
+//! The strict PDN 3.0 writer and the canonical form used by `crown pdn fmt`.
+
+use crate::error::PdnError;
+use crate::gametype::{game_type_tag, variant_from_game_type};
+use crate::reader::{MoveNode, Node, PdnGame, RESULTS};
+use crate::replay::{move_number, position_from_pdn_fen, replay, Replay};
+use crown_core::{Color, Game, MoveList, Position, Variant};
+
+/// The seven roster tags, in the order PDN (after PGN) writes them.
+pub const ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
+
+/// Width at which movetext lines are wrapped (PDN, like PGN, keeps lines within 80 columns).
+pub const LINE_WIDTH: usize = 80;
+
+fn escape(value: &str) -> String {
+    let mut s = String::with_capacity(value.len());
+    for c in value.chars() {
+        match c {
+            '"' => s.push_str("\\\""),
+            '\\' => s.push_str("\\\\"),
+            '\n' | '\r' | '\t' => s.push(' '),
+            c => s.push(c),
+        }
+    }
+    s
+}
+
+/// Greedy line filling: words joined by spaces, a new line when the next word would pass `width`.
+struct Wrapper {
+    out: String,
+    column: usize,
+    /// The next word follows without a space (after `(`).
+    glue: bool,
+}
+
+impl Wrapper {
+    fn word(&mut self, w: &str) {
+        let len = w.chars().count();
+        if self.glue {
+            self.glue = false;
+            self.out.push_str(w);
+            self.column += len;
+            return;
+        }
+        if self.column > 0 && self.column + 1 + len > LINE_WIDTH {
+            self.out.push('\n');
+            self.column = 0;
+        } else if self.column > 0 {
+            self.out.push(' ');
+            self.column += 1;
+        }
+        self.out.push_str(w);
+        self.column += len;
+    }
+}
+
+/// Facts the writer needs to number moves.
+#[derive(Clone, Copy)]
+struct Numbering {
+    variant: Variant,
+    side: Color,
+}
+
+fn write_nodes(nodes: &[Node], first_ply: usize, num: Numbering, w: &mut Wrapper) {
+    let mut ply = first_ply;
+    let mut need_number = true;
+    let mut last_move_ply = first_ply;
+    for node in nodes {
+        match node {
+            Node::Move(m) => {
+                let (n, second) = move_number(num.variant, num.side, ply);
+                let mut text = String::new();
+                if !second {
+                    text.push_str(&format!("{n}. "));
+                } else if need_number {
+                    text.push_str(&format!("{n}... "));
+                }
+                // The number and its move stay on one line.
+                text.push_str(&m.text);
+                if let Some(s) = &m.strength {
+                    text.push_str(s);
+                }
+                w.word(&text);
+                last_move_ply = ply;
+                ply += 1;
+                need_number = false;
+            }
+            Node::Comment(c) => {
+                let words: Vec<&str> = c.split_whitespace().collect();
+                if words.is_empty() {
+                    w.word("{}");
+                } else {
+                    let last = words.len() - 1;
+                    for (i, word) in words.iter().enumerate() {
+                        let mut t = String::new();
+                        if i == 0 {
+                            t.push('{');
+                        }
+                        t.push_str(word);
+                        if i == last {
+                            t.push('}');
+                        }
+                        w.word(&t);
+                    }
+                }
+                need_number = true;
+            }
+            Node::Nag(n) => {
+                w.word(&format!("${n}"));
+                need_number = true;
+            }
+            Node::Variation(inner) => {
+                if inner.is_empty() {
+                    w.word("()");
+                } else {
+                    // `(` is glued to what follows, `)` to what precedes.
+                    w.word("(");
+                    w.glue = true;
+                    write_nodes(inner, last_move_ply, num, w);
+                    w.out.push(')');
+                    w.column += 1;
+                }
+                need_number = true;
+            }
+            Node::Setup { fen, .. } => {
+                w.word(&format!("/FEN \"{fen}\"/"));
+                need_number = true;
+            }
+        }
+    }
+}
+
+/// Write one game as PDN text (ending with a blank line), as it is: tags in the standard order — the
+/// seven roster tags that are present, then `GameType`, `SetUp`, `FEN`, then the others in their order
+/// — moves numbered from the FEN's side to move, comments, NAGs and variations kept, lines wrapped at
+/// 80 columns, and the game terminator (the result, or `*`). Move texts are written as stored; use
+/// [`canonical`] first for the canonical form.
+pub fn write_game(game: &PdnGame) -> String {
+    let variant = variant_from_game_type(game.tag("GameType")).unwrap_or(Variant::American);
+    let side = game
+        .tag("FEN")
+        .and_then(|f| match f.trim().chars().next() {
+            Some('W' | 'w') => Some(Color::White),
+            Some('B' | 'b') => Some(Color::Black),
+            _ => None,
+        })
+        .unwrap_or(variant.first_player());
+    let terminator = game
+        .result
+        .clone()
+        .filter(|r| r != "*")
+        .or_else(|| game.tag("Result").map(str::to_string))
+        .filter(|r| RESULTS.contains(&r.as_str()) || r == "*")
+        .unwrap_or_else(|| "*".to_string());
+    let mut out = String::new();
+    let mut written: Vec<&str> = Vec::new();
+    let tag = |out: &mut String, name: &str, value: &str| {
+        out.push_str(&format!("[{name} \"{}\"]\n", escape(value)));
+    };
+    for name in ROSTER {
+        if let Some(v) = game.tag(name) {
+            tag(&mut out, name, v);
+            written.push(name);
+        } else if name == "Result" {
+            tag(&mut out, name, &terminator);
+            written.push(name);
+        }
+    }
+    for name in ["GameType", "SetUp", "FEN"] {
+        if let Some(v) = game.tag(name) {
+            tag(&mut out, name, v);
+            written.push(name);
+        }
+    }
+    for (name, value) in &game.tags {
+        if !written.iter().any(|w| w.eq_ignore_ascii_case(name)) {
+            tag(&mut out, name, value);
+        }
+    }
+    let mut w = Wrapper {
+        out: String::new(),
+        column: 0,
+        glue: false,
+    };
+    write_nodes(&game.nodes, 0, Numbering { variant, side }, &mut w);
+    w.word(&terminator);
+    out.push_str(&w.out);
+    out.push_str("\n\n");
+    out
+}
+
+/// Rewrite moves of `nodes` (starting in `pos`) in canonical notation where they replay; lines that
+/// stop replaying keep their text from there on. `main` gives already-resolved main-line moves.
+fn canonical_nodes(nodes: &mut [Node], start: Position, main: Option<&[crown_core::Move]>) {
+    let mut pos = start;
+    let mut before = start;
+    let mut ok = true;
+    let mut index = 0;
+    let mut buf = MoveList::new();
+    for node in nodes.iter_mut() {
+        match node {
+            Node::Move(m) => {
+                if !ok {
+                    continue;
+                }
+                let mv = match main {
+                    Some(list) => list.get(index).copied(),
+                    None => resolve_single(&pos, m, &mut buf),
+                };
+                index += 1;
+                match mv {
+                    Some(mv) => {
+                        m.text = pos.move_text(&mv);
+                        before = pos;
+                        pos.play(&mv);
+                    }
+                    None => ok = false,
+                }
+            }
+            Node::Variation(inner) => {
+                if ok {
+                    canonical_nodes(inner, before, None);
+                }
+            }
+            Node::Setup { fen, .. } => match position_from_pdn_fen(pos.variant(), fen) {
+                Ok((p, _)) => {
+                    *fen = p.to_fen();
+                    pos = p;
+                    before = p;
+                }
+                Err(_) => ok = false,
+            },
+            Node::Comment(_) | Node::Nag(_) => {}
+        }
+    }
+}
+
+fn resolve_single(pos: &Position, m: &MoveNode, _buf: &mut MoveList) -> Option<crown_core::Move> {
+    let g = PdnGame {
+        index: 0,
+        line: 0,
+        tags: vec![
+            ("GameType".into(), game_type_tag(pos.variant()).into()),
+            ("FEN".into(), pos.to_fen()),
+        ],
+        nodes: vec![Node::Move(m.clone())],
+        result: None,
+        warnings: Vec::new(),
+    };
+    replay(&g).ok().and_then(|r| r.moves.first().copied())
+}
+
+/// The canonical form of a game, as `crown pdn fmt` writes it: the game is replayed; `GameType` is
+/// always set; the `FEN` tag is rewritten canonically with `SetUp "1"` when the game starts from a set
+/// position; the `Result` tag agrees with the terminator; every move that replays is written in
+/// Crown's notation (captures from start to end, the full path only when ambiguous), in the main
+/// line and in the variations.
+///
+/// # Errors
+/// The [`PdnError`] of [`replay`] when the main line does not replay.
+pub fn canonical(game: &PdnGame) -> Result<PdnGame, PdnError> {
+    let r: Replay = replay(game)?;
+    let mut out = game.clone();
+    out.set_tag("GameType", game_type_tag(r.variant));
+    if r.start != Position::new(r.variant) || game.tag("FEN").is_some() {
+        let fen = r.start.to_fen();
+        out.set_tag("SetUp", "1");
+        out.set_tag("FEN", &fen);
+    }
+    // A leading setup command became the FEN tag.
+    if let Some(first_move) = out.nodes.iter().position(|n| matches!(n, Node::Move(_))) {
+        let mut i = 0;
+        let mut removed = 0;
+        out.nodes.retain(|n| {
+            let keep = !(i < first_move && matches!(n, Node::Setup { .. }));
+            i += 1;
+            removed += usize::from(!keep);
+            keep
+        });
+        if removed > 0 {
+            let fen = r.start.to_fen();
+            out.set_tag("SetUp", "1");
+            out.set_tag("FEN", &fen);
+        }
+    }
+    canonical_nodes(&mut out.nodes, r.start, Some(&r.moves));
+    let result = out
+        .result
+        .clone()
+        .filter(|x| x != "*")
+        .or_else(|| out.tag("Result").map(str::to_string))
+        .filter(|x| RESULTS.contains(&x.as_str()) || x == "*")
+        .unwrap_or_else(|| "*".into());
+    out.set_tag("Result", &result);
+    out.result = Some(result);
+    Ok(out)
+}
+
+/// Build the PDN record of a [`Game`]: the seven roster tags (from `tags`, else `?`, the date
+/// `????.??.??`, and the result from [`Game::outcome`] as [`crown_core::Outcome::pdn_result`] or `*`),
+/// `GameType`, `SetUp`/`FEN` when the game does not start from the variant's start position, then the
+/// other `tags` in order; moves numbered, captures written short unless ambiguous.
+pub fn game_record(game: &Game, tags: &[(&str, &str)]) -> PdnGame {
+    let variant = game.variant();
+    let mut pdn = PdnGame::new(1);
+    let given = |name: &str| {
+        tags.iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.to_string())
+    };
+    let result = given("Result").unwrap_or_else(|| {
+        game.outcome()
+            .map(|o| o.pdn_result(variant).to_string())
+            .unwrap_or_else(|| "*".into())
+    });
+    for name in ROSTER {
+        let v = match name {
+            "Result" => result.clone(),
+            "Date" => given(name).unwrap_or_else(|| "????.??.??".into()),
+            _ => given(name).unwrap_or_else(|| "?".into()),
+        };
+        pdn.tags.push((name.to_string(), v));
+    }
+    pdn.tags
+        .push(("GameType".into(), game_type_tag(variant).to_string()));
+    if *game.start() != Position::new(variant) {
+        pdn.tags.push(("SetUp".into(), "1".into()));
+        pdn.tags.push(("FEN".into(), game.start().to_fen()));
+    }
+    for (n, v) in tags {
+        let skip = ROSTER.iter().any(|r| r.eq_ignore_ascii_case(n))
+            || ["GameType", "SetUp", "FEN"]
+                .iter()
+                .any(|r| r.eq_ignore_ascii_case(n));
+        if !skip {
+            pdn.tags.push((n.to_string(), v.to_string()));
+        }
+    }
+    for (pos, mv) in game.history() {
+        pdn.nodes.push(Node::Move(MoveNode::new(pos.move_text(mv))));
+    }
+    pdn.result = Some(result);
+    pdn
+}
