@@ -1,10 +1,10 @@
 //! `crown match`: engine against engine, each opening played with both colours.
 
-use crate::play_cmd::game_to_pdn;
 use crate::CliError;
 use clap::Args;
 use crown_ai::{Clock, Engine, EngineOptions, Limits};
 use crown_core::{Color, Game, Position, Variant};
+use crown_notation::game_to_pdn;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -246,6 +246,8 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode, CliError> {
     let stop = AtomicBool::new(false);
     let (mut wins, mut draws, mut losses) = (0u32, 0u32, 0u32);
     let mut time_losses = [0u32; 2];
+    // Longest time one move took, in ms, for A and B.
+    let mut longest = [0u64; 2];
     let mut pdn = String::new();
     for (i, opening) in openings.iter().enumerate() {
         for a_first in [true, false] {
@@ -275,6 +277,7 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode, CliError> {
                 let t0 = std::time::Instant::now();
                 let r = engine.search(&game, &limits, &stop, &mut |_| {});
                 let used = t0.elapsed().as_millis() as u64;
+                longest[who] = longest[who].max(used);
                 if let (Some(c), Some(ms)) = (spec.clock, left[who]) {
                     if used > ms {
                         game.lose_on_time(mover);

@@ -112,10 +112,10 @@ fn time_bounds(limits: &Limits) -> (Option<Duration>, Option<Duration>) {
         hard = Some(h);
     }
     if let Some(c) = limits.clock {
-        // Keep 30 ms for process and I/O latency; plan for about 25 more moves.
-        let usable = c.remaining_ms.saturating_sub(30);
-        let s = (usable / 25 + c.increment_ms * 3 / 4).min(usable / 2);
-        let h = (s * 3).min(usable / 3).max(1);
+        // Keep 50 ms + 5% for process, I/O and scheduling latency; plan for about 25 more moves.
+        let usable = c.remaining_ms.saturating_sub(50 + c.remaining_ms / 20);
+        let s = (usable / 25 + c.increment_ms * 2 / 3).min(usable / 2);
+        let h = (s * 3).min(usable / 4).max(1);
         let s = s.min(h);
         soft = Some(soft.map_or(s, |x| x.min(s)));
         hard = Some(hard.map_or(h, |x| x.min(h)));
