@@ -280,6 +280,11 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode, CliError> {
                 longest[who] = longest[who].max(used);
                 if let (Some(c), Some(ms)) = (spec.clock, left[who]) {
                     if used > ms {
+                        eprintln!(
+                            "\n{} lost on time: {used} ms used with {ms} ms left at ply {}",
+                            if a_turn { "A" } else { "B" },
+                            game.ply_count()
+                        );
                         game.lose_on_time(mover);
                         time_losses[who] += 1;
                         break;
@@ -337,7 +342,10 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode, CliError> {
         100.0 * p
     );
     if a.clock.is_some() || b.clock.is_some() {
-        println!("losses on time: A {}, B {}", time_losses[0], time_losses[1]);
+        println!(
+            "losses on time: A {}, B {}; longest move: A {} ms, B {} ms",
+            time_losses[0], time_losses[1], longest[0], longest[1]
+        );
     }
     if p <= 0.0 || p >= 1.0 {
         let sign = if p >= 1.0 { "+" } else { "-" };
