@@ -53,23 +53,55 @@ impl<E: std::fmt::Display> From<E> for CliError {
     }
 }
 
+/// A reader that stops early (`crown moves | head`) closes our stdout; `println!` then panics. Treat
+/// that as the normal end of output for every command instead of printing a panic.
+fn quiet_on_broken_pipe() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let msg = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if msg.contains("failed printing to stdout") && msg.contains("Broken pipe") {
+            std::process::exit(0);
+        }
+        default(info);
+    }));
+}
+
 fn main() -> ExitCode {
+    quiet_on_broken_pipe();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
             use clap::error::ErrorKind;
-            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion)
-                || e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
-            {
+            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
                 let _ = e.print();
                 return ExitCode::SUCCESS;
             }
+            if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+                let _ = e.print();
+                return ExitCode::from(2);
+            }
+            // One line: clap's message up to its first blank line (it may name the missing
+            // arguments on the following lines), without the usage hints.
             let text = e.render().to_string();
-            let line = text
+            let line: Vec<&str> = text
                 .lines()
-                .find(|l| !l.trim().is_empty())
-                .unwrap_or("bad arguments");
-            eprintln!("{}", line.trim());
+                .map(str::trim)
+                .skip_while(|l| l.is_empty())
+                .take_while(|l| !l.is_empty())
+                .collect();
+            eprintln!(
+                "{}",
+                if line.is_empty() {
+                    "error: bad arguments".to_string()
+                } else {
+                    line.join(" ")
+                }
+            );
             return ExitCode::from(2);
         }
     };

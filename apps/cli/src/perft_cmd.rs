@@ -38,8 +38,10 @@ pub fn run(args: &PerftArgs) -> Result<ExitCode, CliError> {
     if args.threads == 0 || args.threads > 256 {
         return Err(CliError("--threads must be between 1 and 256".into()));
     }
-    if args.hash > 64 * 1024 {
-        return Err(CliError("--hash is in MiB and at most 65536".into()));
+    if args.hash.saturating_mul(args.threads) > 64 * 1024 {
+        return Err(CliError(
+            "--hash is in MiB per thread; --hash times --threads must be at most 65536".into(),
+        ));
     }
     if args.depth > 30 {
         return Err(CliError(

@@ -22,7 +22,6 @@ pub struct ApplyArgs {
     #[command(flatten)]
     pos: PositionArgs,
     /// Moves in Crown's move notation (docs/notation.md), e.g. 11-15 23-19.
-    #[arg(allow_hyphen_values = true)]
     moves: Vec<String>,
     /// Print a JSON object {"fen","outcome","moves"}.
     #[arg(long)]
@@ -44,7 +43,12 @@ pub fn move_json(pos: &Position, m: &Move) -> serde_json::Value {
             None => serde_json::Value::Null,
         };
     } else {
-        o["path"] = m.path().map(|s| s.number()).collect::<Vec<_>>().into();
+        // Landing squares: the end square alone for a simple move.
+        let mut path: Vec<u8> = m.path().map(|s| s.number()).collect();
+        if path.is_empty() {
+            path.push(m.to().number());
+        }
+        o["path"] = path.into();
         o["captures"] = m
             .captures()
             .iter()

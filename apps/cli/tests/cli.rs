@@ -168,3 +168,20 @@ fn bad_input_is_one_line_on_stderr_with_exit_code_2() {
         assert_eq!(err.trim_end().lines().count(), 1);
     }
 }
+
+#[test]
+fn missing_argument_is_named_on_the_one_line() {
+    let (code, _, err) = crown(&["perft"]);
+    assert_eq!(code, 2);
+    assert_eq!(err.trim_end().lines().count(), 1);
+    assert!(err.contains("--depth"), "{err}");
+}
+
+#[test]
+fn options_may_follow_the_moves() {
+    let v = json(&["apply", "22-18", "--variant", "impasse", "--json"]);
+    assert_eq!(
+        v["fen"],
+        "B:W18,21,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
+    );
+}

@@ -26,27 +26,40 @@ pub fn perft(pos: &Position, depth: u32, convention: PerftConvention) -> u64 {
     if depth == 0 {
         return 1;
     }
-    // One list per ply, allocated once up front: move generation itself never allocates.
-    let mut stack: Vec<MoveList> = (0..depth).map(|_| MoveList::new()).collect();
-    perft_rec(pos, &mut stack, convention.all_paths())
+    perft_rec(pos, depth, &mut [], convention.all_paths())
 }
 
-fn perft_rec(pos: &Position, stack: &mut [MoveList], all_paths: bool) -> u64 {
+/// Move lists allocated at once: one per ply, up to this many (more only for deeper trees).
+const STACK_CHUNK: u32 = 64;
+
+fn perft_rec(pos: &Position, depth: u32, stack: &mut [MoveList], all_paths: bool) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    if stack.is_empty() {
+        // One list per ply, allocated once for the next plies: move generation never allocates.
+        let mut more: Vec<MoveList> = (0..depth.min(STACK_CHUNK))
+            .map(|_| MoveList::new())
+            .collect();
+        return perft_rec(pos, depth, &mut more, all_paths);
+    }
     let Some((list, rest)) = stack.split_first_mut() else {
         return 1;
     };
-    if rest.is_empty() {
+    if depth == 1 {
         return pos.count_moves(all_paths, list);
     }
-    if rest.len() == 1 {
-        if let Some(n) = pos.perft2_simple(&mut rest[0], all_paths) {
-            return n;
+    if depth == 2 {
+        if let Some(scratch) = rest.first_mut() {
+            if let Some(n) = pos.perft2_simple(scratch, all_paths) {
+                return n;
+            }
         }
     }
     pos.generate(list, all_paths);
     let mut n = 0;
     for mv in list.iter() {
-        n += perft_rec(&pos.after(mv), rest, all_paths);
+        n += perft_rec(&pos.after(mv), depth - 1, rest, all_paths);
     }
     n
 }
@@ -84,6 +97,10 @@ pub fn perft_hashed(
     if depth == 0 {
         return 1;
     }
+    if depth > STACK_CHUNK {
+        // Deeper than any table-worthy search: fall back to the plain count.
+        return perft(pos, depth, convention);
+    }
     let mut stack: Vec<MoveList> = (0..depth).map(|_| MoveList::new()).collect();
     hashed_rec(pos, &mut stack, convention.all_paths(), table)
 }
@@ -96,7 +113,7 @@ fn hashed_rec(
 ) -> u64 {
     let depth = stack.len() as u64;
     if depth < 3 {
-        return perft_rec(pos, stack, all_paths);
+        return perft_rec(pos, depth as u32, stack, all_paths);
     }
     let key = pos.zobrist() ^ depth.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ (depth << 59);
     let slot = (key as usize) & (table.entries.len() - 1);

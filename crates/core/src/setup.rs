@@ -209,11 +209,13 @@ impl Setup {
             seen[color.index()] = true;
             i += 1;
             // Square list until ':' or end.
+            // True at the start of the list and after a comma: a square must come next.
             let mut expect_item = false;
+            let mut items = 0;
             while i < end && chars[i].1 != ':' {
                 let (col, c) = chars[i];
                 if c == ',' {
-                    if expect_item || i + 1 >= end || chars[i + 1].1 == ':' {
+                    if expect_item || items == 0 || i + 1 >= end || chars[i + 1].1 == ':' {
                         return Err(FenError::UnexpectedChar {
                             ch: c,
                             column: col,
@@ -259,6 +261,7 @@ impl Setup {
                     }
                 }
                 expect_item = false;
+                items += 1;
                 if i < end && chars[i].1 != ',' && chars[i].1 != ':' {
                     let (col, c) = chars[i];
                     return Err(FenError::UnexpectedChar {
@@ -317,7 +320,11 @@ fn parse_square(
     };
     if c.is_ascii_digit() {
         let mut text = String::new();
-        while i < end && chars[i].1.is_ascii_digit() {
+        // Digits of one number must be adjacent in the text: "1 2" is not 12.
+        while i < end
+            && chars[i].1.is_ascii_digit()
+            && (text.is_empty() || chars[i].0 == chars[i - 1].0 + 1)
+        {
             text.push(chars[i].1);
             i += 1;
         }
@@ -428,6 +435,16 @@ mod tests {
             "range '12-5' at column 4 ends below its start"
         );
         assert!(Setup::from_fen("B:W5,:B1").is_err());
+        assert!(Setup::from_fen("B:W,5:B1").is_err());
+        // Spaces may separate tokens but not split a number.
+        assert_eq!(
+            err("B:W1 2:B5"),
+            "unexpected '2' at column 6: expected ',' or ':'"
+        );
+        assert_eq!(
+            Setup::from_fen(" B : W 5 , 6 : B 1 ").unwrap().to_fen(),
+            "B:W5,6:B1"
+        );
         assert!(Setup::from_fen("B:W99999999999999999999:B1").is_err());
     }
 }

@@ -405,3 +405,77 @@ fn impasse_first_player_is_white_and_checkers_first_player_is_black() {
         crown_core::Color::Black
     );
 }
+
+#[test]
+fn pool_rules_18_19_captured_pieces_block_until_the_move_ends() {
+    // White king on 29 takes 22 and may land on 18 (then takes 9, ending on 5) or on 15 (then takes
+    // 10, lands on 6, takes 9 and lands on 13). From 13 the man on 17 cannot be taken: the square
+    // behind it, 22, still holds the captured piece (rule 18: captured pieces stay until the jump is
+    // completed).
+    assert_eq!(
+        moves(Variant::Pool, "W:WK29:B9,10,17,22"),
+        set(&["29x5", "29x13"])
+    );
+}
+
+#[test]
+fn pool_rule_27_thirty_eight_count() {
+    // Black (one king, 2 points) is weaker than White (two kings, 4 points) and claims the count.
+    let pos = Position::from_fen(Variant::Pool, "B:WK5,K13:BK32").unwrap();
+    let mut game = Game::from_position(pos);
+    game.set_draw_rules(DrawRules {
+        repetition: false,
+        forty_moves: false,
+    });
+    assert!(game
+        .claim_count(crown_core::Color::White, CountRule::ThirtyEight)
+        .is_err());
+    game.claim_count(crown_core::Color::Black, CountRule::ThirtyEight)
+        .unwrap();
+    for i in 0..38 {
+        assert_eq!(game.outcome(), None, "black move {i}");
+        game.play_text(if i % 2 == 0 { "32-28" } else { "28-32" })
+            .unwrap();
+        if i < 37 {
+            game.play_text(if i % 2 == 0 { "13-9" } else { "9-13" })
+                .unwrap();
+        }
+    }
+    assert_eq!(
+        game.outcome(),
+        Some(Outcome::Draw {
+            reason: DrawReason::ThirtyEightCount
+        })
+    );
+}
+
+#[test]
+fn move_text_with_the_end_square_repeated_is_illegal() {
+    let pos = Position::from_fen(Variant::Pool, "B:W10,23:BK1").unwrap();
+    assert!(matches!(
+        pos.parse_move("1x26x26"),
+        Err(crown_core::MoveError::Illegal { .. })
+    ));
+    assert_eq!(pos.parse_move("1x19x26").unwrap().to().number(), 26);
+}
+
+#[test]
+fn overlapping_setup_squares_are_rejected() {
+    let mut setup = crown_core::Setup::from_fen("W:W14:B18").unwrap();
+    setup.men[crown_core::Color::White.index()].insert(crown_core::Square::new(18).unwrap());
+    assert_eq!(
+        Position::from_setup(Variant::American, &setup).unwrap_err(),
+        PositionError::SquareTwice {
+            square: crown_core::Square::new(18).unwrap()
+        }
+    );
+}
+
+#[test]
+fn perft_of_a_finished_game_at_any_depth_is_zero() {
+    let pos = Position::from_fen(Variant::American, "W:W29:B22,25").unwrap();
+    assert_eq!(
+        crown_core::perft(&pos, 1_000_000, crown_core::PerftConvention::Distinct),
+        0
+    );
+}

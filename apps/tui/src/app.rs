@@ -1,0 +1,1315 @@
+//! The application state and its update function: every key press, mouse click, tick and engine
+//! report is a [`Msg`] handled by [`App::update`]; anything that must happen outside (start a search,
+//! write a file) is queued as an [`Effect`] for the runtime. No rules live here: legality, outcomes
+//! and move text all come from `crown-core`.
+
+use crate::engine::{EngineEvent, Eval, Job, Purpose, Request, Thought};
+use crate::layout::{self, Hit};
+use crossterm::event::{
+    KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
+use crown_core::{Color, CountRule, Game, ImpasseSetup, Move, Position, Square, Variant};
+use crown_notation as pdn;
+
+/// Something that happened: input, time, or a report from the engine or the file system.
+#[derive(Clone, Debug)]
+pub enum Msg {
+    /// A key press.
+    Key(KeyEvent),
+    /// A mouse event.
+    Mouse(MouseEvent),
+    /// The terminal now has this many columns and rows.
+    Resize(u16, u16),
+    /// This many ms passed (drives the clocks).
+    Tick(u64),
+    /// The engine reported.
+    Engine(EngineEvent),
+    /// A file asked for by [`Effect::Load`] was read (or not: the error text).
+    Loaded {
+        /// The path.
+        path: String,
+        /// Its text, or why it could not be read.
+        result: Result<String, String>,
+    },
+    /// A file asked for by [`Effect::Save`] was written (or not).
+    Saved {
+        /// The path.
+        path: String,
+        /// Ok, or why it could not be written.
+        result: Result<(), String>,
+    },
+}
+
+/// Work for the runtime.
+#[derive(Clone, Debug)]
+pub enum Effect {
+    /// Start this search on the engine thread.
+    Search(Job),
+    /// Stop the running search.
+    StopSearch,
+    /// A new game starts: clear the engine's tables.
+    NewGame,
+    /// Write `text` to `path`.
+    Save {
+        /// File path.
+        path: String,
+        /// PDN text.
+        text: String,
+    },
+    /// Read `path` and answer with [`Msg::Loaded`].
+    Load {
+        /// File path.
+        path: String,
+    },
+}
+
+/// The games offered in the new-game dialog.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum GameChoice {
+    /// American checkers.
+    American,
+    /// American pool checkers.
+    Pool,
+    /// Impasse from the seed (checkers-like) setup.
+    ImpasseSeed,
+    /// Impasse from Mark Steere's figure.
+    ImpasseSteere,
+}
+
+impl GameChoice {
+    const ALL: [GameChoice; 4] = [
+        GameChoice::American,
+        GameChoice::Pool,
+        GameChoice::ImpasseSeed,
+        GameChoice::ImpasseSteere,
+    ];
+
+    /// Label in the dialog.
+    pub fn label(self) -> &'static str {
+        match self {
+            GameChoice::American => "American checkers",
+            GameChoice::Pool => "Pool checkers (APCA)",
+            GameChoice::ImpasseSeed => "Impasse, seed setup",
+            GameChoice::ImpasseSteere => "Impasse, Steere setup",
+        }
+    }
+
+    /// A fresh game.
+    pub fn game(self) -> Game {
+        match self {
+            GameChoice::American => Game::new(Variant::American),
+            GameChoice::Pool => Game::new(Variant::Pool),
+            GameChoice::ImpasseSeed => Game::impasse(ImpasseSetup::Seed),
+            GameChoice::ImpasseSteere => Game::impasse(ImpasseSetup::Steere),
+        }
+    }
+}
+
+/// Which side the human takes against the engine.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum SideChoice {
+    /// Black.
+    Black,
+    /// White.
+    White,
+    /// Decided at random.
+    Random,
+}
+
+/// The choices of the new-game dialog.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// Which game.
+    pub game: GameChoice,
+    /// Against the engine (else two people at one keyboard).
+    pub vs_engine: bool,
+    /// Engine level 1–10.
+    pub level: u8,
+    /// The human's side against the engine.
+    pub side: SideChoice,
+    /// Minutes per side; 0 = no clock.
+    pub clock_minutes: u32,
+    /// Increment per move in seconds.
+    pub increment_s: u32,
+}
+
+const CLOCK_MINUTES: [u32; 8] = [0, 1, 3, 5, 10, 15, 30, 60];
+const INCREMENTS: [u32; 6] = [0, 1, 2, 3, 5, 10];
+
+/// Number of rows of the new-game dialog (the last is the Start button).
+pub const DIALOG_ROWS: usize = 7;
+
+/// The new-game dialog.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Dialog {
+    /// The values being edited.
+    pub settings: Settings,
+    /// The focused row, 0..[`DIALOG_ROWS`].
+    pub focus: usize,
+}
+
+impl Dialog {
+    /// The label and value text of row `i`.
+    pub fn row(&self, i: usize) -> (&'static str, String) {
+        let s = &self.settings;
+        match i {
+            0 => ("Game", s.game.label().to_string()),
+            1 => (
+                "Opponent",
+                if s.vs_engine {
+                    "Engine".into()
+                } else {
+                    "Human (same keyboard)".into()
+                },
+            ),
+            2 => ("Level", format!("{} of 10", s.level)),
+            3 => (
+                "You play",
+                match s.side {
+                    SideChoice::Black => "Black".into(),
+                    SideChoice::White => "White".into(),
+                    SideChoice::Random => "Random".into(),
+                },
+            ),
+            4 => (
+                "Clock",
+                if s.clock_minutes == 0 {
+                    "off".into()
+                } else {
+                    format!("{} min", s.clock_minutes)
+                },
+            ),
+            5 => ("Increment", format!("{} s", s.increment_s)),
+            _ => ("", "[ Start game ]".into()),
+        }
+    }
+
+    fn change(&mut self, row: usize, forward: bool, engine_available: bool) {
+        let s = &mut self.settings;
+        fn step<T: Copy + PartialEq>(all: &[T], cur: T, fwd: bool) -> T {
+            let i = all.iter().position(|x| *x == cur).unwrap_or(0);
+            let n = all.len();
+            all[if fwd { (i + 1) % n } else { (i + n - 1) % n }]
+        }
+        match row {
+            0 => s.game = step(&GameChoice::ALL, s.game, forward),
+            1 => s.vs_engine = engine_available && !s.vs_engine,
+            2 => {
+                s.level = if forward {
+                    s.level % 10 + 1
+                } else if s.level <= 1 {
+                    10
+                } else {
+                    s.level - 1
+                }
+            }
+            3 => {
+                s.side = step(
+                    &[SideChoice::Black, SideChoice::White, SideChoice::Random],
+                    s.side,
+                    forward,
+                )
+            }
+            4 => s.clock_minutes = step(&CLOCK_MINUTES, s.clock_minutes, forward),
+            5 => s.increment_s = step(&INCREMENTS, s.increment_s, forward),
+            _ => {}
+        }
+    }
+}
+
+/// What a confirmation popup confirms.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Confirm {
+    /// Leave the program with a game in progress.
+    Quit,
+    /// Resign the game for this side.
+    Resign(Color),
+    /// The other player (same keyboard) accepts a draw offered by this side.
+    Draw(Color),
+}
+
+/// What an input line is for.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum InputKind {
+    /// A move in notation.
+    Move,
+    /// A file to save the game to.
+    Save,
+    /// A PDN file or a FEN to load.
+    Load,
+}
+
+/// A popup over the game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Popup {
+    /// All keys.
+    Help,
+    /// Several moves go from the selected piece to the chosen square (multi-jump paths, Impasse
+    /// crowns): pick one.
+    Choice {
+        /// The candidates.
+        options: Vec<Move>,
+        /// The highlighted one.
+        index: usize,
+    },
+    /// Yes or no.
+    Confirm(Confirm),
+    /// A line of text.
+    Input {
+        /// What for.
+        kind: InputKind,
+        /// The text typed so far.
+        text: String,
+    },
+    /// The game just ended.
+    GameOver,
+}
+
+/// Which panel the arrow keys steer.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Focus {
+    /// The cursor on the board.
+    Board,
+    /// The move list (←/→ walk through the game).
+    Moves,
+}
+
+/// Chess-style clocks.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Clocks {
+    /// Time left in ms, indexed by [`Color::index`].
+    pub remaining_ms: [u64; 2],
+    /// Added after each move, ms.
+    pub increment_ms: u64,
+}
+
+/// The whole state of the terminal app.
+#[derive(Clone, Debug)]
+pub struct App {
+    /// The game being played.
+    pub game: Game,
+    /// The settings it was started with (also the dialog's defaults).
+    pub settings: Settings,
+    /// The engine's side, or `None` for two people at one keyboard.
+    pub engine_side: Option<Color>,
+    /// Whether this build has an engine.
+    pub engine_available: bool,
+    /// Board cursor as (file 0–7, rank 1–8).
+    pub cursor: (u8, u8),
+    /// The selected piece.
+    pub selected: Option<Square>,
+    /// Browsing the game: the number of plies shown (None = the live position).
+    pub view_ply: Option<usize>,
+    /// Which panel the arrows steer.
+    pub focus: Focus,
+    /// White at the top instead of Black.
+    pub flipped: bool,
+    /// Show the numbers of the dark squares.
+    pub show_numbers: bool,
+    /// Plain ASCII, no colours.
+    pub ascii: bool,
+    /// The new-game dialog, when open.
+    pub dialog: Option<Dialog>,
+    /// A popup, when open.
+    pub popup: Option<Popup>,
+    /// The engine's suggestion for the human.
+    pub hint: Option<Move>,
+    /// The running search: its id and purpose.
+    pub thinking: Option<(u64, Purpose)>,
+    /// The latest engine report.
+    pub thought: Option<Thought>,
+    /// The clocks, when the game has them.
+    pub clocks: Option<Clocks>,
+    /// One line of feedback.
+    pub status: String,
+    /// Terminal size (columns, rows).
+    pub size: (u16, u16),
+    /// Whether a game was started (the dialog can then be closed with Esc).
+    pub started: bool,
+    /// Set when the program should end.
+    pub quit: bool,
+    effects: Vec<Effect>,
+    next_id: u64,
+    rng: u64,
+}
+
+impl App {
+    /// A new app showing the new-game dialog. `seed` drives the random side choice.
+    pub fn new(engine_available: bool, seed: u64) -> App {
+        let settings = Settings {
+            game: GameChoice::American,
+            vs_engine: engine_available,
+            level: 3,
+            side: SideChoice::Black,
+            clock_minutes: 0,
+            increment_s: 0,
+        };
+        App {
+            game: Game::new(Variant::American),
+            settings,
+            engine_side: None,
+            engine_available,
+            cursor: (2, 3),
+            selected: None,
+            view_ply: None,
+            focus: Focus::Board,
+            flipped: false,
+            show_numbers: false,
+            ascii: false,
+            dialog: Some(Dialog { settings, focus: 0 }),
+            popup: None,
+            hint: None,
+            thinking: None,
+            thought: None,
+            clocks: None,
+            status: String::new(),
+            size: (80, 24),
+            started: false,
+            quit: false,
+            effects: Vec::new(),
+            next_id: 1,
+            rng: seed | 1,
+        }
+    }
+
+    /// Take the queued effects.
+    pub fn take_effects(&mut self) -> Vec<Effect> {
+        std::mem::take(&mut self.effects)
+    }
+
+    /// Start a game with these settings right away (as the dialog's Start button does).
+    pub fn start_game(&mut self, settings: Settings) {
+        self.stop_thinking();
+        self.settings = settings;
+        self.game = settings.game.game();
+        let first = self.game.variant().first_player();
+        self.engine_side = if settings.vs_engine && self.engine_available {
+            let human = match settings.side {
+                SideChoice::Black => Color::Black,
+                SideChoice::White => Color::White,
+                SideChoice::Random => {
+                    if self.random() & 1 == 0 {
+                        Color::Black
+                    } else {
+                        Color::White
+                    }
+                }
+            };
+            Some(human.opposite())
+        } else {
+            None
+        };
+        // The human's pieces at the bottom (Black starts at the top of the standard diagram).
+        self.flipped = self.engine_side == Some(Color::White);
+        self.clocks = (settings.clock_minutes > 0).then(|| Clocks {
+            remaining_ms: [u64::from(settings.clock_minutes) * 60_000; 2],
+            increment_ms: u64::from(settings.increment_s) * 1000,
+        });
+        self.dialog = None;
+        self.popup = None;
+        self.selected = None;
+        self.hint = None;
+        self.thought = None;
+        self.view_ply = None;
+        self.started = true;
+        self.effects.push(Effect::NewGame);
+        self.status = match self.engine_side {
+            Some(e) => format!(
+                "New game: you play {} against the engine (level {}). {} moves first.",
+                e.opposite(),
+                settings.level,
+                first
+            ),
+            None => format!("New game: two players. {first} moves first."),
+        };
+        self.home_cursor();
+        self.after_change();
+    }
+
+    fn random(&mut self) -> u64 {
+        // splitmix64
+        self.rng = self.rng.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.rng;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// The position on the board: the live one, or the one being browsed.
+    pub fn shown_position(&self) -> Position {
+        match self.view_ply {
+            Some(n) => self
+                .game
+                .history()
+                .nth(n)
+                .map(|(p, _)| *p)
+                .unwrap_or(*self.game.position()),
+            None => *self.game.position(),
+        }
+    }
+
+    /// The move that led to the shown position, if any.
+    pub fn shown_last_move(&self) -> Option<Move> {
+        let n = self.view_ply.unwrap_or(self.game.ply_count());
+        n.checked_sub(1)
+            .and_then(|i| self.game.history().nth(i).map(|(_, m)| *m))
+    }
+
+    /// Whether the human may move now (live position, game on, their turn, no search for a move).
+    pub fn human_to_move(&self) -> bool {
+        self.view_ply.is_none()
+            && self.game.outcome().is_none()
+            && Some(self.game.position().side_to_move()) != self.engine_side
+    }
+
+    /// The legal moves of the selected piece.
+    pub fn selected_moves(&self) -> Vec<Move> {
+        match self.selected {
+            Some(from) if self.human_to_move() => self
+                .game
+                .legal_moves()
+                .iter()
+                .filter(|m| m.from() == from)
+                .copied()
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The square under the cursor (None on a light square).
+    pub fn cursor_square(&self) -> Option<Square> {
+        Square::from_file_rank(self.cursor.0, self.cursor.1)
+    }
+
+    fn home_cursor(&mut self) {
+        let moves = self.game.legal_moves();
+        if let Some(m) = moves.first() {
+            if self.human_to_move() {
+                self.cursor = (m.from().file(), m.from().rank());
+            }
+        }
+    }
+
+    /// Handle one message.
+    pub fn update(&mut self, msg: Msg) {
+        match msg {
+            Msg::Key(k) => {
+                if k.kind != KeyEventKind::Release {
+                    self.on_key(k);
+                }
+            }
+            Msg::Mouse(m) => self.on_mouse(m),
+            Msg::Resize(w, h) => self.size = (w, h),
+            Msg::Tick(ms) => self.on_tick(ms),
+            Msg::Engine(e) => self.on_engine(e),
+            Msg::Loaded { path, result } => match result {
+                Ok(text) => self.load_text(&text, &path),
+                Err(e) => self.status = format!("Could not read {path}: {e}"),
+            },
+            Msg::Saved { path, result } => {
+                self.status = match result {
+                    Ok(()) => format!("Game saved to {path}"),
+                    Err(e) => format!("Could not save to {path}: {e}"),
+                }
+            }
+        }
+    }
+
+    // ---- keys -------------------------------------------------------------------------------
+
+    fn on_key(&mut self, k: KeyEvent) {
+        if k.modifiers.contains(KeyModifiers::CONTROL) && k.code == KeyCode::Char('c') {
+            self.stop_thinking();
+            self.quit = true;
+            return;
+        }
+        if layout::too_small(self.size) {
+            if matches!(k.code, KeyCode::Char('q') | KeyCode::Esc) {
+                self.request_quit();
+            }
+            return;
+        }
+        if self.dialog.is_some() {
+            self.dialog_key(k.code);
+        } else if self.popup.is_some() {
+            self.popup_key(k.code);
+        } else {
+            self.main_key(k.code);
+        }
+    }
+
+    fn dialog_key(&mut self, code: KeyCode) {
+        let Some(mut d) = self.dialog else { return };
+        match code {
+            KeyCode::Up | KeyCode::Char('k') | KeyCode::BackTab => {
+                d.focus = (d.focus + DIALOG_ROWS - 1) % DIALOG_ROWS
+            }
+            KeyCode::Down | KeyCode::Char('j') | KeyCode::Tab => {
+                d.focus = (d.focus + 1) % DIALOG_ROWS
+            }
+            KeyCode::Left | KeyCode::Char('h') => d.change(d.focus, false, self.engine_available),
+            KeyCode::Right | KeyCode::Char('l') | KeyCode::Char(' ') => {
+                d.change(d.focus, true, self.engine_available)
+            }
+            KeyCode::Enter => {
+                self.start_game(d.settings);
+                return;
+            }
+            KeyCode::Esc => {
+                if self.started {
+                    self.dialog = None;
+                }
+                return;
+            }
+            KeyCode::Char('q') => {
+                self.dialog = None;
+                self.request_quit();
+                if !self.quit && !self.started {
+                    self.dialog = Some(d);
+                }
+                return;
+            }
+            _ => {}
+        }
+        self.dialog = Some(d);
+    }
+
+    fn popup_key(&mut self, code: KeyCode) {
+        let Some(popup) = self.popup.clone() else {
+            return;
+        };
+        match popup {
+            Popup::Help | Popup::GameOver => match code {
+                KeyCode::Char('n') if popup == Popup::GameOver => {
+                    self.popup = None;
+                    self.open_dialog();
+                }
+                KeyCode::Char('u') if popup == Popup::GameOver => {
+                    self.popup = None;
+                    self.undo();
+                }
+                KeyCode::Char('q') if popup == Popup::GameOver => {
+                    self.popup = None;
+                    self.request_quit();
+                }
+                _ => self.popup = None,
+            },
+            Popup::Choice { options, index } => match code {
+                KeyCode::Up | KeyCode::Char('k') => {
+                    self.popup = Some(Popup::Choice {
+                        index: (index + options.len() - 1) % options.len(),
+                        options,
+                    })
+                }
+                KeyCode::Down | KeyCode::Char('j') | KeyCode::Tab => {
+                    self.popup = Some(Popup::Choice {
+                        index: (index + 1) % options.len(),
+                        options,
+                    })
+                }
+                KeyCode::Enter | KeyCode::Char(' ') => {
+                    self.popup = None;
+                    self.play(options[index]);
+                }
+                KeyCode::Char(c @ '1'..='9') => {
+                    let i = c as usize - '1' as usize;
+                    if i < options.len() {
+                        self.popup = None;
+                        self.play(options[i]);
+                    }
+                }
+                KeyCode::Esc => {
+                    self.popup = None;
+                    self.status = "Move cancelled.".into();
+                }
+                _ => {}
+            },
+            Popup::Confirm(what) => match code {
+                KeyCode::Char('y') | KeyCode::Char('Y') | KeyCode::Enter => {
+                    self.popup = None;
+                    self.confirmed(what);
+                }
+                KeyCode::Char('n') | KeyCode::Char('N') | KeyCode::Esc => {
+                    self.popup = None;
+                    if let Confirm::Draw(c) = what {
+                        self.status = format!("{} declines the draw.", c.opposite());
+                    }
+                }
+                _ => {}
+            },
+            Popup::Input { kind, mut text } => match code {
+                KeyCode::Esc => self.popup = None,
+                KeyCode::Enter => {
+                    self.popup = None;
+                    self.submit_input(kind, text.trim());
+                }
+                KeyCode::Backspace => {
+                    text.pop();
+                    self.popup = Some(Popup::Input { kind, text });
+                }
+                KeyCode::Char(c) => {
+                    if text.chars().count() < 200 {
+                        text.push(c);
+                    }
+                    self.popup = Some(Popup::Input { kind, text });
+                }
+                _ => {}
+            },
+        }
+    }
+
+    fn main_key(&mut self, code: KeyCode) {
+        match code {
+            KeyCode::Left | KeyCode::Right | KeyCode::Up | KeyCode::Down
+                if self.focus == Focus::Moves =>
+            {
+                match code {
+                    KeyCode::Left | KeyCode::Up => self.browse_by(-1),
+                    _ => self.browse_by(1),
+                }
+            }
+            KeyCode::Left | KeyCode::Char('h') => self.move_cursor(-1, 0),
+            KeyCode::Right | KeyCode::Char('l') => self.move_cursor(1, 0),
+            KeyCode::Up | KeyCode::Char('k') => self.move_cursor(0, 1),
+            KeyCode::Down | KeyCode::Char('j') => self.move_cursor(0, -1),
+            KeyCode::Enter | KeyCode::Char(' ') => {
+                if let Some(sq) = self.cursor_square() {
+                    self.activate(sq);
+                }
+            }
+            KeyCode::Tab | KeyCode::BackTab => {
+                self.focus = match self.focus {
+                    Focus::Board => Focus::Moves,
+                    Focus::Moves => Focus::Board,
+                };
+                self.status = match self.focus {
+                    Focus::Board => "Arrows move the cursor on the board.".into(),
+                    Focus::Moves => {
+                        "Arrows walk through the moves; End returns to the game.".into()
+                    }
+                };
+            }
+            KeyCode::Char(',') | KeyCode::Char('<') | KeyCode::PageUp => self.browse_by(-1),
+            KeyCode::Char('.') | KeyCode::Char('>') | KeyCode::PageDown => self.browse_by(1),
+            KeyCode::Home => self.browse_to(Some(0)),
+            KeyCode::End => self.browse_to(None),
+            KeyCode::Esc => {
+                self.selected = None;
+                self.hint = None;
+                if self.view_ply.is_some() {
+                    self.browse_to(None);
+                }
+            }
+            KeyCode::Char(c @ ('0'..='9' | 'x' | ':' | 'm')) => {
+                let text = if c.is_ascii_digit() || c == 'x' {
+                    c.to_string()
+                } else {
+                    String::new()
+                };
+                self.popup = Some(Popup::Input {
+                    kind: InputKind::Move,
+                    text,
+                });
+            }
+            KeyCode::Char('u') => self.undo(),
+            KeyCode::Char('t') => self.hint(),
+            KeyCode::Char('d') => self.offer_draw(),
+            KeyCode::Char('r') if self.game.outcome().is_none() => {
+                let who = self
+                    .engine_side
+                    .map(Color::opposite)
+                    .unwrap_or(self.game.position().side_to_move());
+                self.popup = Some(Popup::Confirm(Confirm::Resign(who)));
+            }
+            KeyCode::Char('c') => self.claim_count(),
+            KeyCode::Char('s') => {
+                self.popup = Some(Popup::Input {
+                    kind: InputKind::Save,
+                    text: format!("crown-{}.pdn", self.game.variant().id()),
+                })
+            }
+            KeyCode::Char('o') => {
+                self.popup = Some(Popup::Input {
+                    kind: InputKind::Load,
+                    text: String::new(),
+                })
+            }
+            KeyCode::Char('f') => self.flipped = !self.flipped,
+            KeyCode::Char('#') => self.show_numbers = !self.show_numbers,
+            KeyCode::Char('a') => self.ascii = !self.ascii,
+            KeyCode::Char('n') => self.open_dialog(),
+            KeyCode::Char('?') | KeyCode::F(1) => self.popup = Some(Popup::Help),
+            KeyCode::Char('q') => self.request_quit(),
+            _ => {}
+        }
+    }
+
+    fn open_dialog(&mut self) {
+        self.dialog = Some(Dialog {
+            settings: self.settings,
+            focus: DIALOG_ROWS - 1,
+        });
+    }
+
+    fn request_quit(&mut self) {
+        if self.started && self.game.outcome().is_none() && self.game.ply_count() > 0 {
+            self.popup = Some(Popup::Confirm(Confirm::Quit));
+        } else {
+            self.stop_thinking();
+            self.quit = true;
+        }
+    }
+
+    fn confirmed(&mut self, what: Confirm) {
+        match what {
+            Confirm::Quit => {
+                self.stop_thinking();
+                self.quit = true;
+            }
+            Confirm::Resign(c) => {
+                self.stop_thinking();
+                self.game.resign(c);
+                self.after_change();
+            }
+            Confirm::Draw(_) => {
+                self.game.agree_draw();
+                self.after_change();
+            }
+        }
+    }
+
+    fn move_cursor(&mut self, dx: i8, dy: i8) {
+        let (dx, dy) = if self.flipped { (-dx, -dy) } else { (dx, dy) };
+        let f = (self.cursor.0 as i8 + dx).clamp(0, 7) as u8;
+        let r = (self.cursor.1 as i8 + dy).clamp(1, 8) as u8;
+        self.cursor = (f, r);
+    }
+
+    // ---- playing ----------------------------------------------------------------------------
+
+    /// Act on a board square: select a piece, move the selected piece there, or ask which of several
+    /// moves is meant.
+    pub fn activate(&mut self, sq: Square) {
+        self.cursor = (sq.file(), sq.rank());
+        if self.view_ply.is_some() {
+            self.browse_to(None);
+            self.status = "Back to the game.".into();
+            return;
+        }
+        if let Some(o) = self.game.outcome() {
+            self.status = format!("The game is over ({o}). Press n for a new game.");
+            return;
+        }
+        if !self.human_to_move() {
+            self.status = "The engine is thinking…".into();
+            return;
+        }
+        let legal = self.game.legal_moves();
+        if let Some(from) = self.selected {
+            let cands: Vec<Move> = legal
+                .iter()
+                .filter(|m| m.from() == from && m.to() == sq)
+                .copied()
+                .collect();
+            match cands.len() {
+                0 if sq == from => {
+                    self.selected = None;
+                    self.status.clear();
+                    return;
+                }
+                0 => {}
+                1 => {
+                    self.play(cands[0]);
+                    return;
+                }
+                _ => {
+                    self.popup = Some(Popup::Choice {
+                        options: cands,
+                        index: 0,
+                    });
+                    self.status = "Several moves end there: choose one.".into();
+                    return;
+                }
+            }
+        }
+        if legal.iter().any(|m| m.from() == sq) {
+            self.selected = Some(sq);
+            self.status = if self.game.position().must_capture() {
+                format!("{sq} selected: you must capture.")
+            } else {
+                format!("{sq} selected.")
+            };
+        } else if let Some(from) = self.selected {
+            self.status = format!("No legal move from {from} to {sq}.");
+        } else {
+            let pos = self.game.position();
+            let mine = pos
+                .piece_at(sq)
+                .is_some_and(|p| p.color == pos.side_to_move());
+            self.status = if mine && pos.must_capture() {
+                let who: Vec<String> = pos.capturers().iter().map(|s| s.to_string()).collect();
+                format!(
+                    "The piece on {sq} cannot move: a capture is compulsory ({}).",
+                    who.join(", ")
+                )
+            } else if mine {
+                format!("The piece on {sq} has no legal move.")
+            } else {
+                format!("Select one of {}'s pieces.", pos.side_to_move())
+            };
+        }
+    }
+
+    fn play(&mut self, mv: Move) {
+        let before = *self.game.position();
+        let mover = before.side_to_move();
+        let text = before.move_text(&mv);
+        match self.game.play(&mv) {
+            Ok(()) => {
+                if let Some(c) = &mut self.clocks {
+                    c.remaining_ms[mover.index()] += c.increment_ms;
+                }
+                self.selected = None;
+                self.hint = None;
+                self.status = if Some(mover) == self.engine_side {
+                    format!("The engine played {text}.")
+                } else {
+                    format!("{mover} played {text}.")
+                };
+                self.after_change();
+            }
+            Err(e) => self.status = format!("Cannot play {text}: {e}"),
+        }
+    }
+
+    fn submit_input(&mut self, kind: InputKind, text: &str) {
+        match kind {
+            InputKind::Move => {
+                if !self.human_to_move() {
+                    self.status = "It is not your move.".into();
+                    return;
+                }
+                match self.game.position().parse_move(text) {
+                    Ok(mv) => self.play(mv),
+                    Err(e) => self.status = format!("{e}"),
+                }
+            }
+            InputKind::Save => {
+                if text.is_empty() {
+                    return;
+                }
+                let (white, black) = match self.engine_side {
+                    Some(Color::White) => ("Crown engine", "Player"),
+                    Some(Color::Black) => ("Player", "Crown engine"),
+                    None => ("Player 2", "Player 1"),
+                };
+                let pdn = pdn::game_to_pdn(
+                    &self.game,
+                    &[
+                        ("Event", "crown-tui game"),
+                        ("Black", black),
+                        ("White", white),
+                    ],
+                );
+                self.effects.push(Effect::Save {
+                    path: text.to_string(),
+                    text: pdn,
+                });
+            }
+            InputKind::Load => {
+                if text.is_empty() {
+                    return;
+                }
+                if looks_like_fen(text) {
+                    self.load_text(text, "FEN");
+                } else {
+                    self.effects.push(Effect::Load {
+                        path: text.to_string(),
+                    });
+                }
+            }
+        }
+    }
+
+    /// Replace the game with one read from PDN or FEN text (`source` names it in messages).
+    pub fn load_text(&mut self, text: &str, source: &str) {
+        let t = text.trim();
+        let loaded = if looks_like_fen(t) {
+            Position::from_fen(self.game.variant(), t)
+                .map(Game::from_position)
+                .map_err(|e| e.to_string())
+        } else {
+            pdn::pdn_to_game(t).map_err(|e| e.to_string())
+        };
+        match loaded {
+            Ok(game) => {
+                self.stop_thinking();
+                self.game = game;
+                self.started = true;
+                self.selected = None;
+                self.hint = None;
+                self.view_ply = None;
+                self.thought = None;
+                if let Some(c) = &mut self.clocks {
+                    let full = u64::from(self.settings.clock_minutes) * 60_000;
+                    c.remaining_ms = [full; 2];
+                }
+                self.status = format!(
+                    "Loaded {source}: {}, {} plies.",
+                    self.game.variant().name(),
+                    self.game.ply_count()
+                );
+                self.effects.push(Effect::NewGame);
+                self.home_cursor();
+                self.after_change();
+            }
+            Err(e) => self.status = format!("Could not load {source}: {e}"),
+        }
+    }
+
+    /// Take back moves: against the engine, back to the human's previous turn; otherwise one ply.
+    pub fn undo(&mut self) {
+        self.stop_thinking();
+        self.popup = None;
+        self.view_ply = None;
+        self.selected = None;
+        self.hint = None;
+        let before = self.game.ply_count();
+        match self.engine_side {
+            None => {
+                self.game.undo();
+            }
+            Some(engine) => {
+                let human = engine.opposite();
+                loop {
+                    let undone = self.game.undo();
+                    if self.game.position().side_to_move() == human || undone.is_none() {
+                        break;
+                    }
+                    if self.game.ply_count() == 0 {
+                        break;
+                    }
+                }
+            }
+        }
+        self.status = format!("Took back {} plies.", before - self.game.ply_count());
+        self.after_change();
+    }
+
+    fn hint(&mut self) {
+        if !self.engine_available {
+            self.status = "No engine in this build: hints are not available.".into();
+        } else if !self.human_to_move() || self.thinking.is_some() {
+            self.status = "A hint is available on your move.".into();
+        } else {
+            self.search(Purpose::Hint);
+            self.status = "Looking for a hint…".into();
+        }
+    }
+
+    fn offer_draw(&mut self) {
+        if self.game.outcome().is_some() {
+            return;
+        }
+        match self.engine_side {
+            None => {
+                let c = self.game.position().side_to_move();
+                self.popup = Some(Popup::Confirm(Confirm::Draw(c)));
+            }
+            Some(_) => {
+                if !self.human_to_move() || self.thinking.is_some() {
+                    self.status = "Offer a draw on your move.".into();
+                } else {
+                    self.search(Purpose::DrawOffer);
+                    self.status = "Draw offered; the engine considers it…".into();
+                }
+            }
+        }
+    }
+
+    fn claim_count(&mut self) {
+        if self.game.variant() != Variant::Pool {
+            self.status = "Counts (APCA rules 27 and 28) apply only to pool checkers.".into();
+            return;
+        }
+        let who = self
+            .engine_side
+            .map(Color::opposite)
+            .unwrap_or(self.game.position().side_to_move());
+        let r = self
+            .game
+            .claim_count(who, CountRule::Thirteen)
+            .or_else(|_| self.game.claim_count(who, CountRule::ThirtyEight));
+        self.status = match r {
+            Ok(()) => match self.game.count() {
+                Some(c) => format!("{who} claims the {}-move count.", c.rule.limit()),
+                None => "Count claimed.".into(),
+            },
+            Err(e) => e.to_string(),
+        };
+    }
+
+    fn browse_by(&mut self, delta: i64) {
+        let n = self.game.ply_count() as i64;
+        let cur = self.view_ply.map(|v| v as i64).unwrap_or(n);
+        let next = (cur + delta).clamp(0, n);
+        self.browse_to(if next >= n { None } else { Some(next as usize) });
+    }
+
+    /// Show the position after `ply` plies (`None`: the live position).
+    pub fn browse_to(&mut self, ply: Option<usize>) {
+        let n = self.game.ply_count();
+        self.view_ply = ply.filter(|p| *p < n);
+        self.selected = None;
+        if let Some(p) = self.view_ply {
+            self.status = format!("Viewing after ply {p} of {n}. End or Esc returns to the game.");
+        }
+    }
+
+    // ---- engine -----------------------------------------------------------------------------
+
+    fn search(&mut self, purpose: Purpose) {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.thinking = Some((id, purpose));
+        self.thought = None;
+        let stm = self.game.position().side_to_move();
+        let request = Request {
+            level: if purpose == Purpose::Move {
+                self.settings.level
+            } else {
+                10
+            },
+            clock: if purpose == Purpose::Move {
+                self.clocks
+                    .map(|c| (c.remaining_ms[stm.index()], c.increment_ms))
+            } else {
+                None
+            },
+            movetime_ms: match purpose {
+                Purpose::Move => None,
+                Purpose::Hint => Some(1000),
+                Purpose::DrawOffer => Some(700),
+            },
+        };
+        self.effects.push(Effect::Search(Job {
+            id,
+            purpose,
+            game: self.game.clone(),
+            request,
+        }));
+    }
+
+    fn stop_thinking(&mut self) {
+        if self.thinking.take().is_some() {
+            self.effects.push(Effect::StopSearch);
+        }
+    }
+
+    fn on_engine(&mut self, e: EngineEvent) {
+        match e {
+            EngineEvent::Info { id, thought } => {
+                if self.thinking.map(|t| t.0) == Some(id) {
+                    self.thought = Some(thought);
+                }
+            }
+            EngineEvent::Done { id, best, thought } => {
+                let Some((cur, purpose)) = self.thinking else {
+                    return;
+                };
+                if cur != id {
+                    return;
+                }
+                self.thinking = None;
+                self.thought = Some(thought.clone());
+                match purpose {
+                    Purpose::Move => match best {
+                        Some(mv) if self.game.position().is_legal(&mv) => self.play(mv),
+                        _ => self.status = "The engine found no move.".into(),
+                    },
+                    Purpose::Hint => {
+                        self.hint = best;
+                        self.status = match best {
+                            Some(m) => format!(
+                                "Hint: {} ({}).",
+                                self.game.position().move_text(&m),
+                                thought.score
+                            ),
+                            None => "No hint: there is no legal move.".into(),
+                        };
+                        if let Some(m) = best {
+                            self.cursor = (m.from().file(), m.from().rank());
+                        }
+                    }
+                    Purpose::DrawOffer => {
+                        // The search saw the human to move; turn the score to the engine's view.
+                        let engine_view = thought.score.negate();
+                        if accepts_draw(engine_view, self.game.ply_count()) {
+                            self.game.agree_draw();
+                            self.status = format!("The engine accepts the draw ({engine_view}).");
+                            self.after_change();
+                        } else {
+                            self.status = format!("The engine declines the draw ({engine_view}).");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// After any change of the game: report the end, or let the engine move.
+    fn after_change(&mut self) {
+        if let Some(o) = self.game.outcome() {
+            self.stop_thinking();
+            self.selected = None;
+            if self.dialog.is_none() {
+                self.popup = Some(Popup::GameOver);
+            }
+            self.status = format!("{o}.");
+            return;
+        }
+        if self.dialog.is_none()
+            && self.thinking.is_none()
+            && self.engine_side == Some(self.game.position().side_to_move())
+        {
+            self.search(Purpose::Move);
+        } else if self.human_to_move() {
+            self.home_cursor_if_idle();
+        }
+    }
+
+    fn home_cursor_if_idle(&mut self) {
+        let legal = self.game.legal_moves();
+        let on_own = self
+            .cursor_square()
+            .is_some_and(|s| legal.iter().any(|m| m.from() == s));
+        if !on_own {
+            self.home_cursor();
+        }
+    }
+
+    fn on_tick(&mut self, ms: u64) {
+        if self.dialog.is_some() || self.game.outcome().is_some() || self.game.ply_count() == 0 {
+            return;
+        }
+        let stm = self.game.position().side_to_move();
+        let Some(c) = &mut self.clocks else { return };
+        let r = &mut c.remaining_ms[stm.index()];
+        *r = r.saturating_sub(ms);
+        if *r == 0 {
+            self.stop_thinking();
+            self.game.lose_on_time(stm);
+            self.after_change();
+        }
+    }
+
+    // ---- mouse ------------------------------------------------------------------------------
+
+    fn on_mouse(&mut self, m: MouseEvent) {
+        let hit = layout::hit(self, m.column, m.row);
+        match m.kind {
+            MouseEventKind::Down(button) => self.click(hit, button),
+            MouseEventKind::ScrollUp if self.dialog.is_none() && self.popup.is_none() => {
+                self.browse_by(-1)
+            }
+            MouseEventKind::ScrollDown if self.dialog.is_none() && self.popup.is_none() => {
+                self.browse_by(1)
+            }
+            _ => {}
+        }
+    }
+
+    fn click(&mut self, hit: Hit, button: MouseButton) {
+        let fwd = button != MouseButton::Right;
+        if let Some(mut d) = self.dialog {
+            match hit {
+                Hit::DialogRow(i) if i == DIALOG_ROWS - 1 => self.start_game(d.settings),
+                Hit::DialogRow(i) => {
+                    d.focus = i;
+                    d.change(i, fwd, self.engine_available);
+                    self.dialog = Some(d);
+                }
+                _ => {}
+            }
+            return;
+        }
+        if let Some(popup) = self.popup.clone() {
+            match (popup, hit) {
+                (Popup::Choice { options, .. }, Hit::Choice(i)) if i < options.len() => {
+                    self.popup = None;
+                    self.play(options[i]);
+                }
+                (Popup::Choice { options, .. }, Hit::Square(sq)) => {
+                    // Narrow the choice by a square on the path, a captured piece or the crowned single.
+                    let fit: Vec<Move> = options
+                        .iter()
+                        .filter(|m| {
+                            m.path().any(|p| p == sq && p != m.to())
+                                || m.captures().iter().any(|c| c == sq)
+                                || m.crown().is_some_and(|(c, _)| c == sq)
+                        })
+                        .copied()
+                        .collect();
+                    match fit.len() {
+                        0 => {
+                            self.status =
+                                "Click a move in the list, or a square only one of them uses."
+                                    .into()
+                        }
+                        1 => {
+                            self.popup = None;
+                            self.play(fit[0]);
+                        }
+                        _ => {
+                            self.popup = Some(Popup::Choice {
+                                options: fit,
+                                index: 0,
+                            })
+                        }
+                    }
+                }
+                (Popup::Choice { .. }, Hit::Outside) => {
+                    self.popup = None;
+                    self.status = "Move cancelled.".into();
+                }
+                (Popup::Choice { .. }, _) => {}
+                (Popup::Confirm(_), Hit::Yes) => self.popup_key(KeyCode::Char('y')),
+                (Popup::Confirm(_), Hit::No) => self.popup_key(KeyCode::Char('n')),
+                (Popup::Input { .. }, Hit::Yes) => self.popup_key(KeyCode::Enter),
+                (Popup::Input { .. }, Hit::No) => self.popup_key(KeyCode::Esc),
+                (Popup::GameOver, Hit::Yes) => self.popup_key(KeyCode::Char('n')),
+                (Popup::GameOver, _) | (Popup::Help, _) => self.popup = None,
+                _ => {}
+            }
+            return;
+        }
+        match hit {
+            Hit::Square(sq) => self.activate(sq),
+            Hit::Ply(p) => {
+                self.focus = Focus::Moves;
+                self.browse_to(Some(p + 1));
+                if p + 1 >= self.game.ply_count() {
+                    self.browse_to(None);
+                }
+            }
+            Hit::Button(key) => self.main_key(KeyCode::Char(key)),
+            _ => {}
+        }
+    }
+}
+
+/// Whether the engine takes a draw, given its own evaluation: when it is losing (a forced loss, or
+/// at least 0.25 of a man behind), or when the position is level (within 0.10) after 40 plies.
+pub fn accepts_draw(engine_view: Eval, plies: usize) -> bool {
+    match engine_view {
+        Eval::Loss(_) => true,
+        Eval::Win(_) => false,
+        Eval::Value(v) => v <= -25 || (v.abs() <= 10 && plies >= 40),
+    }
+}
+
+fn looks_like_fen(t: &str) -> bool {
+    let t = t.trim().trim_matches('"');
+    let mut c = t.chars();
+    matches!(c.next(), Some('W' | 'B' | 'w' | 'b')) && c.next() == Some(':')
+}

@@ -1,0 +1,97 @@
+//! The Crown engine (`crown-ai`) as the app's [`Brain`].
+
+use crate::engine::{Brain, Eval, Request, Thought};
+use crown_ai::{Clock, Engine, EngineOptions, Limits, Score, SearchInfo};
+use crown_core::{Game, Move};
+use std::sync::atomic::AtomicBool;
+
+/// `crown_ai::Engine` behind the [`Brain`] trait.
+pub struct CrownEngine {
+    engine: Engine,
+}
+
+impl CrownEngine {
+    /// An engine with the default hash size and one thread.
+    pub fn new() -> CrownEngine {
+        CrownEngine {
+            engine: Engine::new(EngineOptions::default()),
+        }
+    }
+}
+
+impl Default for CrownEngine {
+    fn default() -> Self {
+        CrownEngine::new()
+    }
+}
+
+fn eval(score: Score) -> Eval {
+    match score {
+        Score::Value(v) => Eval::Value(v),
+        Score::Win(n) => Eval::Win(n),
+        Score::Loss(n) => Eval::Loss(n),
+    }
+}
+
+fn thought(i: &SearchInfo) -> Thought {
+    Thought {
+        depth: i.depth,
+        score: eval(i.score),
+        nodes: i.nodes,
+        nps: i.nps,
+        time_ms: i.time_ms,
+        pv: i.pv.clone(),
+    }
+}
+
+/// The search limits for a request: the casual level's caps (plus the clock) for the engine's own
+/// moves; full strength for a fixed time for hints and draw offers.
+pub fn limits(request: &Request) -> Limits {
+    match request.movetime_ms {
+        Some(ms) => Limits::movetime(ms),
+        None => {
+            let mut l = Limits::level(request.level);
+            l.clock = request.clock.map(|(remaining_ms, increment_ms)| Clock {
+                remaining_ms,
+                increment_ms,
+            });
+            l
+        }
+    }
+}
+
+impl Brain for CrownEngine {
+    fn think(
+        &mut self,
+        game: &Game,
+        request: &Request,
+        stop: &AtomicBool,
+        on_info: &mut dyn FnMut(&Thought),
+    ) -> (Option<Move>, Thought) {
+        // Low levels choose among near-best moves; hints and draw judgements use the best.
+        self.engine.set_level(if request.movetime_ms.is_some() {
+            None
+        } else {
+            Some(request.level)
+        });
+        let limits = limits(request);
+        let r = self
+            .engine
+            .search(game, &limits, stop, &mut |i: &SearchInfo| {
+                on_info(&thought(i))
+            });
+        let t = Thought {
+            depth: r.depth,
+            score: eval(r.score),
+            nodes: r.nodes,
+            nps: r.nodes.saturating_mul(1000) / r.time_ms.max(1),
+            time_ms: r.time_ms,
+            pv: r.pv,
+        };
+        (r.best_move, t)
+    }
+
+    fn new_game(&mut self) {
+        self.engine.new_game();
+    }
+}

@@ -1,0 +1,164 @@
+//! `crown-tui`: play American checkers, pool checkers and Impasse in the terminal.
+//!
+//! Usage: `crown-tui [--ascii]`. The new-game dialog opens first; press `?` in the game for all keys.
+
+use crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event};
+use crossterm::execute;
+use crown_tui::app::{App, Effect, Msg};
+use crown_tui::engine::{Brain, EngineEvent, Worker};
+use crown_tui::ui;
+use std::io;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+const USAGE: &str = "crown-tui: American checkers, pool checkers and Impasse in the terminal
+
+Usage: crown-tui [--ascii]
+
+  --ascii   plain ASCII board without colours (also chosen for TERM=dumb/linux/vt100 or NO_COLOR)
+  --help    this text
+
+In the game press ? for the keys. The mouse works too.";
+
+/// The engine of this build.
+fn brain() -> Option<Box<dyn Brain>> {
+    Some(Box::new(crown_tui::crown_engine::CrownEngine::new()))
+}
+
+fn main() {
+    let mut ascii = false;
+    for arg in std::env::args().skip(1) {
+        match arg.as_str() {
+            "--ascii" => ascii = true,
+            "-h" | "--help" => {
+                println!("{USAGE}");
+                return;
+            }
+            other => {
+                eprintln!("crown-tui: unknown argument '{other}'\n\n{USAGE}");
+                std::process::exit(2);
+            }
+        }
+    }
+    let term = std::env::var("TERM").unwrap_or_default();
+    if matches!(term.as_str(), "dumb" | "linux" | "vt100") || std::env::var_os("NO_COLOR").is_some()
+    {
+        ascii = true;
+    }
+    if let Err(e) = run(ascii) {
+        eprintln!("crown-tui: {e}");
+        std::process::exit(1);
+    }
+}
+
+fn run(ascii: bool) -> io::Result<()> {
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(0x9e37_79b9);
+    let brain = brain();
+    let mut app = App::new(brain.is_some(), seed);
+    app.ascii = ascii;
+    let (tx, rx) = mpsc::channel::<EngineEvent>();
+    let worker = brain.map(|b| Worker::spawn(b, tx, |e| e));
+
+    let mut terminal = ratatui::init();
+    let _ = execute!(io::stdout(), EnableMouseCapture);
+    let result = event_loop(&mut terminal, &mut app, worker.as_ref(), &rx);
+    let _ = execute!(io::stdout(), DisableMouseCapture);
+    ratatui::restore();
+    drop(worker);
+    result
+}
+
+fn event_loop(
+    terminal: &mut ratatui::DefaultTerminal,
+    app: &mut App,
+    worker: Option<&Worker>,
+    rx: &mpsc::Receiver<EngineEvent>,
+) -> io::Result<()> {
+    let mut last = Instant::now();
+    let mut last_draw = Instant::now();
+    let mut dirty = true;
+    loop {
+        let size = terminal.size()?;
+        if (size.width, size.height) != app.size {
+            app.update(Msg::Resize(size.width, size.height));
+            dirty = true;
+        }
+        // Redraw only when something changed, or at most 10 times a second while a clock runs:
+        // an idle game uses no CPU.
+        let clock_running = app.clocks.is_some() && app.game.outcome().is_none();
+        if dirty || (clock_running && last_draw.elapsed() >= Duration::from_millis(100)) {
+            terminal.draw(|f| ui::view(app, f))?;
+            last_draw = Instant::now();
+            dirty = false;
+        }
+        if event::poll(Duration::from_millis(40))? {
+            dirty = true;
+            // Handle everything that is waiting before drawing again.
+            loop {
+                match event::read()? {
+                    Event::Key(k) => app.update(Msg::Key(k)),
+                    Event::Mouse(m) => app.update(Msg::Mouse(m)),
+                    Event::Resize(w, h) => app.update(Msg::Resize(w, h)),
+                    _ => {}
+                }
+                run_effects(app, worker);
+                if app.quit || !event::poll(Duration::ZERO)? {
+                    break;
+                }
+            }
+        }
+        while let Ok(e) = rx.try_recv() {
+            app.update(Msg::Engine(e));
+            run_effects(app, worker);
+            dirty = true;
+        }
+        let ms = last.elapsed().as_millis() as u64;
+        if ms > 0 {
+            last += Duration::from_millis(ms);
+            app.update(Msg::Tick(ms));
+        }
+        run_effects(app, worker);
+        if app.quit {
+            return Ok(());
+        }
+    }
+}
+
+fn run_effects(app: &mut App, worker: Option<&Worker>) {
+    loop {
+        let effects = app.take_effects();
+        if effects.is_empty() {
+            return;
+        }
+        for e in effects {
+            match e {
+                Effect::Search(job) => {
+                    if let Some(w) = worker {
+                        w.submit(job);
+                    }
+                }
+                Effect::StopSearch => {
+                    if let Some(w) = worker {
+                        w.stop();
+                    }
+                }
+                Effect::NewGame => {
+                    if let Some(w) = worker {
+                        w.new_game();
+                    }
+                }
+                Effect::Save { path, text } => {
+                    let result = std::fs::write(&path, text).map_err(|e| e.to_string());
+                    app.update(Msg::Saved { path, result });
+                }
+                Effect::Load { path } => {
+                    let result = std::fs::read_to_string(&path).map_err(|e| e.to_string());
+                    app.update(Msg::Loaded { path, result });
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,1 @@
+//! Cross-crate tests for Crown live in `tests/tests/`; this library is empty.
