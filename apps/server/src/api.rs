@@ -223,7 +223,7 @@ async fn create_game(
                     "'level' applies to engine opponents only",
                 ));
             }
-            Seat::Human { token: None }
+            Seat::Human { token_sha256: None }
         }
         "engine" => {
             let level = req.level.unwrap_or(5);

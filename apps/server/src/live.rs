@@ -40,6 +40,15 @@ fn seat_mut(meta: &mut GameMeta, c: Color) -> &mut Seat {
     }
 }
 
+/// SHA-256 of a seat token, in hex: what the store keeps instead of the token.
+pub fn token_hash(token: &str) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(token.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
 /// Compare two byte strings in time independent of where they differ.
 fn same_secret(a: &str, b: &str) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());
@@ -75,7 +84,8 @@ impl Live {
         Ok(Live { rec, game })
     }
 
-    /// A new game record; `creator` gets a fresh token, the other seat is `other`.
+    /// A new game record; `creator` holds `creator_token` (only its hash is kept), the other seat
+    /// is `other`.
     #[allow(clippy::too_many_arguments)]
     pub fn create(
         id: String,
@@ -87,8 +97,8 @@ impl Live {
         now: u64,
     ) -> Live {
         let mut meta = GameMeta {
-            black: Seat::Human { token: None },
-            white: Seat::Human { token: None },
+            black: Seat::Human { token_sha256: None },
+            white: Seat::Human { token_sha256: None },
             time_control,
             clock_ms: [time_control.map_or(0, |t| t.initial_ms); 2],
             turn_started_ms: 0,
@@ -97,7 +107,7 @@ impl Live {
             takeback_request: None,
         };
         *seat_mut(&mut meta, creator) = Seat::Human {
-            token: Some(creator_token),
+            token_sha256: Some(token_hash(&creator_token)),
         };
         *seat_mut(&mut meta, creator.opposite()) = other;
         let rec = GameRecord {
@@ -124,13 +134,14 @@ impl Live {
     pub fn seated(&self) -> bool {
         Color::ALL
             .iter()
-            .all(|&c| !matches!(seat(&self.rec.meta, c), Seat::Human { token: None }))
+            .all(|&c| !matches!(seat(&self.rec.meta, c), Seat::Human { token_sha256: None }))
     }
 
-    /// The seat whose secret is `token`, if any.
+    /// The seat whose secret is `token` (compared by hash, in constant time), if any.
     pub fn seat_of(&self, token: &str) -> Option<Color> {
+        let hash = token_hash(token);
         Color::ALL.into_iter().find(|&c| {
-            matches!(seat(&self.rec.meta, c), Seat::Human { token: Some(t) } if same_secret(t, token))
+            matches!(seat(&self.rec.meta, c), Seat::Human { token_sha256: Some(t) } if same_secret(t, &hash))
         })
     }
 
@@ -298,16 +309,19 @@ impl Live {
         Ok(())
     }
 
-    /// The open seat is taken by a new player with `token`; returns its colour.
+    /// The open seat is taken by a new player with `token` (only its hash is kept); returns its
+    /// colour.
     ///
     /// # Errors
     /// `seat_taken` when no human seat is open.
     pub fn join(&mut self, token: String, now: u64) -> Result<Color, ApiError> {
         let open = Color::ALL
             .into_iter()
-            .find(|&c| matches!(seat(&self.rec.meta, c), Seat::Human { token: None }))
+            .find(|&c| matches!(seat(&self.rec.meta, c), Seat::Human { token_sha256: None }))
             .ok_or_else(|| ApiError::conflict("seat_taken", "both seats are already taken"))?;
-        *seat_mut(&mut self.rec.meta, open) = Seat::Human { token: Some(token) };
+        *seat_mut(&mut self.rec.meta, open) = Seat::Human {
+            token_sha256: Some(token_hash(&token)),
+        };
         self.refresh(now);
         Ok(open)
     }
@@ -503,9 +517,9 @@ impl Live {
             })
             .collect();
         let seat_view = |c: Color| match seat(&self.rec.meta, c) {
-            Seat::Human { token } => SeatView {
+            Seat::Human { token_sha256 } => SeatView {
                 kind: "human",
-                joined: token.is_some(),
+                joined: token_sha256.is_some(),
                 level: None,
             },
             Seat::Engine { level } => SeatView {
@@ -674,6 +688,8 @@ pub struct GameView {
 mod tests {
     use super::*;
 
+    const SHA256_TB: &str = "7aa5ae9ecf82f6fc5208ecd0940fd71d50cd4ac596fccac2ede05af806a87b6e";
+
     fn human_game(tc: Option<TimeControl>) -> Live {
         let start = Position::new(Variant::American);
         let mut live = Live::create(
@@ -681,12 +697,28 @@ mod tests {
             start,
             Color::Black,
             "tb".into(),
-            Seat::Human { token: None },
+            Seat::Human { token_sha256: None },
             tc,
             1_000,
         );
         live.join("tw".into(), 1_000).unwrap();
         live
+    }
+
+    #[test]
+    fn only_the_token_hash_is_stored() {
+        let g = human_game(None);
+        let stored = serde_json::to_string(&g.rec.meta).unwrap();
+        assert!(
+            !stored.contains("\"tb\"") && !stored.contains("\"tw\""),
+            "{stored}"
+        );
+        // SHA-256("tb") per FIPS 180-4, computed independently with `printf tb | sha256sum`.
+        assert!(stored.contains(SHA256_TB), "{stored}");
+        assert_eq!(g.seat_of("tb"), Some(Color::Black));
+        assert_eq!(g.seat_of("tw"), Some(Color::White));
+        assert_eq!(g.seat_of("t"), None);
+        assert_eq!(g.seat_of(SHA256_TB), None);
     }
 
     #[test]

@@ -39,10 +39,11 @@ pub enum StoreError {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Seat {
-    /// A person identified by a secret token; `token` is `None` while the seat is open.
+    /// A person identified by a secret token; `token_sha256` is `None` while the seat is open.
     Human {
-        /// The seat's secret token (hex, 256 bits), `None` until someone joins.
-        token: Option<String>,
+        /// SHA-256 (hex) of the seat's secret token, `None` until someone joins. Only the hash is
+        /// stored, so a copy of the database does not reveal the tokens.
+        token_sha256: Option<String>,
     },
     /// The server's engine at a casual level 1..=10.
     Engine {
@@ -502,7 +503,7 @@ mod tests {
             result: None,
             meta: GameMeta {
                 black: Seat::Human {
-                    token: Some("a".into()),
+                    token_sha256: Some("a".into()),
                 },
                 white: Seat::Engine { level: 3 },
                 time_control: Some(TimeControl {
