@@ -32,7 +32,8 @@ pub struct AnalyzeArgs {
     #[arg(long, default_value_t = 64)]
     hash: usize,
     /// Print one JSON object per line: per depth {"depth","score","nodes","nps","pv"}, then
-    /// {"bestmove","score","pv"}.
+    /// {"bestmove","score","pv"}. Scores are text as in the plain output ("+0.25", "win in 7");
+    /// moves are in the notation `crown moves` prints.
     #[arg(long)]
     json: bool,
 }
@@ -86,11 +87,9 @@ pub fn run(args: &AnalyzeArgs) -> Result<ExitCode, CliError> {
                 "{}",
                 serde_json::json!({
                     "depth": info.depth,
-                    "seldepth": info.seldepth,
                     "score": info.score.to_string(),
                     "nodes": info.nodes,
                     "nps": info.nps,
-                    "time_ms": info.time_ms,
                     "pv": pv,
                 })
             );

@@ -1,10 +1,10 @@
 //! `crown match`: engine against engine, each opening played with both colours.
 
-use crate::play_cmd::game_to_pdn;
 use crate::CliError;
 use clap::Args;
 use crown_ai::{Clock, Engine, EngineOptions, Limits};
 use crown_core::{Color, Game, Position, Variant};
+use crown_notation::game_to_pdn;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -246,6 +246,8 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode, CliError> {
     let stop = AtomicBool::new(false);
     let (mut wins, mut draws, mut losses) = (0u32, 0u32, 0u32);
     let mut time_losses = [0u32; 2];
+    // Longest time one move took, in ms, for A and B.
+    let mut longest = [0u64; 2];
     let mut pdn = String::new();
     for (i, opening) in openings.iter().enumerate() {
         for a_first in [true, false] {
@@ -275,8 +277,14 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode, CliError> {
                 let t0 = std::time::Instant::now();
                 let r = engine.search(&game, &limits, &stop, &mut |_| {});
                 let used = t0.elapsed().as_millis() as u64;
+                longest[who] = longest[who].max(used);
                 if let (Some(c), Some(ms)) = (spec.clock, left[who]) {
                     if used > ms {
+                        eprintln!(
+                            "\n{} lost on time: {used} ms used with {ms} ms left at ply {}",
+                            if a_turn { "A" } else { "B" },
+                            game.ply_count()
+                        );
                         game.lose_on_time(mover);
                         time_losses[who] += 1;
                         break;
@@ -334,19 +342,18 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode, CliError> {
         100.0 * p
     );
     if a.clock.is_some() || b.clock.is_some() {
-        println!("losses on time: A {}, B {}", time_losses[0], time_losses[1]);
+        println!(
+            "losses on time: A {}, B {}; longest move: A {} ms, B {} ms",
+            time_losses[0], time_losses[1], longest[0], longest[1]
+        );
     }
     if p <= 0.0 || p >= 1.0 {
         let sign = if p >= 1.0 { "+" } else { "-" };
         println!("Elo difference A - B: {sign}inf (no game won by one side)");
     } else {
-        let lo = (p - 1.96 * se).clamp(1e-6, 1.0 - 1e-6);
-        let hi = (p + 1.96 * se).clamp(1e-6, 1.0 - 1e-6);
-        println!(
-            "Elo difference A - B: {:+.0} +/- {:.0} (95%)",
-            elo(p),
-            (elo(hi) - elo(lo)) / 2.0
-        );
+        // Delta method: d(elo)/dp = 400 / (ln 10 · p (1 − p)).
+        let err = 1.96 * se * 400.0 / (std::f64::consts::LN_10 * p * (1.0 - p));
+        println!("Elo difference A - B: {:+.0} +/- {:.0} (95%)", elo(p), err);
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -8,6 +8,13 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+/// Print a line on stdout; a closed pipe (`crown pdn check … | head`) is not an error.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        let _ = writeln!(std::io::stdout().lock(), $($arg)*);
+    }};
+}
+
 /// Arguments of `crown pdn`.
 #[derive(Args, Debug)]
 pub struct PdnArgs {
@@ -148,15 +155,15 @@ fn check(args: &CheckArgs) -> Result<ExitCode, CliError> {
         if args.warnings {
             o["warning_lines"] = warning_lines.into();
         }
-        println!("{o}");
+        say!("{o}");
     } else {
         for (p, e) in &errors {
-            println!("{}: {e}", p.display());
+            say!("{}: {e}", p.display());
         }
         for w in &warning_lines {
-            println!("{w}");
+            say!("{w}");
         }
-        println!(
+        say!(
             "{games} games, {replayed} replayed, {warnings} warnings, {} errors",
             errors.len()
         );
@@ -268,7 +275,7 @@ fn fen(args: &FenArgs) -> Result<ExitCode, CliError> {
                 r.moves.len()
             )));
         }
-        println!("{}", r.position_at(args.ply).to_fen());
+        say!("{}", r.position_at(args.ply).to_fen());
         return Ok(ExitCode::SUCCESS);
     }
     Err(CliError(format!(

@@ -4,7 +4,8 @@ use crate::analyze_cmd::line_text;
 use crate::CliError;
 use clap::Args;
 use crown_ai::{Engine, EngineOptions, Limits, SearchResult};
-use crown_core::{Color, Game, ImpasseSetup, Outcome, Position, Variant};
+use crown_core::{Color, Game, ImpasseSetup, Position, Variant};
+use crown_notation::game_to_pdn;
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
@@ -32,62 +33,6 @@ pub struct PlayArgs {
     /// directory; "-" to not save).
     #[arg(long)]
     save: Option<String>,
-}
-
-/// One PDN game: tags, then numbered moves, then the result. A small local writer until
-/// `crown_notation::game_to_pdn` is on main; same signature.
-pub fn game_to_pdn(game: &Game, tags: &[(&str, &str)]) -> String {
-    let variant = game.variant();
-    let result = game
-        .outcome()
-        .map_or("*", |o: Outcome| o.pdn_result(variant));
-    let mut out = String::new();
-    for (k, v) in tags {
-        out.push_str(&format!("[{k} \"{}\"]\n", v.replace('"', "'")));
-    }
-    match variant {
-        Variant::American => out.push_str("[GameType \"21\"]\n"),
-        Variant::Pool => out.push_str("[GameType \"23\"]\n"),
-        Variant::Impasse => out.push_str("[Variant \"impasse\"]\n"),
-    }
-    if game.start() != &Position::new(variant) {
-        out.push_str(&format!("[FEN \"{}\"]\n", game.start().to_fen()));
-    }
-    out.push_str(&format!("[Result \"{result}\"]\n"));
-    let first = game.start().side_to_move();
-    // Tokens: a move number stays on the line of its move.
-    let mut tokens: Vec<String> = Vec::new();
-    let mut number = 1;
-    for (i, (pos, mv)) in game.history().enumerate() {
-        let text = pos.move_text(mv);
-        if pos.side_to_move() == first {
-            if i > 0 {
-                number += 1;
-            }
-            tokens.push(format!("{number}. {text}"));
-        } else if i == 0 {
-            tokens.push(format!("{number}... {text}"));
-        } else {
-            tokens.push(text);
-        }
-    }
-    tokens.push(result.to_string());
-    // Wrap at 80 columns.
-    let mut line = String::new();
-    for word in tokens {
-        if !line.is_empty() && line.len() + word.len() + 1 > 80 {
-            out.push_str(&line);
-            out.push('\n');
-            line.clear();
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(&word);
-    }
-    out.push_str(&line);
-    out.push('\n');
-    out
 }
 
 /// The board drawn with square numbers on empty squares and the side to move.

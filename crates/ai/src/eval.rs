@@ -523,3 +523,97 @@ mod zobrist_tests {
         }
     }
 }
+
+/// Whether colour `c` has a capture on board `b` (American: men jump forward, kings one square;
+/// pool: men jump both ways, flying kings along a free diagonal). Used by the quiescence search to
+/// see threats.
+pub(crate) fn can_capture(b: &Board, c: usize, variant: Variant) -> bool {
+    let opp = b.men[1 - c] | b.kings[1 - c];
+    let empty = !b.occupied();
+    let pool = variant == Variant::Pool;
+    let jump = |i: usize, d: usize| -> bool {
+        let n = NEIGH[i][d];
+        if n == NO || opp & (1 << n) == 0 {
+            return false;
+        }
+        let n2 = NEIGH[n as usize][d];
+        n2 != NO && empty & (1 << n2) != 0
+    };
+    for i in iter(b.men[c]) {
+        let dirs: &[usize] = if pool {
+            &[0, 1, 2, 3]
+        } else {
+            &forward_dirs(c)
+        };
+        if dirs.iter().any(|&d| jump(i, d)) {
+            return true;
+        }
+    }
+    for i in iter(b.kings[c]) {
+        for d in [0usize, 1, 2, 3] {
+            if !pool {
+                if jump(i, d) {
+                    return true;
+                }
+                continue;
+            }
+            // Flying king: slide over empty squares to the first piece.
+            let mut j = i;
+            loop {
+                let n = NEIGH[j][d];
+                if n == NO {
+                    break;
+                }
+                if empty & (1 << n) != 0 {
+                    j = n as usize;
+                    continue;
+                }
+                if jump(j, d) {
+                    return true;
+                }
+                break;
+            }
+        }
+    }
+    false
+}
+
+const fn forward_dirs(c: usize) -> [usize; 2] {
+    forward(c)
+}
+
+#[cfg(test)]
+mod capture_tests {
+    use super::*;
+    use crown_core::Game;
+
+    /// `can_capture` agrees with core's `must_capture` along pseudo-random checkers games.
+    #[test]
+    fn agrees_with_core() {
+        for v in [Variant::American, Variant::Pool] {
+            let mut seed = 0x9876_5432u64;
+            for _ in 0..40 {
+                let mut game = Game::new(v);
+                for _ in 0..80 {
+                    let pos = *game.position();
+                    let b = Board::of(&pos);
+                    assert_eq!(
+                        can_capture(&b, b.side, v),
+                        pos.must_capture(),
+                        "{v} {}",
+                        pos.to_fen()
+                    );
+                    let moves = game.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    let mv = moves[(seed % moves.len() as u64) as usize];
+                    game.play(&mv).unwrap();
+                }
+            }
+        }
+    }
+}

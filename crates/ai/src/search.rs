@@ -112,10 +112,10 @@ fn time_bounds(limits: &Limits) -> (Option<Duration>, Option<Duration>) {
         hard = Some(h);
     }
     if let Some(c) = limits.clock {
-        // Keep 30 ms for process and I/O latency; plan for about 25 more moves.
-        let usable = c.remaining_ms.saturating_sub(30);
-        let s = (usable / 25 + c.increment_ms * 3 / 4).min(usable / 2);
-        let h = (s * 3).min(usable / 3).max(1);
+        // Keep 50 ms + 5% for process, I/O and scheduling latency; plan for about 25 more moves.
+        let usable = c.remaining_ms.saturating_sub(50 + c.remaining_ms / 20);
+        let s = (usable / 25 + c.increment_ms * 2 / 3).min(usable / 2);
+        let h = (s * 3).min(usable / 4).max(1);
         let s = s.min(h);
         soft = Some(soft.map_or(s, |x| x.min(s)));
         hard = Some(hard.map_or(h, |x| x.min(h)));
@@ -181,17 +181,7 @@ pub(crate) fn run(
     let threads = engine.options.threads.max(1);
     let stop_on_mate = limits.depth.is_none() && !limits.infinite;
 
-    let completed = std::thread::scope(|scope| {
-        for id in 1..threads {
-            let sh = &sh;
-            let keys = keys.clone();
-            let _ = std::thread::Builder::new()
-                .stack_size(16 * 1024 * 1024)
-                .spawn_scoped(scope, move || {
-                    let mut w = Worker::new(sh, id, keys, &pos);
-                    w.iterate(&pos, quiet, max_depth, None, false, &mut |_, _| {});
-                });
-        }
+    let mut main_search = || {
         let mut w = Worker::new(&sh, 0, keys.clone(), &pos);
         let mut report = |w: &Worker, c: &Completed| {
             let elapsed = start.elapsed();
@@ -211,7 +201,26 @@ pub(crate) fn run(
         w.flush();
         sh.abort.store(true, Ordering::Relaxed);
         c
-    });
+    };
+    // One thread: no scope at all (so the search also runs where threads do not exist, e.g. wasm).
+    let completed = if threads <= 1 {
+        main_search()
+    } else {
+        std::thread::scope(|scope| {
+            for id in 1..threads {
+                let sh = &sh;
+                let keys = keys.clone();
+                // A helper that cannot be spawned is simply missing: the main thread searches alone.
+                let _ = std::thread::Builder::new()
+                    .stack_size(16 * 1024 * 1024)
+                    .spawn_scoped(scope, move || {
+                        let mut w = Worker::new(sh, id, keys, &pos);
+                        w.iterate(&pos, quiet, max_depth, None, false, &mut |_, _| {});
+                    });
+            }
+            main_search()
+        })
+    };
 
     let nodes = sh.nodes.load(Ordering::Relaxed);
     let time_ms = start.elapsed().as_millis() as u64;
@@ -545,11 +554,23 @@ impl<'a> Worker<'a> {
             return -(MATE - ply as i32);
         }
         let captures = self.lists[ply][0].is_capture();
+        let draughts = self.sh.variant.is_draughts();
+        // At the horizon: stand pat, unless the opponent threatens a capture; then every move is
+        // searched one more ply (its replies only resolve captures).
+        let mut threat = false;
+        let mut depth = depth;
         if depth <= 0 && !captures {
-            return board.evaluate(self.sh.variant);
+            if depth == 0
+                && draughts
+                && eval::can_capture(&board, 1 - side as usize, self.sh.variant)
+            {
+                threat = true;
+                depth = 1;
+            } else {
+                return board.evaluate(self.sh.variant);
+            }
         }
         let ext = i32::from(n == 1 && depth > 0);
-        let draughts = self.sh.variant.is_draughts();
         let my_men = if draughts {
             board.men[side as usize]
         } else {
@@ -601,7 +622,7 @@ impl<'a> Worker<'a> {
             } else {
                 quiet + 1
             };
-            let new_depth = depth - 1 + ext;
+            let new_depth = if threat { -1 } else { depth - 1 + ext };
             let s = if k == 0 {
                 -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, cq)
             } else {
@@ -662,9 +683,11 @@ impl<'a> Worker<'a> {
         } else {
             Bound::Upper
         };
-        self.sh
-            .tt
-            .store(key, to_tt(best, ply), depth, bound, best_idx);
+        if use_tt {
+            self.sh
+                .tt
+                .store(key, to_tt(best, ply), depth, bound, best_idx);
+        }
         best
     }
 }

@@ -89,18 +89,25 @@ pub(crate) fn squares(mut bb: Bb) -> impl Iterator<Item = Square> {
     })
 }
 
-/// Convert a ghost bitboard to a [`SquareSet`].
+/// Convert a ghost bitboard to a [`SquareSet`]: each pair of rows is 8 consecutive bits in both
+/// layouts (ghost bits 9k..9k+7 hold square indices 8k..8k+7), so four shifts do it.
+#[inline]
 pub(crate) fn to_set(bb: Bb) -> SquareSet {
-    let mut set = SquareSet::EMPTY;
-    for sq in squares(bb) {
-        set.insert(sq);
+    let mut out = 0u32;
+    for k in 0..4 {
+        out |= (((bb >> (9 * k)) & 0xFF) as u32) << (8 * k);
     }
-    set
+    SquareSet(out)
 }
 
-/// Convert a [`SquareSet`] to a ghost bitboard.
+/// Convert a [`SquareSet`] to a ghost bitboard (the inverse of [`to_set`]).
+#[inline]
 pub(crate) fn from_set(set: SquareSet) -> Bb {
-    set.iter().fold(0, |acc, sq| acc | bit(sq))
+    let mut out = 0u64;
+    for k in 0..4 {
+        out |= (((set.0 >> (8 * k)) & 0xFF) as u64) << (9 * k);
+    }
+    out
 }
 
 /// A set of squares, bit `n - 1` standing for square `n` (1–32).
@@ -215,5 +222,11 @@ mod tests {
         let s: SquareSet = [sq(1), sq(9), sq(32)].into_iter().collect();
         assert_eq!(to_set(from_set(s)), s);
         assert_eq!(BOARD.count_ones(), 32);
+        assert_eq!(from_set(SquareSet::FULL), BOARD);
+        for sq in Square::ALL {
+            let one: SquareSet = [sq].into_iter().collect();
+            assert_eq!(from_set(one), bit(sq));
+            assert_eq!(to_set(bit(sq)), one);
+        }
     }
 }

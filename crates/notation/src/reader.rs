@@ -378,6 +378,15 @@ impl<R: Read> Lexer<R> {
                         if ch == '}' {
                             break;
                         }
+                        if ch == '{' {
+                            // PDN comments do not nest; the first '}' would end this one.
+                            let (line, col) = (self.line_no(), self.pos);
+                            return Some(Err(LexError {
+                                reason: "'{' inside a comment: comments cannot be nested".into(),
+                                line,
+                                col,
+                            }));
+                        }
                         s.push(ch);
                     }
                     let text = s.split_whitespace().collect::<Vec<_>>().join(" ");

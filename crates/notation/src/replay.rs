@@ -140,10 +140,35 @@ pub(crate) fn position_from_pdn_fen(
     }
 }
 
+/// The squares of a move text (a start, at most [`crown_core::MAX_PATH`] landings), without
+/// allocating.
+#[derive(Default)]
+struct Squares {
+    list: [Option<Square>; crown_core::MAX_PATH + 1],
+    len: usize,
+}
+
+impl Squares {
+    fn push(&mut self, sq: Square) -> Result<(), PdnErrorKind> {
+        if self.len == self.list.len() {
+            return Err(PdnErrorKind::Syntax(
+                "a move lists more squares than any capture can have".into(),
+            ));
+        }
+        self.list[self.len] = Some(sq);
+        self.len += 1;
+        Ok(())
+    }
+
+    fn squares(&self) -> impl Iterator<Item = Square> + '_ {
+        self.list[..self.len].iter().flatten().copied()
+    }
+}
+
 /// Squares of a checkers move text: numeric with any separator and leading zeros, or alphanumeric
 /// with or without separators.
-fn parse_squares(text: &str) -> Result<Vec<Square>, PdnErrorKind> {
-    let mut out = Vec::with_capacity(4);
+fn parse_squares(text: &str) -> Result<Squares, PdnErrorKind> {
+    let mut out = Squares::default();
     let b = text.as_bytes();
     if b.first().is_some_and(|c| (b'a'..=b'h').contains(c)) {
         let cleaned: Vec<u8> = b
@@ -158,7 +183,7 @@ fn parse_squares(text: &str) -> Result<Vec<Square>, PdnErrorKind> {
                 })
                 .flatten();
             match sq {
-                Some(s) => out.push(s),
+                Some(s) => out.push(s)?,
                 None => {
                     return Err(PdnErrorKind::UnknownSquare(format!(
                         "'{}' is not a dark square of the 8x8 board",
@@ -173,7 +198,7 @@ fn parse_squares(text: &str) -> Result<Vec<Square>, PdnErrorKind> {
                 PdnErrorKind::Syntax(format!("cannot read '{part}' in move '{text}' as a square"))
             })?;
             match u8::try_from(n).ok().and_then(Square::new) {
-                Some(s) => out.push(s),
+                Some(s) => out.push(s)?,
                 None => {
                     return Err(PdnErrorKind::UnknownSquare(format!(
                         "{n} is not one of the squares 1-32 (a game of another type without a GameType tag?)"
@@ -182,7 +207,7 @@ fn parse_squares(text: &str) -> Result<Vec<Square>, PdnErrorKind> {
             }
         }
     }
-    if out.len() < 2 {
+    if out.len < 2 {
         return Err(PdnErrorKind::Syntax(format!(
             "move '{text}' needs a start and an end square"
         )));
@@ -206,16 +231,22 @@ fn candidates(pos: &Position, text: &str, buf: &mut MoveList) -> Result<Vec<Move
         };
     }
     let sqs = parse_squares(text)?;
-    let (first, last) = (sqs[0], sqs[sqs.len() - 1]);
-    let inner = &sqs[1..sqs.len() - 1];
+    let first = sqs.squares().next();
+    let last = sqs.squares().last();
     pos.legal_move_paths_into(buf);
     let mut out: Vec<Move> = Vec::new();
     for m in buf.iter() {
-        if m.from() != first || m.to() != last {
+        if Some(m.from()) != first || Some(m.to()) != last {
             continue;
         }
+        // The squares between start and end must be landing squares of the path, in order.
         let mut path = m.path();
-        if inner.iter().all(|s| path.any(|p| p == *s)) && !out.contains(m) {
+        let fits = sqs
+            .squares()
+            .skip(1)
+            .take(sqs.len - 2)
+            .all(|s| path.any(|p| p == s));
+        if fits && !out.contains(m) {
             out.push(*m);
         }
     }

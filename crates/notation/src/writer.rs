@@ -25,32 +25,47 @@ fn escape(value: &str) -> String {
     s
 }
 
-/// Greedy line filling: words joined by spaces, a new line when the next word would pass `width`.
+/// Movetext words, laid out by greedy line filling: words joined by spaces, a new line when the next
+/// word would pass [`LINE_WIDTH`].
 struct Wrapper {
-    out: String,
-    column: usize,
-    /// The next word follows without a space (after `(`).
+    words: Vec<String>,
+    /// The next word is glued to the last one (after `(`).
     glue: bool,
 }
 
 impl Wrapper {
     fn word(&mut self, w: &str) {
-        let len = w.chars().count();
-        if self.glue {
-            self.glue = false;
-            self.out.push_str(w);
-            self.column += len;
-            return;
+        match self.words.last_mut() {
+            Some(last) if self.glue => last.push_str(w),
+            _ => self.words.push(w.to_string()),
         }
-        if self.column > 0 && self.column + 1 + len > LINE_WIDTH {
-            self.out.push('\n');
-            self.column = 0;
-        } else if self.column > 0 {
-            self.out.push(' ');
-            self.column += 1;
+        self.glue = false;
+    }
+
+    /// Append to the last word (a closing `)`).
+    fn suffix(&mut self, s: &str) {
+        match self.words.last_mut() {
+            Some(last) => last.push_str(s),
+            None => self.words.push(s.to_string()),
         }
-        self.out.push_str(w);
-        self.column += len;
+    }
+
+    fn layout(&self) -> String {
+        let mut out = String::new();
+        let mut column = 0;
+        for w in &self.words {
+            let len = w.chars().count();
+            if column > 0 && column + 1 + len > LINE_WIDTH {
+                out.push('\n');
+                column = 0;
+            } else if column > 0 {
+                out.push(' ');
+                column += 1;
+            }
+            out.push_str(w);
+            column += len;
+        }
+        out
     }
 }
 
@@ -86,6 +101,8 @@ fn write_nodes(nodes: &[Node], first_ply: usize, num: Numbering, w: &mut Wrapper
                 need_number = false;
             }
             Node::Comment(c) => {
+                // A brace inside would end or nest the comment (PDN comments cannot hold them).
+                let c = c.replace('{', "(").replace('}', ")");
                 let words: Vec<&str> = c.split_whitespace().collect();
                 if words.is_empty() {
                     w.word("{}");
@@ -117,8 +134,7 @@ fn write_nodes(nodes: &[Node], first_ply: usize, num: Numbering, w: &mut Wrapper
                     w.word("(");
                     w.glue = true;
                     write_nodes(inner, last_move_ply, num, w);
-                    w.out.push(')');
-                    w.column += 1;
+                    w.suffix(")");
                 }
                 need_number = true;
             }
@@ -128,6 +144,25 @@ fn write_nodes(nodes: &[Node], first_ply: usize, num: Numbering, w: &mut Wrapper
             }
         }
     }
+}
+
+/// The tags in the order the writer puts them: the roster tags present (and always `Result`, from
+/// `terminator` when missing), `GameType`, `SetUp`, `FEN`, then the others in their order.
+fn ordered_tags(game: &PdnGame, terminator: &str) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for name in ROSTER.iter().chain(&["GameType", "SetUp", "FEN"]) {
+        if let Some(v) = game.tag(name) {
+            out.push((name.to_string(), v.to_string()));
+        } else if *name == "Result" {
+            out.push((name.to_string(), terminator.to_string()));
+        }
+    }
+    for (name, value) in &game.tags {
+        if !out.iter().any(|(n, _)| n.eq_ignore_ascii_case(name)) {
+            out.push((name.clone(), value.clone()));
+        }
+    }
+    out
 }
 
 /// Write one game as PDN text (ending with a blank line), as it is: tags in the standard order — the
@@ -153,38 +188,16 @@ pub fn write_game(game: &PdnGame) -> String {
         .filter(|r| RESULTS.contains(&r.as_str()) || r == "*")
         .unwrap_or_else(|| "*".to_string());
     let mut out = String::new();
-    let mut written: Vec<&str> = Vec::new();
-    let tag = |out: &mut String, name: &str, value: &str| {
-        out.push_str(&format!("[{name} \"{}\"]\n", escape(value)));
-    };
-    for name in ROSTER {
-        if let Some(v) = game.tag(name) {
-            tag(&mut out, name, v);
-            written.push(name);
-        } else if name == "Result" {
-            tag(&mut out, name, &terminator);
-            written.push(name);
-        }
-    }
-    for name in ["GameType", "SetUp", "FEN"] {
-        if let Some(v) = game.tag(name) {
-            tag(&mut out, name, v);
-            written.push(name);
-        }
-    }
-    for (name, value) in &game.tags {
-        if !written.iter().any(|w| w.eq_ignore_ascii_case(name)) {
-            tag(&mut out, name, value);
-        }
+    for (name, value) in ordered_tags(game, &terminator) {
+        out.push_str(&format!("[{name} \"{}\"]\n", escape(&value)));
     }
     let mut w = Wrapper {
-        out: String::new(),
-        column: 0,
+        words: Vec::new(),
         glue: false,
     };
     write_nodes(&game.nodes, 0, Numbering { variant, side }, &mut w);
     w.word(&terminator);
-    out.push_str(&w.out);
+    out.push_str(&w.layout());
     out.push_str("\n\n");
     out
 }
@@ -292,6 +305,7 @@ pub fn canonical(game: &PdnGame) -> Result<PdnGame, PdnError> {
         .filter(|x| RESULTS.contains(&x.as_str()) || x == "*")
         .unwrap_or_else(|| "*".into());
     out.set_tag("Result", &result);
+    out.tags = ordered_tags(&out, &result);
     out.result = Some(result);
     Ok(out)
 }

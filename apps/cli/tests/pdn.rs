@@ -1,0 +1,152 @@
+//! `crown pdn check|fmt|fen` on the shared archives: summaries, JSON, exit codes 0/1/2.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn shared() -> PathBuf {
+    if let Ok(p) = std::env::var("CROWN_SHARED") {
+        return PathBuf::from(p);
+    }
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared")
+}
+
+fn pdn(name: &str) -> String {
+    shared().join("data/pdn").join(name).display().to_string()
+}
+
+fn crown(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_crown"))
+        .args(args)
+        .output()
+        .expect("run crown");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn check_tinsley_reports_petal_game_18() {
+    let (code, out, _) = crown(&["pdn", "check", &pdn("tinsley.pdn")]);
+    assert_eq!(code, 1);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert!(lines[0].contains("Petal 1981, game 18") && lines[0].contains("move 62"));
+    assert!(lines[1].starts_with("724 games, 723 replayed,"), "{out}");
+    assert!(lines[1].ends_with(", 1 errors"), "{out}");
+
+    let (code, out, _) = crown(&["pdn", "check", "--json", &pdn("tinsley.pdn")]);
+    assert_eq!(code, 1);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["games"], 724);
+    assert_eq!(v["replayed"], 723);
+    let e = &v["errors"][0];
+    assert_eq!(e["event"], "Petal 1981, game 18");
+    assert_eq!(e["game"], 541);
+    assert_eq!(e["move"], 62);
+    assert!(e["line"].as_u64().unwrap() > 0);
+    assert!(e["reason"].as_str().unwrap().starts_with("illegal move"));
+}
+
+#[test]
+fn check_clean_files_exit_0_and_bad_input_exits_2() {
+    let (code, out, _) = crown(&["pdn", "check", &pdn("ballots-11-man-english.pdn")]);
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(
+        out.trim(),
+        "2400 games, 2400 replayed, 0 warnings, 0 errors"
+    );
+    let (code, out, err) = crown(&["pdn", "check", "/nonexistent/file.pdn"]);
+    assert_eq!(code, 2);
+    assert!(out.is_empty());
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let empty = std::env::temp_dir().join(format!("crown-empty-{}.pdn", std::process::id()));
+    std::fs::write(&empty, "  \n").unwrap();
+    let (code, _, err) = crown(&["pdn", "check", empty.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no PDN game"), "{err}");
+    let _ = std::fs::remove_file(&empty);
+}
+
+#[test]
+fn fen_gives_the_position_of_a_ply() {
+    // The start position of a game without FEN, and the position before Petal's move 62.
+    let (code, out, _) = crown(&[
+        "pdn",
+        "fen",
+        &pdn("tinsley.pdn"),
+        "--game",
+        "1",
+        "--ply",
+        "0",
+    ]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        out.trim(),
+        "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
+    );
+    // Game 1 opens 1. 11-15 23-18.
+    let (_, out, _) = crown(&[
+        "pdn",
+        "fen",
+        &pdn("tinsley.pdn"),
+        "--game",
+        "1",
+        "--ply",
+        "2",
+    ]);
+    assert_eq!(
+        out.trim(),
+        "B:W18,21,22,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,12,15"
+    );
+    let (code, out, _) = crown(&[
+        "pdn",
+        "fen",
+        &pdn("tinsley.pdn"),
+        "--game",
+        "541",
+        "--ply",
+        "122",
+    ]);
+    assert_eq!(code, 0);
+    assert_eq!(out.trim(), "B:WK26,K27,K30:B16,K28,K29");
+    let (code, _, err) = crown(&[
+        "pdn",
+        "fen",
+        &pdn("tinsley.pdn"),
+        "--game",
+        "541",
+        "--ply",
+        "123",
+    ]);
+    assert_eq!(code, 1);
+    assert!(err.contains("move 62"), "{err}");
+    let (code, _, err) = crown(&["pdn", "fen", &pdn("tinsley.pdn"), "--game", "9999"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("724 games"), "{err}");
+}
+
+#[test]
+fn fmt_output_checks_clean_and_is_stable() {
+    let dir = std::env::temp_dir();
+    let a = dir.join(format!("crown-fmt-a-{}.pdn", std::process::id()));
+    let b = dir.join(format!("crown-fmt-b-{}.pdn", std::process::id()));
+    let src = shared().join("data/pdn/conformance/succeed/OCA_2.0.pdn");
+    let (code, _, err) = crown(&[
+        "pdn",
+        "fmt",
+        src.to_str().unwrap(),
+        "-o",
+        a.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, _) = crown(&["pdn", "check", a.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    assert_eq!(out.trim(), "43 games, 43 replayed, 0 warnings, 0 errors");
+    let (code, _, _) = crown(&["pdn", "fmt", a.to_str().unwrap(), "-o", b.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+    let _ = std::fs::remove_file(&a);
+    let _ = std::fs::remove_file(&b);
+}

@@ -1,0 +1,80 @@
+//! The engine opponent, behind the [`MovePicker`] trait so the server does not depend on how moves
+//! are chosen. The server calls it on a blocking thread (`tokio::task::spawn_blocking`), never on
+//! the async runtime's workers.
+
+use crown_core::Game;
+use std::sync::atomic::AtomicBool;
+
+/// Chooses the engine's moves.
+pub trait MovePicker: Send + Sync + 'static {
+    /// The move to play in `game` (in Crown notation, as `Position::move_text` writes it) at casual
+    /// `level` 1..=10, with `clock` = (time left, increment) in ms when the game is timed. Returns
+    /// `None` if there is no move or `stop` was set. May block for as long as the search takes.
+    fn pick(
+        &self,
+        game: &Game,
+        level: u8,
+        clock: Option<(u64, u64)>,
+        stop: &AtomicBool,
+    ) -> Option<String>;
+}
+
+/// The crown-ai engine as a [`MovePicker`]: a pool of [`crown_ai::Engine`]s (each with its own
+/// transposition table), searching at the game's casual level within the clock.
+pub struct CrownEngine {
+    threads: usize,
+    hash_mib: usize,
+    pool: std::sync::Mutex<Vec<crown_ai::Engine>>,
+}
+
+impl CrownEngine {
+    /// An engine pool whose searches use `threads` threads and `hash_mib` MiB of hash each.
+    pub fn new(threads: usize, hash_mib: usize) -> CrownEngine {
+        CrownEngine {
+            threads,
+            hash_mib,
+            pool: std::sync::Mutex::new(Vec::new()),
+        }
+    }
+}
+
+impl MovePicker for CrownEngine {
+    fn pick(
+        &self,
+        game: &Game,
+        level: u8,
+        clock: Option<(u64, u64)>,
+        stop: &AtomicBool,
+    ) -> Option<String> {
+        let pooled = self.pool.lock().unwrap_or_else(|e| e.into_inner()).pop();
+        let mut engine = pooled.unwrap_or_else(|| {
+            crown_ai::Engine::new(crown_ai::EngineOptions {
+                hash_mib: self.hash_mib,
+                threads: self.threads,
+                level: None,
+            })
+        });
+        // Positions of another game would only pollute the table.
+        engine.new_game();
+        engine.set_level(Some(level));
+        let mut limits = crown_ai::Limits::level(level);
+        if let Some((remaining_ms, increment_ms)) = clock {
+            limits.clock = Some(crown_ai::Clock {
+                remaining_ms,
+                increment_ms,
+            });
+        }
+        let result = engine.search(game, &limits, stop, &mut |_| {});
+        self.pool
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(engine);
+        let mv = result.best_move?;
+        Some(game.position().move_text(&mv))
+    }
+}
+
+/// The engine this build links: crown-ai.
+pub fn default_picker(threads: usize, hash_mib: usize) -> Option<std::sync::Arc<dyn MovePicker>> {
+    Some(std::sync::Arc::new(CrownEngine::new(threads, hash_mib)))
+}

@@ -1,0 +1,554 @@
+//! # crown-server
+//!
+//! Online play for Crown: durable games stored in SQLite (behind the [`store::Store`] trait), seats
+//! protected by secret tokens, a WebSocket per game pushing every change to players and spectators,
+//! engine opponents, PDN export, and the web UI's static files. The HTTP API is documented in
+//! `docs/api.md`; running several instances is discussed in `docs/scaling.md`.
+//!
+//! [`App::start`] loads the unfinished games (resuming their clocks) and starts the background
+//! tasks; [`App::router`] is the axum router (tested in process with `tower::ServiceExt::oneshot`);
+//! [`serve`] runs it on a listener with graceful shutdown.
+
+pub mod api;
+pub mod engine;
+pub mod error;
+pub mod limit;
+pub mod live;
+pub mod pdn;
+pub mod store;
+
+use crate::error::ApiError;
+use crate::live::{now_ms, Live};
+use crate::store::Store;
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::{broadcast, watch};
+
+/// Server settings.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Directory of the web UI's static files; `None` (or a missing directory) serves the built-in
+    /// index page instead.
+    pub static_dir: Option<PathBuf>,
+    /// Largest request body accepted, in bytes.
+    pub max_body_bytes: usize,
+    /// Requests per second allowed per client IP address (token bucket); 0 disables the limit.
+    pub rate_per_sec: u32,
+    /// Burst size of the per-client token bucket.
+    pub rate_burst: u32,
+    /// Most games not finished at once; creating more is refused with 503.
+    pub max_open_games: usize,
+    /// Time limit for one HTTP request, in ms.
+    pub request_timeout_ms: u64,
+    /// Interval of WebSocket pings, in ms.
+    pub ws_ping_ms: u64,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            static_dir: None,
+            max_body_bytes: 16 * 1024,
+            rate_per_sec: 50,
+            rate_burst: 200,
+            max_open_games: 10_000,
+            request_timeout_ms: 10_000,
+            ws_ping_ms: 20_000,
+        }
+    }
+}
+
+/// One game held in memory.
+pub struct GameHandle {
+    live: tokio::sync::Mutex<Live>,
+    tx: broadcast::Sender<Arc<str>>,
+    engine_busy: AtomicBool,
+    /// When the side to move's flag falls (ms since the epoch), `u64::MAX` if no clock runs.
+    deadline: AtomicU64,
+}
+
+impl GameHandle {
+    fn new(live: Live) -> Arc<GameHandle> {
+        let (tx, _) = broadcast::channel(64);
+        let deadline = AtomicU64::new(live.flag_deadline().unwrap_or(u64::MAX));
+        Arc::new(GameHandle {
+            live: tokio::sync::Mutex::new(live),
+            tx,
+            engine_busy: AtomicBool::new(false),
+            deadline,
+        })
+    }
+}
+
+/// The shared state of a running server.
+pub struct AppInner {
+    store: Arc<dyn Store>,
+    games: Mutex<HashMap<String, Arc<GameHandle>>>,
+    config: Config,
+    open_games: AtomicUsize,
+    limiter: limit::RateLimiter,
+    engine: Option<Arc<dyn engine::MovePicker>>,
+    /// Engine searches running at once are limited to the number of cores, so that many engine
+    /// games share the CPU without every search getting a sliver of it.
+    engine_slots: Arc<tokio::sync::Semaphore>,
+    shutdown_tx: watch::Sender<bool>,
+}
+
+/// A cheap handle to the server's state.
+#[derive(Clone)]
+pub struct App(Arc<AppInner>);
+
+impl std::ops::Deref for App {
+    type Target = AppInner;
+    fn deref(&self) -> &AppInner {
+        &self.0
+    }
+}
+
+/// The event name and full game view pushed over the WebSocket.
+#[derive(serde::Serialize)]
+struct Push<'a> {
+    r#type: &'static str,
+    event: &'a str,
+    game: &'a live::GameView,
+}
+
+impl App {
+    /// Build the state, load every unfinished game from `store` (shifting running clocks so that
+    /// downtime since the last heartbeat is not charged), and start the background tasks (flag
+    /// sweeper, heartbeat, engine moves). Must run inside a Tokio runtime.
+    ///
+    /// # Errors
+    /// A message if the store cannot be read or a stored game does not replay.
+    pub async fn start(
+        store: Arc<dyn Store>,
+        config: Config,
+        engine: Option<Arc<dyn engine::MovePicker>>,
+    ) -> Result<App, String> {
+        let (shutdown_tx, _) = watch::channel(false);
+        let app = App(Arc::new(AppInner {
+            limiter: limit::RateLimiter::new(config.rate_per_sec, config.rate_burst),
+            store,
+            games: Mutex::new(HashMap::new()),
+            config,
+            open_games: AtomicUsize::new(0),
+            engine,
+            engine_slots: Arc::new(tokio::sync::Semaphore::new(
+                std::thread::available_parallelism().map_or(1, |n| n.get()),
+            )),
+            shutdown_tx,
+        }));
+        let store = app.store.clone();
+        let loaded = tokio::task::spawn_blocking(move || -> Result<Vec<Live>, String> {
+            let heartbeat = store.last_heartbeat().map_err(|e| e.to_string())?;
+            let now = now_ms();
+            let mut out = Vec::new();
+            for id in store.unfinished().map_err(|e| e.to_string())? {
+                let rec = store
+                    .load(&id)
+                    .map_err(|e| e.to_string())?
+                    .ok_or_else(|| format!("game {id} vanished while loading"))?;
+                let mut live = Live::from_record(rec)?;
+                if let Some(hb) = heartbeat {
+                    if live.resume_after_downtime(hb, now) {
+                        let keep = live.rec.moves.len();
+                        store.save(&mut live.rec, keep).map_err(|e| e.to_string())?;
+                    }
+                }
+                out.push(live);
+            }
+            store.heartbeat(now).map_err(|e| e.to_string())?;
+            Ok(out)
+        })
+        .await
+        .map_err(|e| e.to_string())??;
+        let count = loaded.len();
+        {
+            let mut games = app.games.lock().unwrap_or_else(|e| e.into_inner());
+            for live in loaded {
+                games.insert(live.rec.id.clone(), GameHandle::new(live));
+            }
+        }
+        app.open_games.store(count, Ordering::SeqCst);
+        tracing::info!(games = count, "resumed unfinished games");
+        app.spawn_background();
+        let handles: Vec<_> = app.all_handles();
+        for h in handles {
+            app.maybe_engine(h);
+        }
+        Ok(app)
+    }
+
+    /// The axum router with every route and layer.
+    pub fn router(&self) -> axum::Router {
+        api::router(self.clone())
+    }
+
+    /// The settings.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Number of games not finished.
+    pub fn open_games(&self) -> usize {
+        self.open_games.load(Ordering::SeqCst)
+    }
+
+    /// Ask WebSocket connections and background tasks to stop (graceful shutdown).
+    pub fn shutdown(&self) {
+        let _ = self.shutdown_tx.send(true);
+    }
+
+    /// A receiver that turns `true` at shutdown.
+    pub fn shutdown_signal(&self) -> watch::Receiver<bool> {
+        self.shutdown_tx.subscribe()
+    }
+
+    fn all_handles(&self) -> Vec<Arc<GameHandle>> {
+        self.games
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .values()
+            .cloned()
+            .collect()
+    }
+
+    /// The game `id`, from memory or loaded from the store.
+    ///
+    /// # Errors
+    /// `not_found`, or `storage` if loading failed.
+    pub async fn handle(&self, id: &str) -> Result<Arc<GameHandle>, ApiError> {
+        if let Some(h) = self.games.lock().unwrap_or_else(|e| e.into_inner()).get(id) {
+            return Ok(h.clone());
+        }
+        if id.len() > 64 || !id.bytes().all(|b| b.is_ascii_alphanumeric()) {
+            return Err(ApiError::not_found(id));
+        }
+        let store = self.store.clone();
+        let key = id.to_string();
+        let rec = tokio::task::spawn_blocking(move || store.load(&key))
+            .await
+            .map_err(ApiError::storage)?
+            .map_err(ApiError::storage)?
+            .ok_or_else(|| ApiError::not_found(id))?;
+        let live = Live::from_record(rec).map_err(ApiError::storage)?;
+        let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
+        Ok(games
+            .entry(id.to_string())
+            .or_insert_with(|| GameHandle::new(live))
+            .clone())
+    }
+
+    /// Insert a newly created game: saved first, then held in memory.
+    ///
+    /// # Errors
+    /// `too_many_games` when the limit of open games is reached, `storage` if saving failed.
+    pub async fn insert(&self, live: Live) -> Result<Arc<GameHandle>, ApiError> {
+        let max = self.config.max_open_games;
+        if self
+            .open_games
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
+                (n < max).then_some(n + 1)
+            })
+            .is_err()
+        {
+            return Err(ApiError::new(
+                axum::http::StatusCode::SERVICE_UNAVAILABLE,
+                "too_many_games",
+                format!("the server already holds {max} unfinished games; try again later"),
+            ));
+        }
+        let store = self.store.clone();
+        let rec = live.rec.clone();
+        let saved = tokio::task::spawn_blocking(move || store.create(&rec)).await;
+        if let Err(e) = saved
+            .map_err(ApiError::storage)
+            .and_then(|r| r.map_err(ApiError::storage))
+        {
+            self.open_games.fetch_sub(1, Ordering::SeqCst);
+            return Err(e);
+        }
+        let id = live.rec.id.clone();
+        let h = GameHandle::new(live);
+        self.games
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(id, h.clone());
+        self.maybe_engine(h.clone());
+        Ok(h)
+    }
+
+    /// Apply `op` to a copy of the game, save the copy, then make it live and push it to every
+    /// WebSocket. If `op` fails nothing changes, except that an error with code `time_out` (the
+    /// mover's flag fell) still saves the game ended on time. Returns `op`'s value and the view for
+    /// `you`.
+    ///
+    /// # Errors
+    /// `op`'s error, or `storage` if saving failed (then nothing changed).
+    pub async fn mutate<T: Send + 'static>(
+        &self,
+        h: &Arc<GameHandle>,
+        event: &'static str,
+        you: Option<crown_core::Color>,
+        op: impl FnOnce(&mut Live, u64) -> Result<T, ApiError> + Send + 'static,
+    ) -> Result<(T, live::GameView), ApiError> {
+        // Run in its own task: if the client goes away or the request times out, the change is
+        // still either committed and made live, or not made at all (never saved but not live).
+        let app = self.clone();
+        let h = h.clone();
+        tokio::spawn(async move { app.mutate_inner(&h, event, you, op).await })
+            .await
+            .map_err(ApiError::storage)?
+    }
+
+    async fn mutate_inner<T: Send + 'static>(
+        &self,
+        h: &Arc<GameHandle>,
+        event: &str,
+        you: Option<crown_core::Color>,
+        op: impl FnOnce(&mut Live, u64) -> Result<T, ApiError>,
+    ) -> Result<(T, live::GameView), ApiError> {
+        let mut guard = h.live.lock().await;
+        let mut next = guard.clone();
+        let now = now_ms();
+        let result = op(&mut next, now);
+        let value = match result {
+            Ok(v) => v,
+            Err(e) if e.code == "time_out" => {
+                self.commit(h, &mut guard, next, "time_out").await?;
+                return Err(e);
+            }
+            Err(e) => return Err(e),
+        };
+        self.commit(h, &mut guard, next, event).await?;
+        let view = guard.view(now_ms(), you);
+        drop(guard);
+        self.maybe_engine(h.clone());
+        Ok((value, view))
+    }
+
+    async fn commit(
+        &self,
+        h: &Arc<GameHandle>,
+        guard: &mut tokio::sync::MutexGuard<'_, Live>,
+        mut next: Live,
+        event: &str,
+    ) -> Result<(), ApiError> {
+        let keep = guard.rec.moves.len().min(next.rec.moves.len());
+        let store = self.store.clone();
+        let next =
+            tokio::task::spawn_blocking(move || store.save(&mut next.rec, keep).map(|()| next))
+                .await
+                .map_err(ApiError::storage)?
+                .map_err(|e| {
+                    tracing::error!(error = %e, "saving a game failed");
+                    ApiError::storage(e)
+                })?;
+        let was_open = guard.rec.status != "finished";
+        **guard = next;
+        if was_open && guard.rec.status == "finished" {
+            self.open_games.fetch_sub(1, Ordering::SeqCst);
+        }
+        h.deadline
+            .store(guard.flag_deadline().unwrap_or(u64::MAX), Ordering::SeqCst);
+        let view = guard.view(now_ms(), None);
+        tracing::info!(game = %guard.rec.id, event, ply = guard.rec.moves.len(), status = %guard.rec.status, "game changed");
+        let push = Push {
+            r#type: "state",
+            event,
+            game: &view,
+        };
+        if let Ok(text) = serde_json::to_string(&push) {
+            let _ = h.tx.send(Arc::from(text));
+        }
+        Ok(())
+    }
+
+    /// Subscribe to a game's pushes.
+    pub fn subscribe(h: &GameHandle) -> broadcast::Receiver<Arc<str>> {
+        h.tx.subscribe()
+    }
+
+    /// The current state message of a game for a new WebSocket.
+    pub async fn snapshot(h: &GameHandle, you: Option<crown_core::Color>) -> String {
+        let live = h.live.lock().await;
+        let view = live.view(now_ms(), you);
+        serde_json::to_string(&Push {
+            r#type: "state",
+            event: "snapshot",
+            game: &view,
+        })
+        .unwrap_or_default()
+    }
+
+    /// If it is the engine's turn, compute its move off the async runtime and play it.
+    fn maybe_engine(&self, h: Arc<GameHandle>) {
+        let Some(picker) = self.engine.clone() else {
+            return;
+        };
+        if h.engine_busy.swap(true, Ordering::SeqCst) {
+            return;
+        }
+        let app = self.clone();
+        tokio::spawn(async move {
+            loop {
+                // Wait for a free core before reading the clock: the search gets the time left.
+                let Ok(_slot) = app.engine_slots.clone().acquire_owned().await else {
+                    break;
+                };
+                let (game, level, clock, ply) = {
+                    let live = h.live.lock().await;
+                    let Some(level) = live.engine_to_move() else {
+                        break;
+                    };
+                    let stm = live.game.position().side_to_move();
+                    let clock = live
+                        .rec
+                        .meta
+                        .time_control
+                        .map(|tc| (live.remaining(stm, now_ms()), tc.increment_ms));
+                    (live.game.clone(), level, clock, live.rec.moves.len())
+                };
+                let stop = Arc::new(AtomicBool::new(false));
+                let mut shutdown = app.shutdown_signal();
+                let picker = picker.clone();
+                let stop2 = stop.clone();
+                let task =
+                    tokio::task::spawn_blocking(move || picker.pick(&game, level, clock, &stop2));
+                let mv = tokio::select! {
+                    r = task => r.ok().flatten(),
+                    _ = shutdown.changed() => { stop.store(true, Ordering::SeqCst); None }
+                };
+                let Some(text) = mv else { break };
+                let played = app
+                    .mutate(&h, "move", None, move |live, now| {
+                        let Some(color) = live.engine_color() else {
+                            return Err(ApiError::conflict("no_engine", "no engine seat"));
+                        };
+                        live.play(color, &text, Some(ply), now)
+                    })
+                    .await;
+                if let Err(e) = played {
+                    if e.code != "stale_ply" {
+                        tracing::warn!(error = %e, "engine move refused");
+                    }
+                }
+            }
+            h.engine_busy.store(false, Ordering::SeqCst);
+            // A change may have arrived between the last check and clearing the flag.
+            let again = h.live.lock().await.engine_to_move().is_some();
+            if again && !*app.shutdown_signal().borrow() {
+                app.maybe_engine(h);
+            }
+        });
+    }
+
+    fn spawn_background(&self) {
+        // Flag sweeper and eviction of finished games nobody watches.
+        let app = self.clone();
+        tokio::spawn(async move {
+            let mut shutdown = app.shutdown_signal();
+            let mut tick = tokio::time::interval(Duration::from_millis(100));
+            let mut rounds = 0u64;
+            loop {
+                tokio::select! {
+                    _ = tick.tick() => {}
+                    _ = shutdown.changed() => break,
+                }
+                rounds += 1;
+                let now = now_ms();
+                for h in app.all_handles() {
+                    if h.deadline.load(Ordering::SeqCst) <= now {
+                        let r = app
+                            .mutate(&h, "time_out", None, |live, now| {
+                                if live.check_flag(now) {
+                                    Ok(())
+                                } else {
+                                    Err(ApiError::conflict("no_flag", "the flag has not fallen"))
+                                }
+                            })
+                            .await;
+                        if let Err(e) = r {
+                            if e.code != "no_flag" {
+                                tracing::warn!(error = %e, "flag check failed");
+                            }
+                        }
+                    }
+                }
+                if rounds % 300 == 0 {
+                    app.evict().await;
+                }
+            }
+        });
+        // Heartbeat: lets a restart stop the clocks for the downtime.
+        let app = self.clone();
+        tokio::spawn(async move {
+            let mut shutdown = app.shutdown_signal();
+            let mut tick = tokio::time::interval(Duration::from_millis(1000));
+            loop {
+                tokio::select! {
+                    _ = tick.tick() => {}
+                    _ = shutdown.changed() => break,
+                }
+                let store = app.store.clone();
+                let _ = tokio::task::spawn_blocking(move || store.heartbeat(now_ms())).await;
+            }
+        });
+    }
+
+    /// Drop finished games that no WebSocket watches from memory (they stay in the store).
+    async fn evict(&self) {
+        let mut finished = Vec::new();
+        for (id, h) in self.games.lock().unwrap_or_else(|e| e.into_inner()).iter() {
+            if h.tx.receiver_count() == 0 && !h.engine_busy.load(Ordering::SeqCst) {
+                finished.push((id.clone(), h.clone()));
+            }
+        }
+        let mut drop_ids = Vec::new();
+        for (id, h) in finished {
+            if h.live.lock().await.rec.status == "finished" {
+                drop_ids.push(id);
+            }
+        }
+        let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
+        for id in drop_ids {
+            games.remove(&id);
+        }
+    }
+
+    /// Write a last heartbeat (at shutdown).
+    pub async fn final_heartbeat(&self) {
+        let store = self.store.clone();
+        let _ = tokio::task::spawn_blocking(move || store.heartbeat(now_ms())).await;
+    }
+}
+
+/// Serve `app` on `listener` until `shutdown` resolves, then stop WebSockets and background tasks
+/// and wait for requests in flight.
+///
+/// # Errors
+/// I/O errors from the listener.
+pub async fn serve(
+    app: App,
+    listener: tokio::net::TcpListener,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let router = app.router();
+    let app2 = app.clone();
+    axum::serve(
+        listener,
+        router.into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(async move {
+        shutdown.await;
+        tracing::info!("shutting down: closing WebSockets, finishing requests");
+        app2.shutdown();
+    })
+    .await?;
+    app.final_heartbeat().await;
+    Ok(())
+}

@@ -1,0 +1,762 @@
+//! A game in memory: the stored record plus the replayed [`crown_core::Game`], the rules of seats,
+//! clocks, offers and takebacks, and the JSON view sent to clients.
+//!
+//! Every operation here works on a copy: the server applies it, saves the copy, and only then
+//! replaces the live game, so a refused or unsaved operation changes nothing.
+
+use crate::error::ApiError;
+use crate::store::{Declared, GameMeta, GameRecord, MoveRecord, Seat, TimeControl};
+use crown_core::{Color, Game, GameError, MoveError, Position, Variant};
+use serde::Serialize;
+
+/// Milliseconds since the Unix epoch.
+pub fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .unwrap_or(0)
+}
+
+/// A live game.
+#[derive(Clone, Debug)]
+pub struct Live {
+    /// The stored record (kept in step with `game`).
+    pub rec: GameRecord,
+    /// The game replayed by crown-core.
+    pub game: Game,
+}
+
+fn seat(meta: &GameMeta, c: Color) -> &Seat {
+    match c {
+        Color::Black => &meta.black,
+        Color::White => &meta.white,
+    }
+}
+
+fn seat_mut(meta: &mut GameMeta, c: Color) -> &mut Seat {
+    match c {
+        Color::Black => &mut meta.black,
+        Color::White => &mut meta.white,
+    }
+}
+
+/// SHA-256 of a seat token, in hex: what the store keeps instead of the token.
+pub fn token_hash(token: &str) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(token.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// Compare two byte strings in time independent of where they differ.
+fn same_secret(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+impl Live {
+    /// Rebuild a live game from its record by replaying the stored moves and declared result.
+    ///
+    /// # Errors
+    /// A message naming the bad variant, FEN or move (with its ply) if the record does not replay.
+    pub fn from_record(rec: GameRecord) -> Result<Live, String> {
+        let variant: Variant = rec
+            .variant
+            .parse()
+            .map_err(|e| format!("game {}: {e}", rec.id))?;
+        let start = Position::from_fen(variant, &rec.start_fen)
+            .map_err(|e| format!("game {}: start FEN: {e}", rec.id))?;
+        let mut game = Game::from_position(start);
+        for (ply, m) in rec.moves.iter().enumerate() {
+            game.play_text(&m.text)
+                .map_err(|e| format!("game {}: ply {} '{}': {e}", rec.id, ply + 1, m.text))?;
+        }
+        match rec.meta.declared {
+            Some(Declared::Resigned { color }) => game.resign(color.into()),
+            Some(Declared::Timeout { color }) => game.lose_on_time(color.into()),
+            Some(Declared::AgreedDraw) => game.agree_draw(),
+            None => {}
+        }
+        Ok(Live { rec, game })
+    }
+
+    /// A new game record; `creator` holds `creator_token` (only its hash is kept), the other seat
+    /// is `other`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn create(
+        id: String,
+        start: Position,
+        creator: Color,
+        creator_token: String,
+        other: Seat,
+        time_control: Option<TimeControl>,
+        now: u64,
+    ) -> Live {
+        let mut meta = GameMeta {
+            black: Seat::Human { token_sha256: None },
+            white: Seat::Human { token_sha256: None },
+            time_control,
+            clock_ms: [time_control.map_or(0, |t| t.initial_ms); 2],
+            turn_started_ms: 0,
+            declared: None,
+            draw_offer: None,
+            takeback_request: None,
+        };
+        *seat_mut(&mut meta, creator) = Seat::Human {
+            token_sha256: Some(token_hash(&creator_token)),
+        };
+        *seat_mut(&mut meta, creator.opposite()) = other;
+        let rec = GameRecord {
+            id,
+            variant: start.variant().id().to_string(),
+            start_fen: start.to_fen(),
+            status: String::new(),
+            result: None,
+            meta,
+            moves: Vec::new(),
+            created_ms: now,
+            updated_ms: now,
+            version: 0,
+        };
+        let mut live = Live {
+            rec,
+            game: Game::from_position(start),
+        };
+        live.refresh(now);
+        live
+    }
+
+    /// Whether every seat is taken (human with a token, or engine).
+    pub fn seated(&self) -> bool {
+        Color::ALL
+            .iter()
+            .all(|&c| !matches!(seat(&self.rec.meta, c), Seat::Human { token_sha256: None }))
+    }
+
+    /// The seat whose secret is `token` (compared by hash, in constant time), if any.
+    pub fn seat_of(&self, token: &str) -> Option<Color> {
+        let hash = token_hash(token);
+        Color::ALL.into_iter().find(|&c| {
+            matches!(seat(&self.rec.meta, c), Seat::Human { token_sha256: Some(t) } if same_secret(t, &hash))
+        })
+    }
+
+    /// The colour whose seat is the engine, if it is that colour's turn.
+    pub fn engine_to_move(&self) -> Option<u8> {
+        if self.game.outcome().is_some() || !self.seated() {
+            return None;
+        }
+        match seat(&self.rec.meta, self.game.position().side_to_move()) {
+            Seat::Engine { level } => Some(*level),
+            Seat::Human { .. } => None,
+        }
+    }
+
+    /// The colour of the engine seat, if there is one.
+    pub fn engine_color(&self) -> Option<Color> {
+        Color::ALL
+            .into_iter()
+            .find(|&c| matches!(seat(&self.rec.meta, c), Seat::Engine { .. }))
+    }
+
+    /// Recompute status, result and the clock's running state after a change at `now`.
+    fn refresh(&mut self, now: u64) {
+        let outcome = self.game.outcome();
+        self.rec.status = if outcome.is_some() {
+            "finished"
+        } else if self.seated() {
+            "ongoing"
+        } else {
+            "open"
+        }
+        .to_string();
+        self.rec.result = outcome.map(|o| o.pdn_result(self.game.variant()).to_string());
+        if outcome.is_some() {
+            if self.rec.meta.turn_started_ms != 0 {
+                // Stop the clock: charge the side to move for its time so far.
+                let stm = self.game.position().side_to_move();
+                self.rec.meta.clock_ms[stm.index()] = self.remaining(stm, now);
+            }
+            self.rec.meta.turn_started_ms = 0;
+            self.rec.meta.draw_offer = None;
+            self.rec.meta.takeback_request = None;
+        } else if self.seated() && self.rec.meta.turn_started_ms == 0 {
+            self.rec.meta.turn_started_ms = now;
+        }
+        self.rec.updated_ms = now;
+    }
+
+    /// Time left for `color` at `now`, in ms (0 for untimed games).
+    pub fn remaining(&self, color: Color, now: u64) -> u64 {
+        let left = self.rec.meta.clock_ms[color.index()];
+        if self.rec.meta.time_control.is_some()
+            && self.rec.meta.turn_started_ms != 0
+            && self.game.position().side_to_move() == color
+        {
+            left.saturating_sub(now.saturating_sub(self.rec.meta.turn_started_ms))
+        } else {
+            left
+        }
+    }
+
+    /// When the side to move runs out of time (ms since the epoch), if a clock is running.
+    pub fn flag_deadline(&self) -> Option<u64> {
+        if self.rec.meta.time_control.is_none()
+            || self.rec.meta.turn_started_ms == 0
+            || self.game.outcome().is_some()
+        {
+            return None;
+        }
+        let stm = self.game.position().side_to_move();
+        Some(self.rec.meta.turn_started_ms + self.rec.meta.clock_ms[stm.index()])
+    }
+
+    /// If the side to move has run out of time at `now`, end the game on time; returns whether it did.
+    pub fn check_flag(&mut self, now: u64) -> bool {
+        match self.flag_deadline() {
+            Some(deadline) if now >= deadline => {
+                let stm = self.game.position().side_to_move();
+                self.rec.meta.clock_ms[stm.index()] = 0;
+                self.rec.meta.turn_started_ms = 0;
+                self.game.lose_on_time(stm);
+                self.rec.meta.declared = Some(Declared::Timeout { color: stm.into() });
+                self.refresh(now);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    fn require_playing(&self) -> Result<(), ApiError> {
+        if let Some(o) = self.game.outcome() {
+            return Err(ApiError::game_over(&o));
+        }
+        if !self.seated() {
+            return Err(ApiError::conflict(
+                "seat_open",
+                "the game has not started: a seat is still open",
+            ));
+        }
+        Ok(())
+    }
+
+    /// `color` plays the move written `text`. `expected_ply`, when given, must equal the number of
+    /// plies already played (guards against a retried or stale request).
+    ///
+    /// # Errors
+    /// `game_over`, `seat_open`, `stale_ply`, `not_your_turn`, `time_out` (the flag fell: the game
+    /// is now lost on time; the caller must still save), `illegal_move`, `ambiguous_move`,
+    /// `bad_move_syntax`.
+    pub fn play(
+        &mut self,
+        color: Color,
+        text: &str,
+        expected_ply: Option<usize>,
+        now: u64,
+    ) -> Result<(), ApiError> {
+        self.require_playing()?;
+        if let Some(p) = expected_ply {
+            if p != self.rec.moves.len() {
+                return Err(ApiError::conflict(
+                    "stale_ply",
+                    format!(
+                        "the move was meant for ply {p} but {} plies have been played",
+                        self.rec.moves.len()
+                    ),
+                ));
+            }
+        }
+        let stm = self.game.position().side_to_move();
+        if stm != color {
+            return Err(ApiError::conflict(
+                "not_your_turn",
+                format!("it is {}'s turn, not {}'s", stm.name(), color.name()),
+            ));
+        }
+        let mv = self.game.position().parse_move(text).map_err(move_error)?;
+        if self.check_flag(now) {
+            return Err(ApiError::conflict(
+                "time_out",
+                format!("{} ran out of time before moving", color.name()),
+            ));
+        }
+        let written = self.game.position().move_text(&mv);
+        self.game.play(&mv).map_err(|e| match e {
+            GameError::Move(m) => move_error(m),
+            GameError::GameOver(o) => ApiError::game_over(&o),
+            GameError::Claim(c) => ApiError::conflict("claim", c),
+        })?;
+        if let Some(tc) = self.rec.meta.time_control {
+            let i = color.index();
+            let left = self.rec.meta.clock_ms[i]
+                .saturating_sub(now.saturating_sub(self.rec.meta.turn_started_ms));
+            self.rec.meta.clock_ms[i] = left + tc.increment_ms;
+        }
+        self.rec.meta.turn_started_ms = now;
+        self.rec.moves.push(MoveRecord {
+            text: written,
+            at_ms: now,
+        });
+        self.rec.meta.takeback_request = None;
+        if self.rec.meta.draw_offer == Some(color.opposite().into()) {
+            self.rec.meta.draw_offer = None;
+        }
+        self.refresh(now);
+        Ok(())
+    }
+
+    /// The open seat is taken by a new player with `token` (only its hash is kept); returns its
+    /// colour.
+    ///
+    /// # Errors
+    /// `seat_taken` when no human seat is open.
+    pub fn join(&mut self, token: String, now: u64) -> Result<Color, ApiError> {
+        let open = Color::ALL
+            .into_iter()
+            .find(|&c| matches!(seat(&self.rec.meta, c), Seat::Human { token_sha256: None }))
+            .ok_or_else(|| ApiError::conflict("seat_taken", "both seats are already taken"))?;
+        *seat_mut(&mut self.rec.meta, open) = Seat::Human {
+            token_sha256: Some(token_hash(&token)),
+        };
+        self.refresh(now);
+        Ok(open)
+    }
+
+    /// `color` resigns.
+    ///
+    /// # Errors
+    /// `game_over`, `seat_open`.
+    pub fn resign(&mut self, color: Color, now: u64) -> Result<(), ApiError> {
+        self.require_playing()?;
+        self.game.resign(color);
+        self.rec.meta.declared = Some(Declared::Resigned {
+            color: color.into(),
+        });
+        self.refresh(now);
+        Ok(())
+    }
+
+    /// `color` offers a draw, or accepts the opponent's standing offer (then the game is drawn).
+    ///
+    /// # Errors
+    /// `game_over`, `seat_open`, `already_offered`.
+    pub fn offer_draw(&mut self, color: Color, now: u64) -> Result<bool, ApiError> {
+        self.require_playing()?;
+        match self.rec.meta.draw_offer {
+            Some(c) if Color::from(c) == color => Err(ApiError::conflict(
+                "already_offered",
+                format!("{} has already offered a draw", color.name()),
+            )),
+            Some(_) => {
+                self.accept_draw(color, now)?;
+                Ok(true)
+            }
+            None => {
+                self.rec.meta.draw_offer = Some(color.into());
+                self.refresh(now);
+                Ok(false)
+            }
+        }
+    }
+
+    /// `color` accepts the opponent's draw offer.
+    ///
+    /// # Errors
+    /// `game_over`, `seat_open`, `no_offer`.
+    pub fn accept_draw(&mut self, color: Color, now: u64) -> Result<(), ApiError> {
+        self.require_playing()?;
+        if self.rec.meta.draw_offer != Some(color.opposite().into()) {
+            return Err(ApiError::conflict(
+                "no_offer",
+                format!("{} has not offered a draw", color.opposite().name()),
+            ));
+        }
+        self.game.agree_draw();
+        self.rec.meta.declared = Some(Declared::AgreedDraw);
+        self.refresh(now);
+        Ok(())
+    }
+
+    /// `color` declines the opponent's draw offer or withdraws its own.
+    ///
+    /// # Errors
+    /// `game_over`, `seat_open`, `no_offer`.
+    pub fn decline_draw(&mut self, _color: Color, now: u64) -> Result<(), ApiError> {
+        self.require_playing()?;
+        if self.rec.meta.draw_offer.is_none() {
+            return Err(ApiError::conflict("no_offer", "no draw offer is standing"));
+        }
+        self.rec.meta.draw_offer = None;
+        self.refresh(now);
+        Ok(())
+    }
+
+    /// How many plies a takeback asked by `color` removes: its own last move and any reply.
+    fn takeback_plies(&self, color: Color) -> usize {
+        let n = self.rec.moves.len();
+        let stm = self.game.position().side_to_move();
+        // Plies alternate, so `color` made the last ply iff it is not to move.
+        let want = if stm == color { 2 } else { 1 };
+        if want <= n {
+            want
+        } else {
+            0
+        }
+    }
+
+    /// `color` asks to take back its last move (and the opponent's reply, if made).
+    ///
+    /// # Errors
+    /// `game_over`, `seat_open`, `nothing_to_take_back`, `already_requested`.
+    pub fn request_takeback(&mut self, color: Color, now: u64) -> Result<(), ApiError> {
+        self.require_playing()?;
+        if self.takeback_plies(color) == 0 {
+            return Err(ApiError::conflict(
+                "nothing_to_take_back",
+                format!("{} has no move to take back", color.name()),
+            ));
+        }
+        if self.rec.meta.takeback_request.is_some() {
+            return Err(ApiError::conflict(
+                "already_requested",
+                "a takeback request is already standing",
+            ));
+        }
+        self.rec.meta.takeback_request = Some(color.into());
+        self.refresh(now);
+        Ok(())
+    }
+
+    /// `color` accepts the opponent's takeback request; returns the number of plies removed.
+    ///
+    /// # Errors
+    /// `game_over`, `seat_open`, `no_request`.
+    pub fn accept_takeback(&mut self, color: Color, now: u64) -> Result<usize, ApiError> {
+        self.require_playing()?;
+        let asker = color.opposite();
+        if self.rec.meta.takeback_request != Some(asker.into()) {
+            return Err(ApiError::conflict(
+                "no_request",
+                format!("{} has not asked for a takeback", asker.name()),
+            ));
+        }
+        let n = self.takeback_plies(asker);
+        for _ in 0..n {
+            self.game.undo();
+            self.rec.moves.pop();
+        }
+        self.rec.meta.takeback_request = None;
+        self.rec.meta.draw_offer = None;
+        if self.rec.meta.turn_started_ms != 0 {
+            self.rec.meta.turn_started_ms = now;
+        }
+        self.refresh(now);
+        Ok(n)
+    }
+
+    /// `color` declines the opponent's takeback request or withdraws its own.
+    ///
+    /// # Errors
+    /// `game_over`, `seat_open`, `no_request`.
+    pub fn decline_takeback(&mut self, _color: Color, now: u64) -> Result<(), ApiError> {
+        self.require_playing()?;
+        if self.rec.meta.takeback_request.is_none() {
+            return Err(ApiError::conflict(
+                "no_request",
+                "no takeback request is standing",
+            ));
+        }
+        self.rec.meta.takeback_request = None;
+        self.refresh(now);
+        Ok(())
+    }
+
+    /// Shift a running clock after server downtime: the side to move is charged only for the time
+    /// up to `heartbeat_ms` (the last moment the server was known alive), and its turn resumes at
+    /// `now`. Returns whether anything changed.
+    pub fn resume_after_downtime(&mut self, heartbeat_ms: u64, now: u64) -> bool {
+        if self.flag_deadline().is_none() {
+            return false;
+        }
+        let started = self.rec.meta.turn_started_ms;
+        let charged = heartbeat_ms.saturating_sub(started);
+        let resumed = now.saturating_sub(charged).max(started);
+        if resumed == started {
+            return false;
+        }
+        self.rec.meta.turn_started_ms = resumed;
+        true
+    }
+
+    /// The JSON view of this game at `now`. `you` is the caller's seat, if known.
+    pub fn view(&self, now: u64, you: Option<Color>) -> GameView {
+        let pos = self.game.position();
+        let outcome = self.game.outcome();
+        let legal = self
+            .game
+            .legal_moves()
+            .iter()
+            .map(|m| LegalMove {
+                text: pos.move_text(m),
+                from: m.from().number(),
+                to: m.to().number(),
+                path: {
+                    let p: Vec<u8> = m.path().map(|s| s.number()).collect();
+                    if p.is_empty() {
+                        vec![m.to().number()]
+                    } else {
+                        p
+                    }
+                },
+                captures: m.captures().iter().map(|s| s.number()).collect(),
+                kind: m.kind().id(),
+            })
+            .collect();
+        let seat_view = |c: Color| match seat(&self.rec.meta, c) {
+            Seat::Human { token_sha256 } => SeatView {
+                kind: "human",
+                joined: token_sha256.is_some(),
+                level: None,
+            },
+            Seat::Engine { level } => SeatView {
+                kind: "engine",
+                joined: true,
+                level: Some(*level),
+            },
+        };
+        let clock = self.rec.meta.time_control.map(|tc| ClockView {
+            black_ms: self.remaining(Color::Black, now),
+            white_ms: self.remaining(Color::White, now),
+            initial_ms: tc.initial_ms,
+            increment_ms: tc.increment_ms,
+            running: (self.rec.meta.turn_started_ms != 0 && outcome.is_none())
+                .then(|| pos.side_to_move().name()),
+            server_time_ms: now,
+        });
+        GameView {
+            id: self.rec.id.clone(),
+            variant: self.rec.variant.clone(),
+            status: self.rec.status.clone(),
+            start_fen: self.rec.start_fen.clone(),
+            fen: pos.to_fen(),
+            side_to_move: pos.side_to_move().name(),
+            ply: self.rec.moves.len(),
+            moves: self.rec.moves.iter().map(|m| m.text.clone()).collect(),
+            legal_moves: legal,
+            outcome: outcome.map(|o| OutcomeView {
+                result: o.pdn_result(self.game.variant()).to_string(),
+                winner: o.winner().map(|c| c.name()),
+                reason: o.to_string(),
+            }),
+            black: seat_view(Color::Black),
+            white: seat_view(Color::White),
+            you: you.map(|c| c.name()),
+            clock,
+            draw_offer: self.rec.meta.draw_offer.map(|c| Color::from(c).name()),
+            takeback_request: self
+                .rec
+                .meta
+                .takeback_request
+                .map(|c| Color::from(c).name()),
+            created_ms: self.rec.created_ms,
+            updated_ms: self.rec.updated_ms,
+        }
+    }
+}
+
+fn move_error(e: MoveError) -> ApiError {
+    let msg = e.to_string();
+    match e {
+        MoveError::Syntax { .. } => ApiError::unprocessable("bad_move_syntax", msg, None),
+        MoveError::Illegal { legal, .. } => ApiError::unprocessable(
+            "illegal_move",
+            msg,
+            Some(serde_json::json!({ "legal": legal })),
+        ),
+        MoveError::Ambiguous { candidates, .. } => ApiError::unprocessable(
+            "ambiguous_move",
+            msg,
+            Some(serde_json::json!({ "candidates": candidates })),
+        ),
+    }
+}
+
+/// A legal move as sent to clients.
+#[derive(Clone, Debug, Serialize)]
+pub struct LegalMove {
+    /// Notation to send back to play it.
+    pub text: String,
+    /// Square it starts on (1..=32; for an Impasse removal, the removed single's square).
+    pub from: u8,
+    /// Square it ends on.
+    pub to: u8,
+    /// Landing squares, including the final one.
+    pub path: Vec<u8>,
+    /// Captured squares.
+    pub captures: Vec<u8>,
+    /// `simple`, `jump`, `slide`, `double_slide`, `transpose` or `remove` (crown-core's ids).
+    pub kind: &'static str,
+}
+
+/// Who sits in a seat (never the token).
+#[derive(Clone, Debug, Serialize)]
+pub struct SeatView {
+    /// `human` or `engine`.
+    pub kind: &'static str,
+    /// Whether the seat is taken.
+    pub joined: bool,
+    /// Engine level.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub level: Option<u8>,
+}
+
+/// Clocks as sent to clients.
+#[derive(Clone, Debug, Serialize)]
+pub struct ClockView {
+    /// Black's time left, ms, at `server_time_ms`.
+    pub black_ms: u64,
+    /// White's time left, ms, at `server_time_ms`.
+    pub white_ms: u64,
+    /// Starting time, ms.
+    pub initial_ms: u64,
+    /// Increment per move, ms.
+    pub increment_ms: u64,
+    /// The colour whose clock is running, if any.
+    pub running: Option<&'static str>,
+    /// The server's time when the view was made, ms since the epoch.
+    pub server_time_ms: u64,
+}
+
+/// The end of a game as sent to clients.
+#[derive(Clone, Debug, Serialize)]
+pub struct OutcomeView {
+    /// PDN result from the first player's view: `1-0`, `0-1`, `1/2-1/2`.
+    pub result: String,
+    /// `black`/`white`, or `null` for a draw.
+    pub winner: Option<&'static str>,
+    /// Readable reason.
+    pub reason: String,
+}
+
+/// A game as sent to clients (by `GET /api/games/{id}` and over the WebSocket).
+#[derive(Clone, Debug, Serialize)]
+pub struct GameView {
+    /// Game id.
+    pub id: String,
+    /// Variant id.
+    pub variant: String,
+    /// `open`, `ongoing`, `finished`.
+    pub status: String,
+    /// Start position, PDN FEN.
+    pub start_fen: String,
+    /// Current position, PDN FEN.
+    pub fen: String,
+    /// `black` or `white`.
+    pub side_to_move: &'static str,
+    /// Plies played.
+    pub ply: usize,
+    /// Moves played, in notation.
+    pub moves: Vec<String>,
+    /// Legal moves now (empty when over).
+    pub legal_moves: Vec<LegalMove>,
+    /// The result, once over.
+    pub outcome: Option<OutcomeView>,
+    /// Black's seat.
+    pub black: SeatView,
+    /// White's seat.
+    pub white: SeatView,
+    /// The caller's colour when it sent its token.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub you: Option<&'static str>,
+    /// Clocks, `null` for untimed games.
+    pub clock: Option<ClockView>,
+    /// Colour with a standing draw offer.
+    pub draw_offer: Option<&'static str>,
+    /// Colour asking for a takeback.
+    pub takeback_request: Option<&'static str>,
+    /// Creation time, ms since the epoch.
+    pub created_ms: u64,
+    /// Last change, ms since the epoch.
+    pub updated_ms: u64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SHA256_TB: &str = "7aa5ae9ecf82f6fc5208ecd0940fd71d50cd4ac596fccac2ede05af806a87b6e";
+
+    fn human_game(tc: Option<TimeControl>) -> Live {
+        let start = Position::new(Variant::American);
+        let mut live = Live::create(
+            "g".into(),
+            start,
+            Color::Black,
+            "tb".into(),
+            Seat::Human { token_sha256: None },
+            tc,
+            1_000,
+        );
+        live.join("tw".into(), 1_000).unwrap();
+        live
+    }
+
+    #[test]
+    fn only_the_token_hash_is_stored() {
+        let g = human_game(None);
+        let stored = serde_json::to_string(&g.rec.meta).unwrap();
+        assert!(
+            !stored.contains("\"tb\"") && !stored.contains("\"tw\""),
+            "{stored}"
+        );
+        // SHA-256("tb") per FIPS 180-4, computed independently with `printf tb | sha256sum`.
+        assert!(stored.contains(SHA256_TB), "{stored}");
+        assert_eq!(g.seat_of("tb"), Some(Color::Black));
+        assert_eq!(g.seat_of("tw"), Some(Color::White));
+        assert_eq!(g.seat_of("t"), None);
+        assert_eq!(g.seat_of(SHA256_TB), None);
+    }
+
+    #[test]
+    fn clock_charges_mover_and_adds_increment() {
+        let mut g = human_game(Some(TimeControl {
+            initial_ms: 10_000,
+            increment_ms: 500,
+        }));
+        // Black thinks 3 s: 10 000 - 3 000 + 500.
+        g.play(Color::Black, "11-15", Some(0), 4_000).unwrap();
+        assert_eq!(g.remaining(Color::Black, 4_000), 7_500);
+        assert_eq!(g.remaining(Color::White, 5_000), 9_000);
+        // White lets the flag fall.
+        assert!(!g.check_flag(13_999));
+        assert!(g.check_flag(14_000));
+        assert_eq!(g.game.outcome().unwrap().winner(), Some(Color::Black));
+        assert_eq!(g.rec.status, "finished");
+    }
+
+    #[test]
+    fn downtime_is_not_charged_after_the_heartbeat() {
+        let mut g = human_game(Some(TimeControl {
+            initial_ms: 10_000,
+            increment_ms: 0,
+        }));
+        // Turn started at 1 000, last heartbeat 3 000, restart at 60 000: 2 s charged.
+        assert!(g.resume_after_downtime(3_000, 60_000));
+        assert_eq!(g.remaining(Color::Black, 60_000), 8_000);
+    }
+
+    #[test]
+    fn takeback_removes_own_move_and_reply() {
+        let mut g = human_game(None);
+        g.play(Color::Black, "11-15", None, 2_000).unwrap();
+        g.play(Color::White, "23-19", None, 3_000).unwrap();
+        g.request_takeback(Color::Black, 4_000).unwrap();
+        assert_eq!(g.accept_takeback(Color::White, 5_000).unwrap(), 2);
+        assert_eq!(g.rec.moves.len(), 0);
+        assert_eq!(*g.game.position(), Position::new(Variant::American));
+    }
+}

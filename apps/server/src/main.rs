@@ -1,0 +1,134 @@
+//! `crown-server`: online play for Crown. With no arguments it listens on 127.0.0.1:8080, stores
+//! games in `./crown.db` and prints the URL to open.
+
+use clap::Parser;
+use crown_server::store::{Durability, SqliteStore};
+use crown_server::{App, Config};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// Crown game server: play and watch American checkers, pool checkers and Impasse online.
+#[derive(Parser, Debug)]
+#[command(name = "crown-server", version, about)]
+struct Args {
+    /// Address to listen on.
+    #[arg(long, env = "CROWN_BIND", default_value = "127.0.0.1")]
+    bind: String,
+    /// Port to listen on (0 picks a free port; the URL printed says which).
+    #[arg(long, env = "CROWN_PORT", default_value_t = 8080)]
+    port: u16,
+    /// SQLite database file (created if missing).
+    #[arg(long, env = "CROWN_DB", default_value = "crown.db")]
+    db: PathBuf,
+    /// Directory of the web UI's static files [default: apps/wasm/www if it exists].
+    #[arg(long, env = "CROWN_STATIC_DIR")]
+    static_dir: Option<PathBuf>,
+    /// Threads per engine search.
+    #[arg(long, env = "CROWN_ENGINE_THREADS", default_value_t = 1)]
+    engine_threads: usize,
+    /// Engine transposition table size per search, in MiB.
+    #[arg(long, env = "CROWN_HASH_MIB", default_value_t = 16)]
+    hash_mib: usize,
+    /// Log filter (tracing-subscriber EnvFilter syntax), e.g. `info`, `crown_server=debug`.
+    #[arg(long, env = "CROWN_LOG", default_value = "info")]
+    log: String,
+    /// Most unfinished games held at once.
+    #[arg(long, env = "CROWN_MAX_OPEN_GAMES", default_value_t = 10_000)]
+    max_open_games: usize,
+    /// Requests per second per client address (0 = unlimited).
+    #[arg(long, env = "CROWN_RATE_LIMIT", default_value_t = 50)]
+    rate_limit: u32,
+    /// Burst allowed above the per-client rate.
+    #[arg(long, env = "CROWN_RATE_BURST", default_value_t = 200)]
+    rate_burst: u32,
+    /// Largest request body, in bytes.
+    #[arg(long, env = "CROWN_MAX_BODY", default_value_t = 16 * 1024)]
+    max_body: usize,
+    /// How each commit reaches the disk: `full` survives power loss, `normal` survives a crash.
+    #[arg(long, env = "CROWN_SYNC", value_enum, default_value = "full")]
+    sync: Durability,
+}
+
+fn main() {
+    let args = Args::parse();
+    if let Err(e) = run(args) {
+        eprintln!("crown-server: {e}");
+        std::process::exit(1);
+    }
+}
+
+fn run(args: Args) -> Result<(), String> {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_new(&args.log)
+                .map_err(|e| format!("bad --log filter '{}': {e}", args.log))?,
+        )
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .init();
+    let static_dir = match args.static_dir {
+        Some(d) => {
+            if !d.is_dir() {
+                return Err(format!("--static-dir {}: not a directory", d.display()));
+            }
+            Some(d)
+        }
+        None => Some(PathBuf::from("apps/wasm/www")).filter(|d| d.is_dir()),
+    };
+    let config = Config {
+        static_dir,
+        max_body_bytes: args.max_body,
+        rate_per_sec: args.rate_limit,
+        rate_burst: args.rate_burst,
+        max_open_games: args.max_open_games,
+        ..Config::default()
+    };
+    let store = SqliteStore::open(&args.db, args.sync)
+        .map_err(|e| format!("cannot open database {}: {e}", args.db.display()))?;
+    let engine = crown_server::engine::default_picker(args.engine_threads, args.hash_mib);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the runtime: {e}"))?;
+    runtime.block_on(async move {
+        let app = App::start(Arc::new(store), config.clone(), engine).await?;
+        let listener = tokio::net::TcpListener::bind((args.bind.as_str(), args.port))
+            .await
+            .map_err(|e| format!("cannot listen on {}:{}: {e}", args.bind, args.port))?;
+        let addr = listener.local_addr().map_err(|e| e.to_string())?;
+        match &config.static_dir {
+            Some(d) => tracing::info!(dir = %d.display(), "serving the web UI"),
+            None => tracing::info!("no web UI directory: serving the built-in index page"),
+        }
+        tracing::info!(db = %args.db.display(), %addr, "listening");
+        println!("Crown server listening on http://{addr}/");
+        use std::io::Write;
+        let _ = std::io::stdout().flush();
+        crown_server::serve(app, listener, shutdown_signal())
+            .await
+            .map_err(|e| format!("server error: {e}"))
+    })?;
+    tracing::info!("stopped");
+    Ok(())
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {},
+        _ = term => {},
+    }
+}

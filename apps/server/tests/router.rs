@@ -1,0 +1,947 @@
+//! Router tests in process (`tower::ServiceExt::oneshot`): every endpoint and each of its errors.
+
+use axum::body::Body;
+use axum::http::{header, Method, Request, StatusCode};
+use crown_core::{Game, Position, Variant};
+use crown_server::engine::MovePicker;
+use crown_server::store::SqliteStore;
+use crown_server::{App, Config};
+use serde_json::{json, Value};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use tower::ServiceExt;
+
+/// Test engine: plays the first legal move (crown-core's order).
+struct FirstMove;
+
+impl MovePicker for FirstMove {
+    fn pick(&self, game: &Game, _: u8, _: Option<(u64, u64)>, _: &AtomicBool) -> Option<String> {
+        let mv = *game.legal_moves().first()?;
+        Some(game.position().move_text(&mv))
+    }
+}
+
+async fn app_with(config: Config, engine: bool) -> App {
+    let store = Arc::new(SqliteStore::open_in_memory().unwrap());
+    let picker: Option<Arc<dyn MovePicker>> = if engine {
+        Some(Arc::new(FirstMove))
+    } else {
+        None
+    };
+    App::start(store, config, picker).await.unwrap()
+}
+
+async fn app() -> App {
+    app_with(
+        Config {
+            rate_per_sec: 0,
+            ..Config::default()
+        },
+        false,
+    )
+    .await
+}
+
+async fn send(
+    app: &App,
+    method: Method,
+    uri: &str,
+    token: Option<&str>,
+    body: Option<Value>,
+) -> (StatusCode, Value) {
+    let mut req = Request::builder().method(method).uri(uri);
+    if let Some(t) = token {
+        req = req.header(header::AUTHORIZATION, format!("Bearer {t}"));
+    }
+    let req = match body {
+        Some(b) => req
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(Body::from(b.to_string()))
+            .unwrap(),
+        None => req.body(Body::empty()).unwrap(),
+    };
+    raw(app, req).await
+}
+
+async fn raw(app: &App, req: Request<Body>) -> (StatusCode, Value) {
+    let resp = app.router().oneshot(req).await.unwrap();
+    let status = resp.status();
+    let bytes = axum::body::to_bytes(resp.into_body(), 1 << 20)
+        .await
+        .unwrap();
+    let v = serde_json::from_slice(&bytes)
+        .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into_owned()));
+    (status, v)
+}
+
+fn code(v: &Value) -> &str {
+    v["error"]["code"].as_str().unwrap_or("<no error code>")
+}
+
+/// A human game with both seats taken: (id, black token, white token).
+async fn two_player(app: &App, body: Value) -> (String, String, String) {
+    let (s, created) = send(app, Method::POST, "/api/games", None, Some(body)).await;
+    assert_eq!(s, StatusCode::CREATED, "{created}");
+    let id = created["id"].as_str().unwrap().to_string();
+    let first = created["token"].as_str().unwrap().to_string();
+    let (s, joined) = send(
+        app,
+        Method::POST,
+        &format!("/api/games/{id}/join"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{joined}");
+    let second = joined["token"].as_str().unwrap().to_string();
+    if created["color"] == "black" {
+        (id, first, second)
+    } else {
+        (id, second, first)
+    }
+}
+
+async fn mv(app: &App, id: &str, token: Option<&str>, text: &str) -> (StatusCode, Value) {
+    send(
+        app,
+        Method::POST,
+        &format!("/api/games/{id}/moves"),
+        token,
+        Some(json!({ "move": text })),
+    )
+    .await
+}
+
+#[tokio::test]
+async fn health_reports_ok() {
+    let app = app().await;
+    let (s, v) = send(&app, Method::GET, "/health", None, None).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(v["status"], "ok");
+    assert_eq!(v["open_games"], 0);
+}
+
+#[tokio::test]
+async fn create_game_gives_creator_a_secret_token() {
+    let app = app().await;
+    let (s, v) = send(
+        &app,
+        Method::POST,
+        "/api/games",
+        None,
+        Some(json!({"variant": "american"})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::CREATED);
+    // American rule 3: Black moves first, so the creator gets Black by default.
+    assert_eq!(v["color"], "black");
+    let token = v["token"].as_str().unwrap();
+    assert_eq!(token.len(), 64);
+    assert!(token.bytes().all(|b| b.is_ascii_hexdigit()));
+    assert_eq!(v["game"]["status"], "open");
+    assert_eq!(
+        v["game"]["fen"],
+        "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
+    );
+    assert_eq!(v["game"]["legal_moves"].as_array().unwrap().len(), 7);
+    // The token never appears in the game view.
+    assert!(!v["game"].to_string().contains(token));
+    // Impasse: White moves first; the Steere setup is accepted.
+    let (s, v) = send(
+        &app,
+        Method::POST,
+        "/api/games",
+        None,
+        Some(json!({"variant": "impasse", "setup": "steere", "color": "black"})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+    assert_eq!(v["color"], "black");
+    assert_eq!(v["game"]["side_to_move"], "white");
+    assert_eq!(
+        v["game"]["fen"],
+        "W:WK1,K3,K6,K8,26,28,29,31:B2,4,5,7,K25,K27,K30,K32"
+    );
+}
+
+#[tokio::test]
+async fn create_game_errors_name_the_problem() {
+    let app = app().await;
+    let cases = [
+        (
+            json!({"variant": "chess"}),
+            StatusCode::BAD_REQUEST,
+            "bad_variant",
+        ),
+        (
+            json!({"variant": "american", "fen": "B:W99:B1"}),
+            StatusCode::BAD_REQUEST,
+            "bad_fen",
+        ),
+        (
+            json!({"variant": "american", "setup": "seed"}),
+            StatusCode::BAD_REQUEST,
+            "bad_setup",
+        ),
+        (
+            json!({"variant": "impasse", "setup": "nope"}),
+            StatusCode::BAD_REQUEST,
+            "bad_setup",
+        ),
+        (
+            json!({"variant": "impasse", "setup": "seed", "fen": "W:W1:B2"}),
+            StatusCode::BAD_REQUEST,
+            "bad_setup",
+        ),
+        (
+            json!({"variant": "american", "opponent": "cat"}),
+            StatusCode::BAD_REQUEST,
+            "bad_opponent",
+        ),
+        (
+            json!({"variant": "american", "level": 3}),
+            StatusCode::BAD_REQUEST,
+            "bad_level",
+        ),
+        (
+            json!({"variant": "american", "opponent": "engine", "level": 11}),
+            StatusCode::BAD_REQUEST,
+            "bad_level",
+        ),
+        (
+            json!({"variant": "american", "opponent": "engine", "level": 3}),
+            StatusCode::NOT_IMPLEMENTED,
+            "engine_unavailable",
+        ),
+        (
+            json!({"variant": "american", "color": "red"}),
+            StatusCode::BAD_REQUEST,
+            "bad_color",
+        ),
+        (
+            json!({"variant": "american", "time_control": {"initial_ms": 0, "increment_ms": 0}}),
+            StatusCode::BAD_REQUEST,
+            "bad_time_control",
+        ),
+        // Black to move with no pieces: the game is over before it starts.
+        (
+            json!({"variant": "american", "fen": "B:W18:B"}),
+            StatusCode::BAD_REQUEST,
+            "game_already_over",
+        ),
+        (
+            json!({"variant": "american", "colour": "black"}),
+            StatusCode::BAD_REQUEST,
+            "bad_json",
+        ),
+        (
+            json!({"fen": "B:W18:B14"}),
+            StatusCode::BAD_REQUEST,
+            "bad_json",
+        ),
+    ];
+    for (body, status, want) in cases {
+        let (s, v) = send(&app, Method::POST, "/api/games", None, Some(body.clone())).await;
+        assert_eq!((s, code(&v)), (status, want), "{body} -> {v}");
+        assert!(!v["error"]["message"].as_str().unwrap().is_empty());
+    }
+    // Not JSON at all, and no content type.
+    let req = Request::post("/api/games")
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from("{not json"))
+        .unwrap();
+    let (s, v) = raw(&app, req).await;
+    assert_eq!((s, code(&v)), (StatusCode::BAD_REQUEST, "bad_json"));
+    let req = Request::post("/api/games")
+        .body(Body::from(r#"{"variant":"american"}"#))
+        .unwrap();
+    let (s, v) = raw(&app, req).await;
+    assert_eq!(
+        (s, code(&v)),
+        (StatusCode::UNSUPPORTED_MEDIA_TYPE, "bad_content_type")
+    );
+    // Nothing was stored by any of these.
+    let (_, list) = send(&app, Method::GET, "/api/games", None, None).await;
+    assert_eq!(list["games"].as_array().unwrap().len(), 0);
+}
+
+#[tokio::test]
+async fn body_larger_than_the_limit_is_refused() {
+    let app = app_with(
+        Config {
+            max_body_bytes: 256,
+            rate_per_sec: 0,
+            ..Config::default()
+        },
+        false,
+    )
+    .await;
+    let big = json!({"variant": "american", "fen": "x".repeat(1000)});
+    let (s, v) = send(&app, Method::POST, "/api/games", None, Some(big)).await;
+    assert_eq!(
+        (s, code(&v)),
+        (StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large")
+    );
+}
+
+#[tokio::test]
+async fn open_game_limit_is_enforced() {
+    let app = app_with(
+        Config {
+            max_open_games: 1,
+            rate_per_sec: 0,
+            ..Config::default()
+        },
+        false,
+    )
+    .await;
+    let body = json!({"variant": "pool"});
+    let (s, _) = send(&app, Method::POST, "/api/games", None, Some(body.clone())).await;
+    assert_eq!(s, StatusCode::CREATED);
+    let (s, v) = send(&app, Method::POST, "/api/games", None, Some(body.clone())).await;
+    assert_eq!(
+        (s, code(&v)),
+        (StatusCode::SERVICE_UNAVAILABLE, "too_many_games")
+    );
+}
+
+#[tokio::test]
+async fn rate_limit_refuses_bursts() {
+    let app = app_with(
+        Config {
+            rate_per_sec: 1,
+            rate_burst: 2,
+            ..Config::default()
+        },
+        false,
+    )
+    .await;
+    for _ in 0..2 {
+        let (s, _) = send(&app, Method::GET, "/api/games", None, None).await;
+        assert_eq!(s, StatusCode::OK);
+    }
+    let (s, v) = send(&app, Method::GET, "/api/games", None, None).await;
+    assert_eq!(
+        (s, code(&v)),
+        (StatusCode::TOO_MANY_REQUESTS, "rate_limited")
+    );
+    // /health is not limited.
+    let (s, _) = send(&app, Method::GET, "/health", None, None).await;
+    assert_eq!(s, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn list_games_filters_and_validates() {
+    let app = app().await;
+    let (id, black, _) = two_player(&app, json!({"variant": "american"})).await;
+    let (s, _) = send(
+        &app,
+        Method::POST,
+        "/api/games",
+        None,
+        Some(json!({"variant": "pool"})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::CREATED);
+    let (s, _) = send(
+        &app,
+        Method::POST,
+        &format!("/api/games/{id}/resign"),
+        Some(&black),
+        None,
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK);
+    let (s, v) = send(&app, Method::GET, "/api/games", None, None).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(v["games"].as_array().unwrap().len(), 2);
+    let (_, v) = send(&app, Method::GET, "/api/games?status=finished", None, None).await;
+    let games = v["games"].as_array().unwrap();
+    assert_eq!(games.len(), 1);
+    assert_eq!(games[0]["id"], id.as_str());
+    // White won by resignation; White moves second in American checkers, so 0-1.
+    assert_eq!(games[0]["result"], "0-1");
+    let (_, v) = send(
+        &app,
+        Method::GET,
+        "/api/games?status=open&limit=1",
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(v["games"][0]["variant"], "pool");
+    let (s, v) = send(&app, Method::GET, "/api/games?status=lost", None, None).await;
+    assert_eq!((s, code(&v)), (StatusCode::BAD_REQUEST, "bad_status"));
+    let (s, v) = send(&app, Method::GET, "/api/games?limit=0", None, None).await;
+    assert_eq!((s, code(&v)), (StatusCode::BAD_REQUEST, "bad_limit"));
+    let (s, _) = send(&app, Method::GET, "/api/games?limit=x", None, None).await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+}
+
+#[tokio::test]
+async fn get_game_and_not_found() {
+    let app = app().await;
+    let (id, black, white) = two_player(&app, json!({"variant": "american"})).await;
+    let (s, v) = send(&app, Method::GET, &format!("/api/games/{id}"), None, None).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(v["status"], "ongoing");
+    assert!(v.get("you").is_none());
+    let (_, v) = send(
+        &app,
+        Method::GET,
+        &format!("/api/games/{id}"),
+        Some(&white),
+        None,
+    )
+    .await;
+    assert_eq!(v["you"], "white");
+    let (_, v) = send(
+        &app,
+        Method::GET,
+        &format!("/api/games/{id}"),
+        Some(&black),
+        None,
+    )
+    .await;
+    assert_eq!(v["you"], "black");
+    for bad in ["0000000000000000", "a-b", "x%20y"] {
+        let (s, v) = send(&app, Method::GET, &format!("/api/games/{bad}"), None, None).await;
+        assert_eq!((s, code(&v)), (StatusCode::NOT_FOUND, "not_found"), "{bad}");
+    }
+    let (s, v) = send(&app, Method::GET, "/api/nothing", None, None).await;
+    assert_eq!((s, code(&v)), (StatusCode::NOT_FOUND, "no_route"));
+}
+
+#[tokio::test]
+async fn join_takes_the_open_seat_once() {
+    let app = app().await;
+    let (s, created) = send(
+        &app,
+        Method::POST,
+        "/api/games",
+        None,
+        Some(json!({"variant": "american", "color": "white"})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::CREATED);
+    let id = created["id"].as_str().unwrap();
+    let (s, v) = send(
+        &app,
+        Method::POST,
+        &format!("/api/games/{id}/join"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(v["color"], "black");
+    assert_ne!(v["token"], created["token"]);
+    assert_eq!(v["game"]["status"], "ongoing");
+    let (s, v) = send(
+        &app,
+        Method::POST,
+        &format!("/api/games/{id}/join"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!((s, code(&v)), (StatusCode::CONFLICT, "seat_taken"));
+    let (s, v) = send(&app, Method::POST, "/api/games/ffff/join", None, None).await;
+    assert_eq!((s, code(&v)), (StatusCode::NOT_FOUND, "not_found"));
+}
+
+#[tokio::test]
+async fn move_with_other_seats_token_or_no_token_is_refused() {
+    let app = app().await;
+    let (id, black, white) = two_player(&app, json!({"variant": "american"})).await;
+    let (other_game, other_black, _) = two_player(&app, json!({"variant": "american"})).await;
+    assert_ne!(id, other_game);
+    // Black is to move: White's token may not play Black's move.
+    let (s, v) = mv(&app, &id, Some(&white), "11-15").await;
+    assert_eq!((s, code(&v)), (StatusCode::CONFLICT, "not_your_turn"));
+    // No token, a garbage token, and a seat token of another game.
+    let (s, v) = mv(&app, &id, None, "11-15").await;
+    assert_eq!((s, code(&v)), (StatusCode::UNAUTHORIZED, "missing_token"));
+    let req = Request::post(format!("/api/games/{id}/moves"))
+        .header(header::AUTHORIZATION, "Basic abc")
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from(r#"{"move":"11-15"}"#))
+        .unwrap();
+    let (s, v) = raw(&app, req).await;
+    assert_eq!((s, code(&v)), (StatusCode::UNAUTHORIZED, "missing_token"));
+    let (s, v) = mv(&app, &id, Some("deadbeef"), "11-15").await;
+    assert_eq!((s, code(&v)), (StatusCode::FORBIDDEN, "bad_token"));
+    let (s, v) = mv(&app, &id, Some(&other_black), "11-15").await;
+    assert_eq!((s, code(&v)), (StatusCode::FORBIDDEN, "bad_token"));
+    // Nothing changed.
+    let (_, g) = send(&app, Method::GET, &format!("/api/games/{id}"), None, None).await;
+    assert_eq!(g["ply"], 0);
+    // The right token plays.
+    let (s, g) = mv(&app, &id, Some(&black), "11-15").await;
+    assert_eq!(s, StatusCode::OK, "{g}");
+    assert_eq!(g["moves"], json!(["11-15"]));
+    assert_eq!(g["side_to_move"], "white");
+    // Now Black's token is the one out of turn.
+    let (s, v) = mv(&app, &id, Some(&black), "15-19").await;
+    assert_eq!((s, code(&v)), (StatusCode::CONFLICT, "not_your_turn"));
+}
+
+#[tokio::test]
+async fn bad_moves_are_refused_and_change_nothing() {
+    let app = app().await;
+    let (id, black, white) = two_player(
+        &app,
+        json!({"variant": "american", "fen": "B:W14,15,18,21,22,23,30:B6,7,8,10,12,13"}),
+    )
+    .await;
+    // Black must capture: a plain move is illegal, and the error lists the legal moves.
+    let (s, v) = mv(&app, &id, Some(&black), "12-16").await;
+    assert_eq!(
+        (s, code(&v)),
+        (StatusCode::UNPROCESSABLE_ENTITY, "illegal_move")
+    );
+    let legal: Vec<&str> = v["error"]["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    assert!(
+        legal.contains(&"10x17x26") && legal.contains(&"10x19x26"),
+        "{legal:?}"
+    );
+    // 10x26 fits two capture paths.
+    let (s, v) = mv(&app, &id, Some(&black), "10x26").await;
+    assert_eq!(
+        (s, code(&v)),
+        (StatusCode::UNPROCESSABLE_ENTITY, "ambiguous_move")
+    );
+    assert_eq!(v["error"]["candidates"].as_array().unwrap().len(), 2);
+    let (s, v) = mv(&app, &id, Some(&black), "hello").await;
+    assert_eq!(
+        (s, code(&v)),
+        (StatusCode::UNPROCESSABLE_ENTITY, "bad_move_syntax")
+    );
+    // A stale ply number.
+    let (s, v) = send(
+        &app,
+        Method::POST,
+        &format!("/api/games/{id}/moves"),
+        Some(&black),
+        Some(json!({"move": "10x17x26", "ply": 3})),
+    )
+    .await;
+    assert_eq!((s, code(&v)), (StatusCode::CONFLICT, "stale_ply"));
+    let (s, v) = send(
+        &app,
+        Method::POST,
+        &format!("/api/games/{id}/moves"),
+        Some(&black),
+        Some(json!({"mv": "10x17x26"})),
+    )
+    .await;
+    assert_eq!((s, code(&v)), (StatusCode::BAD_REQUEST, "bad_json"));
+    let (_, g) = send(&app, Method::GET, &format!("/api/games/{id}"), None, None).await;
+    assert_eq!(g["ply"], 0);
+    assert_eq!(g["fen"], "B:W14,15,18,21,22,23,30:B6,7,8,10,12,13");
+    // The full path plays, with ply given.
+    let (s, g) = send(
+        &app,
+        Method::POST,
+        &format!("/api/games/{id}/moves"),
+        Some(&black),
+        Some(json!({"move": "10x17x26", "ply": 0})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{g}");
+    assert_eq!(g["moves"], json!(["10x17x26"]));
+    // White must recapture 30x23? No: White's men on 21, 22, 23 ... whatever core says is legal.
+    let first = g["legal_moves"][0]["text"].as_str().unwrap().to_string();
+    let (s, _) = mv(&app, &id, Some(&white), &first).await;
+    assert_eq!(s, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn moves_before_join_and_after_the_end_are_refused() {
+    let app = app().await;
+    let (_, created) = send(
+        &app,
+        Method::POST,
+        "/api/games",
+        None,
+        Some(json!({"variant": "american"})),
+    )
+    .await;
+    let id = created["id"].as_str().unwrap();
+    let token = created["token"].as_str().unwrap();
+    let (s, v) = mv(&app, id, Some(token), "11-15").await;
+    assert_eq!((s, code(&v)), (StatusCode::CONFLICT, "seat_open"));
+    // A position where Black wins with one jump: Black 14 takes 18 and White has nothing left.
+    let (id, black, white) =
+        two_player(&app, json!({"variant": "american", "fen": "B:W18:B14"})).await;
+    let (s, g) = mv(&app, &id, Some(&black), "14x23").await;
+    assert_eq!(s, StatusCode::OK, "{g}");
+    assert_eq!(g["status"], "finished");
+    assert_eq!(g["outcome"]["winner"], "black");
+    assert_eq!(g["outcome"]["result"], "1-0");
+    assert_eq!(g["legal_moves"], json!([]));
+    let (s, v) = mv(&app, &id, Some(&white), "23-19").await;
+    assert_eq!((s, code(&v)), (StatusCode::CONFLICT, "game_over"));
+    let (s, v) = send(
+        &app,
+        Method::POST,
+        &format!("/api/games/{id}/resign"),
+        Some(&white),
+        None,
+    )
+    .await;
+    assert_eq!((s, code(&v)), (StatusCode::CONFLICT, "game_over"));
+}
+
+#[tokio::test]
+async fn resign_ends_the_game_for_the_other_side() {
+    let app = app().await;
+    let (id, _, white) = two_player(&app, json!({"variant": "impasse"})).await;
+    let (s, v) = send(
+        &app,
+        Method::POST,
+        &format!("/api/games/{id}/resign"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!((s, code(&v)), (StatusCode::UNAUTHORIZED, "missing_token"));
+    let (s, v) = send(
+        &app,
+        Method::POST,
+        &format!("/api/games/{id}/resign"),
+        Some("nope"),
+        None,
+    )
+    .await;
+    assert_eq!((s, code(&v)), (StatusCode::FORBIDDEN, "bad_token"));
+    let (s, g) = send(
+        &app,
+        Method::POST,
+        &format!("/api/games/{id}/resign"),
+        Some(&white),
+        None,
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(g["outcome"]["winner"], "black");
+    // Impasse: White moves first, so a Black win is 0-1.
+    assert_eq!(g["outcome"]["result"], "0-1");
+    let (s, v) = send(
+        &app,
+        Method::POST,
+        "/api/games/abcd/resign",
+        Some(&white),
+        None,
+    )
+    .await;
+    assert_eq!((s, code(&v)), (StatusCode::NOT_FOUND, "not_found"));
+}
+
+#[tokio::test]
+async fn draw_offer_accept_decline() {
+    let app = app().await;
+    let (id, black, white) = two_player(&app, json!({"variant": "pool"})).await;
+    let url = |a: &str| format!("/api/games/{id}/draw/{a}");
+    let (s, v) = send(&app, Method::POST, &url("accept"), Some(&white), None).await;
+    assert_eq!((s, code(&v)), (StatusCode::CONFLICT, "no_offer"));
+    let (s, v) = send(&app, Method::POST, &url("decline"), Some(&white), None).await;
+    assert_eq!((s, code(&v)), (StatusCode::CONFLICT, "no_offer"));
+    let (s, g) = send(&app, Method::POST, &url("offer"), Some(&black), None).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(g["draw_offer"], "black");
+    let (s, v) = send(&app, Method::POST, &url("offer"), Some(&black), None).await;
+    assert_eq!((s, code(&v)), (StatusCode::CONFLICT, "already_offered"));
+    // The offerer cannot accept its own offer.
+    let (s, v) = send(&app, Method::POST, &url("accept"), Some(&black), None).await;
+    assert_eq!((s, code(&v)), (StatusCode::CONFLICT, "no_offer"));
+    let (s, g) = send(&app, Method::POST, &url("decline"), Some(&white), None).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(g["draw_offer"], Value::Null);
+    let (_, _) = send(&app, Method::POST, &url("offer"), Some(&black), None).await;
+    let (s, v) = send(&app, Method::POST, &url("offer"), None, None).await;
+    assert_eq!((s, code(&v)), (StatusCode::UNAUTHORIZED, "missing_token"));
+    let (s, g) = send(&app, Method::POST, &url("accept"), Some(&white), None).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(g["outcome"]["result"], "1/2-1/2");
+    assert_eq!(g["outcome"]["winner"], Value::Null);
+    let (s, v) = send(&app, Method::POST, &url("offer"), Some(&black), None).await;
+    assert_eq!((s, code(&v)), (StatusCode::CONFLICT, "game_over"));
+}
+
+#[tokio::test]
+async fn takeback_request_accept_decline() {
+    let app = app().await;
+    let (id, black, white) = two_player(&app, json!({"variant": "american"})).await;
+    let url = |a: &str| format!("/api/games/{id}/takeback/{a}");
+    let (s, v) = send(&app, Method::POST, &url("request"), Some(&black), None).await;
+    assert_eq!(
+        (s, code(&v)),
+        (StatusCode::CONFLICT, "nothing_to_take_back")
+    );
+    assert_eq!(mv(&app, &id, Some(&black), "11-15").await.0, StatusCode::OK);
+    assert_eq!(mv(&app, &id, Some(&white), "23-19").await.0, StatusCode::OK);
+    let (s, v) = send(&app, Method::POST, &url("accept"), Some(&white), None).await;
+    assert_eq!((s, code(&v)), (StatusCode::CONFLICT, "no_request"));
+    let (s, g) = send(&app, Method::POST, &url("request"), Some(&white), None).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(g["takeback_request"], "white");
+    let (s, v) = send(&app, Method::POST, &url("request"), Some(&black), None).await;
+    assert_eq!((s, code(&v)), (StatusCode::CONFLICT, "already_requested"));
+    let (s, g) = send(&app, Method::POST, &url("decline"), Some(&black), None).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(g["takeback_request"], Value::Null);
+    let (s, v) = send(&app, Method::POST, &url("decline"), Some(&black), None).await;
+    assert_eq!((s, code(&v)), (StatusCode::CONFLICT, "no_request"));
+    // White takes back its own last move only; Black's 11-15 stays.
+    send(&app, Method::POST, &url("request"), Some(&white), None).await;
+    let (s, g) = send(&app, Method::POST, &url("accept"), Some(&black), None).await;
+    assert_eq!(s, StatusCode::OK, "{g}");
+    assert_eq!(g["moves"], json!(["11-15"]));
+    assert_eq!(g["side_to_move"], "white");
+    // Black (not to move... it is White's turn) asks back 11-15: one ply.
+    send(&app, Method::POST, &url("request"), Some(&black), None).await;
+    let (_, g) = send(&app, Method::POST, &url("accept"), Some(&white), None).await;
+    assert_eq!(g["moves"], json!([]));
+    // Stored too: the list shows 0 plies.
+    let (_, list) = send(&app, Method::GET, "/api/games", None, None).await;
+    assert_eq!(list["games"][0]["plies"], 0);
+    let (s, v) = send(&app, Method::POST, &url("request"), None, None).await;
+    assert_eq!((s, code(&v)), (StatusCode::UNAUTHORIZED, "missing_token"));
+}
+
+#[tokio::test]
+async fn a_fallen_flag_loses_on_time() {
+    let app = app().await;
+    let (id, black, _) = two_player(
+        &app,
+        json!({"variant": "american", "time_control": {"initial_ms": 1, "increment_ms": 0}}),
+    )
+    .await;
+    tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    let (s, v) = mv(&app, &id, Some(&black), "11-15").await;
+    // Either the request or the sweeper saw the flag first; both end the game on time.
+    assert!(matches!(code(&v), "time_out" | "game_over"), "{s} {v}");
+    let (_, g) = send(&app, Method::GET, &format!("/api/games/{id}"), None, None).await;
+    assert_eq!(g["status"], "finished");
+    assert_eq!(g["outcome"]["winner"], "white");
+    assert_eq!(g["ply"], 0);
+    assert_eq!(g["clock"]["black_ms"], 0);
+}
+
+#[tokio::test]
+async fn clock_runs_only_for_the_side_to_move() {
+    let app = app().await;
+    let (id, black, _) = two_player(
+        &app,
+        json!({"variant": "american", "time_control": {"initial_ms": 60000, "increment_ms": 2000}}),
+    )
+    .await;
+    let (s, g) = mv(&app, &id, Some(&black), "11-15").await;
+    assert_eq!(s, StatusCode::OK);
+    let b = g["clock"]["black_ms"].as_u64().unwrap();
+    // Black spent a little time and got the 2 s increment.
+    assert!(b > 60_000 && b <= 62_000, "{b}");
+    assert_eq!(g["clock"]["running"], "white");
+    assert_eq!(g["clock"]["increment_ms"], 2000);
+}
+
+#[tokio::test]
+async fn engine_replies_off_the_runtime() {
+    let app = app_with(
+        Config {
+            rate_per_sec: 0,
+            ..Config::default()
+        },
+        true,
+    )
+    .await;
+    let (s, created) = send(
+        &app,
+        Method::POST,
+        "/api/games",
+        None,
+        Some(json!({"variant": "american", "opponent": "engine", "level": 2})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::CREATED, "{created}");
+    assert_eq!(created["game"]["white"]["kind"], "engine");
+    assert_eq!(created["game"]["status"], "ongoing");
+    let id = created["id"].as_str().unwrap();
+    let token = created["token"].as_str().unwrap();
+    let (s, _) = mv(&app, id, Some(token), "11-15").await;
+    assert_eq!(s, StatusCode::OK);
+    let mut g = Value::Null;
+    for _ in 0..200 {
+        g = send(&app, Method::GET, &format!("/api/games/{id}"), None, None)
+            .await
+            .1;
+        if g["ply"] == 2 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    assert_eq!(g["ply"], 2, "{g}");
+    // The test engine plays White's first legal move, as crown-core lists it.
+    let mut game = Game::from_position(Position::new(Variant::American));
+    game.play_text("11-15").unwrap();
+    let expected = game.position().move_text(&game.legal_moves()[0]);
+    assert_eq!(g["moves"][1], expected.as_str());
+    // Takebacks against the engine are granted at once: Black is to move, so two plies go.
+    let (s, g) = send(
+        &app,
+        Method::POST,
+        &format!("/api/games/{id}/takeback/request"),
+        Some(token),
+        None,
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{g}");
+    assert_eq!(g["ply"], 0);
+}
+
+#[tokio::test]
+async fn pdn_export_answers_for_a_game() {
+    let app = app().await;
+    let (id, black, _) = two_player(&app, json!({"variant": "american"})).await;
+    mv(&app, &id, Some(&black), "11-15").await;
+    let (s, v) = send(
+        &app,
+        Method::GET,
+        &format!("/api/games/{id}/pdn"),
+        None,
+        None,
+    )
+    .await;
+    if crown_server::pdn::AVAILABLE {
+        assert_eq!(s, StatusCode::OK);
+        let text = v.as_str().unwrap();
+        assert!(text.contains("[GameType \"21\"]"), "{text}");
+        assert!(text.contains("1. 11-15"), "{text}");
+    } else {
+        assert_eq!(
+            (s, code(&v)),
+            (StatusCode::NOT_IMPLEMENTED, "pdn_unavailable")
+        );
+    }
+    let (s, v) = send(&app, Method::GET, "/api/games/abc/pdn", None, None).await;
+    assert_eq!((s, code(&v)), (StatusCode::NOT_FOUND, "not_found"));
+}
+
+#[tokio::test]
+async fn websocket_route_needs_an_upgrade_and_a_game() {
+    let app = app().await;
+    let (s, v) = send(&app, Method::GET, "/api/games/abc/ws", None, None).await;
+    assert_eq!((s, code(&v)), (StatusCode::NOT_FOUND, "not_found"));
+    let (id, _, _) = two_player(&app, json!({"variant": "american"})).await;
+    let (s, v) = send(
+        &app,
+        Method::GET,
+        &format!("/api/games/{id}/ws"),
+        None,
+        None,
+    )
+    .await;
+    assert!(s.is_client_error(), "{s}");
+    assert_eq!(code(&v), "not_websocket");
+}
+
+#[tokio::test]
+async fn index_page_says_the_web_ui_is_not_built() {
+    let app = app().await;
+    let (s, v) = send(&app, Method::GET, "/", None, None).await;
+    assert_eq!(s, StatusCode::OK);
+    let html = v.as_str().unwrap();
+    assert!(html.contains("web UI is not built"));
+    assert!(html.contains("/api/games"));
+}
+
+#[tokio::test]
+async fn static_directory_is_served() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("index.html"), "<p>crown web</p>").unwrap();
+    std::fs::write(dir.path().join("app.js"), "let x = 1;").unwrap();
+    let app = app_with(
+        Config {
+            static_dir: Some(dir.path().to_path_buf()),
+            rate_per_sec: 0,
+            ..Config::default()
+        },
+        false,
+    )
+    .await;
+    let (s, v) = send(&app, Method::GET, "/", None, None).await;
+    assert_eq!(
+        (s, v.as_str().unwrap()),
+        (StatusCode::OK, "<p>crown web</p>")
+    );
+    let (s, v) = send(&app, Method::GET, "/app.js", None, None).await;
+    assert_eq!((s, v.as_str().unwrap()), (StatusCode::OK, "let x = 1;"));
+    // Client-side routes (the join link) get the index page.
+    let (s, v) = send(&app, Method::GET, "/g/abc", None, None).await;
+    assert_eq!(
+        (s, v.as_str().unwrap()),
+        (StatusCode::OK, "<p>crown web</p>")
+    );
+    // The API still answers JSON.
+    let (s, _) = send(&app, Method::GET, "/api/games", None, None).await;
+    assert_eq!(s, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn crown_engine_replies_within_the_clock() {
+    let store = Arc::new(SqliteStore::open_in_memory().unwrap());
+    let picker: Arc<dyn MovePicker> = Arc::new(crown_server::engine::CrownEngine::new(1, 1));
+    let app = App::start(
+        store,
+        Config {
+            rate_per_sec: 0,
+            ..Config::default()
+        },
+        Some(picker),
+    )
+    .await
+    .unwrap();
+    // The creator takes White in pool checkers, so the engine (Black) moves first.
+    let (s, created) = send(
+        &app,
+        Method::POST,
+        "/api/games",
+        None,
+        Some(
+            json!({"variant": "pool", "opponent": "engine", "level": 1, "color": "white",
+                    "time_control": {"initial_ms": 5000, "increment_ms": 0}}),
+        ),
+    )
+    .await;
+    assert_eq!(s, StatusCode::CREATED, "{created}");
+    let id = created["id"].as_str().unwrap();
+    let mut g = Value::Null;
+    for _ in 0..500 {
+        g = send(&app, Method::GET, &format!("/api/games/{id}"), None, None)
+            .await
+            .1;
+        if g["ply"] == 1 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    assert_eq!(g["ply"], 1, "{g}");
+    let played = g["moves"][0].as_str().unwrap();
+    let start = Position::new(Variant::Pool);
+    assert!(start.parse_move(played).is_ok(), "{played}");
+    let black_ms = g["clock"]["black_ms"].as_u64().unwrap();
+    assert!(black_ms > 0 && black_ms <= 5000, "{black_ms}");
+    assert_eq!(g["clock"]["running"], "white");
+    assert_eq!(g["black"]["kind"], "engine");
+    // The human may not play the engine's side, and a move from the human is answered.
+    let token = created["token"].as_str().unwrap();
+    let reply = g["legal_moves"][0]["text"].as_str().unwrap().to_string();
+    let (s, _) = mv(&app, id, Some(token), &reply).await;
+    assert_eq!(s, StatusCode::OK);
+}
