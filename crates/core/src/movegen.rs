@@ -250,7 +250,7 @@ impl Position {
     /// `paths` convention) instead of one move per (from, to, captured set).
     pub(crate) fn generate(&self, list: &mut MoveList, all_paths: bool) {
         list.clear();
-        if self.is_game_won_by_impasse_rule() {
+        if self.is_over_by_material() {
             return;
         }
         match self.variant {

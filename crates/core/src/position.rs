@@ -357,9 +357,11 @@ impl Position {
         BOARD & !self.occupied()
     }
 
-    /// Impasse: the side that just moved removed its last checker and won.
-    pub(crate) fn is_game_won_by_impasse_rule(&self) -> bool {
-        self.variant == Variant::Impasse && self.checkers(self.side.opposite()) == 0
+    /// The side not to move has nothing left: in Impasse it removed its last checker and won; in
+    /// checkers it lost all of its pieces (such a position cannot arise in play, since the side that
+    /// took the last piece hands over the move, but a FEN can set it up).
+    pub(crate) fn is_over_by_material(&self) -> bool {
+        self.checkers(self.side.opposite()) == 0
     }
 
     /// The legal moves. Captures are compulsory in checkers (American rule 6, APCA rules 20–21); the
@@ -476,7 +478,9 @@ impl Position {
                 }
             }
             _ => {
-                if self.legal_moves().is_empty() {
+                if self.piece_count(self.side.opposite()) == 0 {
+                    Some(self.side)
+                } else if self.legal_moves().is_empty() {
                     Some(self.side.opposite())
                 } else {
                     None

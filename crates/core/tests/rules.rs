@@ -479,3 +479,15 @@ fn perft_of_a_finished_game_at_any_depth_is_zero() {
         0
     );
 }
+
+#[test]
+fn a_side_with_no_pieces_has_lost_even_when_not_to_move() {
+    // American rule 9 / APCA rule 26: White to move, Black has no pieces left: Black has lost.
+    let pos = Position::from_fen(Variant::American, "W:W18:B").unwrap();
+    assert_eq!(pos.winner(), Some(crown_core::Color::White));
+    assert!(pos.legal_moves().is_empty());
+    assert_eq!(
+        Game::from_position(pos).outcome(),
+        Some(Outcome::Win { winner: crown_core::Color::White, reason: WinReason::NoPiecesLeft })
+    );
+}
