@@ -1,7 +1,9 @@
 //! `cargo xtask`: project automation.
 //!
-//! - `cargo xtask ci`: rustfmt check, clippy with `-D warnings`, and every test (nextest when
-//!   installed, else `cargo test`), then the doctests.
+//! - `cargo xtask ci`: every check and test: rustfmt check, clippy with `-D warnings`, the Rust tests
+//!   (nextest when installed, else `cargo test`) and doctests, the wasm binding tests under Node and
+//!   the browser end-to-end tests. Installs Debian's Chromium, ChromeDriver, Node.js and npm with
+//!   apt-get when they are missing (as root, as on CI).
 //! - `cargo xtask perft`: the deep perft counts of `shared/perft/perft.json` (release build, minutes).
 //! - `cargo xtask wasm`: builds crown-wasm for `wasm32-unknown-unknown` and writes the JS glue and the
 //!   `.wasm` file to `apps/wasm/www/pkg` (see `wasm.rs`: installs the target and wasm-bindgen-cli at
@@ -34,7 +36,7 @@ fn has_nextest() -> bool {
 }
 
 fn ci() -> bool {
-    run("cargo", &["fmt", "--all", "--check"])
+    let rust = run("cargo", &["fmt", "--all", "--check"])
         && run(
             "cargo",
             &[
@@ -53,7 +55,49 @@ fn ci() -> bool {
             ) && run("cargo", &["test", "--workspace", "--doc"])
         } else {
             run("cargo", &["test", "--workspace", "--no-fail-fast"])
-        }
+        };
+    rust && ensure_browser_tools() && wasm::test() && wasm::e2e()
+}
+
+fn have(cmd: &str) -> bool {
+    Command::new("sh")
+        .args(["-c", &format!("command -v {cmd} >/dev/null 2>&1")])
+        .status()
+        .map(|s| s.success())
+        .unwrap_or(false)
+}
+
+/// Debian's Chromium and ChromeDriver, and Node.js with npm, for the browser tests.
+fn ensure_browser_tools() -> bool {
+    let mut missing = Vec::new();
+    if !have("chromium") {
+        missing.push("chromium");
+    }
+    if !have("chromedriver") {
+        missing.push("chromium-driver");
+    }
+    if !have("node") {
+        missing.push("nodejs");
+    }
+    if !have("npm") {
+        missing.push("npm");
+    }
+    if missing.is_empty() {
+        return true;
+    }
+    eprintln!(
+        "installing {} with apt-get for the browser tests",
+        missing.join(" ")
+    );
+    let mut args = vec!["install", "-y", "--no-install-recommends"];
+    args.extend(missing.iter().copied());
+    run("apt-get", &["update"])
+        && Command::new("apt-get")
+            .args(&args)
+            .env("DEBIAN_FRONTEND", "noninteractive")
+            .status()
+            .map(|s| s.success())
+            .unwrap_or(false)
 }
 
 fn perft() -> bool {

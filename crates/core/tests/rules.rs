@@ -488,6 +488,9 @@ fn a_side_with_no_pieces_has_lost_even_when_not_to_move() {
     assert!(pos.legal_moves().is_empty());
     assert_eq!(
         Game::from_position(pos).outcome(),
-        Some(Outcome::Win { winner: crown_core::Color::White, reason: WinReason::NoPiecesLeft })
+        Some(Outcome::Win {
+            winner: crown_core::Color::White,
+            reason: WinReason::NoPiecesLeft
+        })
     );
 }
