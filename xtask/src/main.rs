@@ -89,7 +89,7 @@ fn ensure_browser_tools() -> bool {
         "installing {} with apt-get for the browser tests",
         missing.join(" ")
     );
-    let mut args = vec!["install", "-y", "--no-install-recommends"];
+    let mut args = vec!["install", "-y"];
     args.extend(missing.iter().copied());
     run("apt-get", &["update"])
         && Command::new("apt-get")
