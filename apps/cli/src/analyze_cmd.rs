@@ -28,8 +28,8 @@ pub struct AnalyzeArgs {
     /// Search threads.
     #[arg(long, default_value_t = 1)]
     threads: usize,
-    /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 64)]
+    /// Transposition table size in MiB, 1 to 4096.
+    #[arg(long, default_value_t = 64, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=crown_ai::MAX_HASH_MIB as u64))]
     hash: usize,
     /// Print one JSON object per line: per depth {"depth","score","nodes","nps","pv"}, then
     /// {"bestmove","score","pv"}. Scores are text as in the plain output ("+0.25", "win in 7");

@@ -4,7 +4,7 @@
 use crate::analyze_cmd::line_text;
 use crate::CliError;
 use clap::Args;
-use crown_ai::{Clock, Engine, EngineOptions, Limits, SearchInfo};
+use crown_ai::{Clock, Engine, EngineOptions, Limits, SearchInfo, MAX_HASH_MIB};
 use crown_core::{Game, ImpasseSetup, Move, Position, Variant};
 use std::io::BufRead;
 use std::process::ExitCode;
@@ -189,7 +189,10 @@ pub fn run(_args: &EngineArgs) -> Result<ExitCode, CliError> {
                     st.variant.id()
                 );
                 println!("param name=setup value=seed type=enum values=\"seed steere\"");
-                println!("param name=hash value={} type=int min=1 max=65536", st.hash);
+                println!(
+                    "param name=hash value={} type=int min=1 max={MAX_HASH_MIB}",
+                    st.hash
+                );
                 println!(
                     "param name=threads value={} type=int min=1 max=64",
                     st.threads
@@ -233,10 +236,23 @@ pub fn run(_args: &EngineArgs) -> Result<ExitCode, CliError> {
                         }
                         Err(e) => println!("error message=\"{e}\""),
                     },
-                    ("hash", Ok(n)) if n >= 1 => {
+                    ("hash", Ok(n)) if (1..=MAX_HASH_MIB).contains(&n) => {
                         st.hash = n;
-                        st.engine = Some(st.new_engine());
+                        // Free the old table before allocating the new one.
+                        st.engine = None;
+                        let engine = st.new_engine();
+                        let got = engine.hash_mib();
+                        if got < n {
+                            println!(
+                                "error message=\"hash {n} MiB: not enough memory; using {got} MiB\""
+                            );
+                            st.hash = got.max(1);
+                        }
+                        st.engine = Some(engine);
                     }
+                    ("hash", _) => println!(
+                        "error message=\"bad parameter hash={value}: expected 1 to {MAX_HASH_MIB} (MiB)\""
+                    ),
                     ("threads", Ok(n)) if n >= 1 => {
                         st.threads = n;
                         if let Some(e) = st.engine.as_mut() {

@@ -1,0 +1,87 @@
+//! The engine-facing commands (`crown engine`, `analyze`, `play`, `match`): bad input gets a clear
+//! one-line error (exit 2, or an `error` line in the protocol) and never aborts or hangs.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Run `crown args`, feed `input` on stdin (then close it after `hold`), and return exit code,
+/// stdout and stderr. Panics when the process is still running after `limit`.
+fn crown_stdin(
+    args: &[&str],
+    input: &str,
+    hold: Duration,
+    limit: Duration,
+) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_crown"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run crown");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(input.as_bytes()).expect("write stdin");
+    std::thread::sleep(hold);
+    drop(stdin);
+    let start = Instant::now();
+    loop {
+        if child.try_wait().expect("wait").is_some() {
+            break;
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let out = child.wait_with_output().expect("output");
+            panic!(
+                "crown {args:?} still running after {limit:?} at end of input; output:\n{}",
+                String::from_utf8_lossy(&out.stdout)
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().expect("output");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn crown(args: &[&str]) -> (i32, String, String) {
+    crown_stdin(args, "", Duration::ZERO, Duration::from_secs(60))
+}
+
+/// Exit code 2 and exactly one line on stderr mentioning `needle`.
+fn assert_one_line_error(args: &[&str], needle: &str) {
+    let (code, _, err) = crown(args);
+    assert_eq!(code, 2, "crown {args:?}: {err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "crown {args:?}: {err}");
+    assert!(err.contains(needle), "crown {args:?}: {err}");
+}
+
+#[test]
+fn engine_huge_hash_is_an_error_line_not_an_abort() {
+    let (code, out, err) = crown_stdin(
+        &["engine"],
+        "set-param name=hash value=65536\nset-param name=hash value=0\nset-param name=hash value=2\nping\n",
+        Duration::ZERO,
+        Duration::from_secs(30),
+    );
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    assert!(
+        lines[0].starts_with("error message=\"bad parameter hash=65536"),
+        "{out}"
+    );
+    assert!(
+        lines[1].starts_with("error message=\"bad parameter hash=0"),
+        "{out}"
+    );
+    assert_eq!(lines[2], "pong");
+}
+
+#[test]
+fn analyze_huge_hash_is_rejected() {
+    assert_one_line_error(&["analyze", "--hash", "1000000", "--depth", "3"], "1000000");
+}
