@@ -114,6 +114,9 @@ struct State {
     level: Option<u8>,
     engine: Option<Engine>,
     search: Option<JoinHandle<Engine>>,
+    /// The running search has no limit of its own (`go analyze`, `level infinite`, or no limit set):
+    /// only the stop flag ends it.
+    unbounded: bool,
     stop: Arc<AtomicBool>,
 }
 
@@ -163,6 +166,7 @@ pub fn run(_args: &EngineArgs) -> Result<ExitCode, CliError> {
         level: None,
         engine: None,
         search: None,
+        unbounded: false,
         stop: Arc::new(AtomicBool::new(false)),
     };
     st.engine = Some(st.new_engine());
@@ -327,7 +331,8 @@ pub fn run(_args: &EngineArgs) -> Result<ExitCode, CliError> {
                 }
             }
             "go" => {
-                st.finish(false);
+                // A search that would never end by itself is stopped (it prints its `done` line).
+                st.finish(st.unbounded);
                 let mut limits = st.limits.clone();
                 if args.iter().any(|(k, _)| k == "analyze" || k == "ponder") {
                     limits = Limits {
@@ -339,6 +344,11 @@ pub fn run(_args: &EngineArgs) -> Result<ExitCode, CliError> {
                     println!("error message=\"engine unavailable\"");
                     continue;
                 };
+                st.unbounded = limits.infinite
+                    || (limits.depth.is_none()
+                        && limits.nodes.is_none()
+                        && limits.movetime_ms.is_none()
+                        && limits.clock.is_none());
                 st.stop.store(false, Ordering::Relaxed);
                 let stop = Arc::clone(&st.stop);
                 let game = st.game.clone();
@@ -378,8 +388,9 @@ pub fn run(_args: &EngineArgs) -> Result<ExitCode, CliError> {
             other => println!("error message=\"unknown command '{other}'\""),
         }
     }
-    // End of input: let a running search finish and print its move.
-    st.finish(false);
+    // End of input: let a bounded search finish and print its move; stop an unbounded one (it would
+    // never end) and print its move.
+    st.finish(st.unbounded);
     Ok(ExitCode::SUCCESS)
 }
 

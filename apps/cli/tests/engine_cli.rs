@@ -85,3 +85,19 @@ fn engine_huge_hash_is_an_error_line_not_an_abort() {
 fn analyze_huge_hash_is_rejected() {
     assert_one_line_error(&["analyze", "--hash", "1000000", "--depth", "3"], "1000000");
 }
+
+#[test]
+fn engine_stops_an_unbounded_search_at_end_of_input() {
+    for input in ["go analyze\n", "level infinite\ngo think\n", "go ponder\n"] {
+        let (code, out, err) = crown_stdin(
+            &["engine"],
+            input,
+            Duration::from_millis(300),
+            Duration::from_secs(10),
+        );
+        assert_eq!(code, 0, "{input:?}: {err}");
+        let last = out.lines().last().unwrap_or("");
+        assert!(last.starts_with("done move="), "{input:?}: {out}");
+        assert!(!last.starts_with("done move=none"), "{input:?}: {out}");
+    }
+}
