@@ -164,21 +164,23 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode, CliError> {
             }
             "pdn" => print!("{}", game_to_pdn(&game, &[])),
             "undo" => {
-                // Take back to the previous position where it is the human's turn.
+                // Take back to the previous position where it is the human's turn; when there is
+                // none (the engine moved first and the human has not moved yet), change nothing.
+                let mut back = game.clone();
                 let mut undone = 0;
-                while game.undo().is_some() {
+                while back.undo().is_some() {
                     undone += 1;
-                    if game.position().side_to_move() == human {
+                    if back.position().side_to_move() == human {
                         break;
                     }
                 }
-                if undone == 0 || game.position().side_to_move() != human {
-                    // Nothing of the human's to take back (the engine moved first): replay nothing.
+                if undone == 0 || back.position().side_to_move() != human {
                     println!("nothing to undo");
                 } else {
+                    game = back;
+                    engine.new_game();
                     println!("{}", board_text(game.position()));
                 }
-                engine.new_game();
             }
             "hint" => {
                 let r = hint_engine.search(&game, &Limits::movetime(1000), &stop, &mut |_| {});

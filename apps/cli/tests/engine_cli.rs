@@ -101,3 +101,19 @@ fn engine_stops_an_unbounded_search_at_end_of_input() {
         assert!(!last.starts_with("done move=none"), "{input:?}: {out}");
     }
 }
+
+#[test]
+fn play_undo_before_the_first_human_move_changes_nothing() {
+    // The engine (Black) moves first; the human has nothing to take back.
+    let (code, out, err) = crown_stdin(
+        &["play", "--as", "white", "--level", "1", "--save", "-"],
+        "undo\npdn\nquit\n",
+        Duration::ZERO,
+        Duration::from_secs(30),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("nothing to undo"), "{out}");
+    assert_eq!(out.matches("engine plays").count(), 1, "{out}");
+    // The PDN still holds the engine's first move.
+    assert!(out.contains("1. "), "{out}");
+}
