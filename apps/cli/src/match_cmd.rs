@@ -4,7 +4,7 @@ use crate::CliError;
 use clap::Args;
 use crown_ai::{Clock, Engine, EngineOptions, Limits};
 use crown_core::{Color, Game, Position, Variant};
-use crown_notation::game_to_pdn;
+use crown_notation::{game_to_pdn, read_games, variant_from_game_type};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -28,7 +28,8 @@ pub struct MatchArgs {
     #[arg(long, default_value = "level=5")]
     engine_b: String,
     /// PDN file whose [FEN "..."] tags are the openings (American default: the 11-man ballots in the
-    /// shared data; other games: random balanced openings).
+    /// shared data; other games: random balanced openings). Each game's GameType must be the
+    /// variant's (no GameType means checkers: accepted for american and pool, not impasse).
     #[arg(long)]
     openings: Option<PathBuf>,
     /// Cap on each engine's time per move in ms.
@@ -133,25 +134,51 @@ fn shared_dir() -> Option<PathBuf> {
     }
 }
 
-/// The FEN values of every `[FEN "..."]` tag in a PDN file.
+/// The start positions (`[FEN "..."]` tags) of the games of a PDN file, for `variant`. Each game's
+/// `GameType` must name `variant`; a game without the tag is checkers by the PDN 2.0 convention and
+/// is accepted for American and pool checkers (same board and FEN), not for Impasse. Games without a
+/// FEN tag are skipped.
+///
+/// # Errors
+/// A one-line message naming the file and game: unreadable file or PDN, a `GameType` of another
+/// game, a FEN that is not a legal position of `variant`, or no FEN at all.
 fn read_fen_openings(path: &Path, variant: Variant) -> Result<Vec<Position>, CliError> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| CliError(format!("reading openings {}: {e}", path.display())))?;
     let mut out = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        let Some(start) = line.find("[FEN \"") else {
+    for game in read_games(&text) {
+        let game = game.map_err(|e| CliError(format!("openings {}: {e}", path.display())))?;
+        let at = || {
+            format!(
+                "openings {}: game {} (line {})",
+                path.display(),
+                game.index,
+                game.line
+            )
+        };
+        let game_type = game.tag("GameType");
+        let ok = match variant_from_game_type(game_type) {
+            Ok(v) if game_type.is_some() => v == variant,
+            Ok(_) => variant != Variant::Impasse,
+            Err(e) => return Err(CliError(format!("{}: {e}", at()))),
+        };
+        if !ok {
+            let named = match game_type {
+                Some(t) => format!("GameType \"{t}\""),
+                None => "no GameType tag (checkers)".to_string(),
+            };
+            return Err(CliError(format!(
+                "{}: {named} is not {} (--variant {})",
+                at(),
+                variant.name(),
+                variant.id()
+            )));
+        }
+        let Some(fen) = game.tag("FEN") else {
             continue;
         };
-        let rest = &line[start + 6..];
-        let Some(end) = rest.find('"') else {
-            return Err(CliError(format!(
-                "{}:{}: unterminated FEN tag",
-                path.display(),
-                n + 1
-            )));
-        };
-        let pos = Position::from_fen(variant, &rest[..end])
-            .map_err(|e| CliError(format!("{}:{}: {e}", path.display(), n + 1)))?;
+        let pos = Position::from_fen(variant, fen)
+            .map_err(|e| CliError(format!("{}: FEN \"{fen}\": {e}", at())))?;
         out.push(pos);
     }
     if out.is_empty() {

@@ -117,3 +117,40 @@ fn play_undo_before_the_first_human_move_changes_nothing() {
     // The PDN still holds the engine's first move.
     assert!(out.contains("1. "), "{out}");
 }
+
+fn shared() -> std::path::PathBuf {
+    match std::env::var("CROWN_SHARED") {
+        Ok(p) => p.into(),
+        Err(_) => std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
+    }
+}
+
+#[test]
+fn match_rejects_openings_of_another_game() {
+    let ballots = shared().join("data/pdn/ballots-11-man-english.pdn");
+    let ballots = ballots.to_str().unwrap();
+    let args = [
+        "match",
+        "--variant",
+        "impasse",
+        "--openings",
+        ballots,
+        "--games",
+        "2",
+        "--engine-a",
+        "depth=1",
+        "--engine-b",
+        "depth=1",
+    ];
+    assert_one_line_error(&args, "is not Impasse");
+    // A file that says it is pool checkers is not American checkers either.
+    let dir = std::env::temp_dir().join(format!("crown-openings-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pool = dir.join("pool.pdn");
+    std::fs::write(&pool, "[GameType \"23\"]\n[FEN \"B:W21-32:B1-12\"]\n*\n").unwrap();
+    let mut args = args;
+    args[2] = "american";
+    args[4] = pool.to_str().unwrap();
+    assert_one_line_error(&args, "GameType \"23\" is not American checkers");
+    let _ = std::fs::remove_dir_all(&dir);
+}
