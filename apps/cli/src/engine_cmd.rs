@@ -12,6 +12,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
+/// Most search threads the engine protocol and `crown analyze` accept.
+pub const MAX_THREADS: usize = 64;
+
 /// Arguments of `crown engine` (none: everything is set over the protocol).
 #[derive(Args, Debug)]
 pub struct EngineArgs {}
@@ -198,7 +201,7 @@ pub fn run(_args: &EngineArgs) -> Result<ExitCode, CliError> {
                     st.hash
                 );
                 println!(
-                    "param name=threads value={} type=int min=1 max=64",
+                    "param name=threads value={} type=int min=1 max={MAX_THREADS}",
                     st.threads
                 );
                 println!("param name=level value=0 type=int min=0 max=10");
@@ -257,7 +260,7 @@ pub fn run(_args: &EngineArgs) -> Result<ExitCode, CliError> {
                     ("hash", _) => println!(
                         "error message=\"bad parameter hash={value}: expected 1 to {MAX_HASH_MIB} (MiB)\""
                     ),
-                    ("threads", Ok(n)) if n >= 1 => {
+                    ("threads", Ok(n)) if (1..=MAX_THREADS).contains(&n) => {
                         st.threads = n;
                         if let Some(e) = st.engine.as_mut() {
                             e.set_threads(n);
@@ -312,7 +315,9 @@ pub fn run(_args: &EngineArgs) -> Result<ExitCode, CliError> {
                 for (k, v) in &args {
                     let n = v.parse::<u64>();
                     match (k.as_str(), n) {
-                        ("depth", Ok(n)) => l.depth = Some(n as u32),
+                        ("depth", Ok(n)) if (1..=crown_ai::MAX_PLY as u64).contains(&n) => {
+                            l.depth = Some(n as u32)
+                        }
                         ("nodes", Ok(n)) => l.nodes = Some(n),
                         ("move-time", Ok(n)) => l.movetime_ms = Some(n),
                         ("time", Ok(n)) => {

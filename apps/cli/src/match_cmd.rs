@@ -17,7 +17,7 @@ pub struct MatchArgs {
     #[arg(long, default_value = "american")]
     variant: String,
     /// Number of games (rounded up to an even number: each opening is played with both colours).
-    #[arg(long, default_value_t = 20)]
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..))]
     games: u32,
     /// Engine A: comma-separated key=value among level=1..10, depth=PLIES, movetime=MS, nodes=N,
     /// hash=MIB, threads=N, time=MS and inc=MS (a game clock: the engine loses on time when it runs

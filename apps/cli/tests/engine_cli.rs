@@ -154,3 +154,27 @@ fn match_rejects_openings_of_another_game() {
     assert_one_line_error(&args, "GameType \"23\" is not American checkers");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn out_of_range_numbers_are_rejected() {
+    assert_one_line_error(&["match", "--games", "0"], "--games");
+    assert_one_line_error(&["analyze", "--threads", "0", "--depth", "1"], "--threads");
+    assert_one_line_error(
+        &["analyze", "--threads", "1000", "--depth", "1"],
+        "--threads",
+    );
+    assert_one_line_error(&["analyze", "--hash", "0", "--depth", "1"], "--hash");
+    assert_one_line_error(&["analyze", "--depth", "0"], "--depth");
+    assert_one_line_error(&["analyze", "--depth", "129"], "--depth");
+    // The engine protocol has the same limits.
+    let (_, out, _) = crown_stdin(
+        &["engine"],
+        "set-param name=threads value=65\nlevel depth=0\nping\n",
+        Duration::ZERO,
+        Duration::from_secs(30),
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    assert!(lines[0].contains("threads=65"), "{out}");
+    assert!(lines[1].contains("depth=0"), "{out}");
+}
