@@ -237,6 +237,36 @@ fn elo(p: f64) -> f64 {
     -400.0 * (1.0 / p - 1.0).log10()
 }
 
+/// The Elo line of a match result (A's wins, draws and losses): the logistic Elo difference with its
+/// 95% error by the delta method, or a sentence when one side won every game (the difference is
+/// then unbounded).
+fn elo_line(wins: u32, draws: u32, losses: u32) -> String {
+    let n = f64::from(wins + draws + losses);
+    if n == 0.0 {
+        return "Elo difference A - B: no games".into();
+    }
+    let p = (f64::from(wins) + 0.5 * f64::from(draws)) / n;
+    if p >= 1.0 {
+        return "Elo difference A - B: unbounded (A won every game)".into();
+    }
+    if p <= 0.0 {
+        return "Elo difference A - B: unbounded (B won every game)".into();
+    }
+    let var = (f64::from(wins) * (1.0 - p).powi(2)
+        + f64::from(draws) * (0.5 - p).powi(2)
+        + f64::from(losses) * p.powi(2))
+        / n;
+    let se = (var / n).sqrt();
+    // Delta method: d(elo)/dp = 400 / (ln 10 · p (1 − p)).
+    let err = 1.96 * se * 400.0 / (std::f64::consts::LN_10 * p * (1.0 - p));
+    // Rounded to a whole number; a difference that rounds to zero is "+0", never "-0".
+    let mut d = elo(p).round();
+    if d == 0.0 {
+        d = 0.0;
+    }
+    format!("Elo difference A - B: {d:+.0} +/- {err:.0} (95%)")
+}
+
 /// Run `crown match`.
 pub fn run(args: &MatchArgs) -> Result<ExitCode, CliError> {
     let variant: Variant = args.variant.parse()?;
@@ -355,11 +385,6 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode, CliError> {
     }
     let n = f64::from(wins + draws + losses);
     let p = (f64::from(wins) + 0.5 * f64::from(draws)) / n;
-    let var = (f64::from(wins) * (1.0 - p).powi(2)
-        + f64::from(draws) * (0.5 - p).powi(2)
-        + f64::from(losses) * p.powi(2))
-        / n;
-    let se = (var / n).sqrt();
     println!(
         "{} games: A ({}) {wins} wins, {draws} draws, {losses} losses; score {:.1}/{} = {:.1}%",
         wins + draws + losses,
@@ -374,14 +399,7 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode, CliError> {
             time_losses[0], time_losses[1], longest[0], longest[1]
         );
     }
-    if p <= 0.0 || p >= 1.0 {
-        let sign = if p >= 1.0 { "+" } else { "-" };
-        println!("Elo difference A - B: {sign}inf (no game won by one side)");
-    } else {
-        // Delta method: d(elo)/dp = 400 / (ln 10 · p (1 − p)).
-        let err = 1.96 * se * 400.0 / (std::f64::consts::LN_10 * p * (1.0 - p));
-        println!("Elo difference A - B: {:+.0} +/- {:.0} (95%)", elo(p), err);
-    }
+    println!("{}", elo_line(wins, draws, losses));
     Ok(ExitCode::SUCCESS)
 }
 
@@ -394,6 +412,23 @@ mod tests {
         assert!(elo(0.5).abs() < 1e-9);
         // 75% is +190.8 Elo by the logistic formula: -400 log10(1/3).
         assert!((elo(0.75) - 190.85).abs() < 0.1);
+    }
+
+    #[test]
+    fn elo_line_wording() {
+        assert_eq!(
+            elo_line(4, 0, 0),
+            "Elo difference A - B: unbounded (A won every game)"
+        );
+        assert_eq!(
+            elo_line(0, 0, 2),
+            "Elo difference A - B: unbounded (B won every game)"
+        );
+        // An even score is no difference: "+0", not "-0".
+        assert!(elo_line(1, 0, 1).starts_with("Elo difference A - B: +0 +/- "));
+        assert!(elo_line(0, 2, 0).starts_with("Elo difference A - B: +0 +/- 0"));
+        // 3 wins, 1 loss: 75% is +191 Elo (-400 log10(1/3) = 190.8).
+        assert!(elo_line(3, 0, 1).starts_with("Elo difference A - B: +191 +/- "));
     }
 
     #[test]
