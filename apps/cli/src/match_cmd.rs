@@ -2,7 +2,7 @@
 
 use crate::CliError;
 use clap::Args;
-use crown_ai::{Clock, Engine, EngineOptions, Limits};
+use crown_ai::{Clock, Engine, EngineOptions, Limits, MAX_HASH_MIB};
 use crown_core::{Color, Game, Position, Variant};
 use crown_notation::{game_to_pdn, read_games, variant_from_game_type};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -64,6 +64,20 @@ fn parse_spec(text: &str, movetime: Option<u64>) -> Result<Spec, CliError> {
         level: None,
     };
     let mut clock: Option<Clock> = None;
+    if text.split(',').all(|p| p.trim().is_empty()) {
+        return Err(CliError(format!(
+            "engine spec '{text}' is empty: give key=value pairs such as level=5 or depth=8"
+        )));
+    }
+    let range = |name: &str, n: u64, lo: u64, hi: u64| {
+        if (lo..=hi).contains(&n) {
+            Ok(n)
+        } else {
+            Err(CliError(format!(
+                "engine spec '{text}': {name} {n} is not {lo} to {hi}"
+            )))
+        }
+    };
     for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         let (k, v) = part
             .split_once('=')
@@ -83,16 +97,18 @@ fn parse_spec(text: &str, movetime: Option<u64>) -> Result<Spec, CliError> {
                 limits.movetime_ms = l.movetime_ms;
                 options.level = Some(n as u8);
             }
-            "depth" => limits.depth = Some(n as u32),
+            "depth" => limits.depth = Some(range("depth", n, 1, crown_ai::MAX_PLY as u64)? as u32),
             "movetime" => limits.movetime_ms = Some(n),
             "nodes" => limits.nodes = Some(n),
-            "hash" => options.hash_mib = n as usize,
+            "hash" => options.hash_mib = range("hash", n, 1, MAX_HASH_MIB as u64)? as usize,
             "time" => clock.get_or_insert(Clock::default()).remaining_ms = n,
             "inc" => clock.get_or_insert(Clock::default()).increment_ms = n,
-            "threads" => options.threads = n as usize,
+            "threads" => {
+                options.threads = range("threads", n, 1, crate::engine_cmd::MAX_THREADS as u64)? as usize
+            }
             _ => {
                 return Err(CliError(format!(
-                    "engine spec '{text}': unknown key '{k}' (level, depth, movetime, nodes, hash, threads)"
+                    "engine spec '{text}': unknown key '{k}' (level, depth, movetime, nodes, hash, threads, time, inc)"
                 )))
             }
         }
@@ -439,7 +455,27 @@ mod tests {
         let s = parse_spec("depth=8,hash=32", None).unwrap();
         assert_eq!(s.limits.depth, Some(8));
         assert_eq!(s.options.hash_mib, 32);
-        assert!(parse_spec("speed=3", None).is_err());
         assert!(parse_spec("level=11", None).is_err());
+        // The unknown-key message lists every key, the clock ones included.
+        let e = parse_spec("speed=3", None).unwrap_err().0;
+        assert!(
+            e.ends_with("(level, depth, movetime, nodes, hash, threads, time, inc)"),
+            "{e}"
+        );
+        for empty in ["", " ", ",", " , "] {
+            let e = parse_spec(empty, None).unwrap_err().0;
+            assert!(e.contains("is empty"), "{e}");
+        }
+        assert!(parse_spec("hash=0", None).is_err());
+        assert!(parse_spec("threads=0", None).is_err());
+        assert!(parse_spec("depth=0", None).is_err());
+        let s = parse_spec("time=1000,inc=100", None).unwrap();
+        assert_eq!(
+            s.clock,
+            Some(Clock {
+                remaining_ms: 1000,
+                increment_ms: 100
+            })
+        );
     }
 }
