@@ -1,5 +1,6 @@
 //! `crown match`: engine against engine, each opening played with both colours.
 
+use crate::common::pdn_date_today;
 use crate::CliError;
 use clap::Args;
 use crown_ai::{Clock, Engine, EngineOptions, Limits, MAX_HASH_MIB};
@@ -322,6 +323,7 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode, CliError> {
     // Longest time one move took, in ms, for A and B.
     let mut longest = [0u64; 2];
     let mut pdn = String::new();
+    let date = pdn_date_today();
     for (i, opening) in openings.iter().enumerate() {
         for a_first in [true, false] {
             ea.new_game();
@@ -373,16 +375,19 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode, CliError> {
                 None => draws += 1,
             }
             if args.pdn.is_some() {
+                // "A (spec)" and "B (spec)", so that identical specs stay distinguishable.
+                let (a_name, b_name) = (format!("A ({})", a.text), format!("B ({})", b.text));
                 let (black, white) = if a_color == Color::Black {
-                    (a.text.as_str(), b.text.as_str())
+                    (a_name.as_str(), b_name.as_str())
                 } else {
-                    (b.text.as_str(), a.text.as_str())
+                    (b_name.as_str(), a_name.as_str())
                 };
                 let round = format!("{}.{}", i + 1, if a_first { 1 } else { 2 });
                 pdn.push_str(&game_to_pdn(
                     &game,
                     &[
                         ("Event", "crown match"),
+                        ("Date", &date),
                         ("Round", &round),
                         ("Black", black),
                         ("White", white),

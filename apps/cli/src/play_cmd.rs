@@ -1,6 +1,7 @@
 //! `crown play`: a text game in the terminal against the engine.
 
 use crate::analyze_cmd::line_text;
+use crate::common::pdn_date_today;
 use crate::CliError;
 use clap::Args;
 use crown_ai::{Engine, EngineOptions, Limits, SearchResult};
@@ -162,7 +163,7 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode, CliError> {
                 let texts: Vec<String> = moves.iter().map(|m| pos.move_text(m)).collect();
                 println!("{} legal moves: {}", texts.len(), texts.join(" "));
             }
-            "pdn" => print!("{}", game_to_pdn(&game, &[])),
+            "pdn" => print!("{}", game_pdn(&game, human, &strength)),
             "undo" => {
                 // Take back to the previous position where it is the human's turn; when there is
                 // none (the engine moved first and the human has not moved yet), change nothing.
@@ -203,20 +204,32 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode, CliError> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn save(game: &Game, args: &PlayArgs, human: Color, strength: &str) -> Result<(), CliError> {
-    if game.ply_count() == 0 || args.save.as_deref() == Some("-") {
-        return Ok(());
-    }
+/// The PDN of the game with the tags `crown play` writes: Event, Date (today), and Black/White
+/// naming "You" and the engine with its strength. The `pdn` command and the saved file use it.
+fn game_pdn(game: &Game, human: Color, strength: &str) -> String {
     let engine_name = format!("Crown engine ({strength})");
     let (black, white) = if human == Color::Black {
         ("You", engine_name.as_str())
     } else {
         (engine_name.as_str(), "You")
     };
-    let pdn = game_to_pdn(
+    let date = pdn_date_today();
+    game_to_pdn(
         game,
-        &[("Event", "Crown play"), ("Black", black), ("White", white)],
-    );
+        &[
+            ("Event", "Crown play"),
+            ("Date", &date),
+            ("Black", black),
+            ("White", white),
+        ],
+    )
+}
+
+fn save(game: &Game, args: &PlayArgs, human: Color, strength: &str) -> Result<(), CliError> {
+    if game.ply_count() == 0 || args.save.as_deref() == Some("-") {
+        return Ok(());
+    }
+    let pdn = game_pdn(game, human, strength);
     let path = match &args.save {
         Some(p) => p.clone(),
         None => {

@@ -178,3 +178,80 @@ fn out_of_range_numbers_are_rejected() {
     assert!(lines[0].contains("threads=65"), "{out}");
     assert!(lines[1].contains("depth=0"), "{out}");
 }
+
+/// The value of tag `name` in the first game of `pdn`.
+fn tag<'a>(pdn: &'a str, name: &str) -> Option<&'a str> {
+    let open = format!("[{name} \"");
+    let start = pdn.find(&open)? + open.len();
+    Some(&pdn[start..start + pdn[start..].find('"')?])
+}
+
+fn is_pdn_date(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() == 10
+        && b[4] == b'.'
+        && b[7] == b'.'
+        && b.iter()
+            .enumerate()
+            .all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit())
+}
+
+#[test]
+fn play_pdn_command_and_saved_file_have_the_same_tags() {
+    let dir = std::env::temp_dir().join(format!("crown-play-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("game.pdn");
+    let (code, out, err) = crown_stdin(
+        &[
+            "play",
+            "--as",
+            "white",
+            "--level",
+            "1",
+            "--save",
+            file.to_str().unwrap(),
+        ],
+        "pdn\nquit\n",
+        Duration::ZERO,
+        Duration::from_secs(30),
+    );
+    assert_eq!(code, 0, "{err}");
+    let saved = std::fs::read_to_string(&file).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    for text in [out.as_str(), saved.as_str()] {
+        assert_eq!(tag(text, "Event"), Some("Crown play"), "{text}");
+        assert_eq!(tag(text, "White"), Some("You"), "{text}");
+        assert_eq!(tag(text, "Black"), Some("Crown engine (level 1)"), "{text}");
+        assert!(tag(text, "Date").is_some_and(is_pdn_date), "{text}");
+    }
+}
+
+#[test]
+fn match_pdn_names_the_engines_and_the_date() {
+    let dir = std::env::temp_dir().join(format!("crown-match-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("games.pdn");
+    let (code, _, err) = crown(&[
+        "match",
+        "--games",
+        "2",
+        "--engine-a",
+        "depth=1",
+        "--engine-b",
+        "depth=1",
+        "--max-plies",
+        "10",
+        "--pdn",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let pdn = std::fs::read_to_string(&file).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    // Game 1: A plays the side to move of the ballot (Black).
+    assert_eq!(tag(&pdn, "Black"), Some("A (depth=1)"), "{pdn}");
+    assert_eq!(tag(&pdn, "White"), Some("B (depth=1)"), "{pdn}");
+    assert!(tag(&pdn, "Date").is_some_and(is_pdn_date), "{pdn}");
+    let second = &pdn[pdn.find("[Round \"1.2\"]").expect("round 1.2")..];
+    let second = &pdn[pdn[..pdn.len() - second.len()].rfind("[Event").unwrap()..];
+    assert_eq!(tag(second, "Black"), Some("B (depth=1)"), "{pdn}");
+}
