@@ -16,8 +16,8 @@ pub struct AnalyzeArgs {
     /// Moves to play from the position before analysing, in Crown's move notation.
     #[arg(long = "moves", num_args = 1.., allow_hyphen_values = true)]
     moves: Vec<String>,
-    /// Search to this depth in plies.
-    #[arg(long)]
+    /// Search to this depth in plies, 1 to 128.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=crown_ai::MAX_PLY as i64))]
     depth: Option<u32>,
     /// Search for this many ms (default 1000 when no depth or nodes are given).
     #[arg(long)]
@@ -25,11 +25,11 @@ pub struct AnalyzeArgs {
     /// Stop after this many nodes.
     #[arg(long)]
     nodes: Option<u64>,
-    /// Search threads.
-    #[arg(long, default_value_t = 1)]
+    /// Search threads, 1 to 64.
+    #[arg(long, default_value_t = 1, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=crate::engine_cmd::MAX_THREADS as u64))]
     threads: usize,
-    /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 64)]
+    /// Transposition table size in MiB, 1 to 4096.
+    #[arg(long, default_value_t = 64, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=crown_ai::MAX_HASH_MIB as u64))]
     hash: usize,
     /// Print one JSON object per line: per depth {"depth","score","nodes","nps","pv"}, then
     /// {"bestmove","score","pv"}. Scores are text as in the plain output ("+0.25", "win in 7");
@@ -75,7 +75,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<ExitCode, CliError> {
     }
     let mut engine = Engine::new(EngineOptions {
         hash_mib: args.hash,
-        threads: args.threads.max(1),
+        threads: args.threads,
         level: None,
     });
     let stop = AtomicBool::new(false);

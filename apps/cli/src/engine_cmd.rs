@@ -4,13 +4,16 @@
 use crate::analyze_cmd::line_text;
 use crate::CliError;
 use clap::Args;
-use crown_ai::{Clock, Engine, EngineOptions, Limits, SearchInfo};
+use crown_ai::{Clock, Engine, EngineOptions, Limits, SearchInfo, MAX_HASH_MIB};
 use crown_core::{Game, ImpasseSetup, Move, Position, Variant};
 use std::io::BufRead;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
+
+/// Most search threads the engine protocol and `crown analyze` accept.
+pub const MAX_THREADS: usize = 64;
 
 /// Arguments of `crown engine` (none: everything is set over the protocol).
 #[derive(Args, Debug)]
@@ -114,6 +117,9 @@ struct State {
     level: Option<u8>,
     engine: Option<Engine>,
     search: Option<JoinHandle<Engine>>,
+    /// The running search has no limit of its own (`go analyze`, `level infinite`, or no limit set):
+    /// only the stop flag ends it.
+    unbounded: bool,
     stop: Arc<AtomicBool>,
 }
 
@@ -163,6 +169,7 @@ pub fn run(_args: &EngineArgs) -> Result<ExitCode, CliError> {
         level: None,
         engine: None,
         search: None,
+        unbounded: false,
         stop: Arc::new(AtomicBool::new(false)),
     };
     st.engine = Some(st.new_engine());
@@ -189,9 +196,12 @@ pub fn run(_args: &EngineArgs) -> Result<ExitCode, CliError> {
                     st.variant.id()
                 );
                 println!("param name=setup value=seed type=enum values=\"seed steere\"");
-                println!("param name=hash value={} type=int min=1 max=65536", st.hash);
                 println!(
-                    "param name=threads value={} type=int min=1 max=64",
+                    "param name=hash value={} type=int min=1 max={MAX_HASH_MIB}",
+                    st.hash
+                );
+                println!(
+                    "param name=threads value={} type=int min=1 max={MAX_THREADS}",
                     st.threads
                 );
                 println!("param name=level value=0 type=int min=0 max=10");
@@ -233,11 +243,24 @@ pub fn run(_args: &EngineArgs) -> Result<ExitCode, CliError> {
                         }
                         Err(e) => println!("error message=\"{e}\""),
                     },
-                    ("hash", Ok(n)) if n >= 1 => {
+                    ("hash", Ok(n)) if (1..=MAX_HASH_MIB).contains(&n) => {
                         st.hash = n;
-                        st.engine = Some(st.new_engine());
+                        // Free the old table before allocating the new one.
+                        st.engine = None;
+                        let engine = st.new_engine();
+                        let got = engine.hash_mib();
+                        if got < n {
+                            println!(
+                                "error message=\"hash {n} MiB: not enough memory; using {got} MiB\""
+                            );
+                            st.hash = got.max(1);
+                        }
+                        st.engine = Some(engine);
                     }
-                    ("threads", Ok(n)) if n >= 1 => {
+                    ("hash", _) => println!(
+                        "error message=\"bad parameter hash={value}: expected 1 to {MAX_HASH_MIB} (MiB)\""
+                    ),
+                    ("threads", Ok(n)) if (1..=MAX_THREADS).contains(&n) => {
                         st.threads = n;
                         if let Some(e) = st.engine.as_mut() {
                             e.set_threads(n);
@@ -292,7 +315,9 @@ pub fn run(_args: &EngineArgs) -> Result<ExitCode, CliError> {
                 for (k, v) in &args {
                     let n = v.parse::<u64>();
                     match (k.as_str(), n) {
-                        ("depth", Ok(n)) => l.depth = Some(n as u32),
+                        ("depth", Ok(n)) if (1..=crown_ai::MAX_PLY as u64).contains(&n) => {
+                            l.depth = Some(n as u32)
+                        }
                         ("nodes", Ok(n)) => l.nodes = Some(n),
                         ("move-time", Ok(n)) => l.movetime_ms = Some(n),
                         ("time", Ok(n)) => {
@@ -311,7 +336,8 @@ pub fn run(_args: &EngineArgs) -> Result<ExitCode, CliError> {
                 }
             }
             "go" => {
-                st.finish(false);
+                // A search that would never end by itself is stopped (it prints its `done` line).
+                st.finish(st.unbounded);
                 let mut limits = st.limits.clone();
                 if args.iter().any(|(k, _)| k == "analyze" || k == "ponder") {
                     limits = Limits {
@@ -323,6 +349,11 @@ pub fn run(_args: &EngineArgs) -> Result<ExitCode, CliError> {
                     println!("error message=\"engine unavailable\"");
                     continue;
                 };
+                st.unbounded = limits.infinite
+                    || (limits.depth.is_none()
+                        && limits.nodes.is_none()
+                        && limits.movetime_ms.is_none()
+                        && limits.clock.is_none());
                 st.stop.store(false, Ordering::Relaxed);
                 let stop = Arc::clone(&st.stop);
                 let game = st.game.clone();
@@ -362,8 +393,9 @@ pub fn run(_args: &EngineArgs) -> Result<ExitCode, CliError> {
             other => println!("error message=\"unknown command '{other}'\""),
         }
     }
-    // End of input: let a running search finish and print its move.
-    st.finish(false);
+    // End of input: let a bounded search finish and print its move; stop an unbounded one (it would
+    // never end) and print its move.
+    st.finish(st.unbounded);
     Ok(ExitCode::SUCCESS)
 }
 

@@ -1,10 +1,11 @@
 //! `crown match`: engine against engine, each opening played with both colours.
 
+use crate::common::pdn_date_today;
 use crate::CliError;
 use clap::Args;
-use crown_ai::{Clock, Engine, EngineOptions, Limits};
+use crown_ai::{Clock, Engine, EngineOptions, Limits, MAX_HASH_MIB};
 use crown_core::{Color, Game, Position, Variant};
-use crown_notation::game_to_pdn;
+use crown_notation::{game_to_pdn, read_games, variant_from_game_type};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -17,7 +18,7 @@ pub struct MatchArgs {
     #[arg(long, default_value = "american")]
     variant: String,
     /// Number of games (rounded up to an even number: each opening is played with both colours).
-    #[arg(long, default_value_t = 20)]
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..))]
     games: u32,
     /// Engine A: comma-separated key=value among level=1..10, depth=PLIES, movetime=MS, nodes=N,
     /// hash=MIB, threads=N, time=MS and inc=MS (a game clock: the engine loses on time when it runs
@@ -28,7 +29,8 @@ pub struct MatchArgs {
     #[arg(long, default_value = "level=5")]
     engine_b: String,
     /// PDN file whose [FEN "..."] tags are the openings (American default: the 11-man ballots in the
-    /// shared data; other games: random balanced openings).
+    /// shared data; other games: random balanced openings). Each game's GameType must be the
+    /// variant's (no GameType means checkers: accepted for american and pool, not impasse).
     #[arg(long)]
     openings: Option<PathBuf>,
     /// Cap on each engine's time per move in ms.
@@ -63,6 +65,20 @@ fn parse_spec(text: &str, movetime: Option<u64>) -> Result<Spec, CliError> {
         level: None,
     };
     let mut clock: Option<Clock> = None;
+    if text.split(',').all(|p| p.trim().is_empty()) {
+        return Err(CliError(format!(
+            "engine spec '{text}' is empty: give key=value pairs such as level=5 or depth=8"
+        )));
+    }
+    let range = |name: &str, n: u64, lo: u64, hi: u64| {
+        if (lo..=hi).contains(&n) {
+            Ok(n)
+        } else {
+            Err(CliError(format!(
+                "engine spec '{text}': {name} {n} is not {lo} to {hi}"
+            )))
+        }
+    };
     for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         let (k, v) = part
             .split_once('=')
@@ -82,16 +98,18 @@ fn parse_spec(text: &str, movetime: Option<u64>) -> Result<Spec, CliError> {
                 limits.movetime_ms = l.movetime_ms;
                 options.level = Some(n as u8);
             }
-            "depth" => limits.depth = Some(n as u32),
+            "depth" => limits.depth = Some(range("depth", n, 1, crown_ai::MAX_PLY as u64)? as u32),
             "movetime" => limits.movetime_ms = Some(n),
             "nodes" => limits.nodes = Some(n),
-            "hash" => options.hash_mib = n as usize,
+            "hash" => options.hash_mib = range("hash", n, 1, MAX_HASH_MIB as u64)? as usize,
             "time" => clock.get_or_insert(Clock::default()).remaining_ms = n,
             "inc" => clock.get_or_insert(Clock::default()).increment_ms = n,
-            "threads" => options.threads = n as usize,
+            "threads" => {
+                options.threads = range("threads", n, 1, crate::engine_cmd::MAX_THREADS as u64)? as usize
+            }
             _ => {
                 return Err(CliError(format!(
-                    "engine spec '{text}': unknown key '{k}' (level, depth, movetime, nodes, hash, threads)"
+                    "engine spec '{text}': unknown key '{k}' (level, depth, movetime, nodes, hash, threads, time, inc)"
                 )))
             }
         }
@@ -133,25 +151,51 @@ fn shared_dir() -> Option<PathBuf> {
     }
 }
 
-/// The FEN values of every `[FEN "..."]` tag in a PDN file.
+/// The start positions (`[FEN "..."]` tags) of the games of a PDN file, for `variant`. Each game's
+/// `GameType` must name `variant`; a game without the tag is checkers by the PDN 2.0 convention and
+/// is accepted for American and pool checkers (same board and FEN), not for Impasse. Games without a
+/// FEN tag are skipped.
+///
+/// # Errors
+/// A one-line message naming the file and game: unreadable file or PDN, a `GameType` of another
+/// game, a FEN that is not a legal position of `variant`, or no FEN at all.
 fn read_fen_openings(path: &Path, variant: Variant) -> Result<Vec<Position>, CliError> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| CliError(format!("reading openings {}: {e}", path.display())))?;
     let mut out = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        let Some(start) = line.find("[FEN \"") else {
+    for game in read_games(&text) {
+        let game = game.map_err(|e| CliError(format!("openings {}: {e}", path.display())))?;
+        let at = || {
+            format!(
+                "openings {}: game {} (line {})",
+                path.display(),
+                game.index,
+                game.line
+            )
+        };
+        let game_type = game.tag("GameType");
+        let ok = match variant_from_game_type(game_type) {
+            Ok(v) if game_type.is_some() => v == variant,
+            Ok(_) => variant != Variant::Impasse,
+            Err(e) => return Err(CliError(format!("{}: {e}", at()))),
+        };
+        if !ok {
+            let named = match game_type {
+                Some(t) => format!("GameType \"{t}\""),
+                None => "no GameType tag (checkers)".to_string(),
+            };
+            return Err(CliError(format!(
+                "{}: {named} is not {} (--variant {})",
+                at(),
+                variant.name(),
+                variant.id()
+            )));
+        }
+        let Some(fen) = game.tag("FEN") else {
             continue;
         };
-        let rest = &line[start + 6..];
-        let Some(end) = rest.find('"') else {
-            return Err(CliError(format!(
-                "{}:{}: unterminated FEN tag",
-                path.display(),
-                n + 1
-            )));
-        };
-        let pos = Position::from_fen(variant, &rest[..end])
-            .map_err(|e| CliError(format!("{}:{}: {e}", path.display(), n + 1)))?;
+        let pos = Position::from_fen(variant, fen)
+            .map_err(|e| CliError(format!("{}: FEN \"{fen}\": {e}", at())))?;
         out.push(pos);
     }
     if out.is_empty() {
@@ -210,6 +254,36 @@ fn elo(p: f64) -> f64 {
     -400.0 * (1.0 / p - 1.0).log10()
 }
 
+/// The Elo line of a match result (A's wins, draws and losses): the logistic Elo difference with its
+/// 95% error by the delta method, or a sentence when one side won every game (the difference is
+/// then unbounded).
+fn elo_line(wins: u32, draws: u32, losses: u32) -> String {
+    let n = f64::from(wins + draws + losses);
+    if n == 0.0 {
+        return "Elo difference A - B: no games".into();
+    }
+    let p = (f64::from(wins) + 0.5 * f64::from(draws)) / n;
+    if p >= 1.0 {
+        return "Elo difference A - B: unbounded (A won every game)".into();
+    }
+    if p <= 0.0 {
+        return "Elo difference A - B: unbounded (B won every game)".into();
+    }
+    let var = (f64::from(wins) * (1.0 - p).powi(2)
+        + f64::from(draws) * (0.5 - p).powi(2)
+        + f64::from(losses) * p.powi(2))
+        / n;
+    let se = (var / n).sqrt();
+    // Delta method: d(elo)/dp = 400 / (ln 10 · p (1 − p)).
+    let err = 1.96 * se * 400.0 / (std::f64::consts::LN_10 * p * (1.0 - p));
+    // Rounded to a whole number; a difference that rounds to zero is "+0", never "-0".
+    let mut d = elo(p).round();
+    if d == 0.0 {
+        d = 0.0;
+    }
+    format!("Elo difference A - B: {d:+.0} +/- {err:.0} (95%)")
+}
+
 /// Run `crown match`.
 pub fn run(args: &MatchArgs) -> Result<ExitCode, CliError> {
     let variant: Variant = args.variant.parse()?;
@@ -249,6 +323,7 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode, CliError> {
     // Longest time one move took, in ms, for A and B.
     let mut longest = [0u64; 2];
     let mut pdn = String::new();
+    let date = pdn_date_today();
     for (i, opening) in openings.iter().enumerate() {
         for a_first in [true, false] {
             ea.new_game();
@@ -300,16 +375,19 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode, CliError> {
                 None => draws += 1,
             }
             if args.pdn.is_some() {
+                // "A (spec)" and "B (spec)", so that identical specs stay distinguishable.
+                let (a_name, b_name) = (format!("A ({})", a.text), format!("B ({})", b.text));
                 let (black, white) = if a_color == Color::Black {
-                    (a.text.as_str(), b.text.as_str())
+                    (a_name.as_str(), b_name.as_str())
                 } else {
-                    (b.text.as_str(), a.text.as_str())
+                    (b_name.as_str(), a_name.as_str())
                 };
                 let round = format!("{}.{}", i + 1, if a_first { 1 } else { 2 });
                 pdn.push_str(&game_to_pdn(
                     &game,
                     &[
                         ("Event", "crown match"),
+                        ("Date", &date),
                         ("Round", &round),
                         ("Black", black),
                         ("White", white),
@@ -328,11 +406,6 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode, CliError> {
     }
     let n = f64::from(wins + draws + losses);
     let p = (f64::from(wins) + 0.5 * f64::from(draws)) / n;
-    let var = (f64::from(wins) * (1.0 - p).powi(2)
-        + f64::from(draws) * (0.5 - p).powi(2)
-        + f64::from(losses) * p.powi(2))
-        / n;
-    let se = (var / n).sqrt();
     println!(
         "{} games: A ({}) {wins} wins, {draws} draws, {losses} losses; score {:.1}/{} = {:.1}%",
         wins + draws + losses,
@@ -347,14 +420,7 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode, CliError> {
             time_losses[0], time_losses[1], longest[0], longest[1]
         );
     }
-    if p <= 0.0 || p >= 1.0 {
-        let sign = if p >= 1.0 { "+" } else { "-" };
-        println!("Elo difference A - B: {sign}inf (no game won by one side)");
-    } else {
-        // Delta method: d(elo)/dp = 400 / (ln 10 · p (1 − p)).
-        let err = 1.96 * se * 400.0 / (std::f64::consts::LN_10 * p * (1.0 - p));
-        println!("Elo difference A - B: {:+.0} +/- {:.0} (95%)", elo(p), err);
-    }
+    println!("{}", elo_line(wins, draws, losses));
     Ok(ExitCode::SUCCESS)
 }
 
@@ -370,6 +436,23 @@ mod tests {
     }
 
     #[test]
+    fn elo_line_wording() {
+        assert_eq!(
+            elo_line(4, 0, 0),
+            "Elo difference A - B: unbounded (A won every game)"
+        );
+        assert_eq!(
+            elo_line(0, 0, 2),
+            "Elo difference A - B: unbounded (B won every game)"
+        );
+        // An even score is no difference: "+0", not "-0".
+        assert!(elo_line(1, 0, 1).starts_with("Elo difference A - B: +0 +/- "));
+        assert!(elo_line(0, 2, 0).starts_with("Elo difference A - B: +0 +/- 0"));
+        // 3 wins, 1 loss: 75% is +191 Elo (-400 log10(1/3) = 190.8).
+        assert!(elo_line(3, 0, 1).starts_with("Elo difference A - B: +191 +/- "));
+    }
+
+    #[test]
     fn spec_parsing() {
         let s = parse_spec("level=10", Some(100)).unwrap();
         assert_eq!(s.limits.movetime_ms, Some(100));
@@ -377,7 +460,27 @@ mod tests {
         let s = parse_spec("depth=8,hash=32", None).unwrap();
         assert_eq!(s.limits.depth, Some(8));
         assert_eq!(s.options.hash_mib, 32);
-        assert!(parse_spec("speed=3", None).is_err());
         assert!(parse_spec("level=11", None).is_err());
+        // The unknown-key message lists every key, the clock ones included.
+        let e = parse_spec("speed=3", None).unwrap_err().0;
+        assert!(
+            e.ends_with("(level, depth, movetime, nodes, hash, threads, time, inc)"),
+            "{e}"
+        );
+        for empty in ["", " ", ",", " , "] {
+            let e = parse_spec(empty, None).unwrap_err().0;
+            assert!(e.contains("is empty"), "{e}");
+        }
+        assert!(parse_spec("hash=0", None).is_err());
+        assert!(parse_spec("threads=0", None).is_err());
+        assert!(parse_spec("depth=0", None).is_err());
+        let s = parse_spec("time=1000,inc=100", None).unwrap();
+        assert_eq!(
+            s.clock,
+            Some(Clock {
+                remaining_ms: 1000,
+                increment_ms: 100
+            })
+        );
     }
 }

@@ -192,7 +192,8 @@ pub struct SearchResult {
 /// Engine settings. Zero values mean defaults: 16 MiB of hash, 1 thread.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct EngineOptions {
-    /// Transposition table size in MiB (0 = 16).
+    /// Transposition table size in MiB (0 = 16; capped at [`MAX_HASH_MIB`], and halved until the
+    /// memory can be allocated).
     pub hash_mib: usize,
     /// Search threads (0 = 1). More than one uses lazy SMP and is not deterministic.
     pub threads: usize,
@@ -203,6 +204,11 @@ pub struct EngineOptions {
 
 /// Default transposition table size in MiB.
 pub const DEFAULT_HASH_MIB: usize = 16;
+
+/// Largest transposition table in MiB (4 GiB): larger requests are capped to it. When even that
+/// much memory cannot be allocated, the engine halves the size until it can ([`Engine::hash_mib`]
+/// gives the size obtained), so a large request never aborts the process.
+pub const MAX_HASH_MIB: usize = 4096;
 
 /// The engine: owns its transposition table and history, reusable across the moves of a game.
 /// It is `Send + 'static`, so a front end can move it to a worker thread.
@@ -246,7 +252,14 @@ impl Engine {
         self.options.threads = threads;
     }
 
-    /// Resize (and clear) the transposition table, in MiB (0 = default).
+    /// The size of the transposition table actually allocated, in MiB (rounded down): less than
+    /// asked when the request was above [`MAX_HASH_MIB`] or the memory was not available.
+    pub fn hash_mib(&self) -> usize {
+        self.tt.mib()
+    }
+
+    /// Resize (and clear) the transposition table, in MiB (0 = default; capped and halved as in
+    /// [`EngineOptions::hash_mib`]).
     pub fn set_hash_mib(&mut self, mib: usize) {
         self.options.hash_mib = mib;
         self.tt = tt::Table::new(if mib == 0 { DEFAULT_HASH_MIB } else { mib });

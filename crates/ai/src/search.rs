@@ -192,7 +192,7 @@ pub(crate) fn run(
                 seldepth: w.seldepth as u32,
                 score: score_of(c.score),
                 nodes,
-                nps: nodes * 1000 / ms.max(1),
+                nps: nodes_per_second(nodes, elapsed),
                 time_ms: ms,
                 pv: c.root[0].pv.clone(),
             });
@@ -689,5 +689,29 @@ impl<'a> Worker<'a> {
                 .store(key, to_tt(best, ply), depth, bound, best_idx);
         }
         best
+    }
+}
+/// Nodes per second from the elapsed time measured in microseconds (so a search of a few
+/// microseconds does not report nodes per millisecond as if they took one), 0 when no time at all
+/// was measured.
+pub(crate) fn nodes_per_second(nodes: u64, elapsed: Duration) -> u64 {
+    let us = elapsed.as_micros();
+    if us == 0 {
+        return 0;
+    }
+    (u128::from(nodes) * 1_000_000 / us).min(u128::from(u64::MAX)) as u64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nps_counts_microseconds() {
+        // 10 nodes in 50 µs is 200 000 nodes/s, not 10 000 (nodes per rounded-up millisecond) nor
+        // 10 000 000 (nodes in "0 ms").
+        assert_eq!(nodes_per_second(10, Duration::from_micros(50)), 200_000);
+        assert_eq!(nodes_per_second(1_500, Duration::from_millis(3)), 500_000);
+        assert_eq!(nodes_per_second(10, Duration::ZERO), 0);
     }
 }

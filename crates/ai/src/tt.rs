@@ -52,20 +52,57 @@ pub(crate) struct Table {
 const BUCKET_BYTES: usize = 32;
 
 impl Table {
-    /// A table of about `mib` MiB (at least one bucket).
+    /// A table of about `mib` MiB (at least one bucket). `mib` is first capped at
+    /// [`crate::MAX_HASH_MIB`]; when the memory cannot be allocated, the size is halved until it can
+    /// (down to one bucket), so this never aborts the process. [`Table::mib`] gives the size obtained.
     pub fn new(mib: usize) -> Table {
-        let buckets = (mib.max(1) * 1024 * 1024 / BUCKET_BYTES).max(1);
-        let slots = (0..buckets * 2)
-            .map(|_| Slot {
-                check: AtomicU64::new(0),
-                data: AtomicU64::new(0),
-            })
-            .collect();
-        Table {
-            slots,
-            buckets,
-            age: 0,
+        Table::new_with(mib, |n| {
+            let mut v: Vec<Slot> = Vec::new();
+            v.try_reserve_exact(n).ok()?;
+            Some(v)
+        })
+    }
+
+    /// [`Table::new`] with the allocation of an empty vector with capacity for `n` slots given by
+    /// `reserve` (`None` when that much memory is unavailable), so the fallback can be tested.
+    fn new_with(mib: usize, reserve: impl Fn(usize) -> Option<Vec<Slot>>) -> Table {
+        let mib = mib.clamp(1, crate::MAX_HASH_MIB);
+        let mut buckets = (mib * 1024 * 1024 / BUCKET_BYTES).max(1);
+        loop {
+            if let Some(mut slots) = reserve(buckets * 2) {
+                slots.extend((0..buckets * 2).map(|_| Slot {
+                    check: AtomicU64::new(0),
+                    data: AtomicU64::new(0),
+                }));
+                return Table {
+                    slots,
+                    buckets,
+                    age: 0,
+                };
+            }
+            if buckets == 1 {
+                // Not even 64 bytes: an empty table would make every probe index out of bounds, so
+                // fall back to an ordinary allocation (which aborts only when the process is already
+                // out of memory).
+                let slots = (0..2)
+                    .map(|_| Slot {
+                        check: AtomicU64::new(0),
+                        data: AtomicU64::new(0),
+                    })
+                    .collect();
+                return Table {
+                    slots,
+                    buckets,
+                    age: 0,
+                };
+            }
+            buckets /= 2;
         }
+    }
+
+    /// The size of the table in MiB (rounded down; 0 for a table under 1 MiB).
+    pub fn mib(&self) -> usize {
+        self.buckets * BUCKET_BYTES / (1024 * 1024)
     }
 
     /// Forget everything.
@@ -157,5 +194,28 @@ mod tests {
         assert_eq!(e.bound, Bound::Lower);
         assert_eq!(e.move_index, Some(3));
         assert!(t.probe(0x1234_5678_9abc_def1).is_none());
+    }
+
+    #[test]
+    fn allocation_failure_halves_the_size() {
+        // Pretend only 4 MiB can be had: asking for 64 MiB must give 4 MiB, not abort.
+        let limit = 4 * 1024 * 1024 / std::mem::size_of::<Slot>();
+        let t = Table::new_with(64, |n| (n <= limit).then(|| Vec::with_capacity(n)));
+        assert_eq!(t.mib(), 4);
+        t.store(42, 7, 3, Bound::Exact, None);
+        assert_eq!(t.probe(42).unwrap().score, 7);
+        // Nothing at all available: still a usable (tiny) table.
+        let t = Table::new_with(64, |_| None);
+        t.store(42, 7, 3, Bound::Exact, None);
+        assert_eq!(t.probe(42).unwrap().score, 7);
+    }
+
+    #[test]
+    fn size_is_capped() {
+        let t = Table::new_with(usize::MAX, |n| {
+            assert!(n * std::mem::size_of::<Slot>() <= crate::MAX_HASH_MIB * 1024 * 1024);
+            None
+        });
+        assert_eq!(t.mib(), 0);
     }
 }

@@ -1,0 +1,257 @@
+//! The engine-facing commands (`crown engine`, `analyze`, `play`, `match`): bad input gets a clear
+//! one-line error (exit 2, or an `error` line in the protocol) and never aborts or hangs.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Run `crown args`, feed `input` on stdin (then close it after `hold`), and return exit code,
+/// stdout and stderr. Panics when the process is still running after `limit`.
+fn crown_stdin(
+    args: &[&str],
+    input: &str,
+    hold: Duration,
+    limit: Duration,
+) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_crown"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run crown");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(input.as_bytes()).expect("write stdin");
+    std::thread::sleep(hold);
+    drop(stdin);
+    let start = Instant::now();
+    loop {
+        if child.try_wait().expect("wait").is_some() {
+            break;
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let out = child.wait_with_output().expect("output");
+            panic!(
+                "crown {args:?} still running after {limit:?} at end of input; output:\n{}",
+                String::from_utf8_lossy(&out.stdout)
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().expect("output");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn crown(args: &[&str]) -> (i32, String, String) {
+    crown_stdin(args, "", Duration::ZERO, Duration::from_secs(60))
+}
+
+/// Exit code 2 and exactly one line on stderr mentioning `needle`.
+fn assert_one_line_error(args: &[&str], needle: &str) {
+    let (code, _, err) = crown(args);
+    assert_eq!(code, 2, "crown {args:?}: {err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "crown {args:?}: {err}");
+    assert!(err.contains(needle), "crown {args:?}: {err}");
+}
+
+#[test]
+fn engine_huge_hash_is_an_error_line_not_an_abort() {
+    let (code, out, err) = crown_stdin(
+        &["engine"],
+        "set-param name=hash value=65536\nset-param name=hash value=0\nset-param name=hash value=2\nping\n",
+        Duration::ZERO,
+        Duration::from_secs(30),
+    );
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    assert!(
+        lines[0].starts_with("error message=\"bad parameter hash=65536"),
+        "{out}"
+    );
+    assert!(
+        lines[1].starts_with("error message=\"bad parameter hash=0"),
+        "{out}"
+    );
+    assert_eq!(lines[2], "pong");
+}
+
+#[test]
+fn analyze_huge_hash_is_rejected() {
+    assert_one_line_error(&["analyze", "--hash", "1000000", "--depth", "3"], "1000000");
+}
+
+#[test]
+fn engine_stops_an_unbounded_search_at_end_of_input() {
+    for input in ["go analyze\n", "level infinite\ngo think\n", "go ponder\n"] {
+        let (code, out, err) = crown_stdin(
+            &["engine"],
+            input,
+            Duration::from_millis(300),
+            Duration::from_secs(10),
+        );
+        assert_eq!(code, 0, "{input:?}: {err}");
+        let last = out.lines().last().unwrap_or("");
+        assert!(last.starts_with("done move="), "{input:?}: {out}");
+        assert!(!last.starts_with("done move=none"), "{input:?}: {out}");
+    }
+}
+
+#[test]
+fn play_undo_before_the_first_human_move_changes_nothing() {
+    // The engine (Black) moves first; the human has nothing to take back.
+    let (code, out, err) = crown_stdin(
+        &["play", "--as", "white", "--level", "1", "--save", "-"],
+        "undo\npdn\nquit\n",
+        Duration::ZERO,
+        Duration::from_secs(30),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("nothing to undo"), "{out}");
+    assert_eq!(out.matches("engine plays").count(), 1, "{out}");
+    // The PDN still holds the engine's first move.
+    assert!(out.contains("1. "), "{out}");
+}
+
+fn shared() -> std::path::PathBuf {
+    match std::env::var("CROWN_SHARED") {
+        Ok(p) => p.into(),
+        Err(_) => std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
+    }
+}
+
+#[test]
+fn match_rejects_openings_of_another_game() {
+    let ballots = shared().join("data/pdn/ballots-11-man-english.pdn");
+    let ballots = ballots.to_str().unwrap();
+    let args = [
+        "match",
+        "--variant",
+        "impasse",
+        "--openings",
+        ballots,
+        "--games",
+        "2",
+        "--engine-a",
+        "depth=1",
+        "--engine-b",
+        "depth=1",
+    ];
+    assert_one_line_error(&args, "is not Impasse");
+    // A file that says it is pool checkers is not American checkers either.
+    let dir = std::env::temp_dir().join(format!("crown-openings-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pool = dir.join("pool.pdn");
+    std::fs::write(&pool, "[GameType \"23\"]\n[FEN \"B:W21-32:B1-12\"]\n*\n").unwrap();
+    let mut args = args;
+    args[2] = "american";
+    args[4] = pool.to_str().unwrap();
+    assert_one_line_error(&args, "GameType \"23\" is not American checkers");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn out_of_range_numbers_are_rejected() {
+    assert_one_line_error(&["match", "--games", "0"], "--games");
+    assert_one_line_error(&["analyze", "--threads", "0", "--depth", "1"], "--threads");
+    assert_one_line_error(
+        &["analyze", "--threads", "1000", "--depth", "1"],
+        "--threads",
+    );
+    assert_one_line_error(&["analyze", "--hash", "0", "--depth", "1"], "--hash");
+    assert_one_line_error(&["analyze", "--depth", "0"], "--depth");
+    assert_one_line_error(&["analyze", "--depth", "129"], "--depth");
+    // The engine protocol has the same limits.
+    let (_, out, _) = crown_stdin(
+        &["engine"],
+        "set-param name=threads value=65\nlevel depth=0\nping\n",
+        Duration::ZERO,
+        Duration::from_secs(30),
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    assert!(lines[0].contains("threads=65"), "{out}");
+    assert!(lines[1].contains("depth=0"), "{out}");
+}
+
+/// The value of tag `name` in the first game of `pdn`.
+fn tag<'a>(pdn: &'a str, name: &str) -> Option<&'a str> {
+    let open = format!("[{name} \"");
+    let start = pdn.find(&open)? + open.len();
+    Some(&pdn[start..start + pdn[start..].find('"')?])
+}
+
+fn is_pdn_date(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() == 10
+        && b[4] == b'.'
+        && b[7] == b'.'
+        && b.iter()
+            .enumerate()
+            .all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit())
+}
+
+#[test]
+fn play_pdn_command_and_saved_file_have_the_same_tags() {
+    let dir = std::env::temp_dir().join(format!("crown-play-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("game.pdn");
+    let (code, out, err) = crown_stdin(
+        &[
+            "play",
+            "--as",
+            "white",
+            "--level",
+            "1",
+            "--save",
+            file.to_str().unwrap(),
+        ],
+        "pdn\nquit\n",
+        Duration::ZERO,
+        Duration::from_secs(30),
+    );
+    assert_eq!(code, 0, "{err}");
+    let saved = std::fs::read_to_string(&file).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    for text in [out.as_str(), saved.as_str()] {
+        assert_eq!(tag(text, "Event"), Some("Crown play"), "{text}");
+        assert_eq!(tag(text, "White"), Some("You"), "{text}");
+        assert_eq!(tag(text, "Black"), Some("Crown engine (level 1)"), "{text}");
+        assert!(tag(text, "Date").is_some_and(is_pdn_date), "{text}");
+    }
+}
+
+#[test]
+fn match_pdn_names_the_engines_and_the_date() {
+    let dir = std::env::temp_dir().join(format!("crown-match-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("games.pdn");
+    let (code, _, err) = crown(&[
+        "match",
+        "--games",
+        "2",
+        "--engine-a",
+        "depth=1",
+        "--engine-b",
+        "depth=1",
+        "--max-plies",
+        "10",
+        "--pdn",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let pdn = std::fs::read_to_string(&file).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    // Game 1: A plays the side to move of the ballot (Black).
+    assert_eq!(tag(&pdn, "Black"), Some("A (depth=1)"), "{pdn}");
+    assert_eq!(tag(&pdn, "White"), Some("B (depth=1)"), "{pdn}");
+    assert!(tag(&pdn, "Date").is_some_and(is_pdn_date), "{pdn}");
+    let second = &pdn[pdn.find("[Round \"1.2\"]").expect("round 1.2")..];
+    let second = &pdn[pdn[..pdn.len() - second.len()].rfind("[Event").unwrap()..];
+    assert_eq!(tag(second, "Black"), Some("B (depth=1)"), "{pdn}");
+}
