@@ -178,6 +178,7 @@ fn check(args: &CheckArgs) -> Result<ExitCode, CliError> {
 fn fmt(args: &FmtArgs) -> Result<ExitCode, CliError> {
     let mut out = String::new();
     let mut failed = false;
+    let mut syntax_failed = false;
     let mut games = 0;
     for item in open(&args.file)? {
         games += 1;
@@ -189,7 +190,7 @@ fn fmt(args: &FmtArgs) -> Result<ExitCode, CliError> {
                 }
                 // Writing without this game would lose it: report and write nothing.
                 eprintln!("{}: {e}", args.file.display());
-                failed = true;
+                syntax_failed = true;
                 continue;
             }
         };
@@ -209,7 +210,12 @@ fn fmt(args: &FmtArgs) -> Result<ExitCode, CliError> {
             args.file.display()
         )));
     }
-    if failed && out.is_empty() {
+    if syntax_failed {
+        // A game that cannot be read cannot be written: write nothing rather than lose it.
+        eprintln!(
+            "{}: not written: a game has a syntax error",
+            args.file.display()
+        );
         return Ok(ExitCode::from(1));
     }
     match &args.output {

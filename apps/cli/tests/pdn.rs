@@ -150,3 +150,34 @@ fn fmt_output_checks_clean_and_is_stable() {
     let _ = std::fs::remove_file(&a);
     let _ = std::fs::remove_file(&b);
 }
+
+#[test]
+fn fmt_writes_nothing_when_a_game_has_a_syntax_error() {
+    // delfts.pdn: game 1 runs into game 2's tags without a result (a syntax error).
+    let dir = std::env::temp_dir();
+    let out = dir.join(format!("crown-fmt-syntax-{}.pdn", std::process::id()));
+    let _ = std::fs::remove_file(&out);
+    let src = pdn("conformance/fail/delfts.pdn");
+    let (code, stdout, err) = crown(&["pdn", "fmt", &src, "-o", out.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(stdout.is_empty());
+    assert!(
+        err.contains("game 1") && err.contains("syntax error"),
+        "{err}"
+    );
+    assert!(!out.exists(), "fmt created the output file");
+    // An existing output file is left untouched.
+    std::fs::write(&out, "keep me").unwrap();
+    let (code, _, _) = crown(&["pdn", "fmt", &src, "-o", out.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "keep me");
+    let _ = std::fs::remove_file(&out);
+    // A bad game after a good one: nothing on stdout.
+    let bad = dir.join(format!("crown-fmt-trailing-{}.pdn", std::process::id()));
+    std::fs::write(&bad, "1. 11-15 23-19 *\n1. 9-14 ] *\n").unwrap();
+    let (code, stdout, err) = crown(&["pdn", "fmt", bad.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(stdout.is_empty(), "{stdout}");
+    assert!(err.contains("game 2"), "{err}");
+    let _ = std::fs::remove_file(&bad);
+}
