@@ -181,3 +181,25 @@ fn fmt_writes_nothing_when_a_game_has_a_syntax_error() {
     assert!(err.contains("game 2"), "{err}");
     let _ = std::fs::remove_file(&bad);
 }
+
+#[test]
+fn deeply_nested_variations_are_a_syntax_error_not_a_crash() {
+    let n = 20_000;
+    let text = format!("1. 11-15 {}{} 23-19 *\n", "(9-14 ".repeat(n), ")".repeat(n));
+    let path = std::env::temp_dir().join(format!("crown-deep-{}.pdn", std::process::id()));
+    std::fs::write(&path, text).unwrap();
+    let (code, out, err) = crown(&["pdn", "fmt", path.to_str().unwrap()]);
+    assert_eq!(code, 1, "{err}");
+    assert!(out.is_empty());
+    assert!(
+        err.contains("line 1:394") && err.contains("nested"),
+        "{err}"
+    );
+    let (code, out, _) = crown(&["pdn", "check", path.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(
+        out.contains("line 1:394") && out.contains("1 errors"),
+        "{out}"
+    );
+    let _ = std::fs::remove_file(&path);
+}

@@ -134,6 +134,11 @@ impl PdnGame {
     }
 }
 
+/// The deepest nesting of variations the reader accepts: a `(` opening level 65 is a syntax error.
+/// Replay and the writer walk variations recursively; this bound keeps them far from the stack's
+/// limit on any input (PDN sets no limit; real annotated games nest a few levels).
+pub const MAX_VARIATION_DEPTH: usize = 64;
+
 /// The results the reader knows (PDN reading grammar `Result`).
 pub const RESULTS: [&str; 7] = ["1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "0-0"];
 
@@ -822,6 +827,15 @@ impl<R: Read> PdnReader<R> {
                 }
                 TokKind::LParen => {
                     has_body = true;
+                    if stack.len() > MAX_VARIATION_DEPTH {
+                        return error(
+                            self,
+                            &game,
+                            format!(
+                                "variations nested more than {MAX_VARIATION_DEPTH} levels deep"
+                            ),
+                        );
+                    }
                     stack.push(Vec::new());
                 }
                 TokKind::RParen => {

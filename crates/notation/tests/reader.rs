@@ -168,3 +168,30 @@ fn fen_tag_forms() {
         replay(g).unwrap_or_else(|e| panic!("{fen}: {e}"));
     }
 }
+
+#[test]
+fn variation_nesting_is_limited_to_64_levels() {
+    use crown_notation::MAX_VARIATION_DEPTH;
+    let nested = |depth: usize| {
+        format!(
+            "1. 11-15 {}{} 23-19 *\n[Event \"next\"]\n1. 9-14 *\n",
+            "(9-14 ".repeat(depth),
+            ")".repeat(depth)
+        )
+    };
+    let games = read_games(&nested(MAX_VARIATION_DEPTH));
+    assert!(games[0].is_ok(), "{:?}", games[0]);
+    // Level 65 opens at column 10 + 6 * 64 = 394 of line 1.
+    let games = read_games(&nested(MAX_VARIATION_DEPTH + 1));
+    let e = games[0].as_ref().unwrap_err();
+    assert!(
+        matches!(&e.kind, PdnErrorKind::Syntax(s) if s.contains("64")),
+        "{e}"
+    );
+    assert_eq!((e.location.line, e.location.column), (1, 394));
+    assert_eq!(games[1].as_ref().unwrap().tag("Event"), Some("next"));
+    // Far deeper input (the stack overflow of the review): still one clean error per game.
+    let games = read_games(&nested(20_000));
+    assert_eq!(games.len(), 2);
+    assert!(games[0].is_err() && games[1].is_ok());
+}
