@@ -203,3 +203,23 @@ fn deeply_nested_variations_are_a_syntax_error_not_a_crash() {
     );
     let _ = std::fs::remove_file(&path);
 }
+
+#[test]
+fn illegal_variation_moves_are_warnings_and_kept_by_fmt() {
+    let path = std::env::temp_dir().join(format!("crown-var-{}.pdn", std::process::id()));
+    std::fs::write(&path, "1. 11-15 (11-17) 23-19 *\n").unwrap();
+    let (code, out, _) = crown(&["pdn", "check", "--warnings", path.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("move 1 '11-17'") && out.contains("illegal move"),
+        "{out}"
+    );
+    assert!(
+        out.contains("1 games, 1 replayed, 1 warnings, 0 errors"),
+        "{out}"
+    );
+    let (code, out, _) = crown(&["pdn", "fmt", path.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    assert!(out.contains("1. 11-15 (1. 11-17) 1... 23-19 *"), "{out}");
+    let _ = std::fs::remove_file(&path);
+}
