@@ -57,15 +57,18 @@ fn check_clean_files_exit_0_and_bad_input_exits_2() {
         out.trim(),
         "2400 games, 2400 replayed, 0 warnings, 0 errors"
     );
-    let (code, out, err) = crown(&["pdn", "check", "/nonexistent/file.pdn"]);
+    let (code, out, _) = crown(&["pdn", "check", "/nonexistent/file.pdn"]);
     assert_eq!(code, 2);
-    assert!(out.is_empty());
-    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(out.starts_with("/nonexistent/file.pdn: "), "{out}");
+    assert!(
+        out.ends_with("0 games, 0 replayed, 0 warnings, 1 errors\n"),
+        "{out}"
+    );
     let empty = std::env::temp_dir().join(format!("crown-empty-{}.pdn", std::process::id()));
     std::fs::write(&empty, "  \n").unwrap();
-    let (code, _, err) = crown(&["pdn", "check", empty.to_str().unwrap()]);
+    let (code, out, _) = crown(&["pdn", "check", empty.to_str().unwrap()]);
     assert_eq!(code, 2);
-    assert!(err.contains("no PDN game"), "{err}");
+    assert!(out.contains("no PDN game"), "{out}");
     let _ = std::fs::remove_file(&empty);
 }
 
@@ -222,4 +225,23 @@ fn illegal_variation_moves_are_warnings_and_kept_by_fmt() {
     assert_eq!(code, 0);
     assert!(out.contains("1. 11-15 (1. 11-17) 1... 23-19 *"), "{out}");
     let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn check_reports_an_unreadable_file_and_checks_the_others() {
+    let good = pdn("ballots-11-man-english.pdn");
+    let missing = "/nonexistent/missing.pdn";
+    let (code, out, _) = crown(&["pdn", "check", &good, missing]);
+    assert_eq!(code, 2);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert!(lines[0].starts_with("/nonexistent/missing.pdn: "), "{out}");
+    assert_eq!(lines[1], "2400 games, 2400 replayed, 0 warnings, 1 errors");
+    let (code, out, _) = crown(&["pdn", "check", "--json", missing, &good]);
+    assert_eq!(code, 2);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["games"], 2400);
+    assert_eq!(v["replayed"], 2400);
+    assert_eq!(v["errors"][0]["file"], missing);
+    assert!(v["errors"][0]["game"].is_null());
 }
