@@ -29,8 +29,8 @@ pub struct PdnGame {
 pub enum Node {
     /// A move.
     Move(MoveNode),
-    /// A comment `{…}`; runs of white space (including line breaks) are read as one space and the
-    /// ends are trimmed.
+    /// A comment `{…}` or a `%` line comment (the text after `%` to the end of the line); runs of
+    /// white space (including line breaks) are read as one space and the ends are trimmed.
     Comment(String),
     /// A numeric annotation glyph `$n`.
     Nag(u32),
@@ -283,9 +283,21 @@ impl<R: Read> Lexer<R> {
             }
             let c = self.line[self.pos];
             if c == '%' {
-                // Line comment.
+                // Line comment: kept as a comment (the writer writes it as `{…}`); an empty one
+                // holds nothing to keep.
+                let text: String = self.line[self.pos + 1..].iter().collect();
+                let line = self.line_no();
+                let col = self.pos + 1;
                 self.pos = self.line.len();
-                continue;
+                let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+                if text.is_empty() {
+                    continue;
+                }
+                return Some(Ok(Tok {
+                    kind: TokKind::Comment(text),
+                    line,
+                    col,
+                }));
             }
             let line = self.line_no();
             let col = self.pos + 1;

@@ -80,7 +80,9 @@ fn comments_nags_strength_variations_setups() {
         "% a line comment\n1. 11-15 {opening\n  comment} 23-19!? $14 (22-18?? (24-20(!)) {deep})\n\
                 2. 8-11(?) /FEN \"W:W22:B11\"/ *";
     let g = &ok(text)[0];
-    let n = &g.nodes;
+    // The `%` line comment is kept as the first comment.
+    assert_eq!(g.nodes[0], Node::Comment("a line comment".into()));
+    let n = &g.nodes[1..];
     assert!(matches!(&n[1], Node::Comment(c) if c == "opening comment"));
     match &n[2] {
         Node::Move(m) => assert_eq!(m.strength.as_deref(), Some("!?")),
