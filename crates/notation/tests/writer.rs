@@ -194,3 +194,27 @@ fn percent_line_comments_are_kept_as_brace_comments() {
     // Formatting again gives the same text.
     assert_eq!(fmt(&out), out);
 }
+
+#[test]
+fn games_written_as_read_have_game_type_and_setup() {
+    // 11-17 is illegal at the start, so these games do not replay and are written as read.
+    let g = read_games("[Event \"E\"]\n1. 11-17 *\n").remove(0).unwrap();
+    assert!(canonical(&g).is_err());
+    let out = write_game(&g);
+    assert!(out.contains("[GameType \"21\"]\n"), "{out}");
+    assert!(!out.contains("SetUp"), "{out}");
+    let g = read_games("[FEN \"B:W18:B14\"]\n1. 14-15 *\n")
+        .remove(0)
+        .unwrap();
+    assert!(canonical(&g).is_err());
+    let out = write_game(&g);
+    assert!(
+        out.contains("[GameType \"21\"]\n[SetUp \"1\"]\n[FEN \"B:W18:B14\"]\n"),
+        "{out}"
+    );
+    // A game type given is kept as written.
+    let g = read_games("[GameType \"20\"]\n1. 32-28 *\n")
+        .remove(0)
+        .unwrap();
+    assert!(write_game(&g).contains("[GameType \"20\"]\n"));
+}
