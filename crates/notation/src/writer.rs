@@ -26,7 +26,8 @@ fn escape(value: &str) -> String {
 }
 
 /// Movetext words, laid out by greedy line filling: words joined by spaces, a new line when the next
-/// word would pass [`LINE_WIDTH`].
+/// word would pass [`LINE_WIDTH`]; a line never starts with `%` or `[` (such a word of a comment is
+/// indented by one space).
 struct Wrapper {
     words: Vec<String>,
     /// The next word is glued to the last one (after `(`).
@@ -58,6 +59,12 @@ impl Wrapper {
             if column > 0 && column + 1 + len > LINE_WIDTH {
                 out.push('\n');
                 column = 0;
+                if w.starts_with(['%', '[']) {
+                    // A word of a comment: at the start of a line other readers would take `%`
+                    // for a line comment (PDN escape) and `[` for a tag. Indent it by one space.
+                    out.push(' ');
+                    column = 1;
+                }
             } else if column > 0 {
                 out.push(' ');
                 column += 1;

@@ -218,3 +218,29 @@ fn games_written_as_read_have_game_type_and_setup() {
         .unwrap();
     assert!(write_game(&g).contains("[GameType \"20\"]\n"));
 }
+
+#[test]
+fn wrapped_comment_lines_never_start_with_percent_or_bracket() {
+    // Comments full of PDN commands (`[%clk …]`) and `%` words, shifted by 0..70 characters so that
+    // some line break falls before each kind of word.
+    let mut breaks_before_special = 0;
+    for pad in 0..70 {
+        let text = format!(
+            "1. 11-15 {{{} [%clk 1:55:21] %x [%eval 0.1] %y [%depth 12] 100% [a] %z}} 23-19 *",
+            "a".repeat(pad + 1)
+        );
+        let out = fmt(&text);
+        let movetext: Vec<&str> = out
+            .lines()
+            .filter(|l| !l.starts_with("[Result") && !l.starts_with("[GameType"))
+            .collect();
+        for line in &movetext {
+            assert!(!line.starts_with(['%', '[']), "pad {pad}:\n{out}");
+            assert!(line.chars().count() <= 80, "pad {pad}:\n{out}");
+            breaks_before_special += usize::from(line.starts_with(" %") || line.starts_with(" ["));
+        }
+        // Reading it back gives the same comment, and formatting again the same text.
+        assert_eq!(fmt(&out), out);
+    }
+    assert!(breaks_before_special > 0);
+}
