@@ -10,11 +10,34 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-/// Print a line on stdout; a closed pipe (`crown pdn check … | head`) is not an error.
+/// Print a line on stdout, control characters escaped (see [`printable`]); a closed pipe
+/// (`crown pdn check … | head`) is not an error.
 macro_rules! say {
     ($($arg:tt)*) => {{
-        let _ = writeln!(std::io::stdout().lock(), $($arg)*);
+        let _ = writeln!(std::io::stdout().lock(), "{}", printable(&format!($($arg)*)));
     }};
+}
+
+/// Print a line on stderr, control characters escaped (see [`printable`]).
+macro_rules! complain {
+    ($($arg:tt)*) => {{
+        let _ = writeln!(std::io::stderr().lock(), "{}", printable(&format!($($arg)*)));
+    }};
+}
+
+/// `text` with every control character (ESC, CR, tab, …, which a file may hold in a tag or a move)
+/// written as `\u{1b}`, so that a line printed for a person cannot drive the terminal or break
+/// into several lines.
+fn printable(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() {
+            out.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// Arguments of `crown pdn`.
@@ -236,7 +259,7 @@ fn fmt(args: &FmtArgs) -> Result<ExitCode, CliError> {
                     return Err(fatal);
                 }
                 // Writing without this game would lose it: report and write nothing.
-                eprintln!("{}: {e}", args.file.display());
+                complain!("{}: {e}", args.file.display());
                 syntax_failed = true;
                 continue;
             }
@@ -245,7 +268,7 @@ fn fmt(args: &FmtArgs) -> Result<ExitCode, CliError> {
             Ok(c) => out.push_str(&write_game(&c)),
             Err(e) => {
                 // Keep the game as read (moves as written) so that nothing is lost.
-                eprintln!("{}: {e} (game written as read)", args.file.display());
+                complain!("{}: {e} (game written as read)", args.file.display());
                 out.push_str(&write_game(&game));
                 failed = true;
             }
@@ -259,7 +282,7 @@ fn fmt(args: &FmtArgs) -> Result<ExitCode, CliError> {
     }
     if syntax_failed {
         // A game that cannot be read cannot be written: write nothing rather than lose it.
-        eprintln!(
+        complain!(
             "{}: not written: a game has a syntax error",
             args.file.display()
         );
@@ -304,20 +327,20 @@ fn fen(args: &FenArgs) -> Result<ExitCode, CliError> {
                 if let Some(fatal) = io_error(&args.file, &e) {
                     return Err(fatal);
                 }
-                eprintln!("{}: {e}", args.file.display());
+                complain!("{}: {e}", args.file.display());
                 return Ok(ExitCode::from(1));
             }
         };
         let (r, failure) = match replay_prefix(&game) {
             Ok(x) => x,
             Err(e) => {
-                eprintln!("{}: {e}", args.file.display());
+                complain!("{}: {e}", args.file.display());
                 return Ok(ExitCode::from(1));
             }
         };
         if let Some(e) = failure.filter(|_| args.ply > r.moves.len()) {
             // The position asked for lies beyond a move that does not replay.
-            eprintln!("{}: {e}", args.file.display());
+            complain!("{}: {e}", args.file.display());
             return Ok(ExitCode::from(1));
         }
         if args.ply > r.moves.len() {

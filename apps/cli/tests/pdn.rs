@@ -245,3 +245,24 @@ fn check_reports_an_unreadable_file_and_checks_the_others() {
     assert_eq!(v["errors"][0]["file"], missing);
     assert!(v["errors"][0]["game"].is_null());
 }
+
+#[test]
+fn control_characters_are_escaped_in_error_lines() {
+    let path = std::env::temp_dir().join(format!("crown-esc-{}.pdn", std::process::id()));
+    std::fs::write(&path, "[Event \"red\u{1b}[31m alert\"]\n1. 11-17 *\n").unwrap();
+    let (code, out, _) = crown(&["pdn", "check", path.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(!out.contains('\u{1b}'), "{out:?}");
+    assert!(out.contains("(red\\u{1b}[31m alert)"), "{out}");
+    let (code, _, err) = crown(&["pdn", "fmt", path.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(
+        !err.contains('\u{1b}') && err.contains("\\u{1b}"),
+        "{err:?}"
+    );
+    // JSON keeps the value, escaped the JSON way.
+    let (_, out, _) = crown(&["pdn", "check", "--json", path.to_str().unwrap()]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["errors"][0]["event"], "red\u{1b}[31m alert");
+    let _ = std::fs::remove_file(&path);
+}
