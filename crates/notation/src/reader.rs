@@ -628,6 +628,8 @@ impl<R: Read> PdnReader<R> {
     fn read_game(&mut self) -> Option<Result<PdnGame, PdnError>> {
         let mut game = PdnGame::new(self.index + 1);
         let mut stack: Vec<Vec<Node>> = vec![Vec::new()];
+        // Where each open variation's `(` is (line, column).
+        let mut opened: Vec<(usize, usize)> = Vec::new();
         let mut has_body = false;
         let mut number: Option<u32> = None;
         let mut any = false;
@@ -849,12 +851,14 @@ impl<R: Read> PdnReader<R> {
                         );
                     }
                     stack.push(Vec::new());
+                    opened.push((line, col));
                 }
                 TokKind::RParen => {
                     if stack.len() < 2 {
                         return error(self, &game, "')' without an opening '('".into());
                     }
                     let inner = stack.pop().unwrap_or_default();
+                    opened.pop();
                     if let Some(level) = stack.last_mut() {
                         level.push(Node::Variation(inner));
                     }
@@ -876,20 +880,19 @@ impl<R: Read> PdnReader<R> {
                 self.io_reported = true;
                 self.index += 1;
                 return Some(Err(PdnError {
-                    location: Box::new(game.location(self.lexer.line_no(), 0)),
+                    location: Box::new(game.location(self.lexer.line_no(), 1)),
                     kind: PdnErrorKind::Io(e),
                 }));
             }
             return None;
         }
         self.index += 1;
-        if stack.len() > 1 {
-            let line = self.lexer.line_no();
+        if let Some(&(line, col)) = opened.last() {
             return Some(Err(fail(
                 &game,
                 line,
-                0,
-                "a variation '(' is not closed before the end of the game".into(),
+                col,
+                "this variation '(' is not closed before the end of the game".into(),
             )));
         }
         game.nodes = stack.pop().unwrap_or_default();

@@ -304,20 +304,20 @@ fn resolve(pos: &Position, cands: &[Move], rest: &[&MoveNode], buf: &mut MoveLis
 pub fn replay_prefix(game: &PdnGame) -> Result<(Replay, Option<PdnError>), PdnError> {
     let at = |line: usize, col: usize| -> Location { game.location(line, col) };
     let variant = variant_from_game_type(game.tag("GameType")).map_err(|e| PdnError {
-        location: Box::new(at(game.line, 0)),
+        location: Box::new(at(game.line, 1)),
         kind: PdnErrorKind::UnsupportedGameType(e),
     })?;
     let mut warnings = game.warnings.clone();
     let mut start = Position::new(variant);
     if let Some(fen) = game.tag("FEN").filter(|f| !f.trim().is_empty()) {
         let (p, w) = position_from_pdn_fen(variant, fen).map_err(|e| PdnError {
-            location: Box::new(at(game.line, 0)),
+            location: Box::new(at(game.line, 1)),
             kind: PdnErrorKind::BadFen(e),
         })?;
         start = p;
         if let Some(w) = w {
             warnings.push(PdnWarning {
-                location: at(game.line, 0),
+                location: at(game.line, 1),
                 message: w,
             });
         }

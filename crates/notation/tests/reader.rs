@@ -197,3 +197,22 @@ fn variation_nesting_is_limited_to_64_levels() {
     assert_eq!(games.len(), 2);
     assert!(games[0].is_err() && games[1].is_ok());
 }
+
+#[test]
+fn error_columns_are_1_based() {
+    // A game-level error (unsupported GameType, bad FEN) points at column 1 of the game's first line.
+    let g = ok("\n[GameType \"20\"]\n1. 32-28 *\n").remove(0);
+    let e = replay(&g).unwrap_err();
+    assert_eq!((e.location.line, e.location.column), (2, 1));
+    assert!(e.to_string().starts_with("game 1, line 2:1: "), "{e}");
+    let g = ok("[FEN \"B:W33:B1\"]\n1. 1-5 *\n").remove(0);
+    let e = replay(&g).unwrap_err();
+    assert_eq!((e.location.line, e.location.column), (1, 1));
+    // An unclosed variation points at its '('.
+    let e = read_games("1. 11-15 (9-14 23-19\n").remove(0).unwrap_err();
+    assert_eq!((e.location.line, e.location.column), (1, 10));
+    // Move errors were 1-based already: '11-17' starts at column 4.
+    let g = ok("1. 11-17 *").remove(0);
+    let e = replay(&g).unwrap_err();
+    assert_eq!((e.location.line, e.location.column), (1, 4));
+}
