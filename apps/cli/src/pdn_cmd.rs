@@ -250,16 +250,29 @@ fn fmt(args: &FmtArgs) -> Result<ExitCode, CliError> {
     let mut failed = false;
     let mut syntax_failed = false;
     let mut games = 0;
+    // Problems in file order, and whether the game is one that does not replay (written as read
+    // when the file is written at all). Printed at the end, when it is known whether it is.
+    let mut problems: Vec<(String, bool)> = Vec::new();
+    let report = |problems: &[(String, bool)], written: bool| {
+        for (line, as_read) in problems {
+            if *as_read && written {
+                complain!("{}: {line} (game written as read)", args.file.display());
+            } else {
+                complain!("{}: {line}", args.file.display());
+            }
+        }
+    };
     for item in open(&args.file)? {
         games += 1;
         let game: PdnGame = match item {
             Ok(g) => g,
             Err(e) => {
                 if let Some(fatal) = io_error(&args.file, &e) {
+                    report(&problems, false);
                     return Err(fatal);
                 }
                 // Writing without this game would lose it: report and write nothing.
-                complain!("{}: {e}", args.file.display());
+                problems.push((e.to_string(), false));
                 syntax_failed = true;
                 continue;
             }
@@ -268,7 +281,7 @@ fn fmt(args: &FmtArgs) -> Result<ExitCode, CliError> {
             Ok(c) => out.push_str(&write_game(&c)),
             Err(e) => {
                 // Keep the game as read (moves as written) so that nothing is lost.
-                complain!("{}: {e} (game written as read)", args.file.display());
+                problems.push((e.to_string(), true));
                 out.push_str(&write_game(&game));
                 failed = true;
             }
@@ -280,6 +293,7 @@ fn fmt(args: &FmtArgs) -> Result<ExitCode, CliError> {
             args.file.display()
         )));
     }
+    report(&problems, !syntax_failed);
     if syntax_failed {
         // A game that cannot be read cannot be written: write nothing rather than lose it.
         complain!(

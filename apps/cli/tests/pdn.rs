@@ -168,6 +168,11 @@ fn fmt_writes_nothing_when_a_game_has_a_syntax_error() {
         err.contains("game 1") && err.contains("syntax error"),
         "{err}"
     );
+    // Game 2 (10x10 squares, no GameType) does not replay, but nothing is written at all.
+    assert!(
+        err.contains("game 2") && !err.contains("written as read"),
+        "{err}"
+    );
     assert!(!out.exists(), "fmt created the output file");
     // An existing output file is left untouched.
     std::fs::write(&out, "keep me").unwrap();
