@@ -2,17 +2,42 @@
 
 use crate::CliError;
 use clap::{Args, Subcommand};
-use crown_notation::{canonical, replay, replay_prefix, write_game, PdnError, PdnGame, PdnReader};
+use crown_notation::{
+    canonical, replay, replay_prefix, write_game, PdnError, PdnErrorKind, PdnGame, PdnReader,
+};
 use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-/// Print a line on stdout; a closed pipe (`crown pdn check … | head`) is not an error.
+/// Print a line on stdout, control characters escaped (see [`printable`]); a closed pipe
+/// (`crown pdn check … | head`) is not an error.
 macro_rules! say {
     ($($arg:tt)*) => {{
-        let _ = writeln!(std::io::stdout().lock(), $($arg)*);
+        let _ = writeln!(std::io::stdout().lock(), "{}", printable(&format!($($arg)*)));
     }};
+}
+
+/// Print a line on stderr, control characters escaped (see [`printable`]).
+macro_rules! complain {
+    ($($arg:tt)*) => {{
+        let _ = writeln!(std::io::stderr().lock(), "{}", printable(&format!($($arg)*)));
+    }};
+}
+
+/// `text` with every control character (ESC, CR, tab, …, which a file may hold in a tag or a move)
+/// written as `\u{1b}`, so that a line printed for a person cannot drive the terminal or break
+/// into several lines.
+fn printable(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() {
+            out.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// Arguments of `crown pdn`.
@@ -25,7 +50,8 @@ pub struct PdnArgs {
 #[derive(Subcommand, Debug)]
 enum PdnCommand {
     /// Parse and replay every game; print a summary and one line per error. Exit 0 when every game
-    /// parsed and replayed, 1 otherwise, 2 when a file cannot be read.
+    /// parsed and replayed, 1 otherwise, 2 when a file cannot be read or holds no game (it is
+    /// reported as an error line and the other files are still checked).
     Check(CheckArgs),
     /// Rewrite a file in canonical PDN 3.0 (to stdout, or -o OUT).
     Fmt(FmtArgs),
@@ -38,7 +64,8 @@ struct CheckArgs {
     /// PDN files.
     #[arg(required = true)]
     files: Vec<PathBuf>,
-    /// Print {"games","replayed","warnings","errors":[{"file","game","event","line","column","move","text","reason"}]}.
+    /// Print {"games","replayed","warnings","errors":[{"file","game","event","line","column","move","text","reason"}]}
+    /// (an unusable file is an error with "game" null).
     #[arg(long)]
     json: bool,
     /// Also print one line per warning (ambiguous captures resolved by look-ahead, FEN repairs).
@@ -86,7 +113,7 @@ fn open(path: &Path) -> Result<PdnReader<File>, CliError> {
 
 /// An I/O error from the reader makes the whole file unusable.
 fn io_error(path: &Path, e: &PdnError) -> Option<CliError> {
-    matches!(e.kind, crown_notation::PdnErrorKind::Io(_))
+    matches!(e.kind, PdnErrorKind::Io(_))
         .then(|| CliError(format!("{}: {}", path.display(), e.kind)))
 }
 
@@ -104,20 +131,42 @@ fn error_json(file: &Path, e: &PdnError) -> serde_json::Value {
     })
 }
 
+/// One problem `check` reports: a game that does not parse or replay, or a file that cannot be used.
+enum Problem {
+    Game(PdnError),
+    File(String),
+}
+
 fn check(args: &CheckArgs) -> Result<ExitCode, CliError> {
     let (mut games, mut replayed, mut warnings) = (0usize, 0usize, 0usize);
-    let mut errors: Vec<(PathBuf, PdnError)> = Vec::new();
+    let mut errors: Vec<(PathBuf, Problem)> = Vec::new();
+    let mut unusable = false;
     let mut warning_lines = Vec::new();
     for path in &args.files {
+        let reader = match open(path) {
+            Ok(r) => r,
+            Err(CliError(e)) => {
+                // Report it with the others and go on with the next file (exit 2 at the end).
+                unusable = true;
+                let reason = e
+                    .strip_prefix(&format!("{}: ", path.display()))
+                    .unwrap_or(&e)
+                    .to_string();
+                errors.push((path.clone(), Problem::File(reason)));
+                continue;
+            }
+        };
         let mut in_file = 0;
-        for item in open(path)? {
+        for item in reader {
             match item {
                 Err(e) => {
-                    if let Some(fatal) = io_error(path, &e) {
-                        return Err(fatal);
+                    if matches!(e.kind, PdnErrorKind::Io(_)) {
+                        unusable = true;
+                        errors.push((path.clone(), Problem::File(e.kind.to_string())));
+                        break;
                     }
                     in_file += 1;
-                    errors.push((path.clone(), e));
+                    errors.push((path.clone(), Problem::Game(e)));
                 }
                 Ok(g) => {
                     in_file += 1;
@@ -131,21 +180,37 @@ fn check(args: &CheckArgs) -> Result<ExitCode, CliError> {
                                 }
                             }
                         }
-                        Err(e) => errors.push((path.clone(), e)),
+                        Err(e) => errors.push((path.clone(), Problem::Game(e))),
                     }
                 }
             }
         }
-        if in_file == 0 {
-            return Err(CliError(format!(
-                "{}: no PDN game in the file",
-                path.display()
-            )));
+        if in_file == 0 && !unusable {
+            unusable = true;
+            errors.push((
+                path.clone(),
+                Problem::File("no PDN game in the file".into()),
+            ));
         }
         games += in_file;
     }
     if args.json {
-        let list: Vec<_> = errors.iter().map(|(p, e)| error_json(p, e)).collect();
+        let list: Vec<_> = errors
+            .iter()
+            .map(|(p, e)| match e {
+                Problem::Game(e) => error_json(p, e),
+                Problem::File(reason) => serde_json::json!({
+                    "file": p.display().to_string(),
+                    "game": null,
+                    "event": null,
+                    "line": null,
+                    "column": null,
+                    "move": null,
+                    "text": null,
+                    "reason": reason,
+                }),
+            })
+            .collect();
         let mut o = serde_json::json!({
             "games": games,
             "replayed": replayed,
@@ -158,7 +223,10 @@ fn check(args: &CheckArgs) -> Result<ExitCode, CliError> {
         say!("{o}");
     } else {
         for (p, e) in &errors {
-            say!("{}: {e}", p.display());
+            match e {
+                Problem::Game(e) => say!("{}: {e}", p.display()),
+                Problem::File(reason) => say!("{}: {reason}", p.display()),
+            }
         }
         for w in &warning_lines {
             say!("{w}");
@@ -168,7 +236,9 @@ fn check(args: &CheckArgs) -> Result<ExitCode, CliError> {
             errors.len()
         );
     }
-    Ok(if errors.is_empty() {
+    Ok(if unusable {
+        ExitCode::from(2)
+    } else if errors.is_empty() {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
@@ -178,18 +248,32 @@ fn check(args: &CheckArgs) -> Result<ExitCode, CliError> {
 fn fmt(args: &FmtArgs) -> Result<ExitCode, CliError> {
     let mut out = String::new();
     let mut failed = false;
+    let mut syntax_failed = false;
     let mut games = 0;
+    // Problems in file order, and whether the game is one that does not replay (written as read
+    // when the file is written at all). Printed at the end, when it is known whether it is.
+    let mut problems: Vec<(String, bool)> = Vec::new();
+    let report = |problems: &[(String, bool)], written: bool| {
+        for (line, as_read) in problems {
+            if *as_read && written {
+                complain!("{}: {line} (game written as read)", args.file.display());
+            } else {
+                complain!("{}: {line}", args.file.display());
+            }
+        }
+    };
     for item in open(&args.file)? {
         games += 1;
         let game: PdnGame = match item {
             Ok(g) => g,
             Err(e) => {
                 if let Some(fatal) = io_error(&args.file, &e) {
+                    report(&problems, false);
                     return Err(fatal);
                 }
                 // Writing without this game would lose it: report and write nothing.
-                eprintln!("{}: {e}", args.file.display());
-                failed = true;
+                problems.push((e.to_string(), false));
+                syntax_failed = true;
                 continue;
             }
         };
@@ -197,7 +281,7 @@ fn fmt(args: &FmtArgs) -> Result<ExitCode, CliError> {
             Ok(c) => out.push_str(&write_game(&c)),
             Err(e) => {
                 // Keep the game as read (moves as written) so that nothing is lost.
-                eprintln!("{}: {e} (game written as read)", args.file.display());
+                problems.push((e.to_string(), true));
                 out.push_str(&write_game(&game));
                 failed = true;
             }
@@ -209,7 +293,13 @@ fn fmt(args: &FmtArgs) -> Result<ExitCode, CliError> {
             args.file.display()
         )));
     }
-    if failed && out.is_empty() {
+    report(&problems, !syntax_failed);
+    if syntax_failed {
+        // A game that cannot be read cannot be written: write nothing rather than lose it.
+        complain!(
+            "{}: not written: a game has a syntax error",
+            args.file.display()
+        );
         return Ok(ExitCode::from(1));
     }
     match &args.output {
@@ -251,20 +341,20 @@ fn fen(args: &FenArgs) -> Result<ExitCode, CliError> {
                 if let Some(fatal) = io_error(&args.file, &e) {
                     return Err(fatal);
                 }
-                eprintln!("{}: {e}", args.file.display());
+                complain!("{}: {e}", args.file.display());
                 return Ok(ExitCode::from(1));
             }
         };
         let (r, failure) = match replay_prefix(&game) {
             Ok(x) => x,
             Err(e) => {
-                eprintln!("{}: {e}", args.file.display());
+                complain!("{}: {e}", args.file.display());
                 return Ok(ExitCode::from(1));
             }
         };
         if let Some(e) = failure.filter(|_| args.ply > r.moves.len()) {
             // The position asked for lies beyond a move that does not replay.
-            eprintln!("{}: {e}", args.file.display());
+            complain!("{}: {e}", args.file.display());
             return Ok(ExitCode::from(1));
         }
         if args.ply > r.moves.len() {

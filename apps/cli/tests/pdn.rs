@@ -57,15 +57,18 @@ fn check_clean_files_exit_0_and_bad_input_exits_2() {
         out.trim(),
         "2400 games, 2400 replayed, 0 warnings, 0 errors"
     );
-    let (code, out, err) = crown(&["pdn", "check", "/nonexistent/file.pdn"]);
+    let (code, out, _) = crown(&["pdn", "check", "/nonexistent/file.pdn"]);
     assert_eq!(code, 2);
-    assert!(out.is_empty());
-    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(out.starts_with("/nonexistent/file.pdn: "), "{out}");
+    assert!(
+        out.ends_with("0 games, 0 replayed, 0 warnings, 1 errors\n"),
+        "{out}"
+    );
     let empty = std::env::temp_dir().join(format!("crown-empty-{}.pdn", std::process::id()));
     std::fs::write(&empty, "  \n").unwrap();
-    let (code, _, err) = crown(&["pdn", "check", empty.to_str().unwrap()]);
+    let (code, out, _) = crown(&["pdn", "check", empty.to_str().unwrap()]);
     assert_eq!(code, 2);
-    assert!(err.contains("no PDN game"), "{err}");
+    assert!(out.contains("no PDN game"), "{out}");
     let _ = std::fs::remove_file(&empty);
 }
 
@@ -149,4 +152,122 @@ fn fmt_output_checks_clean_and_is_stable() {
     assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
     let _ = std::fs::remove_file(&a);
     let _ = std::fs::remove_file(&b);
+}
+
+#[test]
+fn fmt_writes_nothing_when_a_game_has_a_syntax_error() {
+    // delfts.pdn: game 1 runs into game 2's tags without a result (a syntax error).
+    let dir = std::env::temp_dir();
+    let out = dir.join(format!("crown-fmt-syntax-{}.pdn", std::process::id()));
+    let _ = std::fs::remove_file(&out);
+    let src = pdn("conformance/fail/delfts.pdn");
+    let (code, stdout, err) = crown(&["pdn", "fmt", &src, "-o", out.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(stdout.is_empty());
+    assert!(
+        err.contains("game 1") && err.contains("syntax error"),
+        "{err}"
+    );
+    // Game 2 (10x10 squares, no GameType) does not replay, but nothing is written at all.
+    assert!(
+        err.contains("game 2") && !err.contains("written as read"),
+        "{err}"
+    );
+    assert!(!out.exists(), "fmt created the output file");
+    // An existing output file is left untouched.
+    std::fs::write(&out, "keep me").unwrap();
+    let (code, _, _) = crown(&["pdn", "fmt", &src, "-o", out.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "keep me");
+    let _ = std::fs::remove_file(&out);
+    // A bad game after a good one: nothing on stdout.
+    let bad = dir.join(format!("crown-fmt-trailing-{}.pdn", std::process::id()));
+    std::fs::write(&bad, "1. 11-15 23-19 *\n1. 9-14 ] *\n").unwrap();
+    let (code, stdout, err) = crown(&["pdn", "fmt", bad.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(stdout.is_empty(), "{stdout}");
+    assert!(err.contains("game 2"), "{err}");
+    let _ = std::fs::remove_file(&bad);
+}
+
+#[test]
+fn deeply_nested_variations_are_a_syntax_error_not_a_crash() {
+    let n = 20_000;
+    let text = format!("1. 11-15 {}{} 23-19 *\n", "(9-14 ".repeat(n), ")".repeat(n));
+    let path = std::env::temp_dir().join(format!("crown-deep-{}.pdn", std::process::id()));
+    std::fs::write(&path, text).unwrap();
+    let (code, out, err) = crown(&["pdn", "fmt", path.to_str().unwrap()]);
+    assert_eq!(code, 1, "{err}");
+    assert!(out.is_empty());
+    assert!(
+        err.contains("line 1:394") && err.contains("nested"),
+        "{err}"
+    );
+    let (code, out, _) = crown(&["pdn", "check", path.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(
+        out.contains("line 1:394") && out.contains("1 errors"),
+        "{out}"
+    );
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn illegal_variation_moves_are_warnings_and_kept_by_fmt() {
+    let path = std::env::temp_dir().join(format!("crown-var-{}.pdn", std::process::id()));
+    std::fs::write(&path, "1. 11-15 (11-17) 23-19 *\n").unwrap();
+    let (code, out, _) = crown(&["pdn", "check", "--warnings", path.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("move 1 '11-17'") && out.contains("illegal move"),
+        "{out}"
+    );
+    assert!(
+        out.contains("1 games, 1 replayed, 1 warnings, 0 errors"),
+        "{out}"
+    );
+    let (code, out, _) = crown(&["pdn", "fmt", path.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    assert!(out.contains("1. 11-15 (1. 11-17) 1... 23-19 *"), "{out}");
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn check_reports_an_unreadable_file_and_checks_the_others() {
+    let good = pdn("ballots-11-man-english.pdn");
+    let missing = "/nonexistent/missing.pdn";
+    let (code, out, _) = crown(&["pdn", "check", &good, missing]);
+    assert_eq!(code, 2);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert!(lines[0].starts_with("/nonexistent/missing.pdn: "), "{out}");
+    assert_eq!(lines[1], "2400 games, 2400 replayed, 0 warnings, 1 errors");
+    let (code, out, _) = crown(&["pdn", "check", "--json", missing, &good]);
+    assert_eq!(code, 2);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["games"], 2400);
+    assert_eq!(v["replayed"], 2400);
+    assert_eq!(v["errors"][0]["file"], missing);
+    assert!(v["errors"][0]["game"].is_null());
+}
+
+#[test]
+fn control_characters_are_escaped_in_error_lines() {
+    let path = std::env::temp_dir().join(format!("crown-esc-{}.pdn", std::process::id()));
+    std::fs::write(&path, "[Event \"red\u{1b}[31m alert\"]\n1. 11-17 *\n").unwrap();
+    let (code, out, _) = crown(&["pdn", "check", path.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(!out.contains('\u{1b}'), "{out:?}");
+    assert!(out.contains("(red\\u{1b}[31m alert)"), "{out}");
+    let (code, _, err) = crown(&["pdn", "fmt", path.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(
+        !err.contains('\u{1b}') && err.contains("\\u{1b}"),
+        "{err:?}"
+    );
+    // JSON keeps the value, escaped the JSON way.
+    let (_, out, _) = crown(&["pdn", "check", "--json", path.to_str().unwrap()]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["errors"][0]["event"], "red\u{1b}[31m alert");
+    let _ = std::fs::remove_file(&path);
 }

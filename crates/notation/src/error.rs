@@ -11,7 +11,8 @@ pub struct Location {
     pub event: Option<String>,
     /// 1-based line in the file (0 when unknown, e.g. for a text built in memory).
     pub line: usize,
-    /// 1-based column in characters (0 when unknown).
+    /// 1-based column in characters (0 when unknown, only with `line` 0). An error about the whole
+    /// game (its `GameType` or `FEN`) points at column 1 of the game's first line.
     pub column: usize,
     /// The PDN move number of the move concerned (`62` for `62. 14-18` or `62... 18-23`).
     pub move_number: Option<u32>,

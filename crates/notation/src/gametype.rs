@@ -7,15 +7,16 @@ use crown_core::Variant;
 /// docs/notation.md.
 pub const IMPASSE_GAME_TYPE: u32 = 99;
 
-/// The `GameType` value Crown writes for `variant`: `21` (English draughts = American checkers),
-/// `23` (American pool checkers, which the standard expands to `23,B,8,8,N1,0`), and for Impasse
-/// the full form `99,W,8,8,N2,0` (White moves first; square 1 is at the top left seen from White,
-/// numbering runs horizontally; the bottom-left corner is a playing square).
+/// The `GameType` value Crown writes for `variant`, always the short numeric form: `21` (English
+/// draughts = American checkers), `23` (American pool checkers, which the standard expands to
+/// `23,B,8,8,N1,0`) and `99` (Impasse, Crown's own type; its long form `99,W,8,8,N2,0` — White moves
+/// first; square 1 is at the top left seen from White, numbering runs horizontally; the bottom-left
+/// corner is a playing square — is still read).
 pub const fn game_type_tag(variant: Variant) -> &'static str {
     match variant {
         Variant::American => "21",
         Variant::Pool => "23",
-        Variant::Impasse => "99,W,8,8,N2,0",
+        Variant::Impasse => "99",
     }
 }
 
@@ -82,6 +83,14 @@ mod tests {
     use super::*;
 
     #[test]
+    fn written_in_the_short_numeric_form() {
+        // The three types Crown writes, short form only (docs/notation.md, Game types).
+        assert_eq!(game_type_tag(Variant::American), "21");
+        assert_eq!(game_type_tag(Variant::Pool), "23");
+        assert_eq!(game_type_tag(Variant::Impasse), "99");
+    }
+
+    #[test]
     fn short_and_long_forms() {
         // gametype.rst: 21 = English draughts "21,B,8,8,N1,0"; 23 = American pool "23,B,8,8,N1,0".
         assert_eq!(variant_from_game_type(None), Ok(Variant::American));
@@ -97,6 +106,10 @@ mod tests {
         );
         assert_eq!(
             variant_from_game_type(Some(game_type_tag(Variant::Impasse))),
+            Ok(Variant::Impasse)
+        );
+        assert_eq!(
+            variant_from_game_type(Some("99,W,8,8,N2,0")),
             Ok(Variant::Impasse)
         );
         // Unified pool checkers uses algebraic notation and White first: not Crown's pool.

@@ -32,7 +32,9 @@ mod writer;
 pub use crown_core::{FenError, MoveError, Setup};
 pub use error::{Location, PdnError, PdnErrorKind, PdnWarning};
 pub use gametype::{game_type_tag, variant_from_game_type, IMPASSE_GAME_TYPE};
-pub use reader::{is_move_text, read_games, MoveNode, Node, PdnGame, PdnReader, RESULTS};
+pub use reader::{
+    is_move_text, read_games, MoveNode, Node, PdnGame, PdnReader, MAX_VARIATION_DEPTH, RESULTS,
+};
 pub use replay::{move_number, replay, replay_prefix, Replay};
 pub use writer::{canonical, game_record, write_game, LINE_WIDTH, ROSTER};
 

@@ -29,8 +29,8 @@ pub struct PdnGame {
 pub enum Node {
     /// A move.
     Move(MoveNode),
-    /// A comment `{…}`; runs of white space (including line breaks) are read as one space and the
-    /// ends are trimmed.
+    /// A comment `{…}` or a `%` line comment (the text after `%` to the end of the line); runs of
+    /// white space (including line breaks) are read as one space and the ends are trimmed.
     Comment(String),
     /// A numeric annotation glyph `$n`.
     Nag(u32),
@@ -133,6 +133,11 @@ impl PdnGame {
         }
     }
 }
+
+/// The deepest nesting of variations the reader accepts: a `(` opening level 65 is a syntax error.
+/// Replay and the writer walk variations recursively; this bound keeps them far from the stack's
+/// limit on any input (PDN sets no limit; real annotated games nest a few levels).
+pub const MAX_VARIATION_DEPTH: usize = 64;
 
 /// The results the reader knows (PDN reading grammar `Result`).
 pub const RESULTS: [&str; 7] = ["1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "0-0"];
@@ -278,9 +283,21 @@ impl<R: Read> Lexer<R> {
             }
             let c = self.line[self.pos];
             if c == '%' {
-                // Line comment.
+                // Line comment: kept as a comment (the writer writes it as `{…}`); an empty one
+                // holds nothing to keep.
+                let text: String = self.line[self.pos + 1..].iter().collect();
+                let line = self.line_no();
+                let col = self.pos + 1;
                 self.pos = self.line.len();
-                continue;
+                let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+                if text.is_empty() {
+                    continue;
+                }
+                return Some(Ok(Tok {
+                    kind: TokKind::Comment(text),
+                    line,
+                    col,
+                }));
             }
             let line = self.line_no();
             let col = self.pos + 1;
@@ -611,6 +628,8 @@ impl<R: Read> PdnReader<R> {
     fn read_game(&mut self) -> Option<Result<PdnGame, PdnError>> {
         let mut game = PdnGame::new(self.index + 1);
         let mut stack: Vec<Vec<Node>> = vec![Vec::new()];
+        // Where each open variation's `(` is (line, column).
+        let mut opened: Vec<(usize, usize)> = Vec::new();
         let mut has_body = false;
         let mut number: Option<u32> = None;
         let mut any = false;
@@ -822,13 +841,24 @@ impl<R: Read> PdnReader<R> {
                 }
                 TokKind::LParen => {
                     has_body = true;
+                    if stack.len() > MAX_VARIATION_DEPTH {
+                        return error(
+                            self,
+                            &game,
+                            format!(
+                                "variations nested more than {MAX_VARIATION_DEPTH} levels deep"
+                            ),
+                        );
+                    }
                     stack.push(Vec::new());
+                    opened.push((line, col));
                 }
                 TokKind::RParen => {
                     if stack.len() < 2 {
                         return error(self, &game, "')' without an opening '('".into());
                     }
                     let inner = stack.pop().unwrap_or_default();
+                    opened.pop();
                     if let Some(level) = stack.last_mut() {
                         level.push(Node::Variation(inner));
                     }
@@ -850,20 +880,19 @@ impl<R: Read> PdnReader<R> {
                 self.io_reported = true;
                 self.index += 1;
                 return Some(Err(PdnError {
-                    location: Box::new(game.location(self.lexer.line_no(), 0)),
+                    location: Box::new(game.location(self.lexer.line_no(), 1)),
                     kind: PdnErrorKind::Io(e),
                 }));
             }
             return None;
         }
         self.index += 1;
-        if stack.len() > 1 {
-            let line = self.lexer.line_no();
+        if let Some(&(line, col)) = opened.last() {
             return Some(Err(fail(
                 &game,
                 line,
-                0,
-                "a variation '(' is not closed before the end of the game".into(),
+                col,
+                "this variation '(' is not closed before the end of the game".into(),
             )));
         }
         game.nodes = stack.pop().unwrap_or_default();

@@ -304,20 +304,20 @@ fn resolve(pos: &Position, cands: &[Move], rest: &[&MoveNode], buf: &mut MoveLis
 pub fn replay_prefix(game: &PdnGame) -> Result<(Replay, Option<PdnError>), PdnError> {
     let at = |line: usize, col: usize| -> Location { game.location(line, col) };
     let variant = variant_from_game_type(game.tag("GameType")).map_err(|e| PdnError {
-        location: Box::new(at(game.line, 0)),
+        location: Box::new(at(game.line, 1)),
         kind: PdnErrorKind::UnsupportedGameType(e),
     })?;
     let mut warnings = game.warnings.clone();
     let mut start = Position::new(variant);
     if let Some(fen) = game.tag("FEN").filter(|f| !f.trim().is_empty()) {
         let (p, w) = position_from_pdn_fen(variant, fen).map_err(|e| PdnError {
-            location: Box::new(at(game.line, 0)),
+            location: Box::new(at(game.line, 1)),
             kind: PdnErrorKind::BadFen(e),
         })?;
         start = p;
         if let Some(w) = w {
             warnings.push(PdnWarning {
-                location: at(game.line, 0),
+                location: at(game.line, 1),
                 message: w,
             });
         }
@@ -372,6 +372,10 @@ pub fn replay_prefix(game: &PdnGame) -> Result<(Replay, Option<PdnError>), PdnEr
             }
         }
     }
+    let mut side = Vec::new();
+    check_variations(game, variant, start, &moves, &mut side);
+    side.sort_by_key(|w| (w.location.line, w.location.column));
+    warnings.extend(side);
     Ok((
         Replay {
             variant,
@@ -381,6 +385,108 @@ pub fn replay_prefix(game: &PdnGame) -> Result<(Replay, Option<PdnError>), PdnEr
         },
         failure,
     ))
+}
+
+/// Replay every variation of `game` whose branching point lies in the replayed main line (`main`,
+/// starting at `start`): a move that does not replay in a variation is a warning (the main line is
+/// still valid), and the rest of that variation (with the variations inside it from there) is not
+/// followed. A variation is an alternative to the move just before it, so it starts from the
+/// position before that move. Walks the tree with an explicit work list, not recursion.
+fn check_variations(
+    game: &PdnGame,
+    variant: Variant,
+    start: Position,
+    main: &[Move],
+    warnings: &mut Vec<PdnWarning>,
+) {
+    struct Work<'a> {
+        nodes: &'a [Node],
+        pos: Position,
+        ply: usize,
+        known: Option<&'a [Move]>,
+    }
+    let mut work = vec![Work {
+        nodes: &game.nodes,
+        pos: start,
+        ply: 0,
+        known: Some(main),
+    }];
+    let mut buf = MoveList::new();
+    while let Some(w) = work.pop() {
+        let moves: Vec<&MoveNode> = w
+            .nodes
+            .iter()
+            .filter_map(|n| match n {
+                Node::Move(m) => Some(m),
+                _ => None,
+            })
+            .collect();
+        let (mut pos, mut before) = (w.pos, w.pos);
+        let (mut ply, mut before_ply) = (w.ply, w.ply);
+        let mut index = 0;
+        for node in w.nodes {
+            match node {
+                Node::Move(m) => {
+                    let mv = match w.known {
+                        Some(list) => match list.get(index) {
+                            Some(mv) => *mv,
+                            None => break,
+                        },
+                        None => {
+                            let (number, _) = move_number(variant, start.side_to_move(), ply);
+                            let loc = || Location {
+                                move_number: Some(number),
+                                move_text: Some(m.text.clone()),
+                                ..game.location(m.line, m.column)
+                            };
+                            match replay_move(&pos, &moves[index..], &mut buf, warnings, loc) {
+                                Ok(mv) => mv,
+                                Err(e) => {
+                                    warnings.push(PdnWarning {
+                                        location: *e.location,
+                                        message: format!(
+                                            "in a variation (the rest of it is not checked): {}",
+                                            e.kind
+                                        ),
+                                    });
+                                    break;
+                                }
+                            }
+                        }
+                    };
+                    index += 1;
+                    before = pos;
+                    before_ply = ply;
+                    pos.play(&mv);
+                    ply += 1;
+                }
+                Node::Variation(inner) => work.push(Work {
+                    nodes: inner,
+                    pos: before,
+                    ply: before_ply,
+                    known: None,
+                }),
+                Node::Setup { fen, line, column } if w.known.is_none() => {
+                    match position_from_pdn_fen(variant, fen) {
+                        Ok((p, _)) => {
+                            pos = p;
+                            before = p;
+                        }
+                        Err(e) => {
+                            warnings.push(PdnWarning {
+                                location: game.location(*line, *column),
+                                message: format!(
+                                    "in a variation (the rest of it is not checked): bad position: {e}"
+                                ),
+                            });
+                            break;
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
 }
 
 /// Replay the main line of `game`.
@@ -483,6 +589,25 @@ mod tests {
             }
             k => panic!("{k:?}"),
         }
+    }
+
+    #[test]
+    fn illegal_moves_in_variations_are_warnings() {
+        // 11-17 is not a move of the start position (a man steps to an adjacent square: 11-15 or
+        // 11-16); the main line 11-15 23-19 is legal.
+        let g = one("1. 11-15 (11-17) 23-19 (1... 22-18 2. 15x22 (2. 9-13 28x19) 25x18) *");
+        let r = replay(&g).unwrap();
+        assert_eq!(r.moves.len(), 2);
+        let w: Vec<String> = r.warnings.iter().map(|w| w.to_string()).collect();
+        assert_eq!(w.len(), 2, "{w:?}");
+        assert!(w[0].contains("line 1:11, move 1 '11-17'"), "{}", w[0]);
+        assert!(w[0].contains("illegal move"), "{}", w[0]);
+        // After 1. 11-15 22-18 Black must capture 15x22 (American rule 6): 2. 9-13 is illegal.
+        assert!(w[1].contains("move 2 '9-13'"), "{}", w[1]);
+        assert!(w[1].ends_with("legal moves: 15x22"), "{}", w[1]);
+        // Legal variations give no warning.
+        let g = one("1. 11-15 (1. 9-14 22-18) 23-19 (1... 22-18 2. 15x22 25x18) *");
+        assert!(replay(&g).unwrap().warnings.is_empty());
     }
 
     #[test]

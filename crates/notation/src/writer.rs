@@ -26,7 +26,8 @@ fn escape(value: &str) -> String {
 }
 
 /// Movetext words, laid out by greedy line filling: words joined by spaces, a new line when the next
-/// word would pass [`LINE_WIDTH`].
+/// word would pass [`LINE_WIDTH`]; a line never starts with `%` or `[` (such a word of a comment is
+/// indented by one space).
 struct Wrapper {
     words: Vec<String>,
     /// The next word is glued to the last one (after `(`).
@@ -58,6 +59,12 @@ impl Wrapper {
             if column > 0 && column + 1 + len > LINE_WIDTH {
                 out.push('\n');
                 column = 0;
+                if w.starts_with(['%', '[']) {
+                    // A word of a comment: at the start of a line other readers would take `%`
+                    // for a line comment (PDN escape) and `[` for a tag. Indent it by one space.
+                    out.push(' ');
+                    column = 1;
+                }
             } else if column > 0 {
                 out.push(' ');
                 column += 1;
@@ -147,7 +154,8 @@ fn write_nodes(nodes: &[Node], first_ply: usize, num: Numbering, w: &mut Wrapper
 }
 
 /// The tags in the order the writer puts them: the roster tags present (and always `Result`, from
-/// `terminator` when missing), `GameType`, `SetUp`, `FEN`, then the others in their order.
+/// `terminator` when missing), `GameType` (always; `21` when missing), `SetUp` (`1` when missing and
+/// a `FEN` is given), `FEN`, then the others in their order.
 fn ordered_tags(game: &PdnGame, terminator: &str) -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = Vec::new();
     for name in ROSTER.iter().chain(&["GameType", "SetUp", "FEN"]) {
@@ -155,6 +163,14 @@ fn ordered_tags(game: &PdnGame, terminator: &str) -> Vec<(String, String)> {
             out.push((name.to_string(), v.to_string()));
         } else if *name == "Result" {
             out.push((name.to_string(), terminator.to_string()));
+        } else if *name == "GameType" {
+            // Without the tag a game is American checkers (PDN 2.0 checkers convention): say so.
+            out.push((
+                name.to_string(),
+                game_type_tag(Variant::American).to_string(),
+            ));
+        } else if *name == "SetUp" && game.tag("FEN").is_some_and(|f| !f.trim().is_empty()) {
+            out.push((name.to_string(), "1".to_string()));
         }
     }
     for (name, value) in &game.tags {
@@ -166,7 +182,8 @@ fn ordered_tags(game: &PdnGame, terminator: &str) -> Vec<(String, String)> {
 }
 
 /// Write one game as PDN text (ending with a blank line), as it is: tags in the standard order — the
-/// seven roster tags that are present, then `GameType`, `SetUp`, `FEN`, then the others in their order
+/// seven roster tags that are present, then `GameType` (always: `21`, American checkers, when the game
+/// has none), `SetUp` (`"1"` added when a `FEN` is given), `FEN`, then the others in their order
 /// — moves numbered from the FEN's side to move, comments, NAGs and variations kept, lines wrapped at
 /// 80 columns, and the game terminator (the result, or `*`). Move texts are written as stored; use
 /// [`canonical`] first for the canonical form.

@@ -80,7 +80,9 @@ fn comments_nags_strength_variations_setups() {
         "% a line comment\n1. 11-15 {opening\n  comment} 23-19!? $14 (22-18?? (24-20(!)) {deep})\n\
                 2. 8-11(?) /FEN \"W:W22:B11\"/ *";
     let g = &ok(text)[0];
-    let n = &g.nodes;
+    // The `%` line comment is kept as the first comment.
+    assert_eq!(g.nodes[0], Node::Comment("a line comment".into()));
+    let n = &g.nodes[1..];
     assert!(matches!(&n[1], Node::Comment(c) if c == "opening comment"));
     match &n[2] {
         Node::Move(m) => assert_eq!(m.strength.as_deref(), Some("!?")),
@@ -167,4 +169,50 @@ fn fen_tag_forms() {
         let g = &ok(&format!("[FEN \"{fen}\"]\n*"))[0];
         replay(g).unwrap_or_else(|e| panic!("{fen}: {e}"));
     }
+}
+
+#[test]
+fn variation_nesting_is_limited_to_64_levels() {
+    use crown_notation::MAX_VARIATION_DEPTH;
+    let nested = |depth: usize| {
+        format!(
+            "1. 11-15 {}{} 23-19 *\n[Event \"next\"]\n1. 9-14 *\n",
+            "(9-14 ".repeat(depth),
+            ")".repeat(depth)
+        )
+    };
+    let games = read_games(&nested(MAX_VARIATION_DEPTH));
+    assert!(games[0].is_ok(), "{:?}", games[0]);
+    // Level 65 opens at column 10 + 6 * 64 = 394 of line 1.
+    let games = read_games(&nested(MAX_VARIATION_DEPTH + 1));
+    let e = games[0].as_ref().unwrap_err();
+    assert!(
+        matches!(&e.kind, PdnErrorKind::Syntax(s) if s.contains("64")),
+        "{e}"
+    );
+    assert_eq!((e.location.line, e.location.column), (1, 394));
+    assert_eq!(games[1].as_ref().unwrap().tag("Event"), Some("next"));
+    // Far deeper input (the stack overflow of the review): still one clean error per game.
+    let games = read_games(&nested(20_000));
+    assert_eq!(games.len(), 2);
+    assert!(games[0].is_err() && games[1].is_ok());
+}
+
+#[test]
+fn error_columns_are_1_based() {
+    // A game-level error (unsupported GameType, bad FEN) points at column 1 of the game's first line.
+    let g = ok("\n[GameType \"20\"]\n1. 32-28 *\n").remove(0);
+    let e = replay(&g).unwrap_err();
+    assert_eq!((e.location.line, e.location.column), (2, 1));
+    assert!(e.to_string().starts_with("game 1, line 2:1: "), "{e}");
+    let g = ok("[FEN \"B:W33:B1\"]\n1. 1-5 *\n").remove(0);
+    let e = replay(&g).unwrap_err();
+    assert_eq!((e.location.line, e.location.column), (1, 1));
+    // An unclosed variation points at its '('.
+    let e = read_games("1. 11-15 (9-14 23-19\n").remove(0).unwrap_err();
+    assert_eq!((e.location.line, e.location.column), (1, 10));
+    // Move errors were 1-based already: '11-17' starts at column 4.
+    let g = ok("1. 11-17 *").remove(0);
+    let e = replay(&g).unwrap_err();
+    assert_eq!((e.location.line, e.location.column), (1, 4));
 }
