@@ -329,6 +329,8 @@ pub struct App {
     /// Set when the program should end.
     pub quit: bool,
     effects: Vec<Effect>,
+    /// The position (Zobrist key, ply count) the running search was started on.
+    searched: (u64, usize),
     next_id: u64,
     rng: u64,
 }
@@ -367,6 +369,7 @@ impl App {
             started: false,
             quit: false,
             effects: Vec::new(),
+            searched: (0, 0),
             next_id: 1,
             rng: seed | 1,
         }
@@ -558,6 +561,8 @@ impl App {
             KeyCode::Esc => {
                 if self.started {
                     self.dialog = None;
+                    // The engine may have moved, or be due to move, while the dialog was open.
+                    self.after_change();
                 }
                 return;
             }
@@ -861,6 +866,10 @@ impl App {
     }
 
     fn play(&mut self, mv: Move) {
+        // A hint or draw offer was about the position before this move: drop it.
+        if self.thinking.is_some_and(|t| t.1 != Purpose::Move) {
+            self.stop_thinking();
+        }
         let before = *self.game.position();
         let mover = before.side_to_move();
         let text = before.move_text(&mv);
@@ -1072,6 +1081,7 @@ impl App {
         let id = self.next_id;
         self.next_id += 1;
         self.thinking = Some((id, purpose));
+        self.searched = (self.game.position().zobrist(), self.game.ply_count());
         self.thought = None;
         let stm = self.game.position().side_to_move();
         let request = Request {
@@ -1121,6 +1131,11 @@ impl App {
                     return;
                 }
                 self.thinking = None;
+                if self.searched != (self.game.position().zobrist(), self.game.ply_count()) {
+                    // Judged on another position: the verdict does not apply to this one.
+                    self.after_change();
+                    return;
+                }
                 self.thought = Some(thought.clone());
                 match purpose {
                     Purpose::Move => match best {
@@ -1153,6 +1168,10 @@ impl App {
                         }
                     }
                 }
+                // Whatever the search was for, the engine must not sit idle on its turn.
+                if self.game.outcome().is_none() {
+                    self.after_change();
+                }
             }
         }
     }
@@ -1168,11 +1187,16 @@ impl App {
             self.status = format!("{o}.");
             return;
         }
-        if self.dialog.is_none()
-            && self.thinking.is_none()
-            && self.engine_side == Some(self.game.position().side_to_move())
-        {
-            self.search(Purpose::Move);
+        if self.dialog.is_none() && self.engine_side == Some(self.game.position().side_to_move()) {
+            match self.thinking {
+                Some((_, Purpose::Move)) => {}
+                Some(_) => {
+                    // A hint or draw search cannot hold up the engine's move.
+                    self.stop_thinking();
+                    self.search(Purpose::Move);
+                }
+                None => self.search(Purpose::Move),
+            }
         } else if self.human_to_move() {
             self.home_cursor_if_idle();
         }

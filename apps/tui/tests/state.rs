@@ -785,3 +785,86 @@ fn a_lone_king_claims_the_thirteen_move_count_in_pool_only() {
     assert_eq!(app.game.count(), None);
     assert!(app.status.contains("only to pool"), "{}", app.status);
 }
+
+// ---- reviewer's findings -----------------------------------------------------------------------
+
+/// All search jobs queued since the last look (the other effects are dropped).
+fn searches(app: &mut App) -> Vec<crown_tui::engine::Job> {
+    app.take_effects()
+        .into_iter()
+        .filter_map(|e| match e {
+            Effect::Search(j) => Some(j),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_move_during_a_hint_search_cancels_it_and_the_engine_replies() {
+    for offer in ["t", "d"] {
+        let mut app = vs_engine(GameChoice::American, SideChoice::Black);
+        app.take_effects();
+        keys(&mut app, offer);
+        let side_job = last_search(&mut app);
+        assert_ne!(side_job.purpose, Purpose::Move);
+        keys(&mut app, "11-15");
+        key(&mut app, KeyCode::Enter);
+        assert_eq!(app.game.ply_count(), 1, "the typed move is played");
+        let effects = app.take_effects();
+        assert!(
+            effects.iter().any(|e| matches!(e, Effect::StopSearch)),
+            "{offer}: the side search is stopped"
+        );
+        let job = effects
+            .into_iter()
+            .find_map(|e| match e {
+                Effect::Search(j) => Some(j),
+                _ => None,
+            })
+            .unwrap_or_else(|| panic!("{offer}: the engine's reply is asked for"));
+        assert_eq!(job.purpose, Purpose::Move);
+        assert_eq!(job.game.ply_count(), 1);
+        // The stopped hint / draw search still reports; its verdict is for the old position.
+        let stale = side_job.game.position().parse_move("11-15").unwrap();
+        app.update(done(side_job.id, Some(stale), Eval::Value(90)));
+        assert_eq!(app.hint, None, "{offer}: no stale hint");
+        assert_eq!(app.game.outcome(), None, "{offer}: no stale draw");
+        assert_eq!(app.thinking.map(|t| t.1), Some(Purpose::Move));
+        let reply = job.game.position().parse_move("23-19").unwrap();
+        app.update(done(job.id, Some(reply), Eval::Value(0)));
+        assert_eq!(app.game.ply_count(), 2, "{offer}: the engine replied");
+        assert!(app.human_to_move());
+    }
+}
+
+#[test]
+fn the_engine_is_not_left_idle_after_undo_load_or_the_dialog() {
+    let mut app = vs_engine(GameChoice::American, SideChoice::White);
+    // The engine (Black) starts.
+    let job = last_search(&mut app);
+    assert_eq!(job.purpose, Purpose::Move);
+    // A new game opened and closed with Esc while the engine moves: the engine's move lands, and
+    // after the human's reply the engine is asked again.
+    keys(&mut app, "n");
+    let mv = job.game.position().parse_move("11-15").unwrap();
+    app.update(done(job.id, Some(mv), Eval::Value(0)));
+    key(&mut app, KeyCode::Esc);
+    assert!(app.human_to_move());
+    keys(&mut app, "23-19");
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(last_search(&mut app).game.ply_count(), 2);
+    // Loading a FEN with the engine to move starts it.
+    app.load_text("B:W18,24:B11", "FEN");
+    let job = last_search(&mut app);
+    assert_eq!(job.purpose, Purpose::Move);
+    assert_eq!(job.game.position().side_to_move(), Color::Black);
+    // Undo back to the start position with the engine to move starts it again.
+    let mv = job.game.legal_moves()[0];
+    app.update(done(job.id, Some(mv), Eval::Value(0)));
+    app.take_effects();
+    keys(&mut app, "u");
+    assert_eq!(app.game.ply_count(), 0);
+    let jobs = searches(&mut app);
+    assert_eq!(jobs.len(), 1, "the engine moves first again");
+    assert_eq!(jobs[0].purpose, Purpose::Move);
+}
