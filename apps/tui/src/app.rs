@@ -8,7 +8,10 @@ use crate::layout::{self, Hit};
 use crossterm::event::{
     KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
 };
-use crown_core::{Color, CountRule, Game, ImpasseSetup, Move, Position, Square, Variant};
+use crown_core::{
+    Color, CountRule, DrawReason, Game, ImpasseSetup, Move, Outcome, Position, Square, Variant,
+    WinReason,
+};
 use crown_notation as pdn;
 
 /// Something that happened: input, time, or a report from the engine or the file system.
@@ -329,6 +332,8 @@ pub struct App {
     /// Set when the program should end.
     pub quit: bool,
     effects: Vec<Effect>,
+    /// The clocks wait for the next move (after a resignation or draw agreement was taken back).
+    clock_paused: bool,
     /// The position (Zobrist key, ply count) the running search was started on.
     searched: (u64, usize),
     next_id: u64,
@@ -369,6 +374,7 @@ impl App {
             started: false,
             quit: false,
             effects: Vec::new(),
+            clock_paused: false,
             searched: (0, 0),
             next_id: 1,
             rng: seed | 1,
@@ -414,6 +420,7 @@ impl App {
         self.hint = None;
         self.thought = None;
         self.view_ply = None;
+        self.clock_paused = false;
         self.started = true;
         self.effects.push(Effect::NewGame);
         self.status = match self.engine_side {
@@ -875,6 +882,7 @@ impl App {
         let text = before.move_text(&mv);
         match self.game.play(&mv) {
             Ok(()) => {
+                self.clock_paused = false;
                 if let Some(c) = &mut self.clocks {
                     c.remaining_ms[mover.index()] += c.increment_ms;
                 }
@@ -954,6 +962,7 @@ impl App {
             Ok(game) => {
                 self.stop_thinking();
                 self.game = game;
+                self.clock_paused = false;
                 self.started = true;
                 self.selected = None;
                 self.hint = None;
@@ -977,31 +986,65 @@ impl App {
     }
 
     /// Take back moves: against the engine, back to the human's previous turn; otherwise one ply.
+    /// A resignation or draw agreement is taken back on its own (the game goes on, the clocks wait
+    /// for the next move); a loss on time cannot be taken back.
     pub fn undo(&mut self) {
+        let declared = match self.game.outcome() {
+            Some(Outcome::Win {
+                reason: WinReason::Time,
+                ..
+            }) => {
+                self.popup = None;
+                self.status =
+                    "The game was lost on time and cannot be taken back. Press n for a new game."
+                        .into();
+                return;
+            }
+            Some(Outcome::Win {
+                reason: WinReason::Resignation,
+                ..
+            }) => Some("resignation"),
+            Some(Outcome::Draw {
+                reason: DrawReason::Agreement,
+            }) => Some("draw agreement"),
+            _ => None,
+        };
+        if declared.is_none() && self.game.ply_count() == 0 {
+            self.popup = None;
+            self.status = "Nothing to undo.".into();
+            return;
+        }
         self.stop_thinking();
         self.popup = None;
         self.view_ply = None;
         self.selected = None;
         self.hint = None;
         let before = self.game.ply_count();
-        match self.engine_side {
-            None => {
-                self.game.undo();
-            }
-            Some(engine) => {
-                let human = engine.opposite();
-                loop {
-                    let undone = self.game.undo();
-                    if self.game.position().side_to_move() == human || undone.is_none() {
-                        break;
-                    }
-                    if self.game.ply_count() == 0 {
-                        break;
+        if let Some(what) = declared {
+            self.game.undo();
+            self.clock_paused = true;
+            self.status = format!("Took back the {what}; the game goes on.");
+        } else {
+            match self.engine_side {
+                None => {
+                    self.game.undo();
+                }
+                Some(engine) => {
+                    let human = engine.opposite();
+                    loop {
+                        let undone = self.game.undo();
+                        if self.game.position().side_to_move() == human || undone.is_none() {
+                            break;
+                        }
+                        if self.game.ply_count() == 0 {
+                            break;
+                        }
                     }
                 }
             }
+            let n = before - self.game.ply_count();
+            self.status = format!("Took back {n} {}.", if n == 1 { "ply" } else { "plies" });
         }
-        self.status = format!("Took back {} plies.", before - self.game.ply_count());
         self.after_change();
     }
 
@@ -1068,10 +1111,16 @@ impl App {
     /// Show the position after `ply` plies (`None`: the live position).
     pub fn browse_to(&mut self, ply: Option<usize>) {
         let n = self.game.ply_count();
+        let was_browsing = self.view_ply.is_some();
         self.view_ply = ply.filter(|p| *p < n);
         self.selected = None;
-        if let Some(p) = self.view_ply {
-            self.status = format!("Viewing after ply {p} of {n}. End or Esc returns to the game.");
+        match self.view_ply {
+            Some(p) => {
+                self.status =
+                    format!("Viewing after ply {p} of {n}. End or Esc returns to the game.")
+            }
+            None if was_browsing => self.status = "Back to the game.".into(),
+            None => {}
         }
     }
 
@@ -1213,7 +1262,11 @@ impl App {
     }
 
     fn on_tick(&mut self, ms: u64) {
-        if self.dialog.is_some() || self.game.outcome().is_some() || self.game.ply_count() == 0 {
+        if self.dialog.is_some()
+            || self.clock_paused
+            || self.game.outcome().is_some()
+            || self.game.ply_count() == 0
+        {
             return;
         }
         let stm = self.game.position().side_to_move();

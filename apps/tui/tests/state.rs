@@ -868,3 +868,57 @@ fn the_engine_is_not_left_idle_after_undo_load_or_the_dialog() {
     assert_eq!(jobs.len(), 1, "the engine moves first again");
     assert_eq!(jobs[0].purpose, Purpose::Move);
 }
+
+#[test]
+fn undo_and_browsing_say_what_happened() {
+    let mut app = two_players(GameChoice::American);
+    keys(&mut app, "u");
+    assert_eq!(app.status, "Nothing to undo.");
+    keys(&mut app, "11-15");
+    key(&mut app, KeyCode::Enter);
+    keys(&mut app, "u");
+    assert_eq!(app.status, "Took back 1 ply.");
+    assert_eq!(app.game.ply_count(), 0);
+
+    // Browse back, then End returns to the live position and says so.
+    keys(&mut app, "11-15");
+    key(&mut app, KeyCode::Enter);
+    key(&mut app, KeyCode::Tab);
+    key(&mut app, KeyCode::Left);
+    assert!(app.status.starts_with("Viewing after ply 0 of 1"));
+    key(&mut app, KeyCode::End);
+    assert_eq!(app.view_ply, None);
+    assert!(!app.status.contains("Viewing"), "{}", app.status);
+}
+
+#[test]
+fn taking_back_an_agreed_draw_reopens_the_game_with_the_clocks_waiting() {
+    let mut app = App::new(false, 7);
+    app.update(Msg::Resize(80, 24));
+    let mut s = settings(GameChoice::American, false);
+    s.clock_minutes = 1;
+    app.start_game(s);
+    keys(&mut app, "11-15");
+    key(&mut app, KeyCode::Enter);
+    keys(&mut app, "dy");
+    assert!(app.game.outcome().is_some());
+    key(&mut app, KeyCode::Esc);
+    let before = app.clocks.unwrap().remaining_ms;
+    keys(&mut app, "u");
+    assert_eq!(app.game.outcome(), None);
+    assert_eq!(app.game.ply_count(), 1, "only the agreement is taken back");
+    assert!(app.status.contains("draw agreement"), "{}", app.status);
+    app.update(Msg::Tick(5_000));
+    assert_eq!(
+        app.clocks.unwrap().remaining_ms,
+        before,
+        "the clocks wait for the next move"
+    );
+    keys(&mut app, "23-19");
+    key(&mut app, KeyCode::Enter);
+    app.update(Msg::Tick(1_000));
+    assert_eq!(
+        app.clocks.unwrap().remaining_ms[Color::Black.index()],
+        59_000
+    );
+}
