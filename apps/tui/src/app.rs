@@ -323,6 +323,9 @@ pub struct App {
     pub thought: Option<Thought>,
     /// The clocks, when the game has them.
     pub clocks: Option<Clocks>,
+    /// Player names from a loaded PDN's `Black` and `White` tags, indexed by [`Color::index`]
+    /// (`None`: the panel says You / Engine / Player).
+    pub names: [Option<String>; 2],
     /// One line of feedback.
     pub status: String,
     /// Terminal size (columns, rows).
@@ -369,6 +372,7 @@ impl App {
             thinking: None,
             thought: None,
             clocks: None,
+            names: [None, None],
             status: String::new(),
             size: (80, 24),
             started: false,
@@ -421,6 +425,7 @@ impl App {
         self.thought = None;
         self.view_ply = None;
         self.clock_paused = false;
+        self.names = [None, None];
         self.started = true;
         self.effects.push(Effect::NewGame);
         self.status = match self.engine_side {
@@ -951,11 +956,29 @@ impl App {
     /// Replace the game with one read from PDN or FEN text (`source` names it in messages).
     pub fn load_text(&mut self, text: &str, source: &str) {
         let t = text.trim();
-        let loaded = if looks_like_fen(t) {
+        let fen = looks_like_fen(t);
+        let mut names = [None, None];
+        let mut count = 1;
+        let loaded = if fen {
             Position::from_fen(self.game.variant(), t)
                 .map(Game::from_position)
                 .map_err(|e| e.to_string())
         } else {
+            let games = pdn::read_games(t);
+            count = games.len();
+            if let Some(Ok(first)) = games.first() {
+                for color in [Color::Black, Color::White] {
+                    names[color.index()] = first
+                        .tag(if color == Color::Black {
+                            "Black"
+                        } else {
+                            "White"
+                        })
+                        .map(str::trim)
+                        .filter(|n| !n.is_empty() && *n != "?")
+                        .map(str::to_string);
+                }
+            }
             pdn::pdn_to_game(t).map_err(|e| e.to_string())
         };
         match loaded {
@@ -963,6 +986,7 @@ impl App {
                 self.stop_thinking();
                 self.game = game;
                 self.clock_paused = false;
+                self.names = names;
                 self.started = true;
                 self.selected = None;
                 self.hint = None;
@@ -972,14 +996,25 @@ impl App {
                     let full = u64::from(self.settings.clock_minutes) * 60_000;
                     c.remaining_ms = [full; 2];
                 }
-                self.status = format!(
-                    "Loaded {source}: {}, {} plies.",
+                let plies = self.game.ply_count();
+                let what = format!(
+                    "{}, {plies} {}",
                     self.game.variant().name(),
-                    self.game.ply_count()
+                    if plies == 1 { "ply" } else { "plies" }
                 );
+                let loaded = if count > 1 {
+                    format!("Loaded game 1 of {count} from {source}: {what}.")
+                } else {
+                    format!("Loaded {source}: {what}.")
+                };
                 self.effects.push(Effect::NewGame);
                 self.home_cursor();
                 self.after_change();
+                // The load message stays visible, with the result when the game is over.
+                self.status = match self.game.outcome() {
+                    Some(o) => format!("{loaded} {o}."),
+                    None => loaded,
+                };
             }
             Err(e) => self.status = format!("Could not load {source}: {e}"),
         }

@@ -331,6 +331,14 @@ fn fmt_clock(ms: u64) -> String {
 }
 
 fn player_name(app: &App, side: Side) -> String {
+    if let Some(name) = &app.names[side.index()] {
+        // Long PDN names are cut so the piece count and clock stay on the line.
+        return if name.chars().count() > 16 {
+            name.chars().take(15).chain(['…']).collect()
+        } else {
+            name.clone()
+        };
+    }
     match app.engine_side {
         Some(e) if e == side => format!("Engine (level {})", app.settings.level),
         Some(_) => "You".into(),

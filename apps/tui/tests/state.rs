@@ -922,3 +922,72 @@ fn taking_back_an_agreed_draw_reopens_the_game_with_the_clocks_waiting() {
         59_000
     );
 }
+
+fn shared() -> std::path::PathBuf {
+    std::env::var_os("CROWN_SHARED")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared"))
+}
+
+#[test]
+fn loading_a_file_of_many_games_says_which_and_names_the_players() {
+    let path = shared().join("data/pdn/tinsley.pdn");
+    let text = std::fs::read_to_string(&path).expect("shared tinsley.pdn");
+    let mut app = two_players(GameChoice::American);
+    app.update(Msg::Loaded {
+        path: "tinsley.pdn".into(),
+        result: Ok(text),
+    });
+    // The file holds 724 games (one [Event] tag each); the first is Tinsley–Rex, Ohio 1946, drawn
+    // after 28 moves of each side ending 24x15x6.
+    assert!(
+        app.status
+            .starts_with("Loaded game 1 of 724 from tinsley.pdn"),
+        "{}",
+        app.status
+    );
+    assert_eq!(app.game.ply_count(), 56);
+    assert_eq!(
+        app.names[Color::Black.index()].as_deref(),
+        Some("MF Tinsley")
+    );
+    assert_eq!(app.names[Color::White.index()].as_deref(), Some("M Rex"));
+    let mut t = ratatui::Terminal::new(ratatui::backend::TestBackend::new(100, 30)).unwrap();
+    app.update(Msg::Resize(100, 30));
+    t.draw(|f| crown_tui::ui::view(&app, f)).unwrap();
+    let screen: String = t
+        .backend()
+        .buffer()
+        .content()
+        .iter()
+        .map(|c| c.symbol())
+        .collect();
+    assert!(screen.contains("MF Tinsley"));
+    assert!(screen.contains("M Rex"));
+    // A new game forgets the names.
+    app.start_game(settings(GameChoice::American, false));
+    assert_eq!(app.names, [None, None]);
+}
+
+#[test]
+fn loading_a_fen_resets_the_clocks() {
+    let mut app = App::new(false, 7);
+    app.update(Msg::Resize(80, 24));
+    let mut s = settings(GameChoice::American, false);
+    s.clock_minutes = 3;
+    app.start_game(s);
+    keys(&mut app, "11-15");
+    key(&mut app, KeyCode::Enter);
+    app.update(Msg::Tick(20_000));
+    keys(&mut app, "23-19");
+    key(&mut app, KeyCode::Enter);
+    app.update(Msg::Tick(7_000));
+    assert_ne!(app.clocks.unwrap().remaining_ms, [180_000; 2]);
+    keys(&mut app, "o");
+    for c in "B:W18,24:B11".chars() {
+        key(&mut app, KeyCode::Char(c));
+    }
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.game.position().to_fen(), "B:W18,24:B11");
+    assert_eq!(app.clocks.unwrap().remaining_ms, [180_000; 2]);
+}
