@@ -9,8 +9,8 @@ use crossterm::event::{
     KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
 };
 use crown_core::{
-    Color, CountRule, DrawReason, Game, ImpasseSetup, Move, Outcome, Position, Square, Variant,
-    WinReason,
+    Color, CountRule, DrawReason, Game, ImpasseSetup, Move, MoveError, Outcome, Position, Square,
+    Variant, WinReason,
 };
 use crown_notation as pdn;
 
@@ -913,6 +913,25 @@ impl App {
                 }
                 match self.game.position().parse_move(text) {
                     Ok(mv) => self.play(mv),
+                    Err(MoveError::Ambiguous { candidates, .. }) => {
+                        // The same choice list a click opens: pick the path or the crowned single.
+                        let options: Vec<Move> = self
+                            .game
+                            .legal_moves()
+                            .iter()
+                            .filter(|m| candidates.contains(&m.long_text()))
+                            .copied()
+                            .collect();
+                        if options.len() > 1 {
+                            self.selected = options.first().map(Move::from);
+                            self.popup = Some(Popup::Choice { options, index: 0 });
+                            self.status = format!("{text} fits several moves: choose one.");
+                        } else if let [only] = options[..] {
+                            self.play(only);
+                        } else {
+                            self.status = format!("{text} fits several moves.");
+                        }
+                    }
                     Err(e) => self.status = format!("{e}"),
                 }
             }

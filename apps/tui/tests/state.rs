@@ -991,3 +991,58 @@ fn loading_a_fen_resets_the_clocks() {
     assert_eq!(app.game.position().to_fen(), "B:W18,24:B11");
     assert_eq!(app.clocks.unwrap().remaining_ms, [180_000; 2]);
 }
+
+#[test]
+fn a_typed_ambiguous_move_opens_the_choice_list() {
+    // American: 10x26 from B:W14,15,18,21,22,23,30:B6,7,8,10,12,13 goes by 17 or by 19.
+    let mut app = two_players(GameChoice::American);
+    app.load_text("B:W14,15,18,21,22,23,30:B6,7,8,10,12,13", "FEN");
+    keys(&mut app, "10x26");
+    key(&mut app, KeyCode::Enter);
+    let Some(Popup::Choice { options, .. }) = app.popup.clone() else {
+        panic!(
+            "expected the path choice, got {:?} ({})",
+            app.popup, app.status
+        );
+    };
+    let mut middles: Vec<u8> = options
+        .iter()
+        .map(|m| {
+            assert_eq!((m.from(), m.to()), (sq(10), sq(26)));
+            m.path().next().unwrap().number()
+        })
+        .collect();
+    middles.sort();
+    assert_eq!(middles, vec![17, 19]);
+    assert_eq!(app.game.ply_count(), 0, "nothing played before the choice");
+    let i = options
+        .iter()
+        .position(|m| m.path().next() == Some(sq(19)))
+        .unwrap();
+    keys(&mut app, &(i + 1).to_string());
+    assert_eq!(app.game.ply_count(), 1);
+    let pos = app.game.position();
+    // By 19: the men on 15 and 23 are taken, 14 and 22 stay.
+    assert_eq!(pos.piece_at(sq(15)), None);
+    assert_eq!(pos.piece_at(sq(23)), None);
+    assert!(pos.piece_at(sq(14)).is_some());
+    assert!(pos.piece_at(sq(22)).is_some());
+
+    // Impasse: the crown 5-1 without =N may use the single on 20 or on 24.
+    let mut app = two_players(GameChoice::ImpasseSeed);
+    app.load_text("W:W5,20,24:BK14", "FEN");
+    keys(&mut app, "5-1");
+    key(&mut app, KeyCode::Enter);
+    let Some(Popup::Choice { options, .. }) = app.popup.clone() else {
+        panic!(
+            "expected the crown choice, got {:?} ({})",
+            app.popup, app.status
+        );
+    };
+    let mut crowns: Vec<u8> = options
+        .iter()
+        .map(|m| m.crown().unwrap().0.number())
+        .collect();
+    crowns.sort();
+    assert_eq!(crowns, vec![20, 24]);
+}
