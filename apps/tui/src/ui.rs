@@ -539,7 +539,7 @@ fn render_moves(app: &App, g: &Geometry, buf: &mut Buffer) {
 
 fn render_buttons(app: &App, g: &Geometry, buf: &mut Buffer) {
     let y = g.buttons.y;
-    for (label, key, x, w) in layout::buttons() {
+    for (label, key, x, w) in layout::buttons(g.buttons.width) {
         if x + w > g.buttons.width {
             break;
         }
@@ -547,12 +547,19 @@ fn render_buttons(app: &App, g: &Geometry, buf: &mut Buffer) {
             app,
             Style::default().bg(Color::Indexed(238)).fg(Color::White),
         );
-        put(buf, x, y, &format!(" {label} "), st);
+        let pad = w.saturating_sub(label.len() as u16) / 2;
+        put(
+            buf,
+            x,
+            y,
+            &format!("{label:^width$}", width = w as usize),
+            st,
+        );
         if let Some(i) = label.to_lowercase().find(key) {
             let k = &label[i..i + 1];
             put(
                 buf,
-                x + 1 + i as u16,
+                x + pad + i as u16,
                 y,
                 k,
                 if app.ascii {

@@ -624,7 +624,10 @@ fn the_dialog_and_a_move_work_with_the_mouse_only() {
     click_square(&mut app, 18);
     assert_eq!(app.game.moves()[0].short_text(), "22-18");
     // The button bar: Undo.
-    let (_, _, x, _) = layout::buttons().into_iter().find(|b| b.1 == 'u').unwrap();
+    let (_, _, x, _) = layout::buttons(app.size.0)
+        .into_iter()
+        .find(|b| b.1 == 'u')
+        .unwrap();
     let g = layout::geometry(&app);
     click_at(&mut app, x + 1, g.buttons.y);
     assert_eq!(app.game.ply_count(), 0);
@@ -1045,4 +1048,38 @@ fn a_typed_ambiguous_move_opens_the_choice_list() {
         .collect();
     crowns.sort();
     assert_eq!(crowns, vec![20, 24]);
+}
+
+#[test]
+fn every_button_is_shown_and_clickable_at_the_minimum_size() {
+    let mut app = two_players(GameChoice::American);
+    let (w, h) = layout::MIN_SIZE;
+    app.update(Msg::Resize(w, h));
+    let mut t = ratatui::Terminal::new(ratatui::backend::TestBackend::new(w, h)).unwrap();
+    t.draw(|f| crown_tui::ui::view(&app, f)).unwrap();
+    let y = layout::geometry(&app).buttons.y;
+    let row: String = (0..w)
+        .map(|x| t.backend().buffer()[(x, y)].symbol().to_string())
+        .collect();
+    for (label, key) in [
+        ("New", 'n'),
+        ("Undo", 'u'),
+        ("Hint", 't'),
+        ("Draw", 'd'),
+        ("Resign", 'r'),
+        ("Save", 's'),
+        ("Load", 'o'),
+        ("Flip", 'f'),
+        ("Help", '?'),
+        ("Quit", 'q'),
+    ] {
+        let x = row
+            .find(label)
+            .unwrap_or_else(|| panic!("{label} is missing from the bar {row:?}"));
+        assert_eq!(
+            layout::hit(&app, x as u16 + 1, y),
+            Hit::Button(key),
+            "{label}"
+        );
+    }
 }
