@@ -8,7 +8,10 @@ use crate::layout::{self, Hit};
 use crossterm::event::{
     KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
 };
-use crown_core::{Color, CountRule, Game, ImpasseSetup, Move, Position, Square, Variant};
+use crown_core::{
+    Color, CountRule, DrawReason, Game, ImpasseSetup, Move, MoveError, Outcome, Position, Square,
+    Variant, WinReason,
+};
 use crown_notation as pdn;
 
 /// Something that happened: input, time, or a report from the engine or the file system.
@@ -320,6 +323,9 @@ pub struct App {
     pub thought: Option<Thought>,
     /// The clocks, when the game has them.
     pub clocks: Option<Clocks>,
+    /// Player names from a loaded PDN's `Black` and `White` tags, indexed by [`Color::index`]
+    /// (`None`: the panel says You / Engine / Player).
+    pub names: [Option<String>; 2],
     /// One line of feedback.
     pub status: String,
     /// Terminal size (columns, rows).
@@ -329,6 +335,10 @@ pub struct App {
     /// Set when the program should end.
     pub quit: bool,
     effects: Vec<Effect>,
+    /// The clocks wait for the next move (after a resignation or draw agreement was taken back).
+    clock_paused: bool,
+    /// The position (Zobrist key, ply count) the running search was started on.
+    searched: (u64, usize),
     next_id: u64,
     rng: u64,
 }
@@ -362,11 +372,14 @@ impl App {
             thinking: None,
             thought: None,
             clocks: None,
+            names: [None, None],
             status: String::new(),
             size: (80, 24),
             started: false,
             quit: false,
             effects: Vec::new(),
+            clock_paused: false,
+            searched: (0, 0),
             next_id: 1,
             rng: seed | 1,
         }
@@ -411,6 +424,8 @@ impl App {
         self.hint = None;
         self.thought = None;
         self.view_ply = None;
+        self.clock_paused = false;
+        self.names = [None, None];
         self.started = true;
         self.effects.push(Effect::NewGame);
         self.status = match self.engine_side {
@@ -558,6 +573,8 @@ impl App {
             KeyCode::Esc => {
                 if self.started {
                     self.dialog = None;
+                    // The engine may have moved, or be due to move, while the dialog was open.
+                    self.after_change();
                 }
                 return;
             }
@@ -861,11 +878,16 @@ impl App {
     }
 
     fn play(&mut self, mv: Move) {
+        // A hint or draw offer was about the position before this move: drop it.
+        if self.thinking.is_some_and(|t| t.1 != Purpose::Move) {
+            self.stop_thinking();
+        }
         let before = *self.game.position();
         let mover = before.side_to_move();
         let text = before.move_text(&mv);
         match self.game.play(&mv) {
             Ok(()) => {
+                self.clock_paused = false;
                 if let Some(c) = &mut self.clocks {
                     c.remaining_ms[mover.index()] += c.increment_ms;
                 }
@@ -891,6 +913,25 @@ impl App {
                 }
                 match self.game.position().parse_move(text) {
                     Ok(mv) => self.play(mv),
+                    Err(MoveError::Ambiguous { candidates, .. }) => {
+                        // The same choice list a click opens: pick the path or the crowned single.
+                        let options: Vec<Move> = self
+                            .game
+                            .legal_moves()
+                            .iter()
+                            .filter(|m| candidates.contains(&m.long_text()))
+                            .copied()
+                            .collect();
+                        if options.len() > 1 {
+                            self.selected = options.first().map(Move::from);
+                            self.popup = Some(Popup::Choice { options, index: 0 });
+                            self.status = format!("{text} fits several moves: choose one.");
+                        } else if let [only] = options[..] {
+                            self.play(only);
+                        } else {
+                            self.status = format!("{text} fits several moves.");
+                        }
+                    }
                     Err(e) => self.status = format!("{e}"),
                 }
             }
@@ -934,17 +975,37 @@ impl App {
     /// Replace the game with one read from PDN or FEN text (`source` names it in messages).
     pub fn load_text(&mut self, text: &str, source: &str) {
         let t = text.trim();
-        let loaded = if looks_like_fen(t) {
+        let fen = looks_like_fen(t);
+        let mut names = [None, None];
+        let mut count = 1;
+        let loaded = if fen {
             Position::from_fen(self.game.variant(), t)
                 .map(Game::from_position)
                 .map_err(|e| e.to_string())
         } else {
+            let games = pdn::read_games(t);
+            count = games.len();
+            if let Some(Ok(first)) = games.first() {
+                for color in [Color::Black, Color::White] {
+                    names[color.index()] = first
+                        .tag(if color == Color::Black {
+                            "Black"
+                        } else {
+                            "White"
+                        })
+                        .map(str::trim)
+                        .filter(|n| !n.is_empty() && *n != "?")
+                        .map(str::to_string);
+                }
+            }
             pdn::pdn_to_game(t).map_err(|e| e.to_string())
         };
         match loaded {
             Ok(game) => {
                 self.stop_thinking();
                 self.game = game;
+                self.clock_paused = false;
+                self.names = names;
                 self.started = true;
                 self.selected = None;
                 self.hint = None;
@@ -954,45 +1015,90 @@ impl App {
                     let full = u64::from(self.settings.clock_minutes) * 60_000;
                     c.remaining_ms = [full; 2];
                 }
-                self.status = format!(
-                    "Loaded {source}: {}, {} plies.",
+                let plies = self.game.ply_count();
+                let what = format!(
+                    "{}, {plies} {}",
                     self.game.variant().name(),
-                    self.game.ply_count()
+                    if plies == 1 { "ply" } else { "plies" }
                 );
+                let loaded = if count > 1 {
+                    format!("Loaded game 1 of {count} from {source}: {what}.")
+                } else {
+                    format!("Loaded {source}: {what}.")
+                };
                 self.effects.push(Effect::NewGame);
                 self.home_cursor();
                 self.after_change();
+                // The load message stays visible, with the result when the game is over.
+                self.status = match self.game.outcome() {
+                    Some(o) => format!("{loaded} {o}."),
+                    None => loaded,
+                };
             }
             Err(e) => self.status = format!("Could not load {source}: {e}"),
         }
     }
 
     /// Take back moves: against the engine, back to the human's previous turn; otherwise one ply.
+    /// A resignation or draw agreement is taken back on its own (the game goes on, the clocks wait
+    /// for the next move); a loss on time cannot be taken back.
     pub fn undo(&mut self) {
+        let declared = match self.game.outcome() {
+            Some(Outcome::Win {
+                reason: WinReason::Time,
+                ..
+            }) => {
+                self.popup = None;
+                self.status =
+                    "The game was lost on time and cannot be taken back. Press n for a new game."
+                        .into();
+                return;
+            }
+            Some(Outcome::Win {
+                reason: WinReason::Resignation,
+                ..
+            }) => Some("resignation"),
+            Some(Outcome::Draw {
+                reason: DrawReason::Agreement,
+            }) => Some("draw agreement"),
+            _ => None,
+        };
+        if declared.is_none() && self.game.ply_count() == 0 {
+            self.popup = None;
+            self.status = "Nothing to undo.".into();
+            return;
+        }
         self.stop_thinking();
         self.popup = None;
         self.view_ply = None;
         self.selected = None;
         self.hint = None;
         let before = self.game.ply_count();
-        match self.engine_side {
-            None => {
-                self.game.undo();
-            }
-            Some(engine) => {
-                let human = engine.opposite();
-                loop {
-                    let undone = self.game.undo();
-                    if self.game.position().side_to_move() == human || undone.is_none() {
-                        break;
-                    }
-                    if self.game.ply_count() == 0 {
-                        break;
+        if let Some(what) = declared {
+            self.game.undo();
+            self.clock_paused = true;
+            self.status = format!("Took back the {what}; the game goes on.");
+        } else {
+            match self.engine_side {
+                None => {
+                    self.game.undo();
+                }
+                Some(engine) => {
+                    let human = engine.opposite();
+                    loop {
+                        let undone = self.game.undo();
+                        if self.game.position().side_to_move() == human || undone.is_none() {
+                            break;
+                        }
+                        if self.game.ply_count() == 0 {
+                            break;
+                        }
                     }
                 }
             }
+            let n = before - self.game.ply_count();
+            self.status = format!("Took back {n} {}.", if n == 1 { "ply" } else { "plies" });
         }
-        self.status = format!("Took back {} plies.", before - self.game.ply_count());
         self.after_change();
     }
 
@@ -1059,10 +1165,16 @@ impl App {
     /// Show the position after `ply` plies (`None`: the live position).
     pub fn browse_to(&mut self, ply: Option<usize>) {
         let n = self.game.ply_count();
+        let was_browsing = self.view_ply.is_some();
         self.view_ply = ply.filter(|p| *p < n);
         self.selected = None;
-        if let Some(p) = self.view_ply {
-            self.status = format!("Viewing after ply {p} of {n}. End or Esc returns to the game.");
+        match self.view_ply {
+            Some(p) => {
+                self.status =
+                    format!("Viewing after ply {p} of {n}. End or Esc returns to the game.")
+            }
+            None if was_browsing => self.status = "Back to the game.".into(),
+            None => {}
         }
     }
 
@@ -1072,6 +1184,7 @@ impl App {
         let id = self.next_id;
         self.next_id += 1;
         self.thinking = Some((id, purpose));
+        self.searched = (self.game.position().zobrist(), self.game.ply_count());
         self.thought = None;
         let stm = self.game.position().side_to_move();
         let request = Request {
@@ -1121,6 +1234,11 @@ impl App {
                     return;
                 }
                 self.thinking = None;
+                if self.searched != (self.game.position().zobrist(), self.game.ply_count()) {
+                    // Judged on another position: the verdict does not apply to this one.
+                    self.after_change();
+                    return;
+                }
                 self.thought = Some(thought.clone());
                 match purpose {
                     Purpose::Move => match best {
@@ -1153,6 +1271,10 @@ impl App {
                         }
                     }
                 }
+                // Whatever the search was for, the engine must not sit idle on its turn.
+                if self.game.outcome().is_none() {
+                    self.after_change();
+                }
             }
         }
     }
@@ -1168,11 +1290,16 @@ impl App {
             self.status = format!("{o}.");
             return;
         }
-        if self.dialog.is_none()
-            && self.thinking.is_none()
-            && self.engine_side == Some(self.game.position().side_to_move())
-        {
-            self.search(Purpose::Move);
+        if self.dialog.is_none() && self.engine_side == Some(self.game.position().side_to_move()) {
+            match self.thinking {
+                Some((_, Purpose::Move)) => {}
+                Some(_) => {
+                    // A hint or draw search cannot hold up the engine's move.
+                    self.stop_thinking();
+                    self.search(Purpose::Move);
+                }
+                None => self.search(Purpose::Move),
+            }
         } else if self.human_to_move() {
             self.home_cursor_if_idle();
         }
@@ -1189,7 +1316,11 @@ impl App {
     }
 
     fn on_tick(&mut self, ms: u64) {
-        if self.dialog.is_some() || self.game.outcome().is_some() || self.game.ply_count() == 0 {
+        if self.dialog.is_some()
+            || self.clock_paused
+            || self.game.outcome().is_some()
+            || self.game.ply_count() == 0
+        {
             return;
         }
         let stm = self.game.position().side_to_move();

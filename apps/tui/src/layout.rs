@@ -101,8 +101,10 @@ pub fn cell_of(flipped: bool, file: u8, rank: u8) -> (u16, u16) {
     }
 }
 
-/// The buttons of the bottom bar: label, key, x position, width.
-pub fn buttons() -> Vec<(&'static str, char, u16, u16)> {
+/// The buttons of the bottom bar for a terminal `width` columns wide: label, key, x position,
+/// width. Each label is padded by a space on both sides when all of them fit that way; otherwise
+/// (down to [`MIN_SIZE`]) the labels are packed without padding so every action stays reachable.
+pub fn buttons(width: u16) -> Vec<(&'static str, char, u16, u16)> {
     let items = [
         ("New", 'n'),
         ("Undo", 'u'),
@@ -115,16 +117,24 @@ pub fn buttons() -> Vec<(&'static str, char, u16, u16)> {
         ("Help", '?'),
         ("Quit", 'q'),
     ];
-    let mut x = 0;
-    items
-        .iter()
-        .map(|&(label, key)| {
-            let w = label.len() as u16 + 2;
-            let out = (label, key, x, w);
-            x += w + 1;
-            out
-        })
-        .collect()
+    let place = |pad: u16| {
+        let mut x = 0;
+        items
+            .iter()
+            .map(|&(label, key)| {
+                let w = label.len() as u16 + 2 * pad;
+                let out = (label, key, x, w);
+                x += w + 1;
+                out
+            })
+            .collect::<Vec<_>>()
+    };
+    let padded = place(1);
+    if padded.last().is_some_and(|&(_, _, x, w)| x + w <= width) {
+        padded
+    } else {
+        place(0)
+    }
 }
 
 /// One line of the move list: the move number and the plies (indices) of the first player and of
@@ -292,7 +302,7 @@ pub fn hit(app: &App, x: u16, y: u16) -> Hit {
         return Hit::Outside;
     }
     if contains(g.buttons, x, y) {
-        for (_, key, bx, bw) in buttons() {
+        for (_, key, bx, bw) in buttons(g.buttons.width) {
             if x >= bx && x < bx + bw {
                 return Hit::Button(key);
             }

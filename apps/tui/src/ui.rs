@@ -331,6 +331,14 @@ fn fmt_clock(ms: u64) -> String {
 }
 
 fn player_name(app: &App, side: Side) -> String {
+    if let Some(name) = &app.names[side.index()] {
+        // Long PDN names are cut so the piece count and clock stay on the line.
+        return if name.chars().count() > 16 {
+            name.chars().take(15).chain(['…']).collect()
+        } else {
+            name.clone()
+        };
+    }
     match app.engine_side {
         Some(e) if e == side => format!("Engine (level {})", app.settings.level),
         Some(_) => "You".into(),
@@ -531,7 +539,7 @@ fn render_moves(app: &App, g: &Geometry, buf: &mut Buffer) {
 
 fn render_buttons(app: &App, g: &Geometry, buf: &mut Buffer) {
     let y = g.buttons.y;
-    for (label, key, x, w) in layout::buttons() {
+    for (label, key, x, w) in layout::buttons(g.buttons.width) {
         if x + w > g.buttons.width {
             break;
         }
@@ -539,12 +547,19 @@ fn render_buttons(app: &App, g: &Geometry, buf: &mut Buffer) {
             app,
             Style::default().bg(Color::Indexed(238)).fg(Color::White),
         );
-        put(buf, x, y, &format!(" {label} "), st);
+        let pad = w.saturating_sub(label.len() as u16) / 2;
+        put(
+            buf,
+            x,
+            y,
+            &format!("{label:^width$}", width = w as usize),
+            st,
+        );
         if let Some(i) = label.to_lowercase().find(key) {
             let k = &label[i..i + 1];
             put(
                 buf,
-                x + 1 + i as u16,
+                x + pad + i as u16,
                 y,
                 k,
                 if app.ascii {

@@ -624,7 +624,10 @@ fn the_dialog_and_a_move_work_with_the_mouse_only() {
     click_square(&mut app, 18);
     assert_eq!(app.game.moves()[0].short_text(), "22-18");
     // The button bar: Undo.
-    let (_, _, x, _) = layout::buttons().into_iter().find(|b| b.1 == 'u').unwrap();
+    let (_, _, x, _) = layout::buttons(app.size.0)
+        .into_iter()
+        .find(|b| b.1 == 'u')
+        .unwrap();
     let g = layout::geometry(&app);
     click_at(&mut app, x + 1, g.buttons.y);
     assert_eq!(app.game.ply_count(), 0);
@@ -784,4 +787,299 @@ fn a_lone_king_claims_the_thirteen_move_count_in_pool_only() {
     keys(&mut app, "c");
     assert_eq!(app.game.count(), None);
     assert!(app.status.contains("only to pool"), "{}", app.status);
+}
+
+// ---- reviewer's findings -----------------------------------------------------------------------
+
+/// All search jobs queued since the last look (the other effects are dropped).
+fn searches(app: &mut App) -> Vec<crown_tui::engine::Job> {
+    app.take_effects()
+        .into_iter()
+        .filter_map(|e| match e {
+            Effect::Search(j) => Some(j),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_move_during_a_hint_search_cancels_it_and_the_engine_replies() {
+    for offer in ["t", "d"] {
+        let mut app = vs_engine(GameChoice::American, SideChoice::Black);
+        app.take_effects();
+        keys(&mut app, offer);
+        let side_job = last_search(&mut app);
+        assert_ne!(side_job.purpose, Purpose::Move);
+        keys(&mut app, "11-15");
+        key(&mut app, KeyCode::Enter);
+        assert_eq!(app.game.ply_count(), 1, "the typed move is played");
+        let effects = app.take_effects();
+        assert!(
+            effects.iter().any(|e| matches!(e, Effect::StopSearch)),
+            "{offer}: the side search is stopped"
+        );
+        let job = effects
+            .into_iter()
+            .find_map(|e| match e {
+                Effect::Search(j) => Some(j),
+                _ => None,
+            })
+            .unwrap_or_else(|| panic!("{offer}: the engine's reply is asked for"));
+        assert_eq!(job.purpose, Purpose::Move);
+        assert_eq!(job.game.ply_count(), 1);
+        // The stopped hint / draw search still reports; its verdict is for the old position.
+        let stale = side_job.game.position().parse_move("11-15").unwrap();
+        app.update(done(side_job.id, Some(stale), Eval::Value(90)));
+        assert_eq!(app.hint, None, "{offer}: no stale hint");
+        assert_eq!(app.game.outcome(), None, "{offer}: no stale draw");
+        assert_eq!(app.thinking.map(|t| t.1), Some(Purpose::Move));
+        let reply = job.game.position().parse_move("23-19").unwrap();
+        app.update(done(job.id, Some(reply), Eval::Value(0)));
+        assert_eq!(app.game.ply_count(), 2, "{offer}: the engine replied");
+        assert!(app.human_to_move());
+    }
+}
+
+#[test]
+fn the_engine_is_not_left_idle_after_undo_load_or_the_dialog() {
+    let mut app = vs_engine(GameChoice::American, SideChoice::White);
+    // The engine (Black) starts.
+    let job = last_search(&mut app);
+    assert_eq!(job.purpose, Purpose::Move);
+    // A new game opened and closed with Esc while the engine moves: the engine's move lands, and
+    // after the human's reply the engine is asked again.
+    keys(&mut app, "n");
+    let mv = job.game.position().parse_move("11-15").unwrap();
+    app.update(done(job.id, Some(mv), Eval::Value(0)));
+    key(&mut app, KeyCode::Esc);
+    assert!(app.human_to_move());
+    keys(&mut app, "23-19");
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(last_search(&mut app).game.ply_count(), 2);
+    // Loading a FEN with the engine to move starts it.
+    app.load_text("B:W18,24:B11", "FEN");
+    let job = last_search(&mut app);
+    assert_eq!(job.purpose, Purpose::Move);
+    assert_eq!(job.game.position().side_to_move(), Color::Black);
+    // Undo back to the start position with the engine to move starts it again.
+    let mv = job.game.legal_moves()[0];
+    app.update(done(job.id, Some(mv), Eval::Value(0)));
+    app.take_effects();
+    keys(&mut app, "u");
+    assert_eq!(app.game.ply_count(), 0);
+    let jobs = searches(&mut app);
+    assert_eq!(jobs.len(), 1, "the engine moves first again");
+    assert_eq!(jobs[0].purpose, Purpose::Move);
+}
+
+#[test]
+fn undo_and_browsing_say_what_happened() {
+    let mut app = two_players(GameChoice::American);
+    keys(&mut app, "u");
+    assert_eq!(app.status, "Nothing to undo.");
+    keys(&mut app, "11-15");
+    key(&mut app, KeyCode::Enter);
+    keys(&mut app, "u");
+    assert_eq!(app.status, "Took back 1 ply.");
+    assert_eq!(app.game.ply_count(), 0);
+
+    // Browse back, then End returns to the live position and says so.
+    keys(&mut app, "11-15");
+    key(&mut app, KeyCode::Enter);
+    key(&mut app, KeyCode::Tab);
+    key(&mut app, KeyCode::Left);
+    assert!(app.status.starts_with("Viewing after ply 0 of 1"));
+    key(&mut app, KeyCode::End);
+    assert_eq!(app.view_ply, None);
+    assert!(!app.status.contains("Viewing"), "{}", app.status);
+}
+
+#[test]
+fn taking_back_an_agreed_draw_reopens_the_game_with_the_clocks_waiting() {
+    let mut app = App::new(false, 7);
+    app.update(Msg::Resize(80, 24));
+    let mut s = settings(GameChoice::American, false);
+    s.clock_minutes = 1;
+    app.start_game(s);
+    keys(&mut app, "11-15");
+    key(&mut app, KeyCode::Enter);
+    keys(&mut app, "dy");
+    assert!(app.game.outcome().is_some());
+    key(&mut app, KeyCode::Esc);
+    let before = app.clocks.unwrap().remaining_ms;
+    keys(&mut app, "u");
+    assert_eq!(app.game.outcome(), None);
+    assert_eq!(app.game.ply_count(), 1, "only the agreement is taken back");
+    assert!(app.status.contains("draw agreement"), "{}", app.status);
+    app.update(Msg::Tick(5_000));
+    assert_eq!(
+        app.clocks.unwrap().remaining_ms,
+        before,
+        "the clocks wait for the next move"
+    );
+    keys(&mut app, "23-19");
+    key(&mut app, KeyCode::Enter);
+    app.update(Msg::Tick(1_000));
+    assert_eq!(
+        app.clocks.unwrap().remaining_ms[Color::Black.index()],
+        59_000
+    );
+}
+
+fn shared() -> std::path::PathBuf {
+    std::env::var_os("CROWN_SHARED")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared"))
+}
+
+#[test]
+fn loading_a_file_of_many_games_says_which_and_names_the_players() {
+    let path = shared().join("data/pdn/tinsley.pdn");
+    let text = std::fs::read_to_string(&path).expect("shared tinsley.pdn");
+    let mut app = two_players(GameChoice::American);
+    app.update(Msg::Loaded {
+        path: "tinsley.pdn".into(),
+        result: Ok(text),
+    });
+    // The file holds 724 games (one [Event] tag each); the first is Tinsley–Rex, Ohio 1946, drawn
+    // after 28 moves of each side ending 24x15x6.
+    assert!(
+        app.status
+            .starts_with("Loaded game 1 of 724 from tinsley.pdn"),
+        "{}",
+        app.status
+    );
+    assert_eq!(app.game.ply_count(), 56);
+    assert_eq!(
+        app.names[Color::Black.index()].as_deref(),
+        Some("MF Tinsley")
+    );
+    assert_eq!(app.names[Color::White.index()].as_deref(), Some("M Rex"));
+    let mut t = ratatui::Terminal::new(ratatui::backend::TestBackend::new(100, 30)).unwrap();
+    app.update(Msg::Resize(100, 30));
+    t.draw(|f| crown_tui::ui::view(&app, f)).unwrap();
+    let screen: String = t
+        .backend()
+        .buffer()
+        .content()
+        .iter()
+        .map(|c| c.symbol())
+        .collect();
+    assert!(screen.contains("MF Tinsley"));
+    assert!(screen.contains("M Rex"));
+    // A new game forgets the names.
+    app.start_game(settings(GameChoice::American, false));
+    assert_eq!(app.names, [None, None]);
+}
+
+#[test]
+fn loading_a_fen_resets_the_clocks() {
+    let mut app = App::new(false, 7);
+    app.update(Msg::Resize(80, 24));
+    let mut s = settings(GameChoice::American, false);
+    s.clock_minutes = 3;
+    app.start_game(s);
+    keys(&mut app, "11-15");
+    key(&mut app, KeyCode::Enter);
+    app.update(Msg::Tick(20_000));
+    keys(&mut app, "23-19");
+    key(&mut app, KeyCode::Enter);
+    app.update(Msg::Tick(7_000));
+    assert_ne!(app.clocks.unwrap().remaining_ms, [180_000; 2]);
+    keys(&mut app, "o");
+    for c in "B:W18,24:B11".chars() {
+        key(&mut app, KeyCode::Char(c));
+    }
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.game.position().to_fen(), "B:W18,24:B11");
+    assert_eq!(app.clocks.unwrap().remaining_ms, [180_000; 2]);
+}
+
+#[test]
+fn a_typed_ambiguous_move_opens_the_choice_list() {
+    // American: 10x26 from B:W14,15,18,21,22,23,30:B6,7,8,10,12,13 goes by 17 or by 19.
+    let mut app = two_players(GameChoice::American);
+    app.load_text("B:W14,15,18,21,22,23,30:B6,7,8,10,12,13", "FEN");
+    keys(&mut app, "10x26");
+    key(&mut app, KeyCode::Enter);
+    let Some(Popup::Choice { options, .. }) = app.popup.clone() else {
+        panic!(
+            "expected the path choice, got {:?} ({})",
+            app.popup, app.status
+        );
+    };
+    let mut middles: Vec<u8> = options
+        .iter()
+        .map(|m| {
+            assert_eq!((m.from(), m.to()), (sq(10), sq(26)));
+            m.path().next().unwrap().number()
+        })
+        .collect();
+    middles.sort();
+    assert_eq!(middles, vec![17, 19]);
+    assert_eq!(app.game.ply_count(), 0, "nothing played before the choice");
+    let i = options
+        .iter()
+        .position(|m| m.path().next() == Some(sq(19)))
+        .unwrap();
+    keys(&mut app, &(i + 1).to_string());
+    assert_eq!(app.game.ply_count(), 1);
+    let pos = app.game.position();
+    // By 19: the men on 15 and 23 are taken, 14 and 22 stay.
+    assert_eq!(pos.piece_at(sq(15)), None);
+    assert_eq!(pos.piece_at(sq(23)), None);
+    assert!(pos.piece_at(sq(14)).is_some());
+    assert!(pos.piece_at(sq(22)).is_some());
+
+    // Impasse: the crown 5-1 without =N may use the single on 20 or on 24.
+    let mut app = two_players(GameChoice::ImpasseSeed);
+    app.load_text("W:W5,20,24:BK14", "FEN");
+    keys(&mut app, "5-1");
+    key(&mut app, KeyCode::Enter);
+    let Some(Popup::Choice { options, .. }) = app.popup.clone() else {
+        panic!(
+            "expected the crown choice, got {:?} ({})",
+            app.popup, app.status
+        );
+    };
+    let mut crowns: Vec<u8> = options
+        .iter()
+        .map(|m| m.crown().unwrap().0.number())
+        .collect();
+    crowns.sort();
+    assert_eq!(crowns, vec![20, 24]);
+}
+
+#[test]
+fn every_button_is_shown_and_clickable_at_the_minimum_size() {
+    let mut app = two_players(GameChoice::American);
+    let (w, h) = layout::MIN_SIZE;
+    app.update(Msg::Resize(w, h));
+    let mut t = ratatui::Terminal::new(ratatui::backend::TestBackend::new(w, h)).unwrap();
+    t.draw(|f| crown_tui::ui::view(&app, f)).unwrap();
+    let y = layout::geometry(&app).buttons.y;
+    let row: String = (0..w)
+        .map(|x| t.backend().buffer()[(x, y)].symbol().to_string())
+        .collect();
+    for (label, key) in [
+        ("New", 'n'),
+        ("Undo", 'u'),
+        ("Hint", 't'),
+        ("Draw", 'd'),
+        ("Resign", 'r'),
+        ("Save", 's'),
+        ("Load", 'o'),
+        ("Flip", 'f'),
+        ("Help", '?'),
+        ("Quit", 'q'),
+    ] {
+        let x = row
+            .find(label)
+            .unwrap_or_else(|| panic!("{label} is missing from the bar {row:?}"));
+        assert_eq!(
+            layout::hit(&app, x as u16 + 1, y),
+            Hit::Button(key),
+            "{label}"
+        );
+    }
 }
