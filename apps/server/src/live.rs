@@ -432,6 +432,8 @@ impl Live {
     }
 
     /// `color` accepts the opponent's takeback request; returns the number of plies removed.
+    /// The position goes back but no time is given back: each side keeps the time it has at
+    /// `now`, and the side to move after the takeback continues from its remaining time.
     ///
     /// # Errors
     /// `game_over`, `seat_open`, `no_request`.
@@ -445,6 +447,12 @@ impl Live {
             ));
         }
         let n = self.takeback_plies(asker);
+        // A takeback gives no time back: stop the running clock, charging the side to move for
+        // its time so far; after the undo each side continues from the time it has now.
+        if self.rec.meta.time_control.is_some() && self.rec.meta.turn_started_ms != 0 {
+            let stm = self.game.position().side_to_move();
+            self.rec.meta.clock_ms[stm.index()] = self.remaining(stm, now);
+        }
         for _ in 0..n {
             self.game.undo();
             self.rec.moves.pop();
@@ -758,5 +766,25 @@ mod tests {
         assert_eq!(g.accept_takeback(Color::White, 5_000).unwrap(), 2);
         assert_eq!(g.rec.moves.len(), 0);
         assert_eq!(*g.game.position(), Position::new(Variant::American));
+    }
+
+    #[test]
+    fn takeback_keeps_time_spent() {
+        let mut g = human_game(Some(TimeControl {
+            initial_ms: 60_000,
+            increment_ms: 0,
+        }));
+        // Turn started at 1 000 (join). Black 11-15 at 2 000 (1 s), White 23-19 at 5 000 (3 s),
+        // Black 8-11 at 6 000 (1 s); White waits 5 s and asks at 11 000, granted at 12 000.
+        g.play(Color::Black, "11-15", None, 2_000).unwrap();
+        g.play(Color::White, "23-19", None, 5_000).unwrap();
+        g.play(Color::Black, "8-11", None, 6_000).unwrap();
+        g.request_takeback(Color::White, 11_000).unwrap();
+        assert_eq!(g.accept_takeback(Color::Black, 12_000).unwrap(), 2);
+        // White: 60 000 - 3 000 - 6 000 (6 s thinking until the takeback); Black: 58 000.
+        assert_eq!(g.remaining(Color::White, 12_000), 51_000);
+        assert_eq!(g.remaining(Color::Black, 12_000), 58_000);
+        // White's clock runs on from there.
+        assert_eq!(g.remaining(Color::White, 13_000), 50_000);
     }
 }

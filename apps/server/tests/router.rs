@@ -945,3 +945,102 @@ async fn crown_engine_replies_within_the_clock() {
     let (s, _) = mv(&app, id, Some(token), &reply).await;
     assert_eq!(s, StatusCode::OK);
 }
+
+/// A takeback restores the position but gives no time back (docs/api.md: "Clocks keep the time
+/// they show"): White's 300 ms wait before asking stays spent.
+#[tokio::test]
+async fn takeback_gives_no_time_back() {
+    let app = app().await;
+    let initial = 60_000u64;
+    let (id, b, w) = two_player(
+        &app,
+        json!({"variant": "american", "time_control": {"initial_ms": initial, "increment_ms": 0}}),
+    )
+    .await;
+    assert_eq!(mv(&app, &id, Some(&b), "11-15").await.0, StatusCode::OK);
+    assert_eq!(mv(&app, &id, Some(&w), "23-19").await.0, StatusCode::OK);
+    assert_eq!(mv(&app, &id, Some(&b), "8-11").await.0, StatusCode::OK);
+    // White thinks at least 300 ms, then asks to take back its move (and Black's reply).
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    let (s, v) = send(
+        &app,
+        Method::POST,
+        &format!("/api/games/{id}/takeback/request"),
+        Some(&w),
+        None,
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let (s, v) = send(
+        &app,
+        Method::POST,
+        &format!("/api/games/{id}/takeback/accept"),
+        Some(&b),
+        None,
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["ply"], 1, "{v}");
+    assert_eq!(v["side_to_move"], "white");
+    let white = v["clock"]["white_ms"].as_u64().unwrap();
+    assert!(white <= initial - 300, "White got time back: {white} ms");
+    // And the stored game agrees (a reload from the store shows the same).
+    let (_, g) = send(&app, Method::GET, &format!("/api/games/{id}"), None, None).await;
+    assert!(
+        g["clock"]["white_ms"].as_u64().unwrap() <= initial - 300,
+        "{g}"
+    );
+}
+
+/// Against the engine (takeback granted at once) the asker's time also stays spent.
+#[tokio::test]
+async fn engine_takeback_gives_no_time_back() {
+    let app = app_with(
+        Config {
+            rate_per_sec: 0,
+            ..Config::default()
+        },
+        true,
+    )
+    .await;
+    let initial = 60_000u64;
+    let (s, c) = send(
+        &app,
+        Method::POST,
+        "/api/games",
+        None,
+        Some(
+            json!({"variant": "american", "opponent": "engine", "level": 1,
+            "time_control": {"initial_ms": initial, "increment_ms": 0}}),
+        ),
+    )
+    .await;
+    assert_eq!(s, StatusCode::CREATED, "{c}");
+    let id = c["id"].as_str().unwrap().to_string();
+    let t = c["token"].as_str().unwrap().to_string();
+    assert_eq!(mv(&app, &id, Some(&t), "11-15").await.0, StatusCode::OK);
+    // Wait for the engine's reply.
+    let mut ply = 0;
+    for _ in 0..200 {
+        let (_, g) = send(&app, Method::GET, &format!("/api/games/{id}"), None, None).await;
+        ply = g["ply"].as_u64().unwrap();
+        if ply == 2 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    assert_eq!(ply, 2);
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    let (s, v) = send(
+        &app,
+        Method::POST,
+        &format!("/api/games/{id}/takeback/request"),
+        Some(&t),
+        None,
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["ply"], 0, "{v}");
+    let black = v["clock"]["black_ms"].as_u64().unwrap();
+    assert!(black <= initial - 300, "Black got time back: {black} ms");
+}
