@@ -49,6 +49,54 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
     }
 }
 
+/// A query string whose rejections are [`ApiError`]s with code `bad_query` (a value of the wrong
+/// type, a negative or non-numeric number, a parameter given twice).
+pub struct ApiQuery<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> axum::extract::FromRequestParts<S> for ApiQuery<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &S,
+    ) -> Result<Self, ApiError> {
+        match Query::<T>::from_request_parts(parts, state).await {
+            Ok(Query(v)) => Ok(ApiQuery(v)),
+            Err(rej) => Err(ApiError::bad_request("bad_query", rej.body_text())),
+        }
+    }
+}
+
+/// Turn axum's empty `405 Method Not Allowed` into the JSON error `method_not_allowed` (keeping
+/// the `Allow` header).
+async fn json_method_not_allowed(req: Request, next: Next) -> Response {
+    let method = req.method().clone();
+    let path = req.uri().path().to_string();
+    let resp = next.run(req).await;
+    if resp.status() != StatusCode::METHOD_NOT_ALLOWED
+        || resp.headers().contains_key(header::CONTENT_TYPE)
+    {
+        return resp;
+    }
+    let allow = resp.headers().get(header::ALLOW).cloned();
+    let allowed = allow
+        .as_ref()
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_string();
+    let mut e = ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "method_not_allowed",
+        format!("{method} is not allowed on {path}; allowed: {allowed}"),
+    );
+    e.details = Some(serde_json::json!({ "allow": allowed }));
+    let mut out = e.into_response();
+    if let Some(v) = allow {
+        out.headers_mut().insert(header::ALLOW, v);
+    }
+    out
+}
+
 /// Body of `POST /api/games`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -304,7 +352,7 @@ async fn create_game(
 
 async fn list_games(
     State(app): State<App>,
-    Query(q): Query<ListQuery>,
+    ApiQuery(q): ApiQuery<ListQuery>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     if let Some(s) = &q.status {
         if !matches!(s.as_str(), "open" | "ongoing" | "finished") {
@@ -476,7 +524,7 @@ async fn export_pdn(State(app): State<App>, Path(id): Path<String>) -> Result<Re
 async fn game_ws(
     State(app): State<App>,
     Path(id): Path<String>,
-    Query(q): Query<TokenQuery>,
+    ApiQuery(q): ApiQuery<TokenQuery>,
     ws: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
     let h = app.handle(&id).await?;
@@ -645,6 +693,7 @@ pub fn router(app: App) -> Router {
         }
     }
     router
+        .layer(middleware::from_fn(json_method_not_allowed))
         .layer(tower_http::trace::TraceLayer::new_for_http())
         .with_state(app)
 }

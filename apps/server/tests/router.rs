@@ -1044,3 +1044,58 @@ async fn engine_takeback_gives_no_time_back() {
     let black = v["clock"]["black_ms"].as_u64().unwrap();
     assert!(black <= initial - 300, "Black got time back: {black} ms");
 }
+
+/// Bad query strings and wrong methods answer the JSON error shape, not axum's plain text or an
+/// empty body.
+#[tokio::test]
+async fn bad_queries_and_wrong_methods_are_json_errors() {
+    let app = app().await;
+    let (id, _, _) = two_player(&app, json!({"variant": "american"})).await;
+    for uri in [
+        "/api/games?limit=abc",
+        "/api/games?limit=-1",
+        "/api/games?status=open&status=finished",
+    ] {
+        let (s, v) = send(&app, Method::GET, uri, None, None).await;
+        assert_eq!(
+            (s, code(&v)),
+            (StatusCode::BAD_REQUEST, "bad_query"),
+            "{uri}: {v}"
+        );
+        assert!(!v["error"]["message"].as_str().unwrap().is_empty(), "{v}");
+    }
+    for (method, uri, allow) in [
+        (Method::GET, format!("/api/games/{id}/moves"), "POST"),
+        (Method::DELETE, format!("/api/games/{id}"), "GET"),
+        (Method::POST, "/health".to_string(), "GET"),
+    ] {
+        let resp = app
+            .router()
+            .oneshot(
+                Request::builder()
+                    .method(method.clone())
+                    .uri(&uri)
+                    .body(Body::empty())
+                    .unwrap(),
+            )
+            .await
+            .unwrap();
+        assert_eq!(
+            resp.status(),
+            StatusCode::METHOD_NOT_ALLOWED,
+            "{method} {uri}"
+        );
+        let ct = resp.headers()[header::CONTENT_TYPE]
+            .to_str()
+            .unwrap()
+            .to_string();
+        assert!(ct.starts_with("application/json"), "{method} {uri}: {ct}");
+        let allow_header = resp.headers()[header::ALLOW].to_str().unwrap().to_string();
+        assert!(allow_header.contains(allow), "{allow_header}");
+        let bytes = axum::body::to_bytes(resp.into_body(), 1 << 20)
+            .await
+            .unwrap();
+        let v: Value = serde_json::from_slice(&bytes).unwrap();
+        assert_eq!(code(&v), "method_not_allowed", "{method} {uri}: {v}");
+    }
+}
