@@ -427,6 +427,7 @@ async fn make_move(
 /// Which seat action a route performs.
 #[derive(Clone, Copy, Debug)]
 enum Action {
+    Cancel,
     Resign,
     DrawOffer,
     DrawAccept,
@@ -445,6 +446,7 @@ async fn seat_action(
     let h = app.handle(&id).await?;
     let color = caller_seat(&h, &headers).await?;
     let event = match action {
+        Action::Cancel => "cancel",
         Action::Resign => "resign",
         Action::DrawOffer => "draw_offer",
         Action::DrawAccept => "draw_accept",
@@ -457,6 +459,7 @@ async fn seat_action(
     let (_, view) = app
         .mutate(&h, event, Some(color), move |live, now| {
             match action {
+                Action::Cancel => live.cancel(color, now)?,
                 Action::Resign => live.resign(color, now)?,
                 Action::DrawOffer => {
                     live.offer_draw(color, now)?;
@@ -493,6 +496,7 @@ macro_rules! action_route {
     };
 }
 
+action_route!(cancel, Action::Cancel);
 action_route!(resign, Action::Resign);
 action_route!(draw_offer, Action::DrawOffer);
 action_route!(draw_accept, Action::DrawAccept);
@@ -661,6 +665,7 @@ pub fn router(app: App) -> Router {
         .route("/games/{id}", get(get_game))
         .route("/games/{id}/join", post(join_game))
         .route("/games/{id}/moves", post(make_move))
+        .route("/games/{id}/cancel", post(cancel))
         .route("/games/{id}/resign", post(resign))
         .route("/games/{id}/draw/offer", post(draw_offer))
         .route("/games/{id}/draw/accept", post(draw_accept))

@@ -1099,3 +1099,117 @@ async fn bad_queries_and_wrong_methods_are_json_errors() {
         assert_eq!(code(&v), "method_not_allowed", "{method} {uri}: {v}");
     }
 }
+
+/// The creator can withdraw a game nobody joined: it ends as cancelled and frees its place under
+/// `max_open_games`; nobody can join or act on it afterwards.
+#[tokio::test]
+async fn creator_cancels_an_unjoined_game() {
+    let app = app_with(
+        Config {
+            max_open_games: 1,
+            rate_per_sec: 0,
+            ..Config::default()
+        },
+        false,
+    )
+    .await;
+    let body = json!({"variant": "american"});
+    let (s, c) = send(&app, Method::POST, "/api/games", None, Some(body.clone())).await;
+    assert_eq!(s, StatusCode::CREATED, "{c}");
+    let id = c["id"].as_str().unwrap().to_string();
+    let token = c["token"].as_str().unwrap().to_string();
+    let cancel = format!("/api/games/{id}/cancel");
+    // Without the creator's token: refused.
+    let (s, v) = send(&app, Method::POST, &cancel, None, None).await;
+    assert_eq!((s, code(&v)), (StatusCode::UNAUTHORIZED, "missing_token"));
+    let (s, v) = send(&app, Method::POST, &cancel, Some("00"), None).await;
+    assert_eq!((s, code(&v)), (StatusCode::FORBIDDEN, "bad_token"));
+    let (s, v) = send(&app, Method::POST, &cancel, Some(&token), None).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["status"], "finished");
+    assert_eq!(v["outcome"]["result"], "*");
+    assert_eq!(v["outcome"]["winner"], Value::Null);
+    assert_eq!(app.open_games(), 0);
+    // The place is free again, the cancelled game cannot be joined or cancelled twice.
+    let (s, v) = send(&app, Method::POST, "/api/games", None, Some(body)).await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+    let (s, v) = send(
+        &app,
+        Method::POST,
+        &format!("/api/games/{id}/join"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!((s, code(&v)), (StatusCode::CONFLICT, "cancelled"));
+    let (s, v) = send(&app, Method::POST, &cancel, Some(&token), None).await;
+    assert_eq!((s, code(&v)), (StatusCode::CONFLICT, "cancelled"));
+    let (_, v) = send(&app, Method::GET, "/api/games?status=finished", None, None).await;
+    assert_eq!(v["games"][0]["id"], id.as_str());
+    // A started game cannot be cancelled (resign instead).
+    let app2 = app_with(
+        Config {
+            rate_per_sec: 0,
+            ..Config::default()
+        },
+        false,
+    )
+    .await;
+    let (id2, b, _) = two_player(&app2, json!({"variant": "american"})).await;
+    let (s, v) = send(
+        &app2,
+        Method::POST,
+        &format!("/api/games/{id2}/cancel"),
+        Some(&b),
+        None,
+    )
+    .await;
+    assert_eq!((s, code(&v)), (StatusCode::CONFLICT, "not_open"));
+}
+
+/// An open game nobody joins expires after `open_game_ttl_ms` and stops counting as open.
+#[tokio::test]
+async fn unjoined_games_expire() {
+    let app = app_with(
+        Config {
+            max_open_games: 1,
+            rate_per_sec: 0,
+            open_game_ttl_ms: 200,
+            ..Config::default()
+        },
+        false,
+    )
+    .await;
+    let (s, c) = send(
+        &app,
+        Method::POST,
+        "/api/games",
+        None,
+        Some(json!({"variant": "pool"})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::CREATED, "{c}");
+    let id = c["id"].as_str().unwrap().to_string();
+    let mut g = Value::Null;
+    for _ in 0..100 {
+        g = send(&app, Method::GET, &format!("/api/games/{id}"), None, None)
+            .await
+            .1;
+        if g["status"] == "finished" {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert_eq!(g["status"], "finished", "{g}");
+    assert_eq!(g["outcome"]["result"], "*");
+    assert_eq!(app.open_games(), 0);
+    let (s, v) = send(
+        &app,
+        Method::POST,
+        &format!("/api/games/{id}/join"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!((s, code(&v)), (StatusCode::CONFLICT, "cancelled"));
+}
