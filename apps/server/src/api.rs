@@ -189,7 +189,11 @@ fn bearer(headers: &HeaderMap) -> Result<String, ApiError> {
                 "this action needs a seat token: send 'Authorization: Bearer <token>'",
             )
         })?;
-    let token = value.strip_prefix("Bearer ").unwrap_or("").trim();
+    // The auth scheme is case-insensitive (RFC 9110 section 11.1): `Bearer`, `bearer`, `BEARER`.
+    let token = match value.trim_start().split_once(' ') {
+        Some((scheme, rest)) if scheme.eq_ignore_ascii_case("bearer") => rest.trim(),
+        _ => "",
+    };
     if token.is_empty() {
         return Err(ApiError::new(
             StatusCode::UNAUTHORIZED,

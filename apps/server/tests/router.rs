@@ -1213,3 +1213,79 @@ async fn unjoined_games_expire() {
     .await;
     assert_eq!((s, code(&v)), (StatusCode::CONFLICT, "cancelled"));
 }
+
+/// The `Bearer` scheme is matched without regard to case (RFC 9110 section 11.1).
+#[tokio::test]
+async fn bearer_scheme_is_case_insensitive() {
+    let app = app().await;
+    let (id, black, _) = two_player(&app, json!({"variant": "american"})).await;
+    for (scheme, text) in [("bearer", "11-15"), ("BEARER", "11-15")] {
+        let req = Request::builder()
+            .method(Method::POST)
+            .uri(format!("/api/games/{id}/moves"))
+            .header(header::AUTHORIZATION, format!("{scheme} {black}"))
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(Body::from(json!({ "move": text, "ply": 0 }).to_string()))
+            .unwrap();
+        let (s, v) = raw(&app, req).await;
+        if scheme == "bearer" {
+            assert_eq!(s, StatusCode::OK, "{scheme}: {v}");
+        } else {
+            // Authenticated (not 401/403); refused only because the ply is now stale.
+            assert_eq!((s, code(&v)), (StatusCode::CONFLICT, "stale_ply"), "{v}");
+        }
+    }
+    // Another scheme is still refused.
+    let req = Request::builder()
+        .method(Method::POST)
+        .uri(format!("/api/games/{id}/resign"))
+        .header(header::AUTHORIZATION, format!("Basic {black}"))
+        .body(Body::empty())
+        .unwrap();
+    let (s, v) = raw(&app, req).await;
+    assert_eq!((s, code(&v)), (StatusCode::UNAUTHORIZED, "missing_token"));
+}
+
+/// The PDN export's Content-Type is the one docs/api.md names, and the docs say when the FEN tag
+/// is written.
+#[tokio::test]
+async fn pdn_content_type_matches_the_docs() {
+    if !crown_server::pdn::AVAILABLE {
+        return;
+    }
+    let app = app().await;
+    let (id, _, _) = two_player(&app, json!({"variant": "american"})).await;
+    let resp = app
+        .router()
+        .oneshot(
+            Request::builder()
+                .uri(format!("/api/games/{id}/pdn"))
+                .body(Body::empty())
+                .unwrap(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), StatusCode::OK);
+    let ct = resp.headers()[header::CONTENT_TYPE]
+        .to_str()
+        .unwrap()
+        .to_string();
+    let mime = ct.split(';').next().unwrap().trim().to_string();
+    assert_eq!(mime, "application/x-pdn");
+    let docs =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/api.md")).unwrap();
+    let section = &docs[docs.find("### `GET /api/games/{id}/pdn`").unwrap()..];
+    let section = &section[..section[4..].find("###").map_or(section.len(), |i| i + 4)];
+    assert!(section.contains(&format!("`200 {mime}")), "{section}");
+    assert!(!section.contains("text/x-pdn"), "{section}");
+    // A game from the standard start has no FEN tag; the docs must say so.
+    let bytes = axum::body::to_bytes(resp.into_body(), 1 << 20)
+        .await
+        .unwrap();
+    let text = String::from_utf8(bytes.to_vec()).unwrap();
+    assert!(!text.contains("[FEN "), "{text}");
+    assert!(
+        section.contains("only when the game starts from a set-up position"),
+        "{section}"
+    );
+}
