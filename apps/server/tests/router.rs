@@ -950,7 +950,14 @@ async fn crown_engine_replies_within_the_clock() {
 /// they show"): White's 300 ms wait before asking stays spent.
 #[tokio::test]
 async fn takeback_gives_no_time_back() {
-    let app = app().await;
+    let store = Arc::new(SqliteStore::open_in_memory().unwrap());
+    let config = Config {
+        rate_per_sec: 0,
+        ..Config::default()
+    };
+    let app = App::start(store.clone(), config.clone(), None)
+        .await
+        .unwrap();
     let initial = 60_000u64;
     let (id, b, w) = two_player(
         &app,
@@ -984,8 +991,11 @@ async fn takeback_gives_no_time_back() {
     assert_eq!(v["side_to_move"], "white");
     let white = v["clock"]["white_ms"].as_u64().unwrap();
     assert!(white <= initial - 300, "White got time back: {white} ms");
-    // And the stored game agrees (a reload from the store shows the same).
-    let (_, g) = send(&app, Method::GET, &format!("/api/games/{id}"), None, None).await;
+    // The stored game agrees: a server started afresh on the same store shows no time given back.
+    app.shutdown();
+    let again = App::start(store, config, None).await.unwrap();
+    let (_, g) = send(&again, Method::GET, &format!("/api/games/{id}"), None, None).await;
+    assert_eq!(g["ply"], 1, "{g}");
     assert!(
         g["clock"]["white_ms"].as_u64().unwrap() <= initial - 300,
         "{g}"
