@@ -49,6 +49,54 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
     }
 }
 
+/// A query string whose rejections are [`ApiError`]s with code `bad_query` (a value of the wrong
+/// type, a negative or non-numeric number, a parameter given twice).
+pub struct ApiQuery<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> axum::extract::FromRequestParts<S> for ApiQuery<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &S,
+    ) -> Result<Self, ApiError> {
+        match Query::<T>::from_request_parts(parts, state).await {
+            Ok(Query(v)) => Ok(ApiQuery(v)),
+            Err(rej) => Err(ApiError::bad_request("bad_query", rej.body_text())),
+        }
+    }
+}
+
+/// Turn axum's empty `405 Method Not Allowed` into the JSON error `method_not_allowed` (keeping
+/// the `Allow` header).
+async fn json_method_not_allowed(req: Request, next: Next) -> Response {
+    let method = req.method().clone();
+    let path = req.uri().path().to_string();
+    let resp = next.run(req).await;
+    if resp.status() != StatusCode::METHOD_NOT_ALLOWED
+        || resp.headers().contains_key(header::CONTENT_TYPE)
+    {
+        return resp;
+    }
+    let allow = resp.headers().get(header::ALLOW).cloned();
+    let allowed = allow
+        .as_ref()
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_string();
+    let mut e = ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "method_not_allowed",
+        format!("{method} is not allowed on {path}; allowed: {allowed}"),
+    );
+    e.details = Some(serde_json::json!({ "allow": allowed }));
+    let mut out = e.into_response();
+    if let Some(v) = allow {
+        out.headers_mut().insert(header::ALLOW, v);
+    }
+    out
+}
+
 /// Body of `POST /api/games`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -141,7 +189,11 @@ fn bearer(headers: &HeaderMap) -> Result<String, ApiError> {
                 "this action needs a seat token: send 'Authorization: Bearer <token>'",
             )
         })?;
-    let token = value.strip_prefix("Bearer ").unwrap_or("").trim();
+    // The auth scheme is case-insensitive (RFC 9110 section 11.1): `Bearer`, `bearer`, `BEARER`.
+    let token = match value.trim_start().split_once(' ') {
+        Some((scheme, rest)) if scheme.eq_ignore_ascii_case("bearer") => rest.trim(),
+        _ => "",
+    };
     if token.is_empty() {
         return Err(ApiError::new(
             StatusCode::UNAUTHORIZED,
@@ -304,7 +356,7 @@ async fn create_game(
 
 async fn list_games(
     State(app): State<App>,
-    Query(q): Query<ListQuery>,
+    ApiQuery(q): ApiQuery<ListQuery>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     if let Some(s) = &q.status {
         if !matches!(s.as_str(), "open" | "ongoing" | "finished") {
@@ -379,6 +431,7 @@ async fn make_move(
 /// Which seat action a route performs.
 #[derive(Clone, Copy, Debug)]
 enum Action {
+    Cancel,
     Resign,
     DrawOffer,
     DrawAccept,
@@ -397,6 +450,7 @@ async fn seat_action(
     let h = app.handle(&id).await?;
     let color = caller_seat(&h, &headers).await?;
     let event = match action {
+        Action::Cancel => "cancel",
         Action::Resign => "resign",
         Action::DrawOffer => "draw_offer",
         Action::DrawAccept => "draw_accept",
@@ -409,6 +463,7 @@ async fn seat_action(
     let (_, view) = app
         .mutate(&h, event, Some(color), move |live, now| {
             match action {
+                Action::Cancel => live.cancel(color, now)?,
                 Action::Resign => live.resign(color, now)?,
                 Action::DrawOffer => {
                     live.offer_draw(color, now)?;
@@ -445,6 +500,7 @@ macro_rules! action_route {
     };
 }
 
+action_route!(cancel, Action::Cancel);
 action_route!(resign, Action::Resign);
 action_route!(draw_offer, Action::DrawOffer);
 action_route!(draw_accept, Action::DrawAccept);
@@ -476,7 +532,7 @@ async fn export_pdn(State(app): State<App>, Path(id): Path<String>) -> Result<Re
 async fn game_ws(
     State(app): State<App>,
     Path(id): Path<String>,
-    Query(q): Query<TokenQuery>,
+    ApiQuery(q): ApiQuery<TokenQuery>,
     ws: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
     let h = app.handle(&id).await?;
@@ -613,6 +669,7 @@ pub fn router(app: App) -> Router {
         .route("/games/{id}", get(get_game))
         .route("/games/{id}/join", post(join_game))
         .route("/games/{id}/moves", post(make_move))
+        .route("/games/{id}/cancel", post(cancel))
         .route("/games/{id}/resign", post(resign))
         .route("/games/{id}/draw/offer", post(draw_offer))
         .route("/games/{id}/draw/accept", post(draw_accept))
@@ -645,6 +702,7 @@ pub fn router(app: App) -> Router {
         }
     }
     router
+        .layer(middleware::from_fn(json_method_not_allowed))
         .layer(tower_http::trace::TraceLayer::new_for_http())
         .with_state(app)
 }

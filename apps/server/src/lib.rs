@@ -46,6 +46,9 @@ pub struct Config {
     pub request_timeout_ms: u64,
     /// Interval of WebSocket pings, in ms.
     pub ws_ping_ms: u64,
+    /// An open game nobody joins within this time of its creation expires (ends as cancelled),
+    /// in ms; 0 never expires.
+    pub open_game_ttl_ms: u64,
 }
 
 impl Default for Config {
@@ -58,6 +61,7 @@ impl Default for Config {
             max_open_games: 10_000,
             request_timeout_ms: 10_000,
             ws_ping_ms: 20_000,
+            open_game_ttl_ms: 24 * 3600 * 1000,
         }
     }
 }
@@ -479,6 +483,9 @@ impl App {
                         }
                     }
                 }
+                if rounds % 10 == 0 && app.config.open_game_ttl_ms > 0 {
+                    app.expire_unjoined(now).await;
+                }
                 if rounds % 300 == 0 {
                     app.evict().await;
                 }
@@ -498,6 +505,37 @@ impl App {
                 let _ = tokio::task::spawn_blocking(move || store.heartbeat(now_ms())).await;
             }
         });
+    }
+
+    /// End every open game nobody joined within `open_game_ttl_ms` of its creation.
+    async fn expire_unjoined(&self, now: u64) {
+        let ttl = self.config.open_game_ttl_ms;
+        for h in self.all_handles() {
+            let due = {
+                let live = h.live.lock().await;
+                live.rec.status == "open" && now >= live.rec.created_ms.saturating_add(ttl)
+            };
+            if !due {
+                continue;
+            }
+            let r = self
+                .mutate(&h, "expired", None, move |live, now| {
+                    if live.expire_if_unjoined(ttl, now) {
+                        Ok(())
+                    } else {
+                        Err(ApiError::conflict(
+                            "not_due",
+                            "the game is not due to expire",
+                        ))
+                    }
+                })
+                .await;
+            if let Err(e) = r {
+                if e.code != "not_due" {
+                    tracing::warn!(error = %e, "expiring an open game failed");
+                }
+            }
+        }
     }
 
     /// Drop finished games that no WebSocket watches from memory (they stay in the store).

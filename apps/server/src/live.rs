@@ -79,7 +79,7 @@ impl Live {
             Some(Declared::Resigned { color }) => game.resign(color.into()),
             Some(Declared::Timeout { color }) => game.lose_on_time(color.into()),
             Some(Declared::AgreedDraw) => game.agree_draw(),
-            None => {}
+            Some(Declared::Cancelled { .. }) | None => {}
         }
         Ok(Live { rec, game })
     }
@@ -163,10 +163,62 @@ impl Live {
             .find(|&c| matches!(seat(&self.rec.meta, c), Seat::Engine { .. }))
     }
 
+    /// Whether the game was cancelled or expired before anyone joined it.
+    pub fn cancelled(&self) -> bool {
+        matches!(self.rec.meta.declared, Some(Declared::Cancelled { .. }))
+    }
+
+    /// The error for acting on a cancelled game.
+    fn cancelled_error(&self) -> ApiError {
+        ApiError::conflict(
+            "cancelled",
+            "the game was cancelled before anyone joined it",
+        )
+    }
+
+    /// The creator (`color`, the only seated human) withdraws a game nobody has joined yet: it
+    /// ends as `finished` with no result and no longer counts as open.
+    ///
+    /// # Errors
+    /// `cancelled` (already), `game_over`, `not_open` (both seats are taken: resign instead).
+    pub fn cancel(&mut self, _color: Color, now: u64) -> Result<(), ApiError> {
+        if self.cancelled() {
+            return Err(self.cancelled_error());
+        }
+        if let Some(o) = self.game.outcome() {
+            return Err(ApiError::game_over(&o));
+        }
+        if self.seated() {
+            return Err(ApiError::conflict(
+                "not_open",
+                "the game has started (both seats are taken): resign instead",
+            ));
+        }
+        self.rec.meta.declared = Some(Declared::Cancelled { expired: false });
+        self.refresh(now);
+        Ok(())
+    }
+
+    /// If nobody has joined this open game within `ttl_ms` of its creation, end it as expired;
+    /// returns whether it did. `ttl_ms == 0` never expires.
+    pub fn expire_if_unjoined(&mut self, ttl_ms: u64, now: u64) -> bool {
+        if ttl_ms == 0
+            || self.cancelled()
+            || self.seated()
+            || self.game.outcome().is_some()
+            || now < self.rec.created_ms.saturating_add(ttl_ms)
+        {
+            return false;
+        }
+        self.rec.meta.declared = Some(Declared::Cancelled { expired: true });
+        self.refresh(now);
+        true
+    }
+
     /// Recompute status, result and the clock's running state after a change at `now`.
     fn refresh(&mut self, now: u64) {
         let outcome = self.game.outcome();
-        self.rec.status = if outcome.is_some() {
+        self.rec.status = if outcome.is_some() || self.cancelled() {
             "finished"
         } else if self.seated() {
             "ongoing"
@@ -232,6 +284,9 @@ impl Live {
     }
 
     fn require_playing(&self) -> Result<(), ApiError> {
+        if self.cancelled() {
+            return Err(self.cancelled_error());
+        }
         if let Some(o) = self.game.outcome() {
             return Err(ApiError::game_over(&o));
         }
@@ -313,8 +368,11 @@ impl Live {
     /// colour.
     ///
     /// # Errors
-    /// `seat_taken` when no human seat is open.
+    /// `seat_taken` when no human seat is open, `cancelled` when the game was withdrawn or expired.
     pub fn join(&mut self, token: String, now: u64) -> Result<Color, ApiError> {
+        if self.cancelled() {
+            return Err(self.cancelled_error());
+        }
         let open = Color::ALL
             .into_iter()
             .find(|&c| matches!(seat(&self.rec.meta, c), Seat::Human { token_sha256: None }))
@@ -432,6 +490,8 @@ impl Live {
     }
 
     /// `color` accepts the opponent's takeback request; returns the number of plies removed.
+    /// The position goes back but no time is given back: each side keeps the time it has at
+    /// `now`, and the side to move after the takeback continues from its remaining time.
     ///
     /// # Errors
     /// `game_over`, `seat_open`, `no_request`.
@@ -445,6 +505,12 @@ impl Live {
             ));
         }
         let n = self.takeback_plies(asker);
+        // A takeback gives no time back: stop the running clock, charging the side to move for
+        // its time so far; after the undo each side continues from the time it has now.
+        if self.rec.meta.time_control.is_some() && self.rec.meta.turn_started_ms != 0 {
+            let stm = self.game.position().side_to_move();
+            self.rec.meta.clock_ms[stm.index()] = self.remaining(stm, now);
+        }
         for _ in 0..n {
             self.game.undo();
             self.rec.moves.pop();
@@ -547,11 +613,22 @@ impl Live {
             ply: self.rec.moves.len(),
             moves: self.rec.moves.iter().map(|m| m.text.clone()).collect(),
             legal_moves: legal,
-            outcome: outcome.map(|o| OutcomeView {
-                result: o.pdn_result(self.game.variant()).to_string(),
-                winner: o.winner().map(|c| c.name()),
-                reason: o.to_string(),
-            }),
+            outcome: match self.rec.meta.declared {
+                Some(Declared::Cancelled { expired }) => Some(OutcomeView {
+                    result: "*".to_string(),
+                    winner: None,
+                    reason: if expired {
+                        "expired: nobody joined in time".to_string()
+                    } else {
+                        "cancelled by its creator before anyone joined".to_string()
+                    },
+                }),
+                _ => outcome.map(|o| OutcomeView {
+                    result: o.pdn_result(self.game.variant()).to_string(),
+                    winner: o.winner().map(|c| c.name()),
+                    reason: o.to_string(),
+                }),
+            },
             black: seat_view(Color::Black),
             white: seat_view(Color::White),
             you: you.map(|c| c.name()),
@@ -634,7 +711,7 @@ pub struct ClockView {
 /// The end of a game as sent to clients.
 #[derive(Clone, Debug, Serialize)]
 pub struct OutcomeView {
-    /// PDN result from the first player's view: `1-0`, `0-1`, `1/2-1/2`.
+    /// PDN result from the first player's view: `1-0`, `0-1`, `1/2-1/2` (`*` for a cancelled game).
     pub result: String,
     /// `black`/`white`, or `null` for a draw.
     pub winner: Option<&'static str>,
@@ -758,5 +835,25 @@ mod tests {
         assert_eq!(g.accept_takeback(Color::White, 5_000).unwrap(), 2);
         assert_eq!(g.rec.moves.len(), 0);
         assert_eq!(*g.game.position(), Position::new(Variant::American));
+    }
+
+    #[test]
+    fn takeback_keeps_time_spent() {
+        let mut g = human_game(Some(TimeControl {
+            initial_ms: 60_000,
+            increment_ms: 0,
+        }));
+        // Turn started at 1 000 (join). Black 11-15 at 2 000 (1 s), White 23-19 at 5 000 (3 s),
+        // Black 8-11 at 6 000 (1 s); White waits 5 s and asks at 11 000, granted at 12 000.
+        g.play(Color::Black, "11-15", None, 2_000).unwrap();
+        g.play(Color::White, "23-19", None, 5_000).unwrap();
+        g.play(Color::Black, "8-11", None, 6_000).unwrap();
+        g.request_takeback(Color::White, 11_000).unwrap();
+        assert_eq!(g.accept_takeback(Color::Black, 12_000).unwrap(), 2);
+        // White: 60 000 - 3 000 - 6 000 (6 s thinking until the takeback); Black: 58 000.
+        assert_eq!(g.remaining(Color::White, 12_000), 51_000);
+        assert_eq!(g.remaining(Color::Black, 12_000), 58_000);
+        // White's clock runs on from there.
+        assert_eq!(g.remaining(Color::White, 13_000), 50_000);
     }
 }

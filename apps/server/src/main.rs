@@ -44,6 +44,9 @@ struct Args {
     /// Largest request body, in bytes.
     #[arg(long, env = "CROWN_MAX_BODY", default_value_t = 16 * 1024)]
     max_body: usize,
+    /// An open game nobody joins within this many seconds of its creation expires (0 = never).
+    #[arg(long, env = "CROWN_OPEN_GAME_EXPIRY_SECS", default_value_t = 24 * 3600)]
+    open_game_expiry_secs: u64,
     /// How each commit reaches the disk: `full` survives power loss, `normal` survives a crash.
     #[arg(long, env = "CROWN_SYNC", value_enum, default_value = "full")]
     sync: Durability,
@@ -81,6 +84,7 @@ fn run(args: Args) -> Result<(), String> {
         rate_per_sec: args.rate_limit,
         rate_burst: args.rate_burst,
         max_open_games: args.max_open_games,
+        open_game_ttl_ms: args.open_game_expiry_secs.saturating_mul(1000),
         ..Config::default()
     };
     let store = SqliteStore::open(&args.db, args.sync)

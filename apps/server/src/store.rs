@@ -78,6 +78,12 @@ pub enum Declared {
     },
     /// Both players agreed to a draw.
     AgreedDraw,
+    /// The game ended before anyone joined it: withdrawn by its creator (`expired: false`) or
+    /// expired because nobody joined in time (`expired: true`). No result; status `finished`.
+    Cancelled {
+        /// Whether the server expired it (rather than the creator cancelling it).
+        expired: bool,
+    },
 }
 
 /// A colour as stored: `"black"` or `"white"`.

@@ -945,3 +945,357 @@ async fn crown_engine_replies_within_the_clock() {
     let (s, _) = mv(&app, id, Some(token), &reply).await;
     assert_eq!(s, StatusCode::OK);
 }
+
+/// A takeback restores the position but gives no time back (docs/api.md: "Clocks keep the time
+/// they show"): White's 300 ms wait before asking stays spent.
+#[tokio::test]
+async fn takeback_gives_no_time_back() {
+    let store = Arc::new(SqliteStore::open_in_memory().unwrap());
+    let config = Config {
+        rate_per_sec: 0,
+        ..Config::default()
+    };
+    let app = App::start(store.clone(), config.clone(), None)
+        .await
+        .unwrap();
+    let initial = 60_000u64;
+    let (id, b, w) = two_player(
+        &app,
+        json!({"variant": "american", "time_control": {"initial_ms": initial, "increment_ms": 0}}),
+    )
+    .await;
+    assert_eq!(mv(&app, &id, Some(&b), "11-15").await.0, StatusCode::OK);
+    assert_eq!(mv(&app, &id, Some(&w), "23-19").await.0, StatusCode::OK);
+    assert_eq!(mv(&app, &id, Some(&b), "8-11").await.0, StatusCode::OK);
+    // White thinks at least 300 ms, then asks to take back its move (and Black's reply).
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    let (s, v) = send(
+        &app,
+        Method::POST,
+        &format!("/api/games/{id}/takeback/request"),
+        Some(&w),
+        None,
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let (s, v) = send(
+        &app,
+        Method::POST,
+        &format!("/api/games/{id}/takeback/accept"),
+        Some(&b),
+        None,
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["ply"], 1, "{v}");
+    assert_eq!(v["side_to_move"], "white");
+    let white = v["clock"]["white_ms"].as_u64().unwrap();
+    assert!(white <= initial - 300, "White got time back: {white} ms");
+    // The stored game agrees: a server started afresh on the same store shows no time given back.
+    app.shutdown();
+    let again = App::start(store, config, None).await.unwrap();
+    let (_, g) = send(&again, Method::GET, &format!("/api/games/{id}"), None, None).await;
+    assert_eq!(g["ply"], 1, "{g}");
+    assert!(
+        g["clock"]["white_ms"].as_u64().unwrap() <= initial - 300,
+        "{g}"
+    );
+}
+
+/// Against the engine (takeback granted at once) the asker's time also stays spent.
+#[tokio::test]
+async fn engine_takeback_gives_no_time_back() {
+    let app = app_with(
+        Config {
+            rate_per_sec: 0,
+            ..Config::default()
+        },
+        true,
+    )
+    .await;
+    let initial = 60_000u64;
+    let (s, c) = send(
+        &app,
+        Method::POST,
+        "/api/games",
+        None,
+        Some(
+            json!({"variant": "american", "opponent": "engine", "level": 1,
+            "time_control": {"initial_ms": initial, "increment_ms": 0}}),
+        ),
+    )
+    .await;
+    assert_eq!(s, StatusCode::CREATED, "{c}");
+    let id = c["id"].as_str().unwrap().to_string();
+    let t = c["token"].as_str().unwrap().to_string();
+    assert_eq!(mv(&app, &id, Some(&t), "11-15").await.0, StatusCode::OK);
+    // Wait for the engine's reply.
+    let mut ply = 0;
+    for _ in 0..200 {
+        let (_, g) = send(&app, Method::GET, &format!("/api/games/{id}"), None, None).await;
+        ply = g["ply"].as_u64().unwrap();
+        if ply == 2 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    assert_eq!(ply, 2);
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    let (s, v) = send(
+        &app,
+        Method::POST,
+        &format!("/api/games/{id}/takeback/request"),
+        Some(&t),
+        None,
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["ply"], 0, "{v}");
+    let black = v["clock"]["black_ms"].as_u64().unwrap();
+    assert!(black <= initial - 300, "Black got time back: {black} ms");
+}
+
+/// Bad query strings and wrong methods answer the JSON error shape, not axum's plain text or an
+/// empty body.
+#[tokio::test]
+async fn bad_queries_and_wrong_methods_are_json_errors() {
+    let app = app().await;
+    let (id, _, _) = two_player(&app, json!({"variant": "american"})).await;
+    for uri in [
+        "/api/games?limit=abc",
+        "/api/games?limit=-1",
+        "/api/games?status=open&status=finished",
+    ] {
+        let (s, v) = send(&app, Method::GET, uri, None, None).await;
+        assert_eq!(
+            (s, code(&v)),
+            (StatusCode::BAD_REQUEST, "bad_query"),
+            "{uri}: {v}"
+        );
+        assert!(!v["error"]["message"].as_str().unwrap().is_empty(), "{v}");
+    }
+    for (method, uri, allow) in [
+        (Method::GET, format!("/api/games/{id}/moves"), "POST"),
+        (Method::DELETE, format!("/api/games/{id}"), "GET"),
+        (Method::POST, "/health".to_string(), "GET"),
+    ] {
+        let resp = app
+            .router()
+            .oneshot(
+                Request::builder()
+                    .method(method.clone())
+                    .uri(&uri)
+                    .body(Body::empty())
+                    .unwrap(),
+            )
+            .await
+            .unwrap();
+        assert_eq!(
+            resp.status(),
+            StatusCode::METHOD_NOT_ALLOWED,
+            "{method} {uri}"
+        );
+        let ct = resp.headers()[header::CONTENT_TYPE]
+            .to_str()
+            .unwrap()
+            .to_string();
+        assert!(ct.starts_with("application/json"), "{method} {uri}: {ct}");
+        let allow_header = resp.headers()[header::ALLOW].to_str().unwrap().to_string();
+        assert!(allow_header.contains(allow), "{allow_header}");
+        let bytes = axum::body::to_bytes(resp.into_body(), 1 << 20)
+            .await
+            .unwrap();
+        let v: Value = serde_json::from_slice(&bytes).unwrap();
+        assert_eq!(code(&v), "method_not_allowed", "{method} {uri}: {v}");
+    }
+}
+
+/// The creator can withdraw a game nobody joined: it ends as cancelled and frees its place under
+/// `max_open_games`; nobody can join or act on it afterwards.
+#[tokio::test]
+async fn creator_cancels_an_unjoined_game() {
+    let app = app_with(
+        Config {
+            max_open_games: 1,
+            rate_per_sec: 0,
+            ..Config::default()
+        },
+        false,
+    )
+    .await;
+    let body = json!({"variant": "american"});
+    let (s, c) = send(&app, Method::POST, "/api/games", None, Some(body.clone())).await;
+    assert_eq!(s, StatusCode::CREATED, "{c}");
+    let id = c["id"].as_str().unwrap().to_string();
+    let token = c["token"].as_str().unwrap().to_string();
+    let cancel = format!("/api/games/{id}/cancel");
+    // Without the creator's token: refused.
+    let (s, v) = send(&app, Method::POST, &cancel, None, None).await;
+    assert_eq!((s, code(&v)), (StatusCode::UNAUTHORIZED, "missing_token"));
+    let (s, v) = send(&app, Method::POST, &cancel, Some("00"), None).await;
+    assert_eq!((s, code(&v)), (StatusCode::FORBIDDEN, "bad_token"));
+    let (s, v) = send(&app, Method::POST, &cancel, Some(&token), None).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["status"], "finished");
+    assert_eq!(v["outcome"]["result"], "*");
+    assert_eq!(v["outcome"]["winner"], Value::Null);
+    assert_eq!(app.open_games(), 0);
+    // The place is free again, the cancelled game cannot be joined or cancelled twice.
+    let (s, v) = send(&app, Method::POST, "/api/games", None, Some(body)).await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+    let (s, v) = send(
+        &app,
+        Method::POST,
+        &format!("/api/games/{id}/join"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!((s, code(&v)), (StatusCode::CONFLICT, "cancelled"));
+    let (s, v) = send(&app, Method::POST, &cancel, Some(&token), None).await;
+    assert_eq!((s, code(&v)), (StatusCode::CONFLICT, "cancelled"));
+    let (_, v) = send(&app, Method::GET, "/api/games?status=finished", None, None).await;
+    assert_eq!(v["games"][0]["id"], id.as_str());
+    // A started game cannot be cancelled (resign instead).
+    let app2 = app_with(
+        Config {
+            rate_per_sec: 0,
+            ..Config::default()
+        },
+        false,
+    )
+    .await;
+    let (id2, b, _) = two_player(&app2, json!({"variant": "american"})).await;
+    let (s, v) = send(
+        &app2,
+        Method::POST,
+        &format!("/api/games/{id2}/cancel"),
+        Some(&b),
+        None,
+    )
+    .await;
+    assert_eq!((s, code(&v)), (StatusCode::CONFLICT, "not_open"));
+}
+
+/// An open game nobody joins expires after `open_game_ttl_ms` and stops counting as open.
+#[tokio::test]
+async fn unjoined_games_expire() {
+    let app = app_with(
+        Config {
+            max_open_games: 1,
+            rate_per_sec: 0,
+            open_game_ttl_ms: 200,
+            ..Config::default()
+        },
+        false,
+    )
+    .await;
+    let (s, c) = send(
+        &app,
+        Method::POST,
+        "/api/games",
+        None,
+        Some(json!({"variant": "pool"})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::CREATED, "{c}");
+    let id = c["id"].as_str().unwrap().to_string();
+    let mut g = Value::Null;
+    for _ in 0..100 {
+        g = send(&app, Method::GET, &format!("/api/games/{id}"), None, None)
+            .await
+            .1;
+        if g["status"] == "finished" {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert_eq!(g["status"], "finished", "{g}");
+    assert_eq!(g["outcome"]["result"], "*");
+    assert_eq!(app.open_games(), 0);
+    let (s, v) = send(
+        &app,
+        Method::POST,
+        &format!("/api/games/{id}/join"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!((s, code(&v)), (StatusCode::CONFLICT, "cancelled"));
+}
+
+/// The `Bearer` scheme is matched without regard to case (RFC 9110 section 11.1).
+#[tokio::test]
+async fn bearer_scheme_is_case_insensitive() {
+    let app = app().await;
+    let (id, black, _) = two_player(&app, json!({"variant": "american"})).await;
+    for (scheme, text) in [("bearer", "11-15"), ("BEARER", "11-15")] {
+        let req = Request::builder()
+            .method(Method::POST)
+            .uri(format!("/api/games/{id}/moves"))
+            .header(header::AUTHORIZATION, format!("{scheme} {black}"))
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(Body::from(json!({ "move": text, "ply": 0 }).to_string()))
+            .unwrap();
+        let (s, v) = raw(&app, req).await;
+        if scheme == "bearer" {
+            assert_eq!(s, StatusCode::OK, "{scheme}: {v}");
+        } else {
+            // Authenticated (not 401/403); refused only because the ply is now stale.
+            assert_eq!((s, code(&v)), (StatusCode::CONFLICT, "stale_ply"), "{v}");
+        }
+    }
+    // Another scheme is still refused.
+    let req = Request::builder()
+        .method(Method::POST)
+        .uri(format!("/api/games/{id}/resign"))
+        .header(header::AUTHORIZATION, format!("Basic {black}"))
+        .body(Body::empty())
+        .unwrap();
+    let (s, v) = raw(&app, req).await;
+    assert_eq!((s, code(&v)), (StatusCode::UNAUTHORIZED, "missing_token"));
+}
+
+/// The PDN export's Content-Type is the one docs/api.md names, and the docs say when the FEN tag
+/// is written.
+#[tokio::test]
+async fn pdn_content_type_matches_the_docs() {
+    if !crown_server::pdn::AVAILABLE {
+        return;
+    }
+    let app = app().await;
+    let (id, _, _) = two_player(&app, json!({"variant": "american"})).await;
+    let resp = app
+        .router()
+        .oneshot(
+            Request::builder()
+                .uri(format!("/api/games/{id}/pdn"))
+                .body(Body::empty())
+                .unwrap(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), StatusCode::OK);
+    let ct = resp.headers()[header::CONTENT_TYPE]
+        .to_str()
+        .unwrap()
+        .to_string();
+    let mime = ct.split(';').next().unwrap().trim().to_string();
+    assert_eq!(mime, "application/x-pdn");
+    let docs =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/api.md")).unwrap();
+    let section = &docs[docs.find("### `GET /api/games/{id}/pdn`").unwrap()..];
+    let section = &section[..section[4..].find("###").map_or(section.len(), |i| i + 4)];
+    assert!(section.contains(&format!("`200 {mime}")), "{section}");
+    assert!(!section.contains("text/x-pdn"), "{section}");
+    // A game from the standard start has no FEN tag; the docs must say so.
+    let bytes = axum::body::to_bytes(resp.into_body(), 1 << 20)
+        .await
+        .unwrap();
+    let text = String::from_utf8(bytes.to_vec()).unwrap();
+    assert!(!text.contains("[FEN "), "{text}");
+    assert!(
+        section.contains("only when the game starts from a set-up position"),
+        "{section}"
+    );
+}
