@@ -41,7 +41,7 @@
 //!   forces slow moves elsewhere); it counts against the blocker when the enemy has no other move,
 //!   because an impasse lets the blocked side remove a checker — that case is left to the search.
 
-use crown_core::{Color, Position, Variant};
+use crown_core::{Color, Position, Role, Variant};
 
 /// American checkers: value of a king in centi-men.
 pub const AM_KING: i32 = 135;
@@ -440,45 +440,20 @@ mod tests {
     }
 }
 
-/// Zobrist keys identical to `crown_core::Position::zobrist` (same generator), held in a `static` so
-/// that hashing does not copy the table (core's table is a `const`, copied on every call).
-static ZOBRIST: ([[[u64; 32]; 2]; 2], u64) = {
-    let mut state: u64 = 0x0c0f_fee0_d15e_a5e5;
-    let mut t = [[[0u64; 32]; 2]; 2];
-    let mut c = 0;
-    while c < 2 {
-        let mut r = 0;
-        while r < 2 {
-            let mut s = 0;
-            while s < 32 {
-                state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-                let mut z = state;
-                z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-                z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-                t[c][r][s] = z ^ (z >> 31);
-                s += 1;
-            }
-            r += 1;
-        }
-        c += 1;
-    }
-    state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    (t, z ^ (z >> 31))
-};
-
 impl Board {
     /// The Zobrist key of the position, equal to `Position::zobrist`.
     pub fn zobrist(&self) -> u64 {
-        let mut h = if self.side == 1 { ZOBRIST.1 } else { 0 };
+        let mut h = if self.side == 1 {
+            crown_core::zobrist_white_to_move_key()
+        } else {
+            0
+        };
         for c in 0..2 {
             for i in iter(self.men[c]) {
-                h ^= ZOBRIST.0[c][0][i];
+                h ^= crown_core::zobrist_piece_key(Color::ALL[c], Role::Man, i);
             }
             for i in iter(self.kings[c]) {
-                h ^= ZOBRIST.0[c][1][i];
+                h ^= crown_core::zobrist_piece_key(Color::ALL[c], Role::King, i);
             }
         }
         h

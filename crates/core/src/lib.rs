@@ -61,7 +61,9 @@ pub use game::{
 };
 pub use moves::{Move, MoveKind, MoveList, MAX_PATH, MOVE_LIST_CAPACITY};
 pub use perft::{divide, perft, perft_hashed, PerftConvention, PerftTable};
-pub use position::{MoveError, Position, PositionError};
+pub use position::{
+    zobrist_piece_key, zobrist_white_to_move_key, MoveError, Position, PositionError,
+};
 pub use setup::{FenError, Setup};
 pub use square::{Color, Piece, Role, Square};
 pub use variant::{ImpasseSetup, UnknownName, Variant};

@@ -193,6 +193,24 @@ static ZOBRIST: ([[[u64; 32]; 2]; 2], u64) = {
     (t, z ^ (z >> 31))
 };
 
+/// The Zobrist key of a `role` piece of `color` on the square with zero-based `index` (0–31), as
+/// used by [`Position::zobrist`]; engines that hash their own board representation can reuse it so
+/// that their keys equal core's. An index above 31 gives 0.
+#[inline]
+pub fn zobrist_piece_key(color: Color, role: Role, index: usize) -> u64 {
+    let r = match role {
+        Role::Man => 0,
+        Role::King => 1,
+    };
+    ZOBRIST.0[color.index()][r].get(index).copied().unwrap_or(0)
+}
+
+/// The Zobrist key xored in when White is to move (see [`Position::zobrist`]).
+#[inline]
+pub fn zobrist_white_to_move_key() -> u64 {
+    ZOBRIST.1
+}
+
 impl Position {
     /// The start position of `variant` (Impasse: the [`ImpasseSetup::Seed`] setup).
     pub fn new(variant: Variant) -> Position {
