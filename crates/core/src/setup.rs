@@ -234,21 +234,18 @@ impl Setup {
                 let (first_sq, text, next) = parse_square(&chars, i, end)?;
                 i = next;
                 let mut last_sq = first_sq;
-                let mut range_text = text.clone();
                 if i < end && chars[i].1 == '-' {
                     i += 1;
                     let (sq2, text2, next2) = parse_square(&chars, i, end)?;
                     i = next2;
-                    range_text = format!("{text}-{text2}");
                     if sq2 < first_sq {
                         return Err(FenError::BadRange {
-                            range: range_text,
+                            range: format!("{text}-{text2}"),
                             column: start_col,
                         });
                     }
                     last_sq = sq2;
                 }
-                let _ = range_text;
                 for n in first_sq.index()..=last_sq.index() {
                     let sq = Square::ALL[n];
                     if setup.occupied().contains(sq) {
