@@ -255,6 +255,34 @@ impl<R: Read> Lexer<R> {
         self.lines.number
     }
 
+    /// Read text up to the closing `close`, across lines (a line break reads as a space). `Err(None)`
+    /// when the input ends first; `Err(Some((line, column)))` at a `forbidden` character.
+    fn read_delimited(
+        &mut self,
+        close: char,
+        forbidden: Option<char>,
+    ) -> Result<String, Option<(usize, usize)>> {
+        let mut s = String::new();
+        loop {
+            if self.pos >= self.line.len() {
+                s.push(' ');
+                if !self.advance_line() {
+                    return Err(None);
+                }
+                continue;
+            }
+            let ch = self.line[self.pos];
+            self.pos += 1;
+            if ch == close {
+                return Ok(s);
+            }
+            if Some(ch) == forbidden {
+                return Err(Some((self.line_no(), self.pos)));
+            }
+            s.push(ch);
+        }
+    }
+
     /// Move to the next line; false at the end of input.
     fn advance_line(&mut self) -> bool {
         if self.eof {
@@ -379,35 +407,20 @@ impl<R: Read> Lexer<R> {
                 }
                 '{' => {
                     self.pos += 1;
-                    let mut s = String::new();
-                    loop {
-                        if self.pos >= self.line.len() {
-                            s.push(' ');
-                            if !self.advance_line() {
-                                return err(
-                                    "comment '{' not closed before the end of the file".into()
-                                );
-                            }
-                            continue;
+                    // PDN comments do not nest: a '{' inside one is an error.
+                    return match self.read_delimited('}', Some('{')) {
+                        Ok(s) => tok(TokKind::Comment(
+                            s.split_whitespace().collect::<Vec<_>>().join(" "),
+                        )),
+                        Err(None) => {
+                            err("comment '{' not closed before the end of the file".into())
                         }
-                        let ch = self.line[self.pos];
-                        self.pos += 1;
-                        if ch == '}' {
-                            break;
-                        }
-                        if ch == '{' {
-                            // PDN comments do not nest; the first '}' would end this one.
-                            let (line, col) = (self.line_no(), self.pos);
-                            return Some(Err(LexError {
-                                reason: "'{' inside a comment: comments cannot be nested".into(),
-                                line,
-                                col,
-                            }));
-                        }
-                        s.push(ch);
-                    }
-                    let text = s.split_whitespace().collect::<Vec<_>>().join(" ");
-                    return tok(TokKind::Comment(text));
+                        Err(Some((line, col))) => Some(Err(LexError {
+                            reason: "'{' inside a comment: comments cannot be nested".into(),
+                            line,
+                            col,
+                        })),
+                    };
                 }
                 '}' => {
                     self.pos += 1;
@@ -417,25 +430,10 @@ impl<R: Read> Lexer<R> {
                 }
                 '/' => {
                     self.pos += 1;
-                    let mut s = String::new();
-                    loop {
-                        if self.pos >= self.line.len() {
-                            s.push(' ');
-                            if !self.advance_line() {
-                                return err(
-                                    "setup '/' not closed before the end of the file".into()
-                                );
-                            }
-                            continue;
-                        }
-                        let ch = self.line[self.pos];
-                        self.pos += 1;
-                        if ch == '/' {
-                            break;
-                        }
-                        s.push(ch);
-                    }
-                    return tok(TokKind::Setup(s.trim().to_string()));
+                    return match self.read_delimited('/', None) {
+                        Ok(s) => tok(TokKind::Setup(s.trim().to_string())),
+                        Err(_) => err("setup '/' not closed before the end of the file".into()),
+                    };
                 }
                 '.' | '…' => {
                     let start = self.pos;
