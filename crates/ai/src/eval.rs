@@ -469,36 +469,6 @@ impl Board {
     }
 }
 
-#[cfg(test)]
-mod zobrist_tests {
-    use super::*;
-    use crown_core::Game;
-
-    /// Our keys equal core's along pseudo-random games of every variant.
-    #[test]
-    fn keys_match_core() {
-        for v in Variant::ALL {
-            let mut seed = 0x1234_5678u64;
-            for _ in 0..20 {
-                let mut game = Game::new(v);
-                for _ in 0..60 {
-                    let pos = *game.position();
-                    assert_eq!(Board::of(&pos).zobrist(), pos.zobrist());
-                    let moves = game.legal_moves();
-                    if moves.is_empty() {
-                        break;
-                    }
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    let mv = moves[(seed % moves.len() as u64) as usize];
-                    game.play(&mv).unwrap();
-                }
-            }
-        }
-    }
-}
-
 /// Whether colour `c` has a capture on board `b` (American: men jump forward, kings one square;
 /// pool: men jump both ways, flying kings along a free diagonal). Used by the quiescence search to
 /// see threats.
@@ -558,37 +528,51 @@ const fn forward_dirs(c: usize) -> [usize; 2] {
 }
 
 #[cfg(test)]
-mod capture_tests {
+mod agreement_tests {
     use super::*;
     use crown_core::Game;
 
-    /// `can_capture` agrees with core's `must_capture` along pseudo-random checkers games.
-    #[test]
-    fn agrees_with_core() {
-        for v in [Variant::American, Variant::Pool] {
-            let mut seed = 0x9876_5432u64;
-            for _ in 0..40 {
-                let mut game = Game::new(v);
-                for _ in 0..80 {
-                    let pos = *game.position();
-                    let b = Board::of(&pos);
-                    assert_eq!(
-                        can_capture(&b, b.side, v),
-                        pos.must_capture(),
-                        "{v} {}",
-                        pos.to_fen()
-                    );
-                    let moves = game.legal_moves();
-                    if moves.is_empty() {
-                        break;
-                    }
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    let mv = moves[(seed % moves.len() as u64) as usize];
-                    game.play(&mv).unwrap();
+    /// Calls `check` on every position of 40 pseudo-random games (up to 80 plies) of `variant`.
+    fn along_random_games(variant: Variant, mut check: impl FnMut(&Position)) {
+        let mut seed = 0x9876_5432u64;
+        for _ in 0..40 {
+            let mut game = Game::new(variant);
+            for _ in 0..80 {
+                check(game.position());
+                let moves = game.legal_moves();
+                if moves.is_empty() {
+                    break;
                 }
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                let mv = moves[(seed % moves.len() as u64) as usize];
+                game.play(&mv).unwrap();
             }
+        }
+    }
+
+    /// Our Zobrist keys equal core's in every variant.
+    #[test]
+    fn keys_match_core() {
+        for v in Variant::ALL {
+            along_random_games(v, |pos| assert_eq!(Board::of(pos).zobrist(), pos.zobrist()));
+        }
+    }
+
+    /// `can_capture` agrees with core's `must_capture` in both checkers games.
+    #[test]
+    fn captures_agree_with_core() {
+        for v in [Variant::American, Variant::Pool] {
+            along_random_games(v, |pos| {
+                let b = Board::of(pos);
+                assert_eq!(
+                    can_capture(&b, b.side, v),
+                    pos.must_capture(),
+                    "{v} {}",
+                    pos.to_fen()
+                );
+            });
         }
     }
 }
