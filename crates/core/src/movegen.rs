@@ -448,35 +448,26 @@ impl Position {
         n
     }
 
-    /// American checkers move count: one pass finds the men's jumps (and whether kings can jump);
-    /// without jumps the simple moves are counted with popcounts.
+    /// American checkers move count: one pass finds the jumps of both men and kings; without jumps
+    /// the simple moves are counted with popcounts. Specialised by side to move, so that every
+    /// diagonal step is a shift by a constant.
     #[inline]
     fn count_american(&self, scratch: &mut MoveList, all_paths: bool) -> u64 {
-        let us = self.side;
-        let men = self.men[us.index()];
-        let kings = self.kings[us.index()];
-        let opp = self.men[us.opposite().index()] | self.kings[us.opposite().index()];
-        let empty = self.empty();
-        let [a, b] = forward(us);
-        let movers = men | kings;
-        let land_a = step(step(movers, a) & opp, a) & empty;
-        let land_b = step(step(movers, b) & opp, b) & empty;
-        let back = if kings != 0 {
-            (step(step(kings, -a) & opp, -a) | step(step(kings, -b) & opp, -b)) & empty
-        } else {
-            0
+        let us = self.side.index();
+        let them = 1 - us;
+        let (men, kings) = (self.men[us], self.kings[us]);
+        let opp = self.men[them] | self.kings[them];
+        let n = match self.side {
+            Color::Black => american_simple_count::<true>(men, kings, opp, self.empty()),
+            Color::White => american_simple_count::<false>(men, kings, opp, self.empty()),
         };
-        if land_a | land_b | back == 0 {
-            let mut n =
-                (step(movers, a) & empty).count_ones() + (step(movers, b) & empty).count_ones();
-            if kings != 0 {
-                n +=
-                    (step(kings, -a) & empty).count_ones() + (step(kings, -b) & empty).count_ones();
+        match n {
+            Some(n) => n,
+            None => {
+                scratch.clear();
+                self.count_american_man_jumps(scratch, all_paths)
             }
-            return n as u64;
         }
-        scratch.clear();
-        self.count_american_man_jumps(scratch, all_paths)
     }
 
     /// American checkers capture count: men's jumps are counted with bit operations (a man jumps
@@ -514,7 +505,17 @@ impl Position {
     /// Perft at depth 2 for a checkers position without captures: play each simple move with bit
     /// operations and bulk-count the replies, without building [`Move`]s. `None` when not applicable.
     pub(crate) fn perft2_simple(&self, scratch: &mut MoveList, all_paths: bool) -> Option<u64> {
-        if self.variant == Variant::Impasse || self.has_captures() {
+        match (self.variant, self.side) {
+            (Variant::Impasse, _) => return None,
+            (Variant::American, Color::Black) => {
+                return self.american_perft2::<true, false>(scratch, all_paths)
+            }
+            (Variant::American, Color::White) => {
+                return self.american_perft2::<false, true>(scratch, all_paths)
+            }
+            (Variant::Pool, _) => {}
+        }
+        if self.has_captures() {
             return None;
         }
         let us = self.side.index();
@@ -556,6 +557,66 @@ impl Position {
                         break;
                     }
                     to = step(to, d) & empty;
+                }
+            }
+        }
+        Some(n)
+    }
+
+    /// [`Position::perft2_simple`] for American checkers with `BLACK` to move (`OTHER` is its
+    /// negation, spelled out because stable Rust cannot negate a const parameter): each simple move
+    /// is played on bitboards and the replies are counted by [`american_simple_count`]; only a child
+    /// where the opponent has a jump builds a [`Position`].
+    #[inline]
+    fn american_perft2<const BLACK: bool, const OTHER: bool>(
+        &self,
+        scratch: &mut MoveList,
+        all_paths: bool,
+    ) -> Option<u64> {
+        let (us, them) = if BLACK { (0, 1) } else { (1, 0) };
+        let (a, b) = if BLACK { (4, 5) } else { (-4, -5) };
+        let (men, kings) = (self.men[us], self.kings[us]);
+        let (omen, okings) = (self.men[them], self.kings[them]);
+        let empty = self.empty();
+        american_simple_count::<BLACK>(men, kings, omen | okings, empty)?;
+        let promo = far_row(self.side);
+        let mut child = *self;
+        child.side = self.side.opposite();
+        let mut replies = |m: Bb, k: Bb, e: Bb| -> u64 {
+            match american_simple_count::<OTHER>(omen, okings, m | k, e) {
+                Some(n) => n,
+                None => {
+                    child.men[us] = m;
+                    child.kings[us] = k;
+                    scratch.clear();
+                    child.count_american_man_jumps(scratch, all_paths)
+                }
+            }
+        };
+        let mut n = 0u64;
+        for d in [a, b] {
+            let mut targets = step(men, d) & empty;
+            while targets != 0 {
+                let to = targets & targets.wrapping_neg();
+                targets ^= to;
+                let from = step(to, -d);
+                let e = empty ^ from ^ to;
+                // American rule 7: a man reaching the king row is crowned.
+                n += if to & promo != 0 {
+                    replies(men ^ from, kings | to, e)
+                } else {
+                    replies(men ^ from ^ to, kings, e)
+                };
+            }
+        }
+        let mut ks = kings;
+        while ks != 0 {
+            let from = ks & ks.wrapping_neg();
+            ks ^= from;
+            for d in DIRS {
+                let to = step(from, d) & empty;
+                if to != 0 {
+                    n += replies(men, kings ^ from ^ to, empty ^ from ^ to);
                 }
             }
         }
@@ -738,4 +799,23 @@ fn count_man_continuations(cur: Bb, opp: Bb, empty: Bb, promo: Bb, fwd: [i32; 2]
         }
     }
     n.max(1)
+}
+
+/// American checkers: the number of simple moves of the side whose men move toward squares 29–32
+/// (`BLACK`) or toward 1–4, or `None` when that side has a jump (American rule 6: then only jumps are
+/// legal). `men`, `kings`: the mover's pieces; `opp`: the opponent's; `empty`: the empty squares.
+#[inline(always)]
+fn american_simple_count<const BLACK: bool>(men: Bb, kings: Bb, opp: Bb, empty: Bb) -> Option<u64> {
+    let (a, b) = if BLACK { (4, 5) } else { (-4, -5) };
+    let movers = men | kings;
+    let jumps_fwd = step(step(movers, a) & opp, a) | step(step(movers, b) & opp, b);
+    let jumps_back = step(step(kings, -a) & opp, -a) | step(step(kings, -b) & opp, -b);
+    if (jumps_fwd | jumps_back) & empty != 0 {
+        return None;
+    }
+    let n = (step(movers, a) & empty).count_ones()
+        + (step(movers, b) & empty).count_ones()
+        + (step(kings, -a) & empty).count_ones()
+        + (step(kings, -b) & empty).count_ones();
+    Some(u64::from(n))
 }
