@@ -509,7 +509,7 @@ impl<'a> Worker<'a> {
         if self.sh.variant == Variant::Impasse && pos.checkers(side.opposite()) == 0 {
             return -(MATE - ply as i32);
         }
-        let key = board.zobrist();
+        let key = pos.zobrist();
         if self.sh.forty_moves && quiet >= FORTY_MOVE_PLIES {
             return 0;
         }

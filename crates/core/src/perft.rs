@@ -59,7 +59,8 @@ fn perft_rec(pos: &Position, depth: u32, stack: &mut [MoveList], all_paths: bool
     pos.generate(list, all_paths);
     let mut n = 0;
     for mv in list.iter() {
-        n += perft_rec(&pos.after(mv), depth - 1, rest, all_paths);
+        // Perft never reads the Zobrist key: skip its update.
+        n += perft_rec(&pos.after_unkeyed(mv), depth - 1, rest, all_paths);
     }
     n
 }

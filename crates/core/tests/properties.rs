@@ -1,8 +1,13 @@
 //! Properties over random games of all three variants: every reached position round-trips through
 //! FEN, every legal move round-trips through its notation, and games always end (Impasse) or keep a
-//! consistent state. Arbitrary strings never make the FEN reader or move reader panic.
+//! consistent state. Arbitrary strings never make the FEN reader or move reader panic. The Zobrist
+//! key that `play` keeps incrementally equals the one computed from the pieces, and perft's bulk
+//! counting equals counting the generated moves one by one.
 
-use crown_core::{Game, ImpasseSetup, MoveKind, Position, Setup, Variant};
+use crown_core::{
+    perft, zobrist_piece_key, zobrist_white_to_move_key, Color, Game, ImpasseSetup, MoveKind,
+    MoveList, PerftConvention, Position, Role, Setup, Variant,
+};
 use proptest::prelude::*;
 
 fn start(variant_index: u8) -> Position {
@@ -14,8 +19,64 @@ fn start(variant_index: u8) -> Position {
     }
 }
 
+/// The Zobrist key from its definition: the key of every piece, and White's key when White moves.
+fn zobrist_of_pieces(pos: &Position) -> u64 {
+    let mut h = if pos.side_to_move() == Color::White {
+        zobrist_white_to_move_key()
+    } else {
+        0
+    };
+    for color in Color::ALL {
+        for sq in pos.men(color).iter() {
+            h ^= zobrist_piece_key(color, Role::Man, sq.index());
+        }
+        for sq in pos.kings(color).iter() {
+            h ^= zobrist_piece_key(color, Role::King, sq.index());
+        }
+    }
+    h
+}
+
+/// Perft by generating every move list and playing every move (no bulk counting, no shortcuts).
+fn perft_one_by_one(pos: &Position, depth: u32, paths: bool) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut list = MoveList::new();
+    if paths {
+        pos.legal_move_paths_into(&mut list);
+    } else {
+        pos.legal_moves_into(&mut list);
+    }
+    list.iter()
+        .map(|m| perft_one_by_one(&pos.after(m), depth - 1, paths))
+        .sum()
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// In the spirit of shakmaty's `incremental_zobrist` and `legals_are_legal` checks.
+    #[test]
+    fn incremental_zobrist_and_bulk_perft_agree(variant in 0u8..4, choices in prop::collection::vec(any::<u16>(), 0..200)) {
+        let mut pos = start(variant);
+        for (ply, c) in choices.into_iter().enumerate() {
+            prop_assert_eq!(pos.zobrist(), zobrist_of_pieces(&pos), "{}", pos.to_fen());
+            let depth = if ply % 8 == 0 { 3 } else { 2 };
+            for (conv, paths) in [(PerftConvention::Distinct, false), (PerftConvention::Paths, true)] {
+                prop_assert_eq!(
+                    perft(&pos, depth, conv),
+                    perft_one_by_one(&pos, depth, paths),
+                    "{} depth {} {:?}", pos.to_fen(), depth, conv
+                );
+            }
+            let legal = pos.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            pos.play(&legal[c as usize % legal.len()]);
+        }
+    }
 
     #[test]
     fn random_games_keep_fen_and_notation_consistent(variant in 0u8..4, choices in prop::collection::vec(any::<u16>(), 0..300)) {
