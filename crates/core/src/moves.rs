@@ -153,7 +153,8 @@ impl Move {
         }
     }
 
-    /// Same move, same result: equal kind, squares, captures, bear-off and crown.
+    /// Same move, same result: equal kind, squares, captures, bear-off and crown (the fields that
+    /// [`PartialEq`] compares).
     fn key(&self) -> (MoveKind, Square, Square, Bb, bool, u8, u8) {
         (
             self.kind,
@@ -207,8 +208,17 @@ impl Move {
 }
 
 impl PartialEq for Move {
+    #[inline(always)]
     fn eq(&self, other: &Move) -> bool {
-        self.key() == other.key()
+        // Bitwise `&` of all comparisons: no branches (the engine compares every move with its
+        // killer moves).
+        (self.captured == other.captured)
+            & (self.from == other.from)
+            & (self.to == other.to)
+            & (self.kind == other.kind)
+            & (self.flag == other.flag)
+            & (self.crown_from == other.crown_from)
+            & (self.crown_to == other.crown_to)
     }
 }
 

@@ -488,55 +488,64 @@ impl Position {
     }
 
     /// Play `mv`, which must come from this position's legal moves (otherwise the board is left in a
-    /// meaningless but memory-safe state). Flips the side to move.
+    /// meaningless but memory-safe state). Flips the side to move and updates the Zobrist key.
     #[inline]
     pub fn play(&mut self, mv: &Move) {
-        // Masks instead of indexing the arrays by the side to move: every word is computed in
-        // registers, so that a copied position (`after`) is not read back through memory in pieces
-        // (an indexed read-modify-write of one half of a just-copied 16-byte pair stalls the CPU's
-        // store forwarding).
-        let us = self.side.index();
-        let them = 1 - us;
-        // Incremental Zobrist: the mover's changed squares, the captured pieces, the side to move.
-        self.key ^= keys_of(mv.men_xor, &ZOBRIST_GHOST[us][0])
-            ^ keys_of(mv.kings_xor, &ZOBRIST_GHOST[us][1])
-            ^ keys_of(mv.captured & self.men[them], &ZOBRIST_GHOST[them][0])
-            ^ keys_of(mv.captured & self.kings[them], &ZOBRIST_GHOST[them][1])
-            ^ ZOBRIST.1;
-        self.play_pieces(mv);
+        *self = self.after(mv);
     }
 
-    /// [`Position::play`] without updating the Zobrist key, for perft, which never reads it: the
+    /// The position after `mv` (see [`Position::play`]).
+    #[must_use]
+    #[inline]
+    pub fn after(&self, mv: &Move) -> Position {
+        self.moved(mv, self.key ^ self.key_change(mv))
+    }
+
+    /// [`Position::after`] without updating the Zobrist key, for perft, which never reads it: the
     /// result has a stale key and must not leave the crate.
     #[inline]
     pub(crate) fn after_unkeyed(&self, mv: &Move) -> Position {
-        let mut p = *self;
-        p.play_pieces(mv);
-        p
+        self.moved(mv, self.key)
     }
 
-    /// The board part of [`Position::play`].
+    /// Incremental Zobrist: the keys of the mover's changed squares, of the captured pieces and of
+    /// the side to move.
+    #[inline]
+    fn key_change(&self, mv: &Move) -> u64 {
+        let us = self.side.index();
+        let them = 1 - us;
+        keys_of(mv.men_xor, &ZOBRIST_GHOST[us][0])
+            ^ keys_of(mv.kings_xor, &ZOBRIST_GHOST[us][1])
+            ^ keys_of(mv.captured & self.men[them], &ZOBRIST_GHOST[them][0])
+            ^ keys_of(mv.captured & self.kings[them], &ZOBRIST_GHOST[them][1])
+            ^ ZOBRIST.1
+    }
+
+    /// The board after `mv`, with Zobrist key `key`. Masks instead of indexing the arrays by the side
+    /// to move: every word is computed in registers, so that a copied position is not read back
+    /// through memory in pieces (an indexed read-modify-write of one half of a just-copied 16-byte
+    /// pair stalls the CPU's store forwarding).
     #[inline(always)]
-    fn play_pieces(&mut self, mv: &Move) {
+    fn moved(&self, mv: &Move, key: u64) -> Position {
         let black = if self.side == Color::Black {
             Bb::MAX
         } else {
             0
         };
         let white = !black;
-        self.men[0] = (self.men[0] ^ (mv.men_xor & black)) & !(mv.captured & white);
-        self.men[1] = (self.men[1] ^ (mv.men_xor & white)) & !(mv.captured & black);
-        self.kings[0] = (self.kings[0] ^ (mv.kings_xor & black)) & !(mv.captured & white);
-        self.kings[1] = (self.kings[1] ^ (mv.kings_xor & white)) & !(mv.captured & black);
-        self.side = self.side.opposite();
-    }
-
-    /// The position after `mv` (see [`Position::play`]).
-    #[must_use]
-    pub fn after(&self, mv: &Move) -> Position {
-        let mut p = *self;
-        p.play(mv);
-        p
+        Position {
+            variant: self.variant,
+            men: [
+                (self.men[0] ^ (mv.men_xor & black)) & !(mv.captured & white),
+                (self.men[1] ^ (mv.men_xor & white)) & !(mv.captured & black),
+            ],
+            kings: [
+                (self.kings[0] ^ (mv.kings_xor & black)) & !(mv.captured & white),
+                (self.kings[1] ^ (mv.kings_xor & white)) & !(mv.captured & black),
+            ],
+            side: self.side.opposite(),
+            key,
+        }
     }
 
     /// Zobrist hash of pieces and side to move (64 bits; equal positions of one variant hash equal):
