@@ -44,7 +44,7 @@ fn bench(c: &mut Criterion) {
                 list.len() as u64
             })
             .sum();
-        let mut g = c.benchmark_group(format!("{}", variant.id()));
+        let mut g = c.benchmark_group(variant.id());
         g.throughput(Throughput::Elements(moves));
         g.bench_function("legal_moves", |b| {
             b.iter(|| {
