@@ -53,6 +53,11 @@ struct JumpCtx<'a> {
     all_paths: bool,
     /// Only count moves (men only: their paths never repeat a captured set).
     count_only: bool,
+    /// Count without listing the paths of fewer than 4 captures (pool men, distinct moves): two
+    /// different jump paths from one square to another over the same set of pieces need at least
+    /// 4 captures (a ring), since a path's end square is its start plus twice the alternating sum
+    /// of the captured squares, which fixes the order of 2 captures and the middle one of 3.
+    count_short: bool,
     count: u64,
     from: Bb,
     is_king: bool,
@@ -68,7 +73,7 @@ struct JumpCtx<'a> {
 
 impl JumpCtx<'_> {
     fn push(&mut self, to: Bb, captured: Bb, promotes: bool) {
-        if self.count_only {
+        if self.count_only || (self.count_short && self.depth < 4) {
             self.count += 1;
             return;
         }
@@ -288,6 +293,7 @@ impl Position {
             all_paths,
             // Pool men capture both ways, so two orders can take the same set: list them to dedup.
             count_only: count_only && (all_paths || !pool),
+            count_short: count_only && pool && !all_paths,
             count: 0,
             from: 0,
             is_king: false,
@@ -316,6 +322,7 @@ impl Position {
             }
         }
         ctx.count_only = false;
+        ctx.count_short = false;
         let mut b = kings;
         while b != 0 {
             let from = b & b.wrapping_neg();
