@@ -1,0 +1,429 @@
+//! The builder (retrograde value iteration per class) and the verifier.
+//!
+//! A class is solved by rounds over its unresolved positions. In round `r` a position becomes a
+//! **win in `r`** when one of its moves leads to a position lost in `r - 1`, and a **loss in `r`**
+//! when every move leads to a position won in at most `r - 1` plies (round 0: no legal move, loss in
+//! 0). Successors after a capture, a promotion (Impasse: a crown, a bear-off, a removal) lie in
+//! classes solved before and are looked up in memory. Positions never resolved are draws (only
+//! cycles can keep a position unresolved). Each round runs in parallel with rayon; values found in
+//! round `r` have depth `r`, and only depths `≤ r - 1` are used, so positions can be updated in
+//! place.
+
+use crate::file::{self, Store};
+use crate::index::{self, ClassIndex, Material};
+use crate::{terminal, EgdbError, Probe, Wdl};
+use crown_core::{MoveList, Position, Variant};
+use rayon::prelude::*;
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU16, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// What to build.
+#[derive(Clone, Debug)]
+pub struct BuildOptions {
+    /// The game.
+    pub variant: Variant,
+    /// Build every class with at most this many pieces (American and pool: pieces on the board;
+    /// Impasse: checkers, a double counting two).
+    pub pieces: u32,
+    /// The database directory (created when missing).
+    pub dir: PathBuf,
+    /// Worker threads; `None` = one per core.
+    pub threads: Option<usize>,
+}
+
+/// Progress callbacks of [`build`] and [`verify`] (for a progress bar); every method has a no-op
+/// default and `()` implements it.
+pub trait Progress: Sync {
+    /// The work ahead: `positions` positions in the classes to build or verify.
+    fn begin(&self, _positions: u64) {}
+    /// A class starts (`kept`: it was already on disk and passed its checksums, nothing to do).
+    fn class(&self, _name: &str, _kept: bool) {}
+    /// `positions` more positions are done.
+    fn advance(&self, _positions: u64) {}
+}
+
+impl Progress for () {}
+
+/// What [`build`] did.
+#[derive(Clone, Debug, Default)]
+pub struct BuildReport {
+    /// Classes solved and written, by file name.
+    pub built: Vec<String>,
+    /// Classes already on disk, checked and kept.
+    pub kept: Vec<String>,
+    /// Damaged files that were rebuilt, with the reason.
+    pub replaced: Vec<String>,
+    /// Positions solved (Black-to-move indices of the built classes).
+    pub positions: u64,
+    /// Bytes written.
+    pub bytes: u64,
+    /// Wall time, seconds.
+    pub seconds: f64,
+}
+
+/// Solved classes held in memory for look-ups.
+struct Tables {
+    variant: Variant,
+    map: HashMap<Material, (ClassIndex, Arc<Vec<u16>>)>,
+    max_distance: u32,
+}
+
+/// A value code: 0 unknown/draw, 1 invalid index, `d + 2` depth to win `d`.
+const DRAW: u16 = 0;
+const INVALID: u16 = 1;
+
+fn code_of(p: Probe) -> u16 {
+    match p.distance {
+        Some(d) => (d + 2) as u16,
+        None => DRAW,
+    }
+}
+
+impl Tables {
+    fn insert(&mut self, m: Material, values: Arc<Vec<u16>>) {
+        let maxd = values
+            .iter()
+            .filter(|&&v| v > INVALID)
+            .map(|&v| u32::from(v - 2))
+            .max()
+            .unwrap_or(0);
+        self.max_distance = self.max_distance.max(maxd);
+        self.map
+            .insert(m, (ClassIndex::new(self.variant, m), values));
+    }
+
+    /// Code of a successor position, from a solved class or from the game being over; `current`
+    /// gives the class being solved and its values in progress.
+    #[inline]
+    fn code(
+        &self,
+        pos: &Position,
+        current: Option<(&Material, &ClassIndex, &[AtomicU16])>,
+    ) -> Result<u16, Material> {
+        if let Some(p) = terminal(pos) {
+            return Ok(code_of(p));
+        }
+        let m = Material::of(pos);
+        let (men, kings) = index::canonical(pos);
+        if let Some((cm, ci, vals)) = current {
+            if *cm == m {
+                return Ok(vals[ci.index_of(men, kings) as usize].load(Ordering::Relaxed));
+            }
+        }
+        match self.map.get(&m) {
+            Some((ci, vals)) => Ok(vals[ci.index_of(men, kings) as usize]),
+            None => Err(m),
+        }
+    }
+}
+
+fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool, EgdbError> {
+    let mut b = rayon::ThreadPoolBuilder::new();
+    if let Some(t) = threads {
+        b = b.num_threads(t.max(1));
+    }
+    b.build()
+        .map_err(|e| EgdbError::Invalid(format!("cannot start worker threads: {e}")))
+}
+
+/// Every class of `variant` with 1..=`pieces` pieces, in build order.
+fn classes_up_to(variant: Variant, pieces: u32) -> Vec<Material> {
+    (1..=pieces)
+        .flat_map(|n| Material::with_pieces(variant, n))
+        .collect()
+}
+
+/// Build every class of `opts.variant` with at most `opts.pieces` pieces into `opts.dir`.
+///
+/// Classes already present are checked (header, block index, every block's checksum) and kept;
+/// damaged or wrong-version files and leftover temporary files are replaced. Each class is written
+/// atomically, so a build killed at any time resumes where it stopped.
+///
+/// # Errors
+/// [`EgdbError::Io`] naming the file (e.g. a full disk), [`EgdbError::Invalid`] for more than 12
+/// pieces.
+pub fn build(opts: &BuildOptions, progress: &dyn Progress) -> Result<BuildReport, EgdbError> {
+    let start = Instant::now();
+    if opts.pieces > 12 {
+        return Err(EgdbError::Invalid(format!(
+            "--pieces {} is too many; at most 12",
+            opts.pieces
+        )));
+    }
+    std::fs::create_dir_all(&opts.dir).map_err(|source| EgdbError::Io {
+        path: opts.dir.clone(),
+        source,
+    })?;
+    let (store, bad) = Store::scan(&opts.dir)?;
+    let mut report = BuildReport::default();
+    for (p, e) in &bad {
+        report.replaced.push(format!("{}: {e}", p.display()));
+    }
+    let variant = opts.variant;
+    let all = classes_up_to(variant, opts.pieces);
+    let todo_positions: u64 = all
+        .iter()
+        .filter(|m| !store.has(variant, m))
+        .map(|m| ClassIndex::new(variant, *m).size())
+        .sum();
+    progress.begin(todo_positions);
+    let pool = pool(opts.threads)?;
+    let mut tables = Tables {
+        variant,
+        map: HashMap::new(),
+        max_distance: 0,
+    };
+    for m in all {
+        let name = file::file_name(variant, &m);
+        if let Some(read) = store.read_class(variant, &m) {
+            match read {
+                Ok(values) => {
+                    progress.class(&name, true);
+                    report.kept.push(name);
+                    tables.insert(m, Arc::new(values));
+                    continue;
+                }
+                Err(e) => {
+                    report.replaced.push(e.to_string());
+                    let ci = ClassIndex::new(variant, m);
+                    progress.begin(ci.size());
+                }
+            }
+        }
+        progress.class(&name, false);
+        let values = pool.install(|| solve(&tables, m, progress))?;
+        let (_, bytes) = file::write_class(&opts.dir, variant, &m, &values)?;
+        report.positions += values.len() as u64;
+        report.bytes += bytes;
+        report.built.push(name);
+        tables.insert(m, Arc::new(values));
+    }
+    report.seconds = start.elapsed().as_secs_f64();
+    Ok(report)
+}
+
+fn missing(tables: &Tables, needed_by: &Material, m: Material) -> EgdbError {
+    EgdbError::MissingClass {
+        variant: tables.variant.id(),
+        class: m.name(),
+        dir: PathBuf::new(),
+        needed_by: needed_by.name(),
+    }
+}
+
+/// Solve one class, given every class its moves lead into.
+fn solve(tables: &Tables, m: Material, progress: &dyn Progress) -> Result<Vec<u16>, EgdbError> {
+    let ci = ClassIndex::new(tables.variant, m);
+    let size = ci.size() as usize;
+    let vals: Vec<AtomicU16> = (0..size).map(|_| AtomicU16::new(DRAW)).collect();
+    // Invalid indices (Impasse only).
+    if tables.variant == Variant::Impasse {
+        vals.par_iter().enumerate().for_each(|(i, v)| {
+            if ci.position_at(i as u64).is_none() {
+                v.store(INVALID, Ordering::Relaxed);
+            }
+        });
+    }
+    let mut open: Vec<u64> = (0..size as u64)
+        .into_par_iter()
+        .filter(|&i| vals[i as usize].load(Ordering::Relaxed) != INVALID)
+        .collect();
+    progress.advance((size - open.len()) as u64);
+    let failed: std::sync::Mutex<Option<Material>> = std::sync::Mutex::new(None);
+    let mut round: u32 = 0;
+    loop {
+        let resolved = AtomicU64::new(0);
+        open.par_iter().for_each_init(MoveList::new, |moves, &i| {
+            let Some(pos) = ci.position_at(i) else {
+                return;
+            };
+            pos.legal_moves_into(moves);
+            let mut win: Option<u32> = None;
+            let mut all_lost = true;
+            let mut longest = 0u32;
+            for mv in moves.iter() {
+                let succ = pos.after(mv);
+                let code = match tables.code(&succ, Some((&m, &ci, &vals))) {
+                    Ok(c) => c,
+                    Err(missing) => {
+                        *failed.lock().unwrap_or_else(|e| e.into_inner()) = Some(missing);
+                        return;
+                    }
+                };
+                if code <= INVALID {
+                    all_lost = false;
+                    continue;
+                }
+                let d = u32::from(code - 2);
+                if d + 1 > round {
+                    all_lost = false;
+                } else if d % 2 == 0 {
+                    win = Some(win.map_or(d + 1, |w| w.min(d + 1)));
+                } else {
+                    longest = longest.max(d + 1);
+                }
+            }
+            let value = match win {
+                Some(w) => w,
+                None if all_lost => longest,
+                None => return,
+            };
+            vals[i as usize].store((value + 2) as u16, Ordering::Relaxed);
+            resolved.fetch_add(1, Ordering::Relaxed);
+        });
+        if let Some(miss) = failed.lock().unwrap_or_else(|e| e.into_inner()).take() {
+            return Err(missing(tables, &m, miss));
+        }
+        let n = resolved.into_inner();
+        if n > 0 {
+            open.retain(|&i| vals[i as usize].load(Ordering::Relaxed) == DRAW);
+            progress.advance(n);
+        } else if round > tables.max_distance + 1 {
+            break;
+        }
+        if open.is_empty() {
+            break;
+        }
+        round += 1;
+    }
+    progress.advance(open.len() as u64);
+    Ok(vals.into_iter().map(AtomicU16::into_inner).collect())
+}
+
+fn describe(code: u16) -> String {
+    match crate::Probe::from_code(code) {
+        None => "an invalid index".to_string(),
+        Some(Probe { wdl: Wdl::Draw, .. }) => "draw".to_string(),
+        Some(Probe { wdl, distance }) => {
+            format!("{} in {}", wdl.id(), distance.unwrap_or(0))
+        }
+    }
+}
+
+/// Re-check every stored value of `variant` in `dir`: a position's value must equal the best over
+/// its legal moves (no move: loss in 0; a win one ply longer than the shortest lost successor; a
+/// loss one ply longer than the longest won successor; else a draw when a successor is drawn), and
+/// invalid indices must be exactly the illegal positions. Returns the number of positions checked.
+///
+/// # Errors
+/// [`EgdbError::Mismatch`] with the FEN of the first wrong position; [`EgdbError::MissingClass`]
+/// when a class needed for the check is absent; file errors as [`crate::Tablebase::open`].
+pub fn verify(
+    dir: &std::path::Path,
+    variant: Variant,
+    threads: Option<usize>,
+    progress: &dyn Progress,
+) -> Result<u64, EgdbError> {
+    let store = Store::open(dir)?;
+    let present: Vec<Material> = store
+        .infos()
+        .into_iter()
+        .filter(|c| c.variant == variant)
+        .map(|c| c.material)
+        .collect();
+    let pool = pool(threads)?;
+    let mut tables = Tables {
+        variant,
+        map: HashMap::new(),
+        max_distance: 0,
+    };
+    let mut total = 0;
+    for &m in &present {
+        if let Some(r) = store.read_class(variant, &m) {
+            let v = r?;
+            total += v.len() as u64;
+            tables.insert(m, Arc::new(v));
+        }
+    }
+    progress.begin(total);
+    let mut order = present.clone();
+    order.sort_by_key(|m| {
+        (
+            m.pieces(variant),
+            std::cmp::Reverse(m.mover_kings + m.other_kings),
+            *m,
+        )
+    });
+    for m in order {
+        progress.class(&file::file_name(variant, &m), false);
+        let (ci, vals) = &tables.map[&m];
+        let bad = pool.install(|| {
+            (0..ci.size())
+                .into_par_iter()
+                .map_init(MoveList::new, |moves, i| {
+                    let stored = vals[i as usize];
+                    let Some(pos) = ci.position_at(i) else {
+                        return if stored == INVALID {
+                            Ok(None)
+                        } else {
+                            Ok(Some((i, stored, INVALID)))
+                        };
+                    };
+                    pos.legal_moves_into(moves);
+                    let mut best: Option<Probe> = None;
+                    for mv in moves.iter() {
+                        let code = tables.code(&pos.after(mv), None)?;
+                        let p = Probe::from_code(code)
+                            .unwrap_or(Probe {
+                                wdl: Wdl::Draw,
+                                distance: None,
+                            })
+                            .parent();
+                        if best.as_ref().is_none_or(|b| p.better_than(b)) {
+                            best = Some(p);
+                        }
+                    }
+                    let expected = code_of(best.unwrap_or(Probe {
+                        wdl: Wdl::Loss,
+                        distance: Some(0),
+                    }));
+                    Ok(if expected == stored {
+                        None
+                    } else {
+                        Some((i, stored, expected))
+                    })
+                })
+                .find_first(|r: &Result<Option<(u64, u16, u16)>, Material>| !matches!(r, Ok(None)))
+        });
+        progress.advance(ci.size());
+        match bad {
+            None => {}
+            Some(Err(miss)) => {
+                return Err(EgdbError::MissingClass {
+                    variant: variant.id(),
+                    class: miss.name(),
+                    dir: dir.to_path_buf(),
+                    needed_by: m.name(),
+                })
+            }
+            Some(Ok(Some((i, stored, expected)))) => {
+                let fen = match ci.position_at(i) {
+                    Some(p) => p.to_fen(),
+                    None => {
+                        let (men, kings) = ci.board_at(i);
+                        crown_core::Setup {
+                            men: [crown_core::SquareSet(men[0]), crown_core::SquareSet(men[1])],
+                            kings: [
+                                crown_core::SquareSet(kings[0]),
+                                crown_core::SquareSet(kings[1]),
+                            ],
+                            side_to_move: crown_core::Color::Black,
+                        }
+                        .to_fen()
+                    }
+                };
+                return Err(EgdbError::Mismatch {
+                    variant: variant.id(),
+                    fen,
+                    stored: describe(stored),
+                    expected: describe(expected),
+                });
+            }
+            Some(Ok(None)) => {}
+        }
+    }
+    Ok(total)
+}
