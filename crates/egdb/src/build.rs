@@ -101,15 +101,15 @@ impl Tables {
     fn code(
         &self,
         pos: &Position,
-        current: Option<(&Material, &ClassIndex, &[AtomicU16])>,
+        current: &[(&Material, &ClassIndex, &[AtomicU16])],
     ) -> Result<u16, Material> {
         if let Some(p) = terminal(pos) {
             return Ok(code_of(p));
         }
         let m = Material::of(pos);
         let (men, kings) = index::canonical(pos);
-        if let Some((cm, ci, vals)) = current {
-            if *cm == m {
+        for (cm, ci, vals) in current {
+            if **cm == m {
                 return Ok(vals[ci.index_of(men, kings) as usize].load(Ordering::Relaxed));
             }
         }
@@ -176,30 +176,51 @@ pub fn build(opts: &BuildOptions, progress: &dyn Progress) -> Result<BuildReport
         map: HashMap::new(),
         max_distance: 0,
     };
+    let mut done: Vec<Material> = Vec::new();
     for m in all {
-        let name = file::file_name(variant, &m);
-        if let Some(read) = store.read_class(variant, &m) {
-            match read {
-                Ok(values) => {
+        if done.contains(&m) {
+            continue;
+        }
+        let mirror = m.mirror();
+        let group: Vec<Material> = if mirror == m {
+            vec![m]
+        } else {
+            vec![m, mirror]
+        };
+        let mut to_solve = Vec::new();
+        for &g in &group {
+            let name = file::file_name(variant, &g);
+            match store.read_class(variant, &g) {
+                Some(Ok(values)) => {
                     progress.class(&name, true);
                     report.kept.push(name);
-                    tables.insert(m, Arc::new(values));
-                    continue;
+                    tables.insert(g, Arc::new(values));
                 }
-                Err(e) => {
+                Some(Err(e)) => {
                     report.replaced.push(e.to_string());
-                    let ci = ClassIndex::new(variant, m);
-                    progress.begin(ci.size());
+                    progress.begin(ClassIndex::new(variant, g).size());
+                    to_solve.push(g);
                 }
+                None => to_solve.push(g),
             }
         }
-        progress.class(&name, false);
-        let values = pool.install(|| solve(&tables, m, progress))?;
-        let (_, bytes) = file::write_class(&opts.dir, variant, &m, &values)?;
-        report.positions += values.len() as u64;
-        report.bytes += bytes;
-        report.built.push(name);
-        tables.insert(m, Arc::new(values));
+        done.extend(&group);
+        if to_solve.is_empty() {
+            continue;
+        }
+        // A kept member is solved again with its mirror (values are identical; cheaper than
+        // reading half a pair), but only the missing members are written.
+        progress.class(&file::file_name(variant, &group[0]), false);
+        let solved = pool.install(|| solve(&tables, &group, progress))?;
+        for (g, values) in group.iter().zip(solved) {
+            if to_solve.contains(g) {
+                let (_, bytes) = file::write_class(&opts.dir, variant, g, &values)?;
+                report.positions += values.len() as u64;
+                report.bytes += bytes;
+                report.built.push(file::file_name(variant, g));
+                tables.insert(*g, Arc::new(values));
+            }
+        }
     }
     report.seconds = start.elapsed().as_secs_f64();
     Ok(report)
@@ -214,30 +235,57 @@ fn missing(tables: &Tables, needed_by: &Material, m: Material) -> EgdbError {
     }
 }
 
-/// Solve one class, given every class its moves lead into.
-fn solve(tables: &Tables, m: Material, progress: &dyn Progress) -> Result<Vec<u16>, EgdbError> {
-    let ci = ClassIndex::new(tables.variant, m);
-    let size = ci.size() as usize;
-    let vals: Vec<AtomicU16> = (0..size).map(|_| AtomicU16::new(DRAW)).collect();
-    // Invalid indices (Impasse only).
-    if tables.variant == Variant::Impasse {
-        vals.par_iter().enumerate().for_each(|(i, v)| {
-            if ci.position_at(i as u64).is_none() {
-                v.store(INVALID, Ordering::Relaxed);
-            }
-        });
-    }
-    let mut open: Vec<u64> = (0..size as u64)
-        .into_par_iter()
-        .filter(|&i| vals[i as usize].load(Ordering::Relaxed) != INVALID)
+/// Solve a class together with its mirror (the same material with the sides swapped: a quiet move
+/// of one leads into the other), given every class their captures and promotions lead into.
+fn solve(
+    tables: &Tables,
+    group: &[Material],
+    progress: &dyn Progress,
+) -> Result<Vec<Vec<u16>>, EgdbError> {
+    let cis: Vec<ClassIndex> = group
+        .iter()
+        .map(|m| ClassIndex::new(tables.variant, *m))
         .collect();
-    progress.advance((size - open.len()) as u64);
+    let vals: Vec<Vec<AtomicU16>> = cis
+        .iter()
+        .map(|ci| (0..ci.size()).map(|_| AtomicU16::new(DRAW)).collect())
+        .collect();
+    let current: Vec<(&Material, &ClassIndex, &[AtomicU16])> = group
+        .iter()
+        .zip(&cis)
+        .zip(&vals)
+        .map(|((m, ci), v)| (m, ci, v.as_slice()))
+        .collect();
+    // Open entries: member in the top 8 bits, index below.
+    const SHIFT: u32 = 56;
+    let mut open: Vec<u64> = Vec::new();
+    for (g, ci) in cis.iter().enumerate() {
+        let v = &vals[g];
+        if tables.variant == Variant::Impasse {
+            // Invalid indices (Impasse only).
+            v.par_iter().enumerate().for_each(|(i, x)| {
+                if ci.position_at(i as u64).is_none() {
+                    x.store(INVALID, Ordering::Relaxed);
+                }
+            });
+        }
+        let mut o: Vec<u64> = (0..ci.size())
+            .into_par_iter()
+            .filter(|&i| v[i as usize].load(Ordering::Relaxed) != INVALID)
+            .map(|i| ((g as u64) << SHIFT) | i)
+            .collect();
+        progress.advance(ci.size() - o.len() as u64);
+        open.append(&mut o);
+    }
     let failed: std::sync::Mutex<Option<Material>> = std::sync::Mutex::new(None);
     let mut round: u32 = 0;
+    let mask = (1u64 << SHIFT) - 1;
     loop {
         let resolved = AtomicU64::new(0);
-        open.par_iter().for_each_init(MoveList::new, |moves, &i| {
-            let Some(pos) = ci.position_at(i) else {
+        open.par_iter().for_each_init(MoveList::new, |moves, &e| {
+            let g = (e >> SHIFT) as usize;
+            let i = e & mask;
+            let Some(pos) = cis[g].position_at(i) else {
                 return;
             };
             pos.legal_moves_into(moves);
@@ -246,7 +294,7 @@ fn solve(tables: &Tables, m: Material, progress: &dyn Progress) -> Result<Vec<u1
             let mut longest = 0u32;
             for mv in moves.iter() {
                 let succ = pos.after(mv);
-                let code = match tables.code(&succ, Some((&m, &ci, &vals))) {
+                let code = match tables.code(&succ, &current) {
                     Ok(c) => c,
                     Err(missing) => {
                         *failed.lock().unwrap_or_else(|e| e.into_inner()) = Some(missing);
@@ -271,15 +319,17 @@ fn solve(tables: &Tables, m: Material, progress: &dyn Progress) -> Result<Vec<u1
                 None if all_lost => longest,
                 None => return,
             };
-            vals[i as usize].store((value + 2) as u16, Ordering::Relaxed);
+            vals[g][i as usize].store((value + 2) as u16, Ordering::Relaxed);
             resolved.fetch_add(1, Ordering::Relaxed);
         });
         if let Some(miss) = failed.lock().unwrap_or_else(|e| e.into_inner()).take() {
-            return Err(missing(tables, &m, miss));
+            return Err(missing(tables, &group[0], miss));
         }
         let n = resolved.into_inner();
         if n > 0 {
-            open.retain(|&i| vals[i as usize].load(Ordering::Relaxed) == DRAW);
+            open.retain(|&e| {
+                vals[(e >> SHIFT) as usize][(e & mask) as usize].load(Ordering::Relaxed) == DRAW
+            });
             progress.advance(n);
         } else if round > tables.max_distance + 1 {
             break;
@@ -290,7 +340,10 @@ fn solve(tables: &Tables, m: Material, progress: &dyn Progress) -> Result<Vec<u1
         round += 1;
     }
     progress.advance(open.len() as u64);
-    Ok(vals.into_iter().map(AtomicU16::into_inner).collect())
+    Ok(vals
+        .into_iter()
+        .map(|v| v.into_iter().map(AtomicU16::into_inner).collect())
+        .collect())
 }
 
 fn describe(code: u16) -> String {
@@ -365,7 +418,7 @@ pub fn verify(
                     pos.legal_moves_into(moves);
                     let mut best: Option<Probe> = None;
                     for mv in moves.iter() {
-                        let code = tables.code(&pos.after(mv), None)?;
+                        let code = tables.code(&pos.after(mv), &[])?;
                         let p = Probe::from_code(code)
                             .unwrap_or(Probe {
                                 wdl: Wdl::Draw,
