@@ -157,6 +157,15 @@ pub fn build(opts: &BuildOptions, progress: &dyn Progress) -> Result<BuildReport
         path: opts.dir.clone(),
         source,
     })?;
+    // Temporary files left by a killed build are incomplete: remove them.
+    if let Ok(rd) = std::fs::read_dir(&opts.dir) {
+        for e in rd.flatten() {
+            let p = e.path();
+            if p.to_str().is_some_and(|s| s.ends_with(".egdb.tmp")) {
+                std::fs::remove_file(&p).map_err(|source| EgdbError::Io { path: p, source })?;
+            }
+        }
+    }
     let (store, bad) = Store::scan(&opts.dir)?;
     let mut report = BuildReport::default();
     for (p, e) in &bad {
