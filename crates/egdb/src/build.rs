@@ -217,8 +217,11 @@ pub fn build(opts: &BuildOptions, progress: &dyn Progress) -> Result<BuildReport
         if to_solve.is_empty() {
             continue;
         }
-        // A kept member is solved again with its mirror (values are identical; cheaper than
-        // reading half a pair), but only the missing members are written.
+        // A kept member is solved again with its mirror (the pair is solved as one), but only the
+        // missing members are written.
+        for g in group.iter().filter(|g| !to_solve.contains(g)) {
+            progress.begin(ClassIndex::new(variant, *g).size());
+        }
         progress.class(&file::file_name(variant, &group[0]), false);
         let solved = pool.install(|| solve(&tables, &group, progress))?;
         for (g, values) in group.iter().zip(solved) {
