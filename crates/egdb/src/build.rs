@@ -67,6 +67,8 @@ pub struct BuildReport {
 /// Solved classes held in memory for look-ups.
 struct Tables {
     variant: Variant,
+    /// The database directory (for error messages).
+    dir: PathBuf,
     map: HashMap<Material, (ClassIndex, Arc<Vec<u16>>)>,
     max_distance: u32,
 }
@@ -182,6 +184,7 @@ pub fn build(opts: &BuildOptions, progress: &dyn Progress) -> Result<BuildReport
     let pool = pool(opts.threads)?;
     let mut tables = Tables {
         variant,
+        dir: opts.dir.clone(),
         map: HashMap::new(),
         max_distance: 0,
     };
@@ -242,7 +245,7 @@ fn missing(tables: &Tables, needed_by: &Material, m: Material) -> EgdbError {
     EgdbError::MissingClass {
         variant: tables.variant.id(),
         class: m.name(),
-        dir: PathBuf::new(),
+        dir: tables.dir.clone(),
         needed_by: needed_by.name(),
     }
 }
@@ -523,6 +526,7 @@ pub fn verify(
     let pool = pool(threads)?;
     let mut tables = Tables {
         variant,
+        dir: dir.to_path_buf(),
         map: HashMap::new(),
         max_distance: 0,
     };
