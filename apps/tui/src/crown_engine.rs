@@ -30,6 +30,8 @@ fn eval(score: Score) -> Eval {
         Score::Value(v) => Eval::Value(v),
         Score::Win(n) => Eval::Win(n),
         Score::Loss(n) => Eval::Loss(n),
+        Score::DatabaseWin(n) => Eval::DatabaseWin(n),
+        Score::DatabaseLoss(n) => Eval::DatabaseLoss(n),
     }
 }
 
