@@ -285,8 +285,7 @@ fn converts(fen: &str, tables: &Arc<Oracle>) -> u32 {
 }
 
 /// Two kings against one king: a win in American checkers (the lone king is driven out of the
-/// double corner). Every checkers primer (e.g. Richard Pask, "Starting Out in Checkers", the
-/// two-kings-versus-one ending) gives it as a basic win.
+/// double corner), one of the first endings checkers primers teach.
 #[test]
 fn two_kings_beat_one_king_by_the_shortest_way() {
     let tables = Arc::new(Oracle::solve(Variant::American, class("KK", "K")));
@@ -354,4 +353,44 @@ fn low_levels_ignore_the_tables() {
         "level 3 used the tables: {}",
         r.score
     );
+}
+
+/// Three kings against two, the defenders in the two double corners: a win in American checkers
+/// that needs technique (the winner forces an exchange into two kings against one), a standard
+/// ending of checkers primers. With the oracle holding every position of at most
+/// four pieces, the engine searches the five-piece phase (depth 8) and probes after each capture;
+/// once the game enters the databases it must finish in exactly their distance.
+#[test]
+fn three_kings_beat_two_kings_in_the_double_corners() {
+    let tables = Arc::new(Oracle::solve(
+        Variant::American,
+        class("KKK", "K").into_iter().chain(class("KK", "KK")),
+    ));
+    assert_eq!(tables.max_pieces, 4);
+    let pos = Position::from_fen(Variant::American, "W:WK14,K18,K22:BK1,K32").unwrap();
+    let end = play_out(Game::from_position(pos), &tables, &Limits::depth(8), 200);
+    assert_eq!(
+        end.outcome().and_then(|o| o.winner()),
+        Some(Color::White),
+        "{:?} after {} plies",
+        end.outcome(),
+        end.ply_count()
+    );
+    // Where the game entered the databases, the rest took exactly the database distance.
+    let mut p = pos;
+    let mut entry = None;
+    for (i, m) in end.moves().iter().enumerate() {
+        p = p.after(m);
+        if pieces(&p) <= 4 {
+            entry = Some((i + 1, tables.value(&p)));
+            break;
+        }
+    }
+    let (at, v) = entry.expect("the game reaches four pieces");
+    assert_ne!(
+        v.wdl,
+        Wdl::Draw,
+        "entered the databases at a draw (ply {at})"
+    );
+    assert_eq!(end.ply_count() - at, v.distance.unwrap() as usize);
 }
