@@ -3,6 +3,7 @@
 mod analyze_cmd;
 mod bench_cmd;
 mod common;
+mod egdb_cmd;
 mod engine_cmd;
 mod match_cmd;
 mod pdn_cmd;
@@ -41,6 +42,8 @@ enum Command {
     Match(match_cmd::MatchArgs),
     /// Run the engine over a line protocol on stdin/stdout (docs/protocol.md).
     Engine(engine_cmd::EngineArgs),
+    /// Endgame databases: build, probe, info, verify (docs/egdb.md).
+    Egdb(egdb_cmd::EgdbArgs),
 }
 
 /// An error reported as one line on stderr with exit code 2.
@@ -115,6 +118,7 @@ fn main() -> ExitCode {
         Command::Play(args) => play_cmd::run(&args),
         Command::Match(args) => match_cmd::run(&args),
         Command::Engine(args) => engine_cmd::run(&args),
+        Command::Egdb(args) => egdb_cmd::run(&args),
     };
     match result {
         Ok(code) => code,

@@ -16,7 +16,7 @@ use crown_core::{MoveList, Position, Variant};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU16, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -101,15 +101,15 @@ impl Tables {
     fn code(
         &self,
         pos: &Position,
-        current: Option<(&Material, &ClassIndex, &[AtomicU16])>,
+        current: &[(&Material, &ClassIndex, &[AtomicU16])],
     ) -> Result<u16, Material> {
         if let Some(p) = terminal(pos) {
             return Ok(code_of(p));
         }
         let m = Material::of(pos);
         let (men, kings) = index::canonical(pos);
-        if let Some((cm, ci, vals)) = current {
-            if *cm == m {
+        for (cm, ci, vals) in current {
+            if **cm == m {
                 return Ok(vals[ci.index_of(men, kings) as usize].load(Ordering::Relaxed));
             }
         }
@@ -176,30 +176,51 @@ pub fn build(opts: &BuildOptions, progress: &dyn Progress) -> Result<BuildReport
         map: HashMap::new(),
         max_distance: 0,
     };
+    let mut done: Vec<Material> = Vec::new();
     for m in all {
-        let name = file::file_name(variant, &m);
-        if let Some(read) = store.read_class(variant, &m) {
-            match read {
-                Ok(values) => {
+        if done.contains(&m) {
+            continue;
+        }
+        let mirror = m.mirror();
+        let group: Vec<Material> = if mirror == m {
+            vec![m]
+        } else {
+            vec![m, mirror]
+        };
+        let mut to_solve = Vec::new();
+        for &g in &group {
+            let name = file::file_name(variant, &g);
+            match store.read_class(variant, &g) {
+                Some(Ok(values)) => {
                     progress.class(&name, true);
                     report.kept.push(name);
-                    tables.insert(m, Arc::new(values));
-                    continue;
+                    tables.insert(g, Arc::new(values));
                 }
-                Err(e) => {
+                Some(Err(e)) => {
                     report.replaced.push(e.to_string());
-                    let ci = ClassIndex::new(variant, m);
-                    progress.begin(ci.size());
+                    progress.begin(ClassIndex::new(variant, g).size());
+                    to_solve.push(g);
                 }
+                None => to_solve.push(g),
             }
         }
-        progress.class(&name, false);
-        let values = pool.install(|| solve(&tables, m, progress))?;
-        let (_, bytes) = file::write_class(&opts.dir, variant, &m, &values)?;
-        report.positions += values.len() as u64;
-        report.bytes += bytes;
-        report.built.push(name);
-        tables.insert(m, Arc::new(values));
+        done.extend(&group);
+        if to_solve.is_empty() {
+            continue;
+        }
+        // A kept member is solved again with its mirror (values are identical; cheaper than
+        // reading half a pair), but only the missing members are written.
+        progress.class(&file::file_name(variant, &group[0]), false);
+        let solved = pool.install(|| solve(&tables, &group, progress))?;
+        for (g, values) in group.iter().zip(solved) {
+            if to_solve.contains(g) {
+                let (_, bytes) = file::write_class(&opts.dir, variant, g, &values)?;
+                report.positions += values.len() as u64;
+                report.bytes += bytes;
+                report.built.push(file::file_name(variant, g));
+                tables.insert(*g, Arc::new(values));
+            }
+        }
     }
     report.seconds = start.elapsed().as_secs_f64();
     Ok(report)
@@ -214,83 +235,246 @@ fn missing(tables: &Tables, needed_by: &Material, m: Material) -> EgdbError {
     }
 }
 
-/// Solve one class, given every class its moves lead into.
-fn solve(tables: &Tables, m: Material, progress: &dyn Progress) -> Result<Vec<u16>, EgdbError> {
-    let ci = ClassIndex::new(tables.variant, m);
-    let size = ci.size() as usize;
-    let vals: Vec<AtomicU16> = (0..size).map(|_| AtomicU16::new(DRAW)).collect();
-    // Invalid indices (Impasse only).
-    if tables.variant == Variant::Impasse {
-        vals.par_iter().enumerate().for_each(|(i, v)| {
-            if ci.position_at(i as u64).is_none() {
-                v.store(INVALID, Ordering::Relaxed);
-            }
-        });
-    }
-    let mut open: Vec<u64> = (0..size as u64)
-        .into_par_iter()
-        .filter(|&i| vals[i as usize].load(Ordering::Relaxed) != INVALID)
+/// Solve a class together with its mirror (the same material with the sides swapped: a quiet move
+/// of one leads into the other), given every class their captures and promotions lead into.
+///
+/// Retrograde by rounds. One forward pass per position records what its moves lead into outside the
+/// group (the shortest lost successor, the longest won one, whether one is drawn) and counts its
+/// moves inside the group; a second pass lists, for each position, the positions of the group that
+/// move into it (predecessors). Round `r` (odd: wins, even: losses) then only walks the predecessors
+/// of the positions resolved in round `r - 1`.
+fn solve(
+    tables: &Tables,
+    group: &[Material],
+    progress: &dyn Progress,
+) -> Result<Vec<Vec<u16>>, EgdbError> {
+    let cis: Vec<ClassIndex> = group
+        .iter()
+        .map(|m| ClassIndex::new(tables.variant, *m))
         .collect();
-    progress.advance((size - open.len()) as u64);
+    let mut offsets = vec![0u64];
+    for ci in &cis {
+        offsets.push(offsets[offsets.len() - 1] + ci.size());
+    }
+    let total = offsets[cis.len()] as usize;
+    if total >= u32::MAX as usize {
+        return Err(EgdbError::Invalid(format!(
+            "class {} has {total} positions, more than this builder indexes",
+            group[0].name()
+        )));
+    }
+    let locate = |gid: usize| -> (usize, u64) {
+        let g = offsets.partition_point(|&o| o <= gid as u64) - 1;
+        (g, gid as u64 - offsets[g])
+    };
+    let vals: Vec<AtomicU16> = (0..total).map(|_| AtomicU16::new(DRAW)).collect();
+    // Moves into the group not yet known to be won for the opponent; u16::MAX = never a loss
+    // (a move leads to a draw outside the group).
+    let remaining: Vec<AtomicU16> = (0..total).map(|_| AtomicU16::new(0)).collect();
+    let in_degree: Vec<AtomicU32> = (0..total + 1).map(|_| AtomicU32::new(0)).collect();
+    // Per position: round at which an outside move makes it a win (shortest lost successor + 1),
+    // and round at which its outside won successors are all counted (longest + 1); 0 = none.
+    let ext_win: Vec<AtomicU16> = (0..total).map(|_| AtomicU16::new(0)).collect();
+    let ext_loss: Vec<AtomicU16> = (0..total).map(|_| AtomicU16::new(0)).collect();
     let failed: std::sync::Mutex<Option<Material>> = std::sync::Mutex::new(None);
-    let mut round: u32 = 0;
-    loop {
-        let resolved = AtomicU64::new(0);
-        open.par_iter().for_each_init(MoveList::new, |moves, &i| {
-            let Some(pos) = ci.position_at(i) else {
+    let group_of = |m: &Material| group.iter().position(|g| g == m);
+
+    // Pass 1: outside successors, inside move counts, in-degrees.
+    (0..total)
+        .into_par_iter()
+        .for_each_init(MoveList::new, |moves, gid| {
+            let (g, i) = locate(gid);
+            let Some(pos) = cis[g].position_at(i) else {
+                vals[gid].store(INVALID, Ordering::Relaxed);
                 return;
             };
             pos.legal_moves_into(moves);
-            let mut win: Option<u32> = None;
-            let mut all_lost = true;
-            let mut longest = 0u32;
+            let (mut inside, mut win, mut longest, mut draw) = (0u32, 0u32, 0u32, false);
             for mv in moves.iter() {
                 let succ = pos.after(mv);
-                let code = match tables.code(&succ, Some((&m, &ci, &vals))) {
-                    Ok(c) => c,
+                if terminal(&succ).is_none() {
+                    let m = Material::of(&succ);
+                    if let Some(h) = group_of(&m) {
+                        let (men, kings) = index::canonical(&succ);
+                        let child = offsets[h] as usize + cis[h].index_of(men, kings) as usize;
+                        in_degree[child].fetch_add(1, Ordering::Relaxed);
+                        inside += 1;
+                        continue;
+                    }
+                }
+                match tables.code(&succ, &[]) {
+                    Ok(DRAW) | Ok(INVALID) => draw = true,
+                    Ok(c) => {
+                        let d = u32::from(c - 2);
+                        if d % 2 == 0 {
+                            win = if win == 0 { d + 1 } else { win.min(d + 1) };
+                        } else {
+                            longest = longest.max(d + 1);
+                        }
+                    }
                     Err(missing) => {
                         *failed.lock().unwrap_or_else(|e| e.into_inner()) = Some(missing);
                         return;
                     }
-                };
-                if code <= INVALID {
-                    all_lost = false;
-                    continue;
-                }
-                let d = u32::from(code - 2);
-                if d + 1 > round {
-                    all_lost = false;
-                } else if d % 2 == 0 {
-                    win = Some(win.map_or(d + 1, |w| w.min(d + 1)));
-                } else {
-                    longest = longest.max(d + 1);
                 }
             }
-            let value = match win {
-                Some(w) => w,
-                None if all_lost => longest,
-                None => return,
-            };
-            vals[i as usize].store((value + 2) as u16, Ordering::Relaxed);
-            resolved.fetch_add(1, Ordering::Relaxed);
+            ext_win[gid].store(win as u16, Ordering::Relaxed);
+            if draw || win > 0 {
+                // Never a loss: an outside move draws or wins.
+                remaining[gid].store(u16::MAX, Ordering::Relaxed);
+            } else {
+                // The outside won successors count as one move, resolved at round `longest`.
+                let outside = u32::from(longest > 0);
+                ext_loss[gid].store(longest as u16, Ordering::Relaxed);
+                remaining[gid].store((inside + outside) as u16, Ordering::Relaxed);
+            }
         });
-        if let Some(miss) = failed.lock().unwrap_or_else(|e| e.into_inner()).take() {
-            return Err(missing(tables, &m, miss));
-        }
-        let n = resolved.into_inner();
-        if n > 0 {
-            open.retain(|&i| vals[i as usize].load(Ordering::Relaxed) == DRAW);
-            progress.advance(n);
-        } else if round > tables.max_distance + 1 {
-            break;
-        }
-        if open.is_empty() {
-            break;
-        }
-        round += 1;
+    if let Some(miss) = failed.lock().unwrap_or_else(|e| e.into_inner()).take() {
+        return Err(missing(tables, &group[0], miss));
     }
-    progress.advance(open.len() as u64);
-    Ok(vals.into_iter().map(AtomicU16::into_inner).collect())
+    // Predecessor lists (CSR): start of each child's list.
+    let mut start = Vec::with_capacity(total + 1);
+    let mut acc = 0u64;
+    for d in &in_degree {
+        start.push(acc);
+        acc += u64::from(d.load(Ordering::Relaxed));
+    }
+    let cursor: Vec<AtomicU64> = start.iter().map(|&s| AtomicU64::new(s)).collect();
+    drop(in_degree);
+    let preds: Vec<AtomicU32> = (0..acc).map(|_| AtomicU32::new(0)).collect();
+    // Pass 2: fill the predecessor lists.
+    (0..total)
+        .into_par_iter()
+        .for_each_init(MoveList::new, |moves, gid| {
+            if vals[gid].load(Ordering::Relaxed) == INVALID {
+                return;
+            }
+            let (g, i) = locate(gid);
+            let Some(pos) = cis[g].position_at(i) else {
+                return;
+            };
+            pos.legal_moves_into(moves);
+            for mv in moves.iter() {
+                let succ = pos.after(mv);
+                if terminal(&succ).is_some() {
+                    continue;
+                }
+                if let Some(h) = group_of(&Material::of(&succ)) {
+                    let (men, kings) = index::canonical(&succ);
+                    let child = offsets[h] as usize + cis[h].index_of(men, kings) as usize;
+                    let at = cursor[child].fetch_add(1, Ordering::Relaxed);
+                    preds[at as usize].store(gid as u32, Ordering::Relaxed);
+                }
+            }
+        });
+    drop(cursor);
+    let invalid = vals
+        .par_iter()
+        .filter(|v| v.load(Ordering::Relaxed) == INVALID)
+        .count();
+    progress.advance(invalid as u64);
+
+    // Round 0: no move at all (or only moves to won outside positions, resolved later).
+    let mut frontier: Vec<u32> = (0..total)
+        .into_par_iter()
+        .filter(|&gid| {
+            vals[gid].load(Ordering::Relaxed) == DRAW
+                && remaining[gid].load(Ordering::Relaxed) == 0
+                && ext_win[gid].load(Ordering::Relaxed) == 0
+        })
+        .map(|gid| gid as u32)
+        .collect();
+    for &gid in &frontier {
+        vals[gid as usize].store(2, Ordering::Relaxed);
+    }
+    progress.advance(frontier.len() as u64);
+    let last_outside = tables.max_distance + 1;
+    let mut round: u32 = 0;
+    while !frontier.is_empty() || round <= last_outside {
+        round += 1;
+        let code = (round + 2) as u16;
+        let wins = round % 2 == 1;
+        let next: Vec<u32> = if wins {
+            // Predecessors of positions lost in round - 1, and outside wins due now.
+            let mut n: Vec<u32> = frontier
+                .par_iter()
+                .flat_map_iter(|&c| {
+                    let c = c as usize;
+                    (start[c]..start[c + 1]).map(|k| preds[k as usize].load(Ordering::Relaxed))
+                })
+                .filter(|&p| {
+                    vals[p as usize]
+                        .compare_exchange(DRAW, code, Ordering::Relaxed, Ordering::Relaxed)
+                        .is_ok()
+                })
+                .collect();
+            let outside: Vec<u32> = (0..total)
+                .into_par_iter()
+                .filter(|&gid| {
+                    ext_win[gid].load(Ordering::Relaxed) == round as u16
+                        && vals[gid]
+                            .compare_exchange(DRAW, code, Ordering::Relaxed, Ordering::Relaxed)
+                            .is_ok()
+                })
+                .map(|gid| gid as u32)
+                .collect();
+            n.extend(outside);
+            n
+        } else {
+            // Predecessors of positions won in round - 1 lose one escape; at zero they are lost.
+            let count_down = |p: usize| -> bool {
+                let r = &remaining[p];
+                let before = r
+                    .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |x| {
+                        if x == u16::MAX || x == 0 {
+                            None
+                        } else {
+                            Some(x - 1)
+                        }
+                    })
+                    .unwrap_or(0);
+                before == 1
+                    && vals[p]
+                        .compare_exchange(DRAW, code, Ordering::Relaxed, Ordering::Relaxed)
+                        .is_ok()
+            };
+            let mut n: Vec<u32> = frontier
+                .par_iter()
+                .flat_map_iter(|&c| {
+                    let c = c as usize;
+                    (start[c]..start[c + 1]).map(|k| preds[k as usize].load(Ordering::Relaxed))
+                })
+                .filter(|&p| {
+                    vals[p as usize].load(Ordering::Relaxed) == DRAW && count_down(p as usize)
+                })
+                .collect();
+            let outside: Vec<u32> = (0..total)
+                .into_par_iter()
+                .filter(|&gid| {
+                    ext_loss[gid].load(Ordering::Relaxed) == round as u16
+                        && vals[gid].load(Ordering::Relaxed) == DRAW
+                        && count_down(gid)
+                })
+                .map(|gid| gid as u32)
+                .collect();
+            n.extend(outside);
+            n
+        };
+        progress.advance(next.len() as u64);
+        frontier = next;
+    }
+    let draws = vals
+        .par_iter()
+        .filter(|v| v.load(Ordering::Relaxed) == DRAW)
+        .count();
+    progress.advance(draws as u64);
+    let mut out = Vec::with_capacity(cis.len());
+    let mut all: Vec<u16> = vals.into_iter().map(AtomicU16::into_inner).collect();
+    for g in (0..cis.len()).rev() {
+        out.push(all.split_off(offsets[g] as usize));
+    }
+    out.reverse();
+    Ok(out)
 }
 
 fn describe(code: u16) -> String {
@@ -365,7 +549,7 @@ pub fn verify(
                     pos.legal_moves_into(moves);
                     let mut best: Option<Probe> = None;
                     for mv in moves.iter() {
-                        let code = tables.code(&pos.after(mv), None)?;
+                        let code = tables.code(&pos.after(mv), &[])?;
                         let p = Probe::from_code(code)
                             .unwrap_or(Probe {
                                 wdl: Wdl::Draw,

@@ -315,8 +315,8 @@ pub(crate) fn write_class(
         for b in &blocks {
             f.write_all(b)?;
         }
-        let f = f.into_inner().map_err(|e| e.into_error())?;
-        f.sync_all()?;
+        // No fsync: a file cut short by a crash fails its checksums and is rebuilt on resume.
+        f.flush()?;
         Ok(())
     };
     if let Err(e) = write() {
@@ -409,14 +409,18 @@ impl Store {
     }
 
     pub(crate) fn max_pieces(&self, variant: Variant) -> u32 {
+        // One piece alone is a finished game (no class); count from two.
         let mut n = 0;
-        loop {
-            let next = Material::with_pieces(variant, n + 1);
-            if next.is_empty() || !next.iter().all(|m| self.has(variant, m)) {
-                return n;
+        for pieces in 1..=24 {
+            let classes = Material::with_pieces(variant, pieces);
+            if !classes.iter().all(|m| self.has(variant, m)) {
+                break;
             }
-            n += 1;
+            if !classes.is_empty() {
+                n = pieces;
+            }
         }
+        n
     }
 
     pub(crate) fn infos(&self) -> Vec<ClassInfo> {

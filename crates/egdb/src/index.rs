@@ -70,6 +70,16 @@ impl Material {
         }
     }
 
+    /// The same material with the sides swapped (the class a quiet move leads into).
+    pub fn mirror(&self) -> Material {
+        Material {
+            mover_men: self.other_men,
+            mover_kings: self.other_kings,
+            other_men: self.mover_men,
+            other_kings: self.mover_kings,
+        }
+    }
+
     /// Pieces counted for `variant`: pieces on the board in American and pool, checkers in Impasse
     /// (a double counts two).
     pub fn pieces(&self, variant: Variant) -> u32 {

@@ -1,0 +1,239 @@
+//! `crown egdb`: build, probe, list and verify the endgame databases (crates/egdb, docs/egdb.md).
+
+use crate::CliError;
+use clap::{Args, Subcommand};
+use crown_core::{Position, Variant};
+use crown_egdb::{BuildOptions, Progress, Tablebase};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Arguments of `crown egdb`.
+#[derive(Args, Debug)]
+pub struct EgdbArgs {
+    #[command(subcommand)]
+    command: EgdbCommand,
+}
+
+#[derive(Subcommand, Debug)]
+enum EgdbCommand {
+    /// Build every class with at most N pieces (resumes: classes already on disk are checked and kept).
+    Build(BuildArgs),
+    /// The database value of a position: win/loss/draw, depth to win in plies, the best move.
+    Probe(ProbeArgs),
+    /// List the classes present: positions, wins/losses/draws, bytes on disk.
+    Info(DirArgs),
+    /// Re-check every stored value against the values of its successors.
+    Verify(VerifyArgs),
+}
+
+#[derive(Args, Debug)]
+struct DirArgs {
+    /// Database directory (default: $CROWN_EGDB_DIR, else the per-user data directory).
+    #[arg(long)]
+    dir: Option<PathBuf>,
+}
+
+impl DirArgs {
+    fn dir(&self) -> Result<PathBuf, CliError> {
+        self.dir
+            .clone()
+            .or_else(Tablebase::default_dir)
+            .ok_or_else(|| {
+                CliError("no database directory: give --dir or set CROWN_EGDB_DIR".into())
+            })
+    }
+}
+
+#[derive(Args, Debug)]
+struct BuildArgs {
+    /// Game: american, pool or impasse.
+    #[arg(long)]
+    variant: String,
+    /// Largest number of pieces (Impasse: checkers, a double counting two).
+    #[arg(long)]
+    pieces: u32,
+    #[command(flatten)]
+    dir: DirArgs,
+    /// Worker threads (default: one per core).
+    #[arg(long)]
+    threads: Option<usize>,
+}
+
+#[derive(Args, Debug)]
+struct ProbeArgs {
+    /// Game: american, pool or impasse.
+    #[arg(long)]
+    variant: String,
+    /// The position, PDN FEN.
+    #[arg(long)]
+    fen: String,
+    #[command(flatten)]
+    dir: DirArgs,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args, Debug)]
+struct VerifyArgs {
+    #[command(flatten)]
+    dir: DirArgs,
+    /// Worker threads (default: one per core).
+    #[arg(long)]
+    threads: Option<usize>,
+}
+
+/// An indicatif bar with positions/s and ETA.
+struct Bar(ProgressBar);
+
+impl Progress for Bar {
+    fn begin(&self, positions: u64) {
+        self.0.inc_length(positions);
+    }
+    fn class(&self, name: &str, kept: bool) {
+        self.0
+            .set_message(format!("{name}{}", if kept { " (kept)" } else { "" }));
+    }
+    fn advance(&self, positions: u64) {
+        self.0.inc(positions);
+    }
+}
+
+fn bar() -> Bar {
+    let pb = ProgressBar::new(0);
+    pb.set_style(
+        ProgressStyle::with_template(
+            "{elapsed_precise} [{bar:30}] {human_pos}/{human_len} positions, {per_sec}, ETA {eta} {msg}",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .progress_chars("=> "),
+    );
+    Bar(pb)
+}
+
+fn variant(text: &str) -> Result<Variant, CliError> {
+    Ok(text.parse::<Variant>()?)
+}
+
+/// Run `crown egdb`.
+pub fn run(args: &EgdbArgs) -> Result<ExitCode, CliError> {
+    match &args.command {
+        EgdbCommand::Build(a) => build(a),
+        EgdbCommand::Probe(a) => probe(a),
+        EgdbCommand::Info(a) => info(a),
+        EgdbCommand::Verify(a) => verify(a),
+    }
+}
+
+fn build(a: &BuildArgs) -> Result<ExitCode, CliError> {
+    let opts = BuildOptions {
+        variant: variant(&a.variant)?,
+        pieces: a.pieces,
+        dir: a.dir.dir()?,
+        threads: a.threads,
+    };
+    if a.threads == Some(0) {
+        return Err(CliError("--threads must be at least 1".into()));
+    }
+    let bar = bar();
+    let report = crown_egdb::build(&opts, &bar)?;
+    bar.0.finish_and_clear();
+    for r in &report.replaced {
+        println!("replaced damaged file: {r}");
+    }
+    println!(
+        "{} ≤{} pieces in {}: built {} classes ({} positions, {} bytes), kept {}, {:.1} s, {:.0} positions/s",
+        opts.variant.id(),
+        opts.pieces,
+        opts.dir.display(),
+        report.built.len(),
+        report.positions,
+        report.bytes,
+        report.kept.len(),
+        report.seconds,
+        report.positions as f64 / report.seconds.max(1e-9)
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn probe(a: &ProbeArgs) -> Result<ExitCode, CliError> {
+    let v = variant(&a.variant)?;
+    let pos = Position::from_fen(v, &a.fen).map_err(|e| CliError(format!("--fen: {e}")))?;
+    let tb = Tablebase::open(&a.dir.dir()?)?;
+    let value = tb.probe(&pos)?;
+    let best = tb.best_move(&pos)?;
+    let best_text = best.map(|(m, _)| pos.move_text(&m));
+    if a.json {
+        println!(
+            "{}",
+            serde_json::json!({
+                "variant": v.id(),
+                "fen": pos.to_fen(),
+                "result": value.wdl.id(),
+                "distance": value.distance,
+                "best_move": best_text,
+            })
+        );
+    } else {
+        let d = value
+            .distance
+            .map(|d| format!(" in {d} plies"))
+            .unwrap_or_default();
+        println!(
+            "{} {}: {}{d} for {}; best move {}",
+            v.id(),
+            pos.to_fen(),
+            value.wdl.id(),
+            pos.side_to_move(),
+            best_text.as_deref().unwrap_or("none")
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn info(a: &DirArgs) -> Result<ExitCode, CliError> {
+    let dir = a.dir()?;
+    let tb = Tablebase::open(&dir)?;
+    println!("{}: {}", dir.display(), tb.describe());
+    let classes = tb.classes();
+    let (mut pos, mut bytes) = (0u64, 0u64);
+    for c in &classes {
+        println!(
+            "{:<8} {:<10} {:>3} pieces {:>12} positions  W {:>11}  L {:>11}  D {:>11}  max {:>3} plies  {:>11} bytes",
+            c.variant.id(),
+            c.material.name(),
+            c.material.pieces(c.variant),
+            c.positions,
+            c.wins,
+            c.losses,
+            c.draws,
+            c.max_distance,
+            c.bytes
+        );
+        pos += c.positions;
+        bytes += c.bytes;
+    }
+    println!("{} classes, {pos} positions, {bytes} bytes", classes.len());
+    Ok(ExitCode::SUCCESS)
+}
+
+fn verify(a: &VerifyArgs) -> Result<ExitCode, CliError> {
+    let dir = a.dir.dir()?;
+    let tb = Tablebase::open(&dir)?;
+    tb.check_files()?;
+    let bar = bar();
+    let mut total = 0;
+    for v in [Variant::American, Variant::Pool, Variant::Impasse] {
+        if tb.classes().iter().any(|c| c.variant == v) {
+            total += crown_egdb::verify(&dir, v, a.threads, &bar)?;
+        }
+    }
+    bar.0.finish_and_clear();
+    println!(
+        "{}: {} classes, {total} positions verified",
+        dir.display(),
+        tb.classes().len()
+    );
+    Ok(ExitCode::SUCCESS)
+}
