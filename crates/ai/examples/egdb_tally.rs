@@ -3,12 +3,12 @@
 //! test).
 //!
 //! ```text
-//! cargo run --release -p crown-ai --features egdb --example egdb_tally -- DIR [POSITIONS] [MS] [PIECES]
+//! cargo run --release -p crown-ai --features egdb --example egdb_tally -- DIR [POSITIONS] [MS] [PIECES] [any|even]
 //! ```
 //!
 //! Builds the American databases up to PIECES (default 4) in DIR when they are missing, draws
-//! POSITIONS (default 200) random American positions with 3 to PIECES pieces and no capture
-//! pending (seeded, so every run draws the same ones), searches each for MS ms (default 100)
+//! POSITIONS (default 200) random American positions with 3 to PIECES pieces (`even`: exactly
+//! PIECES, half each side) and no capture pending (seeded, so every run draws the same ones), searches each for MS ms (default 100)
 //! without and with the databases, and counts the searches whose score names the database value:
 //! a win or loss score (searched or from the databases) names a win or loss; an evaluation of at
 //! least +0.50 (a half man) names a win, at most −0.50 a loss, anything between a draw.
@@ -41,9 +41,13 @@ impl Rng {
     }
 }
 
-fn random_position(rng: &mut Rng, max_pieces: u32) -> Position {
+fn random_position(rng: &mut Rng, max_pieces: u32, even: bool) -> Position {
     loop {
-        let n = 3 + rng.below(u64::from(max_pieces) - 2);
+        let n = if even {
+            u64::from(max_pieces)
+        } else {
+            3 + rng.below(u64::from(max_pieces) - 2)
+        };
         let mut squares: Vec<u64> = Vec::new();
         while squares.len() < n as usize {
             let s = 1 + rng.below(32);
@@ -52,7 +56,11 @@ fn random_position(rng: &mut Rng, max_pieces: u32) -> Position {
             }
         }
         // At least one piece each.
-        let split = 1 + rng.below(n - 1) as usize;
+        let split = if even {
+            n as usize / 2
+        } else {
+            1 + rng.below(n - 1) as usize
+        };
         let piece = |s: u64, rng: &mut Rng| {
             if rng.below(2) == 0 {
                 format!("K{s}")
@@ -81,6 +89,7 @@ fn main() {
     let count: usize = args.next().map_or(200, |s| s.parse().expect("POSITIONS"));
     let ms: u64 = args.next().map_or(100, |s| s.parse().expect("MS"));
     let pieces: u32 = args.next().map_or(4, |s| s.parse().expect("PIECES"));
+    let even = args.next().is_some_and(|s| s == "even");
     let t = Instant::now();
     let report = crown_egdb::build(
         &crown_egdb::BuildOptions {
@@ -99,13 +108,15 @@ fn main() {
     let tb = Arc::new(crown_egdb::Tablebase::open(&dir).expect("open"));
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     let positions: Vec<Position> = (0..count)
-        .map(|_| random_position(&mut rng, pieces))
+        .map(|_| random_position(&mut rng, pieces, even))
         .collect();
     let stop = AtomicBool::new(false);
     for with in [false, true] {
         let (mut right, mut proven, mut total_ms) = (0, 0, 0u64);
+        let mut truths = [0usize; 3];
         for p in &positions {
             let truth = tb.probe(p).expect("probe").wdl;
+            truths[truth as usize] += 1;
             let mut e = Engine::new(EngineOptions {
                 hash_mib: 16,
                 threads: 1,
@@ -129,10 +140,13 @@ fn main() {
             }
         }
         println!(
-            "tables {}: right outcome {right}/{count} ({:.1} %), proven {proven}, mean time {} ms",
+            "tables {}: right outcome {right}/{count} ({:.1} %), proven win/loss {proven}, mean time {} ms (database: {} losses, {} draws, {} wins)",
             if with { "on " } else { "off" },
             100.0 * right as f64 / count as f64,
-            total_ms / count as u64
+            total_ms / count as u64,
+            truths[0],
+            truths[1],
+            truths[2]
         );
     }
 }
