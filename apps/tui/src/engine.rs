@@ -249,6 +249,8 @@ mod tests {
         assert_eq!(Eval::Win(7).to_string(), "win in 7");
         assert_eq!(Eval::Loss(4).to_string(), "loss in 4");
         assert_eq!(Eval::Win(3).negate(), Eval::Loss(3));
+        assert_eq!(Eval::DatabaseWin(23).to_string(), "win in 23 (db)");
+        assert_eq!(Eval::DatabaseWin(23).negate(), Eval::DatabaseLoss(23));
     }
 
     /// Reports one depth, then waits for `stop` (or 5 s) and answers with the first legal move.

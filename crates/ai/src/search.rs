@@ -733,8 +733,9 @@ impl<'a> Worker<'a> {
         best
     }
 }
-/// The value of a root move from the databases, from the mover's view, as (rank, plies): higher
-/// rank is better; `None` when the position after it is not in the databases.
+
+/// The value of a root move from the databases, from the mover's view: (win/draw/loss, plies to
+/// the end, the position after it); `None` when that position is not in the databases.
 fn table_move_value(
     tables: &dyn EndgameTables,
     pos: &Position,

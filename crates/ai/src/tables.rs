@@ -3,7 +3,7 @@
 //! The engine does not read database files itself (that is `crown-egdb`, which needs the file
 //! system and so cannot run in the browser): it asks an [`EndgameTables`] for the perfect-play value
 //! of a position. Front ends open the databases once and hand the same `Arc` to every engine with
-//! [`crate::Engine::set_tables`]; with the `egdb` feature, [`load`] does that for the files of
+//! [`crate::Engine::set_tables`]; with the `egdb` feature, `load` does that for the files of
 //! `crown-egdb`.
 //!
 //! A database value is from the side to move's point of view: win, draw or loss under perfect
