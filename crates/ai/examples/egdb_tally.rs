@@ -3,13 +3,14 @@
 //! test).
 //!
 //! ```text
-//! cargo run --release -p crown-ai --features egdb --example egdb_tally -- DIR [POSITIONS] [MS] [PIECES] [any|even]
+//! cargo run --release -p crown-ai --features egdb --example egdb_tally -- DIR [POSITIONS] [MS] [PIECES] [any|even] [ENGINE_DIR]
 //! ```
 //!
 //! Builds the American databases up to PIECES (default 4) in DIR when they are missing, draws
 //! POSITIONS (default 200) random American positions with 3 to PIECES pieces (`even`: exactly
-//! PIECES, half each side) and no capture pending (seeded, so every run draws the same ones), searches each for MS ms (default 100)
-//! without and with the databases, and counts the searches whose score names the database value:
+//! PIECES, split as evenly as possible) and no capture pending (seeded, so every run draws the same ones), searches each for MS ms (default 100)
+//! without and with the databases (those in ENGINE_DIR when given, e.g. smaller ones, so that the
+//! engine must search into them), and counts the searches whose score names the database value:
 //! a win or loss score (searched or from the databases) names a win or loss; an evaluation of at
 //! least +0.50 (a half man) names a win, at most −0.50 a loss, anything between a draw.
 
@@ -90,6 +91,7 @@ fn main() {
     let ms: u64 = args.next().map_or(100, |s| s.parse().expect("MS"));
     let pieces: u32 = args.next().map_or(4, |s| s.parse().expect("PIECES"));
     let even = args.next().is_some_and(|s| s == "even");
+    let engine_dir = args.next().map(PathBuf::from);
     let t = Instant::now();
     let report = crown_egdb::build(
         &crown_egdb::BuildOptions {
@@ -106,6 +108,11 @@ fn main() {
         t.elapsed().as_secs_f64()
     );
     let tb = Arc::new(crown_egdb::Tablebase::open(&dir).expect("open"));
+    let engine_tb = match &engine_dir {
+        Some(d) => Arc::new(crown_egdb::Tablebase::open(d).expect("open ENGINE_DIR")),
+        None => tb.clone(),
+    };
+    eprintln!("truth: {}; engine: {}", tb.describe(), engine_tb.describe());
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     let positions: Vec<Position> = (0..count)
         .map(|_| random_position(&mut rng, pieces, even))
@@ -123,7 +130,7 @@ fn main() {
                 level: None,
             });
             if with {
-                e.set_tables(Some(tb.clone()));
+                e.set_tables(Some(engine_tb.clone()));
             }
             let r = e.search(
                 &Game::from_position(*p),
