@@ -475,9 +475,13 @@ mod tests {
         // The unknown-key message lists every key, the clock ones included.
         let e = parse_spec("speed=3", None).unwrap_err().0;
         assert!(
-            e.ends_with("(level, depth, movetime, nodes, hash, threads, time, inc)"),
+            e.ends_with("(level, depth, movetime, nodes, hash, threads, time, inc, egdb)"),
             "{e}"
         );
+        // Databases are on unless a spec turns them off.
+        assert!(parse_spec("depth=8", None).unwrap().egdb);
+        assert!(!parse_spec("depth=8,egdb=0", None).unwrap().egdb);
+        assert!(parse_spec("egdb=2", None).is_err());
         for empty in ["", " ", ",", " , "] {
             let e = parse_spec(empty, None).unwrap_err().0;
             assert!(e.contains("is empty"), "{e}");
