@@ -67,6 +67,8 @@ pub struct BuildReport {
 /// Solved classes held in memory for look-ups.
 struct Tables {
     variant: Variant,
+    /// The database directory (for error messages).
+    dir: PathBuf,
     map: HashMap<Material, (ClassIndex, Arc<Vec<u16>>)>,
     max_distance: u32,
 }
@@ -157,6 +159,15 @@ pub fn build(opts: &BuildOptions, progress: &dyn Progress) -> Result<BuildReport
         path: opts.dir.clone(),
         source,
     })?;
+    // Temporary files left by a killed build are incomplete: remove them.
+    if let Ok(rd) = std::fs::read_dir(&opts.dir) {
+        for e in rd.flatten() {
+            let p = e.path();
+            if p.to_str().is_some_and(|s| s.ends_with(".egdb.tmp")) {
+                std::fs::remove_file(&p).map_err(|source| EgdbError::Io { path: p, source })?;
+            }
+        }
+    }
     let (store, bad) = Store::scan(&opts.dir)?;
     let mut report = BuildReport::default();
     for (p, e) in &bad {
@@ -173,6 +184,7 @@ pub fn build(opts: &BuildOptions, progress: &dyn Progress) -> Result<BuildReport
     let pool = pool(opts.threads)?;
     let mut tables = Tables {
         variant,
+        dir: opts.dir.clone(),
         map: HashMap::new(),
         max_distance: 0,
     };
@@ -208,8 +220,11 @@ pub fn build(opts: &BuildOptions, progress: &dyn Progress) -> Result<BuildReport
         if to_solve.is_empty() {
             continue;
         }
-        // A kept member is solved again with its mirror (values are identical; cheaper than
-        // reading half a pair), but only the missing members are written.
+        // A kept member is solved again with its mirror (the pair is solved as one), but only the
+        // missing members are written.
+        for g in group.iter().filter(|g| !to_solve.contains(g)) {
+            progress.begin(ClassIndex::new(variant, *g).size());
+        }
         progress.class(&file::file_name(variant, &group[0]), false);
         let solved = pool.install(|| solve(&tables, &group, progress))?;
         for (g, values) in group.iter().zip(solved) {
@@ -230,7 +245,7 @@ fn missing(tables: &Tables, needed_by: &Material, m: Material) -> EgdbError {
     EgdbError::MissingClass {
         variant: tables.variant.id(),
         class: m.name(),
-        dir: PathBuf::new(),
+        dir: tables.dir.clone(),
         needed_by: needed_by.name(),
     }
 }
@@ -511,6 +526,7 @@ pub fn verify(
     let pool = pool(threads)?;
     let mut tables = Tables {
         variant,
+        dir: dir.to_path_buf(),
         map: HashMap::new(),
         max_distance: 0,
     };
