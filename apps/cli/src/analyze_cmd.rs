@@ -1,6 +1,6 @@
 //! `crown analyze`: search one position and print a line per completed depth.
 
-use crate::common::PositionArgs;
+use crate::common::{egdb_description, EgdbArgs, PositionArgs};
 use crate::CliError;
 use clap::Args;
 use crown_ai::{Engine, EngineOptions, Limits, SearchInfo};
@@ -31,11 +31,14 @@ pub struct AnalyzeArgs {
     /// Transposition table size in MiB, 1 to 4096.
     #[arg(long, default_value_t = 64, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=crown_ai::MAX_HASH_MIB as u64))]
     hash: usize,
-    /// Print one JSON object per line: per depth {"depth","score","nodes","nps","pv"}, then
-    /// {"bestmove","score","pv"}. Scores are text as in the plain output ("+0.25", "win in 7");
-    /// moves are in the notation `crown moves` prints.
+    /// Print one JSON object per line: first {"egdb"} (the endgame databases loaded, or null),
+    /// per depth {"depth","score","nodes","nps","pv"}, then {"bestmove","score","pv"}. Scores are
+    /// text as in the plain output ("+0.25", "win in 7", "win in 23 (db)"); moves are in the
+    /// notation `crown moves` prints.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    egdb: EgdbArgs,
 }
 
 /// Write a line of moves in the notation `crown moves` prints, each relative to its position.
@@ -78,6 +81,13 @@ pub fn run(args: &AnalyzeArgs) -> Result<ExitCode, CliError> {
         threads: args.threads,
         level: None,
     });
+    engine.set_tables(args.egdb.load());
+    if args.json {
+        let loaded = engine.tables().map(|t| t.describe());
+        println!("{}", serde_json::json!({ "egdb": loaded }));
+    } else {
+        println!("info egdb {}", egdb_description(engine.tables()));
+    }
     let stop = AtomicBool::new(false);
     let json = args.json;
     let mut on_info = |info: &SearchInfo| {

@@ -2,7 +2,10 @@
 
 use crate::CliError;
 use clap::Args;
+use crown_ai::EndgameTables;
 use crown_core::{ImpasseSetup, Position, Variant};
+use std::path::PathBuf;
+use std::sync::Arc;
 
 /// `--variant`, `--setup`, `--fen`.
 #[derive(Args, Debug, Clone)]
@@ -46,6 +49,42 @@ impl PositionArgs {
             (None, None) => Ok(Position::new(variant)),
         }
     }
+}
+
+/// `--egdb DIR`, `--no-egdb`: the endgame databases the engine uses (docs/engine.md).
+#[derive(Args, Debug, Clone, Default)]
+pub struct EgdbArgs {
+    /// Endgame database directory [default: $CROWN_EGDB_DIR, else the per-user data directory,
+    /// e.g. ~/.local/share/crown/egdb; `crown egdb build` writes there].
+    #[arg(long, value_name = "DIR")]
+    pub egdb: Option<PathBuf>,
+    /// Search without endgame databases.
+    #[arg(long, conflicts_with = "egdb")]
+    pub no_egdb: bool,
+}
+
+impl EgdbArgs {
+    /// The databases to use: none with `--no-egdb`, else those in `--egdb DIR` or the default
+    /// directory. A missing or broken directory prints one `warning:` line on stderr and gives
+    /// none (the engine plays on without databases); a default directory that does not exist yet
+    /// is silently none.
+    pub fn load(&self) -> Option<Arc<dyn EndgameTables>> {
+        if self.no_egdb {
+            return None;
+        }
+        match crown_ai::tables::load(self.egdb.as_deref()) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("warning: {e}; searching without endgame databases");
+                None
+            }
+        }
+    }
+}
+
+/// What `tables` hold, for an `info egdb …` line: their description, or `none`.
+pub fn egdb_description(tables: Option<&Arc<dyn EndgameTables>>) -> String {
+    tables.map_or_else(|| "none".to_string(), |t| t.describe())
 }
 
 /// Today's date (UTC) as PDN writes it in the `Date` tag: `YYYY.MM.DD` (`????.??.??` if the system

@@ -2,9 +2,10 @@
 //! (docs/protocol.md).
 
 use crate::analyze_cmd::line_text;
+use crate::common::{egdb_description, EgdbArgs};
 use crate::CliError;
 use clap::Args;
-use crown_ai::{Clock, Engine, EngineOptions, Limits, SearchInfo, MAX_HASH_MIB};
+use crown_ai::{Clock, EndgameTables, Engine, EngineOptions, Limits, SearchInfo, MAX_HASH_MIB};
 use crown_core::{Game, ImpasseSetup, Move, Position, Variant};
 use std::io::BufRead;
 use std::process::ExitCode;
@@ -15,9 +16,12 @@ use std::thread::JoinHandle;
 /// Most search threads the engine protocol and `crown analyze` accept.
 pub const MAX_THREADS: usize = 64;
 
-/// Arguments of `crown engine` (none: everything is set over the protocol).
+/// Arguments of `crown engine` (the endgame databases; everything else is set over the protocol).
 #[derive(Args, Debug)]
-pub struct EngineArgs {}
+pub struct EngineArgs {
+    #[command(flatten)]
+    egdb: EgdbArgs,
+}
 
 /// Split a protocol line into its command word and `key=value` pairs (values may be "quoted").
 /// Bare words after the command are returned as keys with an empty value.
@@ -115,6 +119,8 @@ struct State {
     hash: usize,
     threads: usize,
     level: Option<u8>,
+    /// The endgame databases, shared by every engine this session makes.
+    tables: Option<Arc<dyn EndgameTables>>,
     engine: Option<Engine>,
     search: Option<JoinHandle<Engine>>,
     /// The running search has no limit of its own (`go analyze`, `level infinite`, or no limit set):
@@ -141,11 +147,13 @@ impl State {
     }
 
     fn new_engine(&self) -> Engine {
-        Engine::new(EngineOptions {
+        let mut e = Engine::new(EngineOptions {
             hash_mib: self.hash,
             threads: self.threads,
             level: self.level,
-        })
+        });
+        e.set_tables(self.tables.clone());
+        e
     }
 }
 
@@ -158,7 +166,7 @@ fn start_game(variant: Variant, setup: ImpasseSetup) -> Game {
 }
 
 /// Run `crown engine`.
-pub fn run(_args: &EngineArgs) -> Result<ExitCode, CliError> {
+pub fn run(args: &EngineArgs) -> Result<ExitCode, CliError> {
     let mut st = State {
         variant: Variant::American,
         setup: ImpasseSetup::Seed,
@@ -167,6 +175,7 @@ pub fn run(_args: &EngineArgs) -> Result<ExitCode, CliError> {
         hash: 64,
         threads: 1,
         level: None,
+        tables: args.egdb.load(),
         engine: None,
         search: None,
         unbounded: false,
@@ -205,6 +214,10 @@ pub fn run(_args: &EngineArgs) -> Result<ExitCode, CliError> {
                     st.threads
                 );
                 println!("param name=level value=0 type=int min=0 max=10");
+                println!(
+                    "param name=egdb value=\"{}\" type=string",
+                    egdb_description(st.tables.as_ref())
+                );
                 println!("wait");
             }
             "init" => println!("ready"),
@@ -273,6 +286,22 @@ pub fn run(_args: &EngineArgs) -> Result<ExitCode, CliError> {
                         }
                         if n > 0 {
                             st.limits = Limits::level(n as u8);
+                        }
+                    }
+                    ("egdb", _) => {
+                        let loaded = match value {
+                            "none" => Ok(None),
+                            "default" => crown_ai::tables::load(None),
+                            dir => crown_ai::tables::load(Some(std::path::Path::new(dir))),
+                        };
+                        match loaded {
+                            Ok(t) => {
+                                st.tables = t;
+                                if let Some(e) = st.engine.as_mut() {
+                                    e.set_tables(st.tables.clone());
+                                }
+                            }
+                            Err(e) => println!("error message=\"{e}\""),
                         }
                     }
                     _ => println!("error message=\"bad parameter {name}={value}\""),

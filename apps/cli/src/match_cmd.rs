@@ -1,6 +1,6 @@
 //! `crown match`: engine against engine, each opening played with both colours.
 
-use crate::common::pdn_date_today;
+use crate::common::{pdn_date_today, EgdbArgs};
 use crate::CliError;
 use clap::Args;
 use crown_ai::{Clock, Engine, EngineOptions, Limits, MAX_HASH_MIB};
@@ -22,7 +22,8 @@ pub struct MatchArgs {
     games: u32,
     /// Engine A: comma-separated key=value among level=1..10, depth=PLIES, movetime=MS, nodes=N,
     /// hash=MIB, threads=N, time=MS and inc=MS (a game clock: the engine loses on time when it runs
-    /// out), e.g. "level=10", "depth=8,hash=32" or "time=1000,inc=100".
+    /// out), egdb=0|1 (use the endgame databases, default 1), e.g. "level=10", "depth=8,hash=32"
+    /// or "time=1000,inc=100".
     #[arg(long, default_value = "level=10")]
     engine_a: String,
     /// Engine B, same syntax as --engine-a.
@@ -45,6 +46,8 @@ pub struct MatchArgs {
     /// Adjudicate a draw after this many plies.
     #[arg(long, default_value_t = 300)]
     max_plies: usize,
+    #[command(flatten)]
+    egdb: EgdbArgs,
 }
 
 /// One engine's settings, parsed from a SPEC.
@@ -55,6 +58,8 @@ struct Spec {
     options: EngineOptions,
     /// Game clock (start time, increment) in ms.
     clock: Option<Clock>,
+    /// Use the endgame databases (`egdb=1`, the default).
+    egdb: bool,
 }
 
 fn parse_spec(text: &str, movetime: Option<u64>) -> Result<Spec, CliError> {
@@ -65,6 +70,7 @@ fn parse_spec(text: &str, movetime: Option<u64>) -> Result<Spec, CliError> {
         level: None,
     };
     let mut clock: Option<Clock> = None;
+    let mut egdb = true;
     if text.split(',').all(|p| p.trim().is_empty()) {
         return Err(CliError(format!(
             "engine spec '{text}' is empty: give key=value pairs such as level=5 or depth=8"
@@ -104,12 +110,13 @@ fn parse_spec(text: &str, movetime: Option<u64>) -> Result<Spec, CliError> {
             "hash" => options.hash_mib = range("hash", n, 1, MAX_HASH_MIB as u64)? as usize,
             "time" => clock.get_or_insert(Clock::default()).remaining_ms = n,
             "inc" => clock.get_or_insert(Clock::default()).increment_ms = n,
+            "egdb" => egdb = range("egdb", n, 0, 1)? == 1,
             "threads" => {
                 options.threads = range("threads", n, 1, crate::engine_cmd::MAX_THREADS as u64)? as usize
             }
             _ => {
                 return Err(CliError(format!(
-                    "engine spec '{text}': unknown key '{k}' (level, depth, movetime, nodes, hash, threads, time, inc)"
+                    "engine spec '{text}': unknown key '{k}' (level, depth, movetime, nodes, hash, threads, time, inc, egdb)"
                 )))
             }
         }
@@ -129,6 +136,7 @@ fn parse_spec(text: &str, movetime: Option<u64>) -> Result<Spec, CliError> {
         limits,
         options,
         clock,
+        egdb,
     })
 }
 
@@ -317,6 +325,9 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode, CliError> {
     );
     let mut ea = Engine::new(a.options.clone());
     let mut eb = Engine::new(b.options.clone());
+    let tables = args.egdb.load();
+    ea.set_tables(tables.clone().filter(|_| a.egdb));
+    eb.set_tables(tables.filter(|_| b.egdb));
     let stop = AtomicBool::new(false);
     let (mut wins, mut draws, mut losses) = (0u32, 0u32, 0u32);
     let mut time_losses = [0u32; 2];
@@ -464,9 +475,13 @@ mod tests {
         // The unknown-key message lists every key, the clock ones included.
         let e = parse_spec("speed=3", None).unwrap_err().0;
         assert!(
-            e.ends_with("(level, depth, movetime, nodes, hash, threads, time, inc)"),
+            e.ends_with("(level, depth, movetime, nodes, hash, threads, time, inc, egdb)"),
             "{e}"
         );
+        // Databases are on unless a spec turns them off.
+        assert!(parse_spec("depth=8", None).unwrap().egdb);
+        assert!(!parse_spec("depth=8,egdb=0", None).unwrap().egdb);
+        assert!(parse_spec("egdb=2", None).is_err());
         for empty in ["", " ", ",", " , "] {
             let e = parse_spec(empty, None).unwrap_err().0;
             assert!(e.contains("is empty"), "{e}");

@@ -1,7 +1,7 @@
 //! `crown play`: a text game in the terminal against the engine.
 
 use crate::analyze_cmd::line_text;
-use crate::common::pdn_date_today;
+use crate::common::{pdn_date_today, EgdbArgs};
 use crate::CliError;
 use clap::Args;
 use crown_ai::{Engine, EngineOptions, Limits, SearchResult};
@@ -34,6 +34,8 @@ pub struct PlayArgs {
     /// directory; "-" to not save).
     #[arg(long)]
     save: Option<String>,
+    #[command(flatten)]
+    egdb: EgdbArgs,
 }
 
 /// The board drawn with square numbers on empty squares and the side to move.
@@ -108,6 +110,10 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode, CliError> {
         threads: 1,
         level: None,
     });
+    // One loaded set for both engines (the engine's own levels 1–6 leave it unused).
+    let tables = args.egdb.load();
+    engine.set_tables(tables.clone());
+    hint_engine.set_tables(tables);
     let stop = AtomicBool::new(false);
     let strength = match args.movetime {
         Some(ms) => format!("{ms} ms per move"),

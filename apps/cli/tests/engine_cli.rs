@@ -255,3 +255,61 @@ fn match_pdn_names_the_engines_and_the_date() {
     let second = &pdn[pdn[..pdn.len() - second.len()].rfind("[Event").unwrap()..];
     assert_eq!(tag(second, "Black"), Some("B (depth=1)"), "{pdn}");
 }
+
+/// `crown analyze` says which endgame databases it loaded, proves a database win with them, and
+/// plays on without them (a warning, not an error) when their files are broken. The distance is
+/// checked against the search without databases, which proves the same win on its own: two
+/// kings against one in the double corner, White to move, wins in 27 plies.
+#[test]
+fn analyze_uses_the_endgame_databases() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("analyze-egdb-3");
+    let d = dir.to_str().unwrap();
+    let (code, _, err) = crown(&[
+        "egdb",
+        "build",
+        "--variant",
+        "american",
+        "--pieces",
+        "3",
+        "--dir",
+        d,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let fen = "W:WK27,K32:BK1";
+    let (code, out, err) = crown(&["analyze", "--fen", fen, "--depth", "30", "--no-egdb"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.lines().next(), Some("info egdb none"), "{out}");
+    let searched = out.lines().last().unwrap().to_string();
+    assert!(searched.contains("score win in 27 "), "{out}");
+    let (code, out, err) = crown(&["analyze", "--fen", fen, "--depth", "30", "--egdb", d]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out.lines().next(),
+        Some("info egdb american ≤3 pieces"),
+        "{out}"
+    );
+    assert!(
+        out.lines().last().unwrap().contains("score win in 27 (db)"),
+        "{out}"
+    );
+    // A damaged file: one warning line naming it, then the search as without databases.
+    let bad = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("analyze-egdb-bad");
+    std::fs::create_dir_all(&bad).unwrap();
+    std::fs::write(bad.join("american-m0k1-m0k1.egdb"), b"not a database").unwrap();
+    let (code, out, err) = crown(&[
+        "analyze",
+        "--fen",
+        fen,
+        "--depth",
+        "2",
+        "--egdb",
+        bad.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.lines().next(), Some("info egdb none"), "{out}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("warning:") && err.contains("american-m0k1-m0k1.egdb"),
+        "{err}"
+    );
+}

@@ -25,6 +25,7 @@ pub struct CrownEngine {
     threads: usize,
     hash_mib: usize,
     pool: std::sync::Mutex<Vec<crown_ai::Engine>>,
+    tables: Option<std::sync::Arc<dyn crown_ai::EndgameTables>>,
 }
 
 impl CrownEngine {
@@ -34,7 +35,19 @@ impl CrownEngine {
             threads,
             hash_mib,
             pool: std::sync::Mutex::new(Vec::new()),
+            tables: None,
         }
+    }
+
+    /// The same pool whose engines share these endgame databases (used at levels 7–10; levels
+    /// 1–6 do not use them).
+    #[must_use]
+    pub fn with_tables(
+        mut self,
+        tables: Option<std::sync::Arc<dyn crown_ai::EndgameTables>>,
+    ) -> CrownEngine {
+        self.tables = tables;
+        self
     }
 }
 
@@ -48,11 +61,13 @@ impl MovePicker for CrownEngine {
     ) -> Option<String> {
         let pooled = self.pool.lock().unwrap_or_else(|e| e.into_inner()).pop();
         let mut engine = pooled.unwrap_or_else(|| {
-            crown_ai::Engine::new(crown_ai::EngineOptions {
+            let mut e = crown_ai::Engine::new(crown_ai::EngineOptions {
                 hash_mib: self.hash_mib,
                 threads: self.threads,
                 level: None,
-            })
+            });
+            e.set_tables(self.tables.clone());
+            e
         });
         // Positions of another game would only pollute the table.
         engine.new_game();
@@ -74,7 +89,14 @@ impl MovePicker for CrownEngine {
     }
 }
 
-/// The engine this build links: crown-ai.
-pub fn default_picker(threads: usize, hash_mib: usize) -> Option<std::sync::Arc<dyn MovePicker>> {
-    Some(std::sync::Arc::new(CrownEngine::new(threads, hash_mib)))
+/// The engine this build links: crown-ai, with the endgame databases `tables` (shared by every
+/// engine of the pool).
+pub fn default_picker(
+    threads: usize,
+    hash_mib: usize,
+    tables: Option<std::sync::Arc<dyn crown_ai::EndgameTables>>,
+) -> Option<std::sync::Arc<dyn MovePicker>> {
+    Some(std::sync::Arc::new(
+        CrownEngine::new(threads, hash_mib).with_tables(tables),
+    ))
 }

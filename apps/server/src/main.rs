@@ -50,6 +50,14 @@ struct Args {
     /// How each commit reaches the disk: `full` survives power loss, `normal` survives a crash.
     #[arg(long, env = "CROWN_SYNC", value_enum, default_value = "full")]
     sync: Durability,
+    /// Endgame database directory [default: the per-user data directory, e.g.
+    /// ~/.local/share/crown/egdb, where `crown egdb build` writes]. Missing or broken files are a
+    /// warning; the engine then plays without them.
+    #[arg(long, env = "CROWN_EGDB_DIR")]
+    egdb_dir: Option<PathBuf>,
+    /// Play without endgame databases.
+    #[arg(long, conflicts_with = "egdb_dir")]
+    no_egdb: bool,
 }
 
 fn main() {
@@ -89,7 +97,19 @@ fn run(args: Args) -> Result<(), String> {
     };
     let store = SqliteStore::open(&args.db, args.sync)
         .map_err(|e| format!("cannot open database {}: {e}", args.db.display()))?;
-    let engine = crown_server::engine::default_picker(args.engine_threads, args.hash_mib);
+    let tables = if args.no_egdb {
+        None
+    } else {
+        crown_ai::tables::load(args.egdb_dir.as_deref()).unwrap_or_else(|e| {
+            tracing::warn!("{e}; the engine plays without endgame databases");
+            None
+        })
+    };
+    match &tables {
+        Some(t) => tracing::info!(egdb = %t.describe(), "endgame databases loaded"),
+        None => tracing::info!("no endgame databases"),
+    }
+    let engine = crown_server::engine::default_picker(args.engine_threads, args.hash_mib, tables);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

@@ -1433,8 +1433,8 @@ impl App {
 /// at least 0.25 of a man behind), or when the position is level (within 0.10) after 40 plies.
 pub fn accepts_draw(engine_view: Eval, plies: usize) -> bool {
     match engine_view {
-        Eval::Loss(_) => true,
-        Eval::Win(_) => false,
+        Eval::Loss(_) | Eval::DatabaseLoss(_) => true,
+        Eval::Win(_) | Eval::DatabaseWin(_) => false,
         Eval::Value(v) => v <= -25 || (v.abs() <= 10 && plies >= 40),
     }
 }

@@ -1,9 +1,10 @@
 //! The Crown engine (`crown-ai`) as the app's [`Brain`].
 
 use crate::engine::{Brain, Eval, Request, Thought};
-use crown_ai::{Clock, Engine, EngineOptions, Limits, Score, SearchInfo};
+use crown_ai::{Clock, EndgameTables, Engine, EngineOptions, Limits, Score, SearchInfo};
 use crown_core::{Game, Move};
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 /// `crown_ai::Engine` behind the [`Brain`] trait.
 pub struct CrownEngine {
@@ -16,6 +17,14 @@ impl CrownEngine {
         CrownEngine {
             engine: Engine::new(EngineOptions::default()),
         }
+    }
+
+    /// An engine with the default hash size and one thread that uses these endgame databases
+    /// (for its hints and at levels 7–10; levels 1–6 do not use them).
+    pub fn with_tables(tables: Option<Arc<dyn EndgameTables>>) -> CrownEngine {
+        let mut engine = Engine::new(EngineOptions::default());
+        engine.set_tables(tables);
+        CrownEngine { engine }
     }
 }
 
@@ -30,6 +39,8 @@ fn eval(score: Score) -> Eval {
         Score::Value(v) => Eval::Value(v),
         Score::Win(n) => Eval::Win(n),
         Score::Loss(n) => Eval::Loss(n),
+        Score::DatabaseWin(n) => Eval::DatabaseWin(n),
+        Score::DatabaseLoss(n) => Eval::DatabaseLoss(n),
     }
 }
 

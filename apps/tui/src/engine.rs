@@ -17,6 +17,10 @@ pub enum Eval {
     Win(u32),
     /// A forced loss in this many plies.
     Loss(u32),
+    /// A win in this many plies proven with the endgame databases.
+    DatabaseWin(u32),
+    /// A loss in this many plies proven with the endgame databases.
+    DatabaseLoss(u32),
 }
 
 impl Eval {
@@ -27,12 +31,15 @@ impl Eval {
             Eval::Value(v) => Eval::Value(-v),
             Eval::Win(n) => Eval::Loss(n),
             Eval::Loss(n) => Eval::Win(n),
+            Eval::DatabaseWin(n) => Eval::DatabaseLoss(n),
+            Eval::DatabaseLoss(n) => Eval::DatabaseWin(n),
         }
     }
 }
 
 impl fmt::Display for Eval {
-    /// `+1.25` (men), `win in 7`, `loss in 4` (plies).
+    /// `+1.25` (men), `win in 7`, `loss in 4` (plies), `win in 23 (db)` (proven with the endgame
+    /// databases).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Eval::Value(v) => {
@@ -42,6 +49,8 @@ impl fmt::Display for Eval {
             }
             Eval::Win(n) => write!(f, "win in {n}"),
             Eval::Loss(n) => write!(f, "loss in {n}"),
+            Eval::DatabaseWin(n) => write!(f, "win in {n} (db)"),
+            Eval::DatabaseLoss(n) => write!(f, "loss in {n} (db)"),
         }
     }
 }
@@ -240,6 +249,8 @@ mod tests {
         assert_eq!(Eval::Win(7).to_string(), "win in 7");
         assert_eq!(Eval::Loss(4).to_string(), "loss in 4");
         assert_eq!(Eval::Win(3).negate(), Eval::Loss(3));
+        assert_eq!(Eval::DatabaseWin(23).to_string(), "win in 23 (db)");
+        assert_eq!(Eval::DatabaseWin(23).negate(), Eval::DatabaseLoss(23));
     }
 
     /// Reports one depth, then waits for `stop` (or 5 s) and answers with the first legal move.

@@ -1,6 +1,6 @@
 //! `crown-tui`: play American checkers, pool checkers and Impasse in the terminal.
 //!
-//! Usage: `crown-tui [--ascii]`. The new-game dialog opens first; press `?` in the game for all keys.
+//! Usage: `crown-tui [--ascii] [--egdb DIR | --no-egdb]`. The new-game dialog opens first; press `?` in the game for all keys.
 
 use crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event};
 use crossterm::execute;
@@ -13,23 +13,48 @@ use std::time::{Duration, Instant};
 
 const USAGE: &str = "crown-tui: American checkers, pool checkers and Impasse in the terminal
 
-Usage: crown-tui [--ascii]
+Usage: crown-tui [--ascii] [--egdb DIR | --no-egdb]
 
-  --ascii   plain ASCII board without colours (also chosen for TERM=dumb/linux/vt100 or NO_COLOR)
+  --ascii      plain ASCII board without colours (also chosen for TERM=dumb/linux/vt100 or NO_COLOR)
+  --egdb DIR   endgame databases to use (default: $CROWN_EGDB_DIR, else the per-user data
+               directory, e.g. ~/.local/share/crown/egdb, where `crown egdb build` writes)
+  --no-egdb    play without endgame databases
   --help    this text
 
 In the game press ? for the keys. The mouse works too.";
 
-/// The engine of this build.
-fn brain() -> Option<Box<dyn Brain>> {
-    Some(Box::new(crown_tui::crown_engine::CrownEngine::new()))
+/// The engine of this build, with the endgame databases in `egdb` (`None`: the default directory;
+/// `Some(None)`: none). A missing or broken directory is a warning on stderr, not an error.
+fn brain(egdb: Option<Option<std::path::PathBuf>>) -> Option<Box<dyn Brain>> {
+    let tables = match egdb {
+        Some(None) => Ok(None),
+        Some(Some(dir)) => crown_ai::tables::load(Some(&dir)),
+        None => crown_ai::tables::load(None),
+    }
+    .unwrap_or_else(|e| {
+        eprintln!("crown-tui: warning: {e}; playing without endgame databases");
+        None
+    });
+    Some(Box::new(crown_tui::crown_engine::CrownEngine::with_tables(
+        tables,
+    )))
 }
 
 fn main() {
     let mut ascii = false;
-    for arg in std::env::args().skip(1) {
+    let mut egdb: Option<Option<std::path::PathBuf>> = None;
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
         match arg.as_str() {
             "--ascii" => ascii = true,
+            "--no-egdb" => egdb = Some(None),
+            "--egdb" => match args.next() {
+                Some(dir) => egdb = Some(Some(dir.into())),
+                None => {
+                    eprintln!("crown-tui: --egdb needs a directory\n\n{USAGE}");
+                    std::process::exit(2);
+                }
+            },
             "-h" | "--help" => {
                 println!("{USAGE}");
                 return;
@@ -45,18 +70,18 @@ fn main() {
     {
         ascii = true;
     }
-    if let Err(e) = run(ascii) {
+    let brain = brain(egdb);
+    if let Err(e) = run(ascii, brain) {
         eprintln!("crown-tui: {e}");
         std::process::exit(1);
     }
 }
 
-fn run(ascii: bool) -> io::Result<()> {
+fn run(ascii: bool, brain: Option<Box<dyn Brain>>) -> io::Result<()> {
     let seed = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_nanos() as u64)
         .unwrap_or(0x9e37_79b9);
-    let brain = brain();
     let mut app = App::new(brain.is_some(), seed);
     app.ascii = ascii;
     let (tx, rx) = mpsc::channel::<EngineEvent>();

@@ -68,7 +68,8 @@ impl LimitsArg {
 }
 
 /// A score from the side to move's point of view: exactly one of `value` (centi-men, 100 = one
-/// man), `win` or `loss` (plies) is set; `text` is the engine's display (`+1.25`, `win in 7`).
+/// man), `win` or `loss` (plies) is set; `text` is the engine's display (`+1.25`, `win in 7`,
+/// `win in 23 (db)` when proven with endgame databases).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ScoreView {
     /// Evaluation in centi-men, or `None` for a forced win or loss.
@@ -85,8 +86,8 @@ impl From<Score> for ScoreView {
     fn from(s: Score) -> ScoreView {
         let (value, win, loss) = match s {
             Score::Value(v) => (Some(v), None, None),
-            Score::Win(n) => (None, Some(n), None),
-            Score::Loss(n) => (None, None, Some(n)),
+            Score::Win(n) | Score::DatabaseWin(n) => (None, Some(n), None),
+            Score::Loss(n) | Score::DatabaseLoss(n) => (None, None, Some(n)),
         };
         ScoreView {
             value,

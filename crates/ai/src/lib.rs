@@ -29,13 +29,16 @@
 pub mod bench;
 pub mod eval;
 mod search;
+pub mod tables;
 mod tt;
 
 use crown_core::Move;
 use std::fmt;
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 pub use search::MAX_PLY;
+pub use tables::{EndgameTables, TableProbe, Wdl};
 
 /// A chess-style clock for the side to move.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -115,15 +118,35 @@ pub enum Score {
     Win(u32),
     /// A forced loss in this many plies.
     Loss(u32),
+    /// A win in this many plies proven with the endgame databases (the search reached positions
+    /// whose perfect-play value the databases hold; the plies count to the end of the game).
+    DatabaseWin(u32),
+    /// A loss in this many plies proven with the endgame databases.
+    DatabaseLoss(u32),
 }
 
 impl Score {
-    /// A number for sorting and comparisons: wins above every value, sooner wins higher.
+    /// A number for sorting and comparisons: wins above every value, sooner wins higher; wins
+    /// found by the search alone rank above database wins (they are scored in a band of their own,
+    /// so that the search can tell them apart).
     pub fn as_centi(self) -> i32 {
         match self {
             Score::Value(v) => v,
             Score::Win(n) => search::MATE - n as i32,
             Score::Loss(n) => -(search::MATE - n as i32),
+            Score::DatabaseWin(n) => search::DB_WIN - n.min(search::MAX_DB_DISTANCE) as i32,
+            Score::DatabaseLoss(n) => -(search::DB_WIN - n.min(search::MAX_DB_DISTANCE) as i32),
+        }
+    }
+
+    /// The number of plies to a proven end of the game, for wins and losses (searched or from
+    /// the databases); `None` for an evaluation.
+    pub fn plies_to_end(self) -> Option<u32> {
+        match self {
+            Score::Value(_) => None,
+            Score::Win(n) | Score::Loss(n) | Score::DatabaseWin(n) | Score::DatabaseLoss(n) => {
+                Some(n)
+            }
         }
     }
 
@@ -134,12 +157,15 @@ impl Score {
             Score::Value(v) => Score::Value(-v),
             Score::Win(n) => Score::Loss(n),
             Score::Loss(n) => Score::Win(n),
+            Score::DatabaseWin(n) => Score::DatabaseLoss(n),
+            Score::DatabaseLoss(n) => Score::DatabaseWin(n),
         }
     }
 }
 
 impl fmt::Display for Score {
-    /// `+1.25` (centi-men as men, signed), `win in 7`, `loss in 4` (plies).
+    /// `+1.25` (centi-men as men, signed), `win in 7`, `loss in 4` (plies), `win in 23 (db)`,
+    /// `loss in 22 (db)` (plies, proven with the endgame databases).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             Score::Value(v) => {
@@ -149,6 +175,8 @@ impl fmt::Display for Score {
             }
             Score::Win(n) => write!(f, "win in {n}"),
             Score::Loss(n) => write!(f, "loss in {n}"),
+            Score::DatabaseWin(n) => write!(f, "win in {n} (db)"),
+            Score::DatabaseLoss(n) => write!(f, "loss in {n} (db)"),
         }
     }
 }
@@ -198,7 +226,8 @@ pub struct EngineOptions {
     /// Search threads (0 = 1). More than one uses lazy SMP and is not deterministic.
     pub threads: usize,
     /// Casual level 1–10: levels 1–6 pick randomly among moves close to the best (the margin shrinks
-    /// with the level) but always play a win in one. `None` (or 7–10) always plays the best move.
+    /// with the level) but always play a win in one, and do not use the endgame databases (they
+    /// are meant to be beatable). `None` (or 7–10) always plays the best move.
     pub level: Option<u8>,
 }
 
@@ -216,6 +245,7 @@ pub struct Engine {
     options: EngineOptions,
     tt: tt::Table,
     rng: u64,
+    tables: Option<Arc<dyn EndgameTables>>,
 }
 
 impl Engine {
@@ -234,7 +264,21 @@ impl Engine {
             tt: tt::Table::new(mib),
             options,
             rng: seed | 1,
+            tables: None,
         }
+    }
+
+    /// Use these endgame databases (or none) from the next search on: the search probes them at
+    /// the root and at every node with at most [`EndgameTables::max_pieces`] pieces (see
+    /// `docs/engine.md`). One loaded set can be shared by many engines. Casual levels 1–6 (see
+    /// [`EngineOptions::level`]) do not use them.
+    pub fn set_tables(&mut self, tables: Option<Arc<dyn EndgameTables>>) {
+        self.tables = tables;
+    }
+
+    /// The endgame databases in use, if any.
+    pub fn tables(&self) -> Option<&Arc<dyn EndgameTables>> {
+        self.tables.as_ref()
     }
 
     /// The options in force.
@@ -311,6 +355,18 @@ mod tests {
         assert_eq!(Score::Value(0).to_string(), "+0.00");
         assert_eq!(Score::Win(7).to_string(), "win in 7");
         assert_eq!(Score::Loss(4).to_string(), "loss in 4");
+        assert_eq!(Score::DatabaseWin(23).to_string(), "win in 23 (db)");
+        assert_eq!(Score::DatabaseLoss(22).to_string(), "loss in 22 (db)");
+        assert_eq!(Score::DatabaseWin(3).negate(), Score::DatabaseLoss(3));
+    }
+
+    #[test]
+    fn score_order() {
+        // Sooner wins rank higher; every win above every evaluation, every loss below.
+        assert!(Score::DatabaseWin(5).as_centi() > Score::DatabaseWin(7).as_centi());
+        assert!(Score::DatabaseWin(900).as_centi() > Score::Value(5_000).as_centi());
+        assert!(Score::DatabaseLoss(900).as_centi() < Score::Value(-5_000).as_centi());
+        assert!(Score::DatabaseLoss(7).as_centi() > Score::DatabaseLoss(5).as_centi());
     }
 
     #[test]

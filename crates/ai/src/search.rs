@@ -2,6 +2,7 @@
 //! table, run by one main thread and `threads − 1` lazy-SMP helpers.
 
 use crate::eval;
+use crate::tables::{self, EndgameTables, TableProbe, Wdl};
 use crate::tt::{Bound, Table};
 use crate::{Engine, Limits, Score, SearchInfo, SearchResult};
 use crown_core::{Game, Move, MoveList, Position, Variant, FORTY_MOVE_PLIES, MOVE_LIST_CAPACITY};
@@ -15,6 +16,13 @@ pub const MAX_PLY: usize = 128;
 pub(crate) const MATE: i32 = 30_000;
 /// Scores beyond this are wins or losses.
 const MATE_BOUND: i32 = MATE - 1_000;
+/// Score of a database win at the root: a database win in `n` plies scores `DB_WIN − n`, in a band
+/// of its own below the searched wins, so that a score says where it came from.
+pub(crate) const DB_WIN: i32 = MATE_BOUND - 1_000;
+/// Scores beyond this (and below [`MATE_BOUND`]) are database wins or losses.
+const DB_BOUND: i32 = DB_WIN - 1_000;
+/// Longest distance in plies a database score can carry (longer ones are clamped).
+pub(crate) const MAX_DB_DISTANCE: u32 = 900;
 const INF: i32 = 31_000;
 /// Nodes between checks of the clock and the stop flag.
 const CHECK_EVERY: u64 = 1024;
@@ -32,6 +40,9 @@ struct Shared<'a> {
     repetition: bool,
     forty_moves: bool,
     exact_root: bool,
+    /// The endgame databases and the most pieces they hold for this variant (0: none).
+    tables: Option<&'a dyn EndgameTables>,
+    table_pieces: u32,
 }
 
 #[derive(Clone)]
@@ -74,15 +85,30 @@ pub(crate) fn score_of(s: i32) -> Score {
         Score::Win((MATE - s) as u32)
     } else if s <= -MATE_BOUND {
         Score::Loss((MATE + s) as u32)
+    } else if s >= DB_BOUND {
+        Score::DatabaseWin((DB_WIN - s) as u32)
+    } else if s <= -DB_BOUND {
+        Score::DatabaseLoss((DB_WIN + s) as u32)
     } else {
         Score::Value(s)
     }
 }
 
+/// The search score of a database answer `ply` plies below the root.
+fn db_score(p: TableProbe, ply: usize) -> i32 {
+    let plies = |d: Option<u32>| (ply as u32 + d.unwrap_or(MAX_DB_DISTANCE)).min(MAX_DB_DISTANCE);
+    match p.wdl {
+        Wdl::Draw => 0,
+        Wdl::Win => DB_WIN - plies(p.distance) as i32,
+        Wdl::Loss => -(DB_WIN - plies(p.distance) as i32),
+    }
+}
+
+/// Wins and losses (searched or from the databases) are stored relative to the node.
 fn to_tt(s: i32, ply: usize) -> i32 {
-    if s >= MATE_BOUND {
+    if s >= DB_BOUND {
         s + ply as i32
-    } else if s <= -MATE_BOUND {
+    } else if s <= -DB_BOUND {
         s - ply as i32
     } else {
         s
@@ -90,9 +116,9 @@ fn to_tt(s: i32, ply: usize) -> i32 {
 }
 
 fn from_tt(s: i32, ply: usize) -> i32 {
-    if s >= MATE_BOUND {
+    if s >= DB_BOUND {
         s - ply as i32
-    } else if s <= -MATE_BOUND {
+    } else if s <= -DB_BOUND {
         s + ply as i32
     } else {
         s
@@ -155,6 +181,10 @@ pub(crate) fn run(
     let (soft, hard) = time_bounds(limits);
     let rules = game.draw_rules();
     let variant = pos.variant();
+    let tables = engine.tables.as_deref().filter(|_| !randomise);
+    if let Some(r) = tables.and_then(|t| table_root(t, &pos, start, on_info)) {
+        return r;
+    }
     let sh = Shared {
         tt: &engine.tt,
         stop,
@@ -167,6 +197,8 @@ pub(crate) fn run(
         repetition: rules.repetition && variant.is_draughts(),
         forty_moves: rules.forty_moves && variant.is_draughts(),
         exact_root: randomise,
+        tables,
+        table_pieces: tables.map_or(0, |t| t.max_pieces(variant)),
     };
     let max_depth = if limits.infinite {
         MAX_PLY as u32 - 8
@@ -340,7 +372,7 @@ impl<'a> Worker<'a> {
             } else {
                 depth
             } as i32;
-            let score = if d >= 5 && !self.sh.exact_root && prev.abs() < MATE_BOUND {
+            let score = if d >= 5 && !self.sh.exact_root && prev.abs() < DB_BOUND {
                 let mut delta = 30;
                 let mut alpha = (prev - delta).max(-INF);
                 let mut beta = (prev + delta).min(INF);
@@ -392,6 +424,10 @@ impl<'a> Worker<'a> {
                     break;
                 }
                 if stop_on_mate && score.abs() >= MATE_BOUND && (MATE - score.abs()) < d {
+                    break;
+                }
+                // A database win or loss is proven (every line ends in a database value).
+                if stop_on_mate && score.abs() >= DB_BOUND && score.abs() < MATE_BOUND {
                     break;
                 }
                 if self.sh.abort.load(Ordering::Relaxed) {
@@ -522,6 +558,12 @@ impl<'a> Worker<'a> {
                     return 0;
                 }
                 k += 2;
+            }
+        }
+        // Endgame databases: the perfect-play value, no search below.
+        if self.sh.table_pieces > 0 && tables::pieces_on_board(pos) <= self.sh.table_pieces {
+            if let Some(p) = self.sh.tables.and_then(|t| t.probe(pos)) {
+                return db_score(p, ply);
             }
         }
         // Mate distance pruning.
@@ -691,6 +733,104 @@ impl<'a> Worker<'a> {
         best
     }
 }
+
+/// The value of a root move from the databases, from the mover's view: (win/draw/loss, plies to
+/// the end, the position after it); `None` when that position is not in the databases.
+fn table_move_value(
+    tables: &dyn EndgameTables,
+    pos: &Position,
+    mv: &Move,
+) -> Option<(Wdl, u32, Position)> {
+    let child = pos.after(mv);
+    let mover = pos.side_to_move();
+    // The game ends with this move: the opponent has no piece left (checkers) or the mover has
+    // borne off its last checker (Impasse).
+    let over = if pos.variant() == Variant::Impasse {
+        child.checkers(mover) == 0
+    } else {
+        child.piece_count(mover.opposite()) == 0
+    };
+    if over {
+        return Some((Wdl::Win, 1, child));
+    }
+    let p = tables::probe(tables, &child)?;
+    let d = p.distance.unwrap_or(MAX_DB_DISTANCE) + 1;
+    Some(match p.wdl {
+        Wdl::Loss => (Wdl::Win, d, child),
+        Wdl::Draw => (Wdl::Draw, 0, child),
+        Wdl::Win => (Wdl::Loss, d, child),
+    })
+}
+
+/// The best root move by the databases: the shortest win, else a draw (the one the evaluation
+/// likes best for the mover), else the longest loss. `None` when some move leads out of them.
+fn table_best(tables: &dyn EndgameTables, pos: &Position) -> Option<(Move, Wdl, u32)> {
+    let mut best: Option<((i32, i32), Move, Wdl, u32)> = None;
+    for mv in pos.legal_moves().iter() {
+        let (wdl, d, child) = table_move_value(tables, pos, mv)?;
+        let key = match wdl {
+            Wdl::Win => (2, -(d as i32)),
+            Wdl::Draw => (1, -eval::Board::of(&child).evaluate(pos.variant())),
+            Wdl::Loss => (0, d as i32),
+        };
+        if best.as_ref().is_none_or(|b| key > b.0) {
+            best = Some((key, *mv, wdl, d));
+        }
+    }
+    best.map(|(_, mv, wdl, d)| (mv, wdl, d))
+}
+
+/// The root in the databases: play the database-best move without searching (the winner makes
+/// progress by the distance, so it always converts; the loser resists longest). `None` when the
+/// root or one of its moves is not in the databases (then the normal search runs, probing inside).
+fn table_root(
+    tables: &dyn EndgameTables,
+    pos: &Position,
+    start: Instant,
+    on_info: &mut dyn FnMut(&SearchInfo),
+) -> Option<SearchResult> {
+    tables::probe(tables, pos)?;
+    let (mv, wdl, d) = table_best(tables, pos)?;
+    let score = match wdl {
+        Wdl::Win => Score::DatabaseWin(d),
+        Wdl::Draw => Score::Value(0),
+        Wdl::Loss => Score::DatabaseLoss(d),
+    };
+    // The principal variation: both sides keep playing the database-best move.
+    let mut pv = vec![mv];
+    let mut probes = pos.legal_moves().len() as u64 + 1;
+    if wdl != Wdl::Draw {
+        let mut p = pos.after(&mv);
+        while pv.len() < 40 && !p.legal_moves().is_empty() {
+            probes += p.legal_moves().len() as u64;
+            let Some((m, _, _)) = table_best(tables, &p) else {
+                break;
+            };
+            pv.push(m);
+            p = p.after(&m);
+        }
+    }
+    let elapsed = start.elapsed();
+    let time_ms = elapsed.as_millis() as u64;
+    on_info(&SearchInfo {
+        depth: 1,
+        seldepth: pv.len() as u32,
+        score,
+        nodes: probes,
+        nps: nodes_per_second(probes, elapsed),
+        time_ms,
+        pv: pv.clone(),
+    });
+    Some(SearchResult {
+        best_move: Some(mv),
+        score,
+        pv,
+        depth: 1,
+        nodes: probes,
+        time_ms,
+    })
+}
+
 /// Nodes per second from the elapsed time measured in microseconds (so a search of a few
 /// microseconds does not report nodes per millisecond as if they took one), 0 when no time at all
 /// was measured.
