@@ -21,7 +21,6 @@ use crate::error::ApiError;
 use crate::live::{now_ms, Live};
 use crate::store::Store;
 use std::collections::HashMap;
-use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -49,6 +48,13 @@ pub struct Config {
     /// An open game nobody joins within this time of its creation expires (ends as cancelled),
     /// in ms; 0 never expires.
     pub open_game_ttl_ms: u64,
+    /// A connection must send a whole request head within this time of being opened or of its
+    /// previous response (keep-alive), in ms; otherwise it is closed.
+    pub header_read_timeout_ms: u64,
+    /// Largest request head (request line and headers), in bytes; larger ones are refused.
+    pub max_header_bytes: usize,
+    /// Most HTTP connections open at once from one client address; more are closed at once.
+    pub max_conns_per_ip: usize,
 }
 
 impl Default for Config {
@@ -61,7 +67,10 @@ impl Default for Config {
             max_open_games: 10_000,
             request_timeout_ms: 10_000,
             ws_ping_ms: 20_000,
-            open_game_ttl_ms: 24 * 3600 * 1000,
+            open_game_ttl_ms: 10 * 60 * 1000,
+            header_read_timeout_ms: 10_000,
+            max_header_bytes: 64 * 1024,
+            max_conns_per_ip: 64,
         }
     }
 }
@@ -100,6 +109,8 @@ pub struct AppInner {
     /// games share the CPU without every search getting a sliver of it.
     engine_slots: Arc<tokio::sync::Semaphore>,
     shutdown_tx: watch::Sender<bool>,
+    /// Open HTTP connections per client address.
+    conns: ConnCounter,
 }
 
 /// A cheap handle to the server's state.
@@ -145,6 +156,7 @@ impl App {
                 std::thread::available_parallelism().map_or(1, |n| n.get()),
             )),
             shutdown_tx,
+            conns: ConnCounter::default(),
         }));
         let store = app.store.clone();
         let loaded = tokio::task::spawn_blocking(move || -> Result<Vec<Live>, String> {
@@ -200,6 +212,11 @@ impl App {
     /// Number of games not finished.
     pub fn open_games(&self) -> usize {
         self.open_games.load(Ordering::SeqCst)
+    }
+
+    /// HTTP connections now open from `ip` (WebSockets not included).
+    pub fn connections_from(&self, ip: std::net::IpAddr) -> usize {
+        self.conns.count(ip)
     }
 
     /// Ask WebSocket connections and background tasks to stop (graceful shutdown).
@@ -565,8 +582,67 @@ impl App {
     }
 }
 
+/// Live connections per client address, for the per-address cap (defect: one client holding
+/// every file descriptor).
+#[derive(Default)]
+pub struct ConnCounter {
+    per_ip: Mutex<HashMap<std::net::IpAddr, usize>>,
+}
+
+/// One counted connection; dropping it frees its place.
+pub struct ConnGuard<'a> {
+    counter: &'a ConnCounter,
+    ip: std::net::IpAddr,
+}
+
+impl ConnCounter {
+    /// Count a new connection from `ip` unless it already has `max` open; `None` when full.
+    pub fn try_add(&self, ip: std::net::IpAddr, max: usize) -> Option<ConnGuard<'_>> {
+        let mut m = self.per_ip.lock().unwrap_or_else(|e| e.into_inner());
+        let n = m.entry(ip).or_insert(0);
+        if *n >= max {
+            return None;
+        }
+        *n += 1;
+        Some(ConnGuard { counter: self, ip })
+    }
+
+    /// Connections now open from `ip`.
+    pub fn count(&self, ip: std::net::IpAddr) -> usize {
+        self.per_ip
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&ip)
+            .copied()
+            .unwrap_or(0)
+    }
+}
+
+impl Drop for ConnGuard<'_> {
+    fn drop(&mut self) {
+        let mut m = self
+            .counter
+            .per_ip
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        if let Some(n) = m.get_mut(&self.ip) {
+            *n -= 1;
+            if *n == 0 {
+                m.remove(&self.ip);
+            }
+        }
+    }
+}
+
 /// Serve `app` on `listener` until `shutdown` resolves, then stop WebSockets and background tasks
 /// and wait for requests in flight.
+///
+/// Each connection is served by hyper's HTTP/1.1 server with a header-read timeout
+/// ([`Config::header_read_timeout_ms`]: a client that does not send a whole request head within
+/// it, including an idle keep-alive connection, is disconnected) and request heads of at most
+/// [`Config::max_header_bytes`]; a client address may hold at most [`Config::max_conns_per_ip`]
+/// connections (more are closed at once; upgraded WebSockets are counted separately, see
+/// [`Config::max_ws_per_ip`]).
 ///
 /// # Errors
 /// I/O errors from the listener.
@@ -575,18 +651,83 @@ pub async fn serve(
     listener: tokio::net::TcpListener,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
+    use hyper_util::rt::{TokioIo, TokioTimer};
     let router = app.router();
+    let mut stop = app.shutdown_signal();
+    let mut builder = hyper::server::conn::http1::Builder::new();
+    builder
+        .timer(TokioTimer::new())
+        .header_read_timeout(Duration::from_millis(
+            app.config.header_read_timeout_ms.max(1),
+        ))
+        .max_buf_size(app.config.max_header_bytes.max(8192))
+        .keep_alive(true);
+    let builder = Arc::new(builder);
+    // Every connection task holds a sender; when all are dropped, every connection has ended.
+    let (alive_tx, mut alive_rx) = tokio::sync::mpsc::channel::<()>(1);
     let app2 = app.clone();
-    axum::serve(
-        listener,
-        router.into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(async move {
+    tokio::spawn(async move {
         shutdown.await;
         tracing::info!("shutting down: closing WebSockets, finishing requests");
         app2.shutdown();
-    })
-    .await?;
+    });
+    loop {
+        let (stream, addr) = tokio::select! {
+            r = listener.accept() => match r {
+                Ok(x) => x,
+                Err(e) => {
+                    // Out of file descriptors and the like: wait a little instead of spinning.
+                    tracing::warn!(error = %e, "accept failed");
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+            _ = stop.changed() => break,
+        };
+        let app = app.clone();
+        if app.conns.count(addr.ip()) >= app.config.max_conns_per_ip {
+            tracing::debug!(%addr, "connection refused: too many from this address");
+            drop(stream);
+            continue;
+        }
+        let router = router.clone();
+        let builder = builder.clone();
+        let alive = alive_tx.clone();
+        tokio::spawn(async move {
+            let _alive = alive;
+            let Some(_guard) = app.conns.try_add(addr.ip(), app.config.max_conns_per_ip) else {
+                return;
+            };
+            let _ = stream.set_nodelay(true);
+            let svc = tower::ServiceExt::map_request(
+                router,
+                move |mut req: axum::http::Request<hyper::body::Incoming>| {
+                    req.extensions_mut()
+                        .insert(axum::extract::ConnectInfo(addr));
+                    req
+                },
+            );
+            let svc = hyper_util::service::TowerToHyperService::new(svc);
+            let conn = builder
+                .serve_connection(TokioIo::new(stream), svc)
+                .with_upgrades();
+            let mut conn = std::pin::pin!(conn);
+            let mut stop = app.shutdown_signal();
+            tokio::select! {
+                r = conn.as_mut() => {
+                    if let Err(e) = r {
+                        tracing::debug!(%addr, error = %e, "connection ended");
+                    }
+                    return;
+                }
+                _ = stop.changed() => {}
+            }
+            conn.as_mut().graceful_shutdown();
+            let _ = conn.await;
+        });
+    }
+    drop(alive_tx);
+    let _ = alive_rx.recv().await;
     app.final_heartbeat().await;
     Ok(())
 }
