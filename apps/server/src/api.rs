@@ -29,8 +29,16 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
-        match Json::<T>::from_request(req, state).await {
-            Ok(Json(v)) => Ok(JsonBody(v)),
+        match Json::<serde_json::Value>::from_request(req, state).await {
+            // Every body of this API is a JSON object: serde would also read a struct from an
+            // array of its fields in order (`["11-15"]`), which the API does not document.
+            Ok(Json(v)) if !v.is_object() => Err(ApiError::bad_request(
+                "bad_json",
+                "the body must be a JSON object (see docs/api.md)",
+            )),
+            Ok(Json(v)) => serde_json::from_value(v)
+                .map(JsonBody)
+                .map_err(|e| ApiError::bad_request("bad_json", format!("bad JSON body: {e}"))),
             Err(rej) => {
                 let status = rej.status();
                 let code = match status {
@@ -47,6 +55,48 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
             }
         }
     }
+}
+
+/// Refuse a request that declares a body (`Content-Length` above 0 or any `Transfer-Encoding`)
+/// on an endpoint that takes none: `400 unexpected_body`.
+async fn refuse_body(req: Request, next: Next) -> Response {
+    use axum::body::HttpBody;
+    let h = req.headers();
+    let declared = h.contains_key(header::TRANSFER_ENCODING)
+        || req.body().size_hint().exact() != Some(0)
+        || h.get(header::CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.trim() != "0");
+    if declared {
+        return ApiError::bad_request(
+            "unexpected_body",
+            format!("{} {} takes no body", req.method(), req.uri().path()),
+        )
+        .into_response();
+    }
+    next.run(req).await
+}
+
+/// Refuse a request head (request target and headers) larger than `Config::max_header_bytes / 4`
+/// with the JSON error `431 headers_too_large`. Heads beyond `max_header_bytes` never reach the
+/// router: the connection layer answers a bare 431 and closes.
+async fn limit_head(State(app): State<App>, req: Request, next: Next) -> Response {
+    let limit = (app.config.max_header_bytes / 4).max(4096);
+    let size = req.uri().to_string().len()
+        + req
+            .headers()
+            .iter()
+            .map(|(k, v)| k.as_str().len() + v.len() + 4)
+            .sum::<usize>();
+    if size > limit {
+        return ApiError::new(
+            StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
+            "headers_too_large",
+            format!("the request head is {size} bytes; at most {limit} are accepted"),
+        )
+        .into_response();
+    }
+    next.run(req).await
 }
 
 /// A query string whose rejections are [`ApiError`]s with code `bad_query` (a value of the wrong
@@ -661,23 +711,48 @@ async fn builtin_index() -> Html<&'static str> {
     Html(INDEX_HTML)
 }
 
+/// The no-body guard as a layer for one route.
+macro_rules! nb {
+    () => {
+        middleware::from_fn(refuse_body)
+    };
+}
+
+/// The tracing span of a request: method and path only. The query string is never logged, so a
+/// seat token sent as `?token=` (WebSocket) cannot reach the logs at any level.
+fn request_span(req: &axum::http::Request<axum::body::Body>) -> tracing::Span {
+    tracing::debug_span!("request", method = %req.method(), path = %req.uri().path(), version = ?req.version())
+}
+
 /// The full router: API, WebSocket, `/health`, static files, and every limit and layer.
 pub fn router(app: App) -> Router {
     let cfg = app.config.clone();
     let api = Router::new()
-        .route("/games", post(create_game).get(list_games))
-        .route("/games/{id}", get(get_game))
-        .route("/games/{id}/join", post(join_game))
+        .route(
+            "/games",
+            post(create_game).merge(get(list_games).layer(nb!())),
+        )
+        .route("/games/{id}", get(get_game).layer(nb!()))
+        .route("/games/{id}/join", post(join_game).layer(nb!()))
         .route("/games/{id}/moves", post(make_move))
-        .route("/games/{id}/cancel", post(cancel))
-        .route("/games/{id}/resign", post(resign))
-        .route("/games/{id}/draw/offer", post(draw_offer))
-        .route("/games/{id}/draw/accept", post(draw_accept))
-        .route("/games/{id}/draw/decline", post(draw_decline))
-        .route("/games/{id}/takeback/request", post(takeback_request))
-        .route("/games/{id}/takeback/accept", post(takeback_accept))
-        .route("/games/{id}/takeback/decline", post(takeback_decline))
-        .route("/games/{id}/pdn", get(export_pdn))
+        .route("/games/{id}/cancel", post(cancel).layer(nb!()))
+        .route("/games/{id}/resign", post(resign).layer(nb!()))
+        .route("/games/{id}/draw/offer", post(draw_offer).layer(nb!()))
+        .route("/games/{id}/draw/accept", post(draw_accept).layer(nb!()))
+        .route("/games/{id}/draw/decline", post(draw_decline).layer(nb!()))
+        .route(
+            "/games/{id}/takeback/request",
+            post(takeback_request).layer(nb!()),
+        )
+        .route(
+            "/games/{id}/takeback/accept",
+            post(takeback_accept).layer(nb!()),
+        )
+        .route(
+            "/games/{id}/takeback/decline",
+            post(takeback_decline).layer(nb!()),
+        )
+        .route("/games/{id}/pdn", get(export_pdn).layer(nb!()))
         .fallback(api_not_found)
         .layer(middleware::from_fn_with_state(app.clone(), request_timeout))
         .route("/games/{id}/ws", get(game_ws))
@@ -703,6 +778,7 @@ pub fn router(app: App) -> Router {
     }
     router
         .layer(middleware::from_fn(json_method_not_allowed))
-        .layer(tower_http::trace::TraceLayer::new_for_http())
+        .layer(middleware::from_fn_with_state(app.clone(), limit_head))
+        .layer(tower_http::trace::TraceLayer::new_for_http().make_span_with(request_span))
         .with_state(app)
 }

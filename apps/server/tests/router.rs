@@ -1299,3 +1299,102 @@ async fn pdn_content_type_matches_the_docs() {
         "{section}"
     );
 }
+
+#[tokio::test]
+async fn json_arrays_are_not_objects() {
+    let app = app().await;
+    let (id, black, _) = two_player(&app, json!({"variant": "american"})).await;
+    for body in [
+        json!(["11-15"]),
+        json!(["11-15", 0]),
+        json!("11-15"),
+        json!(5),
+    ] {
+        let (s, v) = send(
+            &app,
+            Method::POST,
+            &format!("/api/games/{id}/moves"),
+            Some(&black),
+            Some(body.clone()),
+        )
+        .await;
+        assert_eq!(s, StatusCode::BAD_REQUEST, "{body}: {v}");
+        assert_eq!(code(&v), "bad_json", "{body}: {v}");
+    }
+    let (s, v) = send(
+        &app,
+        Method::POST,
+        "/api/games",
+        None,
+        Some(json!(["american"])),
+    )
+    .await;
+    assert_eq!((s, code(&v)), (StatusCode::BAD_REQUEST, "bad_json"), "{v}");
+    let (_, g) = send(&app, Method::GET, &format!("/api/games/{id}"), None, None).await;
+    assert_eq!(g["ply"], 0, "{g}");
+}
+
+#[tokio::test]
+async fn bodiless_endpoints_refuse_a_declared_body() {
+    let app = app().await;
+    let (s, created) = send(
+        &app,
+        Method::POST,
+        "/api/games",
+        None,
+        Some(json!({"variant": "american"})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::CREATED);
+    let id = created["id"].as_str().unwrap();
+    let (s, v) = send(
+        &app,
+        Method::POST,
+        &format!("/api/games/{id}/join"),
+        None,
+        Some(json!({"x": 1})),
+    )
+    .await;
+    assert_eq!(
+        (s, code(&v)),
+        (StatusCode::BAD_REQUEST, "unexpected_body"),
+        "{v}"
+    );
+    let chunked = Request::builder()
+        .method(Method::POST)
+        .uri(format!("/api/games/{id}/resign"))
+        .header(header::TRANSFER_ENCODING, "chunked")
+        .body(Body::from("0\r\n\r\n"))
+        .unwrap();
+    let (s, v) = raw(&app, chunked).await;
+    assert_eq!(
+        (s, code(&v)),
+        (StatusCode::BAD_REQUEST, "unexpected_body"),
+        "{v}"
+    );
+    // Nothing changed: the seat is still open.
+    let (_, g) = send(&app, Method::GET, &format!("/api/games/{id}"), None, None).await;
+    assert_eq!(g["status"], "open", "{g}");
+    // `Content-Length: 0` is no body.
+    let empty = Request::builder()
+        .method(Method::POST)
+        .uri(format!("/api/games/{id}/join"))
+        .header(header::CONTENT_LENGTH, "0")
+        .body(Body::empty())
+        .unwrap();
+    let (s, v) = raw(&app, empty).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+}
+
+#[tokio::test]
+async fn large_request_head_is_a_json_431() {
+    let app = app().await;
+    let req = Request::builder()
+        .uri("/api/games")
+        .header("x-big", "a".repeat(20 * 1024))
+        .body(Body::empty())
+        .unwrap();
+    let (s, v) = raw(&app, req).await;
+    assert_eq!(s, StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE, "{v}");
+    assert_eq!(code(&v), "headers_too_large");
+}
