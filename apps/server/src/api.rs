@@ -171,6 +171,10 @@ pub struct CreateGame {
     /// Time control; untimed when absent.
     #[serde(default)]
     pub time_control: Option<TimeControl>,
+    /// `true`: a public seek, listed by `GET /api/games` while its seat is open. `false`
+    /// (default): private, reachable only through its link.
+    #[serde(default)]
+    pub public: bool,
 }
 
 /// Reply to creating or joining a game.
@@ -280,8 +284,28 @@ async fn health(State(app): State<App>) -> Json<serde_json::Value> {
     }))
 }
 
+/// The client's IP address, when the server knows it (`ConnectInfo` set by [`crate::serve`]).
+pub struct ClientIp(pub Option<std::net::IpAddr>);
+
+impl<S: Send + Sync> axum::extract::FromRequestParts<S> for ClientIp {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        _: &S,
+    ) -> Result<Self, Self::Rejection> {
+        Ok(ClientIp(
+            parts
+                .extensions
+                .get::<ConnectInfo<SocketAddr>>()
+                .map(|c| c.0.ip()),
+        ))
+    }
+}
+
 async fn create_game(
     State(app): State<App>,
+    ClientIp(client): ClientIp,
     JsonBody(req): JsonBody<CreateGame>,
 ) -> Result<(StatusCode, Json<SeatGranted>), ApiError> {
     let variant: Variant = req
@@ -381,7 +405,7 @@ async fn create_game(
     }
     let id = random_hex(8)?;
     let token = random_hex(32)?;
-    let live = Live::create(
+    let mut live = Live::create(
         id.clone(),
         start,
         color,
@@ -390,7 +414,8 @@ async fn create_game(
         req.time_control,
         now_ms(),
     );
-    let h = app.insert(live).await?;
+    live.rec.meta.public = req.public;
+    let h = app.insert(live, client).await?;
     let game = h.live.lock().await.view(now_ms(), Some(color));
     Ok((
         StatusCode::CREATED,
@@ -470,6 +495,14 @@ async fn make_move(
 ) -> Result<Json<GameView>, ApiError> {
     let h = app.handle(&id).await?;
     let color = caller_seat(&h, &headers).await?;
+    if let Some(p) = req.ply {
+        // A retry of a move already committed (its reply was lost, e.g. `408 timeout`) is
+        // answered like the first time instead of `stale_ply`.
+        let live = h.live.lock().await;
+        if live.already_played(color, &req.mv, p) {
+            return Ok(Json(live.view(now_ms(), Some(color))));
+        }
+    }
     let (_, view) = app
         .mutate(&h, "move", Some(color), move |live, now| {
             live.play(color, &req.mv, req.ply, now)

@@ -55,6 +55,9 @@ pub struct Config {
     pub max_header_bytes: usize,
     /// Most HTTP connections open at once from one client address; more are closed at once.
     pub max_conns_per_ip: usize,
+    /// Most games nobody has joined yet (status `open`) created from one client address; more are
+    /// refused with `429 too_many_unjoined`.
+    pub max_unjoined_per_ip: usize,
 }
 
 impl Default for Config {
@@ -71,6 +74,7 @@ impl Default for Config {
             header_read_timeout_ms: 10_000,
             max_header_bytes: 64 * 1024,
             max_conns_per_ip: 64,
+            max_unjoined_per_ip: 20,
         }
     }
 }
@@ -82,6 +86,9 @@ pub struct GameHandle {
     engine_busy: AtomicBool,
     /// When the side to move's flag falls (ms since the epoch), `u64::MAX` if no clock runs.
     deadline: AtomicU64,
+    /// The address that created this game while it counts toward that address's unjoined games
+    /// (cleared once the game leaves status `open`).
+    unjoined_by: Mutex<Option<std::net::IpAddr>>,
 }
 
 impl GameHandle {
@@ -93,6 +100,7 @@ impl GameHandle {
             tx,
             engine_busy: AtomicBool::new(false),
             deadline,
+            unjoined_by: Mutex::new(None),
         })
     }
 }
@@ -111,6 +119,8 @@ pub struct AppInner {
     shutdown_tx: watch::Sender<bool>,
     /// Open HTTP connections per client address.
     conns: ConnCounter,
+    /// Unjoined (status `open`) games per creating address.
+    unjoined: ConnCounter,
 }
 
 /// A cheap handle to the server's state.
@@ -157,6 +167,7 @@ impl App {
             )),
             shutdown_tx,
             conns: ConnCounter::default(),
+            unjoined: ConnCounter::default(),
         }));
         let store = app.store.clone();
         let loaded = tokio::task::spawn_blocking(move || -> Result<Vec<Live>, String> {
@@ -268,7 +279,40 @@ impl App {
     ///
     /// # Errors
     /// `too_many_games` when the limit of open games is reached, `storage` if saving failed.
-    pub async fn insert(&self, live: Live) -> Result<Arc<GameHandle>, ApiError> {
+    pub async fn insert(
+        &self,
+        live: Live,
+        client: Option<std::net::IpAddr>,
+    ) -> Result<Arc<GameHandle>, ApiError> {
+        let counted = match client {
+            Some(ip) if live.rec.status == "open" => {
+                let max = self.config.max_unjoined_per_ip;
+                if !self.unjoined.try_inc(ip, max) {
+                    return Err(ApiError::new(
+                        axum::http::StatusCode::TOO_MANY_REQUESTS,
+                        "too_many_unjoined",
+                        format!(
+                            "this address already has {max} games nobody has joined; \
+                             cancel one or wait for a player"
+                        ),
+                    ));
+                }
+                Some(ip)
+            }
+            _ => None,
+        };
+        let r = self.insert_counted(live, counted).await;
+        if let (Err(_), Some(ip)) = (&r, counted) {
+            self.unjoined.dec(ip);
+        }
+        r
+    }
+
+    async fn insert_counted(
+        &self,
+        live: Live,
+        counted: Option<std::net::IpAddr>,
+    ) -> Result<Arc<GameHandle>, ApiError> {
         let max = self.config.max_open_games;
         if self
             .open_games
@@ -295,6 +339,7 @@ impl App {
         }
         let id = live.rec.id.clone();
         let h = GameHandle::new(live);
+        *h.unjoined_by.lock().unwrap_or_else(|e| e.into_inner()) = counted;
         self.games
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -374,6 +419,16 @@ impl App {
         if was_open && guard.rec.status == "finished" {
             self.open_games.fetch_sub(1, Ordering::SeqCst);
         }
+        if guard.rec.status != "open" {
+            if let Some(ip) = h
+                .unjoined_by
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .take()
+            {
+                self.unjoined.dec(ip);
+            }
+        }
         h.deadline
             .store(guard.flag_deadline().unwrap_or(u64::MAX), Ordering::SeqCst);
         let view = guard.view(now_ms(), None);
@@ -421,7 +476,7 @@ impl App {
                 let Ok(_slot) = app.engine_slots.clone().acquire_owned().await else {
                     break;
                 };
-                let (game, level, clock, ply) = {
+                let (game, level, clock, ply, searched) = {
                     let live = h.live.lock().await;
                     let Some(level) = live.engine_to_move() else {
                         break;
@@ -432,7 +487,14 @@ impl App {
                         .meta
                         .time_control
                         .map(|tc| (live.remaining(stm, now_ms()), tc.increment_ms));
-                    (live.game.clone(), level, clock, live.rec.moves.len())
+                    let searched = *live.game.position();
+                    (
+                        live.game.clone(),
+                        level,
+                        clock,
+                        live.rec.moves.len(),
+                        searched,
+                    )
                 };
                 let stop = Arc::new(AtomicBool::new(false));
                 let mut shutdown = app.shutdown_signal();
@@ -450,11 +512,19 @@ impl App {
                         let Some(color) = live.engine_color() else {
                             return Err(ApiError::conflict("no_engine", "no engine seat"));
                         };
+                        // The same ply is not enough: after a takeback and a new move the ply
+                        // count is back where it was but the position differs.
+                        if live.rec.moves.len() != ply || *live.game.position() != searched {
+                            return Err(ApiError::conflict(
+                                "stale_search",
+                                "the position changed during the search",
+                            ));
+                        }
                         live.play(color, &text, Some(ply), now)
                     })
                     .await;
                 if let Err(e) = played {
-                    if e.code != "stale_ply" {
+                    if e.code != "stale_ply" && e.code != "stale_search" {
                         tracing::warn!(error = %e, "engine move refused");
                     }
                 }
@@ -598,13 +668,33 @@ pub struct ConnGuard<'a> {
 impl ConnCounter {
     /// Count a new connection from `ip` unless it already has `max` open; `None` when full.
     pub fn try_add(&self, ip: std::net::IpAddr, max: usize) -> Option<ConnGuard<'_>> {
+        self.try_inc(ip, max)
+            .then_some(ConnGuard { counter: self, ip })
+    }
+
+    /// Count one more for `ip` unless it already has `max`; returns whether it counted.
+    pub fn try_inc(&self, ip: std::net::IpAddr, max: usize) -> bool {
         let mut m = self.per_ip.lock().unwrap_or_else(|e| e.into_inner());
         let n = m.entry(ip).or_insert(0);
         if *n >= max {
-            return None;
+            if *n == 0 {
+                m.remove(&ip);
+            }
+            return false;
         }
         *n += 1;
-        Some(ConnGuard { counter: self, ip })
+        true
+    }
+
+    /// Count one less for `ip`.
+    pub fn dec(&self, ip: std::net::IpAddr) {
+        let mut m = self.per_ip.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(n) = m.get_mut(&ip) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                m.remove(&ip);
+            }
+        }
     }
 
     /// Connections now open from `ip`.

@@ -105,6 +105,7 @@ impl Live {
             declared: None,
             draw_offer: None,
             takeback_request: None,
+            public: false,
         };
         *seat_mut(&mut meta, creator) = Seat::Human {
             token_sha256: Some(token_hash(&creator_token)),
@@ -362,6 +363,26 @@ impl Live {
         }
         self.refresh(now);
         Ok(())
+    }
+
+    /// Whether the move `text` by `color` for ply `ply` (0-based: plies played before it) is
+    /// already in the game at that ply: a retried request whose first try was committed.
+    pub fn already_played(&self, color: Color, text: &str, ply: usize) -> bool {
+        let n = self.rec.moves.len();
+        if ply >= n {
+            return false;
+        }
+        let mut g = self.game.clone();
+        for _ in ply..n {
+            if g.undo().is_none() {
+                return false;
+            }
+        }
+        let pos = g.position();
+        pos.side_to_move() == color
+            && pos
+                .parse_move(text)
+                .is_ok_and(|mv| pos.move_text(&mv) == self.rec.moves[ply].text)
     }
 
     /// The open seat is taken by a new player with `token` (only its hash is kept); returns its

@@ -145,6 +145,10 @@ pub struct GameMeta {
     pub draw_offer: Option<Side>,
     /// The colour that asked to take back its last move.
     pub takeback_request: Option<Side>,
+    /// A public seek (listed while open) rather than a private, link-only game. Absent in games
+    /// stored before this field existed: private.
+    #[serde(default)]
+    pub public: bool,
 }
 
 /// A whole stored game.
@@ -215,6 +219,8 @@ pub trait Store: Send + Sync + 'static {
     fn load(&self, id: &str) -> Result<Option<GameRecord>, StoreError>;
 
     /// The newest games (by last change), optionally only those with `status`, at most `limit`.
+    /// Private games (`meta.public == false`) are left out while their seat is open: their link is
+    /// the invitation.
     ///
     /// # Errors
     /// [`StoreError::Database`].
@@ -447,7 +453,9 @@ impl Store for SqliteStore {
         let conn = self.conn();
         let mut stmt = conn.prepare_cached(
             "SELECT id, variant, status, result, plies, created_ms, updated_ms FROM games
-             WHERE (?1 IS NULL OR status = ?1) ORDER BY updated_ms DESC, id LIMIT ?2",
+             WHERE (?1 IS NULL OR status = ?1)
+               AND (status != 'open' OR json_extract(meta, '$.public') = 1)
+             ORDER BY updated_ms DESC, id LIMIT ?2",
         )?;
         let rows = stmt
             .query_map(params![status, limit as i64], |r| {
@@ -521,6 +529,7 @@ mod tests {
                 declared: None,
                 draw_offer: None,
                 takeback_request: None,
+                public: false,
             },
             moves: vec![],
             created_ms: 1,
