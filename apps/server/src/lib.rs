@@ -172,21 +172,27 @@ impl App {
         let store = app.store.clone();
         let loaded = tokio::task::spawn_blocking(move || -> Result<Vec<Live>, String> {
             let heartbeat = store.last_heartbeat().map_err(|e| e.to_string())?;
+            // Read and replay every game first; only then take the instant the clocks resume at,
+            // so the time spent loading is downtime too and never charged.
+            let mut out = store
+                .load_unfinished()
+                .map_err(|e| e.to_string())?
+                .into_iter()
+                .map(Live::from_record)
+                .collect::<Result<Vec<_>, _>>()?;
             let now = now_ms();
-            let mut out = Vec::new();
-            for id in store.unfinished().map_err(|e| e.to_string())? {
-                let rec = store
-                    .load(&id)
-                    .map_err(|e| e.to_string())?
-                    .ok_or_else(|| format!("game {id} vanished while loading"))?;
-                let mut live = Live::from_record(rec)?;
-                if let Some(hb) = heartbeat {
-                    if live.resume_after_downtime(hb, now) {
-                        let keep = live.rec.moves.len();
-                        store.save(&mut live.rec, keep).map_err(|e| e.to_string())?;
-                    }
+            if let Some(hb) = heartbeat {
+                let changed: Vec<usize> = out
+                    .iter_mut()
+                    .enumerate()
+                    .filter_map(|(i, live)| live.resume_after_downtime(hb, now).then_some(i))
+                    .collect();
+                // One transaction for every shifted clock.
+                let mut recs: Vec<_> = changed.iter().map(|&i| out[i].rec.clone()).collect();
+                store.save_rows(&mut recs).map_err(|e| e.to_string())?;
+                for (&i, rec) in changed.iter().zip(recs) {
+                    out[i].rec = rec;
                 }
-                out.push(live);
             }
             store.heartbeat(now).map_err(|e| e.to_string())?;
             Ok(out)

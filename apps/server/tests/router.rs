@@ -1652,3 +1652,89 @@ async fn engine_never_plays_a_move_searched_for_an_older_position() {
     }
     assert_eq!(game["moves"], json!(["11-16", fresh]), "{game}");
 }
+
+/// A store whose reads of games take `delay` (a big database or a slow disk), recording when the
+/// last one finished.
+struct SlowLoad {
+    inner: Arc<SqliteStore>,
+    delay: std::time::Duration,
+    loaded_at: std::sync::atomic::AtomicU64,
+}
+
+impl SlowLoad {
+    fn slow<T>(&self, r: T) -> T {
+        std::thread::sleep(self.delay);
+        self.loaded_at.store(
+            crown_server::live::now_ms(),
+            std::sync::atomic::Ordering::SeqCst,
+        );
+        r
+    }
+}
+
+use crown_server::store::{GameRecord, GameSummary, Store, StoreError};
+
+impl Store for SlowLoad {
+    fn create(&self, rec: &GameRecord) -> Result<(), StoreError> {
+        self.inner.create(rec)
+    }
+    fn save(&self, rec: &mut GameRecord, keep: usize) -> Result<(), StoreError> {
+        self.inner.save(rec, keep)
+    }
+    fn load(&self, id: &str) -> Result<Option<GameRecord>, StoreError> {
+        self.slow(self.inner.load(id))
+    }
+    fn load_unfinished(&self) -> Result<Vec<GameRecord>, StoreError> {
+        self.slow(self.inner.load_unfinished())
+    }
+    fn list(&self, s: Option<&str>, n: usize) -> Result<Vec<GameSummary>, StoreError> {
+        self.inner.list(s, n)
+    }
+    fn unfinished(&self) -> Result<Vec<String>, StoreError> {
+        self.inner.unfinished()
+    }
+    fn heartbeat(&self, now: u64) -> Result<(), StoreError> {
+        self.inner.heartbeat(now)
+    }
+    fn last_heartbeat(&self) -> Result<Option<u64>, StoreError> {
+        self.inner.last_heartbeat()
+    }
+}
+
+#[tokio::test]
+async fn time_spent_loading_games_is_not_charged_to_clocks() {
+    // A timed game whose turn started 1 s before the server's last heartbeat.
+    let inner = Arc::new(SqliteStore::open_in_memory().unwrap());
+    let app = App::start(inner.clone(), Config::default(), None)
+        .await
+        .unwrap();
+    let (id, _, _) = two_player(
+        &app,
+        json!({"variant": "american", "time_control": {"initial_ms": 600000, "increment_ms": 0}}),
+    )
+    .await;
+    app.shutdown();
+    let mut rec = inner.load(&id).unwrap().unwrap();
+    let started = crown_server::live::now_ms() - 60_000;
+    rec.meta.turn_started_ms = started;
+    let keep = rec.moves.len();
+    inner.save(&mut rec, keep).unwrap();
+    inner.heartbeat(started + 1_000).unwrap();
+    // Restart on a store that takes 400 ms to read the games.
+    let slow = Arc::new(SlowLoad {
+        inner: inner.clone(),
+        delay: std::time::Duration::from_millis(400),
+        loaded_at: std::sync::atomic::AtomicU64::new(0),
+    });
+    let app2 = App::start(slow.clone(), Config::default(), None)
+        .await
+        .unwrap();
+    let resumed = inner.load(&id).unwrap().unwrap().meta.turn_started_ms;
+    // The clock resumes (charged the 1 s before the heartbeat) no earlier than loading ended.
+    let loaded_at = slow.loaded_at.load(std::sync::atomic::Ordering::SeqCst);
+    assert!(
+        resumed + 1_000 >= loaded_at,
+        "resumed at {resumed} + 1000 < loading ended at {loaded_at}"
+    );
+    app2.shutdown();
+}
