@@ -612,9 +612,28 @@ async fn export_pdn(State(app): State<App>, Path(id): Path<String>) -> Result<Re
         .into_response())
 }
 
+/// One counted WebSocket of a client address; dropping it frees the place.
+struct WsSlot {
+    app: App,
+    ip: Option<std::net::IpAddr>,
+}
+
+impl Drop for WsSlot {
+    fn drop(&mut self) {
+        if let Some(ip) = self.ip {
+            self.app.ws_per_ip.dec(ip);
+        }
+    }
+}
+
+fn too_many_sockets(message: String) -> ApiError {
+    ApiError::new(StatusCode::TOO_MANY_REQUESTS, "too_many_sockets", message)
+}
+
 async fn game_ws(
     State(app): State<App>,
     Path(id): Path<String>,
+    ClientIp(client): ClientIp,
     ApiQuery(q): ApiQuery<TokenQuery>,
     ws: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
@@ -624,9 +643,37 @@ async fn game_ws(
         Some(t) => h.live.lock().await.seat_of(t),
         None => None,
     };
+    let per_game = app.config.max_ws_per_game;
+    if h.tx.receiver_count() >= per_game {
+        return Err(too_many_sockets(format!(
+            "this game already has {per_game} WebSockets open"
+        )));
+    }
+    if let Some(ip) = client {
+        let max = app.config.max_ws_per_ip;
+        if !app.ws_per_ip.try_inc(ip, max) {
+            return Err(too_many_sockets(format!(
+                "this address already has {max} WebSockets open"
+            )));
+        }
+    }
+    let slot = WsSlot {
+        app: app.clone(),
+        ip: client,
+    };
+    // Client messages are small (at most 4 KiB): a small read buffer instead of tungstenite's
+    // 128 KiB; pushes are written at once, and a client that stops reading is dropped once
+    // 256 KiB wait for it.
     Ok(ws
         .max_message_size(4096)
-        .on_upgrade(move |socket| ws_session(app, h, you, socket)))
+        .max_frame_size(4096)
+        .read_buffer_size(4096)
+        .write_buffer_size(0)
+        .max_write_buffer_size(256 * 1024)
+        .on_upgrade(move |socket| async move {
+            let _slot = slot;
+            ws_session(app, h, you, socket).await
+        }))
 }
 
 async fn ws_session(
@@ -643,6 +690,10 @@ async fn ws_session(
     }
     let mut ping = tokio::time::interval(Duration::from_millis(app.config.ws_ping_ms.max(100)));
     ping.tick().await;
+    // Token bucket for the client's messages.
+    let rate = f64::from(app.config.ws_msgs_per_sec);
+    let burst = f64::from(app.config.ws_msg_burst.max(1));
+    let (mut tokens, mut at) = (burst, tokio::time::Instant::now());
     loop {
         tokio::select! {
             msg = rx.recv() => match msg {
@@ -660,15 +711,33 @@ async fn ws_session(
                 }
                 Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
             },
-            incoming = socket.recv() => match incoming {
-                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
-                Some(Ok(Message::Text(t))) if t.as_str().contains("\"snapshot\"") => {
-                    let snap = App::snapshot(&h, you).await;
-                    if socket.send(Message::Text(snap.into())).await.is_err() {
+            incoming = socket.recv() => {
+                match incoming {
+                    Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
+                    Some(Ok(Message::Pong(_))) => continue,
+                    Some(Ok(_)) => {}
+                }
+                let now = tokio::time::Instant::now();
+                if rate > 0.0 {
+                    tokens = (tokens + now.duration_since(at).as_secs_f64() * rate).min(burst);
+                    at = now;
+                    if tokens < 1.0 {
+                        let _ = socket.send(Message::Close(Some(axum::extract::ws::CloseFrame {
+                            code: 1008,
+                            reason: "too many messages".into(),
+                        }))).await;
                         return;
                     }
+                    tokens -= 1.0;
                 }
-                Some(Ok(_)) => {}
+                if let Some(Ok(Message::Text(t))) = incoming {
+                    if t.as_str().contains("\"snapshot\"") {
+                        let snap = App::snapshot(&h, you).await;
+                        if socket.send(Message::Text(snap.into())).await.is_err() {
+                            return;
+                        }
+                    }
+                }
             },
             _ = ping.tick() => {
                 if socket.send(Message::Ping(Vec::new().into())).await.is_err() {

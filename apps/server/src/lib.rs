@@ -58,6 +58,21 @@ pub struct Config {
     /// Most games nobody has joined yet (status `open`) created from one client address; more are
     /// refused with `429 too_many_unjoined`.
     pub max_unjoined_per_ip: usize,
+    /// Engine searches running at once (a bounded pool; more wait, with the engine's clock
+    /// stopped). Searches run at a lower OS priority than request handling (Linux: nice +10).
+    pub engine_workers: usize,
+    /// Most unfinished engine games created from one client address; more are refused with
+    /// `429 too_many_engine_games`.
+    pub max_engine_games_per_ip: usize,
+    /// Most WebSockets open at once from one client address.
+    pub max_ws_per_ip: usize,
+    /// Most WebSockets open at once on one game.
+    pub max_ws_per_game: usize,
+    /// Messages per second a client may send on one WebSocket (token bucket; a socket that
+    /// exceeds it is closed with code 1008).
+    pub ws_msgs_per_sec: u32,
+    /// Burst of messages allowed above `ws_msgs_per_sec`.
+    pub ws_msg_burst: u32,
 }
 
 impl Default for Config {
@@ -75,6 +90,13 @@ impl Default for Config {
             max_header_bytes: 64 * 1024,
             max_conns_per_ip: 64,
             max_unjoined_per_ip: 20,
+            engine_workers: std::thread::available_parallelism()
+                .map_or(1, |n| n.get().saturating_sub(1).max(1)),
+            max_engine_games_per_ip: 4,
+            max_ws_per_ip: 32,
+            max_ws_per_game: 500,
+            ws_msgs_per_sec: 5,
+            ws_msg_burst: 20,
         }
     }
 }
@@ -89,6 +111,11 @@ pub struct GameHandle {
     /// The address that created this game while it counts toward that address's unjoined games
     /// (cleared once the game leaves status `open`).
     unjoined_by: Mutex<Option<std::net::IpAddr>>,
+    /// The address that created this engine game while it counts toward that address's engine
+    /// games (cleared once the game is finished).
+    engine_by: Mutex<Option<std::net::IpAddr>>,
+    /// Set while the engine's search waits for a free worker: its clock is stopped meanwhile.
+    engine_waiting: AtomicBool,
 }
 
 impl GameHandle {
@@ -101,6 +128,8 @@ impl GameHandle {
             engine_busy: AtomicBool::new(false),
             deadline,
             unjoined_by: Mutex::new(None),
+            engine_by: Mutex::new(None),
+            engine_waiting: AtomicBool::new(false),
         })
     }
 }
@@ -121,6 +150,10 @@ pub struct AppInner {
     conns: ConnCounter,
     /// Unjoined (status `open`) games per creating address.
     unjoined: ConnCounter,
+    /// Unfinished engine games per creating address.
+    engine_games: ConnCounter,
+    /// Open WebSockets per client address.
+    pub(crate) ws_per_ip: ConnCounter,
 }
 
 /// A cheap handle to the server's state.
@@ -155,6 +188,7 @@ impl App {
         engine: Option<Arc<dyn engine::MovePicker>>,
     ) -> Result<App, String> {
         let (shutdown_tx, _) = watch::channel(false);
+        let workers = config.engine_workers.max(1);
         let app = App(Arc::new(AppInner {
             limiter: limit::RateLimiter::new(config.rate_per_sec, config.rate_burst),
             store,
@@ -162,12 +196,12 @@ impl App {
             config,
             open_games: AtomicUsize::new(0),
             engine,
-            engine_slots: Arc::new(tokio::sync::Semaphore::new(
-                std::thread::available_parallelism().map_or(1, |n| n.get()),
-            )),
+            engine_slots: Arc::new(tokio::sync::Semaphore::new(workers)),
             shutdown_tx,
             conns: ConnCounter::default(),
             unjoined: ConnCounter::default(),
+            engine_games: ConnCounter::default(),
+            ws_per_ip: ConnCounter::default(),
         }));
         let store = app.store.clone();
         let loaded = tokio::task::spawn_blocking(move || -> Result<Vec<Live>, String> {
@@ -307,9 +341,34 @@ impl App {
             }
             _ => None,
         };
-        let r = self.insert_counted(live, counted).await;
-        if let (Err(_), Some(ip)) = (&r, counted) {
-            self.unjoined.dec(ip);
+        let engine = match client {
+            Some(ip) if live.engine_color().is_some() => {
+                let max = self.config.max_engine_games_per_ip;
+                if !self.engine_games.try_inc(ip, max) {
+                    if let Some(ip) = counted {
+                        self.unjoined.dec(ip);
+                    }
+                    return Err(ApiError::new(
+                        axum::http::StatusCode::TOO_MANY_REQUESTS,
+                        "too_many_engine_games",
+                        format!(
+                            "this address already plays {max} unfinished games against the \
+                             engine; finish or resign one first"
+                        ),
+                    ));
+                }
+                Some(ip)
+            }
+            _ => None,
+        };
+        let r = self.insert_counted(live, counted, engine).await;
+        if r.is_err() {
+            if let Some(ip) = counted {
+                self.unjoined.dec(ip);
+            }
+            if let Some(ip) = engine {
+                self.engine_games.dec(ip);
+            }
         }
         r
     }
@@ -318,6 +377,7 @@ impl App {
         &self,
         live: Live,
         counted: Option<std::net::IpAddr>,
+        engine: Option<std::net::IpAddr>,
     ) -> Result<Arc<GameHandle>, ApiError> {
         let max = self.config.max_open_games;
         if self
@@ -346,6 +406,7 @@ impl App {
         let id = live.rec.id.clone();
         let h = GameHandle::new(live);
         *h.unjoined_by.lock().unwrap_or_else(|e| e.into_inner()) = counted;
+        *h.engine_by.lock().unwrap_or_else(|e| e.into_inner()) = engine;
         self.games
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -425,6 +486,11 @@ impl App {
         if was_open && guard.rec.status == "finished" {
             self.open_games.fetch_sub(1, Ordering::SeqCst);
         }
+        if guard.rec.status == "finished" {
+            if let Some(ip) = h.engine_by.lock().unwrap_or_else(|e| e.into_inner()).take() {
+                self.engine_games.dec(ip);
+            }
+        }
         if guard.rec.status != "open" {
             if let Some(ip) = h
                 .unjoined_by
@@ -478,10 +544,22 @@ impl App {
         let app = self.clone();
         tokio::spawn(async move {
             loop {
-                // Wait for a free core before reading the clock: the search gets the time left.
-                let Ok(_slot) = app.engine_slots.clone().acquire_owned().await else {
+                // Wait for a free worker with the engine's clock stopped (the flag sweeper skips
+                // the game meanwhile); then give the engine back the time it waited.
+                let queued_at = now_ms();
+                h.engine_waiting.store(true, Ordering::SeqCst);
+                let slot = app.engine_slots.clone().acquire_owned().await;
+                h.engine_waiting.store(false, Ordering::SeqCst);
+                let Ok(_slot) = slot else {
                     break;
                 };
+                if now_ms().saturating_sub(queued_at) >= 20 {
+                    let _ = app
+                        .mutate(&h, "clock", None, move |live, now| {
+                            live.credit_engine_wait(queued_at, now)
+                        })
+                        .await;
+                }
                 let (game, level, clock, ply, searched) = {
                     let live = h.live.lock().await;
                     let Some(level) = live.engine_to_move() else {
@@ -506,8 +584,7 @@ impl App {
                 let mut shutdown = app.shutdown_signal();
                 let picker = picker.clone();
                 let stop2 = stop.clone();
-                let task =
-                    tokio::task::spawn_blocking(move || picker.pick(&game, level, clock, &stop2));
+                let task = search_at_low_priority(move || picker.pick(&game, level, clock, &stop2));
                 let mv = tokio::select! {
                     r = task => r.ok().flatten(),
                     _ = shutdown.changed() => { stop.store(true, Ordering::SeqCst); None }
@@ -559,7 +636,9 @@ impl App {
                 rounds += 1;
                 let now = now_ms();
                 for h in app.all_handles() {
-                    if h.deadline.load(Ordering::SeqCst) <= now {
+                    if h.deadline.load(Ordering::SeqCst) <= now
+                        && !h.engine_waiting.load(Ordering::SeqCst)
+                    {
                         let r = app
                             .mutate(&h, "time_out", None, |live, now| {
                                 if live.check_flag(now) {
@@ -656,6 +735,30 @@ impl App {
         let store = self.store.clone();
         let _ = tokio::task::spawn_blocking(move || store.heartbeat(now_ms())).await;
     }
+}
+
+/// Run an engine search on its own thread at a lower OS priority than the request handlers
+/// (Linux: nice +10 for that thread and the search threads it starts), so that moves and reads
+/// stay fast while the engine thinks.
+fn search_at_low_priority<T: Send + 'static>(
+    f: impl FnOnce() -> T + Send + 'static,
+) -> tokio::sync::oneshot::Receiver<T> {
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    let spawned = std::thread::Builder::new()
+        .name("crown-engine".into())
+        .spawn(move || {
+            #[cfg(target_os = "linux")]
+            {
+                // Linux keeps a nice value per thread; `setpriority` on the thread id lowers only
+                // this one (and threads it creates inherit it).
+                let _ = rustix::process::setpriority_process(Some(rustix::thread::gettid()), 10);
+            }
+            let _ = tx.send(f());
+        });
+    if let Err(e) = spawned {
+        tracing::error!(error = %e, "cannot start an engine thread");
+    }
+    rx
 }
 
 /// Live connections per client address, for the per-address cap (defect: one client holding

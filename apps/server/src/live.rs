@@ -562,6 +562,24 @@ impl Live {
         Ok(())
     }
 
+    /// The engine is to move and its search waited for a worker since `queued_at`: stop its clock
+    /// for that wait by moving the start of its turn forward (never past `now`).
+    ///
+    /// # Errors
+    /// `not_engine_turn` when it is not the engine's turn or no clock runs (nothing to credit).
+    pub fn credit_engine_wait(&mut self, queued_at: u64, now: u64) -> Result<(), ApiError> {
+        let started = self.rec.meta.turn_started_ms;
+        if self.engine_to_move().is_none() || self.flag_deadline().is_none() {
+            return Err(ApiError::conflict(
+                "not_engine_turn",
+                "no engine clock is running",
+            ));
+        }
+        let waited = now.saturating_sub(queued_at.max(started));
+        self.rec.meta.turn_started_ms = (started + waited).min(now);
+        Ok(())
+    }
+
     /// Shift a running clock after server downtime: the side to move is charged only for the time
     /// up to `heartbeat_ms` (the last moment the server was known alive), and its turn resumes at
     /// `now`. Returns whether anything changed.

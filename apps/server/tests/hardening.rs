@@ -200,3 +200,102 @@ async fn oversized_request_head_is_refused_without_harm() {
     assert_eq!(v["status"], json!("ok"));
     srv.stop().await;
 }
+
+type Ws = tokio_tungstenite::WebSocketStream<TcpStream>;
+
+/// Open a WebSocket on game `id` from loopback address `from`; `Err(status)` if refused.
+async fn ws_from(from: [u8; 4], to: SocketAddr, id: &str) -> Result<Ws, u16> {
+    let stream = connect_from(from, to).await;
+    let url = format!("ws://{to}/api/games/{id}/ws");
+    match tokio_tungstenite::client_async(url, stream).await {
+        Ok((ws, _)) => Ok(ws),
+        Err(tokio_tungstenite::tungstenite::Error::Http(resp)) => Err(resp.status().as_u16()),
+        Err(e) => panic!("websocket: {e}"),
+    }
+}
+
+async fn create_game(to: SocketAddr) -> String {
+    let body = json!({"variant": "american"}).to_string();
+    let req = format!(
+        "POST /api/games HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    let (status, body) = http([127, 0, 0, 1], to, &req).await;
+    assert_eq!(status, 201, "{body}");
+    let v: Value = serde_json::from_str(&body).unwrap();
+    v["id"].as_str().unwrap().to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn websocket_message_floods_are_cut_off() {
+    use futures_util::{SinkExt, StreamExt};
+    use tokio_tungstenite::tungstenite::Message;
+    let srv = start(Config {
+        ws_msgs_per_sec: 5,
+        ws_msg_burst: 10,
+        ..quick()
+    })
+    .await;
+    let id = create_game(srv.addr).await;
+    let mut ws = ws_from([127, 0, 0, 1], srv.addr, &id).await.unwrap();
+    for _ in 0..200 {
+        if ws
+            .send(Message::text(r#"{"type":"snapshot"}"#))
+            .await
+            .is_err()
+        {
+            break;
+        }
+    }
+    let (mut states, mut close_code) = (0, None);
+    let _ = tokio::time::timeout(Duration::from_secs(10), async {
+        while let Some(Ok(m)) = ws.next().await {
+            match m {
+                Message::Text(_) => states += 1,
+                Message::Close(f) => {
+                    close_code = f.map(|f| u16::from(f.code));
+                    break;
+                }
+                _ => {}
+            }
+        }
+    })
+    .await;
+    assert_eq!(close_code, Some(1008));
+    // The first snapshot plus at most the burst (and what 5/s refills meanwhile).
+    assert!(states <= 1 + 10 + 5, "{states} answers to 200 requests");
+    srv.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn websockets_are_capped_per_address_and_per_game() {
+    let srv = start(Config {
+        max_ws_per_ip: 2,
+        max_ws_per_game: 3,
+        ..quick()
+    })
+    .await;
+    let a = create_game(srv.addr).await;
+    let b = create_game(srv.addr).await;
+    let s1 = ws_from([127, 0, 0, 1], srv.addr, &a).await.unwrap();
+    let s2 = ws_from([127, 0, 0, 1], srv.addr, &b).await.unwrap();
+    assert_eq!(ws_from([127, 0, 0, 1], srv.addr, &a).await.err(), Some(429));
+    // Other addresses fill game `a` up to its cap.
+    let s3 = ws_from([127, 0, 0, 2], srv.addr, &a).await.unwrap();
+    let s4 = ws_from([127, 0, 0, 3], srv.addr, &a).await.unwrap();
+    assert_eq!(ws_from([127, 0, 0, 4], srv.addr, &a).await.err(), Some(429));
+    // Closing a socket frees its places.
+    drop(s1);
+    let mut ok = false;
+    for _ in 0..200 {
+        if let Ok(s) = ws_from([127, 0, 0, 1], srv.addr, &a).await {
+            drop(s);
+            ok = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(ok, "the place of a closed socket was not freed");
+    drop((s2, s3, s4));
+    srv.stop().await;
+}

@@ -1738,3 +1738,114 @@ async fn time_spent_loading_games_is_not_charged_to_clocks() {
     );
     app2.shutdown();
 }
+
+#[tokio::test]
+async fn engine_games_are_capped_per_address() {
+    let app = app_with(
+        Config {
+            rate_per_sec: 0,
+            max_engine_games_per_ip: 2,
+            ..Config::default()
+        },
+        true,
+    )
+    .await;
+    let body = json!({"variant": "american", "opponent": "engine", "level": 10});
+    let a = [10, 0, 0, 9];
+    let mut first = None;
+    for _ in 0..2 {
+        let (s, v) = send_from(&app, a, "/api/games", body.clone()).await;
+        assert_eq!(s, StatusCode::CREATED, "{v}");
+        first.get_or_insert((
+            v["id"].as_str().unwrap().to_string(),
+            v["token"].as_str().unwrap().to_string(),
+        ));
+    }
+    let (s, v) = send_from(&app, a, "/api/games", body.clone()).await;
+    assert_eq!(
+        (s, code(&v)),
+        (StatusCode::TOO_MANY_REQUESTS, "too_many_engine_games"),
+        "{v}"
+    );
+    let (s, _) = send_from(&app, [10, 0, 0, 10], "/api/games", body.clone()).await;
+    assert_eq!(s, StatusCode::CREATED);
+    // Resigning one frees its place.
+    let (id, token) = first.unwrap();
+    let (s, v) = send(
+        &app,
+        Method::POST,
+        &format!("/api/games/{id}/resign"),
+        Some(&token),
+        None,
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let (s, v) = send_from(&app, a, "/api/games", body).await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn engine_clock_stops_while_its_search_waits_for_a_worker() {
+    let (go, rx) = std::sync::mpsc::channel();
+    let picker = Arc::new(Gated {
+        gate: std::sync::Mutex::new(Some(rx)),
+        log: std::sync::Mutex::new(Vec::new()),
+    });
+    let store = Arc::new(SqliteStore::open_in_memory().unwrap());
+    let app = App::start(
+        store,
+        Config {
+            rate_per_sec: 0,
+            engine_workers: 1,
+            ..Config::default()
+        },
+        Some(picker.clone() as Arc<dyn MovePicker>),
+    )
+    .await
+    .unwrap();
+    // Game A: the engine (Black) moves first and its search holds the only worker.
+    let engine_black = json!({"variant": "american", "opponent": "engine", "level": 1, "color": "white",
+        "time_control": {"initial_ms": 60000, "increment_ms": 0}});
+    let (s, _) = send(
+        &app,
+        Method::POST,
+        "/api/games",
+        None,
+        Some(engine_black.clone()),
+    )
+    .await;
+    assert_eq!(s, StatusCode::CREATED);
+    for _ in 0..500 {
+        if app_engine_busy(&picker) {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    // Game B: its engine waits for the worker for 1.5 s.
+    let (s, b) = send(&app, Method::POST, "/api/games", None, Some(engine_black)).await;
+    assert_eq!(s, StatusCode::CREATED);
+    let id = b["id"].as_str().unwrap().to_string();
+    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+    go.send(()).unwrap();
+    let mut game = Value::Null;
+    for _ in 0..1000 {
+        let (_, v) = send(&app, Method::GET, &format!("/api/games/{id}"), None, None).await;
+        if v["ply"] == 1 {
+            game = v;
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    assert_eq!(game["ply"], 1, "{game}");
+    let used = 60_000 - game["clock"]["black_ms"].as_u64().unwrap();
+    // Only the search itself is charged (the test engine answers at once), never the wait.
+    assert!(
+        used < 750,
+        "the engine was charged {used} ms for a 1500 ms wait"
+    );
+}
+
+/// Whether the gated engine's first search has started (its gate was taken).
+fn app_engine_busy(p: &Gated) -> bool {
+    p.gate.lock().unwrap().is_none()
+}
