@@ -97,7 +97,16 @@ async fn post(
     if let Some(t) = token {
         req = req.bearer_auth(t);
     }
-    let resp = req.send().await.map_err(|e| format!("request: {e}"))?;
+    let resp = req.send().await.map_err(|e| {
+        // Name the cause (connection refused, closed, out of file descriptors...), not the URL.
+        let mut msg = format!("request: {}", e.without_url());
+        let mut src = std::error::Error::source(&e);
+        while let Some(s) = src {
+            msg.push_str(&format!(": {s}"));
+            src = s.source();
+        }
+        msg
+    })?;
     let status = resp.status();
     let v: Value = resp.json().await.map_err(|e| format!("{status}: {e}"))?;
     if status.is_success() {
@@ -254,8 +263,11 @@ fn main() {
         println!("| games | watchers | offered moves/s | done moves/s | p50 ms | p99 ms | max ms | errors | timeouts | pushes received | RSS MiB |");
         println!("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
         for &n in &opts.games {
+            // Idle pooled connections are dropped before the server's keep-alive limit (10 s), as
+            // a well-behaved client does, so no request races the server closing its connection.
             let http = reqwest::Client::builder()
                 .pool_max_idle_per_host(256)
+                .pool_idle_timeout(Duration::from_secs(5))
                 .build()
                 .unwrap();
             // Set up the games (not measured), a few at a time.
