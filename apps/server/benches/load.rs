@@ -99,7 +99,8 @@ async fn post(
     }
     let resp = req.send().await.map_err(|e| {
         // Name the cause (connection refused, closed, out of file descriptors...), not the URL.
-        let mut msg = format!("request: {}", e.without_url());
+        let e = e.without_url();
+        let mut msg = format!("request: {e}");
         let mut src = std::error::Error::source(&e);
         while let Some(s) = src {
             msg.push_str(&format!(": {s}"));
