@@ -1,25 +1,34 @@
-//! Load benchmark (not a timed test): N concurrent two-player games making moves over loopback.
+//! Open-loop load benchmark (not a timed test): N two-player games moving at human pace, each
+//! watched by W WebSockets, against an in-process server on 127.0.0.1 with a temporary SQLite
+//! database (or a server started separately with `--url`).
 //!
-//! Starts the server in process on 127.0.0.1 with a temporary SQLite database (or uses `--url` for
-//! a server started separately), creates N games with both seats taken, then every game plays
-//! `--plies` moves at once (each player posting the first legal move as soon as the previous
-//! move's reply arrived). Reports p50/p99/max latency of `POST /moves` (which returns only after
-//! the commit) and moves per second.
+//! Each game's next move is *scheduled* a uniformly random 1–3 s (`--pace`) after the previous
+//! one was scheduled, whatever the server's latency (open loop): the offered rate is about
+//! N / 2 moves per second, and a move's latency is measured from its scheduled instant to its
+//! reply, so queueing delay is counted (no coordinated omission). The reply of `POST /moves`
+//! comes only after the commit. Reports offered and achieved moves/s, p50/p99/max latency,
+//! errors and `408 timeout`s, WebSocket messages received, and the resident memory (VmRSS) of the
+//! process, which holds the server *and* the load generator when in process.
 //!
 //! ```text
-//! cargo bench -p crown-server --bench load -- --games 100,1000 --plies 20
+//! cargo bench -p crown-server --bench load -- --games 100,1000,5000 --secs 30 --watchers 2
 //! cargo bench -p crown-server --bench load -- --games 1000 --sync normal
 //! ```
 
 use crown_server::store::{Durability, SqliteStore};
 use crown_server::{App, Config};
+use futures_util::StreamExt;
 use serde_json::{json, Value};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use tokio::time::Instant;
 
 struct Opts {
     games: Vec<usize>,
-    plies: usize,
+    secs: u64,
+    watchers: usize,
+    pace: (u64, u64),
     sync: Durability,
     url: Option<String>,
 }
@@ -27,7 +36,9 @@ struct Opts {
 fn parse_args() -> Result<Opts, String> {
     let mut o = Opts {
         games: vec![100, 1000],
-        plies: 20,
+        secs: 30,
+        watchers: 2,
+        pace: (1000, 3000),
         sync: Durability::Full,
         url: None,
     };
@@ -41,7 +52,23 @@ fn parse_args() -> Result<Opts, String> {
                     .map(|n| n.parse().map_err(|e| format!("--games {n}: {e}")))
                     .collect::<Result<_, _>>()?
             }
-            "--plies" => o.plies = value()?.parse().map_err(|e| format!("--plies: {e}"))?,
+            "--secs" => o.secs = value()?.parse().map_err(|e| format!("--secs: {e}"))?,
+            "--watchers" => {
+                o.watchers = value()?.parse().map_err(|e| format!("--watchers: {e}"))?
+            }
+            "--pace" => {
+                let v = value()?;
+                let (a, b) = v
+                    .split_once('-')
+                    .ok_or(format!("--pace MIN-MAX in ms, not {v}"))?;
+                o.pace = (
+                    a.parse().map_err(|e| format!("--pace {a}: {e}"))?,
+                    b.parse().map_err(|e| format!("--pace {b}: {e}"))?,
+                );
+                if o.pace.0 == 0 || o.pace.1 < o.pace.0 {
+                    return Err(format!("--pace {v}: need 0 < MIN <= MAX"));
+                }
+            }
             "--sync" => {
                 o.sync = match value()?.as_str() {
                     "full" => Durability::Full,
@@ -61,13 +88,26 @@ async fn post(
     http: &reqwest::Client,
     url: String,
     token: Option<&str>,
-    body: Value,
+    body: Option<Value>,
 ) -> Result<Value, String> {
-    let mut req = http.post(url).json(&body);
+    let mut req = http.post(url);
+    if let Some(b) = body {
+        req = req.json(&b);
+    }
     if let Some(t) = token {
         req = req.bearer_auth(t);
     }
-    let resp = req.send().await.map_err(|e| format!("request: {e}"))?;
+    let resp = req.send().await.map_err(|e| {
+        // Name the cause (connection refused, closed, out of file descriptors...), not the URL.
+        let e = e.without_url();
+        let mut msg = format!("request: {e}");
+        let mut src = std::error::Error::source(&e);
+        while let Some(s) = src {
+            msg.push_str(&format!(": {s}"));
+            src = s.source();
+        }
+        msg
+    })?;
     let status = resp.status();
     let v: Value = resp.json().await.map_err(|e| format!("{status}: {e}"))?;
     if status.is_success() {
@@ -77,55 +117,88 @@ async fn post(
     }
 }
 
-/// Plays `plies` moves of one game; returns the latency of each move, or the first error.
-async fn play_game(
+/// A small PRNG (xorshift64*) for the move pace; no need for a crate.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) % n.max(1)
+    }
+}
+
+/// A game with both seats taken: (id, black token, white token, view).
+async fn setup_game(
+    http: &reqwest::Client,
+    base: &str,
+) -> Result<(String, String, String, Value), String> {
+    let created = post(
+        http,
+        format!("{base}/api/games"),
+        None,
+        Some(json!({"variant": "american"})),
+    )
+    .await?;
+    let id = created["id"].as_str().unwrap_or_default().to_string();
+    let black = created["token"].as_str().unwrap_or_default().to_string();
+    let joined = post(http, format!("{base}/api/games/{id}/join"), None, None).await?;
+    let white = joined["token"].as_str().unwrap_or_default().to_string();
+    Ok((id, black, white, joined["game"].clone()))
+}
+
+/// Plays the game at the scheduled pace until `end`; returns each move's latency (from its
+/// scheduled instant) and the errors met.
+#[allow(clippy::too_many_arguments)]
+async fn play(
     http: reqwest::Client,
     base: String,
-    plies: usize,
-) -> (Vec<Duration>, Option<String>) {
-    let mut times = Vec::with_capacity(plies);
-    let r: Result<(), String> = async {
-        let created = post(
-            &http,
-            format!("{base}/api/games"),
-            None,
-            json!({"variant": "american"}),
-        )
-        .await?;
-        let id = created["id"].as_str().unwrap_or_default().to_string();
-        let black = created["token"].as_str().unwrap_or_default().to_string();
-        let joined = post(
-            &http,
-            format!("{base}/api/games/{id}/join"),
-            None,
-            json!({}),
-        )
-        .await?;
-        let white = joined["token"].as_str().unwrap_or_default().to_string();
-        let mut game = joined["game"].clone();
-        for ply in 0..plies {
-            let Some(mv) = game["legal_moves"][0]["text"].as_str().map(str::to_string) else {
-                break;
-            };
-            let token = if game["side_to_move"] == "black" {
-                &black
-            } else {
-                &white
-            };
-            let t = Instant::now();
-            game = post(
-                &http,
-                format!("{base}/api/games/{id}/moves"),
-                Some(token),
-                json!({"move": mv, "ply": ply}),
-            )
-            .await?;
-            times.push(t.elapsed());
+    (id, black, white, mut game): (String, String, String, Value),
+    pace: (u64, u64),
+    seed: u64,
+    start: Instant,
+    end: Instant,
+) -> (Vec<Duration>, Vec<String>) {
+    let mut rng = Rng(seed | 1);
+    let mut times = Vec::new();
+    let mut errors = Vec::new();
+    // Spread the first moves over one pace interval.
+    let mut next = start + Duration::from_millis(rng.below(pace.1));
+    loop {
+        if next >= end {
+            break;
         }
-        Ok(())
+        tokio::time::sleep_until(next).await;
+        let Some(mv) = game["legal_moves"][0]["text"].as_str().map(str::to_string) else {
+            break; // game over
+        };
+        let token = if game["side_to_move"] == "black" {
+            &black
+        } else {
+            &white
+        };
+        let ply = game["ply"].as_u64().unwrap_or(0);
+        match post(
+            &http,
+            format!("{base}/api/games/{id}/moves"),
+            Some(token),
+            Some(json!({"move": mv, "ply": ply})),
+        )
+        .await
+        {
+            Ok(v) => {
+                times.push(next.elapsed());
+                game = v;
+            }
+            Err(e) => {
+                errors.push(e);
+                break;
+            }
+        }
+        next += Duration::from_millis(pace.0 + rng.below(pace.1 - pace.0 + 1));
     }
-    .await;
-    (times, r.err())
+    (times, errors)
 }
 
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
@@ -134,6 +207,14 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
     }
     let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
     sorted[i]
+}
+
+/// Resident memory of this process in MiB (Linux `/proc/self/status`), if known.
+fn rss_mib() -> Option<f64> {
+    let s = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = s.lines().find(|l| l.starts_with("VmRSS:"))?;
+    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024.0)
 }
 
 fn main() {
@@ -155,9 +236,13 @@ fn main() {
             Some(u) => u.trim_end_matches('/').to_string(),
             None => {
                 let store = SqliteStore::open(&dir.path().join("load.db"), opts.sync).unwrap();
+                // Every simulated client comes from 127.0.0.1: lift the per-address caps.
                 let config = Config {
                     rate_per_sec: 0,
                     max_open_games: max_games,
+                    max_unjoined_per_ip: usize::MAX,
+                    max_conns_per_ip: usize::MAX,
+                    max_ws_per_ip: usize::MAX,
                     ..Config::default()
                 };
                 let app = App::start(Arc::new(store), config, None).await.unwrap();
@@ -168,42 +253,116 @@ fn main() {
             }
         };
         println!(
-            "crown-server load: {} plies per game, sync={:?}, server {}",
-            opts.plies,
+            "crown-server open-loop load: {} s per row, a move every {}-{} ms per game, {} watchers per game, sync={:?}, server {}",
+            opts.secs,
+            opts.pace.0,
+            opts.pace.1,
+            opts.watchers,
             opts.sync,
-            if opts.url.is_some() { "external" } else { "in process" }
+            if opts.url.is_some() { "external" } else { "in process (RSS counts server and load generator)" }
         );
+        println!("| games | watchers | offered moves/s | done moves/s | p50 ms | p99 ms | max ms | errors | timeouts | pushes received | RSS MiB |");
+        println!("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
         for &n in &opts.games {
+            // Idle pooled connections are dropped before the server's keep-alive limit (10 s), as
+            // a well-behaved client does, so no request races the server closing its connection.
             let http = reqwest::Client::builder()
-                .pool_max_idle_per_host(n)
+                .pool_max_idle_per_host(256)
+                .pool_idle_timeout(Duration::from_secs(5))
                 .build()
                 .unwrap();
-            let start = Instant::now();
-            let tasks: Vec<_> = (0..n)
-                .map(|_| tokio::spawn(play_game(http.clone(), base.clone(), opts.plies)))
+            // Set up the games (not measured), a few at a time.
+            let mut games = Vec::with_capacity(n);
+            let mut setup_errors = 0;
+            for chunk in (0..n).collect::<Vec<_>>().chunks(64) {
+                let tasks: Vec<_> = chunk
+                    .iter()
+                    .map(|_| {
+                        let (http, base) = (http.clone(), base.clone());
+                        tokio::spawn(async move { setup_game(&http, &base).await })
+                    })
+                    .collect();
+                for t in tasks {
+                    match t.await.unwrap() {
+                        Ok(g) => games.push(g),
+                        Err(_) => setup_errors += 1,
+                    }
+                }
+            }
+            // Watchers: W WebSockets per game, counting the pushes they receive.
+            let pushes = Arc::new(AtomicU64::new(0));
+            let ws_base = base.replace("http://", "ws://");
+            let mut watchers = Vec::new();
+            let mut ws_failed = 0;
+            for (id, ..) in &games {
+                for _ in 0..opts.watchers {
+                    match tokio_tungstenite::connect_async(format!("{ws_base}/api/games/{id}/ws")).await {
+                        Ok((mut ws, _)) => {
+                            let pushes = pushes.clone();
+                            watchers.push(tokio::spawn(async move {
+                                while let Some(Ok(_)) = ws.next().await {
+                                    pushes.fetch_add(1, Ordering::Relaxed);
+                                }
+                            }));
+                        }
+                        Err(_) => ws_failed += 1,
+                    }
+                }
+            }
+            let connected = games.len() * opts.watchers - ws_failed;
+            let before = pushes.load(Ordering::Relaxed);
+            let start = Instant::now() + Duration::from_millis(200);
+            let end = start + Duration::from_secs(opts.secs);
+            let tasks: Vec<_> = games
+                .into_iter()
+                .enumerate()
+                .map(|(i, g)| {
+                    tokio::spawn(play(
+                        http.clone(),
+                        base.clone(),
+                        g,
+                        opts.pace,
+                        0x9E37_79B9_7F4A_7C15u64.wrapping_mul(i as u64 + 1),
+                        start,
+                        end,
+                    ))
+                })
                 .collect();
             let mut all = Vec::new();
             let mut errors = std::collections::BTreeMap::<String, usize>::new();
             for t in tasks {
-                let (times, err) = t.await.unwrap();
+                let (times, errs) = t.await.unwrap();
                 all.extend(times);
-                if let Some(e) = err {
+                for e in errs {
                     *errors.entry(e).or_default() += 1;
                 }
             }
-            let wall = start.elapsed();
+            let rss = rss_mib().map_or("?".to_string(), |m| format!("{m:.0}"));
+            let wall = start.elapsed().as_secs_f64();
+            let received = pushes.load(Ordering::Relaxed) - before;
+            for w in watchers {
+                w.abort();
+            }
             all.sort();
+            let timeouts = errors
+                .iter()
+                .filter(|(e, _)| e.contains("408"))
+                .map(|(_, c)| c)
+                .sum::<usize>();
+            let offered = n as f64 * 2000.0 / (opts.pace.0 + opts.pace.1) as f64;
             println!(
-                "{n:>5} concurrent games: {} moves in {:.2} s = {:.0} moves/s; move latency p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
-                all.len(),
-                wall.as_secs_f64(),
-                all.len() as f64 / wall.as_secs_f64(),
+                "| {n} | {connected} | {offered:.0} | {:.0} | {:.1} | {:.1} | {:.1} | {} | {timeouts} | {received} | {rss} |",
+                all.len() as f64 / wall,
                 percentile(&all, 0.50).as_secs_f64() * 1e3,
                 percentile(&all, 0.99).as_secs_f64() * 1e3,
                 all.last().copied().unwrap_or_default().as_secs_f64() * 1e3,
+                errors.values().sum::<usize>() + setup_errors + ws_failed,
             );
             for (e, count) in &errors {
-                println!("      {count} games stopped on error: {e}");
+                eprintln!("      {count} games stopped on error: {e}");
+            }
+            if setup_errors + ws_failed > 0 {
+                eprintln!("      {setup_errors} games could not be set up, {ws_failed} watchers could not connect");
             }
         }
     });

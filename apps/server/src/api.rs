@@ -29,8 +29,16 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
-        match Json::<T>::from_request(req, state).await {
-            Ok(Json(v)) => Ok(JsonBody(v)),
+        match Json::<serde_json::Value>::from_request(req, state).await {
+            // Every body of this API is a JSON object: serde would also read a struct from an
+            // array of its fields in order (`["11-15"]`), which the API does not document.
+            Ok(Json(v)) if !v.is_object() => Err(ApiError::bad_request(
+                "bad_json",
+                "the body must be a JSON object (see docs/api.md)",
+            )),
+            Ok(Json(v)) => serde_json::from_value(v)
+                .map(JsonBody)
+                .map_err(|e| ApiError::bad_request("bad_json", format!("bad JSON body: {e}"))),
             Err(rej) => {
                 let status = rej.status();
                 let code = match status {
@@ -47,6 +55,48 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
             }
         }
     }
+}
+
+/// Refuse a request that declares a body (`Content-Length` above 0 or any `Transfer-Encoding`)
+/// on an endpoint that takes none: `400 unexpected_body`.
+async fn refuse_body(req: Request, next: Next) -> Response {
+    use axum::body::HttpBody;
+    let h = req.headers();
+    let declared = h.contains_key(header::TRANSFER_ENCODING)
+        || req.body().size_hint().exact() != Some(0)
+        || h.get(header::CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.trim() != "0");
+    if declared {
+        return ApiError::bad_request(
+            "unexpected_body",
+            format!("{} {} takes no body", req.method(), req.uri().path()),
+        )
+        .into_response();
+    }
+    next.run(req).await
+}
+
+/// Refuse a request head (request target and headers) larger than `Config::max_header_bytes / 4`
+/// with the JSON error `431 headers_too_large`. Heads beyond `max_header_bytes` never reach the
+/// router: the connection layer answers a bare 431 and closes.
+async fn limit_head(State(app): State<App>, req: Request, next: Next) -> Response {
+    let limit = (app.config.max_header_bytes / 4).max(4096);
+    let size = req.uri().to_string().len()
+        + req
+            .headers()
+            .iter()
+            .map(|(k, v)| k.as_str().len() + v.len() + 4)
+            .sum::<usize>();
+    if size > limit {
+        return ApiError::new(
+            StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
+            "headers_too_large",
+            format!("the request head is {size} bytes; at most {limit} are accepted"),
+        )
+        .into_response();
+    }
+    next.run(req).await
 }
 
 /// A query string whose rejections are [`ApiError`]s with code `bad_query` (a value of the wrong
@@ -121,6 +171,10 @@ pub struct CreateGame {
     /// Time control; untimed when absent.
     #[serde(default)]
     pub time_control: Option<TimeControl>,
+    /// `true`: a public seek, listed by `GET /api/games` while its seat is open. `false`
+    /// (default): private, reachable only through its link.
+    #[serde(default)]
+    pub public: bool,
 }
 
 /// Reply to creating or joining a game.
@@ -230,8 +284,28 @@ async fn health(State(app): State<App>) -> Json<serde_json::Value> {
     }))
 }
 
+/// The client's IP address, when the server knows it (`ConnectInfo` set by [`crate::serve`]).
+pub struct ClientIp(pub Option<std::net::IpAddr>);
+
+impl<S: Send + Sync> axum::extract::FromRequestParts<S> for ClientIp {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        _: &S,
+    ) -> Result<Self, Self::Rejection> {
+        Ok(ClientIp(
+            parts
+                .extensions
+                .get::<ConnectInfo<SocketAddr>>()
+                .map(|c| c.0.ip()),
+        ))
+    }
+}
+
 async fn create_game(
     State(app): State<App>,
+    ClientIp(client): ClientIp,
     JsonBody(req): JsonBody<CreateGame>,
 ) -> Result<(StatusCode, Json<SeatGranted>), ApiError> {
     let variant: Variant = req
@@ -331,7 +405,7 @@ async fn create_game(
     }
     let id = random_hex(8)?;
     let token = random_hex(32)?;
-    let live = Live::create(
+    let mut live = Live::create(
         id.clone(),
         start,
         color,
@@ -340,7 +414,8 @@ async fn create_game(
         req.time_control,
         now_ms(),
     );
-    let h = app.insert(live).await?;
+    live.rec.meta.public = req.public;
+    let h = app.insert(live, client).await?;
     let game = h.live.lock().await.view(now_ms(), Some(color));
     Ok((
         StatusCode::CREATED,
@@ -420,6 +495,14 @@ async fn make_move(
 ) -> Result<Json<GameView>, ApiError> {
     let h = app.handle(&id).await?;
     let color = caller_seat(&h, &headers).await?;
+    if let Some(p) = req.ply {
+        // A retry of a move already committed (its reply was lost, e.g. `408 timeout`) is
+        // answered like the first time instead of `stale_ply`.
+        let live = h.live.lock().await;
+        if live.already_played(color, &req.mv, p) {
+            return Ok(Json(live.view(now_ms(), Some(color))));
+        }
+    }
     let (_, view) = app
         .mutate(&h, "move", Some(color), move |live, now| {
             live.play(color, &req.mv, req.ply, now)
@@ -529,9 +612,28 @@ async fn export_pdn(State(app): State<App>, Path(id): Path<String>) -> Result<Re
         .into_response())
 }
 
+/// One counted WebSocket of a client address; dropping it frees the place.
+struct WsSlot {
+    app: App,
+    ip: Option<std::net::IpAddr>,
+}
+
+impl Drop for WsSlot {
+    fn drop(&mut self) {
+        if let Some(ip) = self.ip {
+            self.app.ws_per_ip.dec(ip);
+        }
+    }
+}
+
+fn too_many_sockets(message: String) -> ApiError {
+    ApiError::new(StatusCode::TOO_MANY_REQUESTS, "too_many_sockets", message)
+}
+
 async fn game_ws(
     State(app): State<App>,
     Path(id): Path<String>,
+    ClientIp(client): ClientIp,
     ApiQuery(q): ApiQuery<TokenQuery>,
     ws: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
@@ -541,9 +643,37 @@ async fn game_ws(
         Some(t) => h.live.lock().await.seat_of(t),
         None => None,
     };
+    let per_game = app.config.max_ws_per_game;
+    if h.tx.receiver_count() >= per_game {
+        return Err(too_many_sockets(format!(
+            "this game already has {per_game} WebSockets open"
+        )));
+    }
+    if let Some(ip) = client {
+        let max = app.config.max_ws_per_ip;
+        if !app.ws_per_ip.try_inc(ip, max) {
+            return Err(too_many_sockets(format!(
+                "this address already has {max} WebSockets open"
+            )));
+        }
+    }
+    let slot = WsSlot {
+        app: app.clone(),
+        ip: client,
+    };
+    // Client messages are small (at most 4 KiB): a small read buffer instead of tungstenite's
+    // 128 KiB; pushes are written at once, and a client that stops reading is dropped once
+    // 256 KiB wait for it.
     Ok(ws
         .max_message_size(4096)
-        .on_upgrade(move |socket| ws_session(app, h, you, socket)))
+        .max_frame_size(4096)
+        .read_buffer_size(4096)
+        .write_buffer_size(0)
+        .max_write_buffer_size(256 * 1024)
+        .on_upgrade(move |socket| async move {
+            let _slot = slot;
+            ws_session(app, h, you, socket).await
+        }))
 }
 
 async fn ws_session(
@@ -560,6 +690,10 @@ async fn ws_session(
     }
     let mut ping = tokio::time::interval(Duration::from_millis(app.config.ws_ping_ms.max(100)));
     ping.tick().await;
+    // Token bucket for the client's messages.
+    let rate = f64::from(app.config.ws_msgs_per_sec);
+    let burst = f64::from(app.config.ws_msg_burst.max(1));
+    let (mut tokens, mut at) = (burst, tokio::time::Instant::now());
     loop {
         tokio::select! {
             msg = rx.recv() => match msg {
@@ -577,15 +711,33 @@ async fn ws_session(
                 }
                 Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
             },
-            incoming = socket.recv() => match incoming {
-                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
-                Some(Ok(Message::Text(t))) if t.as_str().contains("\"snapshot\"") => {
-                    let snap = App::snapshot(&h, you).await;
-                    if socket.send(Message::Text(snap.into())).await.is_err() {
+            incoming = socket.recv() => {
+                match incoming {
+                    Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
+                    Some(Ok(Message::Pong(_))) => continue,
+                    Some(Ok(_)) => {}
+                }
+                let now = tokio::time::Instant::now();
+                if rate > 0.0 {
+                    tokens = (tokens + now.duration_since(at).as_secs_f64() * rate).min(burst);
+                    at = now;
+                    if tokens < 1.0 {
+                        let _ = socket.send(Message::Close(Some(axum::extract::ws::CloseFrame {
+                            code: 1008,
+                            reason: "too many messages".into(),
+                        }))).await;
                         return;
                     }
+                    tokens -= 1.0;
                 }
-                Some(Ok(_)) => {}
+                if let Some(Ok(Message::Text(t))) = incoming {
+                    if t.as_str().contains("\"snapshot\"") {
+                        let snap = App::snapshot(&h, you).await;
+                        if socket.send(Message::Text(snap.into())).await.is_err() {
+                            return;
+                        }
+                    }
+                }
             },
             _ = ping.tick() => {
                 if socket.send(Message::Ping(Vec::new().into())).await.is_err() {
@@ -661,23 +813,48 @@ async fn builtin_index() -> Html<&'static str> {
     Html(INDEX_HTML)
 }
 
+/// The no-body guard as a layer for one route.
+macro_rules! nb {
+    () => {
+        middleware::from_fn(refuse_body)
+    };
+}
+
+/// The tracing span of a request: method and path only. The query string is never logged, so a
+/// seat token sent as `?token=` (WebSocket) cannot reach the logs at any level.
+fn request_span(req: &axum::http::Request<axum::body::Body>) -> tracing::Span {
+    tracing::debug_span!("request", method = %req.method(), path = %req.uri().path(), version = ?req.version())
+}
+
 /// The full router: API, WebSocket, `/health`, static files, and every limit and layer.
 pub fn router(app: App) -> Router {
     let cfg = app.config.clone();
     let api = Router::new()
-        .route("/games", post(create_game).get(list_games))
-        .route("/games/{id}", get(get_game))
-        .route("/games/{id}/join", post(join_game))
+        .route(
+            "/games",
+            post(create_game).merge(get(list_games).layer(nb!())),
+        )
+        .route("/games/{id}", get(get_game).layer(nb!()))
+        .route("/games/{id}/join", post(join_game).layer(nb!()))
         .route("/games/{id}/moves", post(make_move))
-        .route("/games/{id}/cancel", post(cancel))
-        .route("/games/{id}/resign", post(resign))
-        .route("/games/{id}/draw/offer", post(draw_offer))
-        .route("/games/{id}/draw/accept", post(draw_accept))
-        .route("/games/{id}/draw/decline", post(draw_decline))
-        .route("/games/{id}/takeback/request", post(takeback_request))
-        .route("/games/{id}/takeback/accept", post(takeback_accept))
-        .route("/games/{id}/takeback/decline", post(takeback_decline))
-        .route("/games/{id}/pdn", get(export_pdn))
+        .route("/games/{id}/cancel", post(cancel).layer(nb!()))
+        .route("/games/{id}/resign", post(resign).layer(nb!()))
+        .route("/games/{id}/draw/offer", post(draw_offer).layer(nb!()))
+        .route("/games/{id}/draw/accept", post(draw_accept).layer(nb!()))
+        .route("/games/{id}/draw/decline", post(draw_decline).layer(nb!()))
+        .route(
+            "/games/{id}/takeback/request",
+            post(takeback_request).layer(nb!()),
+        )
+        .route(
+            "/games/{id}/takeback/accept",
+            post(takeback_accept).layer(nb!()),
+        )
+        .route(
+            "/games/{id}/takeback/decline",
+            post(takeback_decline).layer(nb!()),
+        )
+        .route("/games/{id}/pdn", get(export_pdn).layer(nb!()))
         .fallback(api_not_found)
         .layer(middleware::from_fn_with_state(app.clone(), request_timeout))
         .route("/games/{id}/ws", get(game_ws))
@@ -703,6 +880,7 @@ pub fn router(app: App) -> Router {
     }
     router
         .layer(middleware::from_fn(json_method_not_allowed))
-        .layer(tower_http::trace::TraceLayer::new_for_http())
+        .layer(middleware::from_fn_with_state(app.clone(), limit_head))
+        .layer(tower_http::trace::TraceLayer::new_for_http().make_span_with(request_span))
         .with_state(app)
 }

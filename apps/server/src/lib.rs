@@ -21,7 +21,6 @@ use crate::error::ApiError;
 use crate::live::{now_ms, Live};
 use crate::store::Store;
 use std::collections::HashMap;
-use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -49,6 +48,31 @@ pub struct Config {
     /// An open game nobody joins within this time of its creation expires (ends as cancelled),
     /// in ms; 0 never expires.
     pub open_game_ttl_ms: u64,
+    /// A connection must send a whole request head within this time of being opened or of its
+    /// previous response (keep-alive), in ms; otherwise it is closed.
+    pub header_read_timeout_ms: u64,
+    /// Largest request head (request line and headers), in bytes; larger ones are refused.
+    pub max_header_bytes: usize,
+    /// Most HTTP connections open at once from one client address; more are closed at once.
+    pub max_conns_per_ip: usize,
+    /// Most games nobody has joined yet (status `open`) created from one client address; more are
+    /// refused with `429 too_many_unjoined`.
+    pub max_unjoined_per_ip: usize,
+    /// Engine searches running at once (a bounded pool; more wait, with the engine's clock
+    /// stopped). Searches run at a lower OS priority than request handling (Linux: nice +10).
+    pub engine_workers: usize,
+    /// Most unfinished engine games created from one client address; more are refused with
+    /// `429 too_many_engine_games`.
+    pub max_engine_games_per_ip: usize,
+    /// Most WebSockets open at once from one client address.
+    pub max_ws_per_ip: usize,
+    /// Most WebSockets open at once on one game.
+    pub max_ws_per_game: usize,
+    /// Messages per second a client may send on one WebSocket (token bucket; a socket that
+    /// exceeds it is closed with code 1008).
+    pub ws_msgs_per_sec: u32,
+    /// Burst of messages allowed above `ws_msgs_per_sec`.
+    pub ws_msg_burst: u32,
 }
 
 impl Default for Config {
@@ -61,7 +85,18 @@ impl Default for Config {
             max_open_games: 10_000,
             request_timeout_ms: 10_000,
             ws_ping_ms: 20_000,
-            open_game_ttl_ms: 24 * 3600 * 1000,
+            open_game_ttl_ms: 10 * 60 * 1000,
+            header_read_timeout_ms: 10_000,
+            max_header_bytes: 64 * 1024,
+            max_conns_per_ip: 64,
+            max_unjoined_per_ip: 20,
+            engine_workers: std::thread::available_parallelism()
+                .map_or(1, |n| n.get().saturating_sub(1).max(1)),
+            max_engine_games_per_ip: 4,
+            max_ws_per_ip: 32,
+            max_ws_per_game: 500,
+            ws_msgs_per_sec: 5,
+            ws_msg_burst: 20,
         }
     }
 }
@@ -73,6 +108,14 @@ pub struct GameHandle {
     engine_busy: AtomicBool,
     /// When the side to move's flag falls (ms since the epoch), `u64::MAX` if no clock runs.
     deadline: AtomicU64,
+    /// The address that created this game while it counts toward that address's unjoined games
+    /// (cleared once the game leaves status `open`).
+    unjoined_by: Mutex<Option<std::net::IpAddr>>,
+    /// The address that created this engine game while it counts toward that address's engine
+    /// games (cleared once the game is finished).
+    engine_by: Mutex<Option<std::net::IpAddr>>,
+    /// Set while the engine's search waits for a free worker: its clock is stopped meanwhile.
+    engine_waiting: AtomicBool,
 }
 
 impl GameHandle {
@@ -84,6 +127,9 @@ impl GameHandle {
             tx,
             engine_busy: AtomicBool::new(false),
             deadline,
+            unjoined_by: Mutex::new(None),
+            engine_by: Mutex::new(None),
+            engine_waiting: AtomicBool::new(false),
         })
     }
 }
@@ -100,6 +146,14 @@ pub struct AppInner {
     /// games share the CPU without every search getting a sliver of it.
     engine_slots: Arc<tokio::sync::Semaphore>,
     shutdown_tx: watch::Sender<bool>,
+    /// Open HTTP connections per client address.
+    conns: ConnCounter,
+    /// Unjoined (status `open`) games per creating address.
+    unjoined: ConnCounter,
+    /// Unfinished engine games per creating address.
+    engine_games: ConnCounter,
+    /// Open WebSockets per client address.
+    pub(crate) ws_per_ip: ConnCounter,
 }
 
 /// A cheap handle to the server's state.
@@ -134,6 +188,7 @@ impl App {
         engine: Option<Arc<dyn engine::MovePicker>>,
     ) -> Result<App, String> {
         let (shutdown_tx, _) = watch::channel(false);
+        let workers = config.engine_workers.max(1);
         let app = App(Arc::new(AppInner {
             limiter: limit::RateLimiter::new(config.rate_per_sec, config.rate_burst),
             store,
@@ -141,29 +196,37 @@ impl App {
             config,
             open_games: AtomicUsize::new(0),
             engine,
-            engine_slots: Arc::new(tokio::sync::Semaphore::new(
-                std::thread::available_parallelism().map_or(1, |n| n.get()),
-            )),
+            engine_slots: Arc::new(tokio::sync::Semaphore::new(workers)),
             shutdown_tx,
+            conns: ConnCounter::default(),
+            unjoined: ConnCounter::default(),
+            engine_games: ConnCounter::default(),
+            ws_per_ip: ConnCounter::default(),
         }));
         let store = app.store.clone();
         let loaded = tokio::task::spawn_blocking(move || -> Result<Vec<Live>, String> {
             let heartbeat = store.last_heartbeat().map_err(|e| e.to_string())?;
+            // Read and replay every game first; only then take the instant the clocks resume at,
+            // so the time spent loading is downtime too and never charged.
+            let mut out = store
+                .load_unfinished()
+                .map_err(|e| e.to_string())?
+                .into_iter()
+                .map(Live::from_record)
+                .collect::<Result<Vec<_>, _>>()?;
             let now = now_ms();
-            let mut out = Vec::new();
-            for id in store.unfinished().map_err(|e| e.to_string())? {
-                let rec = store
-                    .load(&id)
-                    .map_err(|e| e.to_string())?
-                    .ok_or_else(|| format!("game {id} vanished while loading"))?;
-                let mut live = Live::from_record(rec)?;
-                if let Some(hb) = heartbeat {
-                    if live.resume_after_downtime(hb, now) {
-                        let keep = live.rec.moves.len();
-                        store.save(&mut live.rec, keep).map_err(|e| e.to_string())?;
-                    }
+            if let Some(hb) = heartbeat {
+                let changed: Vec<usize> = out
+                    .iter_mut()
+                    .enumerate()
+                    .filter_map(|(i, live)| live.resume_after_downtime(hb, now).then_some(i))
+                    .collect();
+                // One transaction for every shifted clock.
+                let mut recs: Vec<_> = changed.iter().map(|&i| out[i].rec.clone()).collect();
+                store.save_rows(&mut recs).map_err(|e| e.to_string())?;
+                for (&i, rec) in changed.iter().zip(recs) {
+                    out[i].rec = rec;
                 }
-                out.push(live);
             }
             store.heartbeat(now).map_err(|e| e.to_string())?;
             Ok(out)
@@ -200,6 +263,11 @@ impl App {
     /// Number of games not finished.
     pub fn open_games(&self) -> usize {
         self.open_games.load(Ordering::SeqCst)
+    }
+
+    /// HTTP connections now open from `ip` (WebSockets not included).
+    pub fn connections_from(&self, ip: std::net::IpAddr) -> usize {
+        self.conns.count(ip)
     }
 
     /// Ask WebSocket connections and background tasks to stop (graceful shutdown).
@@ -251,7 +319,66 @@ impl App {
     ///
     /// # Errors
     /// `too_many_games` when the limit of open games is reached, `storage` if saving failed.
-    pub async fn insert(&self, live: Live) -> Result<Arc<GameHandle>, ApiError> {
+    pub async fn insert(
+        &self,
+        live: Live,
+        client: Option<std::net::IpAddr>,
+    ) -> Result<Arc<GameHandle>, ApiError> {
+        let counted = match client {
+            Some(ip) if live.rec.status == "open" => {
+                let max = self.config.max_unjoined_per_ip;
+                if !self.unjoined.try_inc(ip, max) {
+                    return Err(ApiError::new(
+                        axum::http::StatusCode::TOO_MANY_REQUESTS,
+                        "too_many_unjoined",
+                        format!(
+                            "this address already has {max} games nobody has joined; \
+                             cancel one or wait for a player"
+                        ),
+                    ));
+                }
+                Some(ip)
+            }
+            _ => None,
+        };
+        let engine = match client {
+            Some(ip) if live.engine_color().is_some() => {
+                let max = self.config.max_engine_games_per_ip;
+                if !self.engine_games.try_inc(ip, max) {
+                    if let Some(ip) = counted {
+                        self.unjoined.dec(ip);
+                    }
+                    return Err(ApiError::new(
+                        axum::http::StatusCode::TOO_MANY_REQUESTS,
+                        "too_many_engine_games",
+                        format!(
+                            "this address already plays {max} unfinished games against the \
+                             engine; finish or resign one first"
+                        ),
+                    ));
+                }
+                Some(ip)
+            }
+            _ => None,
+        };
+        let r = self.insert_counted(live, counted, engine).await;
+        if r.is_err() {
+            if let Some(ip) = counted {
+                self.unjoined.dec(ip);
+            }
+            if let Some(ip) = engine {
+                self.engine_games.dec(ip);
+            }
+        }
+        r
+    }
+
+    async fn insert_counted(
+        &self,
+        live: Live,
+        counted: Option<std::net::IpAddr>,
+        engine: Option<std::net::IpAddr>,
+    ) -> Result<Arc<GameHandle>, ApiError> {
         let max = self.config.max_open_games;
         if self
             .open_games
@@ -278,6 +405,8 @@ impl App {
         }
         let id = live.rec.id.clone();
         let h = GameHandle::new(live);
+        *h.unjoined_by.lock().unwrap_or_else(|e| e.into_inner()) = counted;
+        *h.engine_by.lock().unwrap_or_else(|e| e.into_inner()) = engine;
         self.games
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -357,6 +486,21 @@ impl App {
         if was_open && guard.rec.status == "finished" {
             self.open_games.fetch_sub(1, Ordering::SeqCst);
         }
+        if guard.rec.status == "finished" {
+            if let Some(ip) = h.engine_by.lock().unwrap_or_else(|e| e.into_inner()).take() {
+                self.engine_games.dec(ip);
+            }
+        }
+        if guard.rec.status != "open" {
+            if let Some(ip) = h
+                .unjoined_by
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .take()
+            {
+                self.unjoined.dec(ip);
+            }
+        }
         h.deadline
             .store(guard.flag_deadline().unwrap_or(u64::MAX), Ordering::SeqCst);
         let view = guard.view(now_ms(), None);
@@ -400,11 +544,23 @@ impl App {
         let app = self.clone();
         tokio::spawn(async move {
             loop {
-                // Wait for a free core before reading the clock: the search gets the time left.
-                let Ok(_slot) = app.engine_slots.clone().acquire_owned().await else {
+                // Wait for a free worker with the engine's clock stopped (the flag sweeper skips
+                // the game meanwhile); then give the engine back the time it waited.
+                let queued_at = now_ms();
+                h.engine_waiting.store(true, Ordering::SeqCst);
+                let slot = app.engine_slots.clone().acquire_owned().await;
+                h.engine_waiting.store(false, Ordering::SeqCst);
+                let Ok(_slot) = slot else {
                     break;
                 };
-                let (game, level, clock, ply) = {
+                if now_ms().saturating_sub(queued_at) >= 20 {
+                    let _ = app
+                        .mutate(&h, "clock", None, move |live, now| {
+                            live.credit_engine_wait(queued_at, now)
+                        })
+                        .await;
+                }
+                let (game, level, clock, ply, searched) = {
                     let live = h.live.lock().await;
                     let Some(level) = live.engine_to_move() else {
                         break;
@@ -415,14 +571,20 @@ impl App {
                         .meta
                         .time_control
                         .map(|tc| (live.remaining(stm, now_ms()), tc.increment_ms));
-                    (live.game.clone(), level, clock, live.rec.moves.len())
+                    let searched = *live.game.position();
+                    (
+                        live.game.clone(),
+                        level,
+                        clock,
+                        live.rec.moves.len(),
+                        searched,
+                    )
                 };
                 let stop = Arc::new(AtomicBool::new(false));
                 let mut shutdown = app.shutdown_signal();
                 let picker = picker.clone();
                 let stop2 = stop.clone();
-                let task =
-                    tokio::task::spawn_blocking(move || picker.pick(&game, level, clock, &stop2));
+                let task = search_at_low_priority(move || picker.pick(&game, level, clock, &stop2));
                 let mv = tokio::select! {
                     r = task => r.ok().flatten(),
                     _ = shutdown.changed() => { stop.store(true, Ordering::SeqCst); None }
@@ -433,11 +595,19 @@ impl App {
                         let Some(color) = live.engine_color() else {
                             return Err(ApiError::conflict("no_engine", "no engine seat"));
                         };
+                        // The same ply is not enough: after a takeback and a new move the ply
+                        // count is back where it was but the position differs.
+                        if live.rec.moves.len() != ply || *live.game.position() != searched {
+                            return Err(ApiError::conflict(
+                                "stale_search",
+                                "the position changed during the search",
+                            ));
+                        }
                         live.play(color, &text, Some(ply), now)
                     })
                     .await;
                 if let Err(e) = played {
-                    if e.code != "stale_ply" {
+                    if e.code != "stale_ply" && e.code != "stale_search" {
                         tracing::warn!(error = %e, "engine move refused");
                     }
                 }
@@ -466,7 +636,9 @@ impl App {
                 rounds += 1;
                 let now = now_ms();
                 for h in app.all_handles() {
-                    if h.deadline.load(Ordering::SeqCst) <= now {
+                    if h.deadline.load(Ordering::SeqCst) <= now
+                        && !h.engine_waiting.load(Ordering::SeqCst)
+                    {
                         let r = app
                             .mutate(&h, "time_out", None, |live, now| {
                                 if live.check_flag(now) {
@@ -565,8 +737,111 @@ impl App {
     }
 }
 
+/// Run an engine search on its own thread at a lower OS priority than the request handlers
+/// (Linux: nice +10 for that thread and the search threads it starts), so that moves and reads
+/// stay fast while the engine thinks.
+fn search_at_low_priority<T: Send + 'static>(
+    f: impl FnOnce() -> T + Send + 'static,
+) -> tokio::sync::oneshot::Receiver<T> {
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    let spawned = std::thread::Builder::new()
+        .name("crown-engine".into())
+        .spawn(move || {
+            #[cfg(target_os = "linux")]
+            {
+                // Linux keeps a nice value per thread; `setpriority` on the thread id lowers only
+                // this one (and threads it creates inherit it).
+                let _ = rustix::process::setpriority_process(Some(rustix::thread::gettid()), 10);
+            }
+            let _ = tx.send(f());
+        });
+    if let Err(e) = spawned {
+        tracing::error!(error = %e, "cannot start an engine thread");
+    }
+    rx
+}
+
+/// Live connections per client address, for the per-address cap (defect: one client holding
+/// every file descriptor).
+#[derive(Default)]
+pub struct ConnCounter {
+    per_ip: Mutex<HashMap<std::net::IpAddr, usize>>,
+}
+
+/// One counted connection; dropping it frees its place.
+pub struct ConnGuard<'a> {
+    counter: &'a ConnCounter,
+    ip: std::net::IpAddr,
+}
+
+impl ConnCounter {
+    /// Count a new connection from `ip` unless it already has `max` open; `None` when full.
+    pub fn try_add(&self, ip: std::net::IpAddr, max: usize) -> Option<ConnGuard<'_>> {
+        self.try_inc(ip, max)
+            .then_some(ConnGuard { counter: self, ip })
+    }
+
+    /// Count one more for `ip` unless it already has `max`; returns whether it counted.
+    pub fn try_inc(&self, ip: std::net::IpAddr, max: usize) -> bool {
+        let mut m = self.per_ip.lock().unwrap_or_else(|e| e.into_inner());
+        let n = m.entry(ip).or_insert(0);
+        if *n >= max {
+            if *n == 0 {
+                m.remove(&ip);
+            }
+            return false;
+        }
+        *n += 1;
+        true
+    }
+
+    /// Count one less for `ip`.
+    pub fn dec(&self, ip: std::net::IpAddr) {
+        let mut m = self.per_ip.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(n) = m.get_mut(&ip) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                m.remove(&ip);
+            }
+        }
+    }
+
+    /// Connections now open from `ip`.
+    pub fn count(&self, ip: std::net::IpAddr) -> usize {
+        self.per_ip
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&ip)
+            .copied()
+            .unwrap_or(0)
+    }
+}
+
+impl Drop for ConnGuard<'_> {
+    fn drop(&mut self) {
+        let mut m = self
+            .counter
+            .per_ip
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        if let Some(n) = m.get_mut(&self.ip) {
+            *n -= 1;
+            if *n == 0 {
+                m.remove(&self.ip);
+            }
+        }
+    }
+}
+
 /// Serve `app` on `listener` until `shutdown` resolves, then stop WebSockets and background tasks
 /// and wait for requests in flight.
+///
+/// Each connection is served by hyper's HTTP/1.1 server with a header-read timeout
+/// ([`Config::header_read_timeout_ms`]: a client that does not send a whole request head within
+/// it, including an idle keep-alive connection, is disconnected) and request heads of at most
+/// [`Config::max_header_bytes`]; a client address may hold at most [`Config::max_conns_per_ip`]
+/// connections (more are closed at once; upgraded WebSockets are counted separately, see
+/// [`Config::max_ws_per_ip`]).
 ///
 /// # Errors
 /// I/O errors from the listener.
@@ -575,18 +850,83 @@ pub async fn serve(
     listener: tokio::net::TcpListener,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
+    use hyper_util::rt::{TokioIo, TokioTimer};
     let router = app.router();
+    let mut stop = app.shutdown_signal();
+    let mut builder = hyper::server::conn::http1::Builder::new();
+    builder
+        .timer(TokioTimer::new())
+        .header_read_timeout(Duration::from_millis(
+            app.config.header_read_timeout_ms.max(1),
+        ))
+        .max_buf_size(app.config.max_header_bytes.max(8192))
+        .keep_alive(true);
+    let builder = Arc::new(builder);
+    // Every connection task holds a sender; when all are dropped, every connection has ended.
+    let (alive_tx, mut alive_rx) = tokio::sync::mpsc::channel::<()>(1);
     let app2 = app.clone();
-    axum::serve(
-        listener,
-        router.into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(async move {
+    tokio::spawn(async move {
         shutdown.await;
         tracing::info!("shutting down: closing WebSockets, finishing requests");
         app2.shutdown();
-    })
-    .await?;
+    });
+    loop {
+        let (stream, addr) = tokio::select! {
+            r = listener.accept() => match r {
+                Ok(x) => x,
+                Err(e) => {
+                    // Out of file descriptors and the like: wait a little instead of spinning.
+                    tracing::warn!(error = %e, "accept failed");
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+            _ = stop.changed() => break,
+        };
+        let app = app.clone();
+        if app.conns.count(addr.ip()) >= app.config.max_conns_per_ip {
+            tracing::debug!(%addr, "connection refused: too many from this address");
+            drop(stream);
+            continue;
+        }
+        let router = router.clone();
+        let builder = builder.clone();
+        let alive = alive_tx.clone();
+        tokio::spawn(async move {
+            let _alive = alive;
+            let Some(_guard) = app.conns.try_add(addr.ip(), app.config.max_conns_per_ip) else {
+                return;
+            };
+            let _ = stream.set_nodelay(true);
+            let svc = tower::ServiceExt::map_request(
+                router,
+                move |mut req: axum::http::Request<hyper::body::Incoming>| {
+                    req.extensions_mut()
+                        .insert(axum::extract::ConnectInfo(addr));
+                    req
+                },
+            );
+            let svc = hyper_util::service::TowerToHyperService::new(svc);
+            let conn = builder
+                .serve_connection(TokioIo::new(stream), svc)
+                .with_upgrades();
+            let mut conn = std::pin::pin!(conn);
+            let mut stop = app.shutdown_signal();
+            tokio::select! {
+                r = conn.as_mut() => {
+                    if let Err(e) = r {
+                        tracing::debug!(%addr, error = %e, "connection ended");
+                    }
+                    return;
+                }
+                _ = stop.changed() => {}
+            }
+            conn.as_mut().graceful_shutdown();
+            let _ = conn.await;
+        });
+    }
+    drop(alive_tx);
+    let _ = alive_rx.recv().await;
     app.final_heartbeat().await;
     Ok(())
 }

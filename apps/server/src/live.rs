@@ -105,6 +105,7 @@ impl Live {
             declared: None,
             draw_offer: None,
             takeback_request: None,
+            public: false,
         };
         *seat_mut(&mut meta, creator) = Seat::Human {
             token_sha256: Some(token_hash(&creator_token)),
@@ -364,6 +365,26 @@ impl Live {
         Ok(())
     }
 
+    /// Whether the move `text` by `color` for ply `ply` (0-based: plies played before it) is
+    /// already in the game at that ply: a retried request whose first try was committed.
+    pub fn already_played(&self, color: Color, text: &str, ply: usize) -> bool {
+        let n = self.rec.moves.len();
+        if ply >= n {
+            return false;
+        }
+        let mut g = self.game.clone();
+        for _ in ply..n {
+            if g.undo().is_none() {
+                return false;
+            }
+        }
+        let pos = g.position();
+        pos.side_to_move() == color
+            && pos
+                .parse_move(text)
+                .is_ok_and(|mv| pos.move_text(&mv) == self.rec.moves[ply].text)
+    }
+
     /// The open seat is taken by a new player with `token` (only its hash is kept); returns its
     /// colour.
     ///
@@ -538,6 +559,24 @@ impl Live {
         }
         self.rec.meta.takeback_request = None;
         self.refresh(now);
+        Ok(())
+    }
+
+    /// The engine is to move and its search waited for a worker since `queued_at`: stop its clock
+    /// for that wait by moving the start of its turn forward (never past `now`).
+    ///
+    /// # Errors
+    /// `not_engine_turn` when it is not the engine's turn or no clock runs (nothing to credit).
+    pub fn credit_engine_wait(&mut self, queued_at: u64, now: u64) -> Result<(), ApiError> {
+        let started = self.rec.meta.turn_started_ms;
+        if self.engine_to_move().is_none() || self.flag_deadline().is_none() {
+            return Err(ApiError::conflict(
+                "not_engine_turn",
+                "no engine clock is running",
+            ));
+        }
+        let waited = now.saturating_sub(queued_at.max(started));
+        self.rec.meta.turn_started_ms = (started + waited).min(now);
         Ok(())
     }
 

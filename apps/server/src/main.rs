@@ -45,8 +45,30 @@ struct Args {
     #[arg(long, env = "CROWN_MAX_BODY", default_value_t = 16 * 1024)]
     max_body: usize,
     /// An open game nobody joins within this many seconds of its creation expires (0 = never).
-    #[arg(long, env = "CROWN_OPEN_GAME_EXPIRY_SECS", default_value_t = 24 * 3600)]
+    #[arg(long, env = "CROWN_OPEN_GAME_EXPIRY_SECS", default_value_t = 600)]
     open_game_expiry_secs: u64,
+    /// Most games nobody has joined yet, per client address.
+    #[arg(long, env = "CROWN_MAX_UNJOINED_PER_IP", default_value_t = 20)]
+    max_unjoined_per_ip: usize,
+    /// Most unfinished engine games, per client address.
+    #[arg(long, env = "CROWN_MAX_ENGINE_GAMES_PER_IP", default_value_t = 4)]
+    max_engine_games_per_ip: usize,
+    /// Engine searches at once [default: cores - 1, at least 1].
+    #[arg(long, env = "CROWN_ENGINE_WORKERS")]
+    engine_workers: Option<usize>,
+    /// Most HTTP connections open at once per client address.
+    #[arg(long, env = "CROWN_MAX_CONNS_PER_IP", default_value_t = 64)]
+    max_conns_per_ip: usize,
+    /// A connection must send a whole request head within this many ms (also the keep-alive
+    /// idle limit).
+    #[arg(long, env = "CROWN_HEADER_TIMEOUT_MS", default_value_t = 10_000)]
+    header_timeout_ms: u64,
+    /// Most WebSockets open at once per client address.
+    #[arg(long, env = "CROWN_MAX_WS_PER_IP", default_value_t = 32)]
+    max_ws_per_ip: usize,
+    /// Most WebSockets open at once per game.
+    #[arg(long, env = "CROWN_MAX_WS_PER_GAME", default_value_t = 500)]
+    max_ws_per_game: usize,
     /// How each commit reaches the disk: `full` survives power loss, `normal` survives a crash.
     #[arg(long, env = "CROWN_SYNC", value_enum, default_value = "full")]
     sync: Durability,
@@ -93,7 +115,17 @@ fn run(args: Args) -> Result<(), String> {
         rate_burst: args.rate_burst,
         max_open_games: args.max_open_games,
         open_game_ttl_ms: args.open_game_expiry_secs.saturating_mul(1000),
+        max_unjoined_per_ip: args.max_unjoined_per_ip,
+        max_engine_games_per_ip: args.max_engine_games_per_ip,
+        max_conns_per_ip: args.max_conns_per_ip,
+        header_read_timeout_ms: args.header_timeout_ms,
+        max_ws_per_ip: args.max_ws_per_ip,
+        max_ws_per_game: args.max_ws_per_game,
         ..Config::default()
+    };
+    let config = Config {
+        engine_workers: args.engine_workers.unwrap_or(config.engine_workers).max(1),
+        ..config
     };
     let store = SqliteStore::open(&args.db, args.sync)
         .map_err(|e| format!("cannot open database {}: {e}", args.db.display()))?;

@@ -2,8 +2,14 @@
 //! default.
 //!
 //! A game is one row (variant, start FEN, status, seats, clocks, pending offers, declared result) plus
-//! one row per move. Every change is written in one transaction by [`Store::save`]; the server
+//! one row per move. Every change is written atomically by [`Store::save`]; the server
 //! acknowledges a move only after `save` returned, so a `kill -9` loses no acknowledged move.
+//!
+//! [`SqliteStore`] writes through one writer thread that **group-commits**: the writes waiting when
+//! it becomes free go into one transaction (each in its own savepoint, so one failing write does
+//! not undo the others), and the single commit's fsync is shared. Every caller still returns only
+//! after the commit that holds its write. Reads use a small pool of separate connections (WAL lets
+//! them run while the writer writes).
 //! Each row carries a `version` used for optimistic concurrency: a save based on a stale version
 //! fails with [`StoreError::Conflict`] (this is what lets several server instances share one
 //! database, see docs/scaling.md).
@@ -11,7 +17,8 @@
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 
 /// Why a storage operation failed.
 #[derive(Debug, thiserror::Error)]
@@ -33,6 +40,12 @@ pub enum StoreError {
     /// The game does not exist.
     #[error("no game '{0}'")]
     NotFound(String),
+    /// The transaction holding this write could not be committed (nothing of it was written).
+    #[error("commit failed: {0}")]
+    Commit(String),
+    /// The store's writer thread has stopped.
+    #[error("the database writer has stopped")]
+    Closed,
 }
 
 /// Who sits in a seat.
@@ -145,6 +158,10 @@ pub struct GameMeta {
     pub draw_offer: Option<Side>,
     /// The colour that asked to take back its last move.
     pub takeback_request: Option<Side>,
+    /// A public seek (listed while open) rather than a private, link-only game. Absent in games
+    /// stored before this field existed: private.
+    #[serde(default)]
+    pub public: bool,
 }
 
 /// A whole stored game.
@@ -215,6 +232,8 @@ pub trait Store: Send + Sync + 'static {
     fn load(&self, id: &str) -> Result<Option<GameRecord>, StoreError>;
 
     /// The newest games (by last change), optionally only those with `status`, at most `limit`.
+    /// Private games (`meta.public == false`) are left out while their seat is open: their link is
+    /// the invitation.
     ///
     /// # Errors
     /// [`StoreError::Database`].
@@ -237,6 +256,34 @@ pub trait Store: Send + Sync + 'static {
     /// # Errors
     /// [`StoreError::Database`].
     fn last_heartbeat(&self) -> Result<Option<u64>, StoreError>;
+
+    /// Every game not finished, with its moves, read as one consistent snapshot (at start-up).
+    /// The default loads them one by one.
+    ///
+    /// # Errors
+    /// [`StoreError::Database`] or [`StoreError::Corrupt`].
+    fn load_unfinished(&self) -> Result<Vec<GameRecord>, StoreError> {
+        let mut out = Vec::new();
+        for id in self.unfinished()? {
+            if let Some(rec) = self.load(&id)? {
+                out.push(rec);
+            }
+        }
+        Ok(out)
+    }
+
+    /// Save several changed games whose moves are unchanged (`keep_plies` = all), in one
+    /// transaction where the store can. The default saves them one by one.
+    ///
+    /// # Errors
+    /// As [`Store::save`]; with the default, the games before the failing one stay saved.
+    fn save_rows(&self, recs: &mut [GameRecord]) -> Result<(), StoreError> {
+        for rec in recs {
+            let keep = rec.moves.len();
+            self.save(rec, keep)?;
+        }
+        Ok(())
+    }
 }
 
 /// How hard SQLite syncs a commit to disk.
@@ -249,9 +296,45 @@ pub enum Durability {
     Normal,
 }
 
-/// SQLite storage in WAL mode, one connection behind a mutex.
+/// A write run by the writer thread inside the current batch's transaction.
+type WriteOp = Box<dyn FnOnce(&Connection) -> Result<(), StoreError> + Send>;
+
+/// A read run on the writer's connection (in-memory databases, which other connections cannot see).
+type ReadOp = Box<dyn FnOnce(&Connection) + Send>;
+
+enum Job {
+    Write(WriteOp, std::sync::mpsc::SyncSender<Result<(), StoreError>>),
+    Read(ReadOp),
+}
+
+/// Most writes committed in one transaction.
+const MAX_BATCH: usize = 512;
+
+/// Reader connections kept open for reuse.
+const READ_POOL: usize = 8;
+
+/// SQLite storage in WAL mode: one writer thread group-committing the writes that queue up while
+/// it is busy, and a pool of reader connections.
 pub struct SqliteStore {
-    conn: Mutex<Connection>,
+    jobs: std::sync::mpsc::Sender<Job>,
+    /// Where reader connections are opened; `None` for an in-memory database (reads then go to
+    /// the writer's connection).
+    path: Option<std::path::PathBuf>,
+    readers: Mutex<Vec<Connection>>,
+    stats: Arc<WriterStats>,
+}
+
+/// Counters of the writer thread.
+#[derive(Debug, Default)]
+pub struct WriterStats {
+    /// Transactions committed.
+    pub commits: AtomicU64,
+    /// Writes committed.
+    pub writes: AtomicU64,
+    /// Writes waiting for the writer.
+    pub queued: AtomicU64,
+    /// Writes in the transaction being written now.
+    pub in_batch: AtomicU64,
 }
 
 const SCHEMA: &str = "
@@ -286,7 +369,7 @@ impl SqliteStore {
     /// [`StoreError::Database`] if the file cannot be opened or the schema created.
     pub fn open(path: &Path, durability: Durability) -> Result<SqliteStore, StoreError> {
         let conn = Connection::open(path)?;
-        Self::init(conn, durability)
+        Self::init(conn, durability, Some(path.to_path_buf()))
     }
 
     /// A private in-memory database (tests).
@@ -294,10 +377,14 @@ impl SqliteStore {
     /// # Errors
     /// [`StoreError::Database`] if the schema cannot be created.
     pub fn open_in_memory() -> Result<SqliteStore, StoreError> {
-        Self::init(Connection::open_in_memory()?, Durability::Normal)
+        Self::init(Connection::open_in_memory()?, Durability::Normal, None)
     }
 
-    fn init(conn: Connection, durability: Durability) -> Result<SqliteStore, StoreError> {
+    fn init(
+        conn: Connection,
+        durability: Durability,
+        path: Option<std::path::PathBuf>,
+    ) -> Result<SqliteStore, StoreError> {
         conn.pragma_update(None, "journal_mode", "WAL")?;
         let sync = match durability {
             Durability::Full => "FULL",
@@ -306,15 +393,139 @@ impl SqliteStore {
         conn.pragma_update(None, "synchronous", sync)?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
         conn.execute_batch(SCHEMA)?;
+        let (tx, rx) = std::sync::mpsc::channel::<Job>();
+        let stats = Arc::new(WriterStats::default());
+        let st = stats.clone();
+        std::thread::Builder::new()
+            .name("crown-db-writer".into())
+            .spawn(move || writer_loop(conn, rx, st))
+            .map_err(|e| StoreError::Commit(format!("cannot start the writer thread: {e}")))?;
         Ok(SqliteStore {
-            conn: Mutex::new(conn),
+            jobs: tx,
+            path,
+            readers: Mutex::new(Vec::new()),
+            stats,
         })
     }
 
-    fn conn(&self) -> std::sync::MutexGuard<'_, Connection> {
-        // A panic while holding the lock cannot leave a half-written transaction (rusqlite rolls
-        // back on drop), so a poisoned lock is safe to reuse.
-        self.conn.lock().unwrap_or_else(|e| e.into_inner())
+    /// The writer thread's counters (transactions, writes, queue length).
+    pub fn stats(&self) -> &WriterStats {
+        &self.stats
+    }
+
+    /// Run `op` in the writer's next transaction and wait for that transaction's commit.
+    fn write(
+        &self,
+        op: impl FnOnce(&Connection) -> Result<(), StoreError> + Send + 'static,
+    ) -> Result<(), StoreError> {
+        let (tx, rx) = std::sync::mpsc::sync_channel(1);
+        self.stats.queued.fetch_add(1, Ordering::SeqCst);
+        if self.jobs.send(Job::Write(Box::new(op), tx)).is_err() {
+            self.stats.queued.fetch_sub(1, Ordering::SeqCst);
+            return Err(StoreError::Closed);
+        }
+        rx.recv().unwrap_or(Err(StoreError::Closed))
+    }
+
+    /// Run `op` on a reader connection (or, in memory, on the writer's).
+    fn read<T: Send + 'static>(
+        &self,
+        op: impl FnOnce(&Connection) -> Result<T, StoreError> + Send + 'static,
+    ) -> Result<T, StoreError> {
+        let Some(path) = &self.path else {
+            let (tx, rx) = std::sync::mpsc::sync_channel(1);
+            let job: ReadOp = Box::new(move |c| {
+                let _ = tx.send(op(c));
+            });
+            self.jobs
+                .send(Job::Read(job))
+                .map_err(|_| StoreError::Closed)?;
+            return rx.recv().unwrap_or(Err(StoreError::Closed));
+        };
+        let pooled = self.readers.lock().unwrap_or_else(|e| e.into_inner()).pop();
+        let conn = match pooled {
+            Some(c) => c,
+            None => {
+                let c = Connection::open_with_flags(
+                    path,
+                    rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY
+                        | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
+                )?;
+                c.busy_timeout(std::time::Duration::from_secs(5))?;
+                c
+            }
+        };
+        let r = op(&conn);
+        let mut pool = self.readers.lock().unwrap_or_else(|e| e.into_inner());
+        if pool.len() < READ_POOL {
+            pool.push(conn);
+        }
+        r
+    }
+}
+
+/// The writer thread: take one job, then every job already waiting (up to [`MAX_BATCH`]), run the
+/// writes in one transaction (a savepoint each), commit once, then answer every writer.
+fn writer_loop(mut conn: Connection, rx: std::sync::mpsc::Receiver<Job>, stats: Arc<WriterStats>) {
+    while let Ok(first) = rx.recv() {
+        let mut writes = Vec::new();
+        let mut next = Some(first);
+        while let Some(job) = next.take() {
+            match job {
+                Job::Read(op) => op(&conn),
+                Job::Write(op, reply) => writes.push((op, reply)),
+            }
+            if writes.len() < MAX_BATCH {
+                next = rx.try_recv().ok();
+            }
+        }
+        if writes.is_empty() {
+            continue;
+        }
+        stats.in_batch.store(writes.len() as u64, Ordering::SeqCst);
+        stats
+            .queued
+            .fetch_sub(writes.len() as u64, Ordering::SeqCst);
+        let mut results = Vec::with_capacity(writes.len());
+        let mut replies = Vec::with_capacity(writes.len());
+        let outcome = (|| -> Result<(), rusqlite::Error> {
+            let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+            for (op, reply) in writes.drain(..) {
+                tx.execute_batch("SAVEPOINT w")?;
+                let r = op(&tx);
+                if r.is_err() {
+                    tx.execute_batch("ROLLBACK TO w")?;
+                }
+                tx.execute_batch("RELEASE w")?;
+                results.push(r);
+                replies.push(reply);
+            }
+            tx.commit()
+        })();
+        stats.in_batch.store(0, Ordering::SeqCst);
+        match outcome {
+            Ok(()) => {
+                stats.commits.fetch_add(1, Ordering::SeqCst);
+                stats.writes.fetch_add(
+                    results.iter().filter(|r| r.is_ok()).count() as u64,
+                    Ordering::SeqCst,
+                );
+                for (r, reply) in results.into_iter().zip(replies) {
+                    let _ = reply.send(r);
+                }
+            }
+            Err(e) => {
+                let msg = e.to_string();
+                // Writers whose op never ran (the transaction failed before them) are answered
+                // too: `writes` holds them.
+                for reply in replies
+                    .into_iter()
+                    .chain(writes.into_iter().map(|(_, r)| r))
+                {
+                    let _ = reply.send(Err(StoreError::Commit(msg.clone())));
+                }
+            }
+        }
     }
 }
 
@@ -322,11 +533,7 @@ fn meta_json(rec: &GameRecord) -> String {
     serde_json::to_string(&rec.meta).unwrap_or_else(|_| "{}".into())
 }
 
-fn insert_moves(
-    tx: &rusqlite::Transaction<'_>,
-    rec: &GameRecord,
-    from: usize,
-) -> Result<(), StoreError> {
+fn insert_moves(tx: &Connection, rec: &GameRecord, from: usize) -> Result<(), StoreError> {
     let mut stmt =
         tx.prepare_cached("INSERT INTO moves (game_id, ply, text, at_ms) VALUES (?1, ?2, ?3, ?4)")?;
     for (ply, m) in rec.moves.iter().enumerate().skip(from) {
@@ -335,164 +542,285 @@ fn insert_moves(
     Ok(())
 }
 
-impl Store for SqliteStore {
-    fn create(&self, rec: &GameRecord) -> Result<(), StoreError> {
-        let mut conn = self.conn();
-        let tx = conn.transaction()?;
-        tx.execute(
-            "INSERT INTO games (id, variant, start_fen, status, result, meta, plies, created_ms, updated_ms, version)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-            params![
-                rec.id,
-                rec.variant,
-                rec.start_fen,
-                rec.status,
-                rec.result,
-                meta_json(rec),
-                rec.moves.len() as i64,
-                rec.created_ms as i64,
-                rec.updated_ms as i64,
-                rec.version as i64
-            ],
-        )?;
-        insert_moves(&tx, rec, 0)?;
-        tx.commit()?;
-        Ok(())
+/// The columns of a game row written by a save: everything but the moves.
+struct RowUpdate {
+    id: String,
+    status: String,
+    result: Option<String>,
+    meta: String,
+    plies: i64,
+    updated_ms: i64,
+    version: i64,
+}
+
+impl RowUpdate {
+    fn of(rec: &GameRecord) -> RowUpdate {
+        RowUpdate {
+            id: rec.id.clone(),
+            status: rec.status.clone(),
+            result: rec.result.clone(),
+            meta: meta_json(rec),
+            plies: rec.moves.len() as i64,
+            updated_ms: rec.updated_ms as i64,
+            version: rec.version as i64,
+        }
     }
 
-    fn save(&self, rec: &mut GameRecord, keep_plies: usize) -> Result<(), StoreError> {
-        let mut conn = self.conn();
-        let tx = conn.transaction()?;
-        let changed = tx.execute(
+    fn apply(&self, c: &Connection) -> Result<(), StoreError> {
+        let changed = c.execute(
             "UPDATE games SET status = ?2, result = ?3, meta = ?4, plies = ?5, updated_ms = ?6,
                  version = version + 1
              WHERE id = ?1 AND version = ?7",
             params![
-                rec.id,
-                rec.status,
-                rec.result,
-                meta_json(rec),
-                rec.moves.len() as i64,
-                rec.updated_ms as i64,
-                rec.version as i64
+                self.id,
+                self.status,
+                self.result,
+                self.meta,
+                self.plies,
+                self.updated_ms,
+                self.version
             ],
         )?;
         if changed != 1 {
-            return Err(StoreError::Conflict(rec.id.clone()));
+            return Err(StoreError::Conflict(self.id.clone()));
         }
-        tx.execute(
-            "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
-            params![rec.id, keep_plies as i64],
+        Ok(())
+    }
+}
+
+fn load_with(conn: &Connection, id: &str) -> Result<Option<GameRecord>, StoreError> {
+    let row = conn
+        .query_row(
+            "SELECT variant, start_fen, status, result, meta, created_ms, updated_ms, version
+             FROM games WHERE id = ?1",
+            params![id],
+            |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, String>(2)?,
+                    r.get::<_, Option<String>>(3)?,
+                    r.get::<_, String>(4)?,
+                    r.get::<_, i64>(5)?,
+                    r.get::<_, i64>(6)?,
+                    r.get::<_, i64>(7)?,
+                ))
+            },
+        )
+        .optional()?;
+    let Some((variant, start_fen, status, result, meta, created, updated, version)) = row else {
+        return Ok(None);
+    };
+    let meta: GameMeta = serde_json::from_str(&meta).map_err(|e| StoreError::Corrupt {
+        id: id.to_string(),
+        reason: e.to_string(),
+    })?;
+    let mut stmt =
+        conn.prepare_cached("SELECT text, at_ms FROM moves WHERE game_id = ?1 ORDER BY ply")?;
+    let moves = stmt
+        .query_map(params![id], |r| {
+            Ok(MoveRecord {
+                text: r.get(0)?,
+                at_ms: r.get::<_, i64>(1)? as u64,
+            })
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Some(GameRecord {
+        id: id.to_string(),
+        variant,
+        start_fen,
+        status,
+        result,
+        meta,
+        moves,
+        created_ms: created as u64,
+        updated_ms: updated as u64,
+        version: version as u64,
+    }))
+}
+
+fn load_unfinished_with(conn: &Connection) -> Result<Vec<GameRecord>, StoreError> {
+    // One read transaction: a consistent snapshot, and one pass over each table.
+    conn.execute_batch("BEGIN")?;
+    let r = (|| {
+        let mut out: Vec<GameRecord> = Vec::new();
+        let mut index = std::collections::HashMap::new();
+        {
+            let mut stmt = conn.prepare(
+                "SELECT id, variant, start_fen, status, result, meta, created_ms, updated_ms, version
+                 FROM games WHERE status != 'finished'",
+            )?;
+            let mut rows = stmt.query([])?;
+            while let Some(r) = rows.next()? {
+                let id: String = r.get(0)?;
+                let meta: String = r.get(5)?;
+                let meta: GameMeta =
+                    serde_json::from_str(&meta).map_err(|e| StoreError::Corrupt {
+                        id: id.clone(),
+                        reason: e.to_string(),
+                    })?;
+                index.insert(id.clone(), out.len());
+                out.push(GameRecord {
+                    id,
+                    variant: r.get(1)?,
+                    start_fen: r.get(2)?,
+                    status: r.get(3)?,
+                    result: r.get(4)?,
+                    meta,
+                    moves: Vec::new(),
+                    created_ms: r.get::<_, i64>(6)? as u64,
+                    updated_ms: r.get::<_, i64>(7)? as u64,
+                    version: r.get::<_, i64>(8)? as u64,
+                });
+            }
+        }
+        let mut stmt = conn.prepare(
+            "SELECT m.game_id, m.text, m.at_ms FROM moves m JOIN games g ON g.id = m.game_id
+             WHERE g.status != 'finished' ORDER BY m.game_id, m.ply",
         )?;
-        insert_moves(&tx, rec, keep_plies)?;
-        tx.commit()?;
+        let mut rows = stmt.query([])?;
+        while let Some(r) = rows.next()? {
+            let id: String = r.get(0)?;
+            if let Some(&i) = index.get(&id) {
+                out[i].moves.push(MoveRecord {
+                    text: r.get(1)?,
+                    at_ms: r.get::<_, i64>(2)? as u64,
+                });
+            }
+        }
+        Ok(out)
+    })();
+    let _ = conn.execute_batch("COMMIT");
+    r
+}
+
+impl Store for SqliteStore {
+    fn create(&self, rec: &GameRecord) -> Result<(), StoreError> {
+        let rec = rec.clone();
+        self.write(move |c| {
+            c.execute(
+                "INSERT INTO games (id, variant, start_fen, status, result, meta, plies, created_ms, updated_ms, version)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                params![
+                    rec.id,
+                    rec.variant,
+                    rec.start_fen,
+                    rec.status,
+                    rec.result,
+                    meta_json(&rec),
+                    rec.moves.len() as i64,
+                    rec.created_ms as i64,
+                    rec.updated_ms as i64,
+                    rec.version as i64
+                ],
+            )?;
+            insert_moves(c, &rec, 0)
+        })
+    }
+
+    fn save(&self, rec: &mut GameRecord, keep_plies: usize) -> Result<(), StoreError> {
+        let row = RowUpdate::of(rec);
+        let new_moves: Vec<(i64, String, i64)> = rec
+            .moves
+            .iter()
+            .enumerate()
+            .skip(keep_plies)
+            .map(|(ply, m)| (ply as i64, m.text.clone(), m.at_ms as i64))
+            .collect();
+        self.write(move |c| {
+            row.apply(c)?;
+            c.execute(
+                "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
+                params![row.id, keep_plies as i64],
+            )?;
+            let mut stmt = c.prepare_cached(
+                "INSERT INTO moves (game_id, ply, text, at_ms) VALUES (?1, ?2, ?3, ?4)",
+            )?;
+            for (ply, text, at) in &new_moves {
+                stmt.execute(params![row.id, ply, text, at])?;
+            }
+            Ok(())
+        })?;
         rec.version += 1;
         Ok(())
     }
 
-    fn load(&self, id: &str) -> Result<Option<GameRecord>, StoreError> {
-        let conn = self.conn();
-        let row = conn
-            .query_row(
-                "SELECT variant, start_fen, status, result, meta, created_ms, updated_ms, version
-                 FROM games WHERE id = ?1",
-                params![id],
-                |r| {
-                    Ok((
-                        r.get::<_, String>(0)?,
-                        r.get::<_, String>(1)?,
-                        r.get::<_, String>(2)?,
-                        r.get::<_, Option<String>>(3)?,
-                        r.get::<_, String>(4)?,
-                        r.get::<_, i64>(5)?,
-                        r.get::<_, i64>(6)?,
-                        r.get::<_, i64>(7)?,
-                    ))
-                },
-            )
-            .optional()?;
-        let Some((variant, start_fen, status, result, meta, created, updated, version)) = row
-        else {
-            return Ok(None);
-        };
-        let meta: GameMeta = serde_json::from_str(&meta).map_err(|e| StoreError::Corrupt {
-            id: id.to_string(),
-            reason: e.to_string(),
-        })?;
-        let mut stmt =
-            conn.prepare_cached("SELECT text, at_ms FROM moves WHERE game_id = ?1 ORDER BY ply")?;
-        let moves = stmt
-            .query_map(params![id], |r| {
-                Ok(MoveRecord {
-                    text: r.get(0)?,
-                    at_ms: r.get::<_, i64>(1)? as u64,
-                })
-            })?
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok(Some(GameRecord {
-            id: id.to_string(),
-            variant,
-            start_fen,
-            status,
-            result,
-            meta,
-            moves,
-            created_ms: created as u64,
-            updated_ms: updated as u64,
-            version: version as u64,
-        }))
-    }
-
-    fn list(&self, status: Option<&str>, limit: usize) -> Result<Vec<GameSummary>, StoreError> {
-        let conn = self.conn();
-        let mut stmt = conn.prepare_cached(
-            "SELECT id, variant, status, result, plies, created_ms, updated_ms FROM games
-             WHERE (?1 IS NULL OR status = ?1) ORDER BY updated_ms DESC, id LIMIT ?2",
-        )?;
-        let rows = stmt
-            .query_map(params![status, limit as i64], |r| {
-                Ok(GameSummary {
-                    id: r.get(0)?,
-                    variant: r.get(1)?,
-                    status: r.get(2)?,
-                    result: r.get(3)?,
-                    plies: r.get::<_, i64>(4)? as u64,
-                    created_ms: r.get::<_, i64>(5)? as u64,
-                    updated_ms: r.get::<_, i64>(6)? as u64,
-                })
-            })?
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok(rows)
-    }
-
-    fn unfinished(&self) -> Result<Vec<String>, StoreError> {
-        let conn = self.conn();
-        let mut stmt = conn.prepare_cached("SELECT id FROM games WHERE status != 'finished'")?;
-        let ids = stmt
-            .query_map([], |r| r.get(0))?
-            .collect::<Result<Vec<String>, _>>()?;
-        Ok(ids)
-    }
-
-    fn heartbeat(&self, now_ms: u64) -> Result<(), StoreError> {
-        self.conn().execute(
-            "INSERT INTO server_meta (key, value) VALUES ('heartbeat_ms', ?1)
-             ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-            params![now_ms as i64],
-        )?;
+    fn save_rows(&self, recs: &mut [GameRecord]) -> Result<(), StoreError> {
+        let rows: Vec<RowUpdate> = recs.iter().map(RowUpdate::of).collect();
+        self.write(move |c| rows.iter().try_for_each(|r| r.apply(c)))?;
+        for rec in recs {
+            rec.version += 1;
+        }
         Ok(())
     }
 
+    fn load(&self, id: &str) -> Result<Option<GameRecord>, StoreError> {
+        let id = id.to_string();
+        self.read(move |c| load_with(c, &id))
+    }
+
+    fn load_unfinished(&self) -> Result<Vec<GameRecord>, StoreError> {
+        self.read(load_unfinished_with)
+    }
+
+    fn list(&self, status: Option<&str>, limit: usize) -> Result<Vec<GameSummary>, StoreError> {
+        let status = status.map(str::to_string);
+        self.read(move |conn| {
+            let mut stmt = conn.prepare_cached(
+                "SELECT id, variant, status, result, plies, created_ms, updated_ms FROM games
+                 WHERE (?1 IS NULL OR status = ?1)
+                   AND (status != 'open' OR json_extract(meta, '$.public') = 1)
+                 ORDER BY updated_ms DESC, id LIMIT ?2",
+            )?;
+            let rows = stmt
+                .query_map(params![status, limit as i64], |r| {
+                    Ok(GameSummary {
+                        id: r.get(0)?,
+                        variant: r.get(1)?,
+                        status: r.get(2)?,
+                        result: r.get(3)?,
+                        plies: r.get::<_, i64>(4)? as u64,
+                        created_ms: r.get::<_, i64>(5)? as u64,
+                        updated_ms: r.get::<_, i64>(6)? as u64,
+                    })
+                })?
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(rows)
+        })
+    }
+
+    fn unfinished(&self) -> Result<Vec<String>, StoreError> {
+        self.read(|conn| {
+            let mut stmt =
+                conn.prepare_cached("SELECT id FROM games WHERE status != 'finished'")?;
+            let ids = stmt
+                .query_map([], |r| r.get(0))?
+                .collect::<Result<Vec<String>, _>>()?;
+            Ok(ids)
+        })
+    }
+
+    fn heartbeat(&self, now_ms: u64) -> Result<(), StoreError> {
+        self.write(move |c| {
+            c.execute(
+                "INSERT INTO server_meta (key, value) VALUES ('heartbeat_ms', ?1)
+                 ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                params![now_ms as i64],
+            )?;
+            Ok(())
+        })
+    }
+
     fn last_heartbeat(&self) -> Result<Option<u64>, StoreError> {
-        Ok(self
-            .conn()
-            .query_row(
+        self.read(|c| {
+            Ok(c.query_row(
                 "SELECT value FROM server_meta WHERE key = 'heartbeat_ms'",
                 [],
                 |r| r.get::<_, i64>(0),
             )
             .optional()?
             .map(|v| v as u64))
+        })
     }
 }
 
@@ -521,6 +849,7 @@ mod tests {
                 declared: None,
                 draw_offer: None,
                 takeback_request: None,
+                public: false,
             },
             moves: vec![],
             created_ms: 1,
@@ -584,5 +913,134 @@ mod tests {
         store.heartbeat(42).unwrap();
         store.heartbeat(43).unwrap();
         assert_eq!(store.last_heartbeat().unwrap(), Some(43));
+    }
+
+    /// A second connection that holds the database's write lock until dropped (rolled back).
+    fn lock_writes(path: &Path) -> Connection {
+        let c = Connection::open(path).unwrap();
+        c.execute_batch("BEGIN IMMEDIATE").unwrap();
+        c
+    }
+
+    fn wait_until(what: &str, f: impl Fn() -> bool) {
+        for _ in 0..2000 {
+            if f() {
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        panic!("timed out waiting until {what}");
+    }
+
+    #[test]
+    fn reads_do_not_wait_behind_a_write() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.db");
+        let store = Arc::new(SqliteStore::open(&path, Durability::Full).unwrap());
+        let mut rec = record();
+        store.create(&rec).unwrap();
+        let lock = lock_writes(&path);
+        let done = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let (s2, d2) = (store.clone(), done.clone());
+        let writer = std::thread::spawn(move || {
+            rec.status = "finished".into();
+            let r = s2.save(&mut rec, 0);
+            d2.store(true, Ordering::SeqCst);
+            r
+        });
+        wait_until("the save is with the writer", || {
+            store.stats().in_batch.load(Ordering::SeqCst) == 1
+        });
+        // The write waits for the lock; a read answers meanwhile, from the last commit.
+        let listed = store.list(None, 10).unwrap();
+        assert!(
+            !done.load(Ordering::SeqCst),
+            "the read waited for the write"
+        );
+        assert_eq!(listed[0].status, "ongoing");
+        drop(lock);
+        writer.join().unwrap().unwrap();
+        assert_eq!(store.load("g1").unwrap().unwrap().status, "finished");
+    }
+
+    #[test]
+    fn writes_waiting_together_share_one_commit() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.db");
+        let store = Arc::new(SqliteStore::open(&path, Durability::Full).unwrap());
+        let n = 20;
+        for i in 0..n {
+            let mut rec = record();
+            rec.id = format!("g{i}");
+            store.create(&rec).unwrap();
+        }
+        let commits_before = store.stats().commits.load(Ordering::SeqCst);
+        // Hold the lock so that the first write blocks the writer and the rest queue up.
+        let lock = lock_writes(&path);
+        let mut threads = Vec::new();
+        for i in 0..n {
+            let s2 = store.clone();
+            threads.push(std::thread::spawn(move || {
+                let mut rec = s2.load(&format!("g{i}")).unwrap().unwrap();
+                rec.moves.push(MoveRecord {
+                    text: "11-15".into(),
+                    at_ms: 7,
+                });
+                // One stale write among them fails alone.
+                if i == 3 {
+                    rec.version += 5;
+                }
+                s2.save(&mut rec, 0)
+            }));
+        }
+        let st = store.stats();
+        wait_until("all writes are queued or with the writer", || {
+            st.queued.load(Ordering::SeqCst) + st.in_batch.load(Ordering::SeqCst) == n as u64
+        });
+        drop(lock);
+        for (i, t) in threads.into_iter().enumerate() {
+            let r = t.join().unwrap();
+            if i == 3 {
+                assert!(matches!(r, Err(StoreError::Conflict(_))), "{r:?}");
+            } else {
+                r.unwrap();
+            }
+        }
+        // Those the writer had taken when it met the lock, then all the others: at most two
+        // transactions for twenty writes.
+        let commits = store.stats().commits.load(Ordering::SeqCst) - commits_before;
+        assert!((1..=2).contains(&commits), "{commits} commits");
+        // Everything acknowledged is on disk, as a fresh connection sees it.
+        let other = SqliteStore::open(&path, Durability::Full).unwrap();
+        for i in 0..n {
+            let rec = other.load(&format!("g{i}")).unwrap().unwrap();
+            assert_eq!(rec.moves.len(), usize::from(i != 3), "game {i}");
+        }
+    }
+
+    #[test]
+    fn unfinished_games_load_in_one_snapshot_with_their_moves() {
+        let store = SqliteStore::open_in_memory().unwrap();
+        let mut a = record();
+        a.moves = vec![
+            MoveRecord {
+                text: "11-15".into(),
+                at_ms: 2,
+            },
+            MoveRecord {
+                text: "23-19".into(),
+                at_ms: 3,
+            },
+        ];
+        store.create(&a).unwrap();
+        let mut b = record();
+        b.id = "g2".into();
+        b.status = "finished".into();
+        store.create(&b).unwrap();
+        assert_eq!(store.load_unfinished().unwrap(), vec![a.clone()]);
+        let mut recs = vec![a];
+        recs[0].meta.turn_started_ms = 99;
+        store.save_rows(&mut recs).unwrap();
+        assert_eq!(store.load("g1").unwrap().unwrap(), recs[0]);
     }
 }

@@ -339,7 +339,7 @@ async fn list_games_filters_and_validates() {
         Method::POST,
         "/api/games",
         None,
-        Some(json!({"variant": "pool"})),
+        Some(json!({"variant": "pool", "public": true})),
     )
     .await;
     assert_eq!(s, StatusCode::CREATED);
@@ -1229,7 +1229,7 @@ async fn unjoined_games_expire() {
 async fn bearer_scheme_is_case_insensitive() {
     let app = app().await;
     let (id, black, _) = two_player(&app, json!({"variant": "american"})).await;
-    for (scheme, text) in [("bearer", "11-15"), ("BEARER", "11-15")] {
+    for (scheme, text) in [("bearer", "11-15"), ("BEARER", "9-13")] {
         let req = Request::builder()
             .method(Method::POST)
             .uri(format!("/api/games/{id}/moves"))
@@ -1241,7 +1241,8 @@ async fn bearer_scheme_is_case_insensitive() {
         if scheme == "bearer" {
             assert_eq!(s, StatusCode::OK, "{scheme}: {v}");
         } else {
-            // Authenticated (not 401/403); refused only because the ply is now stale.
+            // Authenticated (not 401/403); refused only because the ply is now stale (another
+            // move than the one played at ply 0, so not a retry).
             assert_eq!((s, code(&v)), (StatusCode::CONFLICT, "stale_ply"), "{v}");
         }
     }
@@ -1298,4 +1299,553 @@ async fn pdn_content_type_matches_the_docs() {
         section.contains("only when the game starts from a set-up position"),
         "{section}"
     );
+}
+
+#[tokio::test]
+async fn json_arrays_are_not_objects() {
+    let app = app().await;
+    let (id, black, _) = two_player(&app, json!({"variant": "american"})).await;
+    for body in [
+        json!(["11-15"]),
+        json!(["11-15", 0]),
+        json!("11-15"),
+        json!(5),
+    ] {
+        let (s, v) = send(
+            &app,
+            Method::POST,
+            &format!("/api/games/{id}/moves"),
+            Some(&black),
+            Some(body.clone()),
+        )
+        .await;
+        assert_eq!(s, StatusCode::BAD_REQUEST, "{body}: {v}");
+        assert_eq!(code(&v), "bad_json", "{body}: {v}");
+    }
+    let (s, v) = send(
+        &app,
+        Method::POST,
+        "/api/games",
+        None,
+        Some(json!(["american"])),
+    )
+    .await;
+    assert_eq!((s, code(&v)), (StatusCode::BAD_REQUEST, "bad_json"), "{v}");
+    let (_, g) = send(&app, Method::GET, &format!("/api/games/{id}"), None, None).await;
+    assert_eq!(g["ply"], 0, "{g}");
+}
+
+#[tokio::test]
+async fn bodiless_endpoints_refuse_a_declared_body() {
+    let app = app().await;
+    let (s, created) = send(
+        &app,
+        Method::POST,
+        "/api/games",
+        None,
+        Some(json!({"variant": "american"})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::CREATED);
+    let id = created["id"].as_str().unwrap();
+    let (s, v) = send(
+        &app,
+        Method::POST,
+        &format!("/api/games/{id}/join"),
+        None,
+        Some(json!({"x": 1})),
+    )
+    .await;
+    assert_eq!(
+        (s, code(&v)),
+        (StatusCode::BAD_REQUEST, "unexpected_body"),
+        "{v}"
+    );
+    let chunked = Request::builder()
+        .method(Method::POST)
+        .uri(format!("/api/games/{id}/resign"))
+        .header(header::TRANSFER_ENCODING, "chunked")
+        .body(Body::from("0\r\n\r\n"))
+        .unwrap();
+    let (s, v) = raw(&app, chunked).await;
+    assert_eq!(
+        (s, code(&v)),
+        (StatusCode::BAD_REQUEST, "unexpected_body"),
+        "{v}"
+    );
+    // Nothing changed: the seat is still open.
+    let (_, g) = send(&app, Method::GET, &format!("/api/games/{id}"), None, None).await;
+    assert_eq!(g["status"], "open", "{g}");
+    // `Content-Length: 0` is no body.
+    let empty = Request::builder()
+        .method(Method::POST)
+        .uri(format!("/api/games/{id}/join"))
+        .header(header::CONTENT_LENGTH, "0")
+        .body(Body::empty())
+        .unwrap();
+    let (s, v) = raw(&app, empty).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+}
+
+#[tokio::test]
+async fn large_request_head_is_a_json_431() {
+    let app = app().await;
+    let req = Request::builder()
+        .uri("/api/games")
+        .header("x-big", "a".repeat(20 * 1024))
+        .body(Body::empty())
+        .unwrap();
+    let (s, v) = raw(&app, req).await;
+    assert_eq!(s, StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE, "{v}");
+    assert_eq!(code(&v), "headers_too_large");
+}
+
+#[tokio::test]
+async fn private_games_stay_out_of_the_lobby() {
+    let app = app().await;
+    let (_, private) = send(
+        &app,
+        Method::POST,
+        "/api/games",
+        None,
+        Some(json!({"variant": "american"})),
+    )
+    .await;
+    let (_, public) = send(
+        &app,
+        Method::POST,
+        "/api/games",
+        None,
+        Some(json!({"variant": "american", "public": true})),
+    )
+    .await;
+    let (s, v) = send(&app, Method::GET, "/api/games?status=open", None, None).await;
+    assert_eq!(s, StatusCode::OK);
+    let ids: Vec<&str> = v["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, vec![public["id"].as_str().unwrap()], "{v}");
+    let (_, v) = send(&app, Method::GET, "/api/games", None, None).await;
+    assert!(
+        !v.to_string().contains(private["id"].as_str().unwrap()),
+        "{v}"
+    );
+    // Once joined through its link, the private game is an ordinary game to watch.
+    let pid = private["id"].as_str().unwrap();
+    let (s, _) = send(
+        &app,
+        Method::POST,
+        &format!("/api/games/{pid}/join"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK);
+    let (_, v) = send(&app, Method::GET, "/api/games?status=ongoing", None, None).await;
+    assert_eq!(v["games"][0]["id"], pid, "{v}");
+}
+
+/// A request from `ip` (what `crown_server::serve` records for each connection).
+async fn send_from(app: &App, ip: [u8; 4], uri: &str, body: Value) -> (StatusCode, Value) {
+    let mut req = Request::builder()
+        .method(Method::POST)
+        .uri(uri)
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from(body.to_string()))
+        .unwrap();
+    req.extensions_mut()
+        .insert(axum::extract::ConnectInfo(std::net::SocketAddr::from((
+            ip, 40000,
+        ))));
+    raw(app, req).await
+}
+
+#[tokio::test]
+async fn one_address_cannot_lock_everyone_out_with_unjoined_games() {
+    // Issue 12: "minutes, not a day".
+    assert!(Config::default().open_game_ttl_ms <= 15 * 60 * 1000);
+    let app = app_with(
+        Config {
+            rate_per_sec: 0,
+            max_unjoined_per_ip: 3,
+            ..Config::default()
+        },
+        false,
+    )
+    .await;
+    let a = [10, 0, 0, 1];
+    let mut ids = Vec::new();
+    for _ in 0..3 {
+        let (s, v) = send_from(&app, a, "/api/games", json!({"variant": "american"})).await;
+        assert_eq!(s, StatusCode::CREATED, "{v}");
+        ids.push(v["id"].as_str().unwrap().to_string());
+    }
+    let (s, v) = send_from(&app, a, "/api/games", json!({"variant": "american"})).await;
+    assert_eq!(
+        (s, code(&v)),
+        (StatusCode::TOO_MANY_REQUESTS, "too_many_unjoined"),
+        "{v}"
+    );
+    // Another address is not affected.
+    let (s, _) = send_from(
+        &app,
+        [10, 0, 0, 2],
+        "/api/games",
+        json!({"variant": "pool"}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::CREATED);
+    // Once one is joined, the first address may create another.
+    let (s, _) = send(
+        &app,
+        Method::POST,
+        &format!("/api/games/{}/join", ids[0]),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK);
+    let (s, v) = send_from(&app, a, "/api/games", json!({"variant": "american"})).await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+}
+
+#[tokio::test]
+async fn a_retried_move_is_answered_like_the_first_time() {
+    let app = app().await;
+    let (id, black, white) = two_player(&app, json!({"variant": "american"})).await;
+    let uri = format!("/api/games/{id}/moves");
+    let first = json!({"move": "11-15", "ply": 0});
+    let (s, v) = send(&app, Method::POST, &uri, Some(&black), Some(first.clone())).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    // The same request again (its reply was lost): 200, and the move is not played twice.
+    let (s, v) = send(&app, Method::POST, &uri, Some(&black), Some(first.clone())).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["ply"], 1);
+    assert_eq!(v["moves"], json!(["11-15"]));
+    // Another move for the same ply is stale, not a retry.
+    let (s, v) = send(
+        &app,
+        Method::POST,
+        &uri,
+        Some(&black),
+        Some(json!({"move": "9-13", "ply": 0})),
+    )
+    .await;
+    assert_eq!((s, code(&v)), (StatusCode::CONFLICT, "stale_ply"), "{v}");
+    // The other seat cannot claim Black's move.
+    let (s, v) = send(&app, Method::POST, &uri, Some(&white), Some(first.clone())).await;
+    assert_eq!(s, StatusCode::CONFLICT, "{v}");
+    // Still recognised after the opponent replied.
+    let (s, _) = send(
+        &app,
+        Method::POST,
+        &uri,
+        Some(&white),
+        Some(json!({"move": "23-19", "ply": 1})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK);
+    let (s, v) = send(&app, Method::POST, &uri, Some(&black), Some(first)).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["moves"], json!(["11-15", "23-19"]));
+}
+
+/// Test engine whose first search waits for the test's go-ahead and then answers the last legal
+/// move; later searches answer the first legal move. Logs (FEN searched, answer).
+struct Gated {
+    gate: std::sync::Mutex<Option<std::sync::mpsc::Receiver<()>>>,
+    log: std::sync::Mutex<Vec<(String, String)>>,
+}
+
+impl MovePicker for Gated {
+    fn pick(&self, game: &Game, _: u8, _: Option<(u64, u64)>, _: &AtomicBool) -> Option<String> {
+        let gate = self.gate.lock().unwrap().take();
+        let legal = game.legal_moves();
+        let mv = match gate {
+            Some(rx) => {
+                let _ = rx.recv_timeout(std::time::Duration::from_secs(20));
+                *legal.last()?
+            }
+            None => *legal.first()?,
+        };
+        let text = game.position().move_text(&mv);
+        self.log
+            .lock()
+            .unwrap()
+            .push((game.position().to_fen(), text.clone()));
+        Some(text)
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn engine_never_plays_a_move_searched_for_an_older_position() {
+    // Precondition from the rules: the stale answer (White's last legal move after 11-15) is also
+    // legal after 11-16, and differs from White's first legal move there, so playing it would
+    // go unnoticed by a check of the ply alone.
+    let mut after_15 = Game::from_position(Position::new(Variant::American));
+    after_15.play_text("11-15").unwrap();
+    let stale = after_15
+        .position()
+        .move_text(after_15.legal_moves().last().unwrap());
+    let mut after_16 = Game::from_position(Position::new(Variant::American));
+    after_16.play_text("11-16").unwrap();
+    let fresh = after_16
+        .position()
+        .move_text(after_16.legal_moves().first().unwrap());
+    assert!(after_16.position().parse_move(&stale).is_ok());
+    assert_ne!(stale, fresh);
+
+    let (go, rx) = std::sync::mpsc::channel();
+    let picker = Arc::new(Gated {
+        gate: std::sync::Mutex::new(Some(rx)),
+        log: std::sync::Mutex::new(Vec::new()),
+    });
+    let store = Arc::new(SqliteStore::open_in_memory().unwrap());
+    let app = App::start(
+        store,
+        Config {
+            rate_per_sec: 0,
+            ..Config::default()
+        },
+        Some(picker.clone() as Arc<dyn MovePicker>),
+    )
+    .await
+    .unwrap();
+    let (s, g) = send(
+        &app,
+        Method::POST,
+        "/api/games",
+        None,
+        Some(json!({"variant": "american", "opponent": "engine", "level": 1, "color": "black"})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::CREATED, "{g}");
+    let id = g["id"].as_str().unwrap().to_string();
+    let token = g["token"].as_str().unwrap().to_string();
+    let (s, v) = mv(&app, &id, Some(&token), "11-15").await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    // The engine is now searching (held at the gate). Take back and play another move.
+    let (s, v) = send(
+        &app,
+        Method::POST,
+        &format!("/api/games/{id}/takeback/request"),
+        Some(&token),
+        None,
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["ply"], 0);
+    let (s, v) = mv(&app, &id, Some(&token), "11-16").await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    go.send(()).unwrap();
+    let mut game = Value::Null;
+    for _ in 0..1000 {
+        let (_, v) = send(&app, Method::GET, &format!("/api/games/{id}"), None, None).await;
+        if v["ply"] == 2 {
+            game = v;
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    assert_eq!(game["moves"], json!(["11-16", fresh]), "{game}");
+}
+
+/// A store whose reads of games take `delay` (a big database or a slow disk), recording when the
+/// last one finished.
+struct SlowLoad {
+    inner: Arc<SqliteStore>,
+    delay: std::time::Duration,
+    loaded_at: std::sync::atomic::AtomicU64,
+}
+
+impl SlowLoad {
+    fn slow<T>(&self, r: T) -> T {
+        std::thread::sleep(self.delay);
+        self.loaded_at.store(
+            crown_server::live::now_ms(),
+            std::sync::atomic::Ordering::SeqCst,
+        );
+        r
+    }
+}
+
+use crown_server::store::{GameRecord, GameSummary, Store, StoreError};
+
+impl Store for SlowLoad {
+    fn create(&self, rec: &GameRecord) -> Result<(), StoreError> {
+        self.inner.create(rec)
+    }
+    fn save(&self, rec: &mut GameRecord, keep: usize) -> Result<(), StoreError> {
+        self.inner.save(rec, keep)
+    }
+    fn load(&self, id: &str) -> Result<Option<GameRecord>, StoreError> {
+        self.slow(self.inner.load(id))
+    }
+    fn load_unfinished(&self) -> Result<Vec<GameRecord>, StoreError> {
+        self.slow(self.inner.load_unfinished())
+    }
+    fn list(&self, s: Option<&str>, n: usize) -> Result<Vec<GameSummary>, StoreError> {
+        self.inner.list(s, n)
+    }
+    fn unfinished(&self) -> Result<Vec<String>, StoreError> {
+        self.inner.unfinished()
+    }
+    fn heartbeat(&self, now: u64) -> Result<(), StoreError> {
+        self.inner.heartbeat(now)
+    }
+    fn last_heartbeat(&self) -> Result<Option<u64>, StoreError> {
+        self.inner.last_heartbeat()
+    }
+}
+
+#[tokio::test]
+async fn time_spent_loading_games_is_not_charged_to_clocks() {
+    // A timed game whose turn started 1 s before the server's last heartbeat.
+    let inner = Arc::new(SqliteStore::open_in_memory().unwrap());
+    let app = App::start(inner.clone(), Config::default(), None)
+        .await
+        .unwrap();
+    let (id, _, _) = two_player(
+        &app,
+        json!({"variant": "american", "time_control": {"initial_ms": 600000, "increment_ms": 0}}),
+    )
+    .await;
+    app.shutdown();
+    let mut rec = inner.load(&id).unwrap().unwrap();
+    let started = crown_server::live::now_ms() - 60_000;
+    rec.meta.turn_started_ms = started;
+    let keep = rec.moves.len();
+    inner.save(&mut rec, keep).unwrap();
+    inner.heartbeat(started + 1_000).unwrap();
+    // Restart on a store that takes 400 ms to read the games.
+    let slow = Arc::new(SlowLoad {
+        inner: inner.clone(),
+        delay: std::time::Duration::from_millis(400),
+        loaded_at: std::sync::atomic::AtomicU64::new(0),
+    });
+    let app2 = App::start(slow.clone(), Config::default(), None)
+        .await
+        .unwrap();
+    let resumed = inner.load(&id).unwrap().unwrap().meta.turn_started_ms;
+    // The clock resumes (charged the 1 s before the heartbeat) no earlier than loading ended.
+    let loaded_at = slow.loaded_at.load(std::sync::atomic::Ordering::SeqCst);
+    assert!(
+        resumed + 1_000 >= loaded_at,
+        "resumed at {resumed} + 1000 < loading ended at {loaded_at}"
+    );
+    app2.shutdown();
+}
+
+#[tokio::test]
+async fn engine_games_are_capped_per_address() {
+    let app = app_with(
+        Config {
+            rate_per_sec: 0,
+            max_engine_games_per_ip: 2,
+            ..Config::default()
+        },
+        true,
+    )
+    .await;
+    let body = json!({"variant": "american", "opponent": "engine", "level": 10});
+    let a = [10, 0, 0, 9];
+    let mut first = None;
+    for _ in 0..2 {
+        let (s, v) = send_from(&app, a, "/api/games", body.clone()).await;
+        assert_eq!(s, StatusCode::CREATED, "{v}");
+        first.get_or_insert((
+            v["id"].as_str().unwrap().to_string(),
+            v["token"].as_str().unwrap().to_string(),
+        ));
+    }
+    let (s, v) = send_from(&app, a, "/api/games", body.clone()).await;
+    assert_eq!(
+        (s, code(&v)),
+        (StatusCode::TOO_MANY_REQUESTS, "too_many_engine_games"),
+        "{v}"
+    );
+    let (s, _) = send_from(&app, [10, 0, 0, 10], "/api/games", body.clone()).await;
+    assert_eq!(s, StatusCode::CREATED);
+    // Resigning one frees its place.
+    let (id, token) = first.unwrap();
+    let (s, v) = send(
+        &app,
+        Method::POST,
+        &format!("/api/games/{id}/resign"),
+        Some(&token),
+        None,
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let (s, v) = send_from(&app, a, "/api/games", body).await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn engine_clock_stops_while_its_search_waits_for_a_worker() {
+    let (go, rx) = std::sync::mpsc::channel();
+    let picker = Arc::new(Gated {
+        gate: std::sync::Mutex::new(Some(rx)),
+        log: std::sync::Mutex::new(Vec::new()),
+    });
+    let store = Arc::new(SqliteStore::open_in_memory().unwrap());
+    let app = App::start(
+        store,
+        Config {
+            rate_per_sec: 0,
+            engine_workers: 1,
+            ..Config::default()
+        },
+        Some(picker.clone() as Arc<dyn MovePicker>),
+    )
+    .await
+    .unwrap();
+    // Game A: the engine (Black) moves first and its search holds the only worker.
+    let engine_black = json!({"variant": "american", "opponent": "engine", "level": 1, "color": "white",
+        "time_control": {"initial_ms": 60000, "increment_ms": 0}});
+    let (s, _) = send(
+        &app,
+        Method::POST,
+        "/api/games",
+        None,
+        Some(engine_black.clone()),
+    )
+    .await;
+    assert_eq!(s, StatusCode::CREATED);
+    for _ in 0..500 {
+        if app_engine_busy(&picker) {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    // Game B: its engine waits for the worker for 1.5 s.
+    let (s, b) = send(&app, Method::POST, "/api/games", None, Some(engine_black)).await;
+    assert_eq!(s, StatusCode::CREATED);
+    let id = b["id"].as_str().unwrap().to_string();
+    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+    go.send(()).unwrap();
+    let mut game = Value::Null;
+    for _ in 0..1000 {
+        let (_, v) = send(&app, Method::GET, &format!("/api/games/{id}"), None, None).await;
+        if v["ply"] == 1 {
+            game = v;
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    assert_eq!(game["ply"], 1, "{game}");
+    let used = 60_000 - game["clock"]["black_ms"].as_u64().unwrap();
+    // Only the search itself is charged (the test engine answers at once), never the wait.
+    assert!(
+        used < 750,
+        "the engine was charged {used} ms for a 1500 ms wait"
+    );
+}
+
+/// Whether the gated engine's first search has started (its gate was taken).
+fn app_engine_busy(p: &Gated) -> bool {
+    p.gate.lock().unwrap().is_none()
 }

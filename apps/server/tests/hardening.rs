@@ -1,0 +1,301 @@
+//! Hardening against hostile or overloaded clients (issue 12), over real sockets on 127.0.0.1:
+//! header-read and keep-alive timeouts, the per-address connection cap, WebSocket limits, token
+//! redaction in logs. Every wait is bounded; timeouts are configured short so the suite stays fast.
+
+use crown_server::store::SqliteStore;
+use crown_server::{App, Config};
+use serde_json::{json, Value};
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpSocket, TcpStream};
+
+/// A running server: its app, address and a sender that stops it.
+struct Running {
+    app: App,
+    addr: SocketAddr,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    task: Option<tokio::task::JoinHandle<()>>,
+}
+
+impl Running {
+    async fn stop(mut self) {
+        let _ = self.stop.take().unwrap().send(());
+        let _ = tokio::time::timeout(Duration::from_secs(10), self.task.take().unwrap()).await;
+    }
+}
+
+async fn start(config: Config) -> Running {
+    let store = Arc::new(SqliteStore::open_in_memory().unwrap());
+    let app = App::start(store, config, None).await.unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+    let app2 = app.clone();
+    let task = tokio::spawn(async move {
+        crown_server::serve(app2, listener, async move {
+            let _ = rx.await;
+        })
+        .await
+        .unwrap();
+    });
+    Running {
+        app,
+        addr,
+        stop: Some(tx),
+        task: Some(task),
+    }
+}
+
+fn quick() -> Config {
+    Config {
+        rate_per_sec: 0,
+        header_read_timeout_ms: 300,
+        ..Config::default()
+    }
+}
+
+/// Connect to `to` from the loopback address `from` (any of 127.0.0.0/8 works on Linux).
+async fn connect_from(from: [u8; 4], to: SocketAddr) -> TcpStream {
+    let s = TcpSocket::new_v4().unwrap();
+    s.bind(SocketAddr::from((from, 0))).unwrap();
+    s.connect(to).await.unwrap()
+}
+
+/// Read until the server closes the connection (EOF or reset) or `limit` passes; returns whether
+/// it closed, and what it sent.
+async fn closed_within(s: &mut TcpStream, limit: Duration) -> (bool, String) {
+    let mut got = Vec::new();
+    let r = tokio::time::timeout(limit, async {
+        let mut buf = [0u8; 4096];
+        loop {
+            match s.read(&mut buf).await {
+                Ok(0) | Err(_) => return,
+                Ok(n) => got.extend_from_slice(&buf[..n]),
+            }
+        }
+    })
+    .await;
+    (r.is_ok(), String::from_utf8_lossy(&got).into_owned())
+}
+
+/// One HTTP/1.1 request on a new connection from `from`; returns (status, body).
+async fn http(from: [u8; 4], to: SocketAddr, req: &str) -> (u16, String) {
+    let mut s = connect_from(from, to).await;
+    s.write_all(req.as_bytes()).await.unwrap();
+    let (_, text) = closed_within(&mut s, Duration::from_secs(5)).await;
+    let status = text
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    let body = text.split("\r\n\r\n").nth(1).unwrap_or("").to_string();
+    (status, body)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn slow_and_idle_connections_are_closed() {
+    let srv = start(quick()).await;
+    // A request head that never ends (slowloris).
+    let mut slow = connect_from([127, 0, 0, 1], srv.addr).await;
+    slow.write_all(b"GET /health HTTP/1.1\r\nHost: x\r\n")
+        .await
+        .unwrap();
+    // A connection that sends nothing.
+    let mut idle = connect_from([127, 0, 0, 1], srv.addr).await;
+    assert!(closed_within(&mut slow, Duration::from_secs(5)).await.0);
+    assert!(closed_within(&mut idle, Duration::from_secs(5)).await.0);
+    // A keep-alive connection idle after its first answer.
+    let mut ka = connect_from([127, 0, 0, 1], srv.addr).await;
+    ka.write_all(b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+        .await
+        .unwrap();
+    let (closed, text) = closed_within(&mut ka, Duration::from_secs(5)).await;
+    assert!(closed, "keep-alive connection left open");
+    assert!(text.starts_with("HTTP/1.1 200"), "{text}");
+    srv.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_address_cannot_take_every_connection() {
+    let srv = start(Config {
+        header_read_timeout_ms: 30_000,
+        max_conns_per_ip: 4,
+        ..quick()
+    })
+    .await;
+    let ip = std::net::IpAddr::from([127, 0, 0, 1]);
+    let mut held = Vec::new();
+    for _ in 0..4 {
+        held.push(connect_from([127, 0, 0, 1], srv.addr).await);
+    }
+    for _ in 0..500 {
+        if srv.app.connections_from(ip) == 4 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(srv.app.connections_from(ip), 4);
+    // The fifth from the same address is closed at once, without an answer.
+    let mut fifth = connect_from([127, 0, 0, 1], srv.addr).await;
+    let _ = fifth
+        .write_all(b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+        .await;
+    let (closed, text) = closed_within(&mut fifth, Duration::from_secs(5)).await;
+    assert!(closed && text.is_empty(), "{text}");
+    // Another address is still served.
+    let (status, body) = http(
+        [127, 0, 0, 2],
+        srv.addr,
+        "GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    // Closing one frees its place.
+    drop(held.pop());
+    for _ in 0..500 {
+        if srv.app.connections_from(ip) == 3 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let (status, _) = http(
+        [127, 0, 0, 1],
+        srv.addr,
+        "GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+    )
+    .await;
+    assert_eq!(status, 200);
+    drop(held);
+    srv.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn oversized_request_head_is_refused_without_harm() {
+    let srv = start(Config {
+        max_header_bytes: 16 * 1024,
+        ..quick()
+    })
+    .await;
+    let big = "a".repeat(1 << 20);
+    let mut s = connect_from([127, 0, 0, 1], srv.addr).await;
+    let _ = s
+        .write_all(format!("GET /health HTTP/1.1\r\nHost: x\r\nX-Big: {big}\r\n\r\n").as_bytes())
+        .await;
+    let (closed, text) = closed_within(&mut s, Duration::from_secs(5)).await;
+    assert!(closed);
+    assert!(
+        text.is_empty() || text.starts_with("HTTP/1.1 431"),
+        "{text}"
+    );
+    let (status, body) = http(
+        [127, 0, 0, 1],
+        srv.addr,
+        "GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+    )
+    .await;
+    assert_eq!(status, 200);
+    let v: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(v["status"], json!("ok"));
+    srv.stop().await;
+}
+
+type Ws = tokio_tungstenite::WebSocketStream<TcpStream>;
+
+/// Open a WebSocket on game `id` from loopback address `from`; `Err(status)` if refused.
+async fn ws_from(from: [u8; 4], to: SocketAddr, id: &str) -> Result<Ws, u16> {
+    let stream = connect_from(from, to).await;
+    let url = format!("ws://{to}/api/games/{id}/ws");
+    match tokio_tungstenite::client_async(url, stream).await {
+        Ok((ws, _)) => Ok(ws),
+        Err(tokio_tungstenite::tungstenite::Error::Http(resp)) => Err(resp.status().as_u16()),
+        Err(e) => panic!("websocket: {e}"),
+    }
+}
+
+async fn create_game(to: SocketAddr) -> String {
+    let body = json!({"variant": "american"}).to_string();
+    let req = format!(
+        "POST /api/games HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    let (status, body) = http([127, 0, 0, 1], to, &req).await;
+    assert_eq!(status, 201, "{body}");
+    let v: Value = serde_json::from_str(&body).unwrap();
+    v["id"].as_str().unwrap().to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn websocket_message_floods_are_cut_off() {
+    use futures_util::{SinkExt, StreamExt};
+    use tokio_tungstenite::tungstenite::Message;
+    let srv = start(Config {
+        ws_msgs_per_sec: 5,
+        ws_msg_burst: 10,
+        ..quick()
+    })
+    .await;
+    let id = create_game(srv.addr).await;
+    let mut ws = ws_from([127, 0, 0, 1], srv.addr, &id).await.unwrap();
+    for _ in 0..200 {
+        if ws
+            .send(Message::text(r#"{"type":"snapshot"}"#))
+            .await
+            .is_err()
+        {
+            break;
+        }
+    }
+    let (mut states, mut close_code) = (0, None);
+    let _ = tokio::time::timeout(Duration::from_secs(10), async {
+        while let Some(Ok(m)) = ws.next().await {
+            match m {
+                Message::Text(_) => states += 1,
+                Message::Close(f) => {
+                    close_code = f.map(|f| u16::from(f.code));
+                    break;
+                }
+                _ => {}
+            }
+        }
+    })
+    .await;
+    assert_eq!(close_code, Some(1008));
+    // The first snapshot plus at most the burst (and what 5/s refills meanwhile).
+    assert!(states <= 1 + 10 + 5, "{states} answers to 200 requests");
+    srv.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn websockets_are_capped_per_address_and_per_game() {
+    let srv = start(Config {
+        max_ws_per_ip: 2,
+        max_ws_per_game: 3,
+        ..quick()
+    })
+    .await;
+    let a = create_game(srv.addr).await;
+    let b = create_game(srv.addr).await;
+    let s1 = ws_from([127, 0, 0, 1], srv.addr, &a).await.unwrap();
+    let s2 = ws_from([127, 0, 0, 1], srv.addr, &b).await.unwrap();
+    assert_eq!(ws_from([127, 0, 0, 1], srv.addr, &a).await.err(), Some(429));
+    // Other addresses fill game `a` up to its cap.
+    let s3 = ws_from([127, 0, 0, 2], srv.addr, &a).await.unwrap();
+    let s4 = ws_from([127, 0, 0, 3], srv.addr, &a).await.unwrap();
+    assert_eq!(ws_from([127, 0, 0, 4], srv.addr, &a).await.err(), Some(429));
+    // Closing a socket frees its places.
+    drop(s1);
+    let mut ok = false;
+    for _ in 0..200 {
+        if let Ok(s) = ws_from([127, 0, 0, 1], srv.addr, &a).await {
+            drop(s);
+            ok = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(ok, "the place of a closed socket was not freed");
+    drop((s2, s3, s4));
+    srv.stop().await;
+}

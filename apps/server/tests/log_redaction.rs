@@ -1,0 +1,111 @@
+//! Seat tokens never reach the logs, even at `trace` level (issue 12 defect 8). Its own test
+//! binary: a thread-scoped `tracing` subscriber is only reliable when no other test runs beside it.
+
+use axum::body::Body;
+use axum::http::{header, Method, Request, StatusCode};
+use crown_server::store::SqliteStore;
+use crown_server::{App, Config};
+use serde_json::{json, Value};
+use std::sync::Arc;
+use tower::ServiceExt;
+
+async fn send(
+    app: &App,
+    method: Method,
+    uri: &str,
+    token: Option<&str>,
+    body: Option<Value>,
+) -> (StatusCode, Value) {
+    let mut req = Request::builder().method(method).uri(uri);
+    if let Some(t) = token {
+        req = req.header(header::AUTHORIZATION, format!("Bearer {t}"));
+    }
+    let req = match body {
+        Some(b) => req
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(Body::from(b.to_string()))
+            .unwrap(),
+        None => req.body(Body::empty()).unwrap(),
+    };
+    let resp = app.router().oneshot(req).await.unwrap();
+    let status = resp.status();
+    let bytes = axum::body::to_bytes(resp.into_body(), 1 << 20)
+        .await
+        .unwrap();
+    (
+        status,
+        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+    )
+}
+
+/// A `tracing` writer into a shared buffer.
+#[derive(Clone, Default)]
+struct Captured(Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl std::io::Write for Captured {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(b);
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn seat_tokens_never_reach_the_debug_log() {
+    let buf = Captured::default();
+    let b2 = buf.clone();
+    let subscriber = tracing_subscriber::fmt()
+        .with_max_level(tracing::Level::TRACE)
+        .with_writer(move || b2.clone())
+        .with_ansi(false)
+        .finish();
+    let _guard = tracing::subscriber::set_default(subscriber);
+    let store = Arc::new(SqliteStore::open_in_memory().unwrap());
+    let config = Config {
+        rate_per_sec: 0,
+        ..Config::default()
+    };
+    let app = App::start(store, config, None).await.unwrap();
+    let (_, created) = send(
+        &app,
+        Method::POST,
+        "/api/games",
+        None,
+        Some(json!({"variant": "american"})),
+    )
+    .await;
+    let id = created["id"].as_str().unwrap().to_string();
+    let black = created["token"].as_str().unwrap().to_string();
+    let (s, _) = send(
+        &app,
+        Method::POST,
+        &format!("/api/games/{id}/join"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK);
+    let (s, _) = send(
+        &app,
+        Method::GET,
+        &format!("/api/games/{id}/ws?token={black}"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    let (s, _) = send(
+        &app,
+        Method::POST,
+        &format!("/api/games/{id}/moves"),
+        Some(&black),
+        Some(json!({"move": "11-15"})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK);
+    let log = String::from_utf8(buf.0.lock().unwrap().clone()).unwrap();
+    assert!(log.contains("/ws"), "the request was not logged: {log}");
+    assert!(!log.contains(&black), "token in the log: {log}");
+}
