@@ -9,7 +9,7 @@ use crown_ai::{Clock, Engine, EngineOptions, Limits, MAX_HASH_MIB};
 use crown_core::{Color, Game, Move, Position, Variant};
 use crown_notation::{game_to_pdn, game_type_tag, read_games, replay, variant_from_game_type};
 use indicatif::{ProgressBar, ProgressStyle};
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, ExitCode, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -719,6 +719,7 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode, CliError> {
         ProgressStyle::with_template("{bar:40} {pos}/{len} games  {msg}  [{elapsed}<{eta}]")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
+    let quiet_bar = std::io::stderr().is_terminal();
     let next = AtomicUsize::new(0);
     let halt = AtomicBool::new(false);
     let (tx, rx) = mpsc::channel::<Result<(usize, [GameRecord; 2]), CliError>>();
@@ -802,10 +803,20 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode, CliError> {
             match sprt_bounds {
                 Some((e0, e1)) => {
                     let llr = sprt::llr_logistic(e0, e1, &penta);
-                    bar.set_message(format!(
+                    let msg = format!(
                         "A +{wins} ={draws} -{losses}  LLR {llr:.2} ({:.2}, {:.2})",
                         llr_bounds.0, llr_bounds.1
-                    ));
+                    );
+                    // Without a terminal the bar is hidden: a status line every 100 games instead,
+                    // so a log file shows progress.
+                    if !quiet_bar && penta.pairs() % 50 == 0 {
+                        eprintln!(
+                            "{} games: {msg}  pentanomial {:?}",
+                            2 * penta.pairs(),
+                            penta.0
+                        );
+                    }
+                    bar.set_message(msg);
                     let v = sprt::verdict(llr, llr_bounds);
                     if v != Verdict::Inconclusive && stopped_by_sprt.is_none() {
                         stopped_by_sprt = Some(v);
