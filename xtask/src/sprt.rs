@@ -201,3 +201,28 @@ pub fn sprt(args: &[String]) -> bool {
     eprintln!("A = current build, B = {} ({base})", o.base);
     run("nice", &m)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(s: &str) -> Vec<String> {
+        s.split_whitespace().map(String::from).collect()
+    }
+
+    #[test]
+    fn options() {
+        let o = parse(&args("--base main")).unwrap();
+        assert_eq!(o.base, "main");
+        // No time control given: a node budget, so results do not depend on the load.
+        assert_eq!(o.nodes.as_deref(), Some("20000"));
+        assert_eq!((o.elo0.as_str(), o.elo1.as_str()), ("0", "5"));
+        let o = parse(&args("--base HEAD~1 --tc 20 --variant pool --elo1 10")).unwrap();
+        assert_eq!((o.tc.as_deref(), o.nodes), (Some("20"), None));
+        assert_eq!(o.variant, "pool");
+        assert!(parse(&args("--tc 20")).is_err());
+        assert!(parse(&args("--base x --tc 20 --nodes 5")).is_err());
+        assert!(parse(&args("--base x --frobnicate 1")).is_err());
+        assert!(parse(&args("--base")).is_err());
+    }
+}
