@@ -10,6 +10,7 @@ mod pdn_cmd;
 mod perft_cmd;
 mod play_cmd;
 mod rules_cmd;
+mod sprt;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
