@@ -9,6 +9,7 @@ mod pdn_cmd;
 mod perft_cmd;
 mod play_cmd;
 mod rules_cmd;
+mod tune_cmd;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -41,6 +42,8 @@ enum Command {
     Match(match_cmd::MatchArgs),
     /// Run the engine over a line protocol on stdin/stdout (docs/protocol.md).
     Engine(engine_cmd::EngineArgs),
+    /// Train the evaluation: self-play data (`gen`) and logistic regression (`fit`).
+    Tune(tune_cmd::TuneArgs),
 }
 
 /// An error reported as one line on stderr with exit code 2.
@@ -115,6 +118,7 @@ fn main() -> ExitCode {
         Command::Play(args) => play_cmd::run(&args),
         Command::Match(args) => match_cmd::run(&args),
         Command::Engine(args) => engine_cmd::run(&args),
+        Command::Tune(args) => tune_cmd::run(&args),
     };
     match result {
         Ok(code) => code,

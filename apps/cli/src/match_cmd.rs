@@ -22,7 +22,7 @@ pub struct MatchArgs {
     games: u32,
     /// Engine A: comma-separated key=value among level=1..10, depth=PLIES, movetime=MS, nodes=N,
     /// hash=MIB, threads=N, time=MS and inc=MS (a game clock: the engine loses on time when it runs
-    /// out), e.g. "level=10", "depth=8,hash=32" or "time=1000,inc=100".
+    /// out), eval=classic|trained (default: the game's), e.g. "level=10", "depth=8,hash=32" or "time=1000,inc=100".
     #[arg(long, default_value = "level=10")]
     engine_a: String,
     /// Engine B, same syntax as --engine-a.
@@ -55,6 +55,8 @@ struct Spec {
     options: EngineOptions,
     /// Game clock (start time, increment) in ms.
     clock: Option<Clock>,
+    /// Evaluation (`eval=classic|trained`); `None` = the game's default.
+    eval: Option<crown_ai::eval::EvalKind>,
 }
 
 fn parse_spec(text: &str, movetime: Option<u64>) -> Result<Spec, CliError> {
@@ -65,6 +67,7 @@ fn parse_spec(text: &str, movetime: Option<u64>) -> Result<Spec, CliError> {
         level: None,
     };
     let mut clock: Option<Clock> = None;
+    let mut eval = None;
     if text.split(',').all(|p| p.trim().is_empty()) {
         return Err(CliError(format!(
             "engine spec '{text}' is empty: give key=value pairs such as level=5 or depth=8"
@@ -83,6 +86,13 @@ fn parse_spec(text: &str, movetime: Option<u64>) -> Result<Spec, CliError> {
         let (k, v) = part
             .split_once('=')
             .ok_or_else(|| CliError(format!("engine spec '{text}': '{part}' is not key=value")))?;
+        if k == "eval" {
+            eval = Some(
+                v.parse()
+                    .map_err(|e| CliError(format!("engine spec '{text}': {e}")))?,
+            );
+            continue;
+        }
         let n: u64 = v
             .parse()
             .map_err(|_| CliError(format!("engine spec '{text}': '{v}' is not a number")))?;
@@ -129,12 +139,13 @@ fn parse_spec(text: &str, movetime: Option<u64>) -> Result<Spec, CliError> {
         limits,
         options,
         clock,
+        eval,
     })
 }
 
 /// The shared data directory: `$CROWN_SHARED`, else `../shared` or `shared` from the current
 /// directory or one of its parents.
-fn shared_dir() -> Option<PathBuf> {
+pub(crate) fn shared_dir() -> Option<PathBuf> {
     if let Ok(p) = std::env::var("CROWN_SHARED") {
         return Some(PathBuf::from(p));
     }
@@ -159,7 +170,7 @@ fn shared_dir() -> Option<PathBuf> {
 /// # Errors
 /// A one-line message naming the file and game: unreadable file or PDN, a `GameType` of another
 /// game, a FEN that is not a legal position of `variant`, or no FEN at all.
-fn read_fen_openings(path: &Path, variant: Variant) -> Result<Vec<Position>, CliError> {
+pub(crate) fn read_fen_openings(path: &Path, variant: Variant) -> Result<Vec<Position>, CliError> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| CliError(format!("reading openings {}: {e}", path.display())))?;
     let mut out = Vec::new();
@@ -317,6 +328,8 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode, CliError> {
     );
     let mut ea = Engine::new(a.options.clone());
     let mut eb = Engine::new(b.options.clone());
+    ea.set_eval(a.eval);
+    eb.set_eval(b.eval);
     let stop = AtomicBool::new(false);
     let (mut wins, mut draws, mut losses) = (0u32, 0u32, 0u32);
     let mut time_losses = [0u32; 2];

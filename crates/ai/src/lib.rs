@@ -29,6 +29,8 @@
 pub mod bench;
 pub mod eval;
 mod search;
+pub mod train;
+pub mod trained;
 mod tt;
 
 use crown_core::Move;
@@ -216,6 +218,8 @@ pub struct Engine {
     options: EngineOptions,
     tt: tt::Table,
     rng: u64,
+    /// The evaluation chosen with [`Engine::set_eval`]; `None` = the game's default.
+    eval: Option<eval::EvalKind>,
 }
 
 impl Engine {
@@ -234,6 +238,7 @@ impl Engine {
             tt: tt::Table::new(mib),
             options,
             rng: seed | 1,
+            eval: None,
         }
     }
 
@@ -263,6 +268,17 @@ impl Engine {
     pub fn set_hash_mib(&mut self, mib: usize) {
         self.options.hash_mib = mib;
         self.tt = tt::Table::new(if mib == 0 { DEFAULT_HASH_MIB } else { mib });
+    }
+
+    /// Choose the evaluation: `Some(kind)`, or `None` for each game's default
+    /// ([`eval::EvalKind::default_for`]).
+    pub fn set_eval(&mut self, kind: Option<eval::EvalKind>) {
+        self.eval = kind;
+    }
+
+    /// The evaluation chosen with [`Engine::set_eval`] (`None`: each game's default).
+    pub fn eval_kind(&self) -> Option<eval::EvalKind> {
+        self.eval
     }
 
     /// Seed the random choices of the low levels (for reproducible tests).
