@@ -11,9 +11,12 @@
 //! - `cargo xtask wasm-test`: the crown-wasm binding tests under Node (wasm-bindgen-test-runner).
 //! - `cargo xtask e2e`: `wasm`, then the browser end-to-end tests in headless Chromium
 //!   (`apps/wasm/e2e`, Node + playwright-core driving `/usr/bin/chromium`).
+//! - `cargo xtask sprt --base REV [...]`: the current build against revision REV by `crown match`
+//!   until a pentanomial SPRT decides (see `sprt.rs`).
 
 use std::process::{Command, ExitCode};
 
+mod sprt;
 mod wasm;
 
 pub(crate) fn run(cmd: &str, args: &[&str]) -> bool {
@@ -125,8 +128,9 @@ fn main() -> ExitCode {
         "wasm" => wasm::build(),
         "wasm-test" => wasm::test(),
         "e2e" => wasm::e2e(),
+        "sprt" => sprt::sprt(&std::env::args().skip(2).collect::<Vec<_>>()),
         _ => {
-            eprintln!("usage: cargo xtask <ci|perft|wasm|wasm-test|e2e>");
+            eprintln!("usage: cargo xtask <ci|perft|wasm|wasm-test|e2e|sprt>");
             false
         }
     };

@@ -9,6 +9,7 @@ mod pdn_cmd;
 mod perft_cmd;
 mod play_cmd;
 mod rules_cmd;
+mod sprt;
 mod tune_cmd;
 
 use clap::{Parser, Subcommand};

@@ -1,15 +1,22 @@
-//! `crown match`: engine against engine, each opening played with both colours.
+//! `crown match`: engine against engine, each opening played with both colours; optionally in
+//! parallel, against another `crown` binary, and stopped by a pentanomial SPRT.
 
 use crate::common::pdn_date_today;
+use crate::sprt::{self, Pentanomial, Verdict};
 use crate::CliError;
 use clap::Args;
 use crown_ai::{Clock, Engine, EngineOptions, Limits, MAX_HASH_MIB};
-use crown_core::{Color, Game, Position, Variant};
-use crown_notation::{game_to_pdn, read_games, variant_from_game_type};
+use crown_core::{Color, Game, Move, Position, Variant};
+use crown_notation::{game_to_pdn, game_type_tag, read_games, replay, variant_from_game_type};
 use indicatif::{ProgressBar, ProgressStyle};
+use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
-use std::sync::atomic::AtomicBool;
+use std::process::{Child, ChildStdin, ChildStdout, Command, ExitCode, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+
+/// The ACF three-move deck (156 ballots), embedded: see the header of the file for its source.
+pub const ACF_THREE_MOVE_PDN: &str = include_str!("../data/acf-3-move-ballots.pdn");
 
 /// Arguments of `crown match`.
 #[derive(Args, Debug)]
@@ -18,8 +25,9 @@ pub struct MatchArgs {
     #[arg(long, default_value = "american")]
     variant: String,
     /// Number of games (rounded up to an even number: each opening is played with both colours).
-    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..))]
-    games: u32,
+    /// Default 20; with --sprt, the most games to play (default 20000) if no bound is reached.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    games: Option<u32>,
     /// Engine A: comma-separated key=value among level=1..10, depth=PLIES, movetime=MS, nodes=N,
     /// hash=MIB, threads=N, time=MS and inc=MS (a game clock: the engine loses on time when it runs
     /// out), eval=classic|trained (default: the game's), e.g. "level=10", "depth=8,hash=32" or "time=1000,inc=100".
@@ -28,14 +36,37 @@ pub struct MatchArgs {
     /// Engine B, same syntax as --engine-a.
     #[arg(long, default_value = "level=5")]
     engine_b: String,
-    /// PDN file whose [FEN "..."] tags are the openings (American default: the 11-man ballots in the
-    /// shared data; other games: random balanced openings). Each game's GameType must be the
-    /// variant's (no GameType means checkers: accepted for american and pool, not impasse).
+    /// Engine B is this `crown` binary instead of the built-in engine, driven through its
+    /// `crown engine` line protocol (docs/protocol.md); e.g. an older revision for a SPRT.
     #[arg(long)]
-    openings: Option<PathBuf>,
+    engine_b_bin: Option<PathBuf>,
+    /// Openings: a PDN file (each game's position after its main line: its [FEN] tag or the start,
+    /// then its moves), or `acf3` for the embedded ACF three-move deck (156 ballots). American
+    /// default: the ACF deck plus the 11-man ballots of the shared data when found; other games:
+    /// random balanced openings. Each game's GameType must be the variant's (no GameType means
+    /// checkers: accepted for american and pool, not impasse). Openings are shuffled by --seed.
+    #[arg(long)]
+    openings: Option<String>,
     /// Cap on each engine's time per move in ms.
     #[arg(long)]
     movetime: Option<u64>,
+    /// Node budget per move for both engines (deterministic whatever the machine's load).
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Game pairs played at once, each on its own thread with single-threaded engines unless a spec
+    /// says threads=N.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
+    concurrency: u32,
+    /// Stop by a sequential probability ratio test on game pairs: H0 "A is ELO0 stronger" against
+    /// H1 "A is ELO1 stronger", logistic Elo, e.g. "0,5" (fishtest's pentanomial GSPRT).
+    #[arg(long, value_name = "ELO0,ELO1")]
+    sprt: Option<String>,
+    /// SPRT false-positive rate.
+    #[arg(long, default_value_t = 0.05)]
+    alpha: f64,
+    /// SPRT false-negative rate.
+    #[arg(long, default_value_t = 0.05)]
+    beta: f64,
     /// Write every game to this PDN file.
     #[arg(long)]
     pdn: Option<PathBuf>,
@@ -59,7 +90,7 @@ struct Spec {
     eval: Option<crown_ai::eval::EvalKind>,
 }
 
-fn parse_spec(text: &str, movetime: Option<u64>) -> Result<Spec, CliError> {
+fn parse_spec(text: &str, movetime: Option<u64>, nodes: Option<u64>) -> Result<Spec, CliError> {
     let mut limits = Limits::default();
     let mut options = EngineOptions {
         hash_mib: 16,
@@ -127,6 +158,9 @@ fn parse_spec(text: &str, movetime: Option<u64>) -> Result<Spec, CliError> {
     if let Some(cap) = movetime {
         limits.movetime_ms = Some(limits.movetime_ms.map_or(cap, |m| m.min(cap)));
     }
+    if let Some(n) = nodes {
+        limits.nodes = Some(n);
+    }
     if limits.depth.is_none()
         && limits.movetime_ms.is_none()
         && limits.nodes.is_none()
@@ -162,28 +196,31 @@ pub(crate) fn shared_dir() -> Option<PathBuf> {
     }
 }
 
-/// The start positions (`[FEN "..."]` tags) of the games of a PDN file, for `variant`. Each game's
-/// `GameType` must name `variant`; a game without the tag is checkers by the PDN 2.0 convention and
-/// is accepted for American and pool checkers (same board and FEN), not for Impasse. Games without a
-/// FEN tag are skipped.
+/// The openings of a PDN file: the file's text, read by [`read_openings`].
 ///
 /// # Errors
-/// A one-line message naming the file and game: unreadable file or PDN, a `GameType` of another
-/// game, a FEN that is not a legal position of `variant`, or no FEN at all.
-pub(crate) fn read_fen_openings(path: &Path, variant: Variant) -> Result<Vec<Position>, CliError> {
+/// The file cannot be read, or an error of [`read_openings`].
+pub(crate) fn read_opening_file(path: &Path, variant: Variant) -> Result<Vec<Position>, CliError> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| CliError(format!("reading openings {}: {e}", path.display())))?;
+    read_openings(&text, &path.display().to_string(), variant)
+}
+
+/// The openings of PDN `text` (named `name` in errors), for `variant`: each game's position after
+/// its main line, from its `[FEN]` tag (or the variant's start) through its moves. Each game's
+/// `GameType` must name `variant`; a game without the tag is checkers by the PDN 2.0 convention and
+/// is accepted for American and pool checkers (same board and FEN), not for Impasse. Games with
+/// neither a FEN tag nor a move (the start position) are skipped.
+///
+/// # Errors
+/// A one-line message naming the file and game: unreadable PDN, a `GameType` of another game, a FEN
+/// that is not a legal position of `variant`, an illegal move, or no opening at all.
+fn read_openings(text: &str, name: &str, variant: Variant) -> Result<Vec<Position>, CliError> {
     let mut out = Vec::new();
-    for game in read_games(&text) {
-        let game = game.map_err(|e| CliError(format!("openings {}: {e}", path.display())))?;
-        let at = || {
-            format!(
-                "openings {}: game {} (line {})",
-                path.display(),
-                game.index,
-                game.line
-            )
-        };
+    for game in read_games(text) {
+        let mut game = game.map_err(|e| CliError(format!("openings {name}: {e}")))?;
+        let (index, line) = (game.index, game.line);
+        let at = || format!("openings {name}: game {index} (line {line})");
         let game_type = game.tag("GameType");
         let ok = match variant_from_game_type(game_type) {
             Ok(v) if game_type.is_some() => v == variant,
@@ -202,15 +239,21 @@ pub(crate) fn read_fen_openings(path: &Path, variant: Variant) -> Result<Vec<Pos
                 variant.id()
             )));
         }
-        let Some(fen) = game.tag("FEN") else {
+        if let Some(fen) = game.tag("FEN") {
+            Position::from_fen(variant, fen)
+                .map_err(|e| CliError(format!("{}: FEN \"{fen}\": {e}", at())))?;
+        }
+        if game.tag("FEN").is_none() && game.main_line().next().is_none() {
             continue;
-        };
-        let pos = Position::from_fen(variant, fen)
-            .map_err(|e| CliError(format!("{}: FEN \"{fen}\": {e}", at())))?;
-        out.push(pos);
+        }
+        // A checkers game without GameType is replayed by the rules of `variant` (pool men capture
+        // backwards).
+        game.set_tag("GameType", game_type_tag(variant));
+        let r = replay(&game).map_err(|e| CliError(format!("{}: {e}", at())))?;
+        out.push(r.end());
     }
     if out.is_empty() {
-        return Err(CliError(format!("{}: no [FEN] tags found", path.display())));
+        return Err(CliError(format!("openings {name}: no openings found")));
     }
     Ok(out)
 }
@@ -295,125 +338,507 @@ fn elo_line(wins: u32, draws: u32, losses: u32) -> String {
     format!("Elo difference A - B: {d:+.0} +/- {err:.0} (95%)")
 }
 
+/// A `crown` binary driven through its `crown engine` line protocol (docs/protocol.md).
+struct External {
+    path: PathBuf,
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+}
+
+impl External {
+    /// Start `path engine`, identify it (`hub` … `wait`, `init` … `ready`) and set its options.
+    fn start(path: &Path, variant: Variant, spec: &Spec) -> Result<External, CliError> {
+        let mut child = Command::new(path)
+            .arg("engine")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| CliError(format!("engine B {}: cannot start: {e}", path.display())))?;
+        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+            return Err(CliError(format!("engine B {}: no pipes", path.display())));
+        };
+        let mut e = External {
+            path: path.to_path_buf(),
+            child,
+            stdin,
+            stdout: BufReader::new(stdout),
+        };
+        e.send("hub")?;
+        e.read_until("wait")?;
+        e.send("init")?;
+        e.read_until("ready")?;
+        let o = &spec.options;
+        e.send(&format!("set-param name=variant value={}", variant.id()))?;
+        e.send(&format!("set-param name=hash value={}", o.hash_mib))?;
+        e.send(&format!("set-param name=threads value={}", o.threads))?;
+        e.send(&format!(
+            "set-param name=level value={}",
+            o.level.unwrap_or(0)
+        ))?;
+        Ok(e)
+    }
+
+    fn err(&self, what: &str) -> CliError {
+        CliError(format!("engine B {}: {what}", self.path.display()))
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), CliError> {
+        writeln!(self.stdin, "{line}")
+            .and_then(|()| self.stdin.flush())
+            .map_err(|e| self.err(&format!("writing '{line}': {e}")))
+    }
+
+    /// Read lines until one starts with `word`; return it. An `error` line is an error.
+    fn read_until(&mut self, word: &str) -> Result<String, CliError> {
+        let mut line = String::new();
+        loop {
+            line.clear();
+            let n = self
+                .stdout
+                .read_line(&mut line)
+                .map_err(|e| self.err(&format!("reading: {e}")))?;
+            if n == 0 {
+                return Err(self.err(&format!("exited while we waited for '{word}'")));
+            }
+            let t = line.trim();
+            if t.starts_with("error") {
+                return Err(self.err(t));
+            }
+            if t.split_whitespace().next() == Some(word) {
+                return Ok(t.to_string());
+            }
+        }
+    }
+
+    fn new_game(&mut self) -> Result<(), CliError> {
+        self.send("new-game")
+    }
+
+    /// The engine's move in `game` under `limits` (`None` when it has none).
+    fn go(&mut self, game: &Game, limits: &Limits) -> Result<Option<Move>, CliError> {
+        let mut moves = Vec::new();
+        for (pos, mv) in game.history() {
+            moves.push(pos.move_text(mv));
+        }
+        self.send(&format!(
+            "pos pos=\"{}\" moves=\"{}\"",
+            game.start().to_fen(),
+            moves.join(" ")
+        ))?;
+        let mut level = String::from("level");
+        if let Some(d) = limits.depth {
+            level.push_str(&format!(" depth={d}"));
+        }
+        if let Some(n) = limits.nodes {
+            level.push_str(&format!(" nodes={n}"));
+        }
+        if let Some(ms) = limits.movetime_ms {
+            level.push_str(&format!(" move-time={ms}"));
+        }
+        if let Some(c) = limits.clock {
+            level.push_str(&format!(" time={} inc={}", c.remaining_ms, c.increment_ms));
+        }
+        self.send(&level)?;
+        self.send("go think")?;
+        let done = self.read_until("done")?;
+        let (_, args) = crate::engine_cmd::parse_line(&done).map_err(|e| self.err(&e))?;
+        let Some((_, text)) = args.iter().find(|(k, _)| k == "move") else {
+            return Err(self.err(&format!("'{done}' has no move")));
+        };
+        if text == "none" {
+            return Ok(None);
+        }
+        crate::engine_cmd::find_move(game.position(), text)
+            .map(Some)
+            .map_err(|e| self.err(&format!("move '{text}': {e}")))
+    }
+}
+
+impl Drop for External {
+    fn drop(&mut self) {
+        let _ = self.send("quit");
+        let _ = self.child.wait();
+    }
+}
+
+/// One side of the match: the built-in engine or another binary.
+enum Player {
+    Internal(Box<Engine>),
+    External(External),
+}
+
+impl Player {
+    fn new_game(&mut self) -> Result<(), CliError> {
+        match self {
+            Player::Internal(e) => {
+                e.new_game();
+                Ok(())
+            }
+            Player::External(x) => x.new_game(),
+        }
+    }
+
+    fn go(&mut self, game: &Game, limits: &Limits) -> Result<Option<Move>, CliError> {
+        match self {
+            Player::Internal(e) => {
+                let stop = AtomicBool::new(false);
+                Ok(e.search(game, limits, &stop, &mut |_| {}).best_move)
+            }
+            Player::External(x) => x.go(game, limits),
+        }
+    }
+}
+
+/// One finished game: A's points in half points (0, 1, 2), its PDN, time losses and longest moves.
+struct GameRecord {
+    half_points: u8,
+    pdn: String,
+    /// Lost on time: A, B.
+    time_loss: [bool; 2],
+    /// Longest time one move took, in ms, for A and B.
+    longest: [u64; 2],
+}
+
+/// Everything a worker needs to play game pairs.
+struct MatchSetup<'a> {
+    variant: Variant,
+    a: &'a Spec,
+    b: &'a Spec,
+    b_bin: Option<&'a Path>,
+    max_plies: usize,
+    write_pdn: bool,
+    date: String,
+}
+
+impl MatchSetup<'_> {
+    fn players(&self) -> Result<(Player, Player), CliError> {
+        let internal = |spec: &Spec| {
+            let mut e = Engine::new(spec.options.clone());
+            e.set_eval(spec.eval);
+            Player::Internal(Box::new(e))
+        };
+        let a = internal(self.a);
+        let b = match self.b_bin {
+            Some(path) => Player::External(External::start(path, self.variant, self.b)?),
+            None => internal(self.b),
+        };
+        Ok((a, b))
+    }
+
+    /// Play one game from `opening`, engine A moving first when `a_first`; `round` names it in PDN.
+    fn play_game(
+        &self,
+        players: &mut (Player, Player),
+        opening: &Position,
+        a_first: bool,
+        round: &str,
+    ) -> Result<GameRecord, CliError> {
+        let (a, b) = (self.a, self.b);
+        players.0.new_game()?;
+        players.1.new_game()?;
+        let mut game = Game::from_position(*opening);
+        let first = opening.side_to_move();
+        // Engine A plays the side to move of the opening in the first game of the pair.
+        let a_color = if a_first { first } else { first.opposite() };
+        // Remaining clock time of A and B, in ms.
+        let mut left = [
+            a.clock.map(|c| c.remaining_ms),
+            b.clock.map(|c| c.remaining_ms),
+        ];
+        let mut time_loss = [false; 2];
+        let mut longest = [0u64; 2];
+        while game.outcome().is_none() && game.ply_count() < self.max_plies {
+            let mover = game.position().side_to_move();
+            let a_turn = mover == a_color;
+            let (player, spec) = if a_turn {
+                (&mut players.0, a)
+            } else {
+                (&mut players.1, b)
+            };
+            let who = usize::from(!a_turn);
+            let mut limits = spec.limits.clone();
+            if let (Some(c), Some(ms)) = (spec.clock, left[who]) {
+                limits.clock = Some(Clock {
+                    remaining_ms: ms,
+                    increment_ms: c.increment_ms,
+                });
+            }
+            let t0 = std::time::Instant::now();
+            let best = player.go(&game, &limits)?;
+            let used = t0.elapsed().as_millis() as u64;
+            longest[who] = longest[who].max(used);
+            if let (Some(c), Some(ms)) = (spec.clock, left[who]) {
+                if used > ms {
+                    eprintln!(
+                        "\n{} lost on time: {used} ms used with {ms} ms left at ply {}",
+                        if a_turn { "A" } else { "B" },
+                        game.ply_count()
+                    );
+                    game.lose_on_time(mover);
+                    time_loss[who] = true;
+                    break;
+                }
+                left[who] = Some(ms - used + c.increment_ms);
+            }
+            let Some(mv) = best else { break };
+            game.play(&mv).map_err(|e| {
+                CliError(format!(
+                    "engine {} played an illegal move at ply {}: {e}",
+                    if a_turn { "A" } else { "B" },
+                    game.ply_count()
+                ))
+            })?;
+        }
+        let half_points = match game.outcome().and_then(|o| o.winner()) {
+            Some(w) if w == a_color => 2,
+            Some(_) => 0,
+            None => 1,
+        };
+        let mut pdn = String::new();
+        if self.write_pdn {
+            // "A (spec)" and "B (spec)", so that identical specs stay distinguishable.
+            let (a_name, b_name) = (format!("A ({})", a.text), format!("B ({})", b.text));
+            let (black, white) = if a_color == Color::Black {
+                (a_name.as_str(), b_name.as_str())
+            } else {
+                (b_name.as_str(), a_name.as_str())
+            };
+            pdn = game_to_pdn(
+                &game,
+                &[
+                    ("Event", "crown match"),
+                    ("Date", &self.date),
+                    ("Round", round),
+                    ("Black", black),
+                    ("White", white),
+                ],
+            );
+            pdn.push('\n');
+        }
+        Ok(GameRecord {
+            half_points,
+            pdn,
+            time_loss,
+            longest,
+        })
+    }
+}
+
+/// Parse `--sprt ELO0,ELO1`.
+fn parse_sprt(text: &str) -> Result<(f64, f64), CliError> {
+    let bad = || {
+        CliError(format!(
+            "--sprt '{text}': expected ELO0,ELO1 with ELO0 < ELO1, e.g. 0,5"
+        ))
+    };
+    let (a, b) = text.split_once(',').ok_or_else(bad)?;
+    let (e0, e1): (f64, f64) = (
+        a.trim().parse().map_err(|_| bad())?,
+        b.trim().parse().map_err(|_| bad())?,
+    );
+    if !(e0.is_finite() && e1.is_finite() && e0 < e1) {
+        return Err(bad());
+    }
+    Ok((e0, e1))
+}
+
+/// Where the openings come from.
+enum Openings {
+    /// A fixed list, shuffled by the seed; pair `i` plays entry `i` modulo the length.
+    List(Vec<Position>),
+    /// Random balanced openings; pair `i` gets its own generator, so results do not depend on the
+    /// order in which parallel workers take pairs.
+    Random(u64),
+}
+
+impl Openings {
+    fn get(&self, variant: Variant, pair: usize) -> Position {
+        match self {
+            Openings::List(v) => v[pair % v.len()],
+            Openings::Random(seed) => {
+                let mut rng = Rng((seed ^ (pair as u64).wrapping_mul(0xd1b5_4a32_d192_ed03))
+                    .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+                    | 1);
+                random_opening(variant, &mut rng)
+            }
+        }
+    }
+}
+
+fn openings(args: &MatchArgs, variant: Variant) -> Result<Openings, CliError> {
+    let mut list = match (args.openings.as_deref(), variant) {
+        (Some("acf3"), Variant::American | Variant::Pool) => {
+            read_openings(ACF_THREE_MOVE_PDN, "acf3", variant)?
+        }
+        (Some("acf3"), Variant::Impasse) => {
+            return Err(CliError(
+                "--openings acf3 is a checkers deck, not for --variant impasse".into(),
+            ))
+        }
+        (Some(path), _) => read_opening_file(Path::new(path), variant)?,
+        (None, Variant::American) => {
+            let mut all = read_openings(ACF_THREE_MOVE_PDN, "acf3", variant)?;
+            match shared_dir() {
+                Some(dir) => all.extend(read_opening_file(
+                    &dir.join("data/pdn/ballots-11-man-english.pdn"),
+                    variant,
+                )?),
+                None => eprintln!(
+                    "note: shared data not found (CROWN_SHARED); openings: the ACF three-move deck only"
+                ),
+            }
+            all
+        }
+        (None, _) => return Ok(Openings::Random(args.seed)),
+    };
+    // Fisher-Yates shuffle by the seed.
+    let mut rng = Rng(args.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+    for i in (1..list.len()).rev() {
+        let j = rng.below(i + 1);
+        list.swap(i, j);
+    }
+    Ok(Openings::List(list))
+}
+
 /// Run `crown match`.
 pub fn run(args: &MatchArgs) -> Result<ExitCode, CliError> {
     let variant: Variant = args.variant.parse()?;
-    let a = parse_spec(&args.engine_a, args.movetime)?;
-    let b = parse_spec(&args.engine_b, args.movetime)?;
-    let pairs = args.games.div_ceil(2).max(1) as usize;
-    let mut rng = Rng(args.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
-    let openings: Vec<Position> = match (&args.openings, variant) {
-        (Some(path), _) => {
-            let all = read_fen_openings(path, variant)?;
-            (0..pairs).map(|_| all[rng.below(all.len())]).collect()
-        }
-        (None, Variant::American) => {
-            let dir = shared_dir().ok_or_else(|| {
-                CliError(
-                    "cannot find the shared data (set CROWN_SHARED or give --openings FILE)".into(),
-                )
-            })?;
-            let all = read_fen_openings(&dir.join("data/pdn/ballots-11-man-english.pdn"), variant)?;
-            (0..pairs).map(|_| all[rng.below(all.len())]).collect()
-        }
-        (None, _) => (0..pairs)
-            .map(|_| random_opening(variant, &mut rng))
-            .collect(),
+    let a = parse_spec(&args.engine_a, args.movetime, args.nodes)?;
+    let b = parse_spec(&args.engine_b, args.movetime, args.nodes)?;
+    let sprt_bounds = args.sprt.as_deref().map(parse_sprt).transpose()?;
+    if !(args.alpha > 0.0 && args.alpha < 0.5 && args.beta > 0.0 && args.beta < 0.5) {
+        return Err(CliError(format!(
+            "--alpha {} / --beta {}: each must be between 0 and 0.5",
+            args.alpha, args.beta
+        )));
+    }
+    let games = args
+        .games
+        .unwrap_or(if sprt_bounds.is_some() { 20_000 } else { 20 });
+    let pairs = games.div_ceil(2).max(1) as usize;
+    let openings = openings(args, variant)?;
+    let setup = MatchSetup {
+        variant,
+        a: &a,
+        b: &b,
+        b_bin: args.engine_b_bin.as_deref(),
+        max_plies: args.max_plies,
+        write_pdn: args.pdn.is_some(),
+        date: pdn_date_today(),
     };
+    let llr_bounds = sprt::bounds(args.alpha, args.beta);
     let total = (pairs * 2) as u64;
     let bar = ProgressBar::new(total);
     bar.set_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} games  {msg}  [{elapsed}<{eta}]")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    let mut ea = Engine::new(a.options.clone());
-    let mut eb = Engine::new(b.options.clone());
-    ea.set_eval(a.eval);
-    eb.set_eval(b.eval);
-    let stop = AtomicBool::new(false);
+    let next = AtomicUsize::new(0);
+    let halt = AtomicBool::new(false);
+    let (tx, rx) = mpsc::channel::<Result<(usize, [GameRecord; 2]), CliError>>();
     let (mut wins, mut draws, mut losses) = (0u32, 0u32, 0u32);
+    let mut penta = Pentanomial::default();
     let mut time_losses = [0u32; 2];
-    // Longest time one move took, in ms, for A and B.
     let mut longest = [0u64; 2];
-    let mut pdn = String::new();
-    let date = pdn_date_today();
-    for (i, opening) in openings.iter().enumerate() {
-        for a_first in [true, false] {
-            ea.new_game();
-            eb.new_game();
-            let mut game = Game::from_position(*opening);
-            let first = opening.side_to_move();
-            // Engine A plays the side to move of the opening in the first game of the pair.
-            let a_color = if a_first { first } else { first.opposite() };
-            // Remaining clock time of A and B, in ms.
-            let mut left = [
-                a.clock.map(|c| c.remaining_ms),
-                b.clock.map(|c| c.remaining_ms),
-            ];
-            while game.outcome().is_none() && game.ply_count() < args.max_plies {
-                let mover = game.position().side_to_move();
-                let a_turn = mover == a_color;
-                let (engine, spec) = if a_turn { (&mut ea, &a) } else { (&mut eb, &b) };
-                let who = usize::from(!a_turn);
-                let mut limits = spec.limits.clone();
-                if let (Some(c), Some(ms)) = (spec.clock, left[who]) {
-                    limits.clock = Some(Clock {
-                        remaining_ms: ms,
-                        increment_ms: c.increment_ms,
-                    });
-                }
-                let t0 = std::time::Instant::now();
-                let r = engine.search(&game, &limits, &stop, &mut |_| {});
-                let used = t0.elapsed().as_millis() as u64;
-                longest[who] = longest[who].max(used);
-                if let (Some(c), Some(ms)) = (spec.clock, left[who]) {
-                    if used > ms {
-                        eprintln!(
-                            "\n{} lost on time: {used} ms used with {ms} ms left at ply {}",
-                            if a_turn { "A" } else { "B" },
-                            game.ply_count()
-                        );
-                        game.lose_on_time(mover);
-                        time_losses[who] += 1;
-                        break;
+    let mut records: Vec<(usize, String)> = Vec::new();
+    let mut failure: Option<CliError> = None;
+    let mut stopped_by_sprt = None;
+    std::thread::scope(|scope| {
+        for _ in 0..args.concurrency.min(pairs as u32) {
+            let tx = tx.clone();
+            let (setup, openings, next, halt) = (&setup, &openings, &next, &halt);
+            scope.spawn(move || {
+                let mut players = match setup.players() {
+                    Ok(p) => p,
+                    Err(e) => {
+                        let _ = tx.send(Err(e));
+                        return;
                     }
-                    left[who] = Some(ms - used + c.increment_ms);
-                }
-                let Some(mv) = r.best_move else { break };
-                game.play(&mv)?;
-            }
-            match game.outcome().and_then(|o| o.winner()) {
-                Some(w) if w == a_color => wins += 1,
-                Some(_) => losses += 1,
-                None => draws += 1,
-            }
-            if args.pdn.is_some() {
-                // "A (spec)" and "B (spec)", so that identical specs stay distinguishable.
-                let (a_name, b_name) = (format!("A ({})", a.text), format!("B ({})", b.text));
-                let (black, white) = if a_color == Color::Black {
-                    (a_name.as_str(), b_name.as_str())
-                } else {
-                    (b_name.as_str(), a_name.as_str())
                 };
-                let round = format!("{}.{}", i + 1, if a_first { 1 } else { 2 });
-                pdn.push_str(&game_to_pdn(
-                    &game,
-                    &[
-                        ("Event", "crown match"),
-                        ("Date", &date),
-                        ("Round", &round),
-                        ("Black", black),
-                        ("White", white),
-                    ],
-                ));
-                pdn.push('\n');
-            }
-            bar.set_message(format!("A +{wins} ={draws} -{losses}"));
-            bar.inc(1);
+                loop {
+                    if halt.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= pairs {
+                        return;
+                    }
+                    let opening = openings.get(setup.variant, i);
+                    let pair = (|| -> Result<[GameRecord; 2], CliError> {
+                        Ok([
+                            setup.play_game(
+                                &mut players,
+                                &opening,
+                                true,
+                                &format!("{}.1", i + 1),
+                            )?,
+                            setup.play_game(
+                                &mut players,
+                                &opening,
+                                false,
+                                &format!("{}.2", i + 1),
+                            )?,
+                        ])
+                    })();
+                    let failed = pair.is_err();
+                    if tx.send(pair.map(|p| (i, p))).is_err() || failed {
+                        return;
+                    }
+                }
+            });
         }
-    }
+        drop(tx);
+        for msg in rx {
+            let (i, pair) = match msg {
+                Ok(x) => x,
+                Err(e) => {
+                    halt.store(true, Ordering::Relaxed);
+                    failure.get_or_insert(e);
+                    continue;
+                }
+            };
+            for g in &pair {
+                match g.half_points {
+                    2 => wins += 1,
+                    1 => draws += 1,
+                    _ => losses += 1,
+                }
+                for w in 0..2 {
+                    time_losses[w] += u32::from(g.time_loss[w]);
+                    longest[w] = longest[w].max(g.longest[w]);
+                }
+            }
+            penta.add_pair(pair[0].half_points, pair[1].half_points);
+            if setup.write_pdn {
+                records.push((i, format!("{}{}", pair[0].pdn, pair[1].pdn)));
+            }
+            bar.inc(2);
+            match sprt_bounds {
+                Some((e0, e1)) => {
+                    let llr = sprt::llr_logistic(e0, e1, &penta);
+                    bar.set_message(format!(
+                        "A +{wins} ={draws} -{losses}  LLR {llr:.2} ({:.2}, {:.2})",
+                        llr_bounds.0, llr_bounds.1
+                    ));
+                    let v = sprt::verdict(llr, llr_bounds);
+                    if v != Verdict::Inconclusive && stopped_by_sprt.is_none() {
+                        stopped_by_sprt = Some(v);
+                        halt.store(true, Ordering::Relaxed);
+                    }
+                }
+                None => bar.set_message(format!("A +{wins} ={draws} -{losses}")),
+            }
+        }
+    });
     bar.finish();
+    if let Some(e) = failure {
+        return Err(e);
+    }
     if let Some(path) = &args.pdn {
+        records.sort_by_key(|(i, _)| *i);
+        let pdn: String = records.into_iter().map(|(_, t)| t).collect();
         std::fs::write(path, pdn)
             .map_err(|e| CliError(format!("writing {}: {e}", path.display())))?;
     }
@@ -434,12 +859,44 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode, CliError> {
         );
     }
     println!("{}", elo_line(wins, draws, losses));
+    let c = penta.0;
+    println!(
+        "pentanomial (pairs scoring 0, 0.5, 1, 1.5, 2 for A): {} {} {} {} {}",
+        c[0], c[1], c[2], c[3], c[4]
+    );
+    match sprt::elo_interval(&penta) {
+        Some((e, lo, hi)) => {
+            // Adding +0.0 turns a -0.0 into +0.0, so an even score prints "+0.0".
+            let (e, lo, hi) = (e + 0.0, lo + 0.0, hi + 0.0);
+            println!(
+                "Elo A - B from pairs: {e:+.1} (95% {lo:+.1} to {hi:+.1}, +/- {:.1})",
+                (hi - lo) / 2.0
+            )
+        }
+        None => println!("Elo A - B from pairs: unbounded or no pairs"),
+    }
+    if let Some((e0, e1)) = sprt_bounds {
+        let llr = sprt::llr_logistic(e0, e1, &penta);
+        let verdict = match sprt::verdict(llr, llr_bounds) {
+            Verdict::H1 => "H1 accepted: A is stronger (PASS)",
+            Verdict::H0 => "H0 accepted: A is not stronger by elo1 (FAIL)",
+            Verdict::Inconclusive => "inconclusive: no bound reached",
+        };
+        println!(
+            "SPRT elo0={e0} elo1={e1} alpha={} beta={}: LLR {llr:.2} (bounds {:.2}, {:.2}); {verdict}",
+            args.alpha, args.beta, llr_bounds.0, llr_bounds.1
+        );
+    }
     Ok(ExitCode::SUCCESS)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn parse_spec_t(text: &str, movetime: Option<u64>) -> Result<Spec, CliError> {
+        parse_spec(text, movetime, None)
+    }
 
     #[test]
     fn elo_of_even_score_is_zero() {
@@ -466,28 +923,79 @@ mod tests {
     }
 
     #[test]
+    fn acf_deck_has_the_156_ballots() {
+        let deck = read_openings(ACF_THREE_MOVE_PDN, "acf3", Variant::American).unwrap();
+        // 174 ACF ballots less the 18 barred ones (usacheckers.com: the 156-opening deck).
+        assert_eq!(deck.len(), 156);
+        // Every opening is three plies from the start: White to move, 12 men each unless the third
+        // move was a capture.
+        for pos in &deck {
+            assert_eq!(pos.side_to_move(), Color::White);
+        }
+        // ACF #46, 9-14 23-18 14x23 ("Double Cross"): Black's man from 9 stands on 23, White's 23 is
+        // gone.
+        let double_cross = Position::from_fen(
+            Variant::American,
+            "W:W21,22,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,10,11,12,23",
+        )
+        .unwrap();
+        assert!(deck.contains(&double_cross));
+        // Barred ACF #3, 9-13 21-17 10-14, is not in the deck.
+        let barred = Position::from_fen(
+            Variant::American,
+            "W:W17,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,11,12,13,14",
+        )
+        .unwrap();
+        assert!(!deck.contains(&barred));
+        // Distinct ballots reach distinct positions.
+        let mut fens: Vec<String> = deck.iter().map(Position::to_fen).collect();
+        fens.sort();
+        fens.dedup();
+        assert_eq!(fens.len(), 156);
+    }
+
+    #[test]
+    fn openings_need_the_right_game() {
+        let e = read_openings(ACF_THREE_MOVE_PDN, "acf3", Variant::Impasse).unwrap_err();
+        assert!(e.0.contains("no GameType tag (checkers)"), "{}", e.0);
+        let e = read_openings("[FEN \"B:W99:B1\"] *", "x.pdn", Variant::American).unwrap_err();
+        assert!(e.0.starts_with("openings x.pdn: game "), "{}", e.0);
+        let e = read_openings("1. 11-16 23-19 2. 16-20 *", "y.pdn", Variant::American).unwrap_err();
+        assert!(e.0.starts_with("openings y.pdn: game "), "{}", e.0);
+    }
+
+    #[test]
+    fn sprt_argument() {
+        assert_eq!(parse_sprt("0,5").unwrap(), (0.0, 5.0));
+        assert_eq!(parse_sprt(" -3 , 2.5").unwrap(), (-3.0, 2.5));
+        for bad in ["5,0", "0", "a,b", "1,1", ""] {
+            assert!(parse_sprt(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
     fn spec_parsing() {
-        let s = parse_spec("level=10", Some(100)).unwrap();
+        let s = parse_spec_t("level=10", Some(100)).unwrap();
         assert_eq!(s.limits.movetime_ms, Some(100));
         assert_eq!(s.options.level, Some(10));
-        let s = parse_spec("depth=8,hash=32", None).unwrap();
+        let s = parse_spec_t("depth=8,hash=32", None).unwrap();
         assert_eq!(s.limits.depth, Some(8));
         assert_eq!(s.options.hash_mib, 32);
-        assert!(parse_spec("level=11", None).is_err());
+        assert!(parse_spec_t("level=11", None).is_err());
         // The unknown-key message lists every key, the clock ones included.
-        let e = parse_spec("speed=3", None).unwrap_err().0;
+        let e = parse_spec_t("speed=3", None).unwrap_err().0;
         assert!(
             e.ends_with("(level, depth, movetime, nodes, hash, threads, time, inc)"),
             "{e}"
         );
         for empty in ["", " ", ",", " , "] {
-            let e = parse_spec(empty, None).unwrap_err().0;
+            let e = parse_spec_t(empty, None).unwrap_err().0;
             assert!(e.contains("is empty"), "{e}");
         }
-        assert!(parse_spec("hash=0", None).is_err());
-        assert!(parse_spec("threads=0", None).is_err());
-        assert!(parse_spec("depth=0", None).is_err());
-        let s = parse_spec("time=1000,inc=100", None).unwrap();
+        assert!(parse_spec_t("hash=0", None).is_err());
+        assert!(parse_spec_t("threads=0", None).is_err());
+        assert!(parse_spec_t("depth=0", None).is_err());
+        let s = parse_spec_t("time=1000,inc=100", None).unwrap();
         assert_eq!(
             s.clock,
             Some(Clock {

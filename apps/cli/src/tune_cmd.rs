@@ -1,7 +1,7 @@
 //! `crown tune`: self-play training data (`gen`) and training of the pattern evaluation (`fit`).
 //! Both are deterministic for a given seed (and `gen` for any `--threads`).
 
-use crate::match_cmd::{read_fen_openings, shared_dir};
+use crate::match_cmd::{read_opening_file, shared_dir};
 use crate::CliError;
 use clap::{Args, Subcommand};
 use crown_ai::eval::EvalKind;
@@ -179,7 +179,7 @@ fn gen(args: &GenArgs) -> Result<ExitCode, CliError> {
     let ballots = if variant == Variant::American {
         let dir = shared_dir()
             .ok_or_else(|| CliError("cannot find the shared data (set CROWN_SHARED)".into()))?;
-        read_fen_openings(&dir.join("data/pdn/ballots-11-man-english.pdn"), variant)?
+        read_opening_file(&dir.join("data/pdn/ballots-11-man-english.pdn"), variant)?
     } else {
         Vec::new()
     };

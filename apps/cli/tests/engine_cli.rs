@@ -231,8 +231,11 @@ fn match_pdn_names_the_engines_and_the_date() {
     let dir = std::env::temp_dir().join(format!("crown-match-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("games.pdn");
+    let ballots = shared().join("data/pdn/ballots-11-man-english.pdn");
     let (code, _, err) = crown(&[
         "match",
+        "--openings",
+        ballots.to_str().unwrap(),
         "--games",
         "2",
         "--engine-a",
@@ -254,4 +257,60 @@ fn match_pdn_names_the_engines_and_the_date() {
     let second = &pdn[pdn.find("[Round \"1.2\"]").expect("round 1.2")..];
     let second = &pdn[pdn[..pdn.len() - second.len()].rfind("[Event").unwrap()..];
     assert_eq!(tag(second, "Black"), Some("B (depth=1)"), "{pdn}");
+}
+
+#[test]
+fn identical_engines_score_one_point_per_pair_in_process_or_over_the_protocol() {
+    // Engine B is another `crown` process driven through `crown engine`; both sides search a fixed
+    // node budget from a cleared table, so the second game of each pair repeats the first with the
+    // colours swapped and every pair scores exactly 1 point for A (pentanomial cell 2). The ACF
+    // deck is embedded, so no shared data is needed.
+    let (code, out, err) = crown(&[
+        "match",
+        "--openings",
+        "acf3",
+        "--games",
+        "4",
+        "--nodes",
+        "2000",
+        "--concurrency",
+        "2",
+        "--engine-a",
+        "hash=1",
+        "--engine-b",
+        "hash=1",
+        "--engine-b-bin",
+        env!("CARGO_BIN_EXE_crown"),
+        "--sprt",
+        "0,5",
+        "--max-plies",
+        "60",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("pentanomial (pairs scoring 0, 0.5, 1, 1.5, 2 for A): 0 0 2 0 0"),
+        "{out}"
+    );
+    assert!(out.contains("score 2.0/4 = 50.0%"), "{out}");
+    assert!(
+        out.contains("SPRT elo0=0 elo1=5 alpha=0.05 beta=0.05: LLR "),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_missing_engine_binary_is_a_one_line_error() {
+    assert_one_line_error(
+        &[
+            "match",
+            "--games",
+            "2",
+            "--openings",
+            "acf3",
+            "--engine-b-bin",
+            "/nonexistent/crown",
+        ],
+        "engine B /nonexistent/crown: cannot start",
+    );
+    assert_one_line_error(&["match", "--sprt", "5,0"], "--sprt '5,0'");
 }
