@@ -79,13 +79,13 @@ pub struct FitArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Passes over the data.
-    #[arg(long, default_value_t = 20)]
+    #[arg(long, default_value_t = 15)]
     epochs: u32,
     /// Adam's initial step in centi-men.
     #[arg(long, default_value_t = 1.0)]
     lr: f64,
     /// L2 regularisation toward the material-only start.
-    #[arg(long, default_value_t = 1e-6)]
+    #[arg(long, default_value_t = 0.0)]
     l2: f64,
     /// Weight of the game result in the target (the rest: the search score).
     #[arg(long, default_value_t = 0.7)]

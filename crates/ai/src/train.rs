@@ -47,9 +47,9 @@ pub struct TrainConfig {
 impl Default for TrainConfig {
     fn default() -> Self {
         TrainConfig {
-            epochs: 20,
+            epochs: 15,
             lr: 1.0,
-            l2: 1e-6,
+            l2: 0.0,
             batch: 1024,
             lambda: 0.7,
             seed: 1,
