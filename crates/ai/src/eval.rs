@@ -199,7 +199,8 @@ impl EvalKind {
     /// by SPRT (docs/engine.md lists the results), else the classic one.
     pub fn default_for(variant: Variant) -> EvalKind {
         match variant {
-            Variant::American | Variant::Pool | Variant::Impasse => EvalKind::Classic,
+            Variant::American | Variant::Pool => EvalKind::Trained,
+            Variant::Impasse => EvalKind::Classic,
         }
     }
 
@@ -478,7 +479,21 @@ mod tests {
         // Same placement, one side has a king instead of a man.
         let man = Position::from_fen(Variant::American, "B:W18:B14").unwrap();
         let king = Position::from_fen(Variant::American, "B:W18:BK14").unwrap();
-        assert!(evaluate(&king) > evaluate(&man));
+        assert!(evaluate_with(&king, EvalKind::Classic) > evaluate_with(&man, EvalKind::Classic));
+        // Quiet positions (no capture pending), for both evaluations.
+        for (m, k) in [
+            ("B:W30:B3", "B:W30:BK3"),
+            ("W:W26,27:B6,7", "W:WK26,27:B6,7"),
+        ] {
+            for kind in [EvalKind::Classic, EvalKind::Trained] {
+                let man = Position::from_fen(Variant::American, m).unwrap();
+                let king = Position::from_fen(Variant::American, k).unwrap();
+                assert!(
+                    evaluate_with(&king, kind) > evaluate_with(&man, kind),
+                    "{kind:?}: {k} vs {m}"
+                );
+            }
+        }
     }
 }
 
