@@ -8,7 +8,8 @@
 //!   the search never stops while the side to move must capture), repetition and 40-move-rule
 //!   awareness (the game's history before the root counts), wins and losses as distance in plies,
 //!   a stop flag, per-depth progress callbacks, and lazy SMP with [`EngineOptions::threads`].
-//! - Evaluation per game: see [`eval`].
+//! - Evaluation per game: see [`eval`] (classic, hand-set) and [`trained`] (pattern tables learnt
+//!   from self-play, the default for American and pool checkers; trained by [`train`] and `crown tune`).
 //! - Casual levels 1–10 ([`Limits::level`] for the search caps, [`EngineOptions::level`] for the
 //!   controlled randomness of the low levels, which never misses a win in one).
 //! - Time management for clocks ([`Limits::clock`]).
