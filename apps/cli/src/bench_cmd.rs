@@ -11,11 +11,18 @@ pub struct BenchArgs {
     /// is defined for 0).
     #[arg(long, default_value_t = 0, allow_hyphen_values = true)]
     depth_offset: i32,
+    /// Evaluation: classic or trained (default: each game's own; the signature is defined for it).
+    #[arg(long)]
+    eval: Option<String>,
 }
 
 /// Run `crown bench`.
 pub fn run(args: &BenchArgs) -> Result<ExitCode, CliError> {
-    let lines = crown_ai::bench::bench(args.depth_offset, &mut |l| {
+    let eval = match &args.eval {
+        Some(e) => Some(e.parse().map_err(CliError)?),
+        None => None,
+    };
+    let lines = crown_ai::bench::bench_with(args.depth_offset, eval, &mut |l| {
         println!(
             "{:<8} depth {:>2} nodes {:>10} time {:>6} ms  best {:<8} {}",
             l.variant.id(),

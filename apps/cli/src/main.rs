@@ -11,6 +11,7 @@ mod perft_cmd;
 mod play_cmd;
 mod rules_cmd;
 mod sprt;
+mod tune_cmd;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -45,6 +46,8 @@ enum Command {
     Engine(engine_cmd::EngineArgs),
     /// Endgame databases: build, probe, info, verify (docs/egdb.md).
     Egdb(egdb_cmd::EgdbArgs),
+    /// Train the evaluation: self-play data (`gen`) and logistic regression (`fit`).
+    Tune(tune_cmd::TuneArgs),
 }
 
 /// An error reported as one line on stderr with exit code 2.
@@ -120,6 +123,7 @@ fn main() -> ExitCode {
         Command::Match(args) => match_cmd::run(&args),
         Command::Engine(args) => engine_cmd::run(&args),
         Command::Egdb(args) => egdb_cmd::run(&args),
+        Command::Tune(args) => tune_cmd::run(&args),
     };
     match result {
         Ok(code) => code,

@@ -31,8 +31,9 @@ pub struct MatchArgs {
     games: Option<u32>,
     /// Engine A: comma-separated key=value among level=1..10, depth=PLIES, movetime=MS, nodes=N,
     /// hash=MIB, threads=N, time=MS and inc=MS (a game clock: the engine loses on time when it runs
-    /// out), egdb=0|1 (use the endgame databases, default 1; built-in engines only), e.g.
-    /// "level=10", "depth=8,hash=32" or "time=1000,inc=100".
+    /// out), egdb=0|1 (use the endgame databases, default 1; built-in engines only),
+    /// eval=classic|trained (default: the game's), e.g. "level=10", "depth=8,hash=32" or
+    /// "time=1000,inc=100".
     #[arg(long, default_value = "level=10")]
     engine_a: String,
     /// Engine B, same syntax as --engine-a.
@@ -92,6 +93,8 @@ struct Spec {
     clock: Option<Clock>,
     /// Use the endgame databases (`egdb=1`, the default).
     egdb: bool,
+    /// Evaluation (`eval=classic|trained`); `None` = the game's default.
+    eval: Option<crown_ai::eval::EvalKind>,
 }
 
 fn parse_spec(text: &str, movetime: Option<u64>, nodes: Option<u64>) -> Result<Spec, CliError> {
@@ -103,6 +106,7 @@ fn parse_spec(text: &str, movetime: Option<u64>, nodes: Option<u64>) -> Result<S
     };
     let mut clock: Option<Clock> = None;
     let mut egdb = true;
+    let mut eval = None;
     if text.split(',').all(|p| p.trim().is_empty()) {
         return Err(CliError(format!(
             "engine spec '{text}' is empty: give key=value pairs such as level=5 or depth=8"
@@ -121,6 +125,13 @@ fn parse_spec(text: &str, movetime: Option<u64>, nodes: Option<u64>) -> Result<S
         let (k, v) = part
             .split_once('=')
             .ok_or_else(|| CliError(format!("engine spec '{text}': '{part}' is not key=value")))?;
+        if k == "eval" {
+            eval = Some(
+                v.parse()
+                    .map_err(|e| CliError(format!("engine spec '{text}': {e}")))?,
+            );
+            continue;
+        }
         let n: u64 = v
             .parse()
             .map_err(|_| CliError(format!("engine spec '{text}': '{v}' is not a number")))?;
@@ -148,7 +159,7 @@ fn parse_spec(text: &str, movetime: Option<u64>, nodes: Option<u64>) -> Result<S
             }
             _ => {
                 return Err(CliError(format!(
-                    "engine spec '{text}': unknown key '{k}' (level, depth, movetime, nodes, hash, threads, time, inc, egdb)"
+                    "engine spec '{text}': unknown key '{k}' (level, depth, movetime, nodes, hash, threads, time, inc, egdb, eval)"
                 )))
             }
         }
@@ -172,12 +183,13 @@ fn parse_spec(text: &str, movetime: Option<u64>, nodes: Option<u64>) -> Result<S
         options,
         clock,
         egdb,
+        eval,
     })
 }
 
 /// The shared data directory: `$CROWN_SHARED`, else `../shared` or `shared` from the current
 /// directory or one of its parents.
-fn shared_dir() -> Option<PathBuf> {
+pub(crate) fn shared_dir() -> Option<PathBuf> {
     if let Ok(p) = std::env::var("CROWN_SHARED") {
         return Some(PathBuf::from(p));
     }
@@ -198,7 +210,7 @@ fn shared_dir() -> Option<PathBuf> {
 ///
 /// # Errors
 /// The file cannot be read, or an error of [`read_openings`].
-fn read_opening_file(path: &Path, variant: Variant) -> Result<Vec<Position>, CliError> {
+pub(crate) fn read_opening_file(path: &Path, variant: Variant) -> Result<Vec<Position>, CliError> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| CliError(format!("reading openings {}: {e}", path.display())))?;
     read_openings(&text, &path.display().to_string(), variant)
@@ -517,6 +529,7 @@ impl MatchSetup<'_> {
         let internal = |spec: &Spec| {
             let mut engine = Engine::new(spec.options.clone());
             engine.set_tables(self.tables.clone().filter(|_| spec.egdb));
+            engine.set_eval(spec.eval);
             Player::Internal(Box::new(engine))
         };
         let a = internal(self.a);
@@ -1004,7 +1017,7 @@ mod tests {
         // The unknown-key message lists every key, the clock ones included.
         let e = parse_spec_t("speed=3", None).unwrap_err().0;
         assert!(
-            e.ends_with("(level, depth, movetime, nodes, hash, threads, time, inc, egdb)"),
+            e.ends_with("(level, depth, movetime, nodes, hash, threads, time, inc, egdb, eval)"),
             "{e}"
         );
         for empty in ["", " ", ",", " , "] {

@@ -51,6 +51,15 @@ pub struct BenchLine {
 /// Run the benchmark, one thread, 16 MiB hash, a fresh engine per position (so it is deterministic).
 /// `depth_offset` is added to every depth (e.g. −2 for a quick check). Calls `on_line` per position.
 pub fn bench(depth_offset: i32, on_line: &mut dyn FnMut(&BenchLine)) -> Vec<BenchLine> {
+    bench_with(depth_offset, None, on_line)
+}
+
+/// [`bench`] with evaluation `eval` (`None`: each game's default, as [`bench`]).
+pub fn bench_with(
+    depth_offset: i32,
+    eval: Option<crate::eval::EvalKind>,
+    on_line: &mut dyn FnMut(&BenchLine),
+) -> Vec<BenchLine> {
     let mut out = Vec::new();
     for &(variant, fen, depth) in BENCH_POSITIONS {
         let Ok(pos) = Position::from_fen(variant, fen) else {
@@ -63,6 +72,7 @@ pub fn bench(depth_offset: i32, on_line: &mut dyn FnMut(&BenchLine)) -> Vec<Benc
             threads: 1,
             level: None,
         });
+        engine.set_eval(eval);
         let stop = AtomicBool::new(false);
         let start = Instant::now();
         let r = engine.search(&game, &Limits::depth(depth), &stop, &mut |_| {});

@@ -8,7 +8,8 @@
 //!   the search never stops while the side to move must capture), repetition and 40-move-rule
 //!   awareness (the game's history before the root counts), wins and losses as distance in plies,
 //!   a stop flag, per-depth progress callbacks, and lazy SMP with [`EngineOptions::threads`].
-//! - Evaluation per game: see [`eval`].
+//! - Evaluation per game: see [`eval`] (classic, hand-set) and [`trained`] (pattern tables learnt
+//!   from self-play, the default for American and pool checkers; trained by [`train`] and `crown tune`).
 //! - Casual levels 1–10 ([`Limits::level`] for the search caps, [`EngineOptions::level`] for the
 //!   controlled randomness of the low levels, which never misses a win in one).
 //! - Time management for clocks ([`Limits::clock`]).
@@ -30,6 +31,8 @@ pub mod bench;
 pub mod eval;
 mod search;
 pub mod tables;
+pub mod train;
+pub mod trained;
 mod tt;
 
 use crown_core::Move;
@@ -246,6 +249,8 @@ pub struct Engine {
     tt: tt::Table,
     rng: u64,
     tables: Option<Arc<dyn EndgameTables>>,
+    /// The evaluation chosen with [`Engine::set_eval`]; `None` = the game's default.
+    eval: Option<eval::EvalKind>,
 }
 
 impl Engine {
@@ -265,6 +270,7 @@ impl Engine {
             options,
             rng: seed | 1,
             tables: None,
+            eval: None,
         }
     }
 
@@ -307,6 +313,17 @@ impl Engine {
     pub fn set_hash_mib(&mut self, mib: usize) {
         self.options.hash_mib = mib;
         self.tt = tt::Table::new(if mib == 0 { DEFAULT_HASH_MIB } else { mib });
+    }
+
+    /// Choose the evaluation: `Some(kind)`, or `None` for each game's default
+    /// ([`eval::EvalKind::default_for`]).
+    pub fn set_eval(&mut self, kind: Option<eval::EvalKind>) {
+        self.eval = kind;
+    }
+
+    /// The evaluation chosen with [`Engine::set_eval`] (`None`: each game's default).
+    pub fn eval_kind(&self) -> Option<eval::EvalKind> {
+        self.eval
     }
 
     /// Seed the random choices of the low levels (for reproducible tests).

@@ -37,6 +37,8 @@ struct Shared<'a> {
     hard: Option<Instant>,
     node_limit: Option<u64>,
     variant: Variant,
+    /// Trained evaluation weights, or `None` for the classic evaluation.
+    weights: Option<&'static crate::trained::Weights>,
     repetition: bool,
     forty_moves: bool,
     exact_root: bool,
@@ -194,6 +196,10 @@ pub(crate) fn run(
         hard: hard.map(|h| start + h),
         node_limit: if limits.infinite { None } else { limits.nodes },
         variant,
+        weights: engine
+            .eval
+            .unwrap_or_else(|| crate::eval::EvalKind::default_for(variant))
+            .weights(variant),
         repetition: rules.repetition && variant.is_draughts(),
         forty_moves: rules.forty_moves && variant.is_draughts(),
         exact_root: randomise,
@@ -573,7 +579,7 @@ impl<'a> Worker<'a> {
             return alpha;
         }
         if ply >= MAX_PLY - 1 {
-            return board.evaluate(self.sh.variant);
+            return board.evaluate_with(self.sh.variant, self.sh.weights);
         }
         let mut hash_idx = None;
         // Leaves and capture quiescence do not use the table (it would cost a cache miss per node).
@@ -609,7 +615,7 @@ impl<'a> Worker<'a> {
                 threat = true;
                 depth = 1;
             } else {
-                return board.evaluate(self.sh.variant);
+                return board.evaluate_with(self.sh.variant, self.sh.weights);
             }
         }
         let ext = i32::from(n == 1 && depth > 0);

@@ -1,0 +1,347 @@
+//! `crown tune`: self-play training data (`gen`) and training of the pattern evaluation (`fit`).
+//! Both are deterministic for a given seed (and `gen` for any `--threads`).
+
+use crate::match_cmd::{read_opening_file, shared_dir};
+use crate::CliError;
+use clap::{Args, Subcommand};
+use crown_ai::eval::EvalKind;
+use crown_ai::train::{train, Sample, TrainConfig};
+use crown_ai::{Engine, EngineOptions, Limits, Score};
+use crown_core::{Game, Position, Variant};
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+/// Arguments of `crown tune`.
+#[derive(Args, Debug)]
+pub struct TuneArgs {
+    #[command(subcommand)]
+    command: TuneCommand,
+}
+
+#[derive(Subcommand, Debug)]
+enum TuneCommand {
+    /// Play self-play games and write their quiet positions, labelled, one per line.
+    Gen(GenArgs),
+    /// Train evaluation weights from `gen` files and write the weights file.
+    Fit(FitArgs),
+}
+
+/// Arguments of `crown tune gen`.
+#[derive(Args, Debug)]
+pub struct GenArgs {
+    /// Game: american, pool or impasse.
+    #[arg(long, default_value = "american")]
+    variant: String,
+    /// Number of games.
+    #[arg(long, default_value_t = 1000)]
+    games: u32,
+    /// Seed: game n uses a generator seeded from (seed, n).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Search depth per move in plies.
+    #[arg(long, default_value_t = 4)]
+    depth: u32,
+    /// Node cap per move (0 = none).
+    #[arg(long, default_value_t = 0)]
+    nodes: u64,
+    /// Random plies after the opening (default: American 2 after an 11-man ballot, pool 6 and
+    /// Impasse 4 from the start).
+    #[arg(long)]
+    random_plies: Option<u32>,
+    /// Evaluation of the self-play engine: classic or trained.
+    #[arg(long, default_value = "classic")]
+    eval: String,
+    /// Draw adjudicated after this many plies.
+    #[arg(long, default_value_t = 200)]
+    max_plies: usize,
+    /// Worker threads (the output does not depend on it).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Output file: lines `game result score FEN` (result for the side to move: 1, 0.5, 0; score in
+    /// centi-men for the side to move).
+    #[arg(long)]
+    out: PathBuf,
+}
+
+/// Arguments of `crown tune fit`.
+#[derive(Args, Debug)]
+pub struct FitArgs {
+    /// Game: american, pool or impasse.
+    #[arg(long, default_value = "american")]
+    variant: String,
+    /// Data files written by `crown tune gen` (game numbers are offset per file).
+    #[arg(long, required = true, num_args = 1..)]
+    data: Vec<PathBuf>,
+    /// Seed of the validation split and the shuffles.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Passes over the data.
+    #[arg(long, default_value_t = 15)]
+    epochs: u32,
+    /// Adam's initial step in centi-men.
+    #[arg(long, default_value_t = 1.0)]
+    lr: f64,
+    /// L2 regularisation toward the material-only start.
+    #[arg(long, default_value_t = 0.0)]
+    l2: f64,
+    /// Weight of the game result in the target (the rest: the search score).
+    #[arg(long, default_value_t = 0.7)]
+    lambda: f64,
+    /// Output weights file (e.g. crates/ai/weights/american.bin).
+    #[arg(long)]
+    out: PathBuf,
+}
+
+/// Run `crown tune`.
+pub fn run(args: &TuneArgs) -> Result<ExitCode, CliError> {
+    match &args.command {
+        TuneCommand::Gen(a) => gen(a),
+        TuneCommand::Fit(a) => fit(a),
+    }
+}
+
+fn mix(mut x: u64) -> u64 {
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    (x ^ (x >> 33)) | 1
+}
+
+/// One self-play game from `start` after `random` random plies: its lines for the data file.
+fn play_game(
+    n: u32,
+    start: Position,
+    random: u32,
+    rng: &mut u64,
+    limits: &Limits,
+    eval: EvalKind,
+    max_plies: usize,
+) -> Vec<String> {
+    let mut next = || {
+        *rng ^= *rng << 13;
+        *rng ^= *rng >> 7;
+        *rng ^= *rng << 17;
+        *rng
+    };
+    let mut game = Game::from_position(start);
+    for _ in 0..random {
+        let moves = game.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        let mv = moves[(next() % moves.len() as u64) as usize];
+        let _ = game.play(&mv);
+    }
+    let mut engine = Engine::new(EngineOptions {
+        hash_mib: 4,
+        threads: 1,
+        level: None,
+    });
+    engine.set_eval(Some(eval));
+    let stop = AtomicBool::new(false);
+    let mut rows: Vec<(Position, i32)> = Vec::new();
+    while game.outcome().is_none() && game.ply_count() < max_plies {
+        let r = engine.search(&game, limits, &stop, &mut |_| {});
+        let Some(mv) = r.best_move else { break };
+        let pos = *game.position();
+        if !pos.must_capture() {
+            let score = match r.score {
+                Score::Value(v) => v.clamp(-2000, 2000),
+                Score::Win(_) => 2000,
+                Score::Loss(_) => -2000,
+            };
+            rows.push((pos, score));
+        }
+        if game.play(&mv).is_err() {
+            break;
+        }
+    }
+    let winner = game.outcome().and_then(|o| o.winner());
+    rows.into_iter()
+        .map(|(pos, score)| {
+            let result = match winner {
+                Some(w) if w == pos.side_to_move() => "1",
+                Some(_) => "0",
+                None => "0.5",
+            };
+            format!("{n} {result} {score} {}", pos.to_fen())
+        })
+        .collect()
+}
+
+fn gen(args: &GenArgs) -> Result<ExitCode, CliError> {
+    let variant: Variant = args.variant.parse()?;
+    let eval: EvalKind = args.eval.parse().map_err(CliError)?;
+    let ballots = if variant == Variant::American {
+        let dir = shared_dir()
+            .ok_or_else(|| CliError("cannot find the shared data (set CROWN_SHARED)".into()))?;
+        read_opening_file(&dir.join("data/pdn/ballots-11-man-english.pdn"), variant)?
+    } else {
+        Vec::new()
+    };
+    let random = args.random_plies.unwrap_or(match variant {
+        Variant::American => 2,
+        Variant::Pool => 6,
+        Variant::Impasse => 4,
+    });
+    let mut limits = Limits::depth(args.depth.clamp(1, 60));
+    if args.nodes > 0 {
+        limits.nodes = Some(args.nodes);
+    }
+    let games = args.games as usize;
+    let results: Mutex<Vec<Vec<String>>> = Mutex::new(vec![Vec::new(); games]);
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
+    let t0 = std::time::Instant::now();
+    std::thread::scope(|s| {
+        for _ in 0..args.threads.clamp(1, 64) {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= games {
+                    break;
+                }
+                let mut rng = mix(args.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ i as u64);
+                let start = if ballots.is_empty() {
+                    Position::new(variant)
+                } else {
+                    ballots[(rng % ballots.len() as u64) as usize]
+                };
+                let lines = play_game(
+                    i as u32,
+                    start,
+                    random,
+                    &mut rng,
+                    &limits,
+                    eval,
+                    args.max_plies,
+                );
+                if let Ok(mut r) = results.lock() {
+                    r[i] = lines;
+                }
+                let d = done.fetch_add(1, Ordering::Relaxed) + 1;
+                if d % (games / 10).max(1) == 0 {
+                    eprintln!("{d}/{games} games, {:.0} s", t0.elapsed().as_secs_f64());
+                }
+            });
+        }
+    });
+    let results = results
+        .into_inner()
+        .map_err(|_| CliError("a self-play thread panicked".into()))?;
+    let file = std::fs::File::create(&args.out)
+        .map_err(|e| CliError(format!("creating {}: {e}", args.out.display())))?;
+    let mut w = std::io::BufWriter::new(file);
+    let mut count = 0usize;
+    for line in results.iter().flatten() {
+        writeln!(w, "{line}")
+            .map_err(|e| CliError(format!("writing {}: {e}", args.out.display())))?;
+        count += 1;
+    }
+    w.flush()
+        .map_err(|e| CliError(format!("writing {}: {e}", args.out.display())))?;
+    println!(
+        "{games} games, {count} quiet positions written to {} in {:.1} s",
+        args.out.display(),
+        t0.elapsed().as_secs_f64()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Read a `gen` data file; game numbers are offset by `offset`.
+fn read_data(
+    path: &PathBuf,
+    variant: Variant,
+    offset: u32,
+    out: &mut Vec<Sample>,
+) -> Result<u32, CliError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| CliError(format!("reading {}: {e}", path.display())))?;
+    let mut max_game = 0;
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let at = || format!("{} line {}", path.display(), i + 1);
+        let mut parts = line.splitn(4, ' ');
+        let mut field = |name: &str| {
+            parts
+                .next()
+                .ok_or_else(|| CliError(format!("{}: missing {name}", at())))
+        };
+        let game: u32 = field("game")?
+            .parse()
+            .map_err(|_| CliError(format!("{}: bad game number", at())))?;
+        let result: f32 = match field("result")? {
+            "1" => 1.0,
+            "0.5" => 0.5,
+            "0" => 0.0,
+            r => {
+                return Err(CliError(format!(
+                    "{}: result '{r}' is not 1, 0.5 or 0",
+                    at()
+                )))
+            }
+        };
+        let score: i32 = field("score")?
+            .parse()
+            .map_err(|_| CliError(format!("{}: bad score", at())))?;
+        let fen = field("FEN")?;
+        let position = Position::from_fen(variant, fen)
+            .map_err(|e| CliError(format!("{}: FEN \"{fen}\": {e}", at())))?;
+        max_game = max_game.max(game);
+        out.push(Sample {
+            position,
+            result,
+            score,
+            game: game + offset,
+        });
+    }
+    Ok(max_game)
+}
+
+fn fit(args: &FitArgs) -> Result<ExitCode, CliError> {
+    let variant: Variant = args.variant.parse()?;
+    let mut samples = Vec::new();
+    let mut offset = 0u32;
+    for path in &args.data {
+        let max = read_data(path, variant, offset, &mut samples)?;
+        offset += max + 1;
+    }
+    if samples.is_empty() {
+        return Err(CliError("no positions in the data files".into()));
+    }
+    let cfg = TrainConfig {
+        epochs: args.epochs,
+        lr: args.lr,
+        l2: args.l2,
+        lambda: args.lambda.clamp(0.0, 1.0),
+        seed: args.seed,
+        ..TrainConfig::default()
+    };
+    let t0 = std::time::Instant::now();
+    let (weights, report) = train(variant, &samples, &cfg, &mut |e, lt, lv| {
+        eprintln!(
+            "epoch {e:>3}: train loss {lt:.5}, validation loss {lv:.5} ({:.0} s)",
+            t0.elapsed().as_secs_f64()
+        );
+    });
+    std::fs::write(&args.out, weights.to_bytes())
+        .map_err(|e| CliError(format!("writing {}: {e}", args.out.display())))?;
+    println!(
+        "{} positions ({} train, {} validation), k = {:.5}",
+        samples.len(),
+        report.train_positions,
+        report.valid_positions,
+        report.k
+    );
+    println!(
+        "validation loss: classic {:.5}, material only {:.5}, trained {:.5}",
+        report.classic_valid_loss, report.initial_valid_loss, report.final_valid_loss
+    );
+    println!("weights written to {}", args.out.display());
+    Ok(ExitCode::SUCCESS)
+}

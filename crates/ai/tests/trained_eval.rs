@@ -1,0 +1,258 @@
+//! The trained evaluation: its embedded weights files, the colour symmetry of the rules, material
+//! sense, and the training procedure on synthetic data with a known answer.
+
+use crown_ai::eval::{evaluate_with, EvalKind};
+use crown_ai::train::{train, Sample, TrainConfig};
+use crown_ai::trained::{Weights, WeightsError, EMBEDDED, FEATURES};
+use crown_core::{Color, Game, Position, Setup, SquareSet, Variant};
+
+/// Each embedded weights file loads, is for its own game, and has every feature.
+#[test]
+fn embedded_weights_load_and_match_their_checksum() {
+    for (variant, bytes) in EMBEDDED {
+        let w = Weights::from_bytes(bytes).unwrap_or_else(|e| panic!("{variant}: {e}"));
+        assert_eq!(w.variant, variant);
+        assert_eq!(w.w.len(), FEATURES);
+        // Writing it back gives the same bytes (the format has one encoding).
+        assert_eq!(w.to_bytes(), bytes);
+    }
+}
+
+/// A flipped byte anywhere in the weights is caught by the checksum; a short file is rejected.
+#[test]
+fn corrupted_weights_are_rejected() {
+    let bytes = EMBEDDED[0].1;
+    for at in [20, bytes.len() / 2, bytes.len() - 9] {
+        let mut bad = bytes.to_vec();
+        bad[at] ^= 0x10;
+        assert_eq!(
+            Weights::from_bytes(&bad),
+            Err(WeightsError::Checksum),
+            "byte {at}"
+        );
+    }
+    assert_eq!(
+        Weights::from_bytes(&bytes[..bytes.len() - 1]),
+        Err(WeightsError::Truncated)
+    );
+    let mut bad = bytes.to_vec();
+    bad[0] = b'X';
+    assert_eq!(Weights::from_bytes(&bad), Err(WeightsError::BadMagic));
+}
+
+/// The position with colours swapped and the board turned by 180° (square n ↔ 33 − n), the other
+/// side to move: the same position under the rules' symmetry.
+fn flipped(pos: &Position) -> Position {
+    let setup = Setup {
+        men: [
+            SquareSet(pos.men(Color::White).0.reverse_bits()),
+            SquareSet(pos.men(Color::Black).0.reverse_bits()),
+        ],
+        kings: [
+            SquareSet(pos.kings(Color::White).0.reverse_bits()),
+            SquareSet(pos.kings(Color::Black).0.reverse_bits()),
+        ],
+        side_to_move: pos.side_to_move().opposite(),
+    };
+    Position::from_setup(pos.variant(), &setup).expect("the flipped position is legal")
+}
+
+fn random_positions(variant: Variant, games: usize, mut f: impl FnMut(&Position)) {
+    let mut seed = 0x1234_5678_9abc_def1u64;
+    for _ in 0..games {
+        let mut game = Game::new(variant);
+        for _ in 0..120 {
+            f(game.position());
+            let moves = game.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            game.play(&moves[(seed % moves.len() as u64) as usize])
+                .unwrap();
+        }
+    }
+}
+
+/// The colour-flipped position scores the same for its side to move, in every game, with both
+/// evaluations: the rules do not favour a colour.
+#[test]
+fn evaluation_is_colour_symmetric() {
+    for v in Variant::ALL {
+        let mut n = 0;
+        random_positions(v, 20, |pos| {
+            let f = flipped(pos);
+            for kind in [EvalKind::Trained, EvalKind::Classic] {
+                assert_eq!(
+                    evaluate_with(pos, kind),
+                    evaluate_with(&f, kind),
+                    "{v} {kind:?}: {} vs {}",
+                    pos.to_fen(),
+                    f.to_fen()
+                );
+            }
+            n += 1;
+        });
+        assert!(n > 500, "{v}: only {n} positions");
+    }
+}
+
+/// In simple positions (men only; American also with kings) an extra man is better for its owner
+/// (checkers) and an extra checker is
+/// worse (Impasse, where the goal is to remove one's own checkers).
+#[test]
+fn trained_evaluation_values_material() {
+    // (position, the same with one more man for the side to move)
+    let checkers = [
+        ("B:W27,28:B5,6", "B:W27,28:B5,6,7"),
+        ("W:W21,22,23:B10,11", "W:W21,22,23,24:B10,11"),
+        ("B:W30,31,32:B1,2,3", "B:W30,31,32:B1,2,3,4"),
+        (
+            "B:W20,21,22,23,24:B9,10,11,12",
+            "B:W20,21,22,23,24:B5,9,10,11,12",
+        ),
+    ];
+    // With kings on the board: American only (in pool, flying kings make many such endings draws).
+    let american = [("W:WK14,26:BK19,7", "W:WK14,26,27:BK19,7")];
+    for v in [Variant::American, Variant::Pool] {
+        let extra: &[(&str, &str)] = if v == Variant::American {
+            &american
+        } else {
+            &[]
+        };
+        for &(base, more) in checkers.iter().chain(extra) {
+            let a = Position::from_fen(v, base).unwrap();
+            let b = Position::from_fen(v, more).unwrap();
+            let (ea, eb) = (
+                evaluate_with(&a, EvalKind::Trained),
+                evaluate_with(&b, EvalKind::Trained),
+            );
+            assert!(eb > ea + 50, "{v}: {more} scores {eb}, {base} scores {ea}");
+        }
+    }
+    let impasse = [
+        ("B:W27,28:B5,6", "B:W27,28:B5,6,7"),
+        ("W:W21,22,23:B10,11", "W:W21,22,23,24:B10,11"),
+    ];
+    for (base, more) in impasse {
+        let a = Position::from_fen(Variant::Impasse, base).unwrap();
+        let b = Position::from_fen(Variant::Impasse, more).unwrap();
+        let (ea, eb) = (
+            evaluate_with(&a, EvalKind::Trained),
+            evaluate_with(&b, EvalKind::Trained),
+        );
+        assert!(
+            eb < ea - 50,
+            "impasse: {more} scores {eb}, {base} scores {ea}"
+        );
+    }
+}
+
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// Pool positions with random material placed at random (men never on their own crowning row),
+/// labelled with the expected score of a known evaluation: man 100, king 250 centi-men, k = 0.008.
+/// Training must recover it: the trained evaluation predicts the labels of unseen positions, and a
+/// king is worth 2.5 men to it.
+#[test]
+fn training_recovers_a_known_evaluation() {
+    const KING: f64 = 250.0;
+    let mut rng = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move |n: u64| {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng % n
+    };
+    let truth = |men: [u32; 2], kings: [u32; 2], side: usize| {
+        let v = |c: usize| {
+            100.0 * f64::from(men[c].count_ones()) + KING * f64::from(kings[c].count_ones())
+        };
+        v(side) - v(1 - side)
+    };
+    let mut make = |count: usize| -> Vec<Sample> {
+        let mut out = Vec::new();
+        while out.len() < count {
+            let (mut men, mut kings) = ([0u32; 2], [0u32; 2]);
+            let mut occ = 0u32;
+            for c in 0..2 {
+                let n_men = next(7);
+                let n_kings = next(3);
+                for k in 0..n_men + n_kings {
+                    // Black's men avoid row 7 (squares 29–32), White's row 0 (squares 1–4).
+                    let sq = loop {
+                        let s = next(32) as u32;
+                        let crowning = if c == 0 { s >= 28 } else { s < 4 };
+                        if occ & (1 << s) == 0 && (k >= n_men || !crowning) {
+                            break s;
+                        }
+                    };
+                    occ |= 1 << sq;
+                    if k < n_men {
+                        men[c] |= 1 << sq;
+                    } else {
+                        kings[c] |= 1 << sq;
+                    }
+                }
+            }
+            if (men[0] | kings[0]) == 0 || (men[1] | kings[1]) == 0 {
+                continue;
+            }
+            let side = next(2) as usize;
+            let setup = Setup {
+                men: [SquareSet(men[0]), SquareSet(men[1])],
+                kings: [SquareSet(kings[0]), SquareSet(kings[1])],
+                side_to_move: Color::ALL[side],
+            };
+            let Ok(position) = Position::from_setup(Variant::Pool, &setup) else {
+                continue;
+            };
+            if position.must_capture() {
+                continue;
+            }
+            let result = sigmoid(0.008 * truth(men, kings, side)) as f32;
+            out.push(Sample {
+                position,
+                result,
+                score: 0,
+                game: out.len() as u32,
+            });
+        }
+        out
+    };
+    let data = make(6000);
+    let cfg = TrainConfig {
+        epochs: 30,
+        lambda: 1.0,
+        l2: 0.0,
+        ..TrainConfig::default()
+    };
+    let (weights, report) = train(Variant::Pool, &data, &cfg, &mut |_, _, _| {});
+    assert!(report.final_valid_loss < report.classic_valid_loss);
+    // Unseen positions: the trained evaluation's expected score matches the known one.
+    let test = make(300);
+    let bytes = weights.to_bytes();
+    let w = Weights::from_bytes(&bytes).unwrap();
+    let mut worst = 0.0f64;
+    for s in &test {
+        let e = w.evaluate_position(&s.position);
+        let p = sigmoid(report.k * f64::from(e));
+        worst = worst.max((p - f64::from(s.result)).abs());
+    }
+    assert!(worst < 0.1, "largest error in expected score {worst}");
+    // A king for a man: the difference is (250 − 100) known centi-men, in the trained scale.
+    let a = Position::from_fen(Variant::Pool, "B:W27,28:B5,14").unwrap();
+    let b = Position::from_fen(Variant::Pool, "B:W27,28:B5,K14").unwrap();
+    let c = Position::from_fen(Variant::Pool, "B:W27,28:B5").unwrap();
+    let man = f64::from(w.evaluate_position(&a) - w.evaluate_position(&c));
+    let king = f64::from(w.evaluate_position(&b) - w.evaluate_position(&c));
+    let ratio = king / man;
+    assert!(
+        (ratio - KING / 100.0).abs() < 0.4,
+        "king / man = {king} / {man} = {ratio:.2}, expected 2.5"
+    );
+}
