@@ -8,6 +8,9 @@
 //!   the search never stops while the side to move must capture), repetition and 40-move-rule
 //!   awareness (the game's history before the root counts), wins and losses as distance in plies,
 //!   a stop flag, per-depth progress callbacks, and lazy SMP with [`EngineOptions::threads`].
+//! - Endgame databases ([`Engine::set_tables`], [`tables`]): probed at the root (the shortest win,
+//!   the longest loss, so won endings are converted) and at every node with few enough pieces;
+//!   their wins and losses are scored [`Score::DatabaseWin`] / [`Score::DatabaseLoss`].
 //! - Evaluation per game: see [`eval`].
 //! - Casual levels 1–10 ([`Limits::level`] for the search caps, [`EngineOptions::level`] for the
 //!   controlled randomness of the low levels, which never misses a win in one).
