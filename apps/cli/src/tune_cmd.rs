@@ -151,8 +151,8 @@ fn play_game(
         if !pos.must_capture() {
             let score = match r.score {
                 Score::Value(v) => v.clamp(-2000, 2000),
-                Score::Win(_) => 2000,
-                Score::Loss(_) => -2000,
+                Score::Win(_) | Score::DatabaseWin(_) => 2000,
+                Score::Loss(_) | Score::DatabaseLoss(_) => -2000,
             };
             rows.push((pos, score));
         }

@@ -19,7 +19,7 @@ Usage: crown-tui [--ascii] [--egdb DIR | --no-egdb]
   --egdb DIR   endgame databases to use (default: $CROWN_EGDB_DIR, else the per-user data
                directory, e.g. ~/.local/share/crown/egdb, where `crown egdb build` writes)
   --no-egdb    play without endgame databases
-  --help    this text
+  --help       this text
 
 In the game press ? for the keys. The mouse works too.";
 

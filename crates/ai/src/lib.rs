@@ -8,6 +8,9 @@
 //!   the search never stops while the side to move must capture), repetition and 40-move-rule
 //!   awareness (the game's history before the root counts), wins and losses as distance in plies,
 //!   a stop flag, per-depth progress callbacks, and lazy SMP with [`EngineOptions::threads`].
+//! - Endgame databases ([`Engine::set_tables`], [`tables`]): probed at the root (the shortest win,
+//!   the longest loss, so won endings are converted) and at every node with few enough pieces;
+//!   their wins and losses are scored [`Score::DatabaseWin`] / [`Score::DatabaseLoss`].
 //! - Evaluation per game: see [`eval`] (classic, hand-set) and [`trained`] (pattern tables learnt
 //!   from self-play, the default for American and pool checkers; trained by [`train`] and `crown tune`).
 //! - Casual levels 1–10 ([`Limits::level`] for the search caps, [`EngineOptions::level`] for the

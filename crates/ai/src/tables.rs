@@ -102,8 +102,9 @@ mod files {
     /// Open the databases of `crown-egdb` in `dir`, or in [`crown_egdb::Tablebase::default_dir`]
     /// (`$CROWN_EGDB_DIR` or the per-user data directory) when `dir` is `None`.
     ///
-    /// Returns `Ok(None)` when no directory is given and there is no default one, or the default
-    /// one does not exist (nothing built yet: not an error).
+    /// Returns `Ok(None)` when no directory is given and there is no default one, when the default
+    /// one does not exist (nothing built yet: not an error), or when the directory holds no
+    /// complete set of classes for any game.
     ///
     /// # Errors
     /// One line naming the directory and what is wrong, when the directory was given and does not
@@ -128,6 +129,14 @@ mod files {
             };
         }
         match crown_egdb::Tablebase::open(&dir) {
+            // A directory with no complete class is the same as none.
+            Ok(tb)
+                if [Variant::American, Variant::Pool, Variant::Impasse]
+                    .iter()
+                    .all(|&v| tb.max_pieces(v) == 0) =>
+            {
+                Ok(None)
+            }
             Ok(tb) => Ok(Some(Arc::new(tb))),
             Err(e) => Err(format!(
                 "cannot open the endgame databases in {}: {e}",
