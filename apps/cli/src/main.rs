@@ -1,14 +1,13 @@
 //! `crown`: the Crown command-line tool. See README.md for every command with examples.
 
-mod analyze_cmd;
 mod bench_cmd;
-mod common;
-mod engine_cmd;
 mod match_cmd;
 mod pdn_cmd;
 mod perft_cmd;
-mod play_cmd;
-mod rules_cmd;
+
+// The commands with input loops live in the library (tested as functions); `crate::common`,
+// `crate::CliError`, … resolve through these imports.
+use crown_cli::{analyze_cmd, common, engine_cmd, play_cmd, rules_cmd, CliError};
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -41,16 +40,6 @@ enum Command {
     Match(match_cmd::MatchArgs),
     /// Run the engine over a line protocol on stdin/stdout (docs/protocol.md).
     Engine(engine_cmd::EngineArgs),
-}
-
-/// An error reported as one line on stderr with exit code 2.
-#[derive(Debug)]
-pub struct CliError(pub String);
-
-impl<E: std::fmt::Display> From<E> for CliError {
-    fn from(e: E) -> Self {
-        CliError(e.to_string())
-    }
 }
 
 /// A reader that stops early (`crown moves | head`) closes our stdout; `println!` then panics. Treat

@@ -21,7 +21,8 @@ pub struct MovesArgs {
 pub struct ApplyArgs {
     #[command(flatten)]
     pos: PositionArgs,
-    /// Moves in Crown's move notation (docs/notation.md), e.g. 11-15 23-19.
+    /// Moves in Crown's move notation (docs/notation.md), e.g. 11-15 23-19 (or "11-15 23-19" as one
+    /// argument; algebraic squares f6-e5 too).
     moves: Vec<String>,
     /// Print a JSON object {"fen","outcome","moves"}.
     #[arg(long)]
@@ -69,12 +70,8 @@ pub fn moves(args: &MovesArgs) -> Result<ExitCode, CliError> {
         println!("{}", serde_json::Value::from(arr));
     } else {
         println!("{pos}");
-        if list.is_empty() {
-            println!("no legal moves");
-        } else {
-            let texts: Vec<String> = list.iter().map(|m| pos.move_text(m)).collect();
-            println!("{} legal moves: {}", texts.len(), texts.join(" "));
-        }
+        let texts: Vec<String> = list.iter().map(|m| pos.move_text(m)).collect();
+        println!("{}", crown_notation::legal_moves_text(&texts));
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -83,10 +80,7 @@ pub fn moves(args: &MovesArgs) -> Result<ExitCode, CliError> {
 pub fn apply(args: &ApplyArgs) -> Result<ExitCode, CliError> {
     let pos = args.pos.position()?;
     let mut game = Game::from_position(pos);
-    for (i, text) in args.moves.iter().enumerate() {
-        game.play_text(text)
-            .map_err(|e| CliError(format!("move {} '{}': {e}", i + 1, text)))?;
-    }
+    crown_notation::play_moves(&mut game, &args.moves)?;
     let outcome = match game.outcome() {
         Some(o) => o.to_string(),
         None => "ongoing".to_string(),

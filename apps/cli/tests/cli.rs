@@ -154,10 +154,11 @@ fn apply_plays_moves_and_reports_the_outcome() {
 fn bad_input_is_one_line_on_stderr_with_exit_code_2() {
     let cases: &[(&[&str], &str)] = &[
         (&["moves", "--variant", "chess"], "error: unknown variant 'chess' (expected american, pool or impasse)"),
-        (&["moves", "--fen", "B:W33:B1"], "error: bad FEN: square '33' at column 4 is not one of the squares 1-32"),
-        (&["moves", "--fen", "B:W5:B5"], "error: bad FEN: square 5 is given twice"),
-        (&["moves", "--variant", "american", "--fen", "B:W1:B5"], "error: White man on square 1 stands on its king row and would have been crowned"),
-        (&["apply", "12-15"], "error: move 1 '12-15': illegal move '12-15'; legal moves: 9-13 9-14 10-14 10-15 11-15 11-16 12-16"),
+        (&["moves", "--fen", "B:W33:B1"], "error: bad FEN 'B:W33:B1': square '33' at column 4 is not one of the squares 1-32"),
+        (&["moves", "--fen", "B:W5:B5"], "error: bad FEN 'B:W5:B5': square 5 is given twice"),
+        // 13 men: American rule 2 gives each side 12, and the message speaks of men, not checkers.
+        (&["moves", "--variant", "american", "--fen", "B:W21-32:B1-13"], "error: bad FEN 'B:W21-32:B1-13': too many men: Black has 13 pieces (men and kings); a side has at most 12"),
+        (&["apply", "12-15"], "error: move 1: illegal move '12-15'; 7 legal moves: 9-13 9-14 10-14 10-15 11-15 11-16 12-16"),
         (&["perft", "--depth", "x"], "error: invalid value 'x' for '--depth <DEPTH>': invalid digit found in string"),
         (&["perft", "--variant", "pool", "--setup", "steere", "--depth", "1"], "error: --setup steere applies only to --variant impasse"),
     ];
