@@ -318,7 +318,10 @@ pub fn session(mut input: impl BufRead, out: SharedOut) -> std::io::Result<()> {
                     }
                     _ => say(
                         &out,
-                        &error_line(&format!("bad parameter {}", quote(&format!("{name}={value}")))),
+                        &error_line(&format!(
+                            "bad parameter {}",
+                            quote(&format!("{name}={value}"))
+                        )),
                     ),
                 }
             }
