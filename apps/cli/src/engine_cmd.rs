@@ -23,10 +23,22 @@ fn say(out: &SharedOut, line: &str) {
     let _ = o.flush();
 }
 
-/// An `error message="…"` line: the message made one printable line of at most 200 characters
-/// (docs/protocol.md), its double quotes written as single ones so the value stays one value.
+/// A reply line `{head}="{value}"` of at most [`crown_notation::MAX_ERROR_CHARS`] characters in
+/// all: the value made one printable line (control characters escaped), its double quotes written
+/// as single ones so that it stays one value, cut with `…` when too long.
+fn quoted_line(head: &str, value: &str) -> String {
+    let room = crown_notation::MAX_ERROR_CHARS - head.chars().count() - 3;
+    let mut v = one_line(&value.replace('"', "'"));
+    if v.chars().count() > room {
+        v = v.chars().take(room - 1).collect();
+        v.push('…');
+    }
+    format!("{head}=\"{v}\"")
+}
+
+/// An `error message="…"` line (docs/protocol.md) of at most 200 characters, printable.
 fn error_line(message: &str) -> String {
-    format!("error message=\"{}\"", one_line(&message.replace('"', "'")))
+    quoted_line("error message", message)
 }
 
 /// Most search threads the engine protocol and `crown analyze` accept.
@@ -331,10 +343,7 @@ pub fn session(mut input: impl BufRead, out: SharedOut) -> std::io::Result<()> {
                     match read_fen(st.variant, fen, FenPolicy::Lenient) {
                         Ok(r) => {
                             for w in &r.warnings {
-                                say(
-                                    &out,
-                                    &format!("info warning=\"{}\"", one_line(&w.replace('"', "'"))),
-                                );
+                                say(&out, &quoted_line("info warning", w));
                             }
                             Game::from_position(r.position)
                         }

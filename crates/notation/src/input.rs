@@ -34,14 +34,22 @@ pub fn printable(text: &str) -> String {
 /// `text` quoted for a message: control characters escaped (see [`printable`]), at most
 /// [`MAX_QUOTE_CHARS`] characters, the rest replaced by `…` and the full length in characters.
 pub fn quote(text: &str) -> String {
+    quote_n(text, MAX_QUOTE_CHARS)
+}
+
+/// [`quote`] with at most `max` characters (a part of a text already quoted, such as a square).
+fn quote_n(text: &str, max: usize) -> String {
     let n = text.chars().count();
-    if n <= MAX_QUOTE_CHARS {
+    if n <= max {
         format!("'{}'", printable(text))
     } else {
-        let head: String = text.chars().take(MAX_QUOTE_CHARS - 1).collect();
+        let head: String = text.chars().take(max - 1).collect();
         format!("'{}…' ({n} characters)", printable(&head))
     }
 }
+
+/// Most characters quoted of a part (a square, a range) inside a text already quoted.
+const PART_CHARS: usize = 12;
 
 /// `message` made one printable line of at most [`MAX_ERROR_CHARS`] characters: control
 /// characters (line breaks too) escaped, and the tail cut with `…` when longer.
@@ -241,7 +249,7 @@ fn fen_error_text(e: &FenError) -> String {
         }
         FenError::SquareOutOfRange { square, column } => format!(
             "square {} at column {column} is not one of the squares 1-32",
-            quote(square)
+            quote_n(square, PART_CHARS)
         ),
         FenError::BadRange { range, column } => {
             format!(
@@ -420,7 +428,7 @@ fn normalize_move(text: &str) -> Result<String, InputError> {
                     format!(
                         "cannot read move {}: square {} at column {} is not one of 1-32",
                         quote(text),
-                        quote(&digits),
+                        quote_n(&digits, PART_CHARS),
                         start + 1
                     ),
                 ));
