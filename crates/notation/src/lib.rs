@@ -42,7 +42,7 @@ pub use reader::{
     is_move_text, read_games, MoveNode, Node, PdnGame, PdnReader, MAX_VARIATION_DEPTH, RESULTS,
 };
 pub use replay::{move_number, replay, replay_prefix, Replay};
-pub use writer::{canonical, game_record, write_game, LINE_WIDTH, ROSTER};
+pub use writer::{canonical, game_record, write_game, write_game_as_read, LINE_WIDTH, ROSTER};
 
 use crown_core::Game;
 
