@@ -4,7 +4,7 @@ use crate::common::pdn_date_today;
 use crate::CliError;
 use clap::Args;
 use crown_ai::{Clock, Engine, EngineOptions, Limits, MAX_HASH_MIB};
-use crown_core::{Color, Game, Position, Variant};
+use crown_core::{Color, Game, ImpasseSetup, Position, Variant};
 use crown_notation::{game_to_pdn, read_games, variant_from_game_type};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::{Path, PathBuf};
@@ -17,6 +17,9 @@ pub struct MatchArgs {
     /// Game: american, pool or impasse.
     #[arg(long, default_value = "american")]
     variant: String,
+    /// Impasse start setup: seed (default) or steere; the random openings start from it.
+    #[arg(long)]
+    setup: Option<String>,
     /// Number of games (rounded up to an even number: each opening is played with both colours).
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..))]
     games: u32,
@@ -220,7 +223,7 @@ impl Rng {
 
 /// A random opening: a few random plies from the start, kept when a shallow search finds it
 /// balanced (within 0.30 men).
-fn random_opening(variant: Variant, rng: &mut Rng) -> Position {
+fn random_opening(variant: Variant, setup: ImpasseSetup, rng: &mut Rng) -> Position {
     let mut judge = Engine::new(EngineOptions {
         hash_mib: 4,
         threads: 1,
@@ -229,7 +232,11 @@ fn random_opening(variant: Variant, rng: &mut Rng) -> Position {
     let stop = AtomicBool::new(false);
     let plies = if variant == Variant::Impasse { 4 } else { 6 };
     loop {
-        let mut game = Game::new(variant);
+        let mut game = if variant == Variant::Impasse {
+            Game::impasse(setup)
+        } else {
+            Game::new(variant)
+        };
         for _ in 0..plies {
             let moves = game.legal_moves();
             if moves.is_empty() {
@@ -287,6 +294,23 @@ fn elo_line(wins: u32, draws: u32, losses: u32) -> String {
 /// Run `crown match`.
 pub fn run(args: &MatchArgs) -> Result<ExitCode, CliError> {
     let variant: Variant = args.variant.parse()?;
+    let setup = match &args.setup {
+        None => ImpasseSetup::Seed,
+        Some(s) => {
+            let setup: ImpasseSetup = s.parse()?;
+            if variant != Variant::Impasse {
+                return Err(CliError(format!(
+                    "--setup {s} applies only to --variant impasse"
+                )));
+            }
+            if args.openings.is_some() {
+                return Err(CliError(
+                    "give either --openings or --setup, not both".into(),
+                ));
+            }
+            setup
+        }
+    };
     let a = parse_spec(&args.engine_a, args.movetime)?;
     let b = parse_spec(&args.engine_b, args.movetime)?;
     let pairs = args.games.div_ceil(2).max(1) as usize;
@@ -306,7 +330,7 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode, CliError> {
             (0..pairs).map(|_| all[rng.below(all.len())]).collect()
         }
         (None, _) => (0..pairs)
-            .map(|_| random_opening(variant, &mut rng))
+            .map(|_| random_opening(variant, setup, &mut rng))
             .collect(),
     };
     let total = (pairs * 2) as u64;

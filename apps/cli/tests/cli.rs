@@ -186,3 +186,59 @@ fn options_may_follow_the_moves() {
         "B:W18,21,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
     );
 }
+
+#[test]
+fn match_starts_impasse_openings_from_the_steere_setup() {
+    let path = std::env::temp_dir().join(format!("crown-match-steere-{}.pdn", std::process::id()));
+    let (code, _, err) = crown(&[
+        "match",
+        "--variant",
+        "impasse",
+        "--setup",
+        "steere",
+        "--games",
+        "2",
+        "--engine-a",
+        "depth=1",
+        "--engine-b",
+        "depth=1",
+        "--pdn",
+        path.to_str().unwrap(),
+    ]);
+    let pdn = std::fs::read_to_string(&path).unwrap_or_default();
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(code, 0, "{err}");
+    // Random openings are 4 plies from the start: each must be reachable from Steere's setup in 4
+    // plies (and so is a position of that setup, not of the seed).
+    use crown_core::{ImpasseSetup, Position};
+    let mut layer = vec![Position::impasse(ImpasseSetup::Steere)];
+    for _ in 0..4 {
+        let mut next = std::collections::HashSet::new();
+        for p in &layer {
+            for m in p.legal_moves().iter() {
+                next.insert(p.after(m).to_fen());
+            }
+        }
+        layer = next
+            .iter()
+            .map(|f| Position::from_fen(crown_core::Variant::Impasse, f).unwrap())
+            .collect();
+    }
+    let reachable: std::collections::HashSet<String> = layer.iter().map(|p| p.to_fen()).collect();
+    let fens: Vec<&str> = pdn
+        .lines()
+        .filter_map(|l| l.strip_prefix("[FEN \"")?.strip_suffix("\"]"))
+        .collect();
+    assert_eq!(fens.len(), 2, "{pdn}");
+    for f in fens {
+        assert!(
+            reachable.contains(f),
+            "{f} is not 4 plies from Steere's setup"
+        );
+    }
+    let (code, _, err) = crown(&["match", "--setup", "steere", "--games", "2"]);
+    assert_eq!(
+        (code, err.trim()),
+        (2, "error: --setup steere applies only to --variant impasse")
+    );
+}
