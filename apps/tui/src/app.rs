@@ -3,7 +3,7 @@
 //! write a file) is queued as an [`Effect`] for the runtime. No rules live here: legality, outcomes
 //! and move text all come from `crown-core`.
 
-use crate::engine::{EngineEvent, Eval, Job, Purpose, Request, Thought};
+use crate::engine::{EngineEvent, Job, Purpose, Request, Score, Thought};
 use crate::layout::{self, Hit};
 use crossterm::event::{
     KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
@@ -1436,11 +1436,11 @@ impl App {
 
 /// Whether the engine takes a draw, given its own evaluation: when it is losing (a forced loss, or
 /// at least 0.25 of a man behind), or when the position is level (within 0.10) after 40 plies.
-pub fn accepts_draw(engine_view: Eval, plies: usize) -> bool {
+pub fn accepts_draw(engine_view: Score, plies: usize) -> bool {
     match engine_view {
-        Eval::Loss(_) => true,
-        Eval::Win(_) => false,
-        Eval::Value(v) => v <= -25 || (v.abs() <= 10 && plies >= 40),
+        Score::Loss(_) => true,
+        Score::Win(_) => false,
+        Score::Value(v) => v <= -25 || (v.abs() <= 10 && plies >= 40),
     }
 }
 
