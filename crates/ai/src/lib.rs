@@ -29,6 +29,7 @@
 pub mod bench;
 pub mod eval;
 mod search;
+pub mod session;
 mod tt;
 
 use crown_core::Move;
@@ -36,6 +37,7 @@ use std::fmt;
 use std::sync::atomic::AtomicBool;
 
 pub use search::MAX_PLY;
+pub use session::{SearchKey, Session, SessionEvent};
 
 /// A chess-style clock for the side to move.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
