@@ -10,9 +10,10 @@ use crown_notation::{decode_line, game_to_pdn, legal_moves_text, read_game_move}
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
 
 /// Arguments of `crown play`.
-#[derive(Args, Debug)]
+#[derive(Args, Debug, Clone)]
 pub struct PlayArgs {
     /// Game: american, pool or impasse.
     #[arg(long, default_value = "american")]
@@ -66,11 +67,36 @@ macro_rules! say {
     }};
 }
 
-/// Run `crown play` on stdin and stdout.
+/// The game as it stands, for the Ctrl-C handler: the game, the human's side, the engine strength.
+type Snapshot = Arc<Mutex<Option<(Game, Color, String)>>>;
+
+/// Run `crown play` on stdin and stdout. Ctrl-C saves the game too (then exits with 130).
 pub fn run(args: &PlayArgs) -> Result<ExitCode, CliError> {
+    let snapshot: Snapshot = Arc::new(Mutex::new(None));
+    let on_ctrl_c = {
+        let snapshot = Arc::clone(&snapshot);
+        let args = args.clone();
+        move || {
+            let now = snapshot.lock().unwrap_or_else(|p| p.into_inner()).take();
+            let mut stdout = std::io::stdout();
+            let _ = writeln!(stdout);
+            if let Some((game, human, strength)) = now {
+                if let Err(CliError(e)) = save(&game, &args, human, &strength, &mut stdout) {
+                    eprintln!("error: {e}");
+                }
+            }
+            std::process::exit(130);
+        }
+    };
+    // Without a handler (another one is set) Ctrl-C ends the game unsaved, as before.
+    let _ = ctrlc::set_handler(on_ctrl_c);
     let stdin = std::io::stdin();
     let mut stdout = std::io::stdout();
-    session(args, stdin.lock(), &mut stdout)
+    let mut watch = |game: &Game, human: Color, strength: &str| {
+        *snapshot.lock().unwrap_or_else(|p| p.into_inner()) =
+            Some((game.clone(), human, strength.to_string()));
+    };
+    session_watched(args, stdin.lock(), &mut stdout, &mut watch)
 }
 
 /// A game of `crown play` read from `input` (bytes: a line that is not UTF-8 gets one error line
@@ -83,6 +109,20 @@ pub fn session(
     args: &PlayArgs,
     input: impl BufRead,
     out: &mut impl Write,
+) -> Result<ExitCode, CliError> {
+    session_watched(args, input, out, &mut |_, _, _| {})
+}
+
+/// [`session`], calling `watch` with the game (and the human's side and the engine's strength)
+/// after every change, so that an interrupt handler can save it.
+///
+/// # Errors
+/// As [`session`].
+pub fn session_watched(
+    args: &PlayArgs,
+    input: impl BufRead,
+    out: &mut impl Write,
+    watch: &mut dyn FnMut(&Game, Color, &str),
 ) -> Result<ExitCode, CliError> {
     let variant: Variant = args.variant.parse()?;
     let mut game = match &args.setup {
@@ -129,7 +169,15 @@ pub fn session(
         Some(ms) => format!("{ms} ms per move"),
         None => format!("level {level}"),
     };
-    let played = play_loop(&mut game, human, &strength, limits, options, input, out);
+    let played = play_loop(
+        &mut game,
+        human,
+        &strength,
+        (limits, options),
+        input,
+        out,
+        watch,
+    );
     let saved = save(&game, args, human, &strength, out);
     played?;
     saved?;
@@ -141,10 +189,10 @@ fn play_loop(
     game: &mut Game,
     human: Color,
     strength: &str,
-    limits: Limits,
-    options: EngineOptions,
+    (limits, options): (Limits, EngineOptions),
     mut input: impl BufRead,
     out: &mut impl Write,
+    watch: &mut dyn FnMut(&Game, Color, &str),
 ) -> Result<(), CliError> {
     let variant = game.variant();
     let mut engine = Engine::new(options);
@@ -176,6 +224,7 @@ fn play_loop(
             let Some(mv) = r.best_move else { break };
             let text = pos.move_text(&mv);
             game.play(&mv)?;
+            watch(game, human, strength);
             say!(
                 out,
                 "engine plays {text}  (score {} for the engine, depth {})",
@@ -233,6 +282,7 @@ fn play_loop(
                     say!(out, "nothing to undo");
                 } else {
                     *game = back;
+                    watch(game, human, strength);
                     engine.new_game();
                     say!(out, "{}", board_text(game.position()));
                 }
@@ -250,7 +300,10 @@ fn play_loop(
                 }
             }
             text => match play_move_text(game, text) {
-                Ok(()) => say!(out, "{}", board_text(game.position())),
+                Ok(()) => {
+                    watch(game, human, strength);
+                    say!(out, "{}", board_text(game.position()));
+                }
                 Err(e) => say!(out, "{e}"),
             },
         }
