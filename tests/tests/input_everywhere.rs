@@ -133,6 +133,8 @@ fn check(front_end: &str, case: &Case, got: Answer) {
                 case.fen
             );
             assert!(m.chars().count() <= 200 + 40, "{front_end}: {m}");
+            // The server once said "bad FEN: bad FEN: …".
+            assert!(m.matches("bad FEN").count() <= 1, "{front_end}: {m}");
         }
         (want, got) => panic!(
             "{front_end}: {} {:?}: wanted {want:?}, got {got:?}",
