@@ -59,10 +59,7 @@ pub fn line_text(start: &Position, line: &[Move]) -> Vec<String> {
 pub fn run(args: &AnalyzeArgs) -> Result<ExitCode, CliError> {
     let pos = args.pos.position()?;
     let mut game = Game::from_position(pos);
-    for (i, text) in args.moves.iter().enumerate() {
-        game.play_text(text)
-            .map_err(|e| CliError(format!("move {} '{}': {e}", i + 1, text)))?;
-    }
+    crown_notation::play_moves(&mut game, &args.moves)?;
     if let Some(o) = game.outcome() {
         return Err(CliError(format!("the game is over: {o}")));
     }

@@ -4,6 +4,7 @@ use crate::CliError;
 use clap::Args;
 use crown_ai::EndgameTables;
 use crown_core::{ImpasseSetup, Position, Variant};
+use crown_notation::{read_fen, FenPolicy};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -27,7 +28,8 @@ impl PositionArgs {
         Ok(self.variant.parse::<Variant>()?)
     }
 
-    /// The position: `--fen` if given, else the start of the variant (and setup).
+    /// The position: `--fen` if given (read the lenient way, [`FenPolicy::Lenient`]: its warnings go
+    /// to stderr as `warning: …` lines), else the start of the variant (and setup).
     pub fn position(&self) -> Result<Position, CliError> {
         let variant = self.variant()?;
         let setup = match &self.setup {
@@ -44,7 +46,13 @@ impl PositionArgs {
         };
         match (&self.fen, setup) {
             (Some(_), Some(_)) => Err(CliError("give either --fen or --setup, not both".into())),
-            (Some(fen), None) => Ok(Position::from_fen(variant, fen)?),
+            (Some(fen), None) => {
+                let r = read_fen(variant, fen, FenPolicy::Lenient)?;
+                for w in &r.warnings {
+                    eprintln!("warning: {w}");
+                }
+                Ok(r.position)
+            }
             (None, Some(s)) => Ok(Position::impasse(s)),
             (None, None) => Ok(Position::new(variant)),
         }

@@ -7,11 +7,40 @@ use crate::CliError;
 use clap::Args;
 use crown_ai::{Clock, EndgameTables, Engine, EngineOptions, Limits, SearchInfo, MAX_HASH_MIB};
 use crown_core::{Game, ImpasseSetup, Move, Position, Variant};
-use std::io::BufRead;
+use crown_notation::{decode_line, one_line, quote, read_fen, read_move, FenPolicy};
+use std::io::{BufRead, Write};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
+
+/// Where the engine writes its protocol lines: shared by the command loop and the search thread.
+pub type SharedOut = Arc<Mutex<Box<dyn Write + Send>>>;
+
+/// Write one line to `out` and flush it. A closed output is ignored: the loop ends at end of input.
+fn say(out: &SharedOut, line: &str) {
+    let mut o = out.lock().unwrap_or_else(|p| p.into_inner());
+    let _ = writeln!(o, "{line}");
+    let _ = o.flush();
+}
+
+/// A reply line `{head}="{value}"` of at most [`crown_notation::MAX_ERROR_CHARS`] characters in
+/// all: the value made one printable line (control characters escaped), its double quotes written
+/// as single ones so that it stays one value, cut with `…` when too long.
+fn quoted_line(head: &str, value: &str) -> String {
+    let room = crown_notation::MAX_ERROR_CHARS - head.chars().count() - 3;
+    let mut v = one_line(&value.replace('"', "'"));
+    if v.chars().count() > room {
+        v = v.chars().take(room - 1).collect();
+        v.push('…');
+    }
+    format!("{head}=\"{v}\"")
+}
+
+/// An `error message="…"` line (docs/protocol.md) of at most 200 characters, printable.
+fn error_line(message: &str) -> String {
+    quoted_line("error message", message)
+}
 
 /// Most search threads the engine protocol and `crown analyze` accept.
 pub const MAX_THREADS: usize = 64;
@@ -78,33 +107,11 @@ pub fn parse_line(line: &str) -> Result<(String, Vec<(String, String)>), String>
     Ok((cmd, words))
 }
 
-/// Find the legal move named by `text`: Crown notation, or Hub style `from x to x captured…`
-/// (captured squares compared as a set, in any order).
+/// Find the legal move named by `text` with the one move reader of crown-notation
+/// ([`crown_notation::read_move`]): Crown notation, algebraic squares, or Hub style
+/// `from x to x captured…` (captured squares compared as a set, in any order).
 pub fn find_move(pos: &Position, text: &str) -> Result<Move, String> {
-    if let Ok(m) = pos.parse_move(text) {
-        return Ok(m);
-    }
-    let nums: Vec<u8> = text
-        .split(['x', '-'])
-        .map(|s| s.parse::<u8>())
-        .collect::<Result<_, _>>()
-        .map_err(|_| format!("'{text}' is not a move"))?;
-    if text.contains('x') && nums.len() >= 3 {
-        let (from, to) = (nums[0], nums[1]);
-        let mut caps: Vec<u8> = nums[2..].to_vec();
-        caps.sort_unstable();
-        for m in pos.legal_moves().iter() {
-            let mut mc: Vec<u8> = m.captures().iter().map(|s| s.number()).collect();
-            mc.sort_unstable();
-            if m.from().number() == from && m.to().number() == to && mc == caps {
-                return Ok(*m);
-            }
-        }
-    }
-    Err(pos
-        .parse_move(text)
-        .err()
-        .map_or_else(|| format!("'{text}' is not legal"), |e| e.to_string()))
+    read_move(pos, text).map_err(|e| e.to_string())
 }
 
 fn hub_move(pos: &Position, m: &Move) -> String {
@@ -112,6 +119,7 @@ fn hub_move(pos: &Position, m: &Move) -> String {
 }
 
 struct State {
+    out: SharedOut,
     variant: Variant,
     setup: ImpasseSetup,
     game: Game,
@@ -139,7 +147,7 @@ impl State {
             match h.join() {
                 Ok(engine) => self.engine = Some(engine),
                 Err(_) => {
-                    println!("error message=\"search thread failed; engine reset\"");
+                    say(&self.out, &error_line("search thread failed; engine reset"));
                     self.engine = Some(self.new_engine());
                 }
             }
@@ -165,9 +173,30 @@ fn start_game(variant: Variant, setup: ImpasseSetup) -> Game {
     }
 }
 
-/// Run `crown engine`.
+/// Run `crown engine` on stdin and stdout, with the endgame databases of `--egdb` / the default
+/// directory.
 pub fn run(args: &EngineArgs) -> Result<ExitCode, CliError> {
+    let out: SharedOut = Arc::new(Mutex::new(Box::new(std::io::stdout())));
+    session(std::io::stdin().lock(), out, args.egdb.load())
+        .map_err(|e| CliError(format!("reading stdin: {e}")))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The engine protocol (docs/protocol.md) over any input and output: read command lines from
+/// `input` until `quit` or its end, answer on `out`; the engine probes `tables` (the `egdb`
+/// parameter changes them). Lines are read as bytes: a line that is not UTF-8, too long to quote,
+/// or not a command gets one `error message="…"` line (printable, at most 200 characters) and the
+/// session goes on.
+///
+/// # Errors
+/// Only an I/O error reading `input`.
+pub fn session(
+    mut input: impl BufRead,
+    out: SharedOut,
+    tables: Option<Arc<dyn EndgameTables>>,
+) -> std::io::Result<()> {
     let mut st = State {
+        out: Arc::clone(&out),
         variant: Variant::American,
         setup: ImpasseSetup::Seed,
         game: Game::new(Variant::American),
@@ -175,20 +204,30 @@ pub fn run(args: &EngineArgs) -> Result<ExitCode, CliError> {
         hash: 64,
         threads: 1,
         level: None,
-        tables: args.egdb.load(),
+        tables,
         engine: None,
         search: None,
         unbounded: false,
         stop: Arc::new(AtomicBool::new(false)),
     };
     st.engine = Some(st.new_engine());
-    let stdin = std::io::stdin();
-    for line in stdin.lock().lines() {
-        let line = line.map_err(|e| CliError(format!("reading stdin: {e}")))?;
-        let (cmd, args) = match parse_line(&line) {
+    let mut bytes = Vec::new();
+    loop {
+        bytes.clear();
+        if input.read_until(b'\n', &mut bytes)? == 0 {
+            break;
+        }
+        let line = match decode_line(&bytes) {
+            Ok(l) => l,
+            Err(e) => {
+                say(&out, &error_line(&e.to_string()));
+                continue;
+            }
+        };
+        let (cmd, args) = match parse_line(line) {
             Ok(x) => x,
             Err(e) => {
-                println!("error message=\"{e}\"");
+                say(&out, &error_line(&e));
                 continue;
             }
         };
@@ -196,35 +235,51 @@ pub fn run(args: &EngineArgs) -> Result<ExitCode, CliError> {
         match cmd.as_str() {
             "" => {}
             "hub" => {
-                println!(
-                    "id name=Crown version={} author=\"Crown developers\"",
-                    env!("CARGO_PKG_VERSION")
+                say(
+                    &out,
+                    &format!(
+                        "id name=Crown version={} author=\"Crown developers\"",
+                        env!("CARGO_PKG_VERSION")
+                    ),
                 );
-                println!(
-                    "param name=variant value={} type=enum values=\"american pool impasse\"",
-                    st.variant.id()
+                say(
+                    &out,
+                    &format!(
+                        "param name=variant value={} type=enum values=\"american pool impasse\"",
+                        st.variant.id()
+                    ),
                 );
-                println!("param name=setup value=seed type=enum values=\"seed steere\"");
-                println!(
-                    "param name=hash value={} type=int min=1 max={MAX_HASH_MIB}",
-                    st.hash
+                say(
+                    &out,
+                    "param name=setup value=seed type=enum values=\"seed steere\"",
                 );
-                println!(
-                    "param name=threads value={} type=int min=1 max={MAX_THREADS}",
-                    st.threads
+                say(
+                    &out,
+                    &format!(
+                        "param name=hash value={} type=int min=1 max={MAX_HASH_MIB}",
+                        st.hash
+                    ),
                 );
-                println!("param name=level value=0 type=int min=0 max=10");
-                println!(
-                    "param name=egdb value=\"{}\" type=string",
-                    egdb_description(st.tables.as_ref())
+                say(
+                    &out,
+                    &format!(
+                        "param name=threads value={} type=int min=1 max={MAX_THREADS}",
+                        st.threads
+                    ),
                 );
-                println!("wait");
+                say(&out, "param name=level value=0 type=int min=0 max=10");
+                say(
+                    &out,
+                    &(quoted_line("param name=egdb value", &egdb_description(st.tables.as_ref()))
+                        + " type=string"),
+                );
+                say(&out, "wait");
             }
-            "init" => println!("ready"),
-            "ping" => println!("pong"),
+            "init" => say(&out, "ready"),
+            "ping" => say(&out, "pong"),
             "quit" => {
                 st.finish(true);
-                return Ok(ExitCode::SUCCESS);
+                return Ok(());
             }
             "stop" => st.finish(true),
             "new-game" => {
@@ -237,7 +292,7 @@ pub fn run(args: &EngineArgs) -> Result<ExitCode, CliError> {
             "set-param" => {
                 st.finish(true);
                 let (Some(name), Some(value)) = (get("name"), get("value")) else {
-                    println!("error message=\"set-param needs name= and value=\"");
+                    say(&out, &error_line("set-param needs name= and value="));
                     continue;
                 };
                 let num = value.parse::<usize>();
@@ -247,14 +302,14 @@ pub fn run(args: &EngineArgs) -> Result<ExitCode, CliError> {
                             st.variant = v;
                             st.game = start_game(v, st.setup);
                         }
-                        Err(e) => println!("error message=\"{e}\""),
+                        Err(e) => say(&out, &error_line(&e.to_string())),
                     },
                     ("setup", _) => match value.parse::<ImpasseSetup>() {
                         Ok(s) => {
                             st.setup = s;
                             st.game = start_game(st.variant, s);
                         }
-                        Err(e) => println!("error message=\"{e}\""),
+                        Err(e) => say(&out, &error_line(&e.to_string())),
                     },
                     ("hash", Ok(n)) if (1..=MAX_HASH_MIB).contains(&n) => {
                         st.hash = n;
@@ -263,15 +318,21 @@ pub fn run(args: &EngineArgs) -> Result<ExitCode, CliError> {
                         let engine = st.new_engine();
                         let got = engine.hash_mib();
                         if got < n {
-                            println!(
-                                "error message=\"hash {n} MiB: not enough memory; using {got} MiB\""
+                            say(
+                                &out,
+                                &error_line(&format!(
+                                    "hash {n} MiB: not enough memory; using {got} MiB"
+                                )),
                             );
                             st.hash = got.max(1);
                         }
                         st.engine = Some(engine);
                     }
-                    ("hash", _) => println!(
-                        "error message=\"bad parameter hash={value}: expected 1 to {MAX_HASH_MIB} (MiB)\""
+                    ("hash", _) => say(
+                        &out,
+                        &error_line(&format!(
+                            "bad parameter hash={value}: expected 1 to {MAX_HASH_MIB} (MiB)"
+                        )),
                     ),
                     ("threads", Ok(n)) if (1..=MAX_THREADS).contains(&n) => {
                         st.threads = n;
@@ -301,19 +362,30 @@ pub fn run(args: &EngineArgs) -> Result<ExitCode, CliError> {
                                     e.set_tables(st.tables.clone());
                                 }
                             }
-                            Err(e) => println!("error message=\"{e}\""),
+                            Err(e) => say(&out, &error_line(&e.to_string())),
                         }
                     }
-                    _ => println!("error message=\"bad parameter {name}={value}\""),
+                    _ => say(
+                        &out,
+                        &error_line(&format!(
+                            "bad parameter {}",
+                            quote(&format!("{name}={value}"))
+                        )),
+                    ),
                 }
             }
             "pos" => {
                 st.finish(true);
                 let start = if let Some(fen) = get("pos").or(get("fen")) {
-                    match Position::from_fen(st.variant, fen) {
-                        Ok(p) => Game::from_position(p),
+                    match read_fen(st.variant, fen, FenPolicy::Lenient) {
+                        Ok(r) => {
+                            for w in &r.warnings {
+                                say(&out, &quoted_line("info warning", w));
+                            }
+                            Game::from_position(r.position)
+                        }
                         Err(e) => {
-                            println!("error message=\"pos: {e}\"");
+                            say(&out, &error_line(&format!("pos: {e}")));
                             continue;
                         }
                     }
@@ -328,7 +400,7 @@ pub fn run(args: &EngineArgs) -> Result<ExitCode, CliError> {
                     {
                         Ok(()) => {}
                         Err(e) => {
-                            println!("error message=\"pos: move {} '{text}': {e}\"", i + 1);
+                            say(&out, &error_line(&format!("pos: move {}: {e}", i + 1)));
                             ok = false;
                             break;
                         }
@@ -360,7 +432,10 @@ pub fn run(args: &EngineArgs) -> Result<ExitCode, CliError> {
                     }
                 }
                 match bad {
-                    Some(b) => println!("error message=\"level: bad limit {b}\""),
+                    Some(b) => say(
+                        &out,
+                        &error_line(&format!("level: bad limit {}", quote(&b))),
+                    ),
                     None => st.limits = l,
                 }
             }
@@ -375,7 +450,7 @@ pub fn run(args: &EngineArgs) -> Result<ExitCode, CliError> {
                     };
                 }
                 let Some(mut engine) = st.engine.take() else {
-                    println!("error message=\"engine unavailable\"");
+                    say(&out, &error_line("engine unavailable"));
                     continue;
                 };
                 st.unbounded = limits.infinite
@@ -386,10 +461,11 @@ pub fn run(args: &EngineArgs) -> Result<ExitCode, CliError> {
                 st.stop.store(false, Ordering::Relaxed);
                 let stop = Arc::clone(&st.stop);
                 let game = st.game.clone();
+                let out = Arc::clone(&out);
                 st.search = Some(std::thread::spawn(move || {
                     let root = *game.position();
                     let mut on_info = |i: &SearchInfo| {
-                        println!(
+                        say(&out, &format!(
                             "info depth={} seldepth={} score=\"{}\" nodes={} nps={} time={} pv=\"{}\"",
                             i.depth,
                             i.seldepth,
@@ -398,7 +474,7 @@ pub fn run(args: &EngineArgs) -> Result<ExitCode, CliError> {
                             i.nps,
                             i.time_ms,
                             line_text(&root, &i.pv).join(" ")
-                        );
+                        ));
                     };
                     let r = engine.search(&game, &limits, &stop, &mut on_info);
                     match r.best_move {
@@ -408,24 +484,30 @@ pub fn run(args: &EngineArgs) -> Result<ExitCode, CliError> {
                                     .filter(|p| root.after(&m).is_legal(p))
                                     .map(|p| format!(" ponder={}", hub_move(&root.after(&m), p)))
                                     .unwrap_or_default();
-                            println!(
-                                "done move={}{ponder} score=\"{}\"",
-                                hub_move(&root, &m),
-                                r.score
+                            say(
+                                &out,
+                                &format!(
+                                    "done move={}{ponder} score=\"{}\"",
+                                    hub_move(&root, &m),
+                                    r.score
+                                ),
                             );
                         }
-                        None => println!("done move=none score=\"{}\"", r.score),
+                        None => say(&out, &format!("done move=none score=\"{}\"", r.score)),
                     }
                     engine
                 }));
             }
-            other => println!("error message=\"unknown command '{other}'\""),
+            other => say(
+                &out,
+                &error_line(&format!("unknown command {}", quote(other))),
+            ),
         }
     }
     // End of input: let a bounded search finish and print its move; stop an unbounded one (it would
     // never end) and print its move.
     st.finish(st.unbounded);
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
 
 #[cfg(test)]

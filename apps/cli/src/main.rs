@@ -1,17 +1,16 @@
 //! `crown`: the Crown command-line tool. See README.md for every command with examples.
 
-mod analyze_cmd;
 mod bench_cmd;
-mod common;
 mod egdb_cmd;
-mod engine_cmd;
 mod match_cmd;
 mod pdn_cmd;
 mod perft_cmd;
-mod play_cmd;
-mod rules_cmd;
 mod sprt;
 mod tune_cmd;
+
+// The commands with input loops live in the library (tested as functions); `crate::common`,
+// `crate::CliError`, … resolve through these imports.
+use crown_cli::{analyze_cmd, common, engine_cmd, play_cmd, rules_cmd, CliError};
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -48,16 +47,6 @@ enum Command {
     Egdb(egdb_cmd::EgdbArgs),
     /// Train the evaluation: self-play data (`gen`) and logistic regression (`fit`).
     Tune(tune_cmd::TuneArgs),
-}
-
-/// An error reported as one line on stderr with exit code 2.
-#[derive(Debug)]
-pub struct CliError(pub String);
-
-impl<E: std::fmt::Display> From<E> for CliError {
-    fn from(e: E) -> Self {
-        CliError(e.to_string())
-    }
 }
 
 /// A reader that stops early (`crown moves | head`) closes our stdout; `println!` then panics. Treat

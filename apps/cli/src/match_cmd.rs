@@ -6,7 +6,7 @@ use crate::sprt::{self, Pentanomial, Verdict};
 use crate::CliError;
 use clap::Args;
 use crown_ai::{Clock, Engine, EngineOptions, Limits, MAX_HASH_MIB};
-use crown_core::{Color, Game, Move, Position, Variant};
+use crown_core::{Color, Game, ImpasseSetup, Move, Position, Variant};
 use crown_notation::{game_to_pdn, game_type_tag, read_games, replay, variant_from_game_type};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::{BufRead, BufReader, IsTerminal, Write};
@@ -25,6 +25,9 @@ pub struct MatchArgs {
     /// Game: american, pool or impasse.
     #[arg(long, default_value = "american")]
     variant: String,
+    /// Impasse start setup: seed (default) or steere; the random openings start from it.
+    #[arg(long)]
+    setup: Option<String>,
     /// Number of games (rounded up to an even number: each opening is played with both colours).
     /// Default 20; with --sprt, the most games to play (default 20000) if no bound is reached.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
@@ -284,7 +287,7 @@ impl Rng {
 
 /// A random opening: a few random plies from the start, kept when a shallow search finds it
 /// balanced (within 0.30 men).
-fn random_opening(variant: Variant, rng: &mut Rng) -> Position {
+fn random_opening(variant: Variant, setup: ImpasseSetup, rng: &mut Rng) -> Position {
     let mut judge = Engine::new(EngineOptions {
         hash_mib: 4,
         threads: 1,
@@ -293,7 +296,11 @@ fn random_opening(variant: Variant, rng: &mut Rng) -> Position {
     let stop = AtomicBool::new(false);
     let plies = if variant == Variant::Impasse { 4 } else { 6 };
     loop {
-        let mut game = Game::new(variant);
+        let mut game = if variant == Variant::Impasse {
+            Game::impasse(setup)
+        } else {
+            Game::new(variant)
+        };
         for _ in 0..plies {
             let moves = game.legal_moves();
             if moves.is_empty() {
@@ -662,25 +669,42 @@ enum Openings {
     /// A fixed list, shuffled by the seed; pair `i` plays entry `i` modulo the length.
     List(Vec<Position>),
     /// Random balanced openings; pair `i` gets its own generator, so results do not depend on the
-    /// order in which parallel workers take pairs.
-    Random(u64),
+    /// order in which parallel workers take pairs. Impasse games start from the setup.
+    Random(u64, ImpasseSetup),
 }
 
 impl Openings {
     fn get(&self, variant: Variant, pair: usize) -> Position {
         match self {
             Openings::List(v) => v[pair % v.len()],
-            Openings::Random(seed) => {
+            Openings::Random(seed, setup) => {
                 let mut rng = Rng((seed ^ (pair as u64).wrapping_mul(0xd1b5_4a32_d192_ed03))
                     .wrapping_mul(0x9e37_79b9_7f4a_7c15)
                     | 1);
-                random_opening(variant, &mut rng)
+                random_opening(variant, *setup, &mut rng)
             }
         }
     }
 }
 
 fn openings(args: &MatchArgs, variant: Variant) -> Result<Openings, CliError> {
+    let setup = match &args.setup {
+        None => ImpasseSetup::Seed,
+        Some(s) => {
+            let setup: ImpasseSetup = s.parse()?;
+            if variant != Variant::Impasse {
+                return Err(CliError(format!(
+                    "--setup {s} applies only to --variant impasse"
+                )));
+            }
+            if args.openings.is_some() {
+                return Err(CliError(
+                    "give either --openings or --setup, not both".into(),
+                ));
+            }
+            setup
+        }
+    };
     let mut list = match (args.openings.as_deref(), variant) {
         (Some("acf3"), Variant::American | Variant::Pool) => {
             read_openings(ACF_THREE_MOVE_PDN, "acf3", variant)?
@@ -704,7 +728,7 @@ fn openings(args: &MatchArgs, variant: Variant) -> Result<Openings, CliError> {
             }
             all
         }
-        (None, _) => return Ok(Openings::Random(args.seed)),
+        (None, _) => return Ok(Openings::Random(args.seed, setup)),
     };
     // Fisher-Yates shuffle by the seed.
     let mut rng = Rng(args.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);

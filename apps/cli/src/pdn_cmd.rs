@@ -6,7 +6,7 @@ use crown_notation::{
     canonical, replay, replay_prefix, write_game, PdnError, PdnErrorKind, PdnGame, PdnReader,
 };
 use std::fs::File;
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -103,12 +103,39 @@ pub fn run(args: &PdnArgs) -> Result<ExitCode, CliError> {
     }
 }
 
-fn open(path: &Path) -> Result<PdnReader<File>, CliError> {
-    let f = File::open(path).map_err(|e| CliError(format!("{}: {e}", path.display())))?;
+/// A reader of the PDN file at `path`. A file that starts with a UTF-16 byte-order mark is read
+/// as UTF-16 (the mark tells little- or big-endian); any other file streams (UTF-8, with the
+/// reader's Latin-1 fallback for lines that are not UTF-8).
+fn open(path: &Path) -> Result<PdnReader<Box<dyn Read>>, CliError> {
+    let at = |e: &dyn std::fmt::Display| CliError(format!("{}: {e}", path.display()));
+    let mut f = File::open(path).map_err(|e| at(&e))?;
     if f.metadata().map(|m| m.is_dir()).unwrap_or(false) {
         return Err(CliError(format!("{}: is a directory", path.display())));
     }
-    Ok(PdnReader::new(f))
+    let mut head = [0u8; 2];
+    let mut got = 0;
+    while got < 2 {
+        match f.read(&mut head[got..]) {
+            Ok(0) => break,
+            Ok(n) => got += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(at(&e)),
+        }
+    }
+    let head = head[..got].to_vec();
+    if matches!(head.as_slice(), [0xff, 0xfe] | [0xfe, 0xff]) {
+        let mut bytes = head;
+        f.read_to_end(&mut bytes).map_err(|e| at(&e))?;
+        let text = crown_notation::decode_utf16_file(&bytes)
+            .map_err(|e| at(&e))?
+            .unwrap_or_default();
+        return Ok(PdnReader::new(Box::new(std::io::Cursor::new(
+            text.into_bytes(),
+        ))));
+    }
+    Ok(PdnReader::new(Box::new(
+        std::io::Cursor::new(head).chain(f),
+    )))
 }
 
 /// An I/O error from the reader makes the whole file unusable.
@@ -282,7 +309,7 @@ fn fmt(args: &FmtArgs) -> Result<ExitCode, CliError> {
             Err(e) => {
                 // Keep the game as read (moves as written) so that nothing is lost.
                 problems.push((e.to_string(), true));
-                out.push_str(&write_game(&game));
+                out.push_str(&crown_notation::write_game_as_read(&game));
                 failed = true;
             }
         }

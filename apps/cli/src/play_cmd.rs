@@ -4,38 +4,40 @@ use crate::analyze_cmd::line_text;
 use crate::common::{pdn_date_today, EgdbArgs};
 use crate::CliError;
 use clap::Args;
-use crown_ai::{Engine, EngineOptions, Limits, SearchResult};
-use crown_core::{Color, Game, ImpasseSetup, Position, Square, Variant};
-use crown_notation::game_to_pdn;
+use crown_ai::{EndgameTables, Engine, EngineOptions, Limits, SearchResult};
+use crown_core::{Color, Game, ImpasseSetup, Position, Variant};
+use crown_notation::{decode_line, game_to_pdn, legal_moves_text, read_game_move};
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
 
 /// Arguments of `crown play`.
-#[derive(Args, Debug)]
+#[derive(Args, Debug, Clone)]
 pub struct PlayArgs {
     /// Game: american, pool or impasse.
     #[arg(long, default_value = "american")]
-    variant: String,
+    pub variant: String,
     /// Impasse start setup: seed (default) or steere.
     #[arg(long)]
-    setup: Option<String>,
+    pub setup: Option<String>,
     /// Your side: black or white (default: the side that moves first, Black in checkers, White in
     /// Impasse).
     #[arg(long = "as")]
-    side: Option<String>,
+    pub side: Option<String>,
     /// Engine level 1–10 (default 6).
     #[arg(long)]
-    level: Option<u8>,
+    pub level: Option<u8>,
     /// Engine time per move in ms (strongest play, instead of a level).
     #[arg(long, conflicts_with = "level")]
-    movetime: Option<u64>,
+    pub movetime: Option<u64>,
     /// File to save the game to as PDN at the end (default crown-game-<time>.pdn in the current
     /// directory; "-" to not save).
     #[arg(long)]
-    save: Option<String>,
+    pub save: Option<String>,
+    /// Endgame databases (`--egdb DIR`, `--no-egdb`).
     #[command(flatten)]
-    egdb: EgdbArgs,
+    pub egdb: EgdbArgs,
 }
 
 /// The board drawn with square numbers on empty squares and the side to move.
@@ -61,8 +63,70 @@ fn help_text() -> &'static str {
      quit   end the game (it is saved)"
 }
 
-/// Run `crown play`.
+/// Write a line to the session's output; a closed output is not an error (the game is still saved).
+macro_rules! say {
+    ($out:expr, $($arg:tt)*) => {{
+        let _ = writeln!($out, $($arg)*);
+    }};
+}
+
+/// The game as it stands, for the Ctrl-C handler: the game, the human's side, the engine strength.
+type Snapshot = Arc<Mutex<Option<(Game, Color, String)>>>;
+
+/// Run `crown play` on stdin and stdout. Ctrl-C saves the game too (then exits with 130).
 pub fn run(args: &PlayArgs) -> Result<ExitCode, CliError> {
+    let snapshot: Snapshot = Arc::new(Mutex::new(None));
+    let on_ctrl_c = {
+        let snapshot = Arc::clone(&snapshot);
+        let args = args.clone();
+        move || {
+            let now = snapshot.lock().unwrap_or_else(|p| p.into_inner()).take();
+            let mut stdout = std::io::stdout();
+            let _ = writeln!(stdout);
+            if let Some((game, human, strength)) = now {
+                if let Err(CliError(e)) = save(&game, &args, human, &strength, &mut stdout) {
+                    eprintln!("error: {e}");
+                }
+            }
+            std::process::exit(130);
+        }
+    };
+    // Without a handler (another one is set) Ctrl-C ends the game unsaved, as before.
+    let _ = ctrlc::set_handler(on_ctrl_c);
+    let stdin = std::io::stdin();
+    let mut stdout = std::io::stdout();
+    let mut watch = |game: &Game, human: Color, strength: &str| {
+        *snapshot.lock().unwrap_or_else(|p| p.into_inner()) =
+            Some((game.clone(), human, strength.to_string()));
+    };
+    session_watched(args, stdin.lock(), &mut stdout, &mut watch)
+}
+
+/// A game of `crown play` read from `input` (bytes: a line that is not UTF-8 gets one error line
+/// and the game goes on) and written to `out`. The game is saved (`--save`) on every way out: `quit`,
+/// the end of input, the end of the game, and an error while reading or playing.
+///
+/// # Errors
+/// Bad arguments (before the game starts), a failure to read `input` or to save the game.
+pub fn session(
+    args: &PlayArgs,
+    input: impl BufRead,
+    out: &mut impl Write,
+) -> Result<ExitCode, CliError> {
+    session_watched(args, input, out, &mut |_, _, _| {})
+}
+
+/// [`session`], calling `watch` with the game (and the human's side and the engine's strength)
+/// after every change, so that an interrupt handler can save it.
+///
+/// # Errors
+/// As [`session`].
+pub fn session_watched(
+    args: &PlayArgs,
+    input: impl BufRead,
+    out: &mut impl Write,
+    watch: &mut dyn FnMut(&Game, Color, &str),
+) -> Result<ExitCode, CliError> {
     let variant: Variant = args.variant.parse()?;
     let mut game = match &args.setup {
         Some(s) => {
@@ -104,6 +168,36 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode, CliError> {
             },
         ),
     };
+    let strength = match args.movetime {
+        Some(ms) => format!("{ms} ms per move"),
+        None => format!("level {level}"),
+    };
+    let played = play_loop(
+        &mut game,
+        human,
+        &strength,
+        (limits, options, args.egdb.load()),
+        input,
+        out,
+        watch,
+    );
+    let saved = save(&game, args, human, &strength, out);
+    played?;
+    saved?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The moves of a game until it ends, `quit` or the end of `input`.
+fn play_loop(
+    game: &mut Game,
+    human: Color,
+    strength: &str,
+    (limits, options, tables): (Limits, EngineOptions, Option<Arc<dyn EndgameTables>>),
+    mut input: impl BufRead,
+    out: &mut impl Write,
+    watch: &mut dyn FnMut(&Game, Color, &str),
+) -> Result<(), CliError> {
+    let variant = game.variant();
     let mut engine = Engine::new(options);
     let mut hint_engine = Engine::new(EngineOptions {
         hash_mib: 16,
@@ -111,65 +205,74 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode, CliError> {
         level: None,
     });
     // One loaded set for both engines (the engine's own levels 1–6 leave it unused).
-    let tables = args.egdb.load();
     engine.set_tables(tables.clone());
     hint_engine.set_tables(tables);
     let stop = AtomicBool::new(false);
-    let strength = match args.movetime {
-        Some(ms) => format!("{ms} ms per move"),
-        None => format!("level {level}"),
-    };
-    println!(
+    say!(
+        out,
         "Crown — {}. You play {} against the engine ({strength}).",
         variant.name(),
         side_name(variant, human)
     );
-    println!("Type 'help' for commands.\n");
-    println!("{}", board_text(game.position()));
-    let stdin = std::io::stdin();
-    let mut lines = stdin.lock().lines();
+    say!(out, "Type 'help' for commands.\n");
+    say!(out, "{}", board_text(game.position()));
+    let mut bytes = Vec::new();
     loop {
         if let Some(o) = game.outcome() {
-            println!("Game over: {o}.");
+            say!(out, "Game over: {o}.");
             break;
         }
         let pos = *game.position();
         if pos.side_to_move() != human {
-            print!("Engine thinks... ");
-            let _ = std::io::stdout().flush();
-            let r: SearchResult = engine.search(&game, &limits, &stop, &mut |_| {});
+            let _ = write!(out, "Engine thinks... ");
+            let _ = out.flush();
+            let r: SearchResult = engine.search(game, &limits, &stop, &mut |_| {});
             let Some(mv) = r.best_move else { break };
             let text = pos.move_text(&mv);
             game.play(&mv)?;
-            println!(
+            watch(game, human, strength);
+            say!(
+                out,
                 "engine plays {text}  (score {} for the engine, depth {})",
-                r.score, r.depth
+                r.score,
+                r.depth
             );
-            println!("{}", board_text(game.position()));
+            say!(out, "{}", board_text(game.position()));
             continue;
         }
         let moves = game.legal_moves();
         if pos.must_capture() {
-            println!("You must capture.");
+            say!(out, "You must capture.");
         }
-        print!("your move> ");
-        let _ = std::io::stdout().flush();
-        let Some(line) = lines.next() else {
-            println!();
+        let _ = write!(out, "your move> ");
+        let _ = out.flush();
+        bytes.clear();
+        let n = input
+            .read_until(b'\n', &mut bytes)
+            .map_err(|e| CliError(format!("reading stdin: {e}")))?;
+        if n == 0 {
+            say!(out, "");
             break;
+        }
+        let cmd = match decode_line(&bytes) {
+            Ok(l) => l.trim(),
+            Err(e) => {
+                say!(out, "{e}");
+                continue;
+            }
         };
-        let line = line.map_err(|e| CliError(format!("reading stdin: {e}")))?;
-        let cmd = line.trim();
         match cmd {
             "" => continue,
-            "help" | "?" => println!("{}", help_text()),
+            "help" | "?" => say!(out, "{}", help_text()),
             "quit" | "exit" | "q" => break,
-            "board" => println!("{}", board_text(&pos)),
+            "board" => say!(out, "{}", board_text(&pos)),
             "moves" => {
                 let texts: Vec<String> = moves.iter().map(|m| pos.move_text(m)).collect();
-                println!("{} legal moves: {}", texts.len(), texts.join(" "));
+                say!(out, "{}", legal_moves_text(&texts));
             }
-            "pdn" => print!("{}", game_pdn(&game, human, &strength)),
+            "pdn" => {
+                let _ = write!(out, "{}", game_pdn(game, human, strength));
+            }
             "undo" => {
                 // Take back to the previous position where it is the human's turn; when there is
                 // none (the engine moved first and the human has not moved yet), change nothing.
@@ -182,17 +285,19 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode, CliError> {
                     }
                 }
                 if undone == 0 || back.position().side_to_move() != human {
-                    println!("nothing to undo");
+                    say!(out, "nothing to undo");
                 } else {
-                    game = back;
+                    *game = back;
+                    watch(game, human, strength);
                     engine.new_game();
-                    println!("{}", board_text(game.position()));
+                    say!(out, "{}", board_text(game.position()));
                 }
             }
             "hint" => {
-                let r = hint_engine.search(&game, &Limits::movetime(1000), &stop, &mut |_| {});
+                let r = hint_engine.search(game, &Limits::movetime(1000), &stop, &mut |_| {});
                 if let Some(m) = r.best_move {
-                    println!(
+                    say!(
+                        out,
                         "hint: {}  (score {}, line {})",
                         pos.move_text(&m),
                         r.score,
@@ -200,67 +305,24 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode, CliError> {
                     );
                 }
             }
-            text => match play_move_text(&mut game, text) {
-                Ok(()) => println!("{}", board_text(game.position())),
-                Err(e) => println!("{e}"),
+            text => match play_move_text(game, text) {
+                Ok(()) => {
+                    watch(game, human, strength);
+                    say!(out, "{}", board_text(game.position()));
+                }
+                Err(e) => say!(out, "{e}"),
             },
         }
     }
-    save(&game, args, human, &strength)?;
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
 
-/// The squares of an algebraic checkers move (`f6-e5`, `d2xf4xh6`, `f6e5`), as the PDN reader
-/// reads them: file letter a–h, rank digit 1–8 (rank 8 holds squares 1–4), separators `-`, `x`, `:`
-/// optional. `None` when `text` is not in that form or names a light square.
-fn algebraic_squares(text: &str) -> Option<Vec<Square>> {
-    let letters: Vec<u8> = text
-        .bytes()
-        .filter(|c| !matches!(c, b'-' | b'x' | b'X' | b':'))
-        .collect();
-    if letters.len() < 4 || letters.len() % 2 != 0 {
-        return None;
-    }
-    letters
-        .chunks(2)
-        .map(|p| {
-            let (file, rank) = (p[0].wrapping_sub(b'a'), p[1].wrapping_sub(b'0'));
-            Square::from_file_rank(file, rank)
-        })
-        .collect()
-}
-
-/// Play the move `text`: Crown's notation, or (checkers) algebraic squares such as `f6-e5`, which
-/// the PDN reader also accepts, converted to square numbers.
+/// Play the move `text`, read by the one move reader of crown-notation (Crown's notation, algebraic
+/// squares such as `f6-e5`, docs/notation.md).
 fn play_move_text(game: &mut Game, text: &str) -> Result<(), String> {
-    let checkers = game.position().variant() != Variant::Impasse;
-    let algebraic = checkers
-        .then(|| algebraic_squares(text))
-        .flatten()
-        .filter(|_| text.starts_with(|c: char| ('a'..='h').contains(&c)));
-    let Some(squares) = algebraic else {
-        return game.play_text(text).map(|_| ()).map_err(|e| e.to_string());
-    };
-    let numbers: Vec<String> = squares.iter().map(|s| s.number().to_string()).collect();
-    // A capture or a simple move: whichever is legal (the first separator decides the error).
-    let (first, second) = if text.contains(['x', 'X', ':']) {
-        ("x", "-")
-    } else {
-        ("-", "x")
-    };
-    let try_with = |sep: &str| numbers.join(sep);
-    let primary = try_with(first);
-    let mut g = game.clone();
-    match g.play_text(&primary) {
-        Ok(_) => {
-            *game = g;
-            Ok(())
-        }
-        Err(e) => match game.play_text(&try_with(second)) {
-            Ok(_) => Ok(()),
-            Err(_) => Err(format!("{text} ({primary}): {e}")),
-        },
-    }
+    let m = read_game_move(game, text).map_err(|e| e.to_string())?;
+    game.play(&m)
+        .map_err(|e| crown_notation::one_line(&e.to_string()))
 }
 
 /// The PDN of the game with the tags `crown play` writes: Event, Date (today), and Black/White
@@ -284,7 +346,13 @@ fn game_pdn(game: &Game, human: Color, strength: &str) -> String {
     )
 }
 
-fn save(game: &Game, args: &PlayArgs, human: Color, strength: &str) -> Result<(), CliError> {
+fn save(
+    game: &Game,
+    args: &PlayArgs,
+    human: Color,
+    strength: &str,
+    out: &mut impl Write,
+) -> Result<(), CliError> {
     if game.ply_count() == 0 || args.save.as_deref() == Some("-") {
         return Ok(());
     }
@@ -300,7 +368,7 @@ fn save(game: &Game, args: &PlayArgs, human: Color, strength: &str) -> Result<()
         }
     };
     std::fs::write(&path, pdn).map_err(|e| CliError(format!("saving the game to {path}: {e}")))?;
-    println!("Game saved to {path}");
+    say!(out, "Game saved to {path}");
     Ok(())
 }
 

@@ -19,13 +19,15 @@ pub struct MovesArgs {
 /// Arguments of `crown apply`.
 #[derive(Args, Debug)]
 pub struct ApplyArgs {
+    /// `--variant`, `--setup`, `--fen`.
     #[command(flatten)]
-    pos: PositionArgs,
-    /// Moves in Crown's move notation (docs/notation.md), e.g. 11-15 23-19.
-    moves: Vec<String>,
+    pub pos: PositionArgs,
+    /// Moves in Crown's move notation (docs/notation.md), e.g. 11-15 23-19 (or "11-15 23-19" as one
+    /// argument; algebraic squares f6-e5 too).
+    pub moves: Vec<String>,
     /// Print a JSON object {"fen","outcome","moves"}.
     #[arg(long)]
-    json: bool,
+    pub json: bool,
 }
 
 /// The JSON object for one move, as documented in README.md.
@@ -69,24 +71,27 @@ pub fn moves(args: &MovesArgs) -> Result<ExitCode, CliError> {
         println!("{}", serde_json::Value::from(arr));
     } else {
         println!("{pos}");
-        if list.is_empty() {
-            println!("no legal moves");
-        } else {
-            let texts: Vec<String> = list.iter().map(|m| pos.move_text(m)).collect();
-            println!("{} legal moves: {}", texts.len(), texts.join(" "));
-        }
+        let texts: Vec<String> = list.iter().map(|m| pos.move_text(m)).collect();
+        println!("{}", crown_notation::legal_moves_text(&texts));
     }
     Ok(ExitCode::SUCCESS)
 }
 
-/// Run `crown apply`.
-pub fn apply(args: &ApplyArgs) -> Result<ExitCode, CliError> {
+/// The game `crown apply` reaches: the position of `args.pos` (the FEN read the lenient way) with
+/// every move of `args.moves` played (an argument may hold several moves separated by spaces).
+///
+/// # Errors
+/// The one-line error of the FEN or of the first bad move (`move N: …`).
+pub fn applied(args: &ApplyArgs) -> Result<Game, CliError> {
     let pos = args.pos.position()?;
     let mut game = Game::from_position(pos);
-    for (i, text) in args.moves.iter().enumerate() {
-        game.play_text(text)
-            .map_err(|e| CliError(format!("move {} '{}': {e}", i + 1, text)))?;
-    }
+    crown_notation::play_moves(&mut game, &args.moves)?;
+    Ok(game)
+}
+
+/// Run `crown apply`.
+pub fn apply(args: &ApplyArgs) -> Result<ExitCode, CliError> {
+    let game = applied(args)?;
     let outcome = match game.outcome() {
         Some(o) => o.to_string(),
         None => "ongoing".to_string(),

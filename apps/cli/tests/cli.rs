@@ -154,10 +154,11 @@ fn apply_plays_moves_and_reports_the_outcome() {
 fn bad_input_is_one_line_on_stderr_with_exit_code_2() {
     let cases: &[(&[&str], &str)] = &[
         (&["moves", "--variant", "chess"], "error: unknown variant 'chess' (expected american, pool or impasse)"),
-        (&["moves", "--fen", "B:W33:B1"], "error: bad FEN: square '33' at column 4 is not one of the squares 1-32"),
-        (&["moves", "--fen", "B:W5:B5"], "error: bad FEN: square 5 is given twice"),
-        (&["moves", "--variant", "american", "--fen", "B:W1:B5"], "error: White man on square 1 stands on its king row and would have been crowned"),
-        (&["apply", "12-15"], "error: move 1 '12-15': illegal move '12-15'; legal moves: 9-13 9-14 10-14 10-15 11-15 11-16 12-16"),
+        (&["moves", "--fen", "B:W33:B1"], "error: bad FEN 'B:W33:B1': square '33' at column 4 is not one of the squares 1-32"),
+        (&["moves", "--fen", "B:W5:B5"], "error: bad FEN 'B:W5:B5': square 5 is given twice"),
+        // 13 men: American rule 2 gives each side 12, and the message speaks of men, not checkers.
+        (&["moves", "--variant", "american", "--fen", "B:W21-32:B1-13"], "error: bad FEN 'B:W21-32:B1-13': too many men: Black has 13 pieces (men and kings); a side has at most 12"),
+        (&["apply", "12-15"], "error: move 1: illegal move '12-15'; 7 legal moves: 9-13 9-14 10-14 10-15 11-15 11-16 12-16"),
         (&["perft", "--depth", "x"], "error: invalid value 'x' for '--depth <DEPTH>': invalid digit found in string"),
         (&["perft", "--variant", "pool", "--setup", "steere", "--depth", "1"], "error: --setup steere applies only to --variant impasse"),
     ];
@@ -183,5 +184,61 @@ fn options_may_follow_the_moves() {
     assert_eq!(
         v["fen"],
         "B:W18,21,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
+    );
+}
+
+#[test]
+fn match_starts_impasse_openings_from_the_steere_setup() {
+    let path = std::env::temp_dir().join(format!("crown-match-steere-{}.pdn", std::process::id()));
+    let (code, _, err) = crown(&[
+        "match",
+        "--variant",
+        "impasse",
+        "--setup",
+        "steere",
+        "--games",
+        "2",
+        "--engine-a",
+        "depth=1",
+        "--engine-b",
+        "depth=1",
+        "--pdn",
+        path.to_str().unwrap(),
+    ]);
+    let pdn = std::fs::read_to_string(&path).unwrap_or_default();
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(code, 0, "{err}");
+    // Random openings are 4 plies from the start: each must be reachable from Steere's setup in 4
+    // plies (and so is a position of that setup, not of the seed).
+    use crown_core::{ImpasseSetup, Position};
+    let mut layer = vec![Position::impasse(ImpasseSetup::Steere)];
+    for _ in 0..4 {
+        let mut next = std::collections::HashSet::new();
+        for p in &layer {
+            for m in p.legal_moves().iter() {
+                next.insert(p.after(m).to_fen());
+            }
+        }
+        layer = next
+            .iter()
+            .map(|f| Position::from_fen(crown_core::Variant::Impasse, f).unwrap())
+            .collect();
+    }
+    let reachable: std::collections::HashSet<String> = layer.iter().map(|p| p.to_fen()).collect();
+    let fens: Vec<&str> = pdn
+        .lines()
+        .filter_map(|l| l.strip_prefix("[FEN \"")?.strip_suffix("\"]"))
+        .collect();
+    assert_eq!(fens.len(), 2, "{pdn}");
+    for f in fens {
+        assert!(
+            reachable.contains(f),
+            "{f} is not 4 plies from Steere's setup"
+        );
+    }
+    let (code, _, err) = crown(&["match", "--setup", "steere", "--games", "2"]);
+    assert_eq!(
+        (code, err.trim()),
+        (2, "error: --setup steere applies only to --variant impasse")
     );
 }

@@ -271,3 +271,51 @@ fn control_characters_are_escaped_in_error_lines() {
     assert_eq!(v["errors"][0]["event"], "red\u{1b}[31m alert");
     let _ = std::fs::remove_file(&path);
 }
+
+fn temp_file(name: &str, bytes: &[u8]) -> PathBuf {
+    let p = std::env::temp_dir().join(format!("crown-pdn-{}-{name}", std::process::id()));
+    std::fs::write(&p, bytes).unwrap();
+    p
+}
+
+#[test]
+fn fmt_writes_a_game_that_does_not_replay_exactly_as_read() {
+    // 8-11 is illegal (15x24 must be taken, American rule 5); the game keeps its tags, its
+    // numbering (`5.` as written) and gets no `[Result "*"]` or `GameType`.
+    let p = temp_file(
+        "as-read.pdn",
+        b"[Event \"bad\"]\n\n1. 11-15 24-19 5. 8-11 *\n",
+    );
+    let (code, out, err) = crown(&["pdn", "fmt", p.to_str().unwrap()]);
+    std::fs::remove_file(&p).unwrap();
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(out, "[Event \"bad\"]\n1. 11-15 24-19 5. 8-11 *\n\n");
+    assert!(err.contains("(game written as read)"), "{err}");
+}
+
+#[test]
+fn utf16_files_are_read_by_their_byte_order_mark() {
+    let text = "[Event \"utf16\"]\n1. 11-15 23-19 *\n";
+    for little in [true, false] {
+        let mut bytes = if little {
+            vec![0xff, 0xfe]
+        } else {
+            vec![0xfe, 0xff]
+        };
+        for u in text.encode_utf16() {
+            bytes.extend(if little {
+                u.to_le_bytes()
+            } else {
+                u.to_be_bytes()
+            });
+        }
+        let p = temp_file(&format!("utf16-{little}.pdn"), &bytes);
+        let (code, out, err) = crown(&["pdn", "check", p.to_str().unwrap()]);
+        std::fs::remove_file(&p).unwrap();
+        assert_eq!(code, 0, "{err}");
+        assert!(
+            out.contains("1 games, 1 replayed, 0 warnings, 0 errors"),
+            "{out}"
+        );
+    }
+}

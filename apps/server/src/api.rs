@@ -319,8 +319,13 @@ async fn create_game(
                 "give either 'fen' or 'setup', not both",
             ))
         }
-        (Some(fen), None) => Position::from_fen(variant, fen)
-            .map_err(|e| ApiError::bad_request("bad_fen", format!("bad FEN '{fen}': {e}")))?,
+        // The one FEN reader of crown-notation, the lenient way a person writes a FEN; its message
+        // already says "bad FEN '…'" (once), quoting at most 60 characters.
+        (Some(fen), None) => {
+            crown_notation::read_fen(variant, fen, crown_notation::FenPolicy::Lenient)
+                .map_err(|e| ApiError::bad_request("bad_fen", e.to_string()))?
+                .position
+        }
         (None, Some(setup)) => {
             if variant != Variant::Impasse {
                 return Err(ApiError::bad_request(

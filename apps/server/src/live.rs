@@ -333,7 +333,7 @@ impl Live {
                 format!("it is {}'s turn, not {}'s", stm.name(), color.name()),
             ));
         }
-        let mv = self.game.position().parse_move(text).map_err(move_error)?;
+        let mv = read_move_text(self.game.position(), text)?;
         if self.check_flag(now) {
             return Err(ApiError::conflict(
                 "time_out",
@@ -682,6 +682,40 @@ impl Live {
             updated_ms: self.rec.updated_ms,
         }
     }
+}
+
+/// The move `text` read by the one move reader of crown-notation ([`crown_notation::read_move`]:
+/// Crown notation, algebraic squares `f6-e5`, …), its error mapped to the API's codes with the
+/// legal moves or the candidates as detail.
+fn read_move_text(pos: &crown_core::Position, text: &str) -> Result<crown_core::Move, ApiError> {
+    use crown_notation::InputErrorKind;
+    crown_notation::read_move(pos, text).map_err(|e| {
+        let msg = e.to_string();
+        match e.kind {
+            InputErrorKind::IllegalMove => {
+                let legal: Vec<String> = pos
+                    .legal_moves_sorted()
+                    .iter()
+                    .map(|m| pos.move_text(m))
+                    .collect();
+                ApiError::unprocessable(
+                    "illegal_move",
+                    msg,
+                    Some(serde_json::json!({ "legal": legal })),
+                )
+            }
+            InputErrorKind::AmbiguousMove => {
+                let detail = match pos.parse_move(text) {
+                    Err(MoveError::Ambiguous { candidates, .. }) => {
+                        Some(serde_json::json!({ "candidates": candidates }))
+                    }
+                    _ => None,
+                };
+                ApiError::unprocessable("ambiguous_move", msg, detail)
+            }
+            _ => ApiError::unprocessable("bad_move_syntax", msg, None),
+        }
+    })
 }
 
 fn move_error(e: MoveError) -> ApiError {

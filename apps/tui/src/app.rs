@@ -3,7 +3,7 @@
 //! write a file) is queued as an [`Effect`] for the runtime. No rules live here: legality, outcomes
 //! and move text all come from `crown-core`.
 
-use crate::engine::{EngineEvent, Eval, Job, Purpose, Request, Thought};
+use crate::engine::{EngineEvent, Job, Purpose, Request, Score, Thought};
 use crate::layout::{self, Hit};
 use crossterm::event::{
     KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
@@ -905,15 +905,20 @@ impl App {
     }
 
     fn submit_input(&mut self, kind: InputKind, text: &str) {
+        let text = text.trim();
         match kind {
             InputKind::Move => {
                 if !self.human_to_move() {
                     self.status = "It is not your move.".into();
                     return;
                 }
-                match self.game.position().parse_move(text) {
+                match typed_move(&self.game, text) {
                     Ok(mv) => self.play(mv),
-                    Err(MoveError::Ambiguous { candidates, .. }) => {
+                    Err(e) if e.kind == pdn::InputErrorKind::AmbiguousMove => {
+                        let candidates = match self.game.position().parse_move(text) {
+                            Err(MoveError::Ambiguous { candidates, .. }) => candidates,
+                            _ => Vec::new(),
+                        };
                         // The same choice list a click opens: pick the path or the crowned single.
                         let options: Vec<Move> = self
                             .game
@@ -929,7 +934,7 @@ impl App {
                         } else if let [only] = options[..] {
                             self.play(only);
                         } else {
-                            self.status = format!("{text} fits several moves.");
+                            self.status = format!("{e}");
                         }
                     }
                     Err(e) => self.status = format!("{e}"),
@@ -979,8 +984,8 @@ impl App {
         let mut names = [None, None];
         let mut count = 1;
         let loaded = if fen {
-            Position::from_fen(self.game.variant(), t)
-                .map(Game::from_position)
+            pdn::read_fen(self.game.variant(), t, pdn::FenPolicy::Lenient)
+                .map(|r| Game::from_position(r.position))
                 .map_err(|e| e.to_string())
         } else {
             let games = pdn::read_games(t);
@@ -1431,11 +1436,11 @@ impl App {
 
 /// Whether the engine takes a draw, given its own evaluation: when it is losing (a forced loss, or
 /// at least 0.25 of a man behind), or when the position is level (within 0.10) after 40 plies.
-pub fn accepts_draw(engine_view: Eval, plies: usize) -> bool {
+pub fn accepts_draw(engine_view: Score, plies: usize) -> bool {
     match engine_view {
-        Eval::Loss(_) | Eval::DatabaseLoss(_) => true,
-        Eval::Win(_) | Eval::DatabaseWin(_) => false,
-        Eval::Value(v) => v <= -25 || (v.abs() <= 10 && plies >= 40),
+        Score::Loss(_) | Score::DatabaseLoss(_) => true,
+        Score::Win(_) | Score::DatabaseWin(_) => false,
+        Score::Value(v) => v <= -25 || (v.abs() <= 10 && plies >= 40),
     }
 }
 
@@ -1443,4 +1448,13 @@ fn looks_like_fen(t: &str) -> bool {
     let t = t.trim().trim_matches('"');
     let mut c = t.chars();
     matches!(c.next(), Some('W' | 'B' | 'w' | 'b')) && c.next() == Some(':')
+}
+
+/// A move typed in the move box, read by the one move reader of crown-notation
+/// ([`crown_notation::read_game_move`]: Crown notation, algebraic squares `f6-e5`, Hub captures).
+///
+/// # Errors
+/// The reader's [`crown_notation::InputError`] (one printable line of at most 200 characters).
+pub fn typed_move(game: &Game, text: &str) -> Result<Move, pdn::InputError> {
+    pdn::read_game_move(game, text)
 }

@@ -1,7 +1,7 @@
 //! The Crown engine (`crown-ai`) as the app's [`Brain`].
 
-use crate::engine::{Brain, Eval, Request, Thought};
-use crown_ai::{Clock, EndgameTables, Engine, EngineOptions, Limits, Score, SearchInfo};
+use crate::engine::{Brain, Request, Thought};
+use crown_ai::{Clock, EndgameTables, Engine, EngineOptions, Limits, SearchInfo};
 use crown_core::{Game, Move};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -34,20 +34,10 @@ impl Default for CrownEngine {
     }
 }
 
-fn eval(score: Score) -> Eval {
-    match score {
-        Score::Value(v) => Eval::Value(v),
-        Score::Win(n) => Eval::Win(n),
-        Score::Loss(n) => Eval::Loss(n),
-        Score::DatabaseWin(n) => Eval::DatabaseWin(n),
-        Score::DatabaseLoss(n) => Eval::DatabaseLoss(n),
-    }
-}
-
 fn thought(i: &SearchInfo) -> Thought {
     Thought {
         depth: i.depth,
-        score: eval(i.score),
+        score: i.score,
         nodes: i.nodes,
         nps: i.nps,
         time_ms: i.time_ms,
@@ -93,7 +83,7 @@ impl Brain for CrownEngine {
             });
         let t = Thought {
             depth: r.depth,
-            score: eval(r.score),
+            score: r.score,
             nodes: r.nodes,
             nps: r.nodes.saturating_mul(1000) / r.time_ms.max(1),
             time_ms: r.time_ms,

@@ -2,58 +2,15 @@
 //! ([`Worker`]) and reports progress as [`EngineEvent`]s, so the UI never waits for it.
 
 use crown_core::{Game, Move};
-use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
-/// An evaluation from the side to move's point of view.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Eval {
-    /// Centi-men: 100 is one man ahead.
-    Value(i32),
-    /// A forced win in this many plies.
-    Win(u32),
-    /// A forced loss in this many plies.
-    Loss(u32),
-    /// A win in this many plies proven with the endgame databases.
-    DatabaseWin(u32),
-    /// A loss in this many plies proven with the endgame databases.
-    DatabaseLoss(u32),
-}
-
-impl Eval {
-    /// The same evaluation seen from the other side.
-    #[must_use]
-    pub fn negate(self) -> Eval {
-        match self {
-            Eval::Value(v) => Eval::Value(-v),
-            Eval::Win(n) => Eval::Loss(n),
-            Eval::Loss(n) => Eval::Win(n),
-            Eval::DatabaseWin(n) => Eval::DatabaseLoss(n),
-            Eval::DatabaseLoss(n) => Eval::DatabaseWin(n),
-        }
-    }
-}
-
-impl fmt::Display for Eval {
-    /// `+1.25` (men), `win in 7`, `loss in 4` (plies), `win in 23 (db)` (proven with the endgame
-    /// databases).
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Eval::Value(v) => {
-                let sign = if *v < 0 { '-' } else { '+' };
-                let a = v.unsigned_abs();
-                write!(f, "{sign}{}.{:02}", a / 100, a % 100)
-            }
-            Eval::Win(n) => write!(f, "win in {n}"),
-            Eval::Loss(n) => write!(f, "loss in {n}"),
-            Eval::DatabaseWin(n) => write!(f, "win in {n} (db)"),
-            Eval::DatabaseLoss(n) => write!(f, "loss in {n} (db)"),
-        }
-    }
-}
+/// An evaluation from the side to move's point of view: crown-ai's one displayable score
+/// (`+1.25` in men, `win in 7`, `loss in 4` in plies, `win in 23 (db)` proven by the endgame
+/// databases).
+pub use crown_ai::Score;
 
 /// Progress of a search, or its final answer.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -61,7 +18,7 @@ pub struct Thought {
     /// Completed depth in plies.
     pub depth: u32,
     /// Score of the principal variation, side to move's view.
-    pub score: Eval,
+    pub score: Score,
     /// Nodes searched.
     pub nodes: u64,
     /// Nodes per second.
@@ -244,13 +201,13 @@ mod tests {
 
     #[test]
     fn eval_display_matches_the_engine_contract() {
-        assert_eq!(Eval::Value(125).to_string(), "+1.25");
-        assert_eq!(Eval::Value(-5).to_string(), "-0.05");
-        assert_eq!(Eval::Win(7).to_string(), "win in 7");
-        assert_eq!(Eval::Loss(4).to_string(), "loss in 4");
-        assert_eq!(Eval::Win(3).negate(), Eval::Loss(3));
-        assert_eq!(Eval::DatabaseWin(23).to_string(), "win in 23 (db)");
-        assert_eq!(Eval::DatabaseWin(23).negate(), Eval::DatabaseLoss(23));
+        assert_eq!(Score::Value(125).to_string(), "+1.25");
+        assert_eq!(Score::Value(-5).to_string(), "-0.05");
+        assert_eq!(Score::Win(7).to_string(), "win in 7");
+        assert_eq!(Score::Loss(4).to_string(), "loss in 4");
+        assert_eq!(Score::Win(3).negate(), Score::Loss(3));
+        assert_eq!(Score::DatabaseWin(23).to_string(), "win in 23 (db)");
+        assert_eq!(Score::DatabaseWin(23).negate(), Score::DatabaseLoss(23));
     }
 
     /// Reports one depth, then waits for `stop` (or 5 s) and answers with the first legal move.
@@ -267,7 +224,7 @@ mod tests {
             let best = game.legal_moves().first().copied();
             let t = Thought {
                 depth: 1,
-                score: Eval::Value(0),
+                score: Score::Value(0),
                 nodes: 1,
                 nps: 1,
                 time_ms: 0,

@@ -4,7 +4,7 @@
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use crown_core::Square;
 use crown_tui::app::{App, GameChoice, Msg, Popup, Settings, SideChoice};
-use crown_tui::engine::{EngineEvent, Eval, Thought};
+use crown_tui::engine::{EngineEvent, Score, Thought};
 use crown_tui::{layout, ui};
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
@@ -155,7 +155,7 @@ fn engine_panel_and_move_list() {
         id,
         thought: Thought {
             depth: 9,
-            score: Eval::Value(12),
+            score: Score::Value(12),
             nodes: 123_456,
             nps: 1_000_000,
             time_ms: 120,
@@ -167,7 +167,7 @@ fn engine_panel_and_move_list() {
         best: Some(pv[0]),
         thought: Thought {
             depth: 10,
-            score: Eval::Value(15),
+            score: Score::Value(15),
             nodes: 234_567,
             nps: 1_000_000,
             time_ms: 230,
@@ -188,7 +188,7 @@ fn engine_panel_and_move_list() {
         id: 2,
         thought: Thought {
             depth: 6,
-            score: Eval::Value(-5),
+            score: Score::Value(-5),
             nodes: 45_678,
             nps: 900_000,
             time_ms: 50,

@@ -6,7 +6,7 @@ use crown_core::{Color, DrawReason, Game, Move, Outcome, Square, Variant, WinRea
 use crown_tui::app::{
     App, Confirm, Effect, Focus, GameChoice, InputKind, Msg, Popup, Settings, SideChoice,
 };
-use crown_tui::engine::{EngineEvent, Eval, Purpose, Thought};
+use crown_tui::engine::{EngineEvent, Purpose, Score, Thought};
 use crown_tui::layout::{self, Hit};
 
 fn key(app: &mut App, code: KeyCode) {
@@ -78,7 +78,7 @@ fn last_search(app: &mut App) -> crown_tui::engine::Job {
         .expect("a search was requested")
 }
 
-fn done(id: u64, best: Option<Move>, score: Eval) -> Msg {
+fn done(id: u64, best: Option<Move>, score: Score) -> Msg {
     Msg::Engine(EngineEvent::Done {
         id,
         best,
@@ -486,9 +486,9 @@ fn the_engine_moves_after_the_human_and_undo_takes_back_both() {
     assert!(app.status.contains("thinking"));
     let reply = job.game.position().parse_move("23-19").unwrap();
     // A stale answer is ignored.
-    app.update(done(job.id + 100, Some(reply), Eval::Value(0)));
+    app.update(done(job.id + 100, Some(reply), Score::Value(0)));
     assert_eq!(app.game.ply_count(), 1);
-    app.update(done(job.id, Some(reply), Eval::Value(0)));
+    app.update(done(job.id, Some(reply), Score::Value(0)));
     assert_eq!(app.game.ply_count(), 2);
     keys(&mut app, "u");
     assert_eq!(app.game.ply_count(), 0, "back to the human's last move");
@@ -504,7 +504,7 @@ fn the_engine_moves_first_when_the_human_takes_the_second_side() {
     assert!(app.flipped);
     let job = last_search(&mut app);
     let mv = job.game.legal_moves()[0];
-    app.update(done(job.id, Some(mv), Eval::Value(0)));
+    app.update(done(job.id, Some(mv), Score::Value(0)));
     assert_eq!(app.game.ply_count(), 1);
     assert!(app.human_to_move());
 }
@@ -522,7 +522,7 @@ fn undo_while_the_engine_thinks_stops_it() {
         .any(|e| matches!(e, Effect::StopSearch)));
     assert_eq!(app.game.ply_count(), 0);
     let reply = job.game.position().parse_move("23-19").unwrap();
-    app.update(done(job.id, Some(reply), Eval::Value(0)));
+    app.update(done(job.id, Some(reply), Score::Value(0)));
     assert_eq!(
         app.game.ply_count(),
         0,
@@ -537,7 +537,7 @@ fn hint_highlights_the_engine_suggestion() {
     let job = last_search(&mut app);
     assert_eq!(job.purpose, Purpose::Hint);
     let mv = job.game.position().parse_move("11-15").unwrap();
-    app.update(done(job.id, Some(mv), Eval::Value(10)));
+    app.update(done(job.id, Some(mv), Score::Value(10)));
     assert_eq!(app.hint, Some(mv));
     assert!(app.status.contains("11-15"), "{}", app.status);
     assert_eq!(app.cursor_square(), Some(sq(11)));
@@ -551,7 +551,7 @@ fn the_engine_accepts_a_draw_only_when_its_evaluation_says_so() {
     let job = last_search(&mut app);
     assert_eq!(job.purpose, Purpose::DrawOffer);
     // The search sees the human to move: +0.50 for the human is -0.50 for the engine: accept.
-    app.update(done(job.id, None, Eval::Value(50)));
+    app.update(done(job.id, None, Score::Value(50)));
     assert_eq!(
         app.game.outcome(),
         Some(Outcome::Draw {
@@ -562,7 +562,7 @@ fn the_engine_accepts_a_draw_only_when_its_evaluation_says_so() {
     let mut app = vs_engine(GameChoice::American, SideChoice::Black);
     keys(&mut app, "d");
     let job = last_search(&mut app);
-    app.update(done(job.id, None, Eval::Value(-80)));
+    app.update(done(job.id, None, Score::Value(-80)));
     assert_eq!(app.game.outcome(), None);
     assert!(app.status.contains("declines"));
 }
@@ -578,7 +578,7 @@ fn engine_info_fills_the_panel() {
         id: job.id,
         thought: Thought {
             depth: 7,
-            score: Eval::Value(-12),
+            score: Score::Value(-12),
             nodes: 5,
             nps: 5,
             time_ms: 1,
@@ -829,12 +829,12 @@ fn a_move_during_a_hint_search_cancels_it_and_the_engine_replies() {
         assert_eq!(job.game.ply_count(), 1);
         // The stopped hint / draw search still reports; its verdict is for the old position.
         let stale = side_job.game.position().parse_move("11-15").unwrap();
-        app.update(done(side_job.id, Some(stale), Eval::Value(90)));
+        app.update(done(side_job.id, Some(stale), Score::Value(90)));
         assert_eq!(app.hint, None, "{offer}: no stale hint");
         assert_eq!(app.game.outcome(), None, "{offer}: no stale draw");
         assert_eq!(app.thinking.map(|t| t.1), Some(Purpose::Move));
         let reply = job.game.position().parse_move("23-19").unwrap();
-        app.update(done(job.id, Some(reply), Eval::Value(0)));
+        app.update(done(job.id, Some(reply), Score::Value(0)));
         assert_eq!(app.game.ply_count(), 2, "{offer}: the engine replied");
         assert!(app.human_to_move());
     }
@@ -850,7 +850,7 @@ fn the_engine_is_not_left_idle_after_undo_load_or_the_dialog() {
     // after the human's reply the engine is asked again.
     keys(&mut app, "n");
     let mv = job.game.position().parse_move("11-15").unwrap();
-    app.update(done(job.id, Some(mv), Eval::Value(0)));
+    app.update(done(job.id, Some(mv), Score::Value(0)));
     key(&mut app, KeyCode::Esc);
     assert!(app.human_to_move());
     keys(&mut app, "23-19");
@@ -863,7 +863,7 @@ fn the_engine_is_not_left_idle_after_undo_load_or_the_dialog() {
     assert_eq!(job.game.position().side_to_move(), Color::Black);
     // Undo back to the start position with the engine to move starts it again.
     let mv = job.game.legal_moves()[0];
-    app.update(done(job.id, Some(mv), Eval::Value(0)));
+    app.update(done(job.id, Some(mv), Score::Value(0)));
     app.take_effects();
     keys(&mut app, "u");
     assert_eq!(app.game.ply_count(), 0);

@@ -96,8 +96,27 @@ pub fn start_fen(variant: &str, setup: Option<String>) -> Result<String, JsValue
 #[wasm_bindgen(js_name = piecesOfFen)]
 pub fn pieces_of_fen(variant: &str, fen: &str) -> Result<JsValue, JsValue> {
     let v = parse_variant(variant)?;
-    let pos = Position::from_fen(v, fen).map_err(|e| error("PositionError", e))?;
+    let pos = read_position(v, fen).map_err(|e| error("PositionError", e))?;
     to_js(&piece_views(&pos))
+}
+
+/// The position of a FEN as every binding reads it: the one FEN reader of crown-notation, the
+/// lenient way a person writes a FEN (`?` as side to move, a man on its king row read as a king).
+/// The Rust side of `piecesOfFen` and `Game.fromFen`, callable off wasm (tests).
+///
+/// # Errors
+/// The reader's [`crown_notation::InputError`] (one printable line naming the problem).
+pub fn read_position(variant: Variant, fen: &str) -> Result<Position, crown_notation::InputError> {
+    crown_notation::read_fen(variant, fen, crown_notation::FenPolicy::Lenient).map(|r| r.position)
+}
+
+/// The move `text` of `game` as [`WasmGame::play`] reads it: the one move reader of crown-notation
+/// (Crown notation, algebraic squares `f6-e5`, …). Callable off wasm (tests).
+///
+/// # Errors
+/// The reader's [`crown_notation::InputError`]; a finished game is named as such.
+pub fn read_move(game: &Game, text: &str) -> Result<crown_core::Move, crown_notation::InputError> {
+    crown_notation::read_game_move(game, text)
 }
 
 /// A game in progress or finished: position, history, outcome.
@@ -144,7 +163,7 @@ impl WasmGame {
     #[wasm_bindgen(js_name = fromFen)]
     pub fn from_fen(variant: &str, fen: &str) -> Result<WasmGame, JsValue> {
         let v = parse_variant(variant)?;
-        let pos = Position::from_fen(v, fen).map_err(|e| error("PositionError", e))?;
+        let pos = read_position(v, fen).map_err(|e| error("PositionError", e))?;
         Ok(WasmGame {
             game: Game::from_position(pos),
         })
@@ -254,14 +273,22 @@ impl WasmGame {
     }
 
     /// Play a move given in Crown's notation (`11-15`, `11x18x25`, `22-18`, `6>10`, `x14`, `=N` for
-    /// a crown); returns the move played (as in [`WasmGame::legal_moves`]).
+    /// a crown, algebraic squares `f6-e5`), read by [`read_move`]; returns the move played (as in
+    /// [`WasmGame::legal_moves`]).
     ///
     /// # Errors
     /// `MoveError` for bad syntax, an illegal move (the message lists the legal ones) or an ambiguous
     /// one; `GameError` when the game is over. The game is unchanged.
     pub fn play(&mut self, text: &str) -> Result<JsValue, JsValue> {
+        if let Some(o) = self.game.outcome() {
+            return Err(error(
+                "GameError",
+                format!("the game is over ({o}); no move can be played"),
+            ));
+        }
         let before = *self.game.position();
-        let mv = self.game.play_text(text).map_err(game_error)?;
+        let mv = read_move(&self.game, text).map_err(|e| error("MoveError", e))?;
+        self.game.play(&mv).map_err(game_error)?;
         let index = before
             .legal_moves()
             .iter()

@@ -100,6 +100,10 @@ fn errors_are_js_errors_with_names_and_messages() {
     assert_eq!(name, "MoveError");
     // an illegal move lists the legal ones
     assert!(msg.contains("11-15"), "{msg}");
+    // Algebraic squares are read as in PDN: f6-e5 is 11-15 (docs/notation.md).
+    let mut h = WasmGame::new("american", None).unwrap();
+    h.play("f6-e5").unwrap();
+    assert_eq!(h.ply_count(), 1);
     let (name, _) = js_error(g.play_index(7).err().unwrap());
     assert_eq!(name, "ArgumentError");
     let (name, _) = js_error(g.resign("red").err().unwrap());
@@ -207,10 +211,16 @@ fn pieces_of_a_fen() {
         (v[2].square, v[2].color.as_str(), v[2].role.as_str()),
         (29, "white", "king")
     );
-    let (name, msg) = js_error(pieces_of_fen("american", "B:W1:B2").err().unwrap());
-    // a White man on 1 (White's king row) is not a legal position
+    // A White man on 1 (White's king row) can only be a king: read as one, the lenient way every
+    // front end reads a FEN a person gives (docs/notation.md).
+    let v: Vec<PieceView> =
+        serde_wasm_bindgen::from_value(pieces_of_fen("american", "B:W1:B2").unwrap()).unwrap();
+    let one = v.iter().find(|p| p.square == 1).unwrap();
+    assert_eq!((one.color.as_str(), one.role.as_str()), ("white", "king"));
+    // 13 Black men: American checkers gives each side 12.
+    let (name, msg) = js_error(pieces_of_fen("american", "B:W21-32:B1-13").err().unwrap());
     assert_eq!(name, "PositionError");
-    assert!(msg.contains('1'), "{msg}");
+    assert!(msg.contains("too many men"), "{msg}");
 }
 
 #[wasm_bindgen_test]

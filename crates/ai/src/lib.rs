@@ -33,6 +33,7 @@
 pub mod bench;
 pub mod eval;
 mod search;
+pub mod session;
 pub mod tables;
 pub mod train;
 pub mod trained;
@@ -44,6 +45,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 pub use search::MAX_PLY;
+pub use session::{SearchKey, Session, SessionEvent};
 pub use tables::{EndgameTables, TableProbe, Wdl};
 
 /// A chess-style clock for the side to move.

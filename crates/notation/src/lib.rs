@@ -25,6 +25,7 @@
 
 mod error;
 mod gametype;
+mod input;
 mod reader;
 mod replay;
 mod writer;
@@ -32,11 +33,16 @@ mod writer;
 pub use crown_core::{FenError, MoveError, Setup};
 pub use error::{Location, PdnError, PdnErrorKind, PdnWarning};
 pub use gametype::{game_type_tag, variant_from_game_type, IMPASSE_GAME_TYPE};
+pub use input::{
+    decode_line, decode_utf16_file, legal_moves_text, one_line, play_moves, printable, quote,
+    read_fen, read_game_move, read_move, FenPolicy, InputError, InputErrorKind, ReadFen,
+    MAX_ERROR_CHARS, MAX_QUOTE_CHARS,
+};
 pub use reader::{
     is_move_text, read_games, MoveNode, Node, PdnGame, PdnReader, MAX_VARIATION_DEPTH, RESULTS,
 };
 pub use replay::{move_number, replay, replay_prefix, Replay};
-pub use writer::{canonical, game_record, write_game, LINE_WIDTH, ROSTER};
+pub use writer::{canonical, game_record, write_game, write_game_as_read, LINE_WIDTH, ROSTER};
 
 use crown_core::Game;
 

@@ -235,6 +235,9 @@ struct Lexer<R> {
     line: Vec<char>,
     pos: usize,
     eof: bool,
+    /// Moves split after their separator and joined (line, column, as written, as read), for the
+    /// game's warnings.
+    repairs: Vec<(usize, usize, String, String)>,
 }
 
 fn is_word_char(c: char) -> bool {
@@ -248,6 +251,7 @@ impl<R: Read> Lexer<R> {
             line: Vec::new(),
             pos: 0,
             eof: false,
+            repairs: Vec::new(),
         }
     }
 
@@ -475,7 +479,8 @@ impl<R: Read> Lexer<R> {
                         self.pos += 1;
                     }
                     let mut word: String = self.line[start..self.pos].iter().collect();
-                    // `1- 6`: a move split by a space after its separator (old aligned files).
+                    // `1- 6`: a move split by a space after its separator (old aligned files), or
+                    // by a line break (`23-` at the end of a line, `19` on the next).
                     if word.ends_with(['-', 'x'])
                         && word[..word.len() - 1].bytes().all(|b| b.is_ascii_digit())
                     {
@@ -483,13 +488,30 @@ impl<R: Read> Lexer<R> {
                         while j < self.line.len() && self.line[j] == ' ' {
                             j += 1;
                         }
+                        let mut written = "space";
+                        if j == self.line.len() && self.advance_line() {
+                            written = "line break";
+                            j = 0;
+                            while j < self.line.len() && self.line[j].is_whitespace() {
+                                j += 1;
+                            }
+                            self.pos = j;
+                        }
                         let k0 = j;
                         while j < self.line.len() && self.line[j].is_ascii_digit() {
                             j += 1;
                         }
                         if j > k0 && (j == self.line.len() || !is_word_char(self.line[j])) {
+                            let first = word.clone();
                             word.extend(&self.line[k0..j]);
+                            let second: String = self.line[k0..j].iter().collect();
                             self.pos = j;
+                            self.repairs.push((
+                                line,
+                                start + 1,
+                                format!("{first} {second}"),
+                                format!("{word}' (split by a {written})"),
+                            ));
                         }
                     }
                     return tok(TokKind::Word(word));
@@ -657,6 +679,12 @@ impl<R: Read> PdnReader<R> {
             if !any {
                 game.line = tok.line;
                 any = true;
+            }
+            for (l, c, written, read) in self.lexer.repairs.drain(..) {
+                game.warnings.push(PdnWarning {
+                    location: game.location(l, c),
+                    message: format!("move '{written}' read as '{read}"),
+                });
             }
             let (line, col) = (tok.line, tok.col);
             let error = |this: &mut Self, game: &PdnGame, reason: String| {

@@ -4,10 +4,7 @@
 use crate::error::{Location, PdnError, PdnErrorKind, PdnWarning};
 use crate::gametype::variant_from_game_type;
 use crate::reader::{MoveNode, Node, PdnGame};
-use crown_core::{
-    Color, DrawRules, Game, Move, MoveError, MoveList, Position, PositionError, Setup, Square,
-    Variant,
-};
+use crown_core::{Color, DrawRules, Game, Move, MoveError, MoveList, Position, Square, Variant};
 
 /// A replayed game: start position, every main-line move, and the warnings raised on the way.
 #[derive(Clone, Debug)]
@@ -84,59 +81,18 @@ pub fn move_number(variant: Variant, side: Color, ply: usize) -> (u32, bool) {
     ((k / 2 + 1) as u32, k % 2 == 1)
 }
 
-/// Read a FEN for `variant`, accepting `?` as the side to move (PDN 3.0 extension) by taking the
-/// variant's first player, with a warning text.
+/// Read a FEN for `variant` the lenient way ([`crate::read_fen`] with [`crate::FenPolicy::Lenient`]):
+/// `?` as the side to move, a man on its king row read as a king, each with a warning text.
 pub(crate) fn position_from_pdn_fen(
     variant: Variant,
     fen: &str,
 ) -> Result<(Position, Option<String>), String> {
-    let t = fen.trim();
-    let (text, warning) = match t.strip_prefix('?') {
-        Some(rest) => (
-            format!("{}{rest}", variant.first_player().letter()),
-            Some(format!(
-                "FEN \"{t}\" leaves the side to move unknown ('?'); {} to move assumed",
-                variant.first_player()
-            )),
-        ),
-        None => (t.to_string(), None),
-    };
-    if !text.bytes().any(|b| b.is_ascii_digit()) {
-        // `W::.`, `B::` (the PDN 3.0 null-move setup): no piece on the board.
-        return Err(format!(
-            "FEN \"{t}\" has no pieces; a game needs at least one piece on the board"
-        ));
-    }
-    match Position::from_fen(variant, &text) {
-        Ok(p) => Ok((p, warning)),
-        Err(PositionError::ManOnKingRow { .. }) => {
-            // Problem files write a king on its crowning row as a man (`W:W18,K15,1:…`): such a
-            // piece can only be a king, so read it as one and say so.
-            let mut setup = Setup::from_fen(&text).map_err(|e| format!("FEN \"{t}\": {e}"))?;
-            let mut crowned = Vec::new();
-            for color in [Color::Black, Color::White] {
-                let row = if color == Color::Black { 7 } else { 0 };
-                let c = color.index();
-                for sq in setup.men[c].iter() {
-                    if sq.row() == row {
-                        setup.men[c].remove(sq);
-                        setup.kings[c].insert(sq);
-                        crowned.push(format!("{color} man on {sq}"));
-                    }
-                }
-            }
-            let p =
-                Position::from_setup(variant, &setup).map_err(|e| format!("FEN \"{t}\": {e}"))?;
-            let note = format!(
-                "FEN \"{t}\": {} on its king row read as a king",
-                crowned.join(", ")
-            );
-            Ok((
-                p,
-                Some(warning.map_or(note.clone(), |w| format!("{w}; {note}"))),
-            ))
+    match crate::input::read_fen(variant, fen, crate::input::FenPolicy::Lenient) {
+        Ok(r) => {
+            let w = (!r.warnings.is_empty()).then(|| r.warnings.join("; "));
+            Ok((r.position, w))
         }
-        Err(e) => Err(format!("FEN \"{t}\": {e}")),
+        Err(e) => Err(e.to_string()),
     }
 }
 

@@ -81,6 +81,8 @@ impl Wrapper {
 struct Numbering {
     variant: Variant,
     side: Color,
+    /// Write only the move numbers the file gave, with the values it gave (a game written as read).
+    as_read: bool,
 }
 
 fn write_nodes(nodes: &[Node], first_ply: usize, num: Numbering, w: &mut Wrapper) {
@@ -92,7 +94,11 @@ fn write_nodes(nodes: &[Node], first_ply: usize, num: Numbering, w: &mut Wrapper
             Node::Move(m) => {
                 let (n, second) = move_number(num.variant, num.side, ply);
                 let mut text = String::new();
-                if !second {
+                if num.as_read {
+                    if let Some(n) = m.number {
+                        text.push_str(&format!("{n}{} ", if second { "..." } else { "." }));
+                    }
+                } else if !second {
                     text.push_str(&format!("{n}. "));
                 } else if need_number {
                     text.push_str(&format!("{n}... "));
@@ -212,7 +218,47 @@ pub fn write_game(game: &PdnGame) -> String {
         words: Vec::new(),
         glue: false,
     };
-    write_nodes(&game.nodes, 0, Numbering { variant, side }, &mut w);
+    let num = Numbering {
+        variant,
+        side,
+        as_read: false,
+    };
+    write_nodes(&game.nodes, 0, num, &mut w);
+    w.word(&terminator);
+    out.push_str(&w.layout());
+    out.push_str("\n\n");
+    out
+}
+
+/// Write one game as it was read, for a game that does not replay (so that nothing is changed or
+/// lost): the tags it has in their order (no `Result`, `GameType` or `SetUp` added), the move
+/// numbers the file gave with their values (none added, none renumbered), moves, comments, NAGs
+/// and variations, lines wrapped at 80 columns, then its result (`*` when the file gave none).
+pub fn write_game_as_read(game: &PdnGame) -> String {
+    let variant = variant_from_game_type(game.tag("GameType")).unwrap_or(Variant::American);
+    let side = game
+        .tag("FEN")
+        .and_then(|f| match f.trim().chars().next() {
+            Some('W' | 'w') => Some(Color::White),
+            Some('B' | 'b') => Some(Color::Black),
+            _ => None,
+        })
+        .unwrap_or(variant.first_player());
+    let terminator = game.result.clone().unwrap_or_else(|| "*".to_string());
+    let mut out = String::new();
+    for (name, value) in &game.tags {
+        out.push_str(&format!("[{name} \"{}\"]\n", escape(value)));
+    }
+    let mut w = Wrapper {
+        words: Vec::new(),
+        glue: false,
+    };
+    let num = Numbering {
+        variant,
+        side,
+        as_read: true,
+    };
+    write_nodes(&game.nodes, 0, num, &mut w);
     w.word(&terminator);
     out.push_str(&w.layout());
     out.push_str("\n\n");

@@ -216,3 +216,23 @@ fn error_columns_are_1_based() {
     let e = replay(&g).unwrap_err();
     assert_eq!((e.location.line, e.location.column), (1, 4));
 }
+
+#[test]
+fn a_move_split_after_its_separator_is_joined_with_a_warning() {
+    // docs/notation.md: a move split by a space or a line break after its separator is repaired,
+    // with a warning. `23-` ends line 2 and `19` starts line 3.
+    let text = "[Event \"split\"]\n1. 11-15 23-\n19 2. 8- 11 *\n";
+    let games = crown_notation::read_games(text);
+    let g = games[0].as_ref().unwrap();
+    let moves: Vec<&str> = g.main_line().map(|m| m.text.as_str()).collect();
+    assert_eq!(moves, ["11-15", "23-19", "8-11"]);
+    let w: Vec<String> = g.warnings.iter().map(|w| w.to_string()).collect();
+    assert_eq!(w.len(), 2, "{w:?}");
+    assert!(
+        w[0].contains("line 2:10") && w[0].contains("line break"),
+        "{w:?}"
+    );
+    assert!(w[1].contains("line 3:7") && w[1].contains("space"), "{w:?}");
+    let r = crown_notation::replay(g).unwrap();
+    assert_eq!(r.moves.len(), 3);
+}

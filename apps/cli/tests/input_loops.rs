@@ -1,0 +1,164 @@
+//! The line loops of `crown engine` and `crown play` as library functions fed arbitrary bytes
+//! (issue 14): a bad line gets one printable error line of at most 200 characters, the session goes
+//! on, and `play` saves the game however it ends.
+
+use crown_cli::engine_cmd::{session as engine_session, SharedOut};
+use crown_cli::play_cmd::{session as play_session, PlayArgs};
+use proptest::prelude::*;
+use std::io::Write;
+use std::sync::{Arc, Mutex};
+
+#[derive(Clone, Default)]
+struct Sink(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Sink {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+fn engine(input: &[u8]) -> String {
+    let sink = Sink::default();
+    let out: SharedOut = Arc::new(Mutex::new(Box::new(sink.clone())));
+    engine_session(input, out, None).unwrap();
+    let bytes = sink.0.lock().unwrap().clone();
+    String::from_utf8(bytes).expect("the engine writes UTF-8")
+}
+
+/// Every line is one printable line of at most 200 characters.
+fn assert_lines_ok(out: &str) {
+    for line in out.lines() {
+        assert!(
+            line.chars().count() <= 200,
+            "{} chars: {line}",
+            line.chars().count()
+        );
+        assert!(
+            !line.chars().any(char::is_control),
+            "control character: {line:?}"
+        );
+    }
+}
+
+fn temp_path(name: &str) -> std::path::PathBuf {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
+    std::env::temp_dir().join(format!("crown-{name}-{}-{nanos}.pdn", std::process::id()))
+}
+
+fn play(input: &[u8], save: &std::path::Path) -> String {
+    let args = PlayArgs {
+        variant: "american".into(),
+        setup: None,
+        side: None,
+        level: Some(1),
+        movetime: None,
+        save: Some(save.display().to_string()),
+    };
+    let mut out = Vec::new();
+    play_session(&args, input, &mut out).unwrap();
+    String::from_utf8(out).unwrap()
+}
+
+#[test]
+fn a_line_that_is_not_utf8_gets_one_error_and_the_engine_goes_on() {
+    // The issue's case: `printf 'ping\ncaf\xe9\nping\nquit\n' | crown engine`.
+    let out = engine(b"ping\ncaf\xe9\nping\nquit\n");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    assert_eq!(lines[0], "pong");
+    assert!(
+        lines[1].starts_with("error message=\"the line is not UTF-8"),
+        "{out}"
+    );
+    assert_eq!(lines[2], "pong");
+}
+
+#[test]
+fn a_5_mb_unknown_command_is_quoted_short() {
+    let mut input = vec![b'z'; 5 << 20];
+    input.extend_from_slice(b"\nping\n");
+    let out = engine(&input);
+    assert_lines_ok(&out);
+    assert!(out.contains("(5242880 characters)"), "{out}");
+    assert!(out.ends_with("pong\n"));
+}
+
+#[test]
+fn play_saves_the_game_when_a_bad_line_comes_and_on_quit() {
+    // The issue's case: `printf '11-15\n\xff\nquit\n' | crown play --level 1 --save g.pdn`.
+    let path = temp_path("play-quit");
+    let out = play(b"11-15\n\xff\nquit\n", &path);
+    assert_lines_ok(
+        &out.replace("your move> ", "\n")
+            .replace("Engine thinks... ", "\n"),
+    );
+    assert_eq!(out.matches("the line is not UTF-8").count(), 1, "{out}");
+    let pdn = std::fs::read_to_string(&path).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    assert!(pdn.contains("1. 11-15 "), "{pdn}");
+}
+
+#[test]
+fn play_saves_the_game_at_the_end_of_input() {
+    let path = temp_path("play-eof");
+    play(b"11-15\n", &path);
+    let pdn = std::fs::read_to_string(&path).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    assert!(pdn.contains("1. 11-15 "), "{pdn}");
+}
+
+/// Lines of arbitrary bytes that are not `go` or `quit` (a search or the end would cut the test).
+fn bad_line() -> impl Strategy<Value = Vec<u8>> {
+    proptest::collection::vec(
+        any::<u8>().prop_filter("no newline", |b| *b != b'\n'),
+        0..120,
+    )
+    .prop_filter("not go or quit", |l| {
+        let t = String::from_utf8_lossy(l);
+        let w = t.split_whitespace().next().unwrap_or("");
+        w != "go" && w != "quit"
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+
+    #[test]
+    fn the_engine_answers_every_ping_whatever_comes_between(lines in proptest::collection::vec(bad_line(), 0..12)) {
+        let mut input = Vec::new();
+        for l in &lines {
+            input.extend_from_slice(l);
+            input.extend_from_slice(b"\nping\n");
+        }
+        let out = engine(&input);
+        assert_lines_ok(&out);
+        prop_assert!(out.matches("pong").count() >= lines.len(), "{}", out);
+    }
+}
+
+proptest! {
+    // Each case plays engine moves (level 1): fewer cases.
+    #![proptest_config(ProptestConfig::with_cases(12))]
+
+    #[test]
+    fn play_survives_any_lines_and_saves(lines in proptest::collection::vec(bad_line(), 0..6)) {
+        let path = temp_path("play-fuzz");
+        let mut input = b"11-15\n".to_vec();
+        for l in &lines {
+            input.extend_from_slice(l);
+            input.push(b'\n');
+        }
+        let out = play(&input, &path);
+        assert_lines_ok(&out.replace("your move> ", "\n").replace("Engine thinks... ", "\n"));
+        let pdn = std::fs::read_to_string(&path).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        prop_assert!(pdn.contains("1. 11-15 "), "{}", pdn);
+    }
+}

@@ -1,0 +1,158 @@
+//! The one reader of lines, moves and FENs (issue 14): what each bad input is called, and that no
+//! input of any bytes makes a reader panic or answer with an unbounded or unprintable line.
+
+use crown_core::{Game, Position, Variant};
+use crown_notation::{
+    decode_line, decode_utf16_file, read_fen, read_game_move, read_move, FenPolicy, MAX_ERROR_CHARS,
+};
+use proptest::prelude::*;
+
+/// A message fit for a terminal or a protocol line: one line, no control character, bounded.
+fn assert_printable(msg: &str) {
+    assert!(
+        msg.chars().count() <= MAX_ERROR_CHARS,
+        "{} chars: {msg}",
+        msg.chars().count()
+    );
+    assert!(
+        !msg.chars().any(char::is_control),
+        "control character in {msg:?}"
+    );
+}
+
+fn move_error(variant: Variant, fen: Option<&str>, text: &str) -> String {
+    let pos = match fen {
+        Some(f) => Position::from_fen(variant, f).unwrap(),
+        None => Position::new(variant),
+    };
+    let e = read_move(&pos, text).unwrap_err().to_string();
+    assert_printable(&e);
+    format!("{} -> {e}", crown_notation::quote(text))
+}
+
+fn fen_error(variant: Variant, fen: &str, policy: FenPolicy) -> String {
+    let e = read_fen(variant, fen, policy).unwrap_err().to_string();
+    assert_printable(&e);
+    format!("{} -> {e}", crown_notation::quote(fen))
+}
+
+#[test]
+fn error_messages_name_the_problem() {
+    use Variant::*;
+    let long = "1".repeat(100_000);
+    let long_fen = format!("B:W{}:B1", "9".repeat(100_000));
+    let mut lines = vec![
+        move_error(American, None, "12-15"),
+        move_error(American, None, ""),
+        move_error(American, None, "33-29"),
+        move_error(American, None, &format!("{long}-15")),
+        move_error(American, None, "a2-b3"),
+        move_error(American, None, "11-15\u{1b}[2J"),
+        move_error(American, None, "hello"),
+        // American rule 6: a jump must be completed.
+        move_error(American, Some("B:W10,18:B6"), "6x15"),
+        // A capture is compulsory (American rule 5): 10x19 is the only move.
+        move_error(American, Some("B:W15:B10,1"), "1-5"),
+        // No legal moves: Black to move has no piece that can move, White has won.
+        move_error(American, Some("B:W32:B"), "1-5"),
+        // One legal move: the count and the noun agree.
+        move_error(American, Some("W:W29:B1"), "29-26"),
+        move_error(Impasse, None, "x99"),
+        fen_error(American, "BB:W21-32:B1-12", FenPolicy::Lenient),
+        fen_error(American, "B:W21-32:B1-11,KK12", FenPolicy::Lenient),
+        fen_error(American, "B:W21-32:B1-13", FenPolicy::Lenient),
+        fen_error(Impasse, "W:W21-32:BK1-7", FenPolicy::Lenient),
+        fen_error(American, &long_fen, FenPolicy::Lenient),
+        fen_error(American, "?:W21-32:B1-12", FenPolicy::Strict),
+        fen_error(American, "B:W1:B14", FenPolicy::Strict),
+        fen_error(American, "W::.", FenPolicy::Lenient),
+        fen_error(American, "B:W1\u{1b}:B5", FenPolicy::Lenient),
+    ];
+    lines.push(decode_line(b"caf\xe9\n").unwrap_err().to_string());
+    lines.push(decode_line(b"\xff\xfep\x00i\x00").unwrap_err().to_string());
+    insta::assert_snapshot!(lines.join("\n"));
+}
+
+#[test]
+fn the_one_legal_move_is_named_in_the_singular() {
+    let e = move_error(Variant::American, Some("W:W29:B1"), "29-26");
+    assert!(e.contains("1 legal move: 29-25"), "{e}");
+}
+
+#[test]
+fn lenient_fen_repairs_with_warnings_strict_refuses() {
+    let r = read_fen(Variant::American, "?:W21-32:B1-12", FenPolicy::Lenient).unwrap();
+    assert_eq!(r.position, Position::new(Variant::American));
+    assert_eq!(r.warnings.len(), 1);
+    let r = read_fen(Variant::American, "B:W1:B14", FenPolicy::Lenient).unwrap();
+    assert_eq!(r.position.to_fen(), "B:WK1:B14");
+    assert!(read_fen(Variant::American, "B:W1:B14", FenPolicy::Strict).is_err());
+}
+
+#[test]
+fn a_finished_game_is_named() {
+    // Black to move has no piece: White has won (American rule: a side that cannot move loses).
+    let game = Game::from_position(Position::from_fen(Variant::American, "B:W32:B").unwrap());
+    let e = read_game_move(&game, "1-5").unwrap_err().to_string();
+    assert!(
+        e.contains("White wins") || e.contains("White has won"),
+        "{e}"
+    );
+}
+
+#[test]
+fn utf16_files_are_read_by_their_byte_order_mark() {
+    let text = "[Event \"x\"]\n1. 11-15 *\n";
+    let mut le = vec![0xff, 0xfe];
+    let mut be = vec![0xfe, 0xff];
+    for u in text.encode_utf16() {
+        le.extend_from_slice(&u.to_le_bytes());
+        be.extend_from_slice(&u.to_be_bytes());
+    }
+    assert_eq!(decode_utf16_file(&le).unwrap().as_deref(), Some(text));
+    assert_eq!(decode_utf16_file(&be).unwrap().as_deref(), Some(text));
+    assert_eq!(decode_utf16_file(text.as_bytes()).unwrap(), None);
+    assert!(decode_utf16_file(&le[..le.len() - 1]).is_err());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn any_bytes_give_a_printable_bounded_answer(bytes in proptest::collection::vec(any::<u8>(), 0..400)) {
+        let text = String::from_utf8_lossy(&bytes);
+        if let Err(e) = decode_line(&bytes) {
+            assert_printable(&e.to_string());
+        }
+        for v in [Variant::American, Variant::Pool, Variant::Impasse] {
+            if let Err(e) = read_move(&Position::new(v), &text) {
+                assert_printable(&e.to_string());
+            }
+            for policy in [FenPolicy::Lenient, FenPolicy::Strict] {
+                match read_fen(v, &text, policy) {
+                    Ok(r) => r.warnings.iter().for_each(|w| assert_printable(w)),
+                    Err(e) => assert_printable(&e.to_string()),
+                }
+            }
+        }
+        let _ = decode_utf16_file(&bytes);
+    }
+
+    #[test]
+    fn move_like_text_gives_a_printable_bounded_answer(text in "[0-9a-hxX:>=+ -]{0,40}") {
+        for v in [Variant::American, Variant::Pool, Variant::Impasse] {
+            if let Err(e) = read_move(&Position::new(v), &text) {
+                assert_printable(&e.to_string());
+            }
+        }
+    }
+
+    #[test]
+    fn fen_like_text_gives_a_printable_bounded_answer(text in "[?BWK:,.0-9a-h -]{0,60}") {
+        for v in [Variant::American, Variant::Pool, Variant::Impasse] {
+            if let Err(e) = read_fen(v, &text, FenPolicy::Lenient) {
+                assert_printable(&e.to_string());
+            }
+        }
+    }
+}
