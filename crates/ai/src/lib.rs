@@ -28,6 +28,7 @@
 
 pub mod bench;
 pub mod eval;
+pub mod review;
 mod search;
 mod tt;
 
