@@ -194,7 +194,7 @@ pub struct SideSummary {
 /// The review of a game.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameReview {
-    /// The side that moves first in the start position.
+    /// The variant's first player (Black in checkers, White in Impasse), whose view `evals` take.
     pub first: Color,
     /// One entry per move reviewed, in order (moves played in a position that was already over by
     /// the draw rules, e.g. after an unclaimed threefold repetition, are not reviewed).
@@ -293,7 +293,7 @@ pub fn review_game(
     on_ply: &mut dyn FnMut(usize),
 ) -> Option<GameReview> {
     engine.new_game();
-    let first = start.side_to_move();
+    let first = start.variant().first_player();
     // Recorded games may go on past a repetition nobody claimed: play with the history rules off and
     // search with them on.
     let mut game = Game::from_position(*start);
@@ -416,6 +416,25 @@ pub fn turning_points(evals: &[f64]) -> Vec<TurningPoint> {
         .collect()
 }
 
+/// A one-line graph of `evals` (first player's expected score, 0–1) in `width` cells of the block
+/// characters `▁▂▃▄▅▆▇█` (low = the second player is winning), each cell the average of the plies
+/// it covers; empty for no evals or a width of 0.
+pub fn sparkline(evals: &[f64], width: usize) -> String {
+    const BLOCKS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
+    if evals.is_empty() || width == 0 {
+        return String::new();
+    }
+    let cells = width.min(evals.len());
+    (0..cells)
+        .map(|c| {
+            let lo = c * evals.len() / cells;
+            let hi = ((c + 1) * evals.len() / cells).max(lo + 1);
+            let avg = evals[lo..hi].iter().sum::<f64>() / (hi - lo) as f64;
+            BLOCKS[((avg.clamp(0.0, 1.0) * 8.0) as usize).min(7)]
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -448,6 +467,13 @@ mod tests {
             .map(|m| m.nag())
             .collect();
         assert_eq!(nags, [1, 2, 4, 6]);
+    }
+
+    #[test]
+    fn sparkline_blocks() {
+        assert_eq!(sparkline(&[0.0, 0.5, 1.0], 3), "▁▅█");
+        assert_eq!(sparkline(&[0.0, 0.0, 1.0, 1.0], 2), "▁█");
+        assert_eq!(sparkline(&[], 5), "");
     }
 
     #[test]
