@@ -1,0 +1,107 @@
+//! Game review on positions whose verdict is forced by the rules: a move that hangs a piece to a
+//! shot is `??`, the only move that avoids the shot is `!`. Every verdict is checked again by a
+//! brute-force minimax over the legal moves of crown-core, independent of the engine.
+
+use crown_ai::review::{review_game, Mark, ReviewOptions};
+use crown_ai::{Engine, EngineOptions, Limits, Score};
+use crown_core::{Move, Position, Variant};
+use std::sync::atomic::AtomicBool;
+
+/// True when the side to move in `pos` loses by force within `plies` (it has no legal move now, or
+/// every move leads to a position the opponent wins within `plies − 1`).
+fn lost_within(pos: &Position, plies: u32) -> bool {
+    let moves = pos.legal_moves_sorted();
+    if moves.is_empty() {
+        return true;
+    }
+    plies > 0 && moves.iter().all(|m| won_within(&pos.after(m), plies - 1))
+}
+
+/// True when the side to move in `pos` wins by force within `plies`.
+fn won_within(pos: &Position, plies: u32) -> bool {
+    plies > 0
+        && pos
+            .legal_moves_sorted()
+            .iter()
+            .any(|m| lost_within(&pos.after(m), plies - 1))
+}
+
+fn mv(pos: &Position, text: &str) -> Move {
+    pos.parse_move(text).expect("legal move")
+}
+
+fn review_one(fen: &str, text: &str, depth: u32) -> crown_ai::review::MoveReview {
+    let pos = Position::from_fen(Variant::American, fen).expect("FEN");
+    let m = mv(&pos, text);
+    let mut engine = Engine::new(EngineOptions::default());
+    let options = ReviewOptions {
+        limits: Limits::depth(depth),
+        check_only_moves: true,
+    };
+    let review = review_game(
+        &mut engine,
+        &pos,
+        &[m],
+        &options,
+        &AtomicBool::new(false),
+        &mut |_| {},
+    )
+    .expect("not stopped");
+    review.moves[0].clone()
+}
+
+/// Black: king on 3. White: men on 16 and 20. Black to move has two moves, 3-7 and 3-8.
+/// After 3-7 White shoots 16-11: the king must jump 7x16 (captures are compulsory, and it is its
+/// only capture), and 20x11 takes it, the last black piece: Black has lost in four plies. 3-8 keeps
+/// the king out of the shot.
+const SHOT: &str = "B:W16,20:BK3";
+
+#[test]
+fn the_shot_is_real_by_brute_force() {
+    let pos = Position::from_fen(Variant::American, SHOT).unwrap();
+    let texts: Vec<String> = pos
+        .legal_moves_sorted()
+        .iter()
+        .map(|m| pos.move_text(m))
+        .collect();
+    assert_eq!(texts, ["3-7", "3-8"]);
+    let after_3_7 = pos.after(&mv(&pos, "3-7"));
+    assert!(won_within(&after_3_7, 3), "16-11 7x16 20x11 wins for White");
+    let after_3_8 = pos.after(&mv(&pos, "3-8"));
+    assert!(
+        !won_within(&after_3_8, 7),
+        "no White win within 7 plies after 3-8"
+    );
+}
+
+#[test]
+fn hanging_the_king_to_a_shot_is_a_blunder() {
+    let r = review_one(SHOT, "3-7", 8);
+    assert_eq!(r.mark, Some(Mark::Blunder));
+    assert!(
+        matches!(r.played_score, Score::Loss(_)),
+        "{:?}",
+        r.played_score
+    );
+    let pos = Position::from_fen(Variant::American, SHOT).unwrap();
+    assert_eq!(r.best, mv(&pos, "3-8"));
+    // The loss is the whole expected score of the better move: proven lost scores 0.
+    assert!(r.loss >= 0.2, "{}", r.loss);
+}
+
+#[test]
+fn the_only_move_that_avoids_the_shot_is_marked_good() {
+    let r = review_one(SHOT, "3-8", 8);
+    assert_eq!(r.mark, Some(Mark::Only));
+    assert!(r.is_best());
+    assert_eq!(r.loss, 0.0);
+}
+
+#[test]
+fn forced_moves_get_no_mark() {
+    // Black's man on 14 must jump 14x23 (the only legal move): a forced capture is neither `!`
+    // nor an error.
+    let r = review_one("B:W18,29:B14", "14x23", 6);
+    assert_eq!(r.mark, None);
+    assert_eq!(r.loss, 0.0);
+}
