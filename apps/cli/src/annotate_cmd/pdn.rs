@@ -129,8 +129,8 @@ pub fn strip_crown_annotation(nodes: &[Node]) -> Vec<Node> {
 /// NAG (`$1 !`, `$6 ?!`, `$2 ?`, `$4 ??`), a comment `{+0.35 / 18}` (the score after the move from
 /// the first player's view, and the search depth in plies), and after a marked move the engine's
 /// better line as a variation. Every original tag, comment, NAG and variation is kept; the tags
-/// `Annotator` (Crown and its version) and `AnnotatorSettings` (`settings`) are set. A game whose
-/// `Annotator` tag already names Crown has its previous annotation replaced
+/// `Annotator` (Crown and its version, after the annotators already named there, comma-separated)
+/// and `AnnotatorSettings` (`settings`) are set. A game whose `Annotator` tag already names Crown has its previous annotation replaced
 /// ([`strip_crown_annotation`]), not doubled.
 pub fn annotate_pdn(
     game: &PdnGame,
@@ -139,15 +139,21 @@ pub fn annotate_pdn(
     settings: &str,
 ) -> PdnGame {
     let mut out = game.clone();
-    let again = game
+    // Other annotators stay named before Crown: `A. Human, Crown 0.1.0`.
+    let mut annotators: Vec<&str> = game
         .tag("Annotator")
-        .is_some_and(|a| a.starts_with("Crown"));
+        .map(|a| a.split(", ").filter(|p| !p.trim().is_empty()).collect())
+        .unwrap_or_default();
+    let again = annotators.iter().any(|a| a.starts_with("Crown"));
+    annotators.retain(|a| !a.starts_with("Crown"));
+    let crown = format!("Crown {}", env!("CARGO_PKG_VERSION"));
+    annotators.push(&crown);
     let source = if again {
         strip_crown_annotation(&game.nodes)
     } else {
         game.nodes.clone()
     };
-    out.set_tag("Annotator", &format!("Crown {}", env!("CARGO_PKG_VERSION")));
+    out.set_tag("Annotator", &annotators.join(", "));
     out.set_tag("AnnotatorSettings", settings);
     let mut nodes = Vec::with_capacity(source.len() * 3);
     let mut pending: Option<Vec<Node>> = None;

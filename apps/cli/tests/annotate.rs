@@ -1,0 +1,278 @@
+//! `crown annotate` on real games and on bad input: round trip through `crown pdn check`, the original
+//! moves, tags and comments kept, exit codes, nothing half-written.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn shared() -> PathBuf {
+    if let Ok(p) = std::env::var("CROWN_SHARED") {
+        return PathBuf::from(p);
+    }
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared")
+}
+
+fn tinsley() -> String {
+    shared().join("data/pdn/tinsley.pdn").display().to_string()
+}
+
+fn crown(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_crown"))
+        .args(args)
+        .output()
+        .expect("run crown");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("crown-annotate-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn s(p: &Path) -> String {
+    p.display().to_string()
+}
+
+/// The main-line moves of every game of a PDN text, as `crown pdn fen` would replay them: read with
+/// crown-notation.
+fn main_lines(text: &str, games: usize) -> Vec<Vec<String>> {
+    crown_notation::read_games(text)
+        .into_iter()
+        .take(games)
+        .map(|g| {
+            let g = g.expect("game parses");
+            let r = crown_notation::replay(&g).expect("game replays");
+            let mut pos = r.start;
+            r.moves
+                .iter()
+                .map(|m| {
+                    let t = pos.move_text(m);
+                    pos.play(m);
+                    t
+                })
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn tinsley_games_round_trip() {
+    let dir = temp_dir("roundtrip");
+    let out = dir.join("a.pdn");
+    let (code, stdout, stderr) = crown(&[
+        "annotate",
+        &tinsley(),
+        "--games",
+        "1-2",
+        "--depth",
+        "4",
+        "-o",
+        &s(&out),
+        "--graph",
+        &s(&dir),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("2 of 2 games annotated"), "{stdout}");
+    assert!(stdout.contains("game 1: Ohio State Ty 1946 (MF Tinsley - M Rex)"));
+
+    // It replays with no warning.
+    let (code, check, _) = crown(&["pdn", "check", "--warnings", &s(&out)]);
+    assert_eq!(code, 0, "{check}");
+    assert_eq!(check.trim(), "2 games, 2 replayed, 0 warnings, 0 errors");
+
+    // Same moves as the original, every original tag, one score comment per move, and the tags.
+    let text = std::fs::read_to_string(&out).unwrap();
+    let original = std::fs::read_to_string(tinsley()).unwrap();
+    let orig_lines = main_lines(&original, 2);
+    let lines = main_lines(&text, 2);
+    assert_eq!(lines, orig_lines);
+    let games = crown_notation::read_games(&text);
+    let first = games[0].as_ref().unwrap();
+    assert_eq!(first.tag("Event"), Some("Ohio State Ty 1946"));
+    assert_eq!(first.tag("Black"), Some("MF Tinsley"));
+    assert_eq!(first.tag("White"), Some("M Rex"));
+    assert_eq!(first.tag("Result"), Some("1/2-1/2"));
+    assert_eq!(first.tag("Annotator"), Some("Crown 0.1.0"));
+    assert_eq!(
+        first.tag("AnnotatorSettings"),
+        Some("crown-ai 0.1.0, depth 4 per position, hash 16 MiB")
+    );
+    let main_comments = first
+        .nodes
+        .iter()
+        .filter(|n| matches!(n, crown_notation::Node::Comment(_)))
+        .count();
+    // Game 1 has 56 plies (28 moves a side, `28. 17x10 24x15x6`).
+    assert_eq!(main_comments, 56);
+
+    // The graphs exist: an SVG with a title, a PNG with the PNG signature.
+    let svg = std::fs::read_to_string(dir.join("game-1.svg")).unwrap();
+    assert!(svg.starts_with("<svg") && svg.contains("MF Tinsley - M Rex"));
+    let png = std::fs::read(dir.join("game-2.png")).unwrap();
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+
+    // Annotating again keeps the moves and replaces the annotation instead of doubling it.
+    let again = dir.join("b.pdn");
+    let (code, _, stderr) = crown(&["annotate", &s(&out), "--depth", "2", "-o", &s(&again)]);
+    assert_eq!(code, 0, "{stderr}");
+    let text2 = std::fs::read_to_string(&again).unwrap();
+    assert_eq!(main_lines(&text2, 2), orig_lines);
+    let g2 = crown_notation::read_games(&text2);
+    let comments2 = g2[0]
+        .as_ref()
+        .unwrap()
+        .nodes
+        .iter()
+        .filter(|n| matches!(n, crown_notation::Node::Comment(_)))
+        .count();
+    assert_eq!(comments2, 56);
+    let (code, check, _) = crown(&["pdn", "check", "--warnings", &s(&again)]);
+    assert_eq!(code, 0, "{check}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn original_comments_and_variations_are_kept() {
+    let dir = temp_dir("keep");
+    let input = dir.join("in.pdn");
+    std::fs::write(
+        &input,
+        "[Event \"Kept\"]\n[Round \"7\"]\n[Annotator \"A. Human\"]\n[Opening \"Old Fourteenth\"]\n\
+         1. 11-15 {a human note} 23-19 $1 (22-17 {another line}) 2. 8-11 22-17 *\n",
+    )
+    .unwrap();
+    let out = dir.join("out.pdn");
+    let (code, _, stderr) = crown(&["annotate", &s(&input), "--depth", "3", "-o", &s(&out)]);
+    assert_eq!(code, 0, "{stderr}");
+    // Movetext lines are wrapped: compare with single spaces.
+    let text = std::fs::read_to_string(&out)
+        .unwrap()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(text.contains("[Round \"7\"]"), "{text}");
+    assert!(text.contains("[Opening \"Old Fourteenth\"]"), "{text}");
+    assert!(text.contains("{a human note}"), "{text}");
+    assert!(text.contains("(1... 22-17 {another line})"), "{text}");
+    assert!(text.contains("23-19 $1"), "{text}");
+    // The annotator tag names Crown after the human.
+    assert!(
+        text.contains("[Annotator \"A. Human, Crown 0.1.0\"]"),
+        "{text}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_game_that_does_not_replay_is_reported_and_skipped() {
+    // Game 541 of tinsley.pdn (Petal 1981, game 18) has an illegal move 62 (see tests/pdn.rs).
+    let dir = temp_dir("skip");
+    let out = dir.join("out.pdn");
+    let (code, stdout, stderr) = crown(&[
+        "annotate",
+        &tinsley(),
+        "--games",
+        "541,1",
+        "--depth",
+        "2",
+        "-o",
+        &s(&out),
+    ]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("Petal 1981, game 18"), "{stderr}");
+    assert!(stderr.contains("illegal move"), "{stderr}");
+    assert!(stderr.contains("(skipped)"), "{stderr}");
+    assert!(
+        stdout.contains("1 of 2 games annotated (1 skipped)"),
+        "{stdout}"
+    );
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(crown_notation::read_games(&text).len(), 1);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_input_exits_2_and_writes_nothing() {
+    let dir = temp_dir("bad");
+    let empty = dir.join("empty.pdn");
+    std::fs::write(&empty, "").unwrap();
+    let out = dir.join("out.pdn");
+
+    let (code, _, err) = crown(&["annotate", &s(&empty), "-o", &s(&out)]);
+    assert_eq!(code, 2);
+    assert_eq!(
+        err.trim(),
+        format!("error: {}: no PDN game in the file", s(&empty))
+    );
+
+    let (code, _, err) = crown(&["annotate", &s(&dir), "-o", &s(&out)]);
+    assert_eq!(code, 2);
+    assert_eq!(err.trim(), format!("error: {}: is a directory", s(&dir)));
+
+    let missing = dir.join("missing.pdn");
+    let (code, _, err) = crown(&["annotate", &s(&missing)]);
+    assert_eq!(code, 2);
+    assert!(
+        err.starts_with(&format!("error: {}: ", s(&missing))),
+        "{err}"
+    );
+
+    // Output into a directory that does not exist, and onto a directory.
+    let nowhere = dir.join("no/such/dir/out.pdn");
+    let (code, _, err) = crown(&["annotate", &tinsley(), "--games", "1", "-o", &s(&nowhere)]);
+    assert_eq!(code, 2);
+    assert!(
+        err.starts_with(&format!("error: {}: cannot write", s(&nowhere))),
+        "{err}"
+    );
+    let (code, _, err) = crown(&["annotate", &tinsley(), "--games", "1", "-o", &s(&dir)]);
+    assert_eq!(code, 2);
+    assert_eq!(err.trim(), format!("error: {}: is a directory", s(&dir)));
+
+    // A game number past the end.
+    let (code, _, err) = crown(&["annotate", &tinsley(), "--games", "725", "-o", &s(&out)]);
+    assert_eq!(code, 2);
+    assert_eq!(
+        err.trim(),
+        "error: --games: there is no game 725; the file holds 724"
+    );
+
+    // Nothing was written, not even a temporary file.
+    let left: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(left, ["empty.pdn"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn json_summary() {
+    let (code, out, err) = crown(&[
+        "annotate",
+        &tinsley(),
+        "--games",
+        "1",
+        "--depth",
+        "3",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["annotated"], 1);
+    assert_eq!(v["interrupted"], false);
+    let g = &v["games"][0];
+    assert_eq!(g["event"], "Ohio State Ty 1946");
+    assert_eq!(g["plies"], 56);
+    assert_eq!(g["first"], "Black");
+    assert_eq!(g["sides"]["Black"]["moves"], 28);
+    assert_eq!(g["sides"]["White"]["moves"], 28);
+    assert_eq!(g["moves"].as_array().unwrap().len(), 56);
+    assert_eq!(g["moves"][0]["move"], "11-15");
+    assert_eq!(g["moves"][55]["move"], "24x6");
+}
