@@ -276,3 +276,22 @@ fn json_summary() {
     assert_eq!(g["moves"][0]["move"], "11-15");
     assert_eq!(g["moves"][55]["move"], "24x6");
 }
+
+/// A shot, annotated (insta snapshot): Black's king on 3 against White's men on 16 and 20. 3-7 walks
+/// into 16-11 7x16 20x11, which takes the last black piece; 3-8 was the move. The annotation marks
+/// 3-7 `??` (NAG 4) with the better line (3-8) as a variation, and the rest of the game as proven
+/// wins for White. Proven results do not depend on the evaluation.
+#[test]
+fn annotated_shot_snapshot() {
+    let dir = temp_dir("shot");
+    let input = dir.join("shot.pdn");
+    std::fs::write(
+        &input,
+        "[Event \"A shot\"]\n[SetUp \"1\"]\n[FEN \"B:W16,20:BK3\"]\n1. 3-7 16-11 2. 7x16 20x11 0-1\n",
+    )
+    .unwrap();
+    let (code, out, err) = crown(&["annotate", &s(&input), "--depth", "8"]);
+    assert_eq!(code, 0, "{err}");
+    insta::assert_snapshot!(out);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -105,3 +105,23 @@ fn forced_moves_get_no_mark() {
     assert_eq!(r.mark, None);
     assert_eq!(r.loss, 0.0);
 }
+
+#[test]
+fn the_only_winning_shot_is_marked_good() {
+    // After 3-7 White has two moves, 16-11 and 16-12 (20 is blocked by its own man on 16).
+    // 16-11 wins at once (7x16 is forced, 20x11 takes the king). 16-12 loses: the brute force finds
+    // a black win within 9 plies (7-11 20-16 11x20 12-8 20-16 8-3 16-11 3-7 11x2 is one line).
+    let start = Position::from_fen(Variant::American, SHOT).unwrap();
+    let pos = start.after(&mv(&start, "3-7"));
+    let texts: Vec<String> = pos
+        .legal_moves_sorted()
+        .iter()
+        .map(|m| pos.move_text(m))
+        .collect();
+    assert_eq!(texts, ["16-11", "16-12"]);
+    assert!(won_within(&pos.after(&mv(&pos, "16-12")), 9));
+    assert!(lost_within(&pos.after(&mv(&pos, "16-11")), 2));
+    let r = review_one(&pos.to_fen(), "16-11", 10);
+    assert_eq!(r.mark, Some(Mark::Only));
+    assert!(matches!(r.played_score, Score::Win(_)));
+}
