@@ -40,7 +40,7 @@ where
     DB::ErrorType: 'static,
 {
     root.fill(&WHITE)?;
-    let plies = review.evals.len().saturating_sub(1).max(1) as f64;
+    let plies = review.evals.len().saturating_sub(1).max(1) as i32;
     let mut builder = ChartBuilder::on(root);
     builder.margin(12);
     if text {
@@ -49,45 +49,43 @@ where
             .x_label_area_size(36)
             .y_label_area_size(48);
     }
-    let mut chart = builder.build_cartesian_2d(0f64..plies, 0f64..1f64)?;
+    let mut chart = builder.build_cartesian_2d(0i32..plies, 0f64..1f64)?;
     if text {
         chart
             .configure_mesh()
             .x_desc("ply")
             .y_desc(format!("{} expected score", review.first))
             .y_labels(6)
+            .y_label_formatter(&|y| format!("{y:.1}"))
             .light_line_style(WHITE.mix(0.0))
             .draw()?;
     } else {
         // The frame and a grid every 10 plies, no text.
         chart.draw_series(std::iter::once(Rectangle::new(
-            [(0.0, 0.0), (plies, 1.0)],
+            [(0, 0.0), (plies, 1.0)],
             BLACK.stroke_width(1),
         )))?;
-        let mut x = 10.0;
+        let mut x = 10;
         while x < plies {
             chart.draw_series(LineSeries::new(
                 [(x, 0.0), (x, 1.0)],
                 BAND.mix(0.5).stroke_width(1),
             ))?;
-            x += 10.0;
+            x += 10;
         }
     }
     for y in [1.0 - WIN_BAND, 0.5, WIN_BAND] {
-        chart.draw_series(LineSeries::new(
-            [(0.0, y), (plies, y)],
-            BAND.stroke_width(1),
-        ))?;
+        chart.draw_series(LineSeries::new([(0, y), (plies, y)], BAND.stroke_width(1)))?;
     }
     chart.draw_series(LineSeries::new(
-        review.evals.iter().enumerate().map(|(i, e)| (i as f64, *e)),
+        review.evals.iter().enumerate().map(|(i, e)| (i as i32, *e)),
         CURVE.stroke_width(2),
     ))?;
     chart.draw_series(review.moves.iter().filter_map(|m| {
         let mark = m.mark?;
         let y = *review.evals.get(m.ply + 1)?;
         Some(Circle::new(
-            ((m.ply + 1) as f64, y),
+            ((m.ply + 1) as i32, y),
             5,
             mark_colour(mark).filled(),
         ))
@@ -146,5 +144,55 @@ pub fn write_graphs(dir: &Path, job: &Job, review: &GameReview) -> Result<(), Cl
             let _ = std::fs::remove_file(&tmp);
             Err(CliError(format!("{}: {e}", png_path.display())))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crown_ai::review::{turning_points, MoveReview};
+    use crown_ai::Score;
+    use crown_core::{Color, Position, Variant};
+
+    /// A review made by hand (no engine): a level game until White blunders at ply 3 and Black
+    /// finds the only winning move at ply 4.
+    fn hand_review() -> GameReview {
+        let pos = Position::new(Variant::American);
+        let mv = pos.legal_moves_sorted()[0];
+        let evals = vec![0.5, 0.52, 0.48, 0.5, 0.9, 1.0];
+        let mut moves = Vec::new();
+        for (ply, mark) in [None, None, None, Some(Mark::Blunder), Some(Mark::Only)]
+            .into_iter()
+            .enumerate()
+        {
+            moves.push(MoveReview {
+                ply,
+                mover: if ply % 2 == 0 {
+                    Color::Black
+                } else {
+                    Color::White
+                },
+                played: mv,
+                best: mv,
+                best_line: vec![mv],
+                best_score: Score::Value(0),
+                played_score: Score::Value(0),
+                depth: 4,
+                loss: 0.0,
+                mark,
+            });
+        }
+        GameReview {
+            first: Color::Black,
+            turning_points: turning_points(&evals),
+            moves,
+            evals,
+        }
+    }
+
+    #[test]
+    fn svg_of_a_hand_made_review() {
+        let svg = svg("Game 1: Black - White (a test), 1-0", &hand_review()).unwrap();
+        insta::assert_snapshot!(svg);
     }
 }
