@@ -862,7 +862,7 @@ impl App {
     }
 
     /// Show the position after the next (or previous) key moment of the review: a turning point
-    /// or a `?`/`??` move.
+    /// or a `?`/`??` move. From the live position, `]` goes to the first and `[` to the last.
     fn jump_moment(&mut self, forward: bool) {
         let Some(r) = self.current_review() else {
             self.status = "Press v to review the game first.".into();
@@ -870,8 +870,13 @@ impl App {
         };
         let moments = r.key_moments();
         let n = self.game.ply_count();
-        // The move shown now is the one before the position shown.
-        let cur = self.view_ply.unwrap_or(n) as i64 - 1;
+        // The move shown now is the one before the position shown; from the live position `]`
+        // starts at the beginning of the game.
+        let cur = match self.view_ply {
+            Some(v) => v as i64 - 1,
+            None if forward => -1,
+            None => n as i64,
+        };
         let target = if forward {
             moments.iter().copied().find(|&p| p as i64 > cur)
         } else {

@@ -105,6 +105,10 @@ fn review_marks_the_shot_and_jumps_to_it() {
     assert_eq!(app.status, "No more key moments that way.");
     key(&mut app, '[');
     assert_eq!(app.status, "No more key moments that way.");
+    // From the live position, [ goes to the last key moment.
+    app.browse_to(None);
+    key(&mut app, '[');
+    assert_eq!(app.view_ply, Some(1));
 }
 
 #[test]
