@@ -403,17 +403,30 @@ pub fn review_game(
     })
 }
 
-/// The plies where consecutive evaluations (first player's expected score, `evals[i]` before ply
-/// `i`) fall in different [`Band`]s.
+/// The plies where the evaluation (first player's expected score, `evals[i]` before ply `i`) moves
+/// into another [`Band`] and stays there after the reply: the move at ply `i` is a turning point
+/// when `evals[i + 1]` is in another band than the last band held, and `evals[i + 2]` (when there
+/// is one) is in that band too. A band left for one ply only (an evaluation that swings with the
+/// side to move) is not a turning point.
 pub fn turning_points(evals: &[f64]) -> Vec<TurningPoint> {
-    evals
-        .windows(2)
-        .enumerate()
-        .filter_map(|(ply, w)| {
-            let (before, after) = (Band::of(w[0]), Band::of(w[1]));
-            (before != after).then_some(TurningPoint { ply, before, after })
-        })
-        .collect()
+    let Some(first) = evals.first() else {
+        return Vec::new();
+    };
+    let mut held = Band::of(*first);
+    let mut out = Vec::new();
+    for ply in 0..evals.len().saturating_sub(1) {
+        let after = Band::of(evals[ply + 1]);
+        let stays = evals.get(ply + 2).is_none_or(|e| Band::of(*e) == after);
+        if after != held && stays {
+            out.push(TurningPoint {
+                ply,
+                before: held,
+                after,
+            });
+            held = after;
+        }
+    }
+    out
 }
 
 /// A one-line graph of `evals` (first player's expected score, 0–1) in `width` cells of the block
@@ -478,6 +491,9 @@ mod tests {
 
     #[test]
     fn turning_points_cross_bands() {
+        // 0.85 at ply 2 holds after the reply (0.9): a turning point at ply 1. 0.5 at ply 4 is
+        // left at once (0.1): the turn is the move at ply 4, from the first player winning to the
+        // second.
         let t = turning_points(&[0.5, 0.6, 0.85, 0.9, 0.5, 0.1]);
         assert_eq!(
             t,
@@ -488,16 +504,14 @@ mod tests {
                     after: Band::FirstWins
                 },
                 TurningPoint {
-                    ply: 3,
-                    before: Band::FirstWins,
-                    after: Band::Balanced
-                },
-                TurningPoint {
                     ply: 4,
-                    before: Band::Balanced,
+                    before: Band::FirstWins,
                     after: Band::SecondWins
                 },
             ]
         );
+        // A swing for one ply with the side to move is no turning point.
+        assert!(turning_points(&[0.5, 0.85, 0.5, 0.85, 0.5, 0.5]).is_empty());
+        assert!(turning_points(&[]).is_empty());
     }
 }
