@@ -242,8 +242,9 @@ pub struct ReviewOptions {
     /// the engine's best gets the same limits, one ply less deep when a depth is set.
     pub limits: Limits,
     /// Look for `!` moves: when the move played is the engine's best, search every other legal move
-    /// (as the move played would be) until one is not a proven loss. Costs about one more search
-    /// per position where the best move was played.
+    /// until one is not a proven loss — with the limits of the move played, but a quarter of the
+    /// time (at least 10 ms) when a time is set: a loss proven in less time is still proven, and
+    /// the usual answer (not lost) costs a quarter of a search.
     pub check_only_moves: bool,
 }
 
@@ -254,6 +255,16 @@ impl Default for ReviewOptions {
             check_only_moves: true,
         }
     }
+}
+
+/// Limits for the other moves searched when looking for a `!` move (see
+/// [`ReviewOptions::check_only_moves`]).
+fn alternative_limits(limits: &Limits) -> Limits {
+    let mut l = child_limits(limits);
+    if let Some(ms) = l.movetime_ms {
+        l.movetime_ms = Some((ms / 4).max(10));
+    }
+    l
 }
 
 fn child_limits(limits: &Limits) -> Limits {
@@ -302,6 +313,7 @@ pub fn review_game(
         forty_moves: false,
     });
     let child = child_limits(&options.limits);
+    let alternative = alternative_limits(&options.limits);
     let mut reviewed = Vec::new();
     let mut evals = Vec::with_capacity(moves.len() + 1);
     let first_view = |mover: Color, s: Score| {
@@ -343,7 +355,7 @@ pub fn review_game(
                 && !matches!(played_score, Score::Loss(_))
             {
                 let all_lost = legal.iter().filter(|m| *m != mv).all(|alt| {
-                    let (s, _) = score_after(engine, &here, alt, &child, stop);
+                    let (s, _) = score_after(engine, &here, alt, &alternative, stop);
                     matches!(s, Score::Loss(_))
                 });
                 if all_lost {

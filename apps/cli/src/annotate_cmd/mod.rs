@@ -54,7 +54,7 @@ pub struct AnnotateArgs {
     /// Print the summary as one JSON object on stdout (see docs/annotate.md).
     #[arg(long)]
     json: bool,
-    /// Do not look for `!` moves (saves about one search per position where the best move was
+    /// Do not look for `!` moves (saves the searches of the other moves where the best move was
     /// played).
     #[arg(long)]
     no_only_moves: bool,
