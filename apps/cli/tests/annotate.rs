@@ -234,6 +234,15 @@ fn bad_input_exits_2_and_writes_nothing() {
     assert_eq!(code, 2);
     assert_eq!(err.trim(), format!("error: {}: is a directory", s(&dir)));
 
+    // Only a game that does not replay (541, see above): nothing to write.
+    let (code, _, err) = crown(&["annotate", &tinsley(), "--games", "541", "-o", &s(&out)]);
+    assert_eq!(code, 2);
+    assert!(
+        err.trim_end()
+            .ends_with("none of the 1 selected games replays; nothing written"),
+        "{err}"
+    );
+
     // A game number past the end.
     let (code, _, err) = crown(&["annotate", &tinsley(), "--games", "725", "-o", &s(&out)]);
     assert_eq!(code, 2);

@@ -339,6 +339,13 @@ pub fn run(args: &AnnotateArgs) -> Result<ExitCode, CliError> {
     for (_, e) in &skipped {
         eprintln!("{}: {e} (skipped)", path.display());
     }
+    if jobs.is_empty() {
+        return Err(CliError(format!(
+            "{}: none of the {} selected games replays; nothing written",
+            path.display(),
+            skipped.len()
+        )));
+    }
 
     let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
     let options = ReviewOptions {
