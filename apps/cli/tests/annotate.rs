@@ -304,3 +304,48 @@ fn annotated_shot_snapshot() {
     insta::assert_snapshot!(out);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Ctrl-C before any game is finished writes nothing: a file already at `-o` (an earlier
+/// annotation) keeps its content instead of being replaced by an empty file, and the exit code is
+/// 130. The search of the first position is given an hour, so no game can finish; SIGINT is sent by
+/// `kill -INT` once the process has had time to start.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_before_any_game_is_finished_keeps_the_old_output() {
+    let dir = temp_dir("sigint");
+    let out = dir.join("out.pdn");
+    std::fs::write(&out, "[Event \"earlier\"]\n1. 11-15 *\n").unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_crown"))
+        .args([
+            "annotate",
+            &tinsley(),
+            "--games",
+            "1",
+            "--movetime",
+            "3600000",
+            "-o",
+            &s(&out),
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run crown");
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("run kill");
+    assert!(killed.success());
+    let done = child.wait_with_output().expect("wait for crown");
+    let summary = String::from_utf8_lossy(&done.stdout);
+    assert_eq!(done.status.code(), Some(130), "{summary}");
+    assert!(
+        summary.contains("interrupted; nothing written"),
+        "{summary}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&out).unwrap(),
+        "[Event \"earlier\"]\n1. 11-15 *\n"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

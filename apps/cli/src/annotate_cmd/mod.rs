@@ -429,15 +429,24 @@ pub fn run(args: &AnnotateArgs) -> Result<ExitCode, CliError> {
     } else {
         0.0
     };
+    // Interrupted before any game was finished: nothing to write, and a file already at `-o` (an
+    // earlier annotation, say) is left as it was rather than replaced by an empty file.
+    let nothing = interrupted && done == 0;
     let total_line = format!(
         "{done} of {} games annotated ({} skipped{}), {moves} moves, {blunders} ?? ({per_100:.2} per 100 moves)",
         jobs.len() + skipped.len(),
         skipped.len(),
-        if interrupted { ", interrupted" } else { "" }
+        if nothing {
+            ", interrupted; nothing written"
+        } else if interrupted {
+            ", interrupted"
+        } else {
+            ""
+        }
     );
-    if let Some(out) = &args.output {
+    if let (Some(out), false) = (&args.output, nothing) {
         write_atomic(out, text.as_bytes())?;
-    } else if !args.json {
+    } else if args.output.is_none() && !args.json {
         let stdout = std::io::stdout();
         let mut lock = stdout.lock();
         lock.write_all(text.as_bytes())
