@@ -315,7 +315,7 @@ fn ctrl_c_before_any_game_is_finished_keeps_the_old_output() {
     let dir = temp_dir("sigint");
     let out = dir.join("out.pdn");
     std::fs::write(&out, "[Event \"earlier\"]\n1. 11-15 *\n").unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_crown"))
+    let child = Command::new(env!("CARGO_BIN_EXE_crown"))
         .args([
             "annotate",
             &tinsley(),
