@@ -349,3 +349,39 @@ fn ctrl_c_before_any_game_is_finished_keeps_the_old_output() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A human's move-strength NAGs (`$2` on 11-15, `$1` on 23-19, `$6` on 8-11) survive a second
+/// annotation: only Crown's own marks are replaced. They used to be taken for Crown's mark (the NAG
+/// just before a score comment) and dropped.
+#[test]
+fn human_nags_survive_a_second_annotation() {
+    let dir = temp_dir("renag");
+    let input = dir.join("in.pdn");
+    std::fs::write(
+        &input,
+        "[Event \"Marked by hand\"]\n[Annotator \"A. Human\"]\n\
+         1. 11-15 $2 {a human note} 23-19 $1 2. 8-11 $6 22-17 *\n",
+    )
+    .unwrap();
+    let once = dir.join("once.pdn");
+    let twice = dir.join("twice.pdn");
+    for (from, to) in [(&input, &once), (&once, &twice)] {
+        let (code, _, stderr) = crown(&["annotate", &s(from), "--depth", "3", "-o", &s(to)]);
+        assert_eq!(code, 0, "{stderr}");
+    }
+    let text = std::fs::read_to_string(&twice)
+        .unwrap()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    for kept in ["11-15 $2 {", "23-19 $1 {", "8-11 $6 {", "{a human note}"] {
+        assert!(text.contains(kept), "{kept} lost: {text}");
+    }
+    // The same settings (a depth limit is deterministic) give the same file again: Crown's
+    // annotation is replaced, not doubled, and nothing else changes.
+    assert_eq!(
+        std::fs::read_to_string(&once).unwrap(),
+        std::fs::read_to_string(&twice).unwrap()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

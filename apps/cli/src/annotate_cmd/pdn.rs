@@ -41,19 +41,20 @@ fn line_nodes(start: &Position, line: &[Move], first_comment: Option<String>) ->
     out
 }
 
-/// The nodes added after the move of `m`: its mark as a NAG, `{score / depth}`, and for `?!`, `?`
+/// The nodes added after the move of `m`: `{score / depth}`, its mark as a NAG, and for `?!`, `?`
 /// and `??` the engine's line from the position before the move, its first move followed by its
 /// score.
 fn nodes_for(m: &MoveReview, before: &Position, first: Color) -> Vec<Node> {
-    let mut out = Vec::new();
-    if let Some(mark) = m.mark {
-        out.push(Node::Nag(mark.nag()));
-    }
-    out.push(Node::Comment(format!(
+    // The mark follows the score comment, so that a NAG before the comment is always the original
+    // annotator's (a second annotation must not take a human's `$2` for Crown's own mark).
+    let mut out = vec![Node::Comment(format!(
         "{} / {}",
         score_text(m.played_score, m.mover, first),
         m.depth
-    )));
+    ))];
+    if let Some(mark) = m.mark {
+        out.push(Node::Nag(mark.nag()));
+    }
     if matches!(
         m.mark,
         Some(Mark::Inaccuracy | Mark::Mistake | Mark::Blunder)
@@ -95,18 +96,20 @@ pub fn is_score_comment(text: &str) -> bool {
 }
 
 /// The main line of a game Crown annotated before, without that annotation: each score comment
-/// ([`is_score_comment`]), the mark NAG (1, 2, 4 or 6) right before it, and the engine line right
-/// after it (a variation whose first move is followed by a score comment). Other nodes are kept.
+/// ([`is_score_comment`]), the mark NAG (1, 2, 4 or 6) right after it, and the engine line after
+/// those (a variation whose first move is followed by a score comment). Other nodes are kept,
+/// including the NAGs before a score comment (the original annotator's).
 pub fn strip_crown_annotation(nodes: &[Node]) -> Vec<Node> {
     let mut out: Vec<Node> = Vec::with_capacity(nodes.len());
     let mut after_score = false;
     for node in nodes {
         match node {
             Node::Comment(c) if is_score_comment(c) => {
-                if matches!(out.last(), Some(Node::Nag(1 | 2 | 4 | 6))) {
-                    out.pop();
-                }
                 after_score = true;
+                continue;
+            }
+            Node::Nag(1 | 2 | 4 | 6) if after_score => {
+                // Crown's mark; the engine line may follow it.
                 continue;
             }
             Node::Variation(inner)
@@ -125,10 +128,10 @@ pub fn strip_crown_annotation(nodes: &[Node]) -> Vec<Node> {
 }
 
 /// `game` (as [`crown_notation::canonical`] wrote it, its main line replayed in `replay`) with the
-/// review written in: after each reviewed main-line move and the NAGs already there, the mark's
-/// NAG (`$1 !`, `$6 ?!`, `$2 ?`, `$4 ??`), a comment `{+0.35 / 18}` (the score after the move from
-/// the first player's view, and the search depth in plies), and after a marked move the engine's
-/// better line as a variation. Every original tag, comment, NAG and variation is kept; the tags
+/// review written in: after each reviewed main-line move and the NAGs already there, a comment
+/// `{+0.35 / 18}` (the score after the move from the first player's view, and the search depth in
+/// plies), the mark's NAG (`$1 !`, `$6 ?!`, `$2 ?`, `$4 ??`), and after a `?!`, `?` or `??` move
+/// the engine's better line as a variation. Every original tag, comment, NAG and variation is kept; the tags
 /// `Annotator` (Crown and its version, after the annotators already named there, comma-separated)
 /// and `AnnotatorSettings` (`settings`) are set. A game whose `Annotator` tag already names Crown has its previous annotation replaced
 /// ([`strip_crown_annotation`]), not doubled.
@@ -213,11 +216,13 @@ mod tests {
     #[test]
     fn strip_keeps_original_nodes() {
         let mv = |t: &str| Node::Move(MoveNode::new(t));
+        // A human's `$1 $2` on 11-15, then Crown's score, mark `$2` and engine line.
         let nodes = vec![
             mv("11-15"),
             Node::Nag(1),
             Node::Nag(2),
             Node::Comment("+0.10 / 6".into()),
+            Node::Nag(2),
             Node::Variation(vec![
                 mv("9-13"),
                 Node::Comment("+0.30 / 6".into()),
@@ -226,6 +231,7 @@ mod tests {
             Node::Comment("a human note".into()),
             Node::Variation(vec![mv("10-14"), mv("22-17")]),
             mv("23-19"),
+            Node::Nag(6),
             Node::Comment("-0.05 / 6".into()),
         ];
         let kept = strip_crown_annotation(&nodes);
@@ -234,9 +240,11 @@ mod tests {
             vec![
                 mv("11-15"),
                 Node::Nag(1),
+                Node::Nag(2),
                 Node::Comment("a human note".into()),
                 Node::Variation(vec![mv("10-14"), mv("22-17")]),
                 mv("23-19"),
+                Node::Nag(6),
             ]
         );
     }
