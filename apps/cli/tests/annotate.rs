@@ -385,3 +385,36 @@ fn human_nags_survive_a_second_annotation() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A graph that cannot be written (here a directory named `game-1.svg` is in the way) does not
+/// lose the annotation: the PDN is written first, the error names the file, and the exit code is 1.
+#[test]
+fn a_graph_that_cannot_be_written_does_not_lose_the_pdn() {
+    let dir = temp_dir("graphfail");
+    let graphs = dir.join("graphs");
+    std::fs::create_dir_all(graphs.join("game-1.svg")).unwrap();
+    let out = dir.join("out.pdn");
+    let (code, _, err) = crown(&[
+        "annotate",
+        &tinsley(),
+        "--games",
+        "1",
+        "--depth",
+        "2",
+        "-o",
+        &s(&out),
+        "--graph",
+        &s(&graphs),
+    ]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains(&format!(
+            "error: {}: is a directory (graph of game 1 not written)",
+            s(&graphs.join("game-1.svg"))
+        )),
+        "{err}"
+    );
+    let text = std::fs::read_to_string(&out).expect("the annotated PDN is written");
+    assert!(text.contains("[Annotator \"Crown 0.1.0\"]"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

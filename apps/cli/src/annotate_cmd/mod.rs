@@ -404,6 +404,7 @@ pub fn run(args: &AnnotateArgs) -> Result<ExitCode, CliError> {
     let mut lines = Vec::new();
     let (mut moves, mut blunders) = (0usize, 0usize);
     let mut done = 0;
+    let mut graphs = Vec::new();
     for (job, review) in jobs.iter().zip(&reviews) {
         let Some(review) = review else { continue };
         done += 1;
@@ -415,8 +416,8 @@ pub fn run(args: &AnnotateArgs) -> Result<ExitCode, CliError> {
             .iter()
             .filter(|m| m.mark == Some(crown_ai::review::Mark::Blunder))
             .count();
-        if let Some(dir) = &args.graph {
-            graph::write_graphs(dir, job, review)?;
+        if args.graph.is_some() {
+            graphs.push((job, review));
         }
         if args.json {
             json_games.push(summary_json(job, review));
@@ -480,9 +481,24 @@ pub fn run(args: &AnnotateArgs) -> Result<ExitCode, CliError> {
             }
         }
     }
+    // The graphs come after the PDN and the summary: a graph that cannot be written (a disk
+    // full, a directory in the way) is reported and the others are drawn, but the long work of
+    // the review is never lost to it.
+    let mut graph_failed = false;
+    if let Some(dir) = &args.graph {
+        for (job, review) in graphs {
+            if let Err(e) = graph::write_graphs(dir, job, review) {
+                eprintln!(
+                    "error: {} (graph of game {} not written)",
+                    e.0, job.game.index
+                );
+                graph_failed = true;
+            }
+        }
+    }
     Ok(if interrupted {
         ExitCode::from(130)
-    } else if skipped.is_empty() {
+    } else if skipped.is_empty() && !graph_failed {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
