@@ -234,6 +234,23 @@ fn bad_input_exits_2_and_writes_nothing() {
     assert_eq!(code, 2);
     assert_eq!(err.trim(), format!("error: {}: is a directory", s(&dir)));
 
+    // --graph naming a file: said so (it used to be "File exists (os error 17)").
+    let (code, _, err) = crown(&[
+        "annotate",
+        &tinsley(),
+        "--games",
+        "1",
+        "-o",
+        &s(&out),
+        "--graph",
+        &s(&empty),
+    ]);
+    assert_eq!(code, 2);
+    assert_eq!(
+        err.trim(),
+        format!("error: --graph {}: not a directory", s(&empty))
+    );
+
     // Only a game that does not replay (541, see above): nothing to write.
     let (code, _, err) = crown(&["annotate", &tinsley(), "--games", "541", "-o", &s(&out)]);
     assert_eq!(code, 2);

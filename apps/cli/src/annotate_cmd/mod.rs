@@ -313,6 +313,12 @@ pub fn run(args: &AnnotateArgs) -> Result<ExitCode, CliError> {
             .map_err(|e| CliError(format!("{}: cannot write: {e}", out.display())))?;
     }
     if let Some(dir) = &args.graph {
+        if dir.exists() && !dir.is_dir() {
+            return Err(CliError(format!(
+                "--graph {}: not a directory",
+                dir.display()
+            )));
+        }
         std::fs::create_dir_all(dir).map_err(|e| CliError(format!("{}: {e}", dir.display())))?;
         tempfile::NamedTempFile::new_in(dir)
             .map_err(|e| CliError(format!("{}: cannot write: {e}", dir.display())))?;
