@@ -3,7 +3,9 @@
 //!
 //! For each position of the game the engine searches once ([`Engine::search`]) for its best move and
 //! score; when the move played differs, the position after it is searched as well (one ply less deep
-//! with a depth limit) for the score of the move played. The mover's **loss** is the drop of its
+//! with a depth limit) for the score of the move played. A move forced by the rules (the only legal
+//! move) is scored by a search of the position after it, as the engine answers a single legal move
+//! at once under a time limit. The mover's **loss** is the drop of its
 //! expected score ([`expected_score`], a logistic of the evaluation; a proven win is 1 and a proven
 //! loss 0), so one man lost in a won position weighs less than one man lost in a level position.
 //! [`Mark`]s come from the loss ([`Mark::from_loss`]); [`Mark::Only`] (`!`) is given only to the move
@@ -28,7 +30,7 @@
 //! assert_eq!(review.moves.len(), 4);
 //! ```
 
-use crate::{Engine, Limits, Score};
+use crate::{Engine, Limits, Score, SearchResult};
 use crown_core::{Color, DrawRules, Game, Move, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -324,7 +326,11 @@ pub fn review_game(
             1.0 - e
         }
     };
+    // The search of the position before the next ply, when it was done already (for a forced
+    // move, see below).
+    let mut ahead: Option<SearchResult> = None;
     for (ply, mv) in moves.iter().enumerate() {
+        let searched_ahead = ahead.take();
         let mut here = game.clone();
         here.set_draw_rules(DrawRules::default());
         let mover = here.position().side_to_move();
@@ -332,7 +338,37 @@ pub fn review_game(
         if here.outcome().is_some() || legal.is_empty() {
             evals.push(evals.last().copied().unwrap_or(0.5));
         } else {
-            let r = engine.search(&here, &options.limits, stop, &mut |_| {});
+            let forced_into = (legal.len() == 1 && legal[0] == *mv)
+                .then(|| {
+                    let mut g = here.clone();
+                    let _ = g.play(mv);
+                    g
+                })
+                .filter(|g| g.outcome().is_none() && !g.legal_moves().is_empty());
+            let r = match forced_into {
+                // Under a time limit the engine answers a single legal move at once, at depth 1:
+                // score the forced move by a search of the position after it, which the next ply
+                // reuses instead of searching it again.
+                Some(g) => {
+                    let next = engine.search(&g, &options.limits, stop, &mut |_| {});
+                    let r = SearchResult {
+                        best_move: Some(*mv),
+                        score: next.score.negate(),
+                        pv: std::iter::once(*mv)
+                            .chain(next.pv.iter().copied())
+                            .collect(),
+                        depth: next.depth + 1,
+                        nodes: next.nodes,
+                        time_ms: next.time_ms,
+                    };
+                    ahead = Some(next);
+                    r
+                }
+                None => match searched_ahead {
+                    Some(r) => r,
+                    None => engine.search(&here, &options.limits, stop, &mut |_| {}),
+                },
+            };
             if stop.load(Ordering::Relaxed) {
                 return None;
             }
@@ -394,7 +430,10 @@ pub fn review_game(
             None => 0.5,
         },
         None => {
-            let r = engine.search(&end, &options.limits, stop, &mut |_| {});
+            let r = match ahead.take() {
+                Some(r) => r,
+                None => engine.search(&end, &options.limits, stop, &mut |_| {}),
+            };
             if stop.load(Ordering::Relaxed) {
                 return None;
             }

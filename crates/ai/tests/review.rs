@@ -160,3 +160,49 @@ fn dropping_a_man_to_a_shot_in_the_opening_is_a_blunder() {
     assert_eq!(r.mark, Some(Mark::Blunder), "{r:?}");
     assert!(!r.is_best());
 }
+
+/// A move forced by the rules (the only legal move) is scored as deeply as any other. Under a time
+/// limit the engine answers a single legal move at once, at depth 1; the review used to keep that
+/// depth-1 guess as the move's score, the graph's point and the `{score / 1}` comment (false
+/// swings and turning points on every forced capture). In 1. 9-13 21-17 2. 5-9 24-19?? 10-15
+/// White's 19x10 is forced, and the brute force says White is then a man down (7x14x21).
+#[test]
+fn a_forced_capture_is_scored_by_a_real_search() {
+    let mut pos = Position::new(Variant::American);
+    let mut moves = Vec::new();
+    for m in ["9-13", "21-17", "5-9", "24-19", "10-15"] {
+        let m = mv(&pos, m);
+        moves.push(m);
+        pos = pos.after(&m);
+    }
+    assert_eq!(pos.legal_moves_sorted().len(), 1, "19x10 is forced");
+    let forced = mv(&pos, "19x10");
+    assert_eq!(
+        material(&pos.after(&forced), 6),
+        1,
+        "Black wins a man back and more"
+    );
+    moves.push(forced);
+    let mut engine = Engine::new(EngineOptions::default());
+    let options = ReviewOptions {
+        limits: Limits::movetime(100),
+        check_only_moves: false,
+    };
+    let review = review_game(
+        &mut engine,
+        &Position::new(Variant::American),
+        &moves,
+        &options,
+        &AtomicBool::new(false),
+        &mut |_| {},
+    )
+    .expect("not stopped");
+    let r = review.at(5).expect("19x10 reviewed");
+    assert_eq!(r.mark, None, "a forced move is never marked");
+    assert!(r.depth > 1, "{r:?}");
+    // White (the mover) is a man down: at least half a man below level, or a proven loss.
+    assert!(
+        matches!(r.played_score, Score::Loss(_) | Score::Value(..=-50)),
+        "{r:?}"
+    );
+}
