@@ -1,5 +1,6 @@
 //! `crown`: the Crown command-line tool. See README.md for every command with examples.
 
+mod annotate_cmd;
 mod bench_cmd;
 mod egdb_cmd;
 mod match_cmd;
@@ -35,6 +36,8 @@ enum Command {
     Pdn(pdn_cmd::PdnArgs),
     /// Search a position with the engine and print a line per depth.
     Analyze(analyze_cmd::AnalyzeArgs),
+    /// Review every move of the games of a PDN file with the engine; write annotated PDN.
+    Annotate(annotate_cmd::AnnotateArgs),
     /// Fixed-depth search over fixed positions of all three games: total nodes and nodes/s.
     Bench(bench_cmd::BenchArgs),
     /// Play a game against the engine in the terminal (default: American checkers, you play Black).
@@ -107,6 +110,7 @@ fn main() -> ExitCode {
         Command::Apply(args) => rules_cmd::apply(&args),
         Command::Pdn(args) => pdn_cmd::run(&args),
         Command::Analyze(args) => analyze_cmd::run(&args),
+        Command::Annotate(args) => annotate_cmd::run(&args),
         Command::Bench(args) => bench_cmd::run(&args),
         Command::Play(args) => play_cmd::run(&args),
         Command::Match(args) => match_cmd::run(&args),

@@ -5,6 +5,7 @@
 
 use crate::engine::{EngineEvent, Job, Purpose, Request, Score, Thought};
 use crate::layout::{self, Hit};
+use crate::review::{ReviewEvent, ReviewState};
 use crossterm::event::{
     KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
 };
@@ -34,6 +35,8 @@ pub enum Msg {
         /// Its text, or why it could not be read.
         result: Result<String, String>,
     },
+    /// The game review reported.
+    Review(ReviewEvent),
     /// A file asked for by [`Effect::Save`] was written (or not).
     Saved {
         /// The path.
@@ -64,6 +67,18 @@ pub enum Effect {
         /// File path.
         path: String,
     },
+    /// Review the game (`crown_ai::review`) on a background thread, answering with
+    /// [`Msg::Review`]; a review already running is stopped.
+    Review {
+        /// Identifies the review.
+        id: u64,
+        /// The game's start position.
+        start: Position,
+        /// The moves to review.
+        moves: Vec<Move>,
+    },
+    /// Stop the running review.
+    StopReview,
 }
 
 /// The games offered in the new-game dialog.
@@ -326,6 +341,8 @@ pub struct App {
     /// Player names from a loaded PDN's `Black` and `White` tags, indexed by [`Color::index`]
     /// (`None`: the panel says You / Engine / Player).
     pub names: [Option<String>; 2],
+    /// The game review ("Review game", key `v`), running or done.
+    pub review: Option<ReviewState>,
     /// One line of feedback.
     pub status: String,
     /// Terminal size (columns, rows).
@@ -373,6 +390,7 @@ impl App {
             thought: None,
             clocks: None,
             names: [None, None],
+            review: None,
             status: String::new(),
             size: (80, 24),
             started: false,
@@ -521,6 +539,7 @@ impl App {
                 Ok(text) => self.load_text(&text, &path),
                 Err(e) => self.status = format!("Could not read {path}: {e}"),
             },
+            Msg::Review(e) => self.on_review(e),
             Msg::Saved { path, result } => {
                 self.status = match result {
                     Ok(()) => format!("Game saved to {path}"),
@@ -751,6 +770,9 @@ impl App {
                     text: String::new(),
                 })
             }
+            KeyCode::Char('v') => self.review_game(),
+            KeyCode::Char(']') => self.jump_moment(true),
+            KeyCode::Char('[') => self.jump_moment(false),
             KeyCode::Char('f') => self.flipped = !self.flipped,
             KeyCode::Char('#') => self.show_numbers = !self.show_numbers,
             KeyCode::Char('a') => self.ascii = !self.ascii,
@@ -759,6 +781,151 @@ impl App {
             KeyCode::Char('q') => self.request_quit(),
             _ => {}
         }
+    }
+
+    // ---- game review ---------------------------------------------------------------------------
+
+    /// "Review game": start a review of the moves so far, or stop the one running.
+    pub fn review_game(&mut self) {
+        if self.review.as_ref().is_some_and(|r| r.result.is_none()) {
+            self.effects.push(Effect::StopReview);
+            self.review = None;
+            self.status = "Review stopped.".into();
+            return;
+        }
+        if !self.engine_available {
+            self.status = "This build has no engine to review with.".into();
+            return;
+        }
+        let moves = self.game.moves();
+        if moves.is_empty() {
+            self.status = "No moves to review yet.".into();
+            return;
+        }
+        let id = self.next_id;
+        self.next_id += 1;
+        self.effects.push(Effect::Review {
+            id,
+            start: *self.game.start(),
+            moves: moves.clone(),
+        });
+        self.status = format!("Reviewing {} moves…", moves.len());
+        self.review = Some(ReviewState {
+            id,
+            start: *self.game.start(),
+            moves,
+            done: 0,
+            result: None,
+        });
+    }
+
+    /// The review, when it belongs to this game (its moves and the game's agree on the plies both
+    /// have).
+    pub fn current_review(&self) -> Option<&ReviewState> {
+        let r = self
+            .review
+            .as_ref()
+            .filter(|r| r.start == *self.game.start())?;
+        let moves = self.game.moves();
+        let n = moves.len().min(r.moves.len());
+        (moves[..n] == r.moves[..n]).then_some(r)
+    }
+
+    fn on_review(&mut self, e: ReviewEvent) {
+        let Some(r) = self.review.as_mut() else {
+            return;
+        };
+        match e {
+            ReviewEvent::Progress { id, done } if id == r.id => r.done = done,
+            ReviewEvent::Done { id, review } if id == r.id => match review {
+                Some(review) => {
+                    let first = review.first;
+                    let count = |side| {
+                        let s = review.summary(side);
+                        format!(
+                            "{side} {}?! {}? {}??",
+                            s.inaccuracies, s.mistakes, s.blunders
+                        )
+                    };
+                    self.status = format!(
+                        "Review done: {}, {}. [ and ] jump between key moments.",
+                        count(first),
+                        count(first.opposite())
+                    );
+                    r.done = r.moves.len();
+                    r.result = Some(*review);
+                }
+                None => self.review = None,
+            },
+            _ => {}
+        }
+    }
+
+    /// Show the position after the next (or previous) key moment of the review: a turning point
+    /// or a `?`/`??` move. From the live position, `]` goes to the first and `[` to the last.
+    fn jump_moment(&mut self, forward: bool) {
+        let Some(r) = self.current_review() else {
+            self.status = "Press v to review the game first.".into();
+            return;
+        };
+        let moments = r.key_moments();
+        let n = self.game.ply_count();
+        // The move shown now is the one before the position shown; from the live position `]`
+        // starts at the beginning of the game.
+        let cur = match self.view_ply {
+            Some(v) => v as i64 - 1,
+            None if forward => -1,
+            None => n as i64,
+        };
+        let target = if forward {
+            moments.iter().copied().find(|&p| p as i64 > cur)
+        } else {
+            moments.iter().rev().copied().find(|&p| (p as i64) < cur)
+        };
+        let Some(ply) = target.filter(|p| *p < n) else {
+            self.status = "No more key moments that way.".into();
+            return;
+        };
+        let text = self.describe_moment(ply);
+        self.browse_to(Some(ply + 1));
+        self.status = text;
+    }
+
+    /// `12... 23-19?? (balanced → Black winning; better 22-17 +0.35)` for the move at `ply`.
+    fn describe_moment(&self, ply: usize) -> String {
+        let Some(r) = self.current_review().and_then(|r| r.result.as_ref()) else {
+            return String::new();
+        };
+        let Some((pos, mv)) = self.game.history().nth(ply) else {
+            return String::new();
+        };
+        let (num, second) =
+            pdn::move_number(self.game.variant(), self.game.start().side_to_move(), ply);
+        let mut t = format!(
+            "{num}{} {}",
+            if second { "..." } else { "." },
+            pos.move_text(mv)
+        );
+        let m = r.at(ply);
+        if let Some(mark) = m.and_then(|m| m.mark) {
+            t.push_str(mark.symbol());
+        }
+        if let Some(tp) = r.turning_points.iter().find(|t| t.ply == ply) {
+            let band = |b| match b {
+                crown_ai::review::Band::FirstWins => format!("{} winning", r.first),
+                crown_ai::review::Band::SecondWins => format!("{} winning", r.first.opposite()),
+                crown_ai::review::Band::Balanced => "balanced".to_string(),
+            };
+            t.push_str(&format!(" ({} -> {})", band(tp.before), band(tp.after)));
+        }
+        if let Some(m) = m.filter(|m| !m.is_best()) {
+            t.push_str(&format!(
+                "; better {} {}",
+                pos.move_text(&m.best),
+                m.best_score
+            ));
+        }
+        t
     }
 
     fn open_dialog(&mut self) {

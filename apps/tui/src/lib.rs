@@ -12,6 +12,7 @@ pub mod app;
 pub mod crown_engine;
 pub mod engine;
 pub mod layout;
+pub mod review;
 pub mod ui;
 
 pub use app::{App, Effect, Msg};

@@ -6,6 +6,7 @@ use crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event};
 use crossterm::execute;
 use crown_tui::app::{App, Effect, Msg};
 use crown_tui::engine::{Brain, EngineEvent, Worker};
+use crown_tui::review::{ReviewEvent, ReviewRunner, REVIEW_MOVETIME_MS};
 use crown_tui::ui;
 use std::io;
 use std::sync::mpsc;
@@ -89,18 +90,33 @@ fn run(ascii: bool, brain: Option<Box<dyn Brain>>) -> io::Result<()> {
 
     let mut terminal = ratatui::init();
     let _ = execute!(io::stdout(), EnableMouseCapture);
-    let result = event_loop(&mut terminal, &mut app, worker.as_ref(), &rx);
+    let (review_tx, review_rx) = mpsc::channel::<ReviewEvent>();
+    let mut rt = Runtime {
+        worker: worker.as_ref(),
+        review_tx,
+        review: None,
+    };
+    let result = event_loop(&mut terminal, &mut app, &mut rt, &rx, &review_rx);
+    drop(rt);
     let _ = execute!(io::stdout(), DisableMouseCapture);
     ratatui::restore();
     drop(worker);
     result
 }
 
+/// What runs outside the app: the engine worker and the game review.
+struct Runtime<'a> {
+    worker: Option<&'a Worker>,
+    review_tx: mpsc::Sender<ReviewEvent>,
+    review: Option<ReviewRunner>,
+}
+
 fn event_loop(
     terminal: &mut ratatui::DefaultTerminal,
     app: &mut App,
-    worker: Option<&Worker>,
+    rt: &mut Runtime,
     rx: &mpsc::Receiver<EngineEvent>,
+    review_rx: &mpsc::Receiver<ReviewEvent>,
 ) -> io::Result<()> {
     let mut last = Instant::now();
     let mut last_draw = Instant::now();
@@ -129,15 +145,19 @@ fn event_loop(
                     Event::Resize(w, h) => app.update(Msg::Resize(w, h)),
                     _ => {}
                 }
-                run_effects(app, worker);
+                run_effects(app, rt);
                 if app.quit || !event::poll(Duration::ZERO)? {
                     break;
                 }
             }
         }
+        while let Ok(e) = review_rx.try_recv() {
+            app.update(Msg::Review(e));
+            dirty = true;
+        }
         while let Ok(e) = rx.try_recv() {
             app.update(Msg::Engine(e));
-            run_effects(app, worker);
+            run_effects(app, rt);
             dirty = true;
         }
         let ms = last.elapsed().as_millis() as u64;
@@ -145,14 +165,15 @@ fn event_loop(
             last += Duration::from_millis(ms);
             app.update(Msg::Tick(ms));
         }
-        run_effects(app, worker);
+        run_effects(app, rt);
         if app.quit {
             return Ok(());
         }
     }
 }
 
-fn run_effects(app: &mut App, worker: Option<&Worker>) {
+fn run_effects(app: &mut App, rt: &mut Runtime) {
+    let worker = rt.worker;
     loop {
         let effects = app.take_effects();
         if effects.is_empty() {
@@ -174,7 +195,24 @@ fn run_effects(app: &mut App, worker: Option<&Worker>) {
                     if let Some(w) = worker {
                         w.new_game();
                     }
+                    rt.review = None;
                 }
+                Effect::Review { id, start, moves } => {
+                    // Dropping the runner stops the review before.
+                    rt.review = None;
+                    let options = crown_ai::review::ReviewOptions {
+                        limits: crown_ai::Limits::movetime(REVIEW_MOVETIME_MS),
+                        check_only_moves: true,
+                    };
+                    rt.review = Some(ReviewRunner::start(
+                        id,
+                        start,
+                        moves,
+                        options,
+                        rt.review_tx.clone(),
+                    ));
+                }
+                Effect::StopReview => rt.review = None,
                 Effect::Save { path, text } => {
                     let result = std::fs::write(&path, text).map_err(|e| e.to_string());
                     app.update(Msg::Saved { path, result });

@@ -421,6 +421,42 @@ fn render_info(app: &App, g: &Geometry, buf: &mut Buffer) {
             style(app, Style::default().fg(Color::Yellow)),
         )));
     }
+    if let Some(r) = app.current_review() {
+        match &r.result {
+            None => lines.push(Line::from(format!(
+                "Reviewing: {} of {} moves",
+                r.done,
+                r.moves.len()
+            ))),
+            Some(res) => {
+                let width = g.info.width.saturating_sub(2) as usize;
+                let graph = if app.ascii {
+                    // Plain ASCII: the first player's expected score in tenths, 0-9.
+                    res.evals
+                        .iter()
+                        .take(width)
+                        .map(|e| char::from(b'0' + ((e * 10.0) as u8).min(9)))
+                        .collect()
+                } else {
+                    crown_ai::review::sparkline(&res.evals, width)
+                };
+                lines.push(Line::from(graph));
+                let count = |side: Side| {
+                    let s = res.summary(side);
+                    let initial = if side == Side::Black { 'B' } else { 'W' };
+                    format!(
+                        "{initial} {}?! {}? {}??",
+                        s.inaccuracies, s.mistakes, s.blunders
+                    )
+                };
+                lines.push(Line::from(format!(
+                    "{}  {}",
+                    count(first),
+                    count(first.opposite())
+                )));
+            }
+        }
+    }
     if let Some(c) = app.game.count() {
         lines.push(Line::from(format!(
             "Count: {} of {} moves ({})",
@@ -489,6 +525,7 @@ fn render_moves(app: &App, g: &Geometry, buf: &mut Buffer) {
     let first = layout::move_scroll(app, &lines, inner.height as usize);
     let cur = app.view_ply.unwrap_or(app.game.ply_count()).checked_sub(1);
     let history: Vec<String> = app.game.history().map(|(p, m)| p.move_text(m)).collect();
+    let review = app.current_review();
     let hl = style(
         app,
         Style::default()
@@ -514,7 +551,10 @@ fn render_moves(app: &App, g: &Geometry, buf: &mut Buffer) {
             (line.2, layout::PLY_COLUMNS.1),
         ] {
             let text = match ply {
-                Some(p) => history[p].clone(),
+                Some(p) => {
+                    let mark = review.and_then(|r| r.mark(p)).map_or("", |m| m.symbol());
+                    format!("{}{mark}", history[p])
+                }
                 None => "...".into(),
             };
             if inner.x + col < inner.x + inner.width {
@@ -766,7 +806,7 @@ fn describe(text: String, mv: &Move) -> String {
 }
 
 /// The lines of the help popup.
-pub const HELP: [&str; 21] = [
+pub const HELP: [&str; 22] = [
     "Arrows / h j k l   move the cursor",
     "Enter / Space      select a piece, then its destination",
     "mouse              click squares, list entries, buttons",
@@ -777,6 +817,7 @@ pub const HELP: [&str; 21] = [
     "Home / End         start of the game / back to the game",
     "u                  undo (to your last move)",
     "t                  hint from the engine",
+    "v, [ ]             review the game; jump between key moments",
     "d                  offer a draw",
     "r                  resign",
     "c                  claim a count (pool, APCA rules 27-28)",

@@ -32,6 +32,7 @@
 
 pub mod bench;
 pub mod eval;
+pub mod review;
 mod search;
 pub mod session;
 pub mod tables;

@@ -25,10 +25,13 @@ const state = {
   overShown: false,
   analysisOn: false,
   flipped: false,
+  review: null, // {startFen, moves: [text], result | null}
 };
 
 let board;
 const engine = new EngineClient();
+// A second worker for the game review, so the live analysis does not cancel it.
+const reviewer = new EngineClient();
 let online = null;
 
 // ---- helpers -------------------------------------------------------------------------------------
@@ -125,6 +128,7 @@ function refresh({ animateMove = null, before = null } = {}) {
   board.setPosition(pieces, { variant: state.variant, moves, lastMove, capturers });
   if (animateMove && before) board.animate(animateMove, before);
   renderMoveList();
+  renderReview();
   renderBars();
   renderStatus();
   renderButtons();
@@ -137,6 +141,7 @@ function renderMoveList() {
   const first = state.game.firstPlayer();
   const h = state.history;
   const cur = shownPly();
+  const marks = reviewMarks();
   let num = 1;
   let i = 0;
   const cell = (k) => {
@@ -144,6 +149,13 @@ function renderMoveList() {
     if (k < h.length) {
       span.className = "mv" + (k + 1 === cur ? " current" : "");
       span.textContent = h[k].text;
+      const mark = marks.get(k);
+      if (mark) {
+        const m = document.createElement("span");
+        m.className = "mark " + MARK_CLASS[mark];
+        m.textContent = mark;
+        span.appendChild(m);
+      }
       span.dataset.ply = String(k + 1);
       span.title = `${cap(h[k].color)}: ${h[k].mv.longText}`;
       span.addEventListener("click", () => goto(k + 1));
@@ -264,6 +276,120 @@ function renderButtons() {
   const ply = shownPly();
   $("nav-first").disabled = $("nav-prev").disabled = ply === 0;
   $("nav-next").disabled = $("nav-last").disabled = ply === n;
+}
+
+// ---- game review ---------------------------------------------------------------------------------
+
+const MARK_CLASS = { "??": "blunder", "?": "mistake", "?!": "inaccuracy", "!": "only" };
+
+/** The review, when it is of this game (same start, and its moves and the game's agree). */
+function currentReview() {
+  const r = state.review;
+  if (!r || !r.result || r.startFen !== state.game.startFen()) return null;
+  const moves = state.history.map((h) => h.mv.longText);
+  const n = Math.min(moves.length, r.moves.length);
+  for (let i = 0; i < n; i++) if (moves[i] !== r.moves[i]) return null;
+  return r;
+}
+
+/** The review's marks by ply (0-based), empty without a review of this game. */
+function reviewMarks() {
+  const r = currentReview();
+  const marks = new Map();
+  if (r) for (const m of r.result.moves) if (m.mark) marks.set(m.ply, m.mark);
+  return marks;
+}
+
+async function reviewGame() {
+  if (reviewer.busy) {
+    reviewer.stop();
+    return;
+  }
+  const g = state.game;
+  const moves = moveTexts(g);
+  if (!moves.length) {
+    toast("No moves to review yet.");
+    return;
+  }
+  const req = { variant: state.variant, startFen: g.startFen(), moves, movetimeMs: 100 };
+  state.review = { startFen: req.startFen, moves, result: null };
+  $("review-game").textContent = "Stop review";
+  try {
+    const result = await reviewer.review(req, (p) => setStatus(`Reviewing: ${p.done} of ${p.total} moves`));
+    state.review.result = result;
+  } catch (e) {
+    state.review = null;
+    if (!e.cancelled) toast(`Review failed: ${e.message}`);
+  }
+  $("review-game").textContent = "Review game";
+  renderReview();
+  refresh();
+}
+
+/** The summary, the evaluation graph (click: go to that ply) and the key moments. */
+function renderReview() {
+  const box = $("review-box");
+  const r = currentReview();
+  box.hidden = !r || state.mode !== "analysis";
+  if (box.hidden) return;
+  const res = r.result;
+  const count = (s) => `${s.inaccuracies} ?!, ${s.mistakes} ?, ${s.blunders} ??, ${s.onlyMoves} !`;
+  const second = other(res.first);
+  $("review-summary").textContent = `${cap(res.first)}: ${count(res.firstSummary)} · ${cap(second)}: ${count(res.secondSummary)}`;
+  const svg = $("review-graph");
+  const ns = "http://www.w3.org/2000/svg";
+  svg.replaceChildren();
+  const n = Math.max(1, res.evals.length - 1);
+  const x = (i) => (i * 300) / n;
+  const y = (e) => 76 - e * 72; // 4 px margins keep the dots inside
+  for (const level of [0.2, 0.5, 0.8]) {
+    const l = document.createElementNS(ns, "line");
+    l.setAttribute("x1", "0");
+    l.setAttribute("x2", "300");
+    l.setAttribute("y1", String(y(level)));
+    l.setAttribute("y2", String(y(level)));
+    l.setAttribute("stroke", "#888");
+    l.setAttribute("stroke-width", "0.5");
+    svg.appendChild(l);
+  }
+  const line = document.createElementNS(ns, "polyline");
+  line.setAttribute("points", res.evals.map((e, i) => `${x(i)},${y(e)}`).join(" "));
+  line.setAttribute("fill", "none");
+  line.setAttribute("stroke", "#4a7bd0");
+  line.setAttribute("stroke-width", "1.5");
+  svg.appendChild(line);
+  const colours = { "??": "#e04040", "?": "#e08020", "?!": "#c8a800", "!": "#30a050" };
+  for (const m of res.moves) {
+    if (!m.mark || m.ply + 1 >= res.evals.length) continue;
+    const c = document.createElementNS(ns, "circle");
+    c.setAttribute("cx", String(x(m.ply + 1)));
+    c.setAttribute("cy", String(y(res.evals[m.ply + 1])));
+    c.setAttribute("r", "3");
+    c.setAttribute("fill", colours[m.mark]);
+    svg.appendChild(c);
+  }
+  svg.onclick = (ev) => {
+    const rect = svg.getBoundingClientRect();
+    goto(Math.round(((ev.clientX - rect.left) / rect.width) * n));
+  };
+  const moments = $("review-moments");
+  moments.replaceChildren();
+  const plies = new Set(res.turningPoints.map((t) => t.ply));
+  for (const m of res.moves) if (m.mark === "?" || m.mark === "??") plies.add(m.ply);
+  const h = state.history;
+  const marks = reviewMarks();
+  [...plies]
+    .sort((a, b) => a - b)
+    .filter((p) => p < h.length)
+    .forEach((p) => {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.textContent = h[p].text + (marks.get(p) || "");
+      b.title = "Go to this move";
+      b.addEventListener("click", () => goto(p + 1));
+      moments.appendChild(b);
+    });
+  if (!moments.children.length) moments.textContent = "No turning points, no mistakes.";
 }
 
 // ---- navigation ------------------------------------------------------------------------------------
@@ -868,6 +994,7 @@ function wire() {
     analyse();
   });
   $("edit-position").addEventListener("click", openEditor);
+  $("review-game").addEventListener("click", reviewGame);
   $("dlg-editor").addEventListener("close", () => {
     if ($("dlg-editor").returnValue === "ok") editorDone();
   });

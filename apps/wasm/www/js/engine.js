@@ -65,6 +65,22 @@ export class EngineClient {
     });
   }
 
+  /**
+   * Review every move of the game `moves` (texts) from `startFen` (crown_ai::review, as `crown
+   * annotate` does). `onProgress({done, total})` after each move.
+   * @returns {Promise<object>} {first, moves: [{ply, played, best, mark, ...}], evals, turningPoints,
+   *   firstSummary, secondSummary}
+   */
+  review(req, onProgress = () => {}) {
+    this.stop();
+    if (!this.worker) this.#spawn();
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending = { id, resolve, reject, onInfo: onProgress };
+      this.worker.postMessage({ type: "review", id, ...req });
+    });
+  }
+
   /** Abandon the running search (its promise rejects with `cancelled`). */
   stop() {
     if (this.pending) {
