@@ -15,6 +15,7 @@ pub mod error;
 pub mod limit;
 pub mod live;
 pub mod pdn;
+pub mod pg;
 pub mod store;
 
 use crate::error::ApiError;

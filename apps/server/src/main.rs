@@ -20,6 +20,10 @@ struct Args {
     /// SQLite database file (created if missing).
     #[arg(long, env = "CROWN_DB", default_value = "crown.db")]
     db: PathBuf,
+    /// A PostgreSQL URL (`postgres://user@host:port/db`) to store games in instead of the SQLite
+    /// file (partial support: storage only, see docs/scaling.md).
+    #[arg(long, env = "CROWN_DATABASE")]
+    database: Option<String>,
     /// Directory of the web UI's static files [default: apps/wasm/www if it exists].
     #[arg(long, env = "CROWN_STATIC_DIR")]
     static_dir: Option<PathBuf>,
@@ -127,8 +131,23 @@ fn run(args: Args) -> Result<(), String> {
         engine_workers: args.engine_workers.unwrap_or(config.engine_workers).max(1),
         ..config
     };
-    let store = SqliteStore::open(&args.db, args.sync)
-        .map_err(|e| format!("cannot open database {}: {e}", args.db.display()))?;
+    let store: Arc<dyn crown_server::store::Store> = match &args.database {
+        Some(url) if url.starts_with("postgres://") || url.starts_with("postgresql://") => {
+            Arc::new(
+                crown_server::pg::PgStore::connect(url)
+                    .map_err(|e| format!("cannot open database --database: {e}"))?,
+            )
+        }
+        Some(other) => {
+            return Err(format!(
+                "--database must be a postgres:// URL, not '{other}' (use --db for SQLite)"
+            ))
+        }
+        None => Arc::new(
+            SqliteStore::open(&args.db, args.sync)
+                .map_err(|e| format!("cannot open database {}: {e}", args.db.display()))?,
+        ),
+    };
     let tables = if args.no_egdb {
         None
     } else {
@@ -147,7 +166,7 @@ fn run(args: Args) -> Result<(), String> {
         .build()
         .map_err(|e| format!("cannot start the runtime: {e}"))?;
     runtime.block_on(async move {
-        let app = App::start(Arc::new(store), config.clone(), engine).await?;
+        let app = App::start(store, config.clone(), engine).await?;
         let listener = tokio::net::TcpListener::bind((args.bind.as_str(), args.port))
             .await
             .map_err(|e| format!("cannot listen on {}:{}: {e}", args.bind, args.port))?;

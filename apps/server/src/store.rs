@@ -43,6 +43,9 @@ pub enum StoreError {
     /// The transaction holding this write could not be committed (nothing of it was written).
     #[error("commit failed: {0}")]
     Commit(String),
+    /// PostgreSQL reported an error (connection, SQL, ...).
+    #[error("PostgreSQL error: {0}")]
+    Postgres(String),
     /// The store's writer thread has stopped.
     #[error("the database writer has stopped")]
     Closed,
