@@ -277,6 +277,28 @@ fn child_limits(limits: &Limits) -> Limits {
     l
 }
 
+/// The run of forced moves from `game` (each the only legal move, at least one) and the first
+/// position after them with a choice of moves; `None` when the run ends the game (or is longer
+/// than 64 plies), where a search of `game` itself sees the end.
+fn forced_run(game: &Game) -> Option<(Vec<Move>, Game)> {
+    let mut g = game.clone();
+    let mut line = Vec::new();
+    loop {
+        if g.outcome().is_some() || line.len() > 64 {
+            return None;
+        }
+        let legal = g.legal_moves();
+        match legal.len() {
+            0 => return None,
+            1 => {
+                g.play(&legal[0]).ok()?;
+                line.push(legal[0]);
+            }
+            _ => return (!line.is_empty()).then_some((line, g)),
+        }
+    }
+}
+
 /// Score of playing `mv` in `game`, from the mover's view: a search of the position after it.
 fn score_after(
     engine: &mut Engine,
@@ -326,9 +348,9 @@ pub fn review_game(
             1.0 - e
         }
     };
-    // The search of the position before the next ply, when it was done already (for a forced
-    // move, see below).
-    let mut ahead: Option<SearchResult> = None;
+    // A search done ahead (for a forced move, see below): the ply of the position it searched, and
+    // its result.
+    let mut ahead: Option<(usize, SearchResult)> = None;
     for (ply, mv) in moves.iter().enumerate() {
         let searched_ahead = ahead.take();
         let mut here = game.clone();
@@ -338,35 +360,38 @@ pub fn review_game(
         if here.outcome().is_some() || legal.is_empty() {
             evals.push(evals.last().copied().unwrap_or(0.5));
         } else {
-            let forced_into = (legal.len() == 1 && legal[0] == *mv)
-                .then(|| {
-                    let mut g = here.clone();
-                    let _ = g.play(mv);
-                    g
-                })
-                .filter(|g| g.outcome().is_none() && !g.legal_moves().is_empty());
-            let r = match forced_into {
-                // Under a time limit the engine answers a single legal move at once, at depth 1:
-                // score the forced move by a search of the position after it, which the next ply
-                // reuses instead of searching it again.
-                Some(g) => {
-                    let next = engine.search(&g, &options.limits, stop, &mut |_| {});
+            // Under a time limit the engine answers a single legal move at once, at depth 1: a
+            // forced move (and a run of them, a capture answered by a forced recapture) is scored
+            // by a search of the first position after it where there is a choice. Later plies of
+            // the run reuse that search instead of searching it again.
+            let forced = (legal.len() == 1 && legal[0] == *mv)
+                .then(|| forced_run(&here))
+                .flatten();
+            let r = match forced {
+                Some((line, g)) => {
+                    let target = ply + line.len();
+                    let next = match searched_ahead {
+                        Some((at, r)) if at == target => r,
+                        _ => engine.search(&g, &options.limits, stop, &mut |_| {}),
+                    };
                     let r = SearchResult {
                         best_move: Some(*mv),
-                        score: next.score.negate(),
-                        pv: std::iter::once(*mv)
-                            .chain(next.pv.iter().copied())
-                            .collect(),
-                        depth: next.depth + 1,
+                        score: if line.len() % 2 == 1 {
+                            next.score.negate()
+                        } else {
+                            next.score
+                        },
+                        pv: line.iter().chain(next.pv.iter()).copied().collect(),
+                        depth: next.depth + line.len() as u32,
                         nodes: next.nodes,
                         time_ms: next.time_ms,
                     };
-                    ahead = Some(next);
+                    ahead = Some((target, next));
                     r
                 }
                 None => match searched_ahead {
-                    Some(r) => r,
-                    None => engine.search(&here, &options.limits, stop, &mut |_| {}),
+                    Some((at, r)) if at == ply => r,
+                    _ => engine.search(&here, &options.limits, stop, &mut |_| {}),
                 },
             };
             if stop.load(Ordering::Relaxed) {
@@ -431,8 +456,8 @@ pub fn review_game(
         },
         None => {
             let r = match ahead.take() {
-                Some(r) => r,
-                None => engine.search(&end, &options.limits, stop, &mut |_| {}),
+                Some((at, r)) if at == moves.len() => r,
+                _ => engine.search(&end, &options.limits, stop, &mut |_| {}),
             };
             if stop.load(Ordering::Relaxed) {
                 return None;

@@ -206,3 +206,45 @@ fn a_forced_capture_is_scored_by_a_real_search() {
         "{r:?}"
     );
 }
+
+/// A run of forced moves (a capture answered by the only recapture) is scored by a search of the
+/// position after the run. Tinsley - Chamblee (tinsley.pdn game 8), the first 30 plies: 15. 24-19
+/// 15x24 28x19, where 15x24 and 28x19 are each the only legal move.
+#[test]
+fn a_run_of_forced_moves_is_scored_past_its_end() {
+    let line = "10-14 22-17 14-18 23x14 9x18 26-23 6-9 23x14 9x18 30-26 2-6 26-23 6-9 23x14 9x18 \
+                31-26 5-9 17-13 11-15 13x6 1x10 25-22 18x25 29x22 10-14 27-23 8-11 24-19 15x24 28x19";
+    let start = Position::new(Variant::American);
+    let mut pos = start;
+    let mut moves = Vec::new();
+    for (ply, text) in line.split_whitespace().enumerate() {
+        if ply >= 28 {
+            assert_eq!(pos.legal_moves_sorted().len(), 1, "{text} is forced");
+        }
+        let m = mv(&pos, text);
+        moves.push(m);
+        pos = pos.after(&m);
+    }
+    let mut engine = Engine::new(EngineOptions::default());
+    let options = ReviewOptions {
+        limits: Limits::movetime(50),
+        check_only_moves: false,
+    };
+    let review = review_game(
+        &mut engine,
+        &start,
+        &moves,
+        &options,
+        &AtomicBool::new(false),
+        &mut |_| {},
+    )
+    .expect("not stopped");
+    for ply in [28, 29] {
+        let r = review.at(ply).expect("reviewed");
+        assert_eq!(r.mark, None);
+        // The forced plies left in the run, then a real search (50 ms reach well past 4 plies);
+        // the engine's instant answer to a single legal move is depth 1, plus the run's plies.
+        let run = 30 - ply as u32;
+        assert!(r.depth >= run + 4, "ply {ply}: {r:?}");
+    }
+}
