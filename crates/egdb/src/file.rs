@@ -9,7 +9,7 @@
 //! | 4 | format version |
 //! | 1 + 4 + 3 | variant (0 American, 1 pool, 2 Impasse), material (mover men, mover kings, other men, other kings), padding |
 //! | 8 | positions (index size) |
-//! | 4, 4 | values per block, number of blocks |
+//! | 4, 4 | values per block (4 096 when written; 256–65 536 read), number of blocks |
 //! | 8, 8, 8 | wins, losses, draws |
 //! | 4 | largest depth to win (plies) |
 //! | 4 | CRC-32 of the block index |
@@ -33,10 +33,11 @@ use std::sync::{Arc, Mutex};
 pub const VERSION: u32 = 1;
 const MAGIC: &[u8; 8] = b"CRWNEGDB";
 const HEADER_LEN: usize = 72;
-/// Values per block (64 KiB uncompressed).
-pub const BLOCK_VALUES: usize = 32 * 1024;
-/// Blocks kept decompressed by a [`Store`] (at most 64 MiB).
-const CACHE_BLOCKS: usize = 1024;
+/// Values per block written (8 KiB uncompressed: a cold probe decompresses one block). Readers take
+/// the block size from the header (any power of two from 256 to 65 536).
+pub const BLOCK_VALUES: usize = 4 * 1024;
+/// Values kept decompressed by a [`Store`] (64 MiB).
+const CACHE_VALUES: usize = 32 * 1024 * 1024;
 
 fn variant_code(v: Variant) -> u8 {
     match v {
@@ -85,6 +86,8 @@ pub struct ClassInfo {
 
 struct ClassFile {
     info: ClassInfo,
+    /// Values per block.
+    block_values: usize,
     blocks: Vec<(u64, u32, u32)>,
     file: Mutex<File>,
 }
@@ -152,8 +155,9 @@ impl ClassFile {
         let positions = u64_at(&h, 20);
         let block_values = u32_at(&h, 28) as usize;
         let nblocks = u32_at(&h, 32) as usize;
-        if block_values != BLOCK_VALUES
-            || nblocks != (positions as usize).div_ceil(BLOCK_VALUES)
+        if !block_values.is_power_of_two()
+            || !(256..=65_536).contains(&block_values)
+            || nblocks != (positions as usize).div_ceil(block_values)
             || material.pieces(variant) > 32
             || ClassIndex::new(variant, material).size() != positions
         {
@@ -188,6 +192,7 @@ impl ClassFile {
             ));
         }
         Ok(ClassFile {
+            block_values,
             info: ClassInfo {
                 variant,
                 material,
@@ -219,7 +224,8 @@ impl ClassFile {
         }
         let raw = lz4_flex::decompress_size_prepended(&buf)
             .map_err(|e| corrupt(path, format!("block {b}: {e}")))?;
-        let want = (self.info.positions as usize - b * BLOCK_VALUES).min(BLOCK_VALUES);
+        let bv = self.block_values;
+        let want = (self.info.positions as usize - b * bv).min(bv);
         if raw.len() != 2 * want {
             return Err(corrupt(path, format!("block {b} has the wrong length")));
         }
@@ -343,6 +349,8 @@ pub(crate) struct Store {
 struct Cache {
     map: HashMap<(usize, usize), Arc<Vec<u16>>>,
     order: VecDeque<(usize, usize)>,
+    /// Values held.
+    values: usize,
 }
 
 impl Store {
@@ -466,7 +474,8 @@ impl Store {
             return Ok(None);
         };
         let i = self.indexes[ci].index_of(men, kings) as usize;
-        let (b, o) = (i / BLOCK_VALUES, i % BLOCK_VALUES);
+        let bv = self.classes[ci].block_values;
+        let (b, o) = (i / bv, i % bv);
         let cached = {
             let cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
             cache.map.get(&(ci, b)).cloned()
@@ -478,10 +487,14 @@ impl Store {
                 let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
                 if cache.map.insert((ci, b), bl.clone()).is_none() {
                     cache.order.push_back((ci, b));
+                    cache.values += bl.len();
                 }
-                while cache.order.len() > CACHE_BLOCKS {
-                    if let Some(k) = cache.order.pop_front() {
-                        cache.map.remove(&k);
+                while cache.values > CACHE_VALUES {
+                    let Some(k) = cache.order.pop_front() else {
+                        break;
+                    };
+                    if let Some(old) = cache.map.remove(&k) {
+                        cache.values -= old.len();
                     }
                 }
                 bl
