@@ -270,8 +270,10 @@ pub fn session(
                 say(&out, "param name=level value=0 type=int min=0 max=10");
                 say(
                     &out,
-                    &(quoted_line("param name=egdb value", &egdb_description(st.tables.as_ref()))
-                        + " type=string"),
+                    &(quoted_line(
+                        "param name=egdb value",
+                        &egdb_description(st.tables.as_ref()),
+                    ) + " type=string"),
                 );
                 say(&out, "wait");
             }

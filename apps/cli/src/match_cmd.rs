@@ -5,6 +5,7 @@ use crate::common::{pdn_date_today, EgdbArgs};
 use crate::sprt::{self, Pentanomial, Verdict};
 use crate::CliError;
 use clap::Args;
+use crown_ai::EndgameTables;
 use crown_ai::{Clock, Engine, EngineOptions, Limits, MAX_HASH_MIB};
 use crown_core::{Color, Game, ImpasseSetup, Move, Position, Variant};
 use crown_notation::{game_to_pdn, game_type_tag, read_games, replay, variant_from_game_type};
@@ -14,7 +15,6 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, ExitCode, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
-use crown_ai::EndgameTables;
 
 /// The ACF three-move deck (156 ballots), embedded: see the header of the file for its source.
 pub const ACF_THREE_MOVE_PDN: &str = include_str!("../data/acf-3-move-ballots.pdn");
