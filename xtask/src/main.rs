@@ -2,8 +2,8 @@
 //!
 //! - `cargo xtask ci`: every check and test: rustfmt check, clippy with `-D warnings`, the Rust tests
 //!   (nextest when installed, else `cargo test`) and doctests, the wasm binding tests under Node and
-//!   the browser end-to-end tests. Installs Debian's Chromium, ChromeDriver, Node.js and npm with
-//!   apt-get when they are missing (as root, as on CI).
+//!   the browser end-to-end tests. First installs Debian's Chromium, ChromeDriver, Node.js, npm and
+//!   PostgreSQL (for the server's `PgStore` test) with apt-get when they are missing (as root, as on CI).
 //! - `cargo xtask perft`: the deep perft counts of `shared/perft/perft.json` (release build, minutes).
 //! - `cargo xtask wasm`: builds crown-wasm for `wasm32-unknown-unknown` and writes the JS glue and the
 //!   `.wasm` file to `apps/wasm/www/pkg` (see `wasm.rs`: installs the target and wasm-bindgen-cli at
@@ -39,7 +39,10 @@ fn has_nextest() -> bool {
 }
 
 fn ci() -> bool {
-    let rust = run("cargo", &["fmt", "--all", "--check"])
+    // Install first: the server's PostgreSQL test runs with the Rust tests.
+    let tools = ensure_test_tools();
+    let rust = tools
+        && run("cargo", &["fmt", "--all", "--check"])
         && run(
             "cargo",
             &[
@@ -59,7 +62,7 @@ fn ci() -> bool {
         } else {
             run("cargo", &["test", "--workspace", "--no-fail-fast"])
         };
-    rust && ensure_browser_tools() && wasm::test() && wasm::e2e()
+    rust && wasm::test() && wasm::e2e()
 }
 
 fn have(cmd: &str) -> bool {
@@ -70,9 +73,20 @@ fn have(cmd: &str) -> bool {
         .unwrap_or(false)
 }
 
-/// Debian's Chromium and ChromeDriver, and Node.js with npm, for the browser tests.
-fn ensure_browser_tools() -> bool {
+/// Whether Debian's PostgreSQL server binaries (`/usr/lib/postgresql/*/bin/initdb`) are installed.
+fn have_postgresql() -> bool {
+    std::fs::read_dir("/usr/lib/postgresql")
+        .map(|dirs| dirs.flatten().any(|d| d.path().join("bin/initdb").is_file()))
+        .unwrap_or(false)
+}
+
+/// Debian's Chromium and ChromeDriver, and Node.js with npm, for the browser tests; PostgreSQL for
+/// the server's `PgStore` test (it runs its own `initdb` + `pg_ctl` in a temporary directory).
+fn ensure_test_tools() -> bool {
     let mut missing = Vec::new();
+    if !have_postgresql() {
+        missing.push("postgresql");
+    }
     if !have("chromium") {
         missing.push("chromium");
     }
