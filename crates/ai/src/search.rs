@@ -650,6 +650,9 @@ impl<'a> Worker<'a> {
         let alpha_orig = alpha;
         let mut best = -INF;
         let mut best_idx = None;
+        // History slots of the quiet moves searched so far at this node (for the malus on a cutoff).
+        let mut tried = [0u16; MOVE_LIST_CAPACITY];
+        let mut n_tried = 0;
         self.keys.push(key);
         for k in 0..n {
             // Selection sort step.
@@ -714,13 +717,21 @@ impl<'a> Worker<'a> {
                                 self.killers[ply][1] = self.killers[ply][0];
                                 self.killers[ply][0] = Some(mv);
                             }
-                            let h =
-                                &mut self.history[ci + mv.from().index() * 32 + mv.to().index()];
-                            *h = (*h + depth * depth).min(1 << 20);
+                            let bonus = depth * depth;
+                            let slot = ci + mv.from().index() * 32 + mv.to().index();
+                            update_history(&mut self.history[slot], bonus);
+                            // The quiet moves tried before it failed to cut: a malus.
+                            for &t in &tried[..n_tried] {
+                                update_history(&mut self.history[usize::from(t)], -bonus);
+                            }
                         }
                         break;
                     }
                 }
+            }
+            if !mv.is_capture() && n_tried < MOVE_LIST_CAPACITY {
+                tried[n_tried] = (ci + mv.from().index() * 32 + mv.to().index()) as u16;
+                n_tried += 1;
             }
         }
         self.keys.pop();
@@ -835,6 +846,16 @@ fn table_root(
         nodes: probes,
         time_ms,
     })
+}
+
+/// Most a history score can reach in either direction (killers score 2^21 and more, above it).
+const HISTORY_MAX: i32 = 1 << 16;
+
+/// Add `bonus` (negative: a malus) to a history score with "gravity": the change shrinks as the
+/// score nears ±`HISTORY_MAX`, so scores stay bounded and recent results weigh more.
+fn update_history(h: &mut i32, bonus: i32) {
+    let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+    *h += b - *h * b.abs() / HISTORY_MAX;
 }
 
 /// Nodes per second from the elapsed time measured in microseconds (so a search of a few
