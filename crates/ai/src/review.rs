@@ -310,8 +310,19 @@ fn score_after(
     let mut g = game.clone();
     // The move came from the legal moves of the position; the game is not over (checked by caller).
     let _ = g.play(mv);
+    // A move that leaves the opponent a single legal move (an exchange offered) is scored past the
+    // forced run, as the engine answers a single legal move at once (see `review_game`).
+    let (g, run) = match forced_run(&g) {
+        Some((line, after)) => (after, line.len()),
+        None => (g, 0),
+    };
     let r = engine.search(&g, limits, stop, &mut |_| {});
-    (r.score.negate(), r.depth + 1)
+    let score = if run % 2 == 0 {
+        r.score.negate()
+    } else {
+        r.score
+    };
+    (score, r.depth + 1 + run as u32)
 }
 
 /// Review a game of `moves` from `start` with `engine`: see the module documentation. `on_ply` is

@@ -248,3 +248,44 @@ fn a_run_of_forced_moves_is_scored_past_its_end() {
         assert!(r.depth >= run + 4, "ply {ply}: {r:?}");
     }
 }
+
+/// The move played is scored past a forced reply too: in Tinsley - Rex (tinsley.pdn game 1) 13... 22-18
+/// (not always the engine's first choice) offers an exchange that Black must take at once
+/// (14. 15x22 is its only legal move), and that score used to be the engine's instant depth-1
+/// answer. Here the search goes past the capture.
+#[test]
+fn a_move_answered_by_a_forced_capture_is_scored_past_it() {
+    let line = "11-15 23-18 8-11 27-23 4-8 23-19 10-14 19x10 14x23 26x19 7x14 24-20 6-10 30-26 \
+                11-15 28-24 14-18 20-16 18-23 16-11 23x30 11x4 2-7 4-8 1-6 22-18";
+    let start = Position::new(Variant::American);
+    let mut pos = start;
+    let mut moves = Vec::new();
+    for text in line.split_whitespace() {
+        let m = mv(&pos, text);
+        moves.push(m);
+        pos = pos.after(&m);
+    }
+    assert_eq!(moves.len(), 26);
+    assert_eq!(
+        pos.legal_moves_sorted().len(),
+        1,
+        "15x22 is forced after 22-18"
+    );
+    let mut engine = Engine::new(EngineOptions::default());
+    let options = ReviewOptions {
+        limits: Limits::movetime(50),
+        check_only_moves: false,
+    };
+    let review = review_game(
+        &mut engine,
+        &start,
+        &moves,
+        &options,
+        &AtomicBool::new(false),
+        &mut |_| {},
+    )
+    .expect("not stopped");
+    let r = review.at(25).expect("22-18 reviewed");
+    // The move, the forced capture, then a real search (50 ms reach well past 4 plies).
+    assert!(r.is_best() || r.depth >= 2 + 4, "{r:?}");
+}
