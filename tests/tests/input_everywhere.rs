@@ -242,16 +242,20 @@ async fn send(
     token: Option<&str>,
     body: Value,
 ) -> (u16, Value) {
-    let mut req = Request::builder()
-        .method(Method::POST)
-        .uri(uri)
-        .header(header::CONTENT_TYPE, "application/json");
+    let mut req = Request::builder().method(Method::POST).uri(uri);
     if let Some(t) = token {
         req = req.header(header::AUTHORIZATION, format!("Bearer {t}"));
     }
+    // `Null` is no body at all: endpoints without a body refuse one (docs/api.md).
+    let body = if body.is_null() {
+        Body::empty()
+    } else {
+        req = req.header(header::CONTENT_TYPE, "application/json");
+        Body::from(body.to_string())
+    };
     let resp = app
         .router()
-        .oneshot(req.body(Body::from(body.to_string())).unwrap())
+        .oneshot(req.body(body).unwrap())
         .await
         .unwrap();
     let status = resp.status().as_u16();

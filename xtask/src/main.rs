@@ -76,7 +76,10 @@ fn have(cmd: &str) -> bool {
 /// Whether Debian's PostgreSQL server binaries (`/usr/lib/postgresql/*/bin/initdb`) are installed.
 fn have_postgresql() -> bool {
     std::fs::read_dir("/usr/lib/postgresql")
-        .map(|dirs| dirs.flatten().any(|d| d.path().join("bin/initdb").is_file()))
+        .map(|dirs| {
+            dirs.flatten()
+                .any(|d| d.path().join("bin/initdb").is_file())
+        })
         .unwrap_or(false)
 }
 

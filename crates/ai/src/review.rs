@@ -123,7 +123,8 @@ pub struct MoveReview {
     pub best_line: Vec<Move>,
     /// Score of the engine's best move, from the mover's view.
     pub best_score: Score,
-    /// Score of the move played, from the mover's view (equal to `best_score` when it is `best`).
+    /// Score of the move played, from the mover's view, in the position after it: a win or loss
+    /// counts the plies from there (`best_score` one ply nearer its end when the move is `best`).
     pub played_score: Score,
     /// Depth in plies of the search that scored the move played.
     pub depth: u32,
@@ -322,7 +323,20 @@ fn score_after(
     } else {
         r.score
     };
-    (score, r.depth + 1 + run as u32)
+    // Counted from the position right after `mv`: the forced run's plies come first.
+    (plies_later(score, run as i64), r.depth + 1 + run as u32)
+}
+
+/// `score` with its win or loss distance moved by `delta` plies (never below 0); a value unchanged.
+fn plies_later(score: Score, delta: i64) -> Score {
+    let d = |n: u32| (i64::from(n) + delta).clamp(0, i64::from(u32::MAX)) as u32;
+    match score {
+        Score::Value(v) => Score::Value(v),
+        Score::Win(n) => Score::Win(d(n)),
+        Score::Loss(n) => Score::Loss(d(n)),
+        Score::DatabaseWin(n) => Score::DatabaseWin(d(n)),
+        Score::DatabaseLoss(n) => Score::DatabaseLoss(d(n)),
+    }
 }
 
 /// Review a game of `moves` from `start` with `engine`: see the module documentation. `on_ply` is
@@ -411,7 +425,7 @@ pub fn review_game(
             let best = r.best_move.unwrap_or(*mv);
             evals.push(first_view(mover, r.score));
             let (played_score, depth) = if best == *mv {
-                (r.score, r.depth)
+                (plies_later(r.score, -1), r.depth)
             } else {
                 score_after(engine, &here, mv, &child, stop)
             };

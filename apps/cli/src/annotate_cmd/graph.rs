@@ -96,11 +96,10 @@ where
 
 fn title(job: &Job) -> String {
     let g = &job.game;
+    let (first, second) = super::players(job);
     format!(
-        "Game {}: {} - {} ({}), {}",
+        "Game {}: {first} - {second} ({}), {}",
         g.index,
-        g.tag("Black").unwrap_or("?"),
-        g.tag("White").unwrap_or("?"),
         g.tag("Event").unwrap_or("?"),
         g.result.as_deref().unwrap_or("*")
     )

@@ -115,8 +115,10 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
     if path.is_dir() {
         return Err(CliError(format!("{}: is a directory", path.display())));
     }
+    // The error is named by its kind: tempfile's own message names the temporary file, which the
+    // user never asked for.
     let mut tmp = tempfile::NamedTempFile::new_in(&dir)
-        .map_err(|e| CliError(format!("{}: cannot write: {e}", path.display())))?;
+        .map_err(|e| CliError(format!("{}: cannot write: {}", path.display(), e.kind())))?;
     tmp.write_all(bytes)
         .and_then(|()| tmp.flush())
         .map_err(|e| CliError(format!("{}: {e}", path.display())))?;
@@ -235,14 +237,24 @@ fn summary_json(job: &Job, review: &GameReview) -> serde_json::Value {
     })
 }
 
+/// The players' names from the PDN tags, the side that moves first in the game first (Black in
+/// checkers, White in Impasse), `?` when a tag is missing.
+pub(crate) fn players(job: &Job) -> (&str, &str) {
+    let name = |tag| job.game.tag(tag).unwrap_or("?");
+    if job.replay.variant == crown_core::Variant::Impasse {
+        (name("White"), name("Black"))
+    } else {
+        (name("Black"), name("White"))
+    }
+}
+
 fn summary_text(job: &Job, review: &GameReview) -> Vec<String> {
     let g = &job.game;
+    let (first, second) = players(job);
     let mut out = vec![format!(
-        "game {}: {} ({} - {}), {}, {} plies",
+        "game {}: {} ({first} - {second}), {}, {} plies",
         g.index,
         g.tag("Event").unwrap_or("?"),
-        g.tag("Black").unwrap_or("?"),
-        g.tag("White").unwrap_or("?"),
         g.result.as_deref().unwrap_or("*"),
         job.replay.moves.len()
     )];
@@ -310,7 +322,7 @@ pub fn run(args: &AnnotateArgs) -> Result<ExitCode, CliError> {
             _ => PathBuf::from("."),
         };
         tempfile::NamedTempFile::new_in(&dir)
-            .map_err(|e| CliError(format!("{}: cannot write: {e}", out.display())))?;
+            .map_err(|e| CliError(format!("{}: cannot write: {}", out.display(), e.kind())))?;
     }
     if let Some(dir) = &args.graph {
         if dir.exists() && !dir.is_dir() {
@@ -321,7 +333,7 @@ pub fn run(args: &AnnotateArgs) -> Result<ExitCode, CliError> {
         }
         std::fs::create_dir_all(dir).map_err(|e| CliError(format!("{}: {e}", dir.display())))?;
         tempfile::NamedTempFile::new_in(dir)
-            .map_err(|e| CliError(format!("{}: cannot write: {e}", dir.display())))?;
+            .map_err(|e| CliError(format!("{}: cannot write: {}", dir.display(), e.kind())))?;
     }
 
     let mut skipped = Vec::new();

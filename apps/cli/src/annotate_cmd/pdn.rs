@@ -9,7 +9,8 @@ use crown_notation::{MoveNode, Node, PdnGame, Replay};
 pub const VARIATION_PLIES: usize = 10;
 
 /// A score from `mover`'s view written from the first player's (`first`) view: `+0.35` (centi-men
-/// as men, positive when the first player is better), `Black wins in 7` (plies).
+/// as men, positive when the first player is better), `Black wins in 7` (plies), `Black wins` (the
+/// game is over).
 pub fn score_text(score: Score, mover: Color, first: Color) -> String {
     let s = if mover == first {
         score
@@ -18,6 +19,8 @@ pub fn score_text(score: Score, mover: Color, first: Color) -> String {
     };
     match s {
         Score::Value(_) => s.to_string(),
+        Score::Win(0) | Score::DatabaseWin(0) => format!("{first} wins"),
+        Score::Loss(0) | Score::DatabaseLoss(0) => format!("{} wins", first.opposite()),
         Score::Win(n) | Score::DatabaseWin(n) => format!("{first} wins in {n}"),
         Score::Loss(n) | Score::DatabaseLoss(n) => format!("{} wins in {n}", first.opposite()),
     }
@@ -60,7 +63,15 @@ fn nodes_for(m: &MoveReview, before: &Position, first: Color) -> Vec<Node> {
         Some(Mark::Inaccuracy | Mark::Mistake | Mark::Blunder)
     ) && !m.is_best()
     {
-        let comment = format!("{} / {}", score_text(m.best_score, m.mover, first), m.depth);
+        // After the line's first move, like the played move's comment: one ply nearer the end.
+        let after_best = match m.best_score {
+            Score::Win(n) => Score::Win(n.saturating_sub(1)),
+            Score::Loss(n) => Score::Loss(n.saturating_sub(1)),
+            Score::DatabaseWin(n) => Score::DatabaseWin(n.saturating_sub(1)),
+            Score::DatabaseLoss(n) => Score::DatabaseLoss(n.saturating_sub(1)),
+            v @ Score::Value(_) => v,
+        };
+        let comment = format!("{} / {}", score_text(after_best, m.mover, first), m.depth);
         let line = line_nodes(before, &m.best_line, Some(comment));
         if !line.is_empty() {
             out.push(Node::Variation(line));
@@ -87,6 +98,9 @@ pub fn is_score_comment(text: &str) -> bool {
     };
     if let Some(v) = score.strip_prefix(['+', '-']) {
         return value(v);
+    }
+    if score == "Black wins" || score == "White wins" {
+        return true;
     }
     ["Black wins in ", "White wins in "].iter().any(|p| {
         score
@@ -198,6 +212,7 @@ mod tests {
             "-1.00 / 6",
             "Black wins in 7 / 12",
             "White wins in 1 / 3",
+            "White wins / 3",
         ] {
             assert!(is_score_comment(yes), "{yes}");
         }
@@ -207,6 +222,7 @@ mod tests {
             "+0.3 / 18",
             "0.35 / 18",
             "Red wins in 7 / 2",
+            "Black wins it / 2",
             "+1.00 / x",
         ] {
             assert!(!is_score_comment(no), "{no}");
