@@ -368,7 +368,7 @@ fn three_kings_beat_two_kings_in_the_double_corners() {
     ));
     assert_eq!(tables.max_pieces, 4);
     let pos = Position::from_fen(Variant::American, "W:WK14,K18,K22:BK1,K32").unwrap();
-    let end = play_out(Game::from_position(pos), &tables, &Limits::depth(8), 200);
+    let end = play_out(Game::from_position(pos), &tables, &Limits::depth(10), 200);
     assert_eq!(
         end.outcome().and_then(|o| o.winner()),
         Some(Color::White),
