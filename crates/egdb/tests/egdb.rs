@@ -465,3 +465,21 @@ fn verify_catches_a_wrong_value_with_good_checksums() {
         assert!(matches!(e, EgdbError::Mismatch { .. }), "{what}: {e}");
     }
 }
+
+/// The smallest class has two pieces (one per side; a side with none has lost): `--pieces 0` or
+/// `1` would build nothing, and must say so instead of reporting "built 0 classes" as a success.
+#[test]
+fn fewer_than_two_pieces_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    for pieces in [0, 1] {
+        let opts = BuildOptions {
+            variant: Variant::American,
+            pieces,
+            dir: dir.path().join("db"),
+            threads: Some(1),
+        };
+        let e = build(&opts, &()).unwrap_err();
+        assert!(matches!(e, EgdbError::Invalid(_)), "{e}");
+        assert!(e.to_string().contains("--pieces"), "{e}");
+    }
+}
