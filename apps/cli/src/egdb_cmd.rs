@@ -221,6 +221,12 @@ fn info(a: &DirArgs) -> Result<ExitCode, CliError> {
 fn verify(a: &VerifyArgs) -> Result<ExitCode, CliError> {
     let dir = a.dir.dir()?;
     let tb = Tablebase::open(&dir)?;
+    if tb.classes().is_empty() {
+        return Err(CliError(format!(
+            "{}: no endgame database files to verify (build them with `crown egdb build`)",
+            dir.display()
+        )));
+    }
     tb.check_files()?;
     let bar = bar();
     let mut total = 0;

@@ -111,3 +111,21 @@ fn build_probe_info_verify() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("positions verified"), "{out}");
 }
+
+/// `verify` on a directory without any database file (empty, or a mistyped path) has nothing to
+/// check: it must say so and fail, not report success ("0 classes, 0 positions verified").
+#[test]
+fn verify_of_a_directory_without_databases_fails() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("no-such-dir");
+    for d in [dir.path(), missing.as_path()] {
+        let d = d.to_str().unwrap();
+        let (code, out, err) = crown(&["egdb", "verify", "--dir", d]);
+        assert_eq!(code, 2, "{d}: {out}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.contains(d) && err.contains("no endgame database"),
+            "{err}"
+        );
+    }
+}

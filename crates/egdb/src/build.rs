@@ -145,10 +145,16 @@ fn classes_up_to(variant: Variant, pieces: u32) -> Vec<Material> {
 /// atomically, so a build killed at any time resumes where it stopped.
 ///
 /// # Errors
-/// [`EgdbError::Io`] naming the file (e.g. a full disk), [`EgdbError::Invalid`] for more than 12
-/// pieces.
+/// [`EgdbError::Io`] naming the file (e.g. a full disk), [`EgdbError::Invalid`] for fewer than 2
+/// or more than 12 pieces.
 pub fn build(opts: &BuildOptions, progress: &dyn Progress) -> Result<BuildReport, EgdbError> {
     let start = Instant::now();
+    if opts.pieces < 2 {
+        return Err(EgdbError::Invalid(format!(
+            "--pieces {} builds nothing: the smallest class has 2 pieces",
+            opts.pieces
+        )));
+    }
     if opts.pieces > 12 {
         return Err(EgdbError::Invalid(format!(
             "--pieces {} is too many; at most 12",

@@ -384,3 +384,102 @@ fn a_missing_directory_is_an_empty_set() {
     let pos = Position::from_fen(Variant::American, "B:W18:B14").unwrap();
     assert!(matches!(tb.probe(&pos), Err(EgdbError::NotCovered { .. })));
 }
+
+/// Rewrite a version-1 database file (docs/egdb.md, "On-disk format") with `change` applied to its
+/// decoded values, recomputing every checksum, so that only the values are wrong.
+fn rewrite_values(path: &Path, change: impl FnOnce(&mut [u16])) {
+    let bytes = std::fs::read(path).unwrap();
+    let u32_at = |o: usize| u32::from_le_bytes(bytes[o..o + 4].try_into().unwrap());
+    let (per_block, nblocks) = (u32_at(28) as usize, u32_at(32) as usize);
+    let mut values = Vec::new();
+    for b in 0..nblocks {
+        let e = 72 + 16 * b;
+        let off = u64::from_le_bytes(bytes[e..e + 8].try_into().unwrap()) as usize;
+        let len = u32_at(e + 8) as usize;
+        let raw = lz4_flex::decompress_size_prepended(&bytes[off..off + len]).unwrap();
+        values.extend(raw.chunks(2).map(|c| u16::from_le_bytes([c[0], c[1]])));
+    }
+    change(&mut values);
+    let blocks: Vec<Vec<u8>> = values
+        .chunks(per_block)
+        .map(|c| {
+            lz4_flex::compress_prepend_size(
+                &c.iter().flat_map(|v| v.to_le_bytes()).collect::<Vec<u8>>(),
+            )
+        })
+        .collect();
+    assert_eq!(blocks.len(), nblocks);
+    let mut idx = Vec::new();
+    let mut off = (72 + 16 * nblocks) as u64;
+    for b in &blocks {
+        idx.extend(off.to_le_bytes());
+        idx.extend((b.len() as u32).to_le_bytes());
+        idx.extend(crc32fast::hash(b).to_le_bytes());
+        off += b.len() as u64;
+    }
+    let mut h = bytes[..64].to_vec();
+    h.extend(crc32fast::hash(&idx).to_le_bytes());
+    let hc = crc32fast::hash(&h);
+    h.extend(hc.to_le_bytes());
+    let mut out = h;
+    out.extend(idx);
+    for b in &blocks {
+        out.extend(b);
+    }
+    std::fs::write(path, out).unwrap();
+}
+
+/// The issue's `verify`: "re-checks every stored value against its successors (a value must equal
+/// the best over the legal moves); reports the first mismatch with its FEN". A file whose checksums
+/// are all right but one value is wrong must be caught by `verify`, not only by the checksums.
+#[test]
+fn verify_catches_a_wrong_value_with_good_checksums() {
+    let good = built(Variant::American, 3);
+    // Each kind of lie: a longer win, a win turned into a draw, a draw turned into a win in 1.
+    type Lie = fn(u16) -> Option<u16>;
+    let lies: [(&str, Lie); 3] = [
+        ("longer win", |c| {
+            (c >= 3 && (c - 2) % 2 == 1).then_some(c + 2)
+        }),
+        ("win to draw", |c| (c >= 3 && (c - 2) % 2 == 1).then_some(0)),
+        ("draw to win", |c| (c == 0).then_some(3)),
+    ];
+    for (what, lie) in lies {
+        let d = copy_dir(&good);
+        let f = file_of(d.path(), "m1k1-m0k1");
+        let mut changed = false;
+        rewrite_values(&f, |vals| {
+            if let Some((i, new)) = vals
+                .iter()
+                .enumerate()
+                .find_map(|(i, &c)| lie(c).map(|n| (i, n)))
+            {
+                vals[i] = new;
+                changed = true;
+            }
+        });
+        assert!(changed, "{what}: no value to change");
+        // The checksums are right, so the file opens and reads whole.
+        Tablebase::open(d.path()).unwrap().check_files().unwrap();
+        let e = verify(d.path(), Variant::American, Some(1), &()).unwrap_err();
+        assert!(matches!(e, EgdbError::Mismatch { .. }), "{what}: {e}");
+    }
+}
+
+/// The smallest class has two pieces (one per side; a side with none has lost): `--pieces 0` or
+/// `1` would build nothing, and must say so instead of reporting "built 0 classes" as a success.
+#[test]
+fn fewer_than_two_pieces_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    for pieces in [0, 1] {
+        let opts = BuildOptions {
+            variant: Variant::American,
+            pieces,
+            dir: dir.path().join("db"),
+            threads: Some(1),
+        };
+        let e = build(&opts, &()).unwrap_err();
+        assert!(matches!(e, EgdbError::Invalid(_)), "{e}");
+        assert!(e.to_string().contains("--pieces"), "{e}");
+    }
+}
