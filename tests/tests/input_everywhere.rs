@@ -253,11 +253,7 @@ async fn send(
         req = req.header(header::CONTENT_TYPE, "application/json");
         Body::from(body.to_string())
     };
-    let resp = app
-        .router()
-        .oneshot(req.body(body).unwrap())
-        .await
-        .unwrap();
+    let resp = app.router().oneshot(req.body(body).unwrap()).await.unwrap();
     let status = resp.status().as_u16();
     let bytes = axum::body::to_bytes(resp.into_body(), 1 << 20)
         .await

@@ -435,3 +435,55 @@ fn a_graph_that_cannot_be_written_does_not_lose_the_pdn() {
     assert!(text.contains("[Annotator \"Crown 0.1.0\"]"), "{text}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// With endgame databases the `!` of an ending is proven by them, even by a one-ply search. From
+/// `B:W16,20:BK3` (Black: king on 3; White: men on 16 and 20) Black has two moves: 3-7 is met by
+/// 16-11, the king must take 7x16 and 20x11 takes the last black piece, so it loses in four plies;
+/// 3-8 is therefore the only move that does not lose (worked out from the rules: captures are
+/// compulsory, a side without pieces has lost).
+#[test]
+fn endgame_databases_prove_the_only_move() {
+    let dir = temp_dir("egdb");
+    let db = dir.join("db");
+    let (code, _, err) = crown(&[
+        "egdb",
+        "build",
+        "--variant",
+        "american",
+        "--pieces",
+        "3",
+        "--dir",
+        &s(&db),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let input = dir.join("ending.pdn");
+    std::fs::write(&input, "[FEN \"B:W16,20:BK3\"]\n[SetUp \"1\"]\n1. 3-8 *\n").unwrap();
+    let out = dir.join("out.pdn");
+    let (code, _, err) = crown(&[
+        "annotate",
+        &s(&input),
+        "-o",
+        &s(&out),
+        "--depth",
+        "1",
+        "--egdb",
+        &s(&db),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.contains("3-8 {") && text.contains("} $1"), "{text}");
+    assert!(text.contains("egdb american ≤3 pieces"), "{text}");
+    // Without them a one-ply search proves nothing, so no `!`.
+    let (code, _, err) = crown(&[
+        "annotate",
+        &s(&input),
+        "-o",
+        &s(&out),
+        "--depth",
+        "1",
+        "--no-egdb",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(!text.contains("$1"), "{text}");
+}

@@ -8,7 +8,7 @@ mod pdn;
 use crate::CliError;
 use clap::Args;
 use crown_ai::review::{review_game, Band, GameReview, ReviewOptions, SideSummary};
-use crown_ai::{Engine, EngineOptions, Limits};
+use crown_ai::{EndgameTables, Engine, EngineOptions, Limits};
 use crown_core::Color;
 use crown_notation::{canonical, replay, PdnErrorKind, PdnGame, PdnReader, Replay};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -17,7 +17,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 pub use pdn::annotate_pdn;
 
@@ -58,6 +58,10 @@ pub struct AnnotateArgs {
     /// played).
     #[arg(long)]
     no_only_moves: bool,
+    /// Endgame databases (`--egdb DIR`, `--no-egdb`; default: `$CROWN_EGDB_DIR` or the per-user
+    /// data directory): positions they hold are scored exactly, and a `!` can be proven by them.
+    #[command(flatten)]
+    egdb: crate::common::EgdbArgs,
 }
 
 /// Parse a 1-based game selection `3,7-9` into indices; `count` is the number of games in the file.
@@ -145,13 +149,15 @@ fn limits_of(args: &AnnotateArgs) -> Limits {
 }
 
 /// The engine settings as written in the `AnnotatorSettings` tag.
-fn settings_text(args: &AnnotateArgs) -> String {
+/// With endgame databases loaded, their description ends it (`, egdb american ≤4 pieces`).
+fn settings_text(args: &AnnotateArgs, tables: Option<&Arc<dyn EndgameTables>>) -> String {
     let limit = match args.depth {
         Some(d) => format!("depth {d}"),
         None => format!("movetime {} ms", args.movetime.unwrap_or(100)),
     };
+    let egdb = tables.map_or(String::new(), |t| format!(", egdb {}", t.describe()));
     format!(
-        "crown-ai {}, {limit} per position, hash {} MiB",
+        "crown-ai {}, {limit} per position, hash {} MiB{egdb}",
         env!("CARGO_PKG_VERSION"),
         args.hash
     )
@@ -239,7 +245,7 @@ fn summary_json(job: &Job, review: &GameReview) -> serde_json::Value {
 
 /// The players' names from the PDN tags, the side that moves first in the game first (Black in
 /// checkers, White in Impasse), `?` when a tag is missing.
-pub(crate) fn players(job: &Job) -> (&str, &str) {
+fn players(job: &Job) -> (&str, &str) {
     let name = |tag| job.game.tag(tag).unwrap_or("?");
     if job.replay.variant == crown_core::Variant::Impasse {
         (name("White"), name("Black"))
@@ -370,6 +376,7 @@ pub fn run(args: &AnnotateArgs) -> Result<ExitCode, CliError> {
         limits: limits_of(args),
         check_only_moves: !args.no_only_moves,
     };
+    let tables = args.egdb.load();
     let total: u64 = jobs.iter().map(|j| j.replay.moves.len() as u64).sum();
     let bar = ProgressBar::new(total);
     bar.set_style(
@@ -387,6 +394,7 @@ pub fn run(args: &AnnotateArgs) -> Result<ExitCode, CliError> {
                     threads: 1,
                     level: None,
                 });
+                engine.set_tables(tables.clone());
                 loop {
                     let i = next.fetch_add(1, Ordering::SeqCst);
                     if i >= jobs.len() || INTERRUPTED.load(Ordering::SeqCst) {
@@ -416,7 +424,7 @@ pub fn run(args: &AnnotateArgs) -> Result<ExitCode, CliError> {
     let reviews = reviews.into_inner().unwrap_or_else(|e| e.into_inner());
     let interrupted = INTERRUPTED.load(Ordering::SeqCst);
 
-    let settings = settings_text(args);
+    let settings = settings_text(args, tables.as_ref());
     let mut text = String::new();
     let mut json_games = Vec::new();
     let mut lines = Vec::new();
