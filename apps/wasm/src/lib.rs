@@ -101,6 +101,20 @@ pub fn pieces_of_fen(variant: &str, fen: &str) -> Result<JsValue, JsValue> {
     to_js(&piece_views(&pos))
 }
 
+/// Checks a FEN strictly, as the position editor does before it offers the position: the PDN 3.0
+/// FEN grammar and every position rule of `variant` (a man on its own king row, `?` as side to
+/// move, too many pieces are errors here, not repairs as in [`read_position`]).
+///
+/// # Errors
+/// `UnknownName` for an unknown variant, `PositionError` naming what is wrong and where.
+#[wasm_bindgen(js_name = checkFen)]
+pub fn check_fen(variant: &str, fen: &str) -> Result<(), JsValue> {
+    let v = parse_variant(variant)?;
+    crown_notation::read_fen(v, fen, crown_notation::FenPolicy::Strict)
+        .map(|_| ())
+        .map_err(|e| error("PositionError", e))
+}
+
 /// The position of a FEN as every binding reads it: the one FEN reader of crown-notation, the
 /// lenient way a person writes a FEN (`?` as side to move, a man on its king row read as a king).
 /// The Rust side of `piecesOfFen` and `Game.fromFen`, callable off wasm (tests).

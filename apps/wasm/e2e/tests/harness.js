@@ -156,7 +156,21 @@ export async function startCrownServer() {
   const dir = tempDir("crown-e2e-db-");
   const child = spawn(
     bin,
-    ["--port", "0", "--db", path.join(dir, "crown.db"), "--static-dir", wwwRoot, "--sync", "normal"],
+    // Every browser of the suite connects from 127.0.0.1, like many players behind one proxy, and
+    // Chromium keeps idle keep-alive connections of closed contexts open: raise the per-address
+    // connection cap (64 by default, docs/scaling.md) so it counts the suite, not one player.
+    [
+      "--port",
+      "0",
+      "--db",
+      path.join(dir, "crown.db"),
+      "--static-dir",
+      wwwRoot,
+      "--sync",
+      "normal",
+      "--max-conns-per-ip",
+      "4096",
+    ],
     { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, CROWN_LOG: "warn" } },
   );
   let log = "";

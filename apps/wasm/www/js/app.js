@@ -701,7 +701,8 @@ function editorRender() {
   $("editor-fen").value = editorFen();
   const err = $("editor-error");
   try {
-    crown.piecesOfFen(variant, editorFen());
+    // Strict: a position the person builds must be legal as it stands (no repairs).
+    crown.checkFen(variant, editorFen());
     err.hidden = true;
     $("editor-ok").disabled = false;
   } catch (e) {
