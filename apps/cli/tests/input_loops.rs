@@ -60,6 +60,10 @@ fn play(input: &[u8], save: &std::path::Path) -> String {
         level: Some(1),
         movetime: None,
         save: Some(save.display().to_string()),
+        egdb: crown_cli::common::EgdbArgs {
+            egdb: None,
+            no_egdb: true,
+        },
     };
     let mut out = Vec::new();
     play_session(&args, input, &mut out).unwrap();
