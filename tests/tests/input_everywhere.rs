@@ -249,11 +249,13 @@ async fn send(
     if let Some(t) = token {
         req = req.header(header::AUTHORIZATION, format!("Bearer {t}"));
     }
-    let resp = app
-        .router()
-        .oneshot(req.body(Body::from(body.to_string())).unwrap())
-        .await
-        .unwrap();
+    // `Value::Null` sends no body (the server refuses a body where it takes none, e.g. `join`).
+    let body = if body.is_null() {
+        Body::empty()
+    } else {
+        Body::from(body.to_string())
+    };
+    let resp = app.router().oneshot(req.body(body).unwrap()).await.unwrap();
     let status = resp.status().as_u16();
     let bytes = axum::body::to_bytes(resp.into_body(), 1 << 20)
         .await
