@@ -73,7 +73,8 @@ macro_rules! say {
 /// The game as it stands, for the Ctrl-C handler: the game, the human's side, the engine strength.
 type Snapshot = Arc<Mutex<Option<(Game, Color, String)>>>;
 
-/// Run `crown play` on stdin and stdout. Ctrl-C saves the game too (then exits with 130).
+/// Run `crown play` on stdin and stdout. Ctrl-C, SIGTERM and SIGHUP save the game too (then exit
+/// with 130).
 pub fn run(args: &PlayArgs) -> Result<ExitCode, CliError> {
     let snapshot: Snapshot = Arc::new(Mutex::new(None));
     let on_ctrl_c = {

@@ -371,3 +371,41 @@ fn a_missing_engine_binary_is_a_one_line_error() {
     );
     assert_one_line_error(&["match", "--sprt", "5,0"], "--sprt '5,0'");
 }
+
+/// `crown play --save` saves the game on every way out (issue 14), also when the process is ended
+/// by SIGTERM or SIGHUP (a closed terminal), not only by Ctrl-C.
+#[cfg(unix)]
+#[test]
+fn play_saves_the_game_on_sigterm_and_sighup() {
+    use std::io::{BufRead, BufReader};
+    for signal in ["-TERM", "-HUP"] {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let save = dir.path().join("g.pdn");
+        let mut child = Command::new(env!("CARGO_BIN_EXE_crown"))
+            .args(["play", "--level", "1", "--save"])
+            .arg(&save)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("run crown");
+        let mut stdin = child.stdin.take().expect("stdin");
+        stdin.write_all(b"11-15\n").expect("write stdin");
+        // Wait for the engine's reply: the game then holds two plies.
+        let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
+        assert!(
+            lines.any(|l| l.is_ok_and(|l| l.contains("engine plays"))),
+            "no engine reply"
+        );
+        let status = Command::new("kill")
+            .args([signal, &child.id().to_string()])
+            .status()
+            .expect("run kill");
+        assert!(status.success());
+        child.wait().expect("wait");
+        drop(stdin);
+        let text = std::fs::read_to_string(&save)
+            .unwrap_or_else(|e| panic!("{signal}: no saved game: {e}"));
+        assert!(text.contains("1. 11-15 "), "{signal}: {text}");
+    }
+}

@@ -1150,9 +1150,15 @@ impl App {
         let fen = looks_like_fen(t);
         let mut names = [None, None];
         let mut count = 1;
+        // What a lenient FEN reading repaired (`?` to move, a man on its king row), shown in the
+        // status line after the load message.
+        let mut repaired: Vec<String> = Vec::new();
         let loaded = if fen {
             pdn::read_fen(self.game.variant(), t, pdn::FenPolicy::Lenient)
-                .map(|r| Game::from_position(r.position))
+                .map(|r| {
+                    repaired = r.warnings;
+                    Game::from_position(r.position)
+                })
                 .map_err(|e| e.to_string())
         } else {
             let games = pdn::read_games(t);
@@ -1197,6 +1203,10 @@ impl App {
                     format!("Loaded game 1 of {count} from {source}: {what}.")
                 } else {
                     format!("Loaded {source}: {what}.")
+                };
+                let loaded = match repaired.first() {
+                    Some(w) => format!("{loaded} Warning: {w}"),
+                    None => loaded,
                 };
                 self.effects.push(Effect::NewGame);
                 self.home_cursor();
@@ -1614,7 +1624,7 @@ pub fn accepts_draw(engine_view: Score, plies: usize) -> bool {
 fn looks_like_fen(t: &str) -> bool {
     let t = t.trim().trim_matches('"');
     let mut c = t.chars();
-    matches!(c.next(), Some('W' | 'B' | 'w' | 'b')) && c.next() == Some(':')
+    matches!(c.next(), Some('W' | 'B' | 'w' | 'b' | '?')) && c.next() == Some(':')
 }
 
 /// A move typed in the move box, read by the one move reader of crown-notation

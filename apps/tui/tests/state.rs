@@ -1083,3 +1083,25 @@ fn every_button_is_shown_and_clickable_at_the_minimum_size() {
         );
     }
 }
+
+/// Archive FENs load in the Load box like everywhere else (issue 14, docs/notation.md "One reader
+/// for every front end"): `?` as the side to move is read as Black (the first player), a man on its
+/// king row as a king, and the status line says what was repaired.
+#[test]
+fn lenient_fens_load_with_a_warning() {
+    let mut app = two_players(GameChoice::American);
+    key(&mut app, KeyCode::Char('o'));
+    keys(&mut app, "?:W21-32:B1-12");
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(
+        app.game.position().to_fen(),
+        "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
+    );
+    assert!(app.status.contains("'?'"), "{}", app.status);
+    app.take_effects();
+    key(&mut app, KeyCode::Char('o'));
+    keys(&mut app, "B:W1:B14");
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.game.position().to_fen(), "B:WK1:B14");
+    assert!(app.status.contains("king"), "{}", app.status);
+}

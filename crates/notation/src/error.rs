@@ -1,6 +1,13 @@
 //! [`PdnError`] and [`PdnWarning`]: what went wrong or looked odd, and exactly where.
 
+use crate::input::quote_n;
 use std::fmt;
+
+/// Most characters of an `Event` tag shown in a [`Location`], so that an error line stays short
+/// whatever the file holds (issue 14: never echo unbounded input).
+const EVENT_CHARS: usize = crate::input::MAX_QUOTE_CHARS;
+/// Most characters of a move text shown in a [`Location`] (a long king capture fits).
+const MOVE_TEXT_CHARS: usize = 40;
 
 /// Where in a PDN file something happened, and in which game.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -24,7 +31,12 @@ impl fmt::Display for Location {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "game {}", self.game)?;
         if let Some(e) = &self.event {
-            write!(f, " ({e})")?;
+            if e.chars().count() <= EVENT_CHARS {
+                write!(f, " ({e})")?;
+            } else {
+                let head: String = e.chars().take(EVENT_CHARS - 1).collect();
+                write!(f, " ({head}…)")?;
+            }
         }
         if self.line > 0 {
             write!(f, ", line {}:{}", self.line, self.column)?;
@@ -33,7 +45,7 @@ impl fmt::Display for Location {
             write!(f, ", move {n}")?;
         }
         if let Some(t) = &self.move_text {
-            write!(f, " '{t}'")?;
+            write!(f, " {}", quote_n(t, MOVE_TEXT_CHARS))?;
         }
         Ok(())
     }

@@ -38,7 +38,7 @@ pub fn quote(text: &str) -> String {
 }
 
 /// [`quote`] with at most `max` characters (a part of a text already quoted, such as a square).
-fn quote_n(text: &str, max: usize) -> String {
+pub(crate) fn quote_n(text: &str, max: usize) -> String {
     let n = text.chars().count();
     if n <= max {
         format!("'{}'", printable(text))

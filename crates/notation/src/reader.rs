@@ -5,6 +5,7 @@
 //! glued to a move (`8-11Redoverstepped`, read as a move and a comment, with a warning). Memory use is bounded by the largest game, not the file.
 
 use crate::error::{Location, PdnError, PdnErrorKind, PdnWarning};
+use crate::input::quote;
 use std::io::{BufRead, BufReader, Read};
 
 /// One PDN game as written in the file: its tags and its movetext tree, not yet replayed.
@@ -448,7 +449,10 @@ impl<R: Read> Lexer<R> {
                     if dots == "..." || dots == "…" {
                         return tok(TokKind::Ellipsis);
                     }
-                    return err(format!("stray '{dots}' (only '...' may stand for a move)"));
+                    return err(format!(
+                        "stray {} (only '...' may stand for a move)",
+                        quote(&dots)
+                    ));
                 }
                 '-' => {
                     // `- -` for an unknown move is seen in practice but is not PDN (reading
@@ -471,7 +475,9 @@ impl<R: Read> Lexer<R> {
                             self.pos = j;
                             return match digits.parse::<u32>() {
                                 Ok(n) => tok(TokKind::Number(n)),
-                                Err(_) => err(format!("move number '{digits}' is too large")),
+                                Err(_) => {
+                                    err(format!("move number {} is too large", quote(&digits)))
+                                }
                             };
                         }
                     }
@@ -510,7 +516,7 @@ impl<R: Read> Lexer<R> {
                                 line,
                                 start + 1,
                                 format!("{first} {second}"),
-                                format!("{word}' (split by a {written})"),
+                                format!("{} (split by a {written})", quote(&word)),
                             ));
                         }
                     }
@@ -683,7 +689,7 @@ impl<R: Read> PdnReader<R> {
             for (l, c, written, read) in self.lexer.repairs.drain(..) {
                 game.warnings.push(PdnWarning {
                     location: game.location(l, c),
-                    message: format!("move '{written}' read as '{read}"),
+                    message: format!("move {} read as {read}", quote(&written)),
                 });
             }
             let (line, col) = (tok.line, tok.col);
@@ -724,7 +730,7 @@ impl<R: Read> PdnReader<R> {
                             return error(
                                 self,
                                 &game,
-                                format!("expected a quoted value for tag '{name}'"),
+                                format!("expected a quoted value for tag {}", quote(&name)),
                             )
                         }
                     };
@@ -737,7 +743,7 @@ impl<R: Read> PdnReader<R> {
                             return error(
                                 self,
                                 &game,
-                                format!("expected ']' to close tag '{name}'"),
+                                format!("expected ']' to close tag {}", quote(&name)),
                             )
                         }
                     }
@@ -751,8 +757,8 @@ impl<R: Read> PdnReader<R> {
                             line,
                             col,
                             format!(
-                                "tag '{}' given twice: the game before it has no result or '*'",
-                                self.carry.as_ref().map(|c| c.0.as_str()).unwrap_or("")
+                                "tag {} given twice: the game before it has no result or '*'",
+                                quote(self.carry.as_ref().map(|c| c.0.as_str()).unwrap_or(""))
                             ),
                         )));
                     }
@@ -785,7 +791,10 @@ impl<R: Read> PdnReader<R> {
                                     ..game.location(line, col)
                                 },
                                 message: format!(
-                                    "'{w}' read as the move '{mv}' followed by the comment '{rest}'"
+                                    "{} read as the move {} followed by the comment {}",
+                                    quote(&w),
+                                    quote(mv),
+                                    quote(rest)
                                 ),
                             });
                             if let Some(level) = stack.last_mut() {
@@ -803,7 +812,7 @@ impl<R: Read> PdnReader<R> {
                         return error(
                             self,
                             &game,
-                            format!("'{w}' is not a move, a move number or a result"),
+                            format!("{} is not a move, a move number or a result", quote(&w)),
                         );
                     }
                     has_body = true;
@@ -829,7 +838,7 @@ impl<R: Read> PdnReader<R> {
                             return error(
                                 self,
                                 &game,
-                                format!("move strength '{s}' does not follow a move"),
+                                format!("move strength {} does not follow a move", quote(&s)),
                             )
                         }
                     }
@@ -853,7 +862,10 @@ impl<R: Read> PdnReader<R> {
                             return error(
                                 self,
                                 &game,
-                                format!("setup command '/{s}/' must be /FEN \"...\"/"),
+                                format!(
+                                    "setup command {} must be /FEN \"...\"/",
+                                    quote(&format!("/{s}/"))
+                                ),
                             )
                         }
                     };

@@ -156,3 +156,44 @@ proptest! {
         }
     }
 }
+
+/// A PDN error or warning line quotes at most `MAX_QUOTE_CHARS` characters of a token, a tag or an
+/// `Event` (issue 14: never echo unbounded input), so `crown pdn check` prints short lines.
+#[test]
+fn pdn_errors_do_not_echo_unbounded_input() {
+    let long = "1".repeat(100_000);
+    let event = "E".repeat(100_000);
+    let texts = [
+        format!("[Event \"h\"]\n1. {long}-15 *\n"),
+        format!("[Event \"h\"]\n1. {long}. 11-15 *\n"),
+        format!("[Event \"h\"]\n1. 11-15x{long} *\n"),
+        format!("[Event \"{event}\"]\n1. 11-15 23-19 99-100 *\n"),
+        format!("[{event} \"x\"]\n1. 11-15 *\n"),
+        format!("[Event \"h\"]\n1. 11-15 /{event}/ *\n"),
+        format!("[Event \"h\"]\n1. {long}- 15 *\n"),
+        format!("[Event \"{event}\"]\n1. 11-15 23- 19 *\n"),
+    ];
+    for text in &texts {
+        for game in crown_notation::PdnReader::new(text.as_bytes()) {
+            let lines: Vec<String> = match game {
+                Err(e) => vec![e.to_string()],
+                Ok(g) => {
+                    let mut v: Vec<String> = g.warnings.iter().map(|w| w.to_string()).collect();
+                    match crown_notation::replay(&g) {
+                        Err(e) => v.push(e.to_string()),
+                        Ok(r) => v.extend(r.warnings.iter().map(|w| w.to_string())),
+                    }
+                    v
+                }
+            };
+            for line in lines {
+                assert!(
+                    line.chars().count() <= MAX_ERROR_CHARS,
+                    "{} characters: {}",
+                    line.chars().count(),
+                    line.chars().take(120).collect::<String>()
+                );
+            }
+        }
+    }
+}

@@ -21,7 +21,8 @@ use std::sync::{Arc, Mutex};
 
 pub use pdn::annotate_pdn;
 
-/// Set by Ctrl-C: the reviews in progress stop and the finished games are written.
+/// Set by Ctrl-C, SIGTERM or SIGHUP: the reviews in progress stop and the finished games are
+/// written.
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 /// Arguments of `crown annotate`.
