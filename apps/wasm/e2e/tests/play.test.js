@@ -253,8 +253,9 @@ test("clocks: the mover's clock runs, the increment is added after a move", asyn
   await openApp(page, server.url);
   await startGame(page, { variant: "pool", side: "first", level: 1, clock: "180+2" });
   // Black (the human, at the bottom) is to move: the bottom clock runs from 3:00.
-  assert.equal(await page.isVisible("#clock-bottom"), true);
-  assert.equal(await page.isVisible("#clock-top"), true);
+  // Both clocks appear (waited for: under load the first render after the dialog can lag).
+  await page.waitForSelector("#clock-bottom", { state: "visible", timeout: 10000 });
+  await page.waitForSelector("#clock-top", { state: "visible", timeout: 10000 });
   assert.match(await page.getAttribute("#clock-bottom", "class"), /running/);
   await page.waitForTimeout(1500);
   const t = await page.evaluate(() => window.crownApp.state.clock.black);
