@@ -60,6 +60,9 @@ struct Worker<'a> {
     lists: Vec<MoveList>,
     scores: Vec<[i32; MOVE_LIST_CAPACITY]>,
     order: Vec<[u16; MOVE_LIST_CAPACITY]>,
+    /// Per ply: history slots of the quiet moves searched so far at the node (for the malus on a
+    /// cutoff); kept here, like `order`, so no node zeroes a 1 KiB array on the stack.
+    tried: Vec<[u16; MOVE_LIST_CAPACITY]>,
     killers: Vec<[Option<Move>; 2]>,
     history: Vec<i32>,
     /// Zobrist keys of the positions before the current one (game history, then the search path).
@@ -311,6 +314,7 @@ impl<'a> Worker<'a> {
             lists: (0..MAX_PLY).map(|_| MoveList::new()).collect(),
             scores: vec![[0; MOVE_LIST_CAPACITY]; MAX_PLY],
             order: vec![[0; MOVE_LIST_CAPACITY]; MAX_PLY],
+            tried: vec![[0; MOVE_LIST_CAPACITY]; MAX_PLY],
             killers: vec![[None, None]; MAX_PLY],
             history: vec![0; 2 * 32 * 32],
             keys,
@@ -650,8 +654,7 @@ impl<'a> Worker<'a> {
         let alpha_orig = alpha;
         let mut best = -INF;
         let mut best_idx = None;
-        // History slots of the quiet moves searched so far at this node (for the malus on a cutoff).
-        let mut tried = [0u16; MOVE_LIST_CAPACITY];
+        // Quiet moves searched so far at this node: `self.tried[ply][..n_tried]`.
         let mut n_tried = 0;
         self.keys.push(key);
         for k in 0..n {
@@ -721,8 +724,9 @@ impl<'a> Worker<'a> {
                             let slot = ci + mv.from().index() * 32 + mv.to().index();
                             update_history(&mut self.history[slot], bonus);
                             // The quiet moves tried before it failed to cut: a malus.
-                            for &t in &tried[..n_tried] {
-                                update_history(&mut self.history[usize::from(t)], -bonus);
+                            for i in 0..n_tried {
+                                let t = usize::from(self.tried[ply][i]);
+                                update_history(&mut self.history[t], -bonus);
                             }
                         }
                         break;
@@ -730,7 +734,7 @@ impl<'a> Worker<'a> {
                 }
             }
             if !mv.is_capture() && n_tried < MOVE_LIST_CAPACITY {
-                tried[n_tried] = (ci + mv.from().index() * 32 + mv.to().index()) as u16;
+                self.tried[ply][n_tried] = (ci + mv.from().index() * 32 + mv.to().index()) as u16;
                 n_tried += 1;
             }
         }
