@@ -1,42 +1,13 @@
 //! Seat tokens never reach the logs, even at `trace` level (issue 12 defect 8). Its own test
 //! binary: a thread-scoped `tracing` subscriber is only reliable when no other test runs beside it.
 
-use axum::body::Body;
-use axum::http::{header, Method, Request, StatusCode};
+mod common;
+use axum::http::{Method, StatusCode};
+use common::send;
 use crown_server::store::SqliteStore;
 use crown_server::{App, Config};
-use serde_json::{json, Value};
+use serde_json::json;
 use std::sync::Arc;
-use tower::ServiceExt;
-
-async fn send(
-    app: &App,
-    method: Method,
-    uri: &str,
-    token: Option<&str>,
-    body: Option<Value>,
-) -> (StatusCode, Value) {
-    let mut req = Request::builder().method(method).uri(uri);
-    if let Some(t) = token {
-        req = req.header(header::AUTHORIZATION, format!("Bearer {t}"));
-    }
-    let req = match body {
-        Some(b) => req
-            .header(header::CONTENT_TYPE, "application/json")
-            .body(Body::from(b.to_string()))
-            .unwrap(),
-        None => req.body(Body::empty()).unwrap(),
-    };
-    let resp = app.router().oneshot(req).await.unwrap();
-    let status = resp.status();
-    let bytes = axum::body::to_bytes(resp.into_body(), 1 << 20)
-        .await
-        .unwrap();
-    (
-        status,
-        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
-    )
-}
 
 /// A `tracing` writer into a shared buffer.
 #[derive(Clone, Default)]

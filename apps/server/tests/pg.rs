@@ -2,16 +2,16 @@
 //! (`/usr/lib/postgresql/*/bin`) in a temporary directory on a free port, as the `postgres` user
 //! when run as root (initdb refuses root). Skipped, saying so, when PostgreSQL is not installed.
 
-use axum::body::Body;
-use axum::http::{header, Method, Request, StatusCode};
+mod common;
+use axum::http::{Method, StatusCode};
+use common::send;
 use crown_server::pg::PgStore;
 use crown_server::store::{Store, StoreError};
 use crown_server::{App, Config};
-use serde_json::{json, Value};
+use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Arc;
-use tower::ServiceExt;
 
 struct Pg {
     bin: PathBuf,
@@ -104,35 +104,6 @@ impl Drop for Pg {
             .stdout(std::process::Stdio::null())
             .status();
     }
-}
-
-async fn send(
-    app: &App,
-    method: Method,
-    uri: &str,
-    token: Option<&str>,
-    body: Option<Value>,
-) -> (StatusCode, Value) {
-    let mut req = Request::builder().method(method).uri(uri);
-    if let Some(t) = token {
-        req = req.header(header::AUTHORIZATION, format!("Bearer {t}"));
-    }
-    let req = match body {
-        Some(b) => req
-            .header(header::CONTENT_TYPE, "application/json")
-            .body(Body::from(b.to_string()))
-            .unwrap(),
-        None => req.body(Body::empty()).unwrap(),
-    };
-    let resp = app.router().oneshot(req).await.unwrap();
-    let status = resp.status();
-    let bytes = axum::body::to_bytes(resp.into_body(), 1 << 20)
-        .await
-        .unwrap();
-    (
-        status,
-        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
-    )
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -1,7 +1,9 @@
 //! Router tests in process (`tower::ServiceExt::oneshot`): every endpoint and each of its errors.
 
+mod common;
 use axum::body::Body;
 use axum::http::{header, Method, Request, StatusCode};
+use common::{raw, send};
 use crown_core::{Game, Position, Variant};
 use crown_server::engine::MovePicker;
 use crown_server::store::SqliteStore;
@@ -40,38 +42,6 @@ async fn app() -> App {
         false,
     )
     .await
-}
-
-async fn send(
-    app: &App,
-    method: Method,
-    uri: &str,
-    token: Option<&str>,
-    body: Option<Value>,
-) -> (StatusCode, Value) {
-    let mut req = Request::builder().method(method).uri(uri);
-    if let Some(t) = token {
-        req = req.header(header::AUTHORIZATION, format!("Bearer {t}"));
-    }
-    let req = match body {
-        Some(b) => req
-            .header(header::CONTENT_TYPE, "application/json")
-            .body(Body::from(b.to_string()))
-            .unwrap(),
-        None => req.body(Body::empty()).unwrap(),
-    };
-    raw(app, req).await
-}
-
-async fn raw(app: &App, req: Request<Body>) -> (StatusCode, Value) {
-    let resp = app.router().oneshot(req).await.unwrap();
-    let status = resp.status();
-    let bytes = axum::body::to_bytes(resp.into_body(), 1 << 20)
-        .await
-        .unwrap();
-    let v = serde_json::from_slice(&bytes)
-        .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into_owned()));
-    (status, v)
 }
 
 fn code(v: &Value) -> &str {
