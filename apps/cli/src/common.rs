@@ -73,15 +73,21 @@ pub struct EgdbArgs {
 
 impl EgdbArgs {
     /// The databases to use: none with `--no-egdb`, else those in `--egdb DIR` or the default
-    /// directory. A missing or broken directory prints one `warning:` line on stderr and gives
-    /// none (the engine plays on without databases); a default directory that does not exist yet
-    /// is silently none.
+    /// directory. A missing or broken directory (`--egdb DIR` or `$CROWN_EGDB_DIR`) prints one
+    /// `warning:` line on stderr and gives none (the engine plays on without databases); a damaged
+    /// file prints one `warning:` line naming it and leaves out only its class; a per-user default
+    /// directory that does not exist yet is silently none.
     pub fn load(&self) -> Option<Arc<dyn EndgameTables>> {
         if self.no_egdb {
             return None;
         }
         match crown_ai::tables::load(self.egdb.as_deref()) {
-            Ok(t) => t,
+            Ok(t) => {
+                for w in t.iter().flat_map(|t| t.warnings()) {
+                    eprintln!("warning: {w}");
+                }
+                t
+            }
             Err(e) => {
                 eprintln!("warning: {e}; searching without endgame databases");
                 None

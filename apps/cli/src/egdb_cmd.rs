@@ -43,6 +43,26 @@ impl DirArgs {
                 CliError("no database directory: give --dir or set CROWN_EGDB_DIR".into())
             })
     }
+
+    /// The directory to read (probe, info, verify): it must exist. The error names where the
+    /// directory came from (`--dir`, `$CROWN_EGDB_DIR` or the per-user default).
+    fn existing_dir(&self) -> Result<PathBuf, CliError> {
+        let dir = self.dir()?;
+        if dir.is_dir() {
+            return Ok(dir);
+        }
+        let origin = if self.dir.is_some() {
+            "--dir"
+        } else if std::env::var_os("CROWN_EGDB_DIR").is_some_and(|d| !d.is_empty()) {
+            "CROWN_EGDB_DIR"
+        } else {
+            "the default database directory"
+        };
+        Err(CliError(format!(
+            "{origin} {} does not exist (build databases there with `crown egdb build`)",
+            dir.display()
+        )))
+    }
 }
 
 #[derive(Args, Debug)]
@@ -160,7 +180,7 @@ fn build(a: &BuildArgs) -> Result<ExitCode, CliError> {
 fn probe(a: &ProbeArgs) -> Result<ExitCode, CliError> {
     let v = variant(&a.variant)?;
     let pos = Position::from_fen(v, &a.fen).map_err(|e| CliError(format!("--fen: {e}")))?;
-    let tb = Tablebase::open(&a.dir.dir()?)?;
+    let tb = Tablebase::open(&a.dir.existing_dir()?)?;
     let value = tb.probe(&pos)?;
     let best = tb.best_move(&pos)?;
     let best_text = best.map(|(m, _)| pos.move_text(&m));
@@ -193,9 +213,17 @@ fn probe(a: &ProbeArgs) -> Result<ExitCode, CliError> {
 }
 
 fn info(a: &DirArgs) -> Result<ExitCode, CliError> {
-    let dir = a.dir()?;
+    let dir = a.existing_dir()?;
     let tb = Tablebase::open(&dir)?;
     println!("{}: {}", dir.display(), tb.describe());
+    for v in [Variant::American, Variant::Pool, Variant::Impasse] {
+        if let Some(line) = tb.coverage(v) {
+            println!("{line}");
+        }
+    }
+    for (_, why) in tb.damaged() {
+        println!("damaged (left out; `crown egdb build` rebuilds it): {why}");
+    }
     let classes = tb.classes();
     let (mut pos, mut bytes) = (0u64, 0u64);
     for c in &classes {
@@ -219,8 +247,15 @@ fn info(a: &DirArgs) -> Result<ExitCode, CliError> {
 }
 
 fn verify(a: &VerifyArgs) -> Result<ExitCode, CliError> {
-    let dir = a.dir.dir()?;
+    let dir = a.dir.existing_dir()?;
     let tb = Tablebase::open(&dir)?;
+    if let Some((_, why)) = tb.damaged().first() {
+        return Err(CliError(format!(
+            "{why} ({} damaged file{} in all; rebuild with `crown egdb build`)",
+            tb.damaged().len(),
+            if tb.damaged().len() == 1 { "" } else { "s" }
+        )));
+    }
     if tb.classes().is_empty() {
         return Err(CliError(format!(
             "{}: no endgame database files to verify (build them with `crown egdb build`)",

@@ -4,11 +4,18 @@
 use std::process::Command;
 
 fn crown(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_crown"))
-        .args(args)
-        .env_remove("CROWN_EGDB_DIR")
-        .output()
-        .expect("run crown");
+    crown_env(args, None)
+}
+
+/// `crown args` with `CROWN_EGDB_DIR` set to `egdb_dir` (removed when `None`).
+fn crown_env(args: &[&str], egdb_dir: Option<&str>) -> (i32, String, String) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_crown"));
+    cmd.args(args);
+    match egdb_dir {
+        Some(d) => cmd.env("CROWN_EGDB_DIR", d),
+        None => cmd.env_remove("CROWN_EGDB_DIR"),
+    };
+    let out = cmd.output().expect("run crown");
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -118,14 +125,134 @@ fn build_probe_info_verify() {
 fn verify_of_a_directory_without_databases_fails() {
     let dir = tempfile::tempdir().unwrap();
     let missing = dir.path().join("no-such-dir");
-    for d in [dir.path(), missing.as_path()] {
+    for (d, why) in [
+        (dir.path(), "no endgame database"),
+        (missing.as_path(), "does not exist"),
+    ] {
         let d = d.to_str().unwrap();
         let (code, out, err) = crown(&["egdb", "verify", "--dir", d]);
         assert_eq!(code, 2, "{d}: {out}");
         assert_eq!(err.lines().count(), 1, "{err}");
-        assert!(
-            err.contains(d) && err.contains("no endgame database"),
-            "{err}"
-        );
+        assert!(err.contains(d) && err.contains(why), "{err}");
     }
+}
+
+/// A nonexistent database directory, given with `--dir` or `CROWN_EGDB_DIR`, is one clear error
+/// for `egdb probe/info/verify` and one warning line for engine commands (which play on without
+/// databases), never silence.
+#[test]
+fn a_nonexistent_directory_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("no-such-dir");
+    let m = missing.to_str().unwrap();
+    for args in [
+        vec!["egdb", "info", "--dir", m],
+        vec![
+            "egdb",
+            "probe",
+            "--variant",
+            "american",
+            "--fen",
+            "B:W18:B14",
+            "--dir",
+            m,
+        ],
+    ] {
+        let (code, out, err) = crown(&args);
+        assert_eq!(code, 2, "{args:?}: {out}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(m) && err.contains("does not exist"), "{err}");
+    }
+    let (code, _, err) = crown_env(&["egdb", "info"], Some(m));
+    assert_eq!(code, 2);
+    assert!(err.contains("CROWN_EGDB_DIR") && err.contains(m), "{err}");
+    let (code, out, err) = crown_env(
+        &["analyze", "--fen", "W:WK27,K32:BK1", "--depth", "1"],
+        Some(m),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.lines().next(), Some("info egdb none"), "{out}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("warning: CROWN_EGDB_DIR") && err.contains(m),
+        "{err}"
+    );
+}
+
+/// A damaged file leaves out only its class, and a missing class only itself: `info` names what
+/// is missing for a complete set and the damaged file, `verify` fails naming it, the engine
+/// still proves a database win with the other classes, and `build` rebuilds just those two.
+#[test]
+fn a_damaged_or_missing_class_leaves_the_others_working() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let build = [
+        "egdb",
+        "build",
+        "--variant",
+        "american",
+        "--pieces",
+        "3",
+        "--dir",
+        d,
+    ];
+    let (code, _, err) = crown(&build);
+    assert_eq!(code, 0, "{err}");
+    std::fs::remove_file(dir.path().join("american-m2k0-m1k0.egdb")).unwrap();
+    std::fs::write(
+        dir.path().join("american-m0k2-m1k0.egdb"),
+        b"not a database",
+    )
+    .unwrap();
+
+    let (code, out, err) = crown(&["egdb", "info", "--dir", d]);
+    assert_eq!(code, 0, "{err}");
+    // American, 3 pieces: 12 classes (one piece against two: 2 x 3 splits into men and kings,
+    // and its mirror).
+    assert!(
+        out.contains(
+            "american: complete up to 2 pieces; 3 pieces: 10 of 12 classes, missing m0k2-m1k0, m2k0-m1k0\n"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.lines().any(|l| l.starts_with("damaged")
+            && l.contains("american-m0k2-m1k0.egdb")
+            && l.contains("shorter than the 72-byte header")),
+        "{out}"
+    );
+    let (code, _, err) = crown(&["egdb", "verify", "--dir", d]);
+    assert_eq!(code, 2);
+    assert!(err.contains("american-m0k2-m1k0.egdb"), "{err}");
+
+    // Two kings against one in the double corner (class m0k2-m0k1, present): still a database win.
+    let (code, out, err) = crown(&[
+        "analyze",
+        "--fen",
+        "W:WK27,K32:BK1",
+        "--depth",
+        "30",
+        "--egdb",
+        d,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out.lines().next(),
+        Some("info egdb american ≤2 (3 pieces: 10 of 12 classes) pieces; 1 damaged file left out: american-m0k2-m1k0.egdb"),
+        "{out}"
+    );
+    assert!(out.lines().last().unwrap().contains("(db)"), "{out}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("warning:") && err.contains("american-m0k2-m1k0.egdb"),
+        "{err}"
+    );
+
+    let (code, out, err) = crown(&build);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("built 2 classes"), "{out}");
+    assert!(out.contains("kept 14"), "{out}");
+    let (code, out, _) = crown(&["egdb", "info", "--dir", d]);
+    assert_eq!(code, 0);
+    assert!(out.contains("american: complete up to 3 pieces\n"), "{out}");
 }

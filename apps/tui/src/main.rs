@@ -36,6 +36,9 @@ fn brain(egdb: Option<Option<std::path::PathBuf>>) -> Option<Box<dyn Brain>> {
         eprintln!("crown-tui: warning: {e}; playing without endgame databases");
         None
     });
+    for w in tables.iter().flat_map(|t| t.warnings()) {
+        eprintln!("crown-tui: warning: {w}");
+    }
     Some(Box::new(crown_tui::crown_engine::CrownEngine::with_tables(
         tables,
     )))

@@ -49,6 +49,13 @@ pub trait EndgameTables: Send + Sync {
 
     /// One line for people saying what is loaded, e.g. `american ≤4 pieces, pool ≤4 pieces`.
     fn describe(&self) -> String;
+
+    /// Problems met while loading that left part of the tables out (e.g. a damaged file: only its
+    /// class is missing), one line each naming the file and what is wrong. Front ends print them
+    /// once as warnings. None by default.
+    fn warnings(&self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// Pieces on the board (both sides; a king or double counts once), the measure of
@@ -70,12 +77,14 @@ pub(crate) fn probe(tables: &dyn EndgameTables, pos: &Position) -> Option<TableP
 mod files {
     use super::{EndgameTables, TableProbe, Wdl};
     use crown_core::{Position, Variant};
-    use std::path::Path;
+    use std::path::{Path, PathBuf};
     use std::sync::Arc;
 
     impl EndgameTables for crown_egdb::Tablebase {
+        /// The largest class loaded, so that the classes of an incomplete piece count are probed
+        /// too (`probe` answers only for the classes present).
         fn max_pieces(&self, variant: Variant) -> u32 {
-            crown_egdb::Tablebase::max_pieces(self, variant)
+            crown_egdb::Tablebase::max_loaded_pieces(self, variant)
         }
 
         fn probe(&self, pos: &Position) -> Option<TableProbe> {
@@ -97,51 +106,68 @@ mod files {
         fn describe(&self) -> String {
             crown_egdb::Tablebase::describe(self)
         }
+
+        fn warnings(&self) -> Vec<String> {
+            self.damaged()
+                .iter()
+                .map(|(_, why)| {
+                    format!("{why}; that class is left out (rebuild it with `crown egdb build`)")
+                })
+                .collect()
+        }
     }
 
     /// Open the databases of `crown-egdb` in `dir`, or in [`crown_egdb::Tablebase::default_dir`]
     /// (`$CROWN_EGDB_DIR` or the per-user data directory) when `dir` is `None`.
     ///
-    /// Returns `Ok(None)` when no directory is given and there is no default one, when the default
-    /// one does not exist (nothing built yet: not an error), or when the directory holds no
-    /// complete set of classes for any game.
+    /// A damaged file leaves out only its class: the others are loaded and
+    /// [`EndgameTables::warnings`] names the file. Returns `Ok(None)` when no directory is given
+    /// and there is no default one, when the per-user default directory does not exist (nothing
+    /// built yet: not an error), or when the directory holds no database file at all.
     ///
     /// # Errors
-    /// One line naming the directory and what is wrong, when the directory was given and does not
-    /// exist, or its files cannot be opened (corrupt, truncated, wrong version). Front ends print it
-    /// as a warning and play on without databases.
+    /// One line naming the directory and what is wrong when the directory was given (`dir`, or
+    /// `$CROWN_EGDB_DIR`) and does not exist, cannot be listed, or holds database files of which
+    /// none can be used (the first one named). Front ends print it as a warning and play on
+    /// without databases.
     pub fn load(dir: Option<&Path>) -> Result<Option<Arc<dyn EndgameTables>>, String> {
-        let (dir, explicit) = match dir {
-            Some(d) => (d.to_path_buf(), true),
-            None => match crown_egdb::Tablebase::default_dir() {
-                Some(d) => (d, false),
+        let env_dir = std::env::var_os("CROWN_EGDB_DIR").filter(|d| !d.is_empty());
+        let (dir, origin) = match (dir, env_dir) {
+            (Some(d), _) => (d.to_path_buf(), Some("endgame database directory")),
+            (None, Some(d)) => (PathBuf::from(d), Some("CROWN_EGDB_DIR")),
+            (None, None) => match crown_egdb::Tablebase::default_dir() {
+                Some(d) => (d, None),
                 None => return Ok(None),
             },
         };
         if !dir.is_dir() {
-            return if explicit {
-                Err(format!(
-                    "endgame database directory {} does not exist",
-                    dir.display()
-                ))
-            } else {
-                Ok(None)
+            return match origin {
+                Some(what) => Err(format!("{what} {} does not exist", dir.display())),
+                None => Ok(None),
             };
         }
-        match crown_egdb::Tablebase::open(&dir) {
-            // A directory with no complete class is the same as none.
-            Ok(tb)
-                if [Variant::American, Variant::Pool, Variant::Impasse]
-                    .iter()
-                    .all(|&v| tb.max_pieces(v) == 0) =>
-            {
-                Ok(None)
-            }
-            Ok(tb) => Ok(Some(Arc::new(tb))),
-            Err(e) => Err(format!(
+        let tb = crown_egdb::Tablebase::open(&dir).map_err(|e| {
+            format!(
                 "cannot open the endgame databases in {}: {e}",
                 dir.display()
+            )
+        })?;
+        let loaded = [Variant::American, Variant::Pool, Variant::Impasse]
+            .iter()
+            .any(|&v| tb.max_loaded_pieces(v) > 0);
+        if loaded {
+            return Ok(Some(Arc::new(tb)));
+        }
+        match tb.damaged().first() {
+            Some((_, why)) => Err(format!(
+                "cannot open the endgame databases in {}: {why}{}",
+                dir.display(),
+                match tb.damaged().len() {
+                    1 => String::new(),
+                    n => format!(" (and {} more damaged files)", n - 1),
+                }
             )),
+            None => Ok(None),
         }
     }
 }

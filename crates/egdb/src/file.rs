@@ -340,6 +340,8 @@ pub(crate) fn write_class(
 pub(crate) struct Store {
     dir: PathBuf,
     classes: Vec<ClassFile>,
+    /// Files that could not be opened, with what is wrong (one line each, naming the file).
+    damaged: Vec<(PathBuf, String)>,
     by_key: HashMap<(Variant, Material), usize>,
     indexes: Vec<ClassIndex>,
     cache: Mutex<Cache>,
@@ -361,6 +363,29 @@ impl Store {
             Some((_, e)) => Err(e),
             None => Ok(store),
         }
+    }
+
+    /// Open every good `*.egdb` file in `dir`; the bad ones are left out and listed in
+    /// [`Store::damaged`].
+    pub(crate) fn open_lenient(dir: &Path) -> Result<Store, EgdbError> {
+        let (mut store, bad) = Store::scan(dir)?;
+        store.damaged = bad.into_iter().map(|(p, e)| (p, e.to_string())).collect();
+        Ok(store)
+    }
+
+    /// The files left out by [`Store::open_lenient`], each with its one-line error.
+    pub(crate) fn damaged(&self) -> &[(PathBuf, String)] {
+        &self.damaged
+    }
+
+    /// The largest number of pieces of any loaded class of `variant` (0 when none).
+    pub(crate) fn max_loaded_pieces(&self, variant: Variant) -> u32 {
+        self.classes
+            .iter()
+            .filter(|c| c.info.variant == variant)
+            .map(|c| c.info.material.pieces(variant))
+            .max()
+            .unwrap_or(0)
     }
 
     /// Open every good `*.egdb` file in `dir` and list the bad ones with their errors.
@@ -400,6 +425,7 @@ impl Store {
             Store {
                 dir: dir.to_path_buf(),
                 classes,
+                damaged: Vec::new(),
                 by_key,
                 indexes,
                 cache: Mutex::new(Cache::default()),

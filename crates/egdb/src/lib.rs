@@ -144,6 +144,15 @@ pub enum EgdbError {
         /// The version this program reads and writes.
         expected: u32,
     },
+    /// The file of the position's class was left out when the databases were opened because it is
+    /// damaged (see [`Tablebase::damaged`]); `crown egdb build` rebuilds it.
+    #[error("class {class} is not usable: {reason}; rebuild it with `crown egdb build`")]
+    Damaged {
+        /// The class, side to move first.
+        class: String,
+        /// The file's error, naming the file.
+        reason: String,
+    },
     /// A class needed to build or verify another one is not present.
     #[error("{variant} class {class} is missing from {dir} (needed by {needed_by})")]
     MissingClass {
@@ -214,13 +223,24 @@ impl Tablebase {
     /// Open every database file in `dir` (a missing directory gives an empty set). Only headers and
     /// block indexes are read here; blocks are read, checked and decompressed on first use.
     ///
+    /// A file that cannot be used (corrupt or truncated header or block index, another format
+    /// version, not a database) is left out and listed by [`Tablebase::damaged`]: only its class is
+    /// missing, every other class answers as usual, and a probe of its class is
+    /// [`EgdbError::Damaged`] naming the file. `crown egdb build` rebuilds exactly those files.
+    ///
     /// # Errors
-    /// [`EgdbError::Io`] when the directory cannot be listed, [`EgdbError::Corrupt`] or
-    /// [`EgdbError::Version`] naming the first damaged file.
+    /// [`EgdbError::Io`] when the directory exists but cannot be listed.
     pub fn open(dir: &Path) -> Result<Tablebase, EgdbError> {
         Ok(Tablebase {
-            store: file::Store::open(dir)?,
+            store: file::Store::open_lenient(dir)?,
         })
+    }
+
+    /// The files [`Tablebase::open`] left out, each with a one-line error naming the file and what
+    /// is wrong (e.g. `…/american-m1k1-m0k1.egdb: corrupt database file: header checksum
+    /// mismatch`), sorted by path.
+    pub fn damaged(&self) -> &[(PathBuf, String)] {
+        self.store.damaged()
     }
 
     /// The default database directory: `$CROWN_EGDB_DIR` when set, else `crown/egdb` in the
@@ -239,6 +259,51 @@ impl Tablebase {
     /// pieces on the board in American and pool, checkers in Impasse); 0 when none.
     pub fn max_pieces(&self, variant: Variant) -> u32 {
         self.store.max_pieces(variant)
+    }
+
+    /// The largest number of pieces of any loaded class of `variant` (pieces as in
+    /// [`Tablebase::max_pieces`]), 0 when none; at least [`Tablebase::max_pieces`]. Classes with more
+    /// pieces than `max_pieces` form an incomplete set: [`Tablebase::covers`] says which positions
+    /// they answer for.
+    pub fn max_loaded_pieces(&self, variant: Variant) -> u32 {
+        self.store.max_loaded_pieces(variant)
+    }
+
+    /// What is loaded for `variant`, for people: `None` when nothing is, else e.g. `american:
+    /// complete up to 3 pieces; 4 pieces: 24 of 25 classes, missing m1k1-m1k1` (at most eight
+    /// missing classes are named per piece count, then how many more).
+    pub fn coverage(&self, variant: Variant) -> Option<String> {
+        let top = self.max_loaded_pieces(variant);
+        if top == 0 {
+            return None;
+        }
+        let complete = self.max_pieces(variant);
+        let mut text = if complete >= 2 {
+            format!("{}: complete up to {complete} pieces", variant.id())
+        } else {
+            format!("{}: no complete piece count", variant.id())
+        };
+        for n in (complete + 1).max(2)..=top {
+            let all = Material::with_pieces(variant, n);
+            let missing: Vec<String> = all
+                .iter()
+                .filter(|m| !self.store.has(variant, m))
+                .map(Material::name)
+                .collect();
+            let shown = missing.len().min(8);
+            let more = if missing.len() > shown {
+                format!(" and {} more", missing.len() - shown)
+            } else {
+                String::new()
+            };
+            text.push_str(&format!(
+                "; {n} pieces: {} of {} classes, missing {}{more}",
+                all.len() - missing.len(),
+                all.len(),
+                missing[..shown].join(", ")
+            ));
+        }
+        Some(text)
     }
 
     /// Whether [`Tablebase::probe`] answers for `pos`.
@@ -264,7 +329,16 @@ impl Tablebase {
                 path: self.store.path_of(variant, &material),
                 reason: format!("position {} is stored as invalid", pos.to_fen()),
             }),
-            None => Err(not_covered(pos)),
+            None => {
+                let path = self.store.path_of(variant, &material);
+                match self.store.damaged().iter().find(|(p, _)| *p == path) {
+                    Some((_, why)) => Err(EgdbError::Damaged {
+                        class: material.name(),
+                        reason: why.clone(),
+                    }),
+                    None => Err(not_covered(pos)),
+                }
+            }
         }
     }
 
@@ -289,20 +363,53 @@ impl Tablebase {
     }
 
     /// One line naming what is loaded, e.g. `american ≤4, pool ≤4, impasse ≤3 pieces`, or
-    /// `no endgame databases`.
+    /// `no endgame databases`. An incomplete piece count adds how many of its classes are there
+    /// (`american ≤3 (4 pieces: 24 of 25 classes) pieces`); damaged files left out are named at the
+    /// end (`; 1 damaged file left out: american-m1k1-m0k1.egdb`).
     pub fn describe(&self) -> String {
         let parts: Vec<String> = [Variant::American, Variant::Pool, Variant::Impasse]
             .into_iter()
             .filter_map(|v| {
                 let n = self.max_pieces(v);
-                (n > 0).then(|| format!("{} ≤{n}", v.id()))
+                let top = self.max_loaded_pieces(v);
+                if top == 0 {
+                    return None;
+                }
+                let mut t = if n > 0 {
+                    format!("{} ≤{n}", v.id())
+                } else {
+                    v.id().to_string()
+                };
+                for k in (n + 1).max(2)..=top {
+                    let all = Material::with_pieces(v, k);
+                    let have = all.iter().filter(|m| self.store.has(v, m)).count();
+                    t.push_str(&format!(" ({k} pieces: {have} of {} classes)", all.len()));
+                }
+                Some(t)
             })
             .collect();
-        if parts.is_empty() {
+        let mut text = if parts.is_empty() {
             "no endgame databases".to_string()
         } else {
             format!("{} pieces", parts.join(", "))
+        };
+        let damaged = self.damaged();
+        if !damaged.is_empty() {
+            let names: Vec<String> = damaged
+                .iter()
+                .map(|(p, _)| {
+                    p.file_name()
+                        .map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into())
+                })
+                .collect();
+            text.push_str(&format!(
+                "; {} damaged file{} left out: {}",
+                damaged.len(),
+                if damaged.len() == 1 { "" } else { "s" },
+                names.join(", ")
+            ));
         }
+        text
     }
 
     /// Every loaded class with its header facts (for `crown egdb info`), sorted by game and class.

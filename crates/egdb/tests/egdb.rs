@@ -330,9 +330,29 @@ fn damaged_files_are_named_and_only_they_are_rebuilt() {
     let f = file_of(d.path(), "m0k2-m1k0");
     let bytes = std::fs::read(&f).unwrap();
     std::fs::write(&f, &bytes[..bytes.len() / 2]).unwrap();
-    let e = Tablebase::open(d.path()).err().unwrap();
+    // Only its class is left out: the others answer, a probe of it names the file.
+    let tb = Tablebase::open(d.path()).unwrap();
+    assert_eq!(tb.damaged().len(), 1);
+    let (p, why) = &tb.damaged()[0];
+    assert_eq!(p, &f);
+    assert!(why.contains("american-m0k2-m1k0.egdb"), "{why}");
+    assert!(why.contains("truncated"), "{why}");
+    assert_eq!(tb.classes().len(), n_classes - 1);
+    assert_eq!(tb.max_pieces(Variant::American), 2);
+    assert_eq!(tb.max_loaded_pieces(Variant::American), 3);
+    assert!(tb
+        .describe()
+        .ends_with("; 1 damaged file left out: american-m0k2-m1k0.egdb"));
+    // Black kings on 1 and 5 against a White man on 30, Black to move (class m0k2-m1k0).
+    let e = tb
+        .probe(&Position::from_fen(Variant::American, "B:W30:BK1,K5").unwrap())
+        .unwrap_err();
+    assert!(matches!(e, EgdbError::Damaged { .. }), "{e}");
     assert!(e.to_string().contains("american-m0k2-m1k0.egdb"), "{e}");
-    assert!(e.to_string().contains("truncated"), "{e}");
+    // Two kings against one in the double corner (another 3-piece class) still answer: White to
+    // move wins (the search without databases proves it too, tests/engine_cli.rs).
+    let pos = Position::from_fen(Variant::American, "W:WK27,K32:BK1").unwrap();
+    assert_eq!(tb.probe(&pos).unwrap().wdl, Wdl::Win);
     let r = rebuild(d.path());
     assert_eq!(r.built, vec!["american-m0k2-m1k0.egdb".to_string()]);
     assert_eq!(r.replaced.len(), 1);
@@ -343,9 +363,13 @@ fn damaged_files_are_named_and_only_they_are_rebuilt() {
     let mut bytes = std::fs::read(&f).unwrap();
     bytes[8] = 99;
     std::fs::write(&f, &bytes).unwrap();
-    let e = Tablebase::open(d.path()).err().unwrap();
-    assert!(matches!(e, EgdbError::Version { found: 99, .. }), "{e}");
-    assert!(e.to_string().contains("american-m1k0-m1k0.egdb"), "{e}");
+    let tb = Tablebase::open(d.path()).unwrap();
+    assert_eq!(tb.damaged().len(), 1);
+    let why = &tb.damaged()[0].1;
+    assert!(why.contains("american-m1k0-m1k0.egdb"), "{why}");
+    assert!(why.contains("version 99"), "{why}");
+    assert_eq!(tb.max_pieces(Variant::American), 0);
+    assert_eq!(tb.classes().len(), n_classes - 1);
     let r = rebuild(d.path());
     assert_eq!(r.built, vec!["american-m1k0-m1k0.egdb".to_string()]);
 
@@ -356,6 +380,16 @@ fn damaged_files_are_named_and_only_they_are_rebuilt() {
     std::fs::write(d.path().join("american-m2k0-m1k0.egdb.tmp"), b"half").unwrap();
     let tb = Tablebase::open(d.path()).unwrap();
     assert_eq!(tb.max_pieces(Variant::American), 2);
+    // 3 pieces: 12 classes (1 piece against 2: 2 × 3 splits of men and kings, and the mirror).
+    assert_eq!(
+        tb.coverage(Variant::American).unwrap(),
+        "american: complete up to 2 pieces; 3 pieces: 11 of 12 classes, missing m2k0-m1k0"
+    );
+    assert_eq!(
+        tb.describe(),
+        "american ≤2 (3 pieces: 11 of 12 classes) pieces"
+    );
+    assert_eq!(tb.coverage(Variant::Pool), None);
     let pos = Position::from_fen(Variant::American, "B:W30:B5,6").unwrap();
     let e = tb.probe(&pos).unwrap_err();
     assert!(matches!(e, EgdbError::NotCovered { .. }), "{e}");
@@ -372,8 +406,14 @@ fn damaged_files_are_named_and_only_they_are_rebuilt() {
     // Not a database at all.
     let d = copy_dir(&good);
     std::fs::write(file_of(d.path(), "m0k1-m0k1"), b"hello").unwrap();
-    let e = Tablebase::open(d.path()).err().unwrap();
-    assert!(matches!(e, EgdbError::Corrupt { .. }), "{e}");
+    let tb = Tablebase::open(d.path()).unwrap();
+    let why = &tb.damaged()[0].1;
+    assert!(why.contains("american-m0k1-m0k1.egdb"), "{why}");
+    assert!(why.contains("shorter than the 72-byte header"), "{why}");
+    let e = tb
+        .probe(&Position::from_fen(Variant::American, "B:WK32:BK1").unwrap())
+        .unwrap_err();
+    assert!(matches!(e, EgdbError::Damaged { .. }), "{e}");
 }
 
 #[test]
