@@ -6,7 +6,9 @@ use crate::CliError;
 use clap::Args;
 use crown_ai::{EndgameTables, Engine, EngineOptions, Limits, SearchResult};
 use crown_core::{Color, Game, ImpasseSetup, Position, Variant};
-use crown_notation::{decode_line, game_to_pdn, legal_moves_text, read_game_move};
+use crown_notation::{
+    decode_line, game_to_pdn, legal_moves_text, read_fen, read_game_move, FenPolicy,
+};
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
@@ -21,8 +23,12 @@ pub struct PlayArgs {
     /// Impasse start setup: seed (default) or steere.
     #[arg(long)]
     pub setup: Option<String>,
-    /// Your side: black or white (default: the side that moves first, Black in checkers, White in
-    /// Impasse).
+    /// Start from this position (PDN FEN, read leniently as everywhere a person gives one); the
+    /// saved PDN carries it as [SetUp "1"] [FEN "…"]. You play the side to move unless --as says.
+    #[arg(long, conflicts_with = "setup")]
+    pub fen: Option<String>,
+    /// Your side: black or white (default: the side to move at the start, Black in checkers, White
+    /// in Impasse).
     #[arg(long = "as")]
     pub side: Option<String>,
     /// Engine level 1–10 (default 6).
@@ -129,8 +135,18 @@ pub fn session_watched(
     watch: &mut dyn FnMut(&Game, Color, &str),
 ) -> Result<ExitCode, CliError> {
     let variant: Variant = args.variant.parse()?;
-    let mut game = match &args.setup {
-        Some(s) => {
+    let mut game = match (&args.setup, &args.fen) {
+        (Some(_), Some(_)) => {
+            return Err(CliError("give either --fen or --setup, not both".into()));
+        }
+        (None, Some(fen)) => {
+            let r = read_fen(variant, fen, FenPolicy::Lenient)?;
+            for w in &r.warnings {
+                say!(out, "warning: {w}");
+            }
+            Game::from_position(r.position)
+        }
+        (Some(s), None) => {
             let setup: ImpasseSetup = s.parse()?;
             if variant != Variant::Impasse {
                 return Err(CliError(format!(
@@ -139,10 +155,10 @@ pub fn session_watched(
             }
             Game::impasse(setup)
         }
-        None => Game::new(variant),
+        (None, None) => Game::new(variant),
     };
     let human = match args.side.as_deref() {
-        None => variant.first_player(),
+        None => game.position().side_to_move(),
         Some(s) if s.eq_ignore_ascii_case("black") => Color::Black,
         Some(s) if s.eq_ignore_ascii_case("white") => Color::White,
         Some(s) => return Err(CliError(format!("--as {s}: expected black or white"))),
@@ -205,7 +221,8 @@ fn play_loop(
         threads: 1,
         level: None,
     });
-    // One loaded set for both engines (the engine's own levels 1–6 leave it unused).
+    // One loaded set for both engines (levels below crown_ai::TABLES_FROM_LEVEL use it only to
+    // convert a database win).
     engine.set_tables(tables.clone());
     hint_engine.set_tables(tables);
     let stop = AtomicBool::new(false);

@@ -256,3 +256,50 @@ fn a_damaged_or_missing_class_leaves_the_others_working() {
     assert_eq!(code, 0);
     assert!(out.contains("american: complete up to 3 pieces\n"), "{out}");
 }
+
+/// `crown play` at its default level (6) uses the databases like every engine command: from a
+/// set position (`--fen`) of two kings against one in the double corner, White (the engine) to
+/// move, its first move already scores the database win; the saved PDN starts from the FEN.
+#[test]
+fn play_from_a_fen_converts_with_the_databases() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let (code, _, err) = crown(&[
+        "egdb",
+        "build",
+        "--variant",
+        "american",
+        "--pieces",
+        "3",
+        "--dir",
+        d,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let save = dir.path().join("game.pdn");
+    let (code, out, err) = crown(&[
+        "play",
+        "--fen",
+        "W:WK27,K32:BK1",
+        "--as",
+        "black",
+        "--egdb",
+        d,
+        "--save",
+        save.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("level 6"), "{out}");
+    let first = out
+        .lines()
+        .find(|l| l.contains("engine plays"))
+        .unwrap_or_else(|| panic!("no engine move: {out}"));
+    assert!(first.contains("(db)"), "{first}");
+    let pdn = std::fs::read_to_string(&save).unwrap();
+    assert!(pdn.contains("[SetUp \"1\"]"), "{pdn}");
+    assert!(pdn.contains("[FEN \"W:WK27,K32:BK1\"]"), "{pdn}");
+    // A FEN that is no position is one clear error before the game starts.
+    let (code, _, err) = crown(&["play", "--fen", "W:W33:B1", "--save", "-"]);
+    assert_eq!(code, 2);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("FEN"), "{err}");
+}

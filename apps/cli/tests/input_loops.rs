@@ -56,6 +56,7 @@ fn play(input: &[u8], save: &std::path::Path) -> String {
     let args = PlayArgs {
         variant: "american".into(),
         setup: None,
+        fen: None,
         side: None,
         level: Some(1),
         movetime: None,

@@ -39,8 +39,8 @@ impl CrownEngine {
         }
     }
 
-    /// The same pool whose engines share these endgame databases (used at levels 7–10; levels
-    /// 1–6 do not use them).
+    /// The same pool whose engines share these endgame databases (used everywhere from level
+    /// `crown_ai::TABLES_FROM_LEVEL` up; lower levels use them only to convert a database win).
     #[must_use]
     pub fn with_tables(
         mut self,

@@ -20,7 +20,8 @@ impl CrownEngine {
     }
 
     /// An engine with the default hash size and one thread that uses these endgame databases
-    /// (for its hints and at levels 7–10; levels 1–6 do not use them).
+    /// (for its hints and from level `crown_ai::TABLES_FROM_LEVEL` up; lower levels use them only
+    /// to convert a database win).
     pub fn with_tables(tables: Option<Arc<dyn EndgameTables>>) -> CrownEngine {
         let mut engine = Engine::new(EngineOptions::default());
         engine.set_tables(tables);

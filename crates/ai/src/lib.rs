@@ -235,10 +235,16 @@ pub struct EngineOptions {
     /// Search threads (0 = 1). More than one uses lazy SMP and is not deterministic.
     pub threads: usize,
     /// Casual level 1–10: levels 1–6 pick randomly among moves close to the best (the margin shrinks
-    /// with the level) but always play a win in one, and do not use the endgame databases (they
-    /// are meant to be beatable). `None` (or 7–10) always plays the best move.
+    /// with the level) but always play a win in one. Endgame databases: every level plays a
+    /// database win by the shortest way (it converts); levels from [`TABLES_FROM_LEVEL`] up use
+    /// them everywhere, the beginner levels below only for that (they are meant to be beatable).
+    /// `None` (or 7–10) always plays the best move.
     pub level: Option<u8>,
 }
+
+/// The lowest casual level ([`EngineOptions::level`]) that uses the endgame databases at every
+/// node; every level converts a database win at the root.
+pub const TABLES_FROM_LEVEL: u8 = 4;
 
 /// Default transposition table size in MiB.
 pub const DEFAULT_HASH_MIB: usize = 16;
@@ -282,8 +288,9 @@ impl Engine {
 
     /// Use these endgame databases (or none) from the next search on: the search probes them at
     /// the root and at every node with at most [`EndgameTables::max_pieces`] pieces (see
-    /// `docs/engine.md`). One loaded set can be shared by many engines. Casual levels 1–6 (see
-    /// [`EngineOptions::level`]) do not use them.
+    /// `docs/engine.md`). One loaded set can be shared by many engines. Casual levels below
+    /// [`TABLES_FROM_LEVEL`] use them only to convert a database win (see
+    /// [`EngineOptions::level`]).
     pub fn set_tables(&mut self, tables: Option<Arc<dyn EndgameTables>>) {
         self.tables = tables;
     }

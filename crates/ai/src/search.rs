@@ -186,9 +186,20 @@ pub(crate) fn run(
     let (soft, hard) = time_bounds(limits);
     let rules = game.draw_rules();
     let variant = pos.variant();
-    let tables = engine.tables.as_deref().filter(|_| !randomise);
-    if let Some(r) = tables.and_then(|t| table_root(t, &pos, start, on_info)) {
-        return r;
+    // Databases: everywhere from TABLES_FROM_LEVEL up; below it only to convert a won root.
+    let tables = engine
+        .tables
+        .as_deref()
+        .filter(|_| level.is_none_or(|l| l >= crate::TABLES_FROM_LEVEL));
+    if let Some(t) = engine.tables.as_deref() {
+        let use_root =
+            tables.is_some() || tables::probe(t, &pos).is_some_and(|p| p.wdl == Wdl::Win);
+        if let Some(r) = use_root
+            .then(|| table_root(t, &pos, start, on_info))
+            .flatten()
+        {
+            return r;
+        }
     }
     let sh = Shared {
         tt: &engine.tt,

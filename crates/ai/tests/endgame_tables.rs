@@ -333,26 +333,33 @@ fn king_against_king_is_a_draw() {
     assert_eq!(tables.value(&after).wdl, Wdl::Draw);
 }
 
-/// Casual levels do not use the databases: the engine is meant to be beatable there.
+/// Every level converts a database win (the engine never shuffles a won ending); levels from
+/// [`crown_ai::TABLES_FROM_LEVEL`] (4) up use the databases everywhere, the beginner levels 1–3
+/// not otherwise (there the engine is meant to be beatable): a lost database root is searched.
 #[test]
-fn low_levels_ignore_the_tables() {
-    let fen = "W:WK27,K32:BK1";
-    let seed = Position::from_fen(Variant::American, fen).unwrap();
-    let tables = Arc::new(Oracle::solve(Variant::American, [seed]));
-    let mut e = engine(&tables);
-    e.set_level(Some(3));
+fn every_level_converts_a_database_win() {
+    let tables = Arc::new(Oracle::solve(Variant::American, class("KK", "K")));
+    let won = Position::from_fen(Variant::American, "W:WK27,K32:BK1").unwrap();
+    let lost = Position::from_fen(Variant::American, "B:WK27,K32:BK1").unwrap();
     let stop = AtomicBool::new(false);
-    let r = e.search(
-        &Game::from_position(seed),
-        &Limits::depth(3),
-        &stop,
-        &mut |_| {},
-    );
-    assert!(
-        !matches!(r.score, Score::DatabaseWin(_)),
-        "level 3 used the tables: {}",
-        r.score
-    );
+    for level in 1..=10u8 {
+        let mut e = engine(&tables);
+        e.set_level(Some(level));
+        let limits = Limits::level(level);
+        let r = e.search(&Game::from_position(won), &limits, &stop, &mut |_| {});
+        let d = tables.value(&won).distance.unwrap();
+        assert_eq!(r.score, Score::DatabaseWin(d), "level {level}");
+        let after = won.after(&r.best_move.unwrap());
+        assert_eq!(tables.value(&after).distance, Some(d - 1), "level {level}");
+        let r = e.search(&Game::from_position(lost), &limits, &stop, &mut |_| {});
+        let uses = level >= crown_ai::TABLES_FROM_LEVEL;
+        assert_eq!(
+            matches!(r.score, Score::DatabaseLoss(_)),
+            uses,
+            "level {level}: {}",
+            r.score
+        );
+    }
 }
 
 /// Three kings against two, the defenders in the two double corners: a win in American checkers
