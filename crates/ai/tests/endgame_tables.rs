@@ -317,8 +317,10 @@ fn two_kings_beat_king_and_man() {
     assert!(d > 20, "not a trivial win: {d} plies");
 }
 
-/// A database draw is an exact 0 and the engine keeps it: one king against one king with the
-/// kings far apart cannot be forced (a single king cannot trap another).
+/// A database draw is an exact 0 and the engine keeps it: one king against one king, the Black
+/// king in its double corner (1 and 5), cannot be forced. (Not every king against king is a draw:
+/// with the opposition one king can drive the other to the edge, Lasker's Diagram 88 in
+/// crates/egdb/tests/egdb.rs.)
 #[test]
 fn king_against_king_is_a_draw() {
     let fen = "W:WK32:BK1";

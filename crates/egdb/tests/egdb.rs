@@ -115,6 +115,56 @@ fn american_first_position_is_won_with_the_move_and_drawn_without() {
     }
 }
 
+/// The opposition with one king each, Lasker, "Chess and Checkers: the Way to Mastership" (1918),
+/// "Elementary tactics", Diagram 88: White king 32, Black king 26. "White wins by playing 32-27.
+/// With this move White takes the opposition ... Whatever Black replies he is forced to the edge
+/// of the board and finally he is obliged to let White capture his King. ... If it had been
+/// Black's move ... he would have gained the opposition by 26-31 and White would have been
+/// compelled to retire to the double corner and to draw." So king against king is not always a
+/// draw: who has the move decides.
+#[test]
+fn american_king_against_king_the_opposition_decides() {
+    let tb = tb(Variant::American, 2);
+    let pos = Position::from_fen(Variant::American, "W:WK32:BK26").unwrap();
+    assert_eq!(tb.probe(&pos).unwrap().wdl, Wdl::Win);
+    // The book's move takes the opposition and keeps the win.
+    let after = pos.after(&pos.parse_move("32-27").unwrap());
+    assert_eq!(tb.probe(&after).unwrap().wdl, Wdl::Loss);
+    // Black to move: 26-31 gains the opposition, a draw.
+    let pos = Position::from_fen(Variant::American, "B:WK32:BK26").unwrap();
+    assert_eq!(tb.probe(&pos).unwrap().wdl, Wdl::Draw);
+    let after = pos.after(&pos.parse_move("26-31").unwrap());
+    assert_eq!(tb.probe(&after).unwrap().wdl, Wdl::Draw);
+}
+
+/// "The move" with three men each, Lasker (1918), Diagram 96: White men 19, 24, 31, Black men 2,
+/// 8, 12. The Black system (the ranks starting 1, 9, 17, 25) holds an odd number of men, so "the
+/// player whose turn it is to play, has the move, which in the present instance secures the win
+/// for White and a draw for Black": White to move wins, Black to move draws (Black's line 8-11,
+/// 31-26, 2-6, 26-22, 6-10, 22-18, 11-16, 18-15, "Draw").
+///
+/// Six pieces: no CI build reaches it. Run with `CROWN_EGDB_DIR` holding American up to six
+/// pieces: `CROWN_EGDB_DIR=DIR cargo test -p crown-egdb --test egdb -- --ignored`.
+#[test]
+#[ignore = "needs American 6-piece databases in CROWN_EGDB_DIR"]
+fn american_the_move_with_three_men_each() {
+    let dir = std::env::var_os("CROWN_EGDB_DIR").expect("CROWN_EGDB_DIR must be set");
+    let tb = Tablebase::open(Path::new(&dir)).unwrap();
+    assert!(
+        tb.max_pieces(Variant::American) >= 6,
+        "{}",
+        tb.coverage(Variant::American).unwrap_or_default()
+    );
+    assert_eq!(
+        probe(&tb, Variant::American, "W:W19,24,31:B2,8,12").0,
+        Wdl::Win
+    );
+    assert_eq!(
+        probe(&tb, Variant::American, "B:W19,24,31:B2,8,12").0,
+        Wdl::Draw
+    );
+}
+
 /// Lasker, Diagram 89: two kings (19, 23) drive a king out of the double corner (32); White to
 /// move wins, starting 19-24. "Two kings beat one" has exceptions: a lone king on 11 can hold kings
 /// on 3 and 4 in the corner (3-7 and 4-8 lose a king to a capture, 3-8 is met by 11-7 and back), so
