@@ -238,6 +238,9 @@ impl WasmEngine {
             }
         }
         self.engine.set_level(arg.level);
+        // Small endgame databases, built in memory at the first search of the game's variant.
+        self.engine
+            .set_tables(crate::tables::for_variant(game.core().variant()));
         let limits = arg.to_limits();
         let start = *game.core().position();
         let stop = AtomicBool::new(false);

@@ -28,6 +28,7 @@
 
 pub mod engine;
 pub mod review;
+pub mod tables;
 pub mod view;
 
 pub use engine::WasmEngine;

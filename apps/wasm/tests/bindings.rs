@@ -307,3 +307,32 @@ fn pdn_round_trip_and_errors() {
     let (name, _) = js_error(g.to_pdn(JsValue::from_str("Event")).err().unwrap());
     assert_eq!(name, "ArgumentError");
 }
+
+/// The browser engine builds the small endgame databases in memory at its first search and
+/// converts with them: two kings against one in the double corner (White kings 27 and 32, Black
+/// king 1), White to move, is a database win in 27 plies (the search without databases proves
+/// the same distance, apps/cli/tests/engine_cli.rs), and engine against engine plays it out to
+/// White's win in exactly those 27 plies (both sides play database-best moves).
+#[wasm_bindgen_test]
+fn the_engine_converts_two_kings_against_one_with_the_databases() {
+    use crown_wasm::engine::ResultView;
+    use crown_wasm::WasmEngine;
+    let mut g = WasmGame::from_fen("american", "W:WK27,K32:BK1").unwrap();
+    let mut engine = WasmEngine::new(Some(1));
+    let limits = || js_sys::JSON::parse(r#"{"depth": 2}"#).unwrap();
+    let r: ResultView =
+        serde_wasm_bindgen::from_value(engine.search(&g, limits(), None).unwrap()).unwrap();
+    assert_eq!(r.score.win, Some(27));
+    assert_eq!(r.score.text, "win in 27 (db)");
+    for _ in 0..40 {
+        if !g.outcome().unwrap().is_null() {
+            break;
+        }
+        let r: ResultView =
+            serde_wasm_bindgen::from_value(engine.search(&g, limits(), None).unwrap()).unwrap();
+        g.play(&r.best_move.unwrap().long_text).unwrap();
+    }
+    let o: OutcomeView = serde_wasm_bindgen::from_value(g.outcome().unwrap()).unwrap();
+    assert_eq!(o.winner.as_deref(), Some("white"));
+    assert_eq!(g.ply_count(), 27);
+}

@@ -247,6 +247,55 @@ pub fn build(opts: &BuildOptions, progress: &dyn Progress) -> Result<BuildReport
     Ok(report)
 }
 
+/// Build every class of `variant` with at most `pieces` pieces in memory, on the calling thread's
+/// rayon pool (one thread where none can be spawned, as in WebAssembly), without files or clocks:
+/// the same values as [`build`] writes, held as a [`crate::Tablebase`] that answers at once. For
+/// small sets (the web UI builds ≤ 3 pieces at first use); memory is 2 bytes per position plus the
+/// solver's ~20 bytes per position of the largest pair.
+///
+/// # Errors
+/// [`EgdbError::Invalid`] for fewer than 2 or more than 6 pieces (larger sets belong on disk).
+pub fn build_in_memory(variant: Variant, pieces: u32) -> Result<crate::Tablebase, EgdbError> {
+    if !(2..=6).contains(&pieces) {
+        return Err(EgdbError::Invalid(format!(
+            "in-memory builds take 2 to 6 pieces, not {pieces}"
+        )));
+    }
+    let mut tables = Tables {
+        variant,
+        dir: PathBuf::from("(memory)"),
+        map: HashMap::new(),
+        max_distance: 0,
+    };
+    let mut order: Vec<Material> = Vec::new();
+    for m in classes_up_to(variant, pieces) {
+        if tables.map.contains_key(&m) {
+            continue;
+        }
+        let mirror = m.mirror();
+        let group: Vec<Material> = if mirror == m {
+            vec![m]
+        } else {
+            vec![m, mirror]
+        };
+        let solved = solve(&tables, &group, &())?;
+        for (g, values) in group.iter().zip(solved) {
+            tables.insert(*g, Arc::new(values));
+            order.push(*g);
+        }
+    }
+    let classes = order
+        .into_iter()
+        .map(|m| {
+            let values = tables.map[&m].1.clone();
+            (m, values)
+        })
+        .collect();
+    Ok(crate::Tablebase::from_store(Store::memory(
+        variant, classes,
+    )))
+}
+
 fn missing(tables: &Tables, needed_by: &Material, m: Material) -> EgdbError {
     EgdbError::MissingClass {
         variant: tables.variant.id(),

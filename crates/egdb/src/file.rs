@@ -89,7 +89,10 @@ struct ClassFile {
     /// Values per block.
     block_values: usize,
     blocks: Vec<(u64, u32, u32)>,
-    file: Mutex<File>,
+    /// The open file; `None` for a class held in memory.
+    file: Option<Mutex<File>>,
+    /// All values of a class held in memory ([`Store::memory`]); `None` for a file.
+    values: Option<Arc<Vec<u16>>>,
 }
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> EgdbError + '_ {
@@ -205,8 +208,46 @@ impl ClassFile {
                 bytes,
             },
             blocks,
-            file: Mutex::new(file),
+            file: Some(Mutex::new(file)),
+            values: None,
         })
+    }
+
+    /// A class held in memory (no file: `path` is empty and `bytes` 0).
+    fn memory(variant: Variant, material: Material, values: Arc<Vec<u16>>) -> ClassFile {
+        let (mut wins, mut losses, mut draws, mut maxd) = (0u64, 0u64, 0u64, 0u32);
+        for &v in values.iter() {
+            match v {
+                0 => draws += 1,
+                1 => {}
+                c => {
+                    let d = u32::from(c - 2);
+                    maxd = maxd.max(d);
+                    if d % 2 == 1 {
+                        wins += 1
+                    } else {
+                        losses += 1
+                    }
+                }
+            }
+        }
+        ClassFile {
+            info: ClassInfo {
+                variant,
+                material,
+                path: PathBuf::new(),
+                positions: values.len() as u64,
+                wins,
+                losses,
+                draws,
+                max_distance: maxd,
+                bytes: 0,
+            },
+            block_values: values.len().max(1),
+            blocks: Vec::new(),
+            file: None,
+            values: Some(values),
+        }
     }
 
     /// Read, check and decompress block `b`.
@@ -214,8 +255,8 @@ impl ClassFile {
         let path = &self.info.path;
         let (off, len, crc) = self.blocks[b];
         let mut buf = vec![0u8; len as usize];
-        {
-            let mut f = self.file.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(f) = &self.file {
+            let mut f = f.lock().unwrap_or_else(|e| e.into_inner());
             f.seek(SeekFrom::Start(off)).map_err(io(path))?;
             f.read_exact(&mut buf).map_err(io(path))?;
         }
@@ -237,6 +278,9 @@ impl ClassFile {
 
     /// Read the whole class.
     pub(crate) fn read_all(&self) -> Result<Vec<u16>, EgdbError> {
+        if let Some(v) = &self.values {
+            return Ok(v.to_vec());
+        }
         let mut out = Vec::with_capacity(self.info.positions as usize);
         for b in 0..self.blocks.len() {
             out.extend(self.read_block(b)?);
@@ -373,6 +417,15 @@ impl Store {
         Ok(store)
     }
 
+    /// Classes held in memory (from [`crate::build_in_memory`]), all of `variant`.
+    pub(crate) fn memory(variant: Variant, classes: Vec<(Material, Arc<Vec<u16>>)>) -> Store {
+        let classes: Vec<ClassFile> = classes
+            .into_iter()
+            .map(|(m, v)| ClassFile::memory(variant, m, v))
+            .collect();
+        Store::from_classes(PathBuf::new(), classes)
+    }
+
     /// The files left out by [`Store::open_lenient`], each with its one-line error.
     pub(crate) fn damaged(&self) -> &[(PathBuf, String)] {
         &self.damaged
@@ -412,6 +465,10 @@ impl Store {
                 Err(e) => bad.push((p, e)),
             }
         }
+        Ok((Store::from_classes(dir.to_path_buf(), classes), bad))
+    }
+
+    fn from_classes(dir: PathBuf, classes: Vec<ClassFile>) -> Store {
         let by_key = classes
             .iter()
             .enumerate()
@@ -421,17 +478,14 @@ impl Store {
             .iter()
             .map(|c| ClassIndex::new(c.info.variant, c.info.material))
             .collect();
-        Ok((
-            Store {
-                dir: dir.to_path_buf(),
-                classes,
-                damaged: Vec::new(),
-                by_key,
-                indexes,
-                cache: Mutex::new(Cache::default()),
-            },
-            bad,
-        ))
+        Store {
+            dir,
+            classes,
+            damaged: Vec::new(),
+            by_key,
+            indexes,
+            cache: Mutex::new(Cache::default()),
+        }
     }
 
     pub(crate) fn has(&self, variant: Variant, m: &Material) -> bool {
@@ -500,6 +554,9 @@ impl Store {
             return Ok(None);
         };
         let i = self.indexes[ci].index_of(men, kings) as usize;
+        if let Some(v) = &self.classes[ci].values {
+            return Ok(Some(v[i]));
+        }
         let bv = self.classes[ci].block_values;
         let (b, o) = (i / bv, i % bv);
         let cached = {

@@ -17,7 +17,7 @@ pub mod index;
 use crown_core::{Move, Position, Variant};
 use std::path::{Path, PathBuf};
 
-pub use build::{build, verify, BuildOptions, BuildReport, Progress};
+pub use build::{build, build_in_memory, verify, BuildOptions, BuildReport, Progress};
 pub use file::ClassInfo;
 pub use index::{ClassIndex, Material};
 
@@ -241,6 +241,10 @@ impl Tablebase {
     /// mismatch`), sorted by path.
     pub fn damaged(&self) -> &[(PathBuf, String)] {
         self.store.damaged()
+    }
+
+    pub(crate) fn from_store(store: file::Store) -> Tablebase {
+        Tablebase { store }
     }
 
     /// The default database directory: `$CROWN_EGDB_DIR` when set, else `crown/egdb` in the

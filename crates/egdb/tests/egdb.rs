@@ -573,3 +573,37 @@ fn fewer_than_two_pieces_is_an_error() {
         assert!(e.to_string().contains("--pieces"), "{e}");
     }
 }
+
+/// The in-memory builder (the web UI's) gives the same classes as the file builder: the same
+/// positions and win/loss/draw counts and largest distance per class, and the same answers.
+#[test]
+fn the_in_memory_build_equals_the_files() {
+    let files = tb(Variant::American, 3);
+    let mem = crown_egdb::build_in_memory(Variant::American, 3).unwrap();
+    let key = |c: &crown_egdb::ClassInfo| {
+        (
+            c.material,
+            c.positions,
+            c.wins,
+            c.losses,
+            c.draws,
+            c.max_distance,
+        )
+    };
+    let a: Vec<_> = files.classes().iter().map(key).collect();
+    let b: Vec<_> = mem.classes().iter().map(key).collect();
+    assert_eq!(a, b);
+    assert_eq!(mem.max_pieces(Variant::American), 3);
+    // Lasker's Diagram 88 (the opposition) from memory too.
+    assert_eq!(probe(&mem, Variant::American, "W:WK32:BK26").0, Wdl::Win);
+    assert_eq!(probe(&mem, Variant::American, "B:WK32:BK26").0, Wdl::Draw);
+    for fen in ["W:WK27,K32:BK1", "B:W30:BK1,K5", "W:W9:B13,K1"] {
+        let pos = Position::from_fen(Variant::American, fen).unwrap();
+        assert_eq!(
+            mem.probe(&pos).unwrap(),
+            files.probe(&pos).unwrap(),
+            "{fen}"
+        );
+    }
+    assert!(crown_egdb::build_in_memory(Variant::American, 7).is_err());
+}
