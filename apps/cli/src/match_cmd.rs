@@ -6,7 +6,7 @@ use crate::sprt::{self, Pentanomial, Verdict};
 use crate::CliError;
 use clap::Args;
 use crown_ai::EndgameTables;
-use crown_ai::{Clock, Engine, EngineOptions, Limits, MAX_HASH_MIB};
+use crown_ai::{Clock, Engine, EngineOptions, Limits, SearchTweaks, MAX_HASH_MIB};
 use crown_core::{Color, Game, ImpasseSetup, Move, Position, Variant};
 use crown_notation::{game_to_pdn, game_type_tag, read_games, replay, variant_from_game_type};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -35,7 +35,8 @@ pub struct MatchArgs {
     /// Engine A: comma-separated key=value among level=1..10, depth=PLIES, movetime=MS, nodes=N,
     /// hash=MIB, threads=N, time=MS and inc=MS (a game clock: the engine loses on time when it runs
     /// out), egdb=0|1 (use the endgame databases, default 1; built-in engines only),
-    /// eval=classic|trained (default: the game's), e.g. "level=10", "depth=8,hash=32" or
+    /// eval=classic|trained (default: the game's), malus=0|1, rfp=0|1, futility=0|1 (search
+    /// switches, built-in engines only: history malus, reverse futility, futility pruning), e.g. "level=10", "depth=8,hash=32" or
     /// "time=1000,inc=100".
     #[arg(long, default_value = "level=10")]
     engine_a: String,
@@ -98,6 +99,8 @@ struct Spec {
     egdb: bool,
     /// Evaluation (`eval=classic|trained`); `None` = the game's default.
     eval: Option<crown_ai::eval::EvalKind>,
+    /// Search switches (`malus=0|1`, `rfp=0|1`, `futility=0|1`); unset ones keep the game's default.
+    tweaks: SearchTweaks,
 }
 
 fn parse_spec(text: &str, movetime: Option<u64>, nodes: Option<u64>) -> Result<Spec, CliError> {
@@ -110,6 +113,7 @@ fn parse_spec(text: &str, movetime: Option<u64>, nodes: Option<u64>) -> Result<S
     let mut clock: Option<Clock> = None;
     let mut egdb = true;
     let mut eval = None;
+    let mut tweaks = SearchTweaks::default();
     if text.split(',').all(|p| p.trim().is_empty()) {
         return Err(CliError(format!(
             "engine spec '{text}' is empty: give key=value pairs such as level=5 or depth=8"
@@ -157,12 +161,15 @@ fn parse_spec(text: &str, movetime: Option<u64>, nodes: Option<u64>) -> Result<S
             "time" => clock.get_or_insert(Clock::default()).remaining_ms = n,
             "inc" => clock.get_or_insert(Clock::default()).increment_ms = n,
             "egdb" => egdb = range("egdb", n, 0, 1)? == 1,
+            "malus" => tweaks.history_malus = Some(range("malus", n, 0, 1)? == 1),
+            "rfp" => tweaks.reverse_futility = Some(range("rfp", n, 0, 1)? == 1),
+            "futility" => tweaks.futility = Some(range("futility", n, 0, 1)? == 1),
             "threads" => {
                 options.threads = range("threads", n, 1, crate::engine_cmd::MAX_THREADS as u64)? as usize
             }
             _ => {
                 return Err(CliError(format!(
-                    "engine spec '{text}': unknown key '{k}' (level, depth, movetime, nodes, hash, threads, time, inc, egdb, eval)"
+                    "engine spec '{text}': unknown key '{k}' (level, depth, movetime, nodes, hash, threads, time, inc, egdb, eval, malus, rfp, futility)"
                 )))
             }
         }
@@ -187,6 +194,7 @@ fn parse_spec(text: &str, movetime: Option<u64>, nodes: Option<u64>) -> Result<S
         clock,
         egdb,
         eval,
+        tweaks,
     })
 }
 
@@ -537,6 +545,7 @@ impl MatchSetup<'_> {
             let mut engine = Engine::new(spec.options.clone());
             engine.set_tables(self.tables.clone().filter(|_| spec.egdb));
             engine.set_eval(spec.eval);
+            engine.set_tweaks(spec.tweaks);
             Player::Internal(Box::new(engine))
         };
         let a = internal(self.a);
@@ -783,7 +792,7 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode, CliError> {
     let mut longest = [0u64; 2];
     let mut records: Vec<(usize, String)> = Vec::new();
     let mut failure: Option<CliError> = None;
-    let mut stopped_by_sprt = None;
+    let mut test = sprt_bounds.map(|(e0, e1)| sprt::Sequential::new(e0, e1, llr_bounds));
     std::thread::scope(|scope| {
         for _ in 0..args.concurrency.min(pairs as u32) {
             let tx = tx.clone();
@@ -838,6 +847,13 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode, CliError> {
                     continue;
                 }
             };
+            // Once the SPRT has stopped, pairs still in flight are not counted: the verdict and
+            // the counts are those at the crossing.
+            if let Some(t) = test.as_mut() {
+                if !t.add_pair(pair[0].half_points, pair[1].half_points) {
+                    continue;
+                }
+            }
             for g in &pair {
                 match g.half_points {
                     2 => wins += 1,
@@ -854,9 +870,9 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode, CliError> {
                 records.push((i, format!("{}{}", pair[0].pdn, pair[1].pdn)));
             }
             bar.inc(2);
-            match sprt_bounds {
-                Some((e0, e1)) => {
-                    let llr = sprt::llr_logistic(e0, e1, &penta);
+            match &test {
+                Some(t) => {
+                    let llr = t.llr();
                     let msg = format!(
                         "A +{wins} ={draws} -{losses}  LLR {llr:.2} ({:.2}, {:.2})",
                         llr_bounds.0, llr_bounds.1
@@ -871,9 +887,7 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode, CliError> {
                         );
                     }
                     bar.set_message(msg);
-                    let v = sprt::verdict(llr, llr_bounds);
-                    if v != Verdict::Inconclusive && stopped_by_sprt.is_none() {
-                        stopped_by_sprt = Some(v);
+                    if t.verdict() != Verdict::Inconclusive {
                         halt.store(true, Ordering::Relaxed);
                     }
                 }
@@ -908,6 +922,8 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode, CliError> {
         );
     }
     println!("{}", elo_line(wins, draws, losses));
+    // The counts are those at the SPRT's crossing when it stopped (the same as `penta`).
+    let penta = test.as_ref().map_or(penta, |t| *t.pentanomial());
     let c = penta.0;
     println!(
         "pentanomial (pairs scoring 0, 0.5, 1, 1.5, 2 for A): {} {} {} {} {}",
@@ -924,9 +940,9 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode, CliError> {
         }
         None => println!("Elo A - B from pairs: unbounded or no pairs"),
     }
-    if let Some((e0, e1)) = sprt_bounds {
-        let llr = sprt::llr_logistic(e0, e1, &penta);
-        let verdict = match sprt::verdict(llr, llr_bounds) {
+    if let (Some((e0, e1)), Some(t)) = (sprt_bounds, &test) {
+        let llr = t.llr();
+        let verdict = match t.verdict() {
             Verdict::H1 => "H1 accepted: A is stronger (PASS)",
             Verdict::H0 => "H0 accepted: A is not stronger by elo1 (FAIL)",
             Verdict::Inconclusive => "inconclusive: no bound reached",
@@ -935,6 +951,12 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode, CliError> {
             "SPRT elo0={e0} elo1={e1} alpha={} beta={}: LLR {llr:.2} (bounds {:.2}, {:.2}); {verdict}",
             args.alpha, args.beta, llr_bounds.0, llr_bounds.1
         );
+        if t.late_pairs() > 0 {
+            println!(
+                "({} game pairs finished after the bound was crossed and are not counted)",
+                t.late_pairs()
+            );
+        }
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -1041,7 +1063,9 @@ mod tests {
         // The unknown-key message lists every key, the clock ones included.
         let e = parse_spec_t("speed=3", None).unwrap_err().0;
         assert!(
-            e.ends_with("(level, depth, movetime, nodes, hash, threads, time, inc, egdb, eval)"),
+            e.ends_with(
+                "(level, depth, movetime, nodes, hash, threads, time, inc, egdb, eval, malus, rfp, futility)"
+            ),
             "{e}"
         );
         for empty in ["", " ", ",", " , "] {
@@ -1059,5 +1083,24 @@ mod tests {
                 increment_ms: 100
             })
         );
+    }
+
+    #[test]
+    fn search_switch_keys() {
+        let s = parse_spec_t("malus=0,rfp=1", None).unwrap();
+        assert_eq!(
+            s.tweaks,
+            SearchTweaks {
+                history_malus: Some(false),
+                reverse_futility: Some(true),
+                futility: None,
+            }
+        );
+        assert_eq!(
+            parse_spec_t("depth=4", None).unwrap().tweaks,
+            SearchTweaks::default()
+        );
+        let e = parse_spec_t("futility=2", None).unwrap_err().0;
+        assert!(e.contains("futility 2 is not 0 to 1"), "{e}");
     }
 }

@@ -166,6 +166,69 @@ pub fn verdict(llr: f64, (lower, upper): (f64, f64)) -> Verdict {
     }
 }
 
+/// A running SPRT: game pairs are added as they finish, and the test stops counting at the first
+/// pair whose result takes the LLR out of the bounds. Pairs still in flight then (parallel games)
+/// are reported but not counted, so the verdict and the counts are those at the crossing.
+#[derive(Clone, Debug)]
+pub struct Sequential {
+    elo0: f64,
+    elo1: f64,
+    bounds: (f64, f64),
+    penta: Pentanomial,
+    stopped: Option<Verdict>,
+    late: u64,
+}
+
+impl Sequential {
+    /// A test of H0 "A is `elo0` stronger" against H1 "A is `elo1` stronger" with these LLR bounds
+    /// (see [`bounds`]).
+    pub fn new(elo0: f64, elo1: f64, bounds: (f64, f64)) -> Sequential {
+        Sequential {
+            elo0,
+            elo1,
+            bounds,
+            penta: Pentanomial::default(),
+            stopped: None,
+            late: 0,
+        }
+    }
+
+    /// Record one finished pair (A's half points in each game, as [`Pentanomial::add_pair`]).
+    /// Returns `false`, counting nothing, when the test had already stopped.
+    pub fn add_pair(&mut self, first: u8, second: u8) -> bool {
+        if self.stopped.is_some() {
+            self.late += 1;
+            return false;
+        }
+        self.penta.add_pair(first, second);
+        let v = verdict(self.llr(), self.bounds);
+        if v != Verdict::Inconclusive {
+            self.stopped = Some(v);
+        }
+        true
+    }
+
+    /// The log-likelihood ratio of the counted pairs ([`llr_logistic`]).
+    pub fn llr(&self) -> f64 {
+        llr_logistic(self.elo0, self.elo1, &self.penta)
+    }
+
+    /// The counted pairs.
+    pub fn pentanomial(&self) -> &Pentanomial {
+        &self.penta
+    }
+
+    /// The verdict: the bound crossed, or inconclusive while none was.
+    pub fn verdict(&self) -> Verdict {
+        self.stopped.unwrap_or(Verdict::Inconclusive)
+    }
+
+    /// Pairs that finished after the crossing and were not counted.
+    pub fn late_pairs(&self) -> u64 {
+        self.late
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -229,5 +292,35 @@ mod tests {
         p.add_pair(0, 0);
         assert_eq!(p.0, [1, 0, 2, 1, 0]);
         assert_eq!(p.pairs(), 4);
+    }
+
+    #[test]
+    fn pairs_after_the_crossing_are_not_counted() {
+        // Pairs of two wins and of two draws take the LLR of <0,10> past +2.94; the pairs in flight
+        // (here: losses) must not pull the verdict back to "inconclusive".
+        let mut t = Sequential::new(0.0, 10.0, bounds(0.05, 0.05));
+        let mut counted = 0;
+        while t.verdict() == Verdict::Inconclusive {
+            let (a, b) = if counted % 2 == 0 { (2, 2) } else { (1, 1) };
+            assert!(t.add_pair(a, b));
+            counted += 1;
+            assert!(counted < 10_000, "the bound is never reached");
+        }
+        assert_eq!(t.verdict(), Verdict::H1);
+        let at_crossing = *t.pentanomial();
+        let llr = t.llr();
+        assert!(llr >= bounds(0.05, 0.05).1);
+        assert!(!t.add_pair(0, 0));
+        assert!(!t.add_pair(0, 1));
+        assert_eq!(t.late_pairs(), 2);
+        assert_eq!(*t.pentanomial(), at_crossing);
+        assert_eq!(t.verdict(), Verdict::H1);
+        assert_eq!(t.llr(), llr);
+        // Without the stop, the same two losses would have put the LLR back inside the bounds
+        // (the flaw this fixes) or at least lowered it.
+        let mut all = at_crossing;
+        all.add_pair(0, 0);
+        all.add_pair(0, 1);
+        assert!(llr_logistic(0.0, 10.0, &all) < llr);
     }
 }

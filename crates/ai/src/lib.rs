@@ -246,6 +246,50 @@ pub struct EngineOptions {
 /// node; every level converts a database win at the root.
 pub const TABLES_FROM_LEVEL: u8 = 4;
 
+/// Switches of single search heuristics, so that each can be measured by SPRT within one build
+/// (`crown match` spec keys `malus=0|1`, `rfp=0|1`, `futility=0|1`). `None` in a field means the
+/// game's default; the defaults are the settings kept by SPRT
+/// (docs/engine.md, "Results").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchTweaks {
+    /// History malus: each quiet move searched before a quiet cutoff move at a node loses the
+    /// cutoff's bonus (depth²) in the history table. Default: on.
+    pub history_malus: Option<bool>,
+    /// Reverse futility pruning: at a non-PV node 1 to 3 plies from the horizon, with no capture for
+    /// either side, the static evaluation minus [`RFP_MARGIN`] per ply of depth at or above beta
+    /// ends the node with that value. Default: off.
+    pub reverse_futility: Option<bool>,
+    /// Futility pruning: at a non-PV node 1 or 2 plies from the horizon, with no capture for either
+    /// side, quiet moves after the first are skipped when the static evaluation plus
+    /// [`FUTILITY_MARGIN`] per ply of depth is at or below alpha. Default: off.
+    pub futility: Option<bool>,
+}
+
+/// Reverse futility margin in centi-men per ply of remaining depth ([`SearchTweaks::reverse_futility`]).
+pub const RFP_MARGIN: i32 = 80;
+/// Futility margin in centi-men per ply of remaining depth ([`SearchTweaks::futility`]).
+pub const FUTILITY_MARGIN: i32 = 100;
+
+/// The switches of [`SearchTweaks`] with every default filled in for one game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Tweaks {
+    pub(crate) history_malus: bool,
+    pub(crate) reverse_futility: bool,
+    pub(crate) futility: bool,
+}
+
+impl SearchTweaks {
+    /// The setting of each switch in `variant`: the field when set, else the game's default.
+    pub(crate) fn resolve(&self, variant: crown_core::Variant) -> Tweaks {
+        let _ = variant;
+        Tweaks {
+            history_malus: self.history_malus.unwrap_or(true),
+            reverse_futility: self.reverse_futility.unwrap_or(false),
+            futility: self.futility.unwrap_or(false),
+        }
+    }
+}
+
 /// Default transposition table size in MiB.
 pub const DEFAULT_HASH_MIB: usize = 16;
 
@@ -263,6 +307,8 @@ pub struct Engine {
     tables: Option<Arc<dyn EndgameTables>>,
     /// The evaluation chosen with [`Engine::set_eval`]; `None` = the game's default.
     eval: Option<eval::EvalKind>,
+    /// The search switches chosen with [`Engine::set_tweaks`].
+    tweaks: SearchTweaks,
 }
 
 impl Engine {
@@ -283,6 +329,7 @@ impl Engine {
             rng: seed | 1,
             tables: None,
             eval: None,
+            tweaks: SearchTweaks::default(),
         }
     }
 
@@ -337,6 +384,17 @@ impl Engine {
     /// The evaluation chosen with [`Engine::set_eval`] (`None`: each game's default).
     pub fn eval_kind(&self) -> Option<eval::EvalKind> {
         self.eval
+    }
+
+    /// Switch single search heuristics on or off (see [`SearchTweaks`]; the default value keeps
+    /// each game's defaults).
+    pub fn set_tweaks(&mut self, tweaks: SearchTweaks) {
+        self.tweaks = tweaks;
+    }
+
+    /// The search switches chosen with [`Engine::set_tweaks`].
+    pub fn tweaks(&self) -> SearchTweaks {
+        self.tweaks
     }
 
     /// Seed the random choices of the low levels (for reproducible tests).

@@ -45,6 +45,8 @@ struct Shared<'a> {
     /// The endgame databases and the most pieces they hold for this variant (0: none).
     tables: Option<&'a dyn EndgameTables>,
     table_pieces: u32,
+    /// The search switches in force.
+    tweaks: crate::Tweaks,
 }
 
 #[derive(Clone)]
@@ -219,6 +221,7 @@ pub(crate) fn run(
         exact_root: randomise,
         tables,
         table_pieces: tables.map_or(0, |t| t.max_pieces(variant)),
+        tweaks: engine.tweaks.resolve(variant),
     };
     let max_depth = if limits.infinite {
         MAX_PLY as u32 - 8
@@ -634,6 +637,26 @@ impl<'a> Worker<'a> {
             }
         }
         let ext = i32::from(n == 1 && depth > 0);
+        // Reverse futility and futility pruning near the horizon (switches in `SearchTweaks`), only
+        // where the static evaluation means something: no capture for either side, no proven score.
+        let tw = self.sh.tweaks;
+        let mut futile = false;
+        if (tw.reverse_futility || tw.futility)
+            && !pv_node
+            && !captures
+            && !threat
+            && n > 1
+            && (1..=3).contains(&depth)
+            && alpha.abs() < DB_BOUND
+            && beta.abs() < DB_BOUND
+            && !(draughts && eval::can_capture(&board, 1 - side as usize, self.sh.variant))
+        {
+            let ev = board.evaluate_with(self.sh.variant, self.sh.weights);
+            if tw.reverse_futility && ev - crate::RFP_MARGIN * depth >= beta {
+                return ev - crate::RFP_MARGIN * depth;
+            }
+            futile = tw.futility && depth <= 2 && ev + crate::FUTILITY_MARGIN * depth <= alpha;
+        }
         let my_men = if draughts {
             board.men[side as usize]
         } else {
@@ -680,6 +703,14 @@ impl<'a> Worker<'a> {
             self.order[ply].swap(k, bi);
             let idx = self.order[ply][k] as usize;
             let mv = self.lists[ply][idx];
+            let quiet_move = !captures
+                && !mv.is_promotion()
+                && !mv.bears_off()
+                && mv.crown().is_none()
+                && self.scores[ply][k] < (1 << 21);
+            if futile && k > 0 && quiet_move {
+                continue;
+            }
             let child = pos.after(&mv);
             let man_move = draughts && my_men & (1 << mv.from().index()) != 0;
             let cq = if mv.is_capture() || man_move {
@@ -691,11 +722,6 @@ impl<'a> Worker<'a> {
             let s = if k == 0 {
                 -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, cq)
             } else {
-                let quiet_move = !captures
-                    && !mv.is_promotion()
-                    && !mv.bears_off()
-                    && mv.crown().is_none()
-                    && self.scores[ply][k] < (1 << 21);
                 let r = if quiet_move && depth >= 3 && k >= 3 {
                     1 + i32::from(depth >= 6 && k >= 8)
                 } else {
@@ -735,7 +761,12 @@ impl<'a> Worker<'a> {
                             let slot = ci + mv.from().index() * 32 + mv.to().index();
                             update_history(&mut self.history[slot], bonus);
                             // The quiet moves tried before it failed to cut: a malus.
-                            for i in 0..n_tried {
+                            let tried = if self.sh.tweaks.history_malus {
+                                n_tried
+                            } else {
+                                0
+                            };
+                            for i in 0..tried {
                                 let t = usize::from(self.tried[ply][i]);
                                 update_history(&mut self.history[t], -bonus);
                             }

@@ -1,7 +1,7 @@
 //! Positions with a forced win derived by hand from the rules (each checked with `crown moves` and
 //! `crown apply`): the engine must find the winning move at a modest depth.
 
-use crown_ai::{Clock, Engine, EngineOptions, Limits, Score, SearchResult};
+use crown_ai::{Clock, Engine, EngineOptions, Limits, Score, SearchResult, SearchTweaks};
 use crown_core::{Game, Position, Variant};
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -81,6 +81,46 @@ fn impasse_race_won_by_one_tempo() {
     assert_eq!(r2.score, Score::Win(3));
 }
 
+/// The search switches (history malus, reverse futility, futility) never lose these tactics: every
+/// combination still finds the two-for-one shot, the pool king trap and the Impasse race.
+#[test]
+fn search_switches_keep_the_tactics() {
+    let cases: [(Variant, &str, &str, u32); 3] = [
+        (
+            Variant::American,
+            "B:W18,19,25,29,30:B1,4,8,10,11",
+            "11-15",
+            6,
+        ),
+        (Variant::Pool, "B:WK4,32:B7,8,23,27,28", "7-11", 4),
+        (Variant::Impasse, "W:W14:B19", "14-3", 6),
+    ];
+    let stop = AtomicBool::new(false);
+    for bits in 0..8u8 {
+        let tweaks = SearchTweaks {
+            history_malus: Some(bits & 1 != 0),
+            reverse_futility: Some(bits & 2 != 0),
+            futility: Some(bits & 4 != 0),
+        };
+        for (variant, fen, best, depth) in cases {
+            let pos = Position::from_fen(variant, fen).unwrap();
+            let mut engine = Engine::new(small());
+            engine.set_tweaks(tweaks);
+            let r = engine.search(
+                &Game::from_position(pos),
+                &Limits::depth(depth),
+                &stop,
+                &mut |_| {},
+            );
+            assert_eq!(
+                pos.move_text(&r.best_move.unwrap()),
+                best,
+                "{fen} {tweaks:?}"
+            );
+        }
+    }
+}
+
 /// The low levels choose randomly among good moves but never miss a win in one.
 #[test]
 fn level_one_never_misses_a_win_in_one() {
@@ -96,6 +136,44 @@ fn level_one_never_misses_a_win_in_one() {
         engine.set_seed(seed);
         let r = engine.search(&game, &Limits::level(1), &stop, &mut |_| {});
         assert_eq!(pos.move_text(&r.best_move.unwrap()), "7-11", "seed {seed}");
+    }
+}
+
+/// Every casual level with randomness (1–6) takes a forced win it can see, at every seed. American:
+/// Black's 21-25 leaves White's man on 29 without a move (25 is taken and the jump over it lands on
+/// 22, taken too), a win in one; the other three moves (5-9, 22-25, 22-26) do not win (after 22-25
+/// White jumps 29x22). Impasse (levels 3–6, which search at least 3 plies): White's single on 14
+/// wins the race in 3 plies only by 14-3 (see `impasse_race_won_by_one_tempo`).
+#[test]
+fn low_levels_never_miss_a_forced_win() {
+    let cases: [(Variant, &str, &str, u8, Score); 2] = [
+        (
+            Variant::American,
+            "B:W29:B21,22,5",
+            "21-25",
+            1,
+            Score::Win(1),
+        ),
+        (Variant::Impasse, "W:W14:B19", "14-3", 3, Score::Win(3)),
+    ];
+    let stop = AtomicBool::new(false);
+    for (variant, fen, winning, lowest, score) in cases {
+        let pos = Position::from_fen(variant, fen).unwrap();
+        let game = Game::from_position(pos);
+        for level in lowest..=6 {
+            for seed in 0..10 {
+                let mut engine = Engine::new(EngineOptions {
+                    hash_mib: 1,
+                    threads: 1,
+                    level: Some(level),
+                });
+                engine.set_seed(seed * 7919 + 1);
+                let r = engine.search(&game, &Limits::level(level), &stop, &mut |_| {});
+                let mv = pos.move_text(&r.best_move.unwrap());
+                assert_eq!(mv, winning, "{fen} level {level} seed {seed}");
+                assert_eq!(r.score, score, "{fen} level {level} seed {seed}");
+            }
+        }
     }
 }
 
