@@ -228,7 +228,11 @@ pub(crate) fn read_opening_file(path: &Path, variant: Variant) -> Result<Vec<Pos
 /// # Errors
 /// A one-line message naming the file and game: unreadable PDN, a `GameType` of another game, a FEN
 /// that is not a legal position of `variant`, an illegal move, or no opening at all.
-fn read_openings(text: &str, name: &str, variant: Variant) -> Result<Vec<Position>, CliError> {
+pub(crate) fn read_openings(
+    text: &str,
+    name: &str,
+    variant: Variant,
+) -> Result<Vec<Position>, CliError> {
     let mut out = Vec::new();
     for game in read_games(text) {
         let mut game = game.map_err(|e| CliError(format!("openings {name}: {e}")))?;

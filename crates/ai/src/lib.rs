@@ -16,6 +16,7 @@
 //! - Casual levels 1–10 ([`Limits::level`] for the search caps, [`EngineOptions::level`] for the
 //!   controlled randomness of the low levels, which never misses a win in one).
 //! - Time management for clocks ([`Limits::clock`]).
+//! - Opening books per game ([`book`], [`Engine::set_book`]; off by default).
 //!
 //! ```
 //! use crown_ai::{Engine, EngineOptions, Limits};
@@ -31,6 +32,7 @@
 //! ```
 
 pub mod bench;
+pub mod book;
 pub mod eval;
 pub mod review;
 mod search;
@@ -257,6 +259,8 @@ pub struct Engine {
     tables: Option<Arc<dyn EndgameTables>>,
     /// The evaluation chosen with [`Engine::set_eval`]; `None` = the game's default.
     eval: Option<eval::EvalKind>,
+    /// Whether [`Engine::search`] plays from the embedded opening book ([`Engine::set_book`]).
+    book: bool,
 }
 
 impl Engine {
@@ -277,6 +281,7 @@ impl Engine {
             rng: seed | 1,
             tables: None,
             eval: None,
+            book: false,
         }
     }
 
