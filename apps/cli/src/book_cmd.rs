@@ -332,6 +332,67 @@ fn build(args: &BuildArgs) -> Result<ExitCode, CliError> {
 mod tests {
     use super::*;
 
+    /// The first move of every ballot of the ACF deck, read from the deck's text.
+    fn deck_first_moves() -> HashSet<String> {
+        ACF_THREE_MOVE_PDN
+            .lines()
+            .filter_map(|l| l.strip_prefix("1. "))
+            .filter_map(|l| l.split_whitespace().next())
+            .map(str::to_string)
+            .collect()
+    }
+
+    #[test]
+    fn the_american_book_starts_with_deck_moves_and_covers_every_ballot() {
+        let book = Book::embedded(Variant::American).unwrap();
+        let start = Position::new(Variant::American);
+        let moves = book.probe(&start);
+        assert!(!moves.is_empty(), "no book move at the start");
+        let deck = deck_first_moves();
+        // The deck opens with each of the 7 legal first moves (ballots 1-174 of the ACF list).
+        assert_eq!(deck.len(), 7, "{deck:?}");
+        for m in &moves {
+            assert!(deck.contains(&start.move_text(&m.mv)));
+        }
+        // Every ballot's position is a root of the build, so it has book moves.
+        let ballots = read_openings(ACF_THREE_MOVE_PDN, "acf3", Variant::American).unwrap();
+        assert_eq!(ballots.len(), 156);
+        for b in &ballots {
+            assert!(
+                !book.probe(b).is_empty(),
+                "ballot {} not in the book",
+                b.to_fen()
+            );
+        }
+    }
+
+    #[test]
+    fn every_american_book_move_is_legal_and_every_position_reachable() {
+        // Walk from the start and the 156 ballots along every book move.
+        let book = Book::embedded(Variant::American).unwrap();
+        let mut stack = vec![Position::new(Variant::American)];
+        stack.extend(read_openings(ACF_THREE_MOVE_PDN, "acf3", Variant::American).unwrap());
+        let mut seen = HashSet::new();
+        while let Some(pos) = stack.pop() {
+            let stored = book.entry(pos.zobrist());
+            if stored.is_empty() || !seen.insert(pos.zobrist()) {
+                continue;
+            }
+            let moves = book.probe(&pos);
+            assert_eq!(
+                moves.len(),
+                stored.len(),
+                "illegal book move in {}",
+                pos.to_fen()
+            );
+            for m in moves {
+                assert!(pos.is_legal(&m.mv));
+                stack.push(pos.after(&m.mv));
+            }
+        }
+        assert_eq!(seen.len(), book.len());
+    }
+
     #[test]
     fn weights_halve_every_ten_centi_men() {
         assert_eq!(weight(0), 1000);
