@@ -32,7 +32,8 @@ pub struct AnalyzeArgs {
     #[arg(long, default_value_t = 64, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=crown_ai::MAX_HASH_MIB as u64))]
     hash: usize,
     /// Print one JSON object per line: first {"egdb"} (the endgame databases loaded, or null),
-    /// per depth {"depth","score","nodes","nps","pv"}, then {"bestmove","score","pv"}. Scores are
+    /// then {"book": [{"move","score_cp","weight"}]} (the embedded opening book's moves, shown
+    /// but not played), per depth {"depth","score","nodes","nps","pv"}, then {"bestmove","score","pv"}. Scores are
     /// text as in the plain output ("+0.25", "win in 7", "win in 23 (db)"); moves are in the
     /// notation `crown moves` prints.
     #[arg(long)]
@@ -84,6 +85,31 @@ pub fn run(args: &AnalyzeArgs) -> Result<ExitCode, CliError> {
         println!("{}", serde_json::json!({ "egdb": loaded }));
     } else {
         println!("info egdb {}", egdb_description(engine.tables()));
+    }
+    // The book moves are shown, not played: the search below runs as without a book.
+    let book = crown_ai::book::Book::embedded(root.variant())
+        .map(|b| b.probe(&root))
+        .unwrap_or_default();
+    if args.json {
+        let list: Vec<serde_json::Value> = book
+            .iter()
+            .map(|b| serde_json::json!({"move": root.move_text(&b.mv), "score_cp": b.score_cp, "weight": b.weight}))
+            .collect();
+        println!("{}", serde_json::json!({ "book": list }));
+    } else if book.is_empty() {
+        println!("info book none");
+    } else {
+        let list: Vec<String> = book
+            .iter()
+            .map(|b| {
+                format!(
+                    "{} {}",
+                    root.move_text(&b.mv),
+                    crown_ai::Score::Value(i32::from(b.score_cp))
+                )
+            })
+            .collect();
+        println!("info book {}", list.join(", "));
     }
     let stop = AtomicBool::new(false);
     let json = args.json;

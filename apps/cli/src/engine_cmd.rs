@@ -127,6 +127,8 @@ struct State {
     hash: usize,
     threads: usize,
     level: Option<u8>,
+    /// Whether the engine plays from the embedded opening book (`set-param name=book`).
+    book: bool,
     /// The endgame databases, shared by every engine this session makes.
     tables: Option<Arc<dyn EndgameTables>>,
     engine: Option<Engine>,
@@ -161,6 +163,7 @@ impl State {
             level: self.level,
         });
         e.set_tables(self.tables.clone());
+        e.set_book(self.book);
         e
     }
 }
@@ -204,6 +207,7 @@ pub fn session(
         hash: 64,
         threads: 1,
         level: None,
+        book: false,
         tables,
         engine: None,
         search: None,
@@ -268,6 +272,13 @@ pub fn session(
                     ),
                 );
                 say(&out, "param name=level value=0 type=int min=0 max=10");
+                say(
+                    &out,
+                    &format!(
+                        "param name=book value={} type=enum values=\"on off\"",
+                        if st.book { "on" } else { "off" }
+                    ),
+                );
                 say(
                     &out,
                     &(quoted_line(
@@ -349,6 +360,12 @@ pub fn session(
                         }
                         if n > 0 {
                             st.limits = Limits::level(n as u8);
+                        }
+                    }
+                    ("book", _) if value == "on" || value == "off" => {
+                        st.book = value == "on";
+                        if let Some(e) = st.engine.as_mut() {
+                            e.set_book(st.book);
                         }
                     }
                     ("egdb", _) => {

@@ -2,6 +2,7 @@
 
 mod annotate_cmd;
 mod bench_cmd;
+mod book_cmd;
 mod egdb_cmd;
 mod match_cmd;
 mod pdn_cmd;
@@ -50,6 +51,8 @@ enum Command {
     Egdb(egdb_cmd::EgdbArgs),
     /// Train the evaluation: self-play data (`gen`) and logistic regression (`fit`).
     Tune(tune_cmd::TuneArgs),
+    /// Opening books: build (by the engine's own analysis), probe (docs/engine.md).
+    Book(book_cmd::BookArgs),
 }
 
 /// A reader that stops early (`crown moves | head`) closes our stdout; `println!` then panics. Treat
@@ -117,6 +120,7 @@ fn main() -> ExitCode {
         Command::Engine(args) => engine_cmd::run(&args),
         Command::Egdb(args) => egdb_cmd::run(&args),
         Command::Tune(args) => tune_cmd::run(&args),
+        Command::Book(args) => book_cmd::run(&args),
     };
     match result {
         Ok(code) => code,

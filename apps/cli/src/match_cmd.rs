@@ -36,7 +36,9 @@ pub struct MatchArgs {
     /// hash=MIB, threads=N, time=MS and inc=MS (a game clock: the engine loses on time when it runs
     /// out), egdb=0|1 (use the endgame databases, default 1; built-in engines only),
     /// eval=classic|trained (default: the game's), malus=0|1, rfp=0|1, futility=0|1 (search
-    /// switches, built-in engines only: history malus, reverse futility, futility pruning), e.g. "level=10", "depth=8,hash=32" or
+    /// switches, built-in engines only: history malus, reverse futility, futility pruning),
+    /// book=0|1 (play from the embedded opening book; default: --book), e.g. "level=10",
+    /// "depth=8,hash=32" or
     /// "time=1000,inc=100".
     #[arg(long, default_value = "level=10")]
     engine_a: String,
@@ -85,6 +87,10 @@ pub struct MatchArgs {
     max_plies: usize,
     #[command(flatten)]
     egdb: EgdbArgs,
+    /// Both engines play from the embedded opening book (off by default, so that a match measures
+    /// the search; a spec's book=0|1 overrides this for its engine).
+    #[arg(long)]
+    book: bool,
 }
 
 /// One engine's settings, parsed from a SPEC.
@@ -101,6 +107,8 @@ struct Spec {
     eval: Option<crown_ai::eval::EvalKind>,
     /// Search switches (`malus=0|1`, `rfp=0|1`, `futility=0|1`); unset ones keep the game's default.
     tweaks: SearchTweaks,
+    /// Opening book (`book=0|1`); `None` = the match's `--book`.
+    book: Option<bool>,
 }
 
 fn parse_spec(text: &str, movetime: Option<u64>, nodes: Option<u64>) -> Result<Spec, CliError> {
@@ -114,6 +122,7 @@ fn parse_spec(text: &str, movetime: Option<u64>, nodes: Option<u64>) -> Result<S
     let mut egdb = true;
     let mut eval = None;
     let mut tweaks = SearchTweaks::default();
+    let mut book = None;
     if text.split(',').all(|p| p.trim().is_empty()) {
         return Err(CliError(format!(
             "engine spec '{text}' is empty: give key=value pairs such as level=5 or depth=8"
@@ -164,12 +173,13 @@ fn parse_spec(text: &str, movetime: Option<u64>, nodes: Option<u64>) -> Result<S
             "malus" => tweaks.history_malus = Some(range("malus", n, 0, 1)? == 1),
             "rfp" => tweaks.reverse_futility = Some(range("rfp", n, 0, 1)? == 1),
             "futility" => tweaks.futility = Some(range("futility", n, 0, 1)? == 1),
+            "book" => book = Some(range("book", n, 0, 1)? == 1),
             "threads" => {
                 options.threads = range("threads", n, 1, crate::engine_cmd::MAX_THREADS as u64)? as usize
             }
             _ => {
                 return Err(CliError(format!(
-                    "engine spec '{text}': unknown key '{k}' (level, depth, movetime, nodes, hash, threads, time, inc, egdb, eval, malus, rfp, futility)"
+                    "engine spec '{text}': unknown key '{k}' (level, depth, movetime, nodes, hash, threads, time, inc, egdb, eval, malus, rfp, futility, book)"
                 )))
             }
         }
@@ -195,6 +205,7 @@ fn parse_spec(text: &str, movetime: Option<u64>, nodes: Option<u64>) -> Result<S
         egdb,
         eval,
         tweaks,
+        book,
     })
 }
 
@@ -236,7 +247,11 @@ pub(crate) fn read_opening_file(path: &Path, variant: Variant) -> Result<Vec<Pos
 /// # Errors
 /// A one-line message naming the file and game: unreadable PDN, a `GameType` of another game, a FEN
 /// that is not a legal position of `variant`, an illegal move, or no opening at all.
-fn read_openings(text: &str, name: &str, variant: Variant) -> Result<Vec<Position>, CliError> {
+pub(crate) fn read_openings(
+    text: &str,
+    name: &str,
+    variant: Variant,
+) -> Result<Vec<Position>, CliError> {
     let mut out = Vec::new();
     for game in read_games(text) {
         let mut game = game.map_err(|e| CliError(format!("openings {name}: {e}")))?;
@@ -402,6 +417,9 @@ impl External {
             "set-param name=level value={}",
             o.level.unwrap_or(0)
         ))?;
+        if spec.book == Some(true) {
+            e.send("set-param name=book value=on")?;
+        }
         Ok(e)
     }
 
@@ -546,6 +564,7 @@ impl MatchSetup<'_> {
             engine.set_tables(self.tables.clone().filter(|_| spec.egdb));
             engine.set_eval(spec.eval);
             engine.set_tweaks(spec.tweaks);
+            engine.set_book(spec.book == Some(true));
             Player::Internal(Box::new(engine))
         };
         let a = internal(self.a);
@@ -751,8 +770,10 @@ fn openings(args: &MatchArgs, variant: Variant) -> Result<Openings, CliError> {
 /// Run `crown match`.
 pub fn run(args: &MatchArgs) -> Result<ExitCode, CliError> {
     let variant: Variant = args.variant.parse()?;
-    let a = parse_spec(&args.engine_a, args.movetime, args.nodes)?;
-    let b = parse_spec(&args.engine_b, args.movetime, args.nodes)?;
+    let mut a = parse_spec(&args.engine_a, args.movetime, args.nodes)?;
+    let mut b = parse_spec(&args.engine_b, args.movetime, args.nodes)?;
+    a.book.get_or_insert(args.book);
+    b.book.get_or_insert(args.book);
     let sprt_bounds = args.sprt.as_deref().map(parse_sprt).transpose()?;
     if !(args.alpha > 0.0 && args.alpha < 0.5 && args.beta > 0.0 && args.beta < 0.5) {
         return Err(CliError(format!(
@@ -970,6 +991,53 @@ mod tests {
     }
 
     #[test]
+    fn the_book_is_off_unless_asked() {
+        assert_eq!(parse_spec_t("depth=8", None).unwrap().book, None);
+        assert_eq!(
+            parse_spec_t("depth=8,book=1", None).unwrap().book,
+            Some(true)
+        );
+        assert_eq!(
+            parse_spec_t("depth=8,book=0", None).unwrap().book,
+            Some(false)
+        );
+        assert!(parse_spec_t("book=2", None).is_err());
+        // `crown match` without --book: both built-in engines search from the first move.
+        use clap::Parser;
+        #[derive(Parser)]
+        struct Cli {
+            #[command(flatten)]
+            args: MatchArgs,
+        }
+        let cli = Cli::try_parse_from(["crown"]).unwrap();
+        assert!(!cli.args.book);
+        let cli = Cli::try_parse_from(["crown", "--book"]).unwrap();
+        assert!(cli.args.book);
+        // The engines a match makes: book off for a spec without book=1.
+        let (a, b) = (
+            parse_spec_t("nodes=100", None).unwrap(),
+            parse_spec_t("nodes=100,book=1", None).unwrap(),
+        );
+        let setup = MatchSetup {
+            variant: Variant::American,
+            a: &a,
+            b: &b,
+            b_bin: None,
+            tables: None,
+            max_plies: 10,
+            write_pdn: false,
+            date: String::new(),
+        };
+        match setup.players().unwrap() {
+            (Player::Internal(a), Player::Internal(b)) => {
+                assert!(!a.book());
+                assert!(b.book());
+            }
+            _ => panic!("built-in engines expected"),
+        }
+    }
+
+    #[test]
     fn egdb_key_turns_the_databases_off() {
         assert!(parse_spec_t("depth=8", None).unwrap().egdb);
         assert!(!parse_spec_t("depth=8,egdb=0", None).unwrap().egdb);
@@ -1064,7 +1132,7 @@ mod tests {
         let e = parse_spec_t("speed=3", None).unwrap_err().0;
         assert!(
             e.ends_with(
-                "(level, depth, movetime, nodes, hash, threads, time, inc, egdb, eval, malus, rfp, futility)"
+                "(level, depth, movetime, nodes, hash, threads, time, inc, egdb, eval, malus, rfp, futility, book)"
             ),
             "{e}"
         );

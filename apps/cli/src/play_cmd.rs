@@ -44,6 +44,9 @@ pub struct PlayArgs {
     /// Endgame databases (`--egdb DIR`, `--no-egdb`).
     #[command(flatten)]
     pub egdb: EgdbArgs,
+    /// Search every move instead of playing the opening from the embedded book.
+    #[arg(long)]
+    pub no_book: bool,
 }
 
 /// The board drawn with square numbers on empty squares and the side to move.
@@ -193,7 +196,7 @@ pub fn session_watched(
         &mut game,
         human,
         &strength,
-        (limits, options, args.egdb.load()),
+        (limits, options, args.egdb.load(), !args.no_book),
         input,
         out,
         watch,
@@ -209,13 +212,14 @@ fn play_loop(
     game: &mut Game,
     human: Color,
     strength: &str,
-    (limits, options, tables): (Limits, EngineOptions, Option<Arc<dyn EndgameTables>>),
+    (limits, options, tables, book): (Limits, EngineOptions, Option<Arc<dyn EndgameTables>>, bool),
     mut input: impl BufRead,
     out: &mut impl Write,
     watch: &mut dyn FnMut(&Game, Color, &str),
 ) -> Result<(), CliError> {
     let variant = game.variant();
     let mut engine = Engine::new(options);
+    engine.set_book(book);
     let mut hint_engine = Engine::new(EngineOptions {
         hash_mib: 16,
         threads: 1,
@@ -249,12 +253,20 @@ fn play_loop(
             let text = pos.move_text(&mv);
             game.play(&mv)?;
             watch(game, human, strength);
-            say!(
-                out,
-                "engine plays {text}  (score {} for the engine, depth {})",
-                r.score,
-                r.depth
-            );
+            if r.depth == 0 && r.nodes == 0 {
+                say!(
+                    out,
+                    "engine plays {text}  (book, score {} for the engine)",
+                    r.score
+                );
+            } else {
+                say!(
+                    out,
+                    "engine plays {text}  (score {} for the engine, depth {})",
+                    r.score,
+                    r.depth
+                );
+            }
             say!(out, "{}", board_text(game.position()));
             continue;
         }

@@ -65,6 +65,7 @@ fn play(input: &[u8], save: &std::path::Path) -> String {
             egdb: None,
             no_egdb: true,
         },
+        no_book: false,
     };
     let mut out = Vec::new();
     play_session(&args, input, &mut out).unwrap();

@@ -26,6 +26,8 @@ pub struct CrownEngine {
     hash_mib: usize,
     pool: std::sync::Mutex<Vec<crown_ai::Engine>>,
     tables: Option<std::sync::Arc<dyn crown_ai::EndgameTables>>,
+    /// Play from the embedded opening book (on unless [`CrownEngine::with_book`] turns it off).
+    book: bool,
 }
 
 impl CrownEngine {
@@ -36,7 +38,15 @@ impl CrownEngine {
             hash_mib,
             pool: std::sync::Mutex::new(Vec::new()),
             tables: None,
+            book: true,
         }
+    }
+
+    /// The same pool with the embedded opening book on (the default) or off (every move searched).
+    #[must_use]
+    pub fn with_book(mut self, on: bool) -> CrownEngine {
+        self.book = on;
+        self
     }
 
     /// The same pool whose engines share these endgame databases (used everywhere from level
@@ -72,6 +82,7 @@ impl MovePicker for CrownEngine {
         // Positions of another game would only pollute the table.
         engine.new_game();
         engine.set_level(Some(level));
+        engine.set_book(self.book);
         let mut limits = crown_ai::Limits::level(level);
         if let Some((remaining_ms, increment_ms)) = clock {
             limits.clock = Some(crown_ai::Clock {
@@ -90,13 +101,16 @@ impl MovePicker for CrownEngine {
 }
 
 /// The engine this build links: crown-ai, with the endgame databases `tables` (shared by every
-/// engine of the pool).
+/// engine of the pool) and the embedded opening book when `book`.
 pub fn default_picker(
     threads: usize,
     hash_mib: usize,
     tables: Option<std::sync::Arc<dyn crown_ai::EndgameTables>>,
+    book: bool,
 ) -> Option<std::sync::Arc<dyn MovePicker>> {
     Some(std::sync::Arc::new(
-        CrownEngine::new(threads, hash_mib).with_tables(tables),
+        CrownEngine::new(threads, hash_mib)
+            .with_tables(tables)
+            .with_book(book),
     ))
 }

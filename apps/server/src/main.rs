@@ -84,6 +84,9 @@ struct Args {
     /// Play without endgame databases.
     #[arg(long, conflicts_with = "egdb_dir")]
     no_egdb: bool,
+    /// Search every engine move instead of playing the opening from the embedded book.
+    #[arg(long)]
+    no_book: bool,
 }
 
 fn main() {
@@ -160,7 +163,12 @@ fn run(args: Args) -> Result<(), String> {
         Some(t) => tracing::info!(egdb = %t.describe(), "endgame databases loaded"),
         None => tracing::info!("no endgame databases"),
     }
-    let engine = crown_server::engine::default_picker(args.engine_threads, args.hash_mib, tables);
+    let engine = crown_server::engine::default_picker(
+        args.engine_threads,
+        args.hash_mib,
+        tables,
+        !args.no_book,
+    );
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

@@ -9,6 +9,9 @@ use std::sync::Arc;
 /// `crown_ai::Engine` behind the [`Brain`] trait.
 pub struct CrownEngine {
     engine: Engine,
+    /// Play the engine's own moves from the embedded opening book (hints and draw judgements
+    /// always search).
+    book: bool,
 }
 
 impl CrownEngine {
@@ -16,6 +19,7 @@ impl CrownEngine {
     pub fn new() -> CrownEngine {
         CrownEngine {
             engine: Engine::new(EngineOptions::default()),
+            book: true,
         }
     }
 
@@ -25,7 +29,12 @@ impl CrownEngine {
     pub fn with_tables(tables: Option<Arc<dyn EndgameTables>>) -> CrownEngine {
         let mut engine = Engine::new(EngineOptions::default());
         engine.set_tables(tables);
-        CrownEngine { engine }
+        CrownEngine { engine, book: true }
+    }
+
+    /// Whether the engine plays its own moves from the embedded opening book (on by default).
+    pub fn set_book(&mut self, on: bool) {
+        self.book = on;
     }
 }
 
@@ -76,6 +85,8 @@ impl Brain for CrownEngine {
         } else {
             Some(request.level)
         });
+        self.engine
+            .set_book(self.book && request.movetime_ms.is_none());
         let limits = limits(request);
         let r = self
             .engine

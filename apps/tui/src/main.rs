@@ -1,6 +1,6 @@
 //! `crown-tui`: play American checkers, pool checkers and Impasse in the terminal.
 //!
-//! Usage: `crown-tui [--ascii] [--egdb DIR | --no-egdb]`. The new-game dialog opens first; press `?` in the game for all keys.
+//! Usage: `crown-tui [--ascii] [--egdb DIR | --no-egdb] [--no-book]`. The new-game dialog opens first; press `?` in the game for all keys.
 
 use crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event};
 use crossterm::execute;
@@ -14,19 +14,20 @@ use std::time::{Duration, Instant};
 
 const USAGE: &str = "crown-tui: American checkers, pool checkers and Impasse in the terminal
 
-Usage: crown-tui [--ascii] [--egdb DIR | --no-egdb]
+Usage: crown-tui [--ascii] [--egdb DIR | --no-egdb] [--no-book]
 
   --ascii      plain ASCII board without colours (also chosen for TERM=dumb/linux/vt100 or NO_COLOR)
   --egdb DIR   endgame databases to use (default: $CROWN_EGDB_DIR, else the per-user data
                directory, e.g. ~/.local/share/crown/egdb, where `crown egdb build` writes)
   --no-egdb    play without endgame databases
+  --no-book    search every move instead of playing the opening from the embedded book
   --help       this text
 
 In the game press ? for the keys. The mouse works too.";
 
 /// The engine of this build, with the endgame databases in `egdb` (`None`: the default directory;
 /// `Some(None)`: none). A missing or broken directory is a warning on stderr, not an error.
-fn brain(egdb: Option<Option<std::path::PathBuf>>) -> Option<Box<dyn Brain>> {
+fn brain(egdb: Option<Option<std::path::PathBuf>>, book: bool) -> Option<Box<dyn Brain>> {
     let tables = match egdb {
         Some(None) => Ok(None),
         Some(Some(dir)) => crown_ai::tables::load(Some(&dir)),
@@ -39,19 +40,21 @@ fn brain(egdb: Option<Option<std::path::PathBuf>>) -> Option<Box<dyn Brain>> {
     for w in tables.iter().flat_map(|t| t.warnings()) {
         eprintln!("crown-tui: warning: {w}");
     }
-    Some(Box::new(crown_tui::crown_engine::CrownEngine::with_tables(
-        tables,
-    )))
+    let mut engine = crown_tui::crown_engine::CrownEngine::with_tables(tables);
+    engine.set_book(book);
+    Some(Box::new(engine))
 }
 
 fn main() {
     let mut ascii = false;
     let mut egdb: Option<Option<std::path::PathBuf>> = None;
+    let mut book = true;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--ascii" => ascii = true,
             "--no-egdb" => egdb = Some(None),
+            "--no-book" => book = false,
             "--egdb" => match args.next() {
                 Some(dir) => egdb = Some(Some(dir.into())),
                 None => {
@@ -74,7 +77,7 @@ fn main() {
     {
         ascii = true;
     }
-    let brain = brain(egdb);
+    let brain = brain(egdb, book);
     if let Err(e) = run(ascii, brain) {
         eprintln!("crown-tui: {e}");
         std::process::exit(1);

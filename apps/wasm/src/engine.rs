@@ -175,16 +175,25 @@ pub struct WasmEngine {
 
 #[wasm_bindgen(js_class = Engine)]
 impl WasmEngine {
-    /// A new engine with a transposition table of `hash_mib` MiB (default 16).
+    /// A new engine with a transposition table of `hash_mib` MiB (default 16), playing the
+    /// opening from the embedded book (see `setBook`).
     #[wasm_bindgen(constructor)]
     pub fn new(hash_mib: Option<usize>) -> WasmEngine {
-        WasmEngine {
-            engine: Engine::new(EngineOptions {
-                hash_mib: hash_mib.unwrap_or(0),
-                threads: 1,
-                level: None,
-            }),
-        }
+        let mut engine = Engine::new(EngineOptions {
+            hash_mib: hash_mib.unwrap_or(0),
+            threads: 1,
+            level: None,
+        });
+        engine.set_book(true);
+        WasmEngine { engine }
+    }
+
+    /// Answer positions of the embedded opening book at once with a book move (`true`, the
+    /// default: the result has depth 0 and no nodes) or search every move (`false`). Infinite
+    /// searches (analysis) always search.
+    #[wasm_bindgen(js_name = setBook)]
+    pub fn set_book(&mut self, on: bool) {
+        self.engine.set_book(on);
     }
 
     /// Forget the previous game (clears the transposition table).

@@ -16,6 +16,7 @@
 //! - Casual levels 1–10 ([`Limits::level`] for the search caps, [`EngineOptions::level`] for the
 //!   controlled randomness of the low levels, which never misses a win in one).
 //! - Time management for clocks ([`Limits::clock`]).
+//! - Opening books per game ([`book`], [`Engine::set_book`]; off by default).
 //!
 //! ```
 //! use crown_ai::{Engine, EngineOptions, Limits};
@@ -31,6 +32,7 @@
 //! ```
 
 pub mod bench;
+pub mod book;
 pub mod eval;
 pub mod review;
 mod search;
@@ -309,6 +311,8 @@ pub struct Engine {
     eval: Option<eval::EvalKind>,
     /// The search switches chosen with [`Engine::set_tweaks`].
     tweaks: SearchTweaks,
+    /// Whether [`Engine::search`] plays from the embedded opening book ([`Engine::set_book`]).
+    book: bool,
 }
 
 impl Engine {
@@ -330,6 +334,7 @@ impl Engine {
             tables: None,
             eval: None,
             tweaks: SearchTweaks::default(),
+            book: false,
         }
     }
 

@@ -183,6 +183,18 @@ pub(crate) fn run(
             time_ms: 0,
         };
     }
+    if !limits.infinite {
+        if let Some(b) = engine.book_move(&pos) {
+            return SearchResult {
+                best_move: Some(b.mv),
+                score: Score::Value(i32::from(b.score_cp)),
+                pv: vec![b.mv],
+                depth: 0,
+                nodes: 0,
+                time_ms: start.elapsed().as_millis() as u64,
+            };
+        }
+    }
     let level = engine.options.level.map(|l| l.clamp(1, 10));
     let randomise = matches!(level, Some(l) if l <= 6);
     let (soft, hard) = time_bounds(limits);
