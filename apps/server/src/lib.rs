@@ -446,13 +446,14 @@ impl App {
             let (store, me) = (self.store.clone(), self.instance.clone());
             let (id2, until) = (id.clone(), now_ms() + self.config.lease_ms);
             match tokio::task::spawn_blocking(move || store.claim_lease(&id2, &me, until)).await {
-                Ok(Ok(())) => {
+                Ok(Ok(true)) => {
                     self.owned
                         .lock()
                         .unwrap_or_else(|e| e.into_inner())
                         .insert(id.clone());
                 }
-                // The next lease round takes it.
+                Ok(Ok(false)) => {}
+                // A lease round takes it later.
                 _ => tracing::warn!(game = %id, "could not take the new game's lease"),
             }
         }
@@ -513,7 +514,12 @@ impl App {
                     .map_err(ApiError::storage)?;
             match saved {
                 Ok(next) => {
-                    self.apply(h, &mut guard, next, if flag.is_some() { "time_out" } else { event });
+                    self.apply(
+                        h,
+                        &mut guard,
+                        next,
+                        if flag.is_some() { "time_out" } else { event },
+                    );
                 }
                 // Another instance changed the game since this copy was read: reload it and
                 // validate the change again against the current state (bounded).
@@ -726,26 +732,26 @@ impl App {
         let me = self.instance.clone();
         let ttl = self.config.lease_ms.max(300);
         let now = now_ms();
-        let leases = match tokio::task::spawn_blocking(move || store.lease_round(&me, now, ttl))
-            .await
-        {
-            Ok(Ok(l)) => l,
-            Ok(Err(e)) => {
-                tracing::warn!(error = %e, "lease round failed");
-                return;
-            }
-            Err(e) => {
-                tracing::warn!(error = %e, "lease round failed");
-                return;
-            }
-        };
-        {
+        let leases =
+            match tokio::task::spawn_blocking(move || store.lease_round(&me, now, ttl)).await {
+                Ok(Ok(l)) => l,
+                Ok(Err(e)) => {
+                    tracing::warn!(error = %e, "lease round failed");
+                    return;
+                }
+                Err(e) => {
+                    tracing::warn!(error = %e, "lease round failed");
+                    return;
+                }
+            };
+        let before = {
             let mut owned = self.owned.lock().unwrap_or_else(|e| e.into_inner());
-            owned.clear();
+            let before = std::mem::take(&mut *owned);
             owned.extend(leases.renewed.iter().cloned());
             owned.extend(leases.new.iter().cloned());
             owned.extend(leases.taken_over.iter().map(|(id, _)| id.clone()));
-        }
+            before
+        };
         self.owned_until.store(now + ttl, Ordering::SeqCst);
         let held: std::collections::HashSet<String> = self
             .games
@@ -764,7 +770,9 @@ impl App {
             leases
                 .renewed
                 .into_iter()
-                .filter(|id| !held.contains(id))
+                // Not held, or not known as owned (claimed while this round ran): its engine
+                // may be waiting.
+                .filter(|id| !held.contains(id) || !before.contains(id))
                 .map(|id| (id, None)),
         );
         for (id, expired_at) in gained {

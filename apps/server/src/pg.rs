@@ -427,8 +427,8 @@ impl Store for PgStore {
             .take()
     }
 
-    fn claim_lease(&self, id: &str, owner: &str, until_ms: u64) -> Result<(), StoreError> {
-        self.with(|c| {
+    fn claim_lease(&self, id: &str, owner: &str, until_ms: u64) -> Result<bool, StoreError> {
+        let n = self.with(|c| {
             c.execute(
                 "INSERT INTO leases (game_id, owner, expires_ms) VALUES ($1, $2, $3)
                  ON CONFLICT (game_id) DO NOTHING",
@@ -436,7 +436,7 @@ impl Store for PgStore {
             )
             .map_err(db)
         })?;
-        Ok(())
+        Ok(n == 1)
     }
 
     fn lease_round(&self, owner: &str, now_ms: u64, ttl_ms: u64) -> Result<Leases, StoreError> {
@@ -477,9 +477,9 @@ impl Store for PgStore {
             let new = tx
                 .query(
                     "INSERT INTO leases (game_id, owner, expires_ms)
-                     SELECT id, $1, $2 FROM games WHERE status <> 'finished'
+                     SELECT id, $1, $2 FROM games WHERE status <> 'finished' AND created_ms < $3
                      ON CONFLICT (game_id) DO NOTHING RETURNING game_id",
-                    &[&owner, &until],
+                    &[&owner, &until, &(now - ttl_ms as i64)],
                 )
                 .map_err(db)?
                 .iter()

@@ -300,17 +300,19 @@ pub trait Store: Send + Sync + 'static {
     }
 
     /// Take the lease of the new game `id` for instance `owner` until `until_ms` (ms since the
-    /// epoch). The default (a store owned by one process) does nothing.
+    /// epoch) unless another instance holds it; returns whether `owner` took it. The default (a
+    /// store owned by one process) takes nothing.
     ///
     /// # Errors
     /// [`StoreError::Postgres`] and the like.
-    fn claim_lease(&self, _id: &str, _owner: &str, _until_ms: u64) -> Result<(), StoreError> {
-        Ok(())
+    fn claim_lease(&self, _id: &str, _owner: &str, _until_ms: u64) -> Result<bool, StoreError> {
+        Ok(false)
     }
 
     /// One lease round for instance `owner` at `now_ms`: drop the leases of finished games, extend
     /// `owner`'s unexpired leases to `now_ms + ttl_ms`, take over every expired lease and every
-    /// unfinished game without one. Returns what `owner` holds now. The default (a store owned by
+    /// unfinished game created more than `ttl_ms` ago without one (a newer one is left to the
+    /// instance that created it, see [`Store::claim_lease`]). Returns what `owner` holds now. The default (a store owned by
     /// one process) holds nothing.
     ///
     /// # Errors
