@@ -26,8 +26,15 @@ fn cmd(as_postgres: bool, program: &Path) -> Command {
 }
 
 impl Pg {
-    /// Initialise and start a server; `None` if PostgreSQL is not installed.
+    /// Initialise and start a server with `fsync=off` (tests: a crash of the machine is not
+    /// part of them); `None` if PostgreSQL is not installed.
     pub fn start() -> Option<Pg> {
+        Pg::start_with(false)
+    }
+
+    /// Initialise and start a server, with `fsync` on or off; `None` if PostgreSQL is not
+    /// installed.
+    pub fn start_with(fsync: bool) -> Option<Pg> {
         let bin = std::fs::read_dir("/usr/lib/postgresql")
             .ok()?
             .filter_map(|e| e.ok().map(|e| e.path().join("bin")))
@@ -65,8 +72,9 @@ impl Pg {
             .arg(&data)
             .arg("-o")
             .arg(format!(
-                "-p {port} -k {} -c listen_addresses=127.0.0.1 -c fsync=off",
-                dir.path().display()
+                "-p {port} -k {} -c listen_addresses=127.0.0.1 -c fsync={} -c max_connections=200",
+                dir.path().display(),
+                if fsync { "on" } else { "off" }
             ))
             .arg("-l")
             .arg(dir.path().join("log"))
