@@ -1,6 +1,11 @@
 //! Open-loop load benchmark (not a timed test): N two-player games moving at human pace, each
 //! watched by W WebSockets, against an in-process server on 127.0.0.1 with a temporary SQLite
-//! database (or a server started separately with `--url`).
+//! database (or a server started separately with `--url`). With PostgreSQL (`--database
+//! postgres://…`, or `--temp-pg` to start a throw-away server with `fsync=on` from Debian's
+//! `postgresql` package) it can run `--instances N` in-process servers on the same database, each
+//! with its own `PgStore`: Black moves through one instance, White through the next, and the
+//! watchers are spread over all, so every push to a watcher on another instance crosses
+//! LISTEN/NOTIFY.
 //!
 //! Each game's next move is *scheduled* a uniformly random 1–3 s (`--pace`) after the previous
 //! one was scheduled, whatever the server's latency (open loop): the offered rate is about
@@ -13,8 +18,14 @@
 //! ```text
 //! cargo bench -p crown-server --bench load -- --games 100,1000,5000 --secs 30 --watchers 2
 //! cargo bench -p crown-server --bench load -- --games 1000 --sync normal
+//! cargo bench -p crown-server --bench load -- --games 100,1000 --temp-pg --instances 2
 //! ```
 
+#[allow(dead_code)]
+#[path = "../tests/common/pg.rs"]
+mod pg;
+
+use crown_server::pg::PgStore;
 use crown_server::store::{Durability, SqliteStore};
 use crown_server::{App, Config};
 use futures_util::StreamExt;
@@ -31,6 +42,9 @@ struct Opts {
     pace: (u64, u64),
     sync: Durability,
     url: Option<String>,
+    database: Option<String>,
+    temp_pg: bool,
+    instances: usize,
 }
 
 fn parse_args() -> Result<Opts, String> {
@@ -41,6 +55,9 @@ fn parse_args() -> Result<Opts, String> {
         pace: (1000, 3000),
         sync: Durability::Full,
         url: None,
+        database: None,
+        temp_pg: false,
+        instances: 1,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -77,9 +94,22 @@ fn parse_args() -> Result<Opts, String> {
                 }
             }
             "--url" => o.url = Some(value()?),
+            "--database" => o.database = Some(value()?),
+            "--temp-pg" => o.temp_pg = true,
+            "--instances" => {
+                o.instances = value()?
+                    .parse()
+                    .map_err(|e| format!("--instances: {e}"))?;
+                if o.instances == 0 {
+                    return Err("--instances must be at least 1".into());
+                }
+            }
             "--bench" => {}
             other => return Err(format!("unknown argument {other}")),
         }
+    }
+    if o.instances > 1 && o.database.is_none() && !o.temp_pg {
+        return Err("--instances needs PostgreSQL (--database or --temp-pg)".into());
     }
     Ok(o)
 }
@@ -153,7 +183,7 @@ async fn setup_game(
 #[allow(clippy::too_many_arguments)]
 async fn play(
     http: reqwest::Client,
-    base: String,
+    (base_black, base_white): (String, String),
     (id, black, white, mut game): (String, String, String, Value),
     pace: (u64, u64),
     seed: u64,
@@ -173,10 +203,10 @@ async fn play(
         let Some(mv) = game["legal_moves"][0]["text"].as_str().map(str::to_string) else {
             break; // game over
         };
-        let token = if game["side_to_move"] == "black" {
-            &black
+        let (base, token) = if game["side_to_move"] == "black" {
+            (&base_black, &black)
         } else {
-            &white
+            (&base_white, &white)
         };
         let ply = game["ply"].as_u64().unwrap_or(0);
         match post(
@@ -232,10 +262,29 @@ fn main() {
     rt.block_on(async move {
         let dir = tempfile::tempdir().unwrap();
         let max_games = opts.games.iter().sum::<usize>() + 10;
-        let base = match &opts.url {
-            Some(u) => u.trim_end_matches('/').to_string(),
-            None => {
-                let store = SqliteStore::open(&dir.path().join("load.db"), opts.sync).unwrap();
+        let temp_pg = if opts.temp_pg {
+            match pg::Pg::start_with(true) {
+                Some(p) => Some(p),
+                None => {
+                    eprintln!("load: --temp-pg: PostgreSQL is not installed (apt-get install postgresql)");
+                    std::process::exit(2);
+                }
+            }
+        } else {
+            None
+        };
+        let database = temp_pg.as_ref().map(pg::Pg::url).or(opts.database.clone());
+        let mut bases = Vec::new();
+        match &opts.url {
+            Some(u) => bases.push(u.trim_end_matches('/').to_string()),
+            None => for _ in 0..opts.instances {
+                let store: Arc<dyn crown_server::store::Store> = match &database {
+                    Some(url) => {
+                        let url = url.clone();
+                        Arc::new(tokio::task::spawn_blocking(move || PgStore::connect(&url)).await.unwrap().unwrap())
+                    }
+                    None => Arc::new(SqliteStore::open(&dir.path().join("load.db"), opts.sync).unwrap()),
+                };
                 // Every simulated client comes from 127.0.0.1: lift the per-address caps.
                 let config = Config {
                     rate_per_sec: 0,
@@ -245,20 +294,25 @@ fn main() {
                     max_ws_per_ip: usize::MAX,
                     ..Config::default()
                 };
-                let app = App::start(Arc::new(store), config, None).await.unwrap();
+                let app = App::start(store, config, None).await.unwrap();
                 let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
                 let addr = listener.local_addr().unwrap();
                 tokio::spawn(crown_server::serve(app, listener, std::future::pending()));
-                format!("http://{addr}")
-            }
+                bases.push(format!("http://{addr}"));
+            },
+        }
+        let base = bases[0].clone();
+        let store_name = match (&database, &opts.url) {
+            (_, Some(_)) => "external".to_string(),
+            (Some(_), None) => format!("PostgreSQL, {} instance(s)", bases.len()),
+            (None, None) => format!("SQLite sync={:?}", opts.sync),
         };
         println!(
-            "crown-server open-loop load: {} s per row, a move every {}-{} ms per game, {} watchers per game, sync={:?}, server {}",
+            "crown-server open-loop load: {} s per row, a move every {}-{} ms per game, {} watchers per game, store {store_name}, server {}",
             opts.secs,
             opts.pace.0,
             opts.pace.1,
             opts.watchers,
-            opts.sync,
             if opts.url.is_some() { "external" } else { "in process (RSS counts server and load generator)" }
         );
         println!("| games | watchers | offered moves/s | done moves/s | p50 ms | p99 ms | max ms | errors | timeouts | pushes received | RSS MiB |");
@@ -291,11 +345,11 @@ fn main() {
             }
             // Watchers: W WebSockets per game, counting the pushes they receive.
             let pushes = Arc::new(AtomicU64::new(0));
-            let ws_base = base.replace("http://", "ws://");
             let mut watchers = Vec::new();
             let mut ws_failed = 0;
-            for (id, ..) in &games {
-                for _ in 0..opts.watchers {
+            for (g, (id, ..)) in games.iter().enumerate() {
+                for w in 0..opts.watchers {
+                    let ws_base = &bases[(g + w) % bases.len()].replace("http://", "ws://");
                     match tokio_tungstenite::connect_async(format!("{ws_base}/api/games/{id}/ws")).await {
                         Ok((mut ws, _)) => {
                             let pushes = pushes.clone();
@@ -319,7 +373,7 @@ fn main() {
                 .map(|(i, g)| {
                     tokio::spawn(play(
                         http.clone(),
-                        base.clone(),
+                        (bases[i % bases.len()].clone(), bases[(i + 1) % bases.len()].clone()),
                         g,
                         opts.pace,
                         0x9E37_79B9_7F4A_7C15u64.wrapping_mul(i as u64 + 1),

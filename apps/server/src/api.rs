@@ -480,7 +480,9 @@ async fn join_game(
     let token = random_hex(32)?;
     let t2 = token.clone();
     let (color, _) = app
-        .mutate(&h, "join", None, move |live, now| live.join(t2, now))
+        .mutate(&h, "join", None, move |live, now| {
+            live.join(t2.clone(), now)
+        })
         .await?;
     let game = h.live.lock().await.view(now_ms(), Some(color));
     Ok(Json(SeatGranted {

@@ -74,6 +74,10 @@ pub struct Config {
     pub ws_msgs_per_sec: u32,
     /// Burst of messages allowed above `ws_msgs_per_sec`.
     pub ws_msg_burst: u32,
+    /// With a shared store (PostgreSQL): how long a per-game lease lasts, in ms. The owning
+    /// instance renews its leases every third of this; when it dies, another instance takes its
+    /// games over within `lease_ms` plus one renewal interval (docs/scaling.md).
+    pub lease_ms: u64,
 }
 
 impl Default for Config {
@@ -98,12 +102,14 @@ impl Default for Config {
             max_ws_per_game: 500,
             ws_msgs_per_sec: 5,
             ws_msg_burst: 20,
+            lease_ms: 10_000,
         }
     }
 }
 
 /// One game held in memory.
 pub struct GameHandle {
+    id: Arc<str>,
     live: tokio::sync::Mutex<Live>,
     tx: broadcast::Sender<Arc<str>>,
     engine_busy: AtomicBool,
@@ -124,6 +130,7 @@ impl GameHandle {
         let (tx, _) = broadcast::channel(64);
         let deadline = AtomicU64::new(live.flag_deadline().unwrap_or(u64::MAX));
         Arc::new(GameHandle {
+            id: Arc::from(live.rec.id.as_str()),
             live: tokio::sync::Mutex::new(live),
             tx,
             engine_busy: AtomicBool::new(false),
@@ -155,6 +162,12 @@ pub struct AppInner {
     engine_games: ConnCounter,
     /// Open WebSockets per client address.
     pub(crate) ws_per_ip: ConnCounter,
+    /// This instance's id in the lease table (random, new at each start).
+    instance: String,
+    /// Games whose lease this instance holds (only used with a shared store).
+    owned: Mutex<std::collections::HashSet<String>>,
+    /// When the leases in `owned` expire unless renewed (ms since the epoch).
+    owned_until: AtomicU64,
 }
 
 /// A cheap handle to the server's state.
@@ -203,7 +216,18 @@ impl App {
             unjoined: ConnCounter::default(),
             engine_games: ConnCounter::default(),
             ws_per_ip: ConnCounter::default(),
+            instance: instance_id(),
+            owned: Mutex::new(std::collections::HashSet::new()),
+            owned_until: AtomicU64::new(0),
         }));
+        if app.store.shared() {
+            // Several instances share the store: games are loaded when first used or when this
+            // instance takes their lease; the leases, not the heartbeat, decide what downtime is
+            // charged (docs/scaling.md).
+            app.start_shared().await;
+            app.spawn_background();
+            return Ok(app);
+        }
         let store = app.store.clone();
         let loaded = tokio::task::spawn_blocking(move || -> Result<Vec<Live>, String> {
             let heartbeat = store.last_heartbeat().map_err(|e| e.to_string())?;
@@ -295,8 +319,18 @@ impl App {
     /// # Errors
     /// `not_found`, or `storage` if loading failed.
     pub async fn handle(&self, id: &str) -> Result<Arc<GameHandle>, ApiError> {
-        if let Some(h) = self.games.lock().unwrap_or_else(|e| e.into_inner()).get(id) {
-            return Ok(h.clone());
+        let cached = self
+            .games
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(id)
+            .cloned();
+        if let Some(h) = cached {
+            if self.store.shared() {
+                // Another instance may have changed it: never answer from a stale copy.
+                self.refresh(&h, None).await?;
+            }
+            return Ok(h);
         }
         if id.len() > 64 || !id.bytes().all(|b| b.is_ascii_alphanumeric()) {
             return Err(ApiError::not_found(id));
@@ -408,6 +442,21 @@ impl App {
         let h = GameHandle::new(live);
         *h.unjoined_by.lock().unwrap_or_else(|e| e.into_inner()) = counted;
         *h.engine_by.lock().unwrap_or_else(|e| e.into_inner()) = engine;
+        if self.store.shared() {
+            let (store, me) = (self.store.clone(), self.instance.clone());
+            let (id2, until) = (id.clone(), now_ms() + self.config.lease_ms);
+            match tokio::task::spawn_blocking(move || store.claim_lease(&id2, &me, until)).await {
+                Ok(Ok(true)) => {
+                    self.owned
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .insert(id.clone());
+                }
+                Ok(Ok(false)) => {}
+                // A lease round takes it later.
+                _ => tracing::warn!(game = %id, "could not take the new game's lease"),
+            }
+        }
         self.games
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -428,7 +477,7 @@ impl App {
         h: &Arc<GameHandle>,
         event: &'static str,
         you: Option<crown_core::Color>,
-        op: impl FnOnce(&mut Live, u64) -> Result<T, ApiError> + Send + 'static,
+        op: impl FnMut(&mut Live, u64) -> Result<T, ApiError> + Send + 'static,
     ) -> Result<(T, live::GameView), ApiError> {
         // Run in its own task: if the client goes away or the request times out, the change is
         // still either committed and made live, or not made at all (never saved but not live).
@@ -444,48 +493,139 @@ impl App {
         h: &Arc<GameHandle>,
         event: &str,
         you: Option<crown_core::Color>,
-        op: impl FnOnce(&mut Live, u64) -> Result<T, ApiError>,
+        mut op: impl FnMut(&mut Live, u64) -> Result<T, ApiError>,
     ) -> Result<(T, live::GameView), ApiError> {
         let mut guard = h.live.lock().await;
-        let mut next = guard.clone();
-        let now = now_ms();
-        let result = op(&mut next, now);
-        let value = match result {
-            Ok(v) => v,
-            Err(e) if e.code == "time_out" => {
-                self.commit(h, &mut guard, next, "time_out").await?;
+        let mut attempt = 0;
+        let value = loop {
+            let mut next = guard.clone();
+            let now = now_ms();
+            // A flag that fell (`time_out`) still saves the game ended on time.
+            let (value, flag) = match op(&mut next, now) {
+                Ok(v) => (Some(v), None),
+                Err(e) if e.code == "time_out" => (None, Some(e)),
+                Err(e) => return Err(e),
+            };
+            let keep = guard.rec.moves.len().min(next.rec.moves.len());
+            let store = self.store.clone();
+            let saved =
+                tokio::task::spawn_blocking(move || store.save(&mut next.rec, keep).map(|()| next))
+                    .await
+                    .map_err(ApiError::storage)?;
+            match saved {
+                Ok(next) => {
+                    self.apply(
+                        h,
+                        &mut guard,
+                        next,
+                        if flag.is_some() { "time_out" } else { event },
+                    );
+                }
+                // Another instance changed the game since this copy was read: reload it and
+                // validate the change again against the current state (bounded).
+                Err(store::StoreError::Conflict(id)) => {
+                    attempt += 1;
+                    if attempt > MAX_CONFLICT_RETRIES {
+                        return Err(ApiError::conflict(
+                            "version_conflict",
+                            format!("game '{id}' kept changing concurrently; try again"),
+                        ));
+                    }
+                    tracing::debug!(game = %id, attempt, "version conflict: reloading");
+                    self.reload(h, &mut guard).await?;
+                    continue;
+                }
+                Err(e) => {
+                    tracing::error!(error = %e, "saving a game failed");
+                    return Err(ApiError::storage(e));
+                }
+            }
+            if let Some(e) = flag {
                 return Err(e);
             }
-            Err(e) => return Err(e),
+            break value.expect("the change succeeded");
         };
-        self.commit(h, &mut guard, next, event).await?;
         let view = guard.view(now_ms(), you);
         drop(guard);
         self.maybe_engine(h.clone());
         Ok((value, view))
     }
 
-    async fn commit(
+    /// Replace the held game by the stored one (after a version conflict) and push it.
+    ///
+    /// # Errors
+    /// `storage` if it cannot be read or replayed, `not_found` if it is gone.
+    async fn reload(
         &self,
         h: &Arc<GameHandle>,
         guard: &mut tokio::sync::MutexGuard<'_, Live>,
-        mut next: Live,
-        event: &str,
     ) -> Result<(), ApiError> {
-        let keep = guard.rec.moves.len().min(next.rec.moves.len());
         let store = self.store.clone();
-        let next =
-            tokio::task::spawn_blocking(move || store.save(&mut next.rec, keep).map(|()| next))
-                .await
-                .map_err(ApiError::storage)?
-                .map_err(|e| {
-                    tracing::error!(error = %e, "saving a game failed");
-                    ApiError::storage(e)
-                })?;
+        let id = h.id.to_string();
+        let rec = tokio::task::spawn_blocking(move || store.load(&id))
+            .await
+            .map_err(ApiError::storage)?
+            .map_err(ApiError::storage)?
+            .ok_or_else(|| ApiError::not_found(&h.id))?;
+        let live = Live::from_record(rec).map_err(ApiError::storage)?;
+        let event = if live.rec.moves.len() > guard.rec.moves.len() {
+            "move"
+        } else {
+            "sync"
+        };
+        self.apply(h, guard, live, event);
+        Ok(())
+    }
+
+    /// Bring a held game up to the stored `version` (asked from the store when `None`) if it is
+    /// behind, pushing the new state to its sockets; then, if this instance owns the game, let
+    /// the engine move.
+    ///
+    /// # Errors
+    /// `storage` if the store cannot be read.
+    async fn refresh(&self, h: &Arc<GameHandle>, version: Option<u64>) -> Result<(), ApiError> {
+        let version = match version {
+            Some(v) => v,
+            None => {
+                let store = self.store.clone();
+                let id = h.id.to_string();
+                match tokio::task::spawn_blocking(move || store.version(&id))
+                    .await
+                    .map_err(ApiError::storage)?
+                    .map_err(ApiError::storage)?
+                {
+                    Some(v) => v,
+                    None => return Ok(()),
+                }
+            }
+        };
+        {
+            let mut guard = h.live.lock().await;
+            if guard.rec.version >= version {
+                return Ok(());
+            }
+            self.reload(h, &mut guard).await?;
+        }
+        self.maybe_engine(h.clone());
+        Ok(())
+    }
+
+    /// Make `next` (just saved, or just read from the store) the live game and push it to every
+    /// WebSocket of this instance.
+    fn apply(
+        &self,
+        h: &Arc<GameHandle>,
+        guard: &mut tokio::sync::MutexGuard<'_, Live>,
+        next: Live,
+        event: &str,
+    ) {
         let was_open = guard.rec.status != "finished";
         **guard = next;
         if was_open && guard.rec.status == "finished" {
-            self.open_games.fetch_sub(1, Ordering::SeqCst);
+            // Saturating: with a shared store a game counted by another instance may end here.
+            let _ = self
+                .open_games
+                .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1));
         }
         if guard.rec.status == "finished" {
             if let Some(ip) = h.engine_by.lock().unwrap_or_else(|e| e.into_inner()).take() {
@@ -514,7 +654,153 @@ impl App {
         if let Ok(text) = serde_json::to_string(&push) {
             let _ = h.tx.send(Arc::from(text));
         }
-        Ok(())
+    }
+
+    /// Whether this instance runs game `id`'s clock and engine: always with a store of its own;
+    /// with a shared store, while it holds the game's lease.
+    fn owns(&self, id: &str) -> bool {
+        if !self.store.shared() {
+            return true;
+        }
+        now_ms() < self.owned_until.load(Ordering::SeqCst)
+            && self
+                .owned
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .contains(id)
+    }
+
+    /// Start-up with a shared store: the first lease round, then the change listener and the
+    /// lease task.
+    async fn start_shared(&self) {
+        self.lease_round().await;
+        if let Some(mut changes) = self.store.changes() {
+            let app = self.clone();
+            tokio::spawn(async move {
+                let mut shutdown = app.shutdown_signal();
+                loop {
+                    let change = tokio::select! {
+                        c = changes.recv() => match c { Some(c) => c, None => break },
+                        _ = shutdown.changed() => break,
+                    };
+                    app.on_change(change).await;
+                }
+            });
+        }
+        let app = self.clone();
+        tokio::spawn(async move {
+            let mut shutdown = app.shutdown_signal();
+            let every = Duration::from_millis((app.config.lease_ms / 3).max(100));
+            let mut tick = tokio::time::interval(every);
+            tick.tick().await;
+            loop {
+                tokio::select! {
+                    _ = tick.tick() => {}
+                    _ = shutdown.changed() => break,
+                }
+                app.lease_round().await;
+            }
+        });
+    }
+
+    /// A change committed by some instance: refresh the held copy, if any.
+    async fn on_change(&self, change: store::Change) {
+        let targets: Vec<(Arc<GameHandle>, Option<u64>)> = {
+            let games = self.games.lock().unwrap_or_else(|e| e.into_inner());
+            if change.id.is_empty() {
+                games.values().map(|h| (h.clone(), None)).collect()
+            } else {
+                games
+                    .get(&change.id)
+                    .map(|h| (h.clone(), Some(change.version)))
+                    .into_iter()
+                    .collect()
+            }
+        };
+        for (h, version) in targets {
+            if let Err(e) = self.refresh(&h, version).await {
+                tracing::warn!(game = %h.id, error = %e, "could not reload a changed game");
+            }
+        }
+    }
+
+    /// One lease round: renew this instance's leases, take over expired ones (crediting the
+    /// side to move the time nobody owned the game), load the games newly held and let their
+    /// engine move.
+    async fn lease_round(&self) {
+        let store = self.store.clone();
+        let me = self.instance.clone();
+        let ttl = self.config.lease_ms.max(300);
+        let now = now_ms();
+        let leases =
+            match tokio::task::spawn_blocking(move || store.lease_round(&me, now, ttl)).await {
+                Ok(Ok(l)) => l,
+                Ok(Err(e)) => {
+                    tracing::warn!(error = %e, "lease round failed");
+                    return;
+                }
+                Err(e) => {
+                    tracing::warn!(error = %e, "lease round failed");
+                    return;
+                }
+            };
+        let before = {
+            let mut owned = self.owned.lock().unwrap_or_else(|e| e.into_inner());
+            let before = std::mem::take(&mut *owned);
+            owned.extend(leases.renewed.iter().cloned());
+            owned.extend(leases.new.iter().cloned());
+            owned.extend(leases.taken_over.iter().map(|(id, _)| id.clone()));
+            before
+        };
+        self.owned_until.store(now + ttl, Ordering::SeqCst);
+        let held: std::collections::HashSet<String> = self
+            .games
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .keys()
+            .cloned()
+            .collect();
+        let mut gained: Vec<(String, Option<u64>)> = leases
+            .taken_over
+            .into_iter()
+            .map(|(id, old)| (id, Some(old)))
+            .collect();
+        gained.extend(leases.new.into_iter().map(|id| (id, None)));
+        gained.extend(
+            leases
+                .renewed
+                .into_iter()
+                // Not held, or not known as owned (claimed while this round ran): its engine
+                // may be waiting.
+                .filter(|id| !held.contains(id) || !before.contains(id))
+                .map(|id| (id, None)),
+        );
+        for (id, expired_at) in gained {
+            let h = match self.handle(&id).await {
+                Ok(h) => h,
+                Err(e) => {
+                    tracing::warn!(game = %id, error = %e, "cannot load a leased game");
+                    continue;
+                }
+            };
+            if let Some(old) = expired_at {
+                tracing::info!(game = %id, "took over an expired lease");
+                // The time between the old lease's expiry and now belonged to no instance: not
+                // charged (unless someone moved since, which restarted the clock anyway).
+                let _ = self
+                    .mutate(&h, "takeover", None, move |live, now| {
+                        if live.rec.meta.turn_started_ms < old
+                            && live.resume_after_downtime(old, now)
+                        {
+                            Ok(())
+                        } else {
+                            Err(ApiError::conflict("no_gap", "no clock ran unowned"))
+                        }
+                    })
+                    .await;
+            }
+            self.maybe_engine(h);
+        }
     }
 
     /// Subscribe to a game's pushes.
@@ -539,6 +825,9 @@ impl App {
         let Some(picker) = self.engine.clone() else {
             return;
         };
+        if !self.owns(&h.id) {
+            return;
+        }
         if h.engine_busy.swap(true, Ordering::SeqCst) {
             return;
         }
@@ -639,6 +928,7 @@ impl App {
                 for h in app.all_handles() {
                     if h.deadline.load(Ordering::SeqCst) <= now
                         && !h.engine_waiting.load(Ordering::SeqCst)
+                        && app.owns(&h.id)
                     {
                         let r = app
                             .mutate(&h, "time_out", None, |live, now| {
@@ -684,6 +974,9 @@ impl App {
     async fn expire_unjoined(&self, now: u64) {
         let ttl = self.config.open_game_ttl_ms;
         for h in self.all_handles() {
+            if !self.owns(&h.id) {
+                continue;
+            }
             let due = {
                 let live = h.live.lock().await;
                 live.rec.status == "open" && now >= live.rec.created_ms.saturating_add(ttl)
@@ -736,6 +1029,21 @@ impl App {
         let store = self.store.clone();
         let _ = tokio::task::spawn_blocking(move || store.heartbeat(now_ms())).await;
     }
+}
+
+/// Times a change is re-validated against a reloaded game after a version conflict before the
+/// request is answered `409 version_conflict`.
+const MAX_CONFLICT_RETRIES: u32 = 3;
+
+/// A random id for this instance in the lease table.
+fn instance_id() -> String {
+    let mut b = [0u8; 8];
+    if getrandom::fill(&mut b).is_err() {
+        // Unique enough between instances when the OS has no randomness to give.
+        let t = now_ms();
+        b = (t ^ u64::from(std::process::id()) << 40).to_le_bytes();
+    }
+    b.iter().map(|x| format!("{x:02x}")).collect()
 }
 
 /// Run an engine search on its own thread at a lower OS priority than the request handlers

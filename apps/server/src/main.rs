@@ -21,9 +21,16 @@ struct Args {
     #[arg(long, env = "CROWN_DB", default_value = "crown.db")]
     db: PathBuf,
     /// A PostgreSQL URL (`postgres://user@host:port/db`) to store games in instead of the SQLite
-    /// file (partial support: storage only, see docs/scaling.md).
+    /// file; several instances may share it (see docs/scaling.md).
     #[arg(long, env = "CROWN_DATABASE")]
     database: Option<String>,
+    /// PostgreSQL connections per instance (besides one for change notifications).
+    #[arg(long, env = "CROWN_PG_POOL", default_value_t = crown_server::pg::DEFAULT_POOL)]
+    pg_pool: usize,
+    /// With PostgreSQL: how long a per-game lease (clock and engine ownership) lasts, in ms;
+    /// renewed every third of it. A dead instance's games move to another within about 4/3 of it.
+    #[arg(long, env = "CROWN_LEASE_MS", default_value_t = 10_000)]
+    lease_ms: u64,
     /// Directory of the web UI's static files [default: apps/wasm/www if it exists].
     #[arg(long, env = "CROWN_STATIC_DIR")]
     static_dir: Option<PathBuf>,
@@ -128,6 +135,7 @@ fn run(args: Args) -> Result<(), String> {
         header_read_timeout_ms: args.header_timeout_ms,
         max_ws_per_ip: args.max_ws_per_ip,
         max_ws_per_game: args.max_ws_per_game,
+        lease_ms: args.lease_ms.max(300),
         ..Config::default()
     };
     let config = Config {
@@ -137,7 +145,7 @@ fn run(args: Args) -> Result<(), String> {
     let store: Arc<dyn crown_server::store::Store> = match &args.database {
         Some(url) if url.starts_with("postgres://") || url.starts_with("postgresql://") => {
             Arc::new(
-                crown_server::pg::PgStore::connect(url)
+                crown_server::pg::PgStore::connect_with(url, args.pg_pool)
                     .map_err(|e| format!("cannot open database --database: {e}"))?,
             )
         }

@@ -275,6 +275,52 @@ pub trait Store: Send + Sync + 'static {
         Ok(out)
     }
 
+    /// Whether several server instances may share this store (PostgreSQL): then the server
+    /// checks versions before trusting its memory, listens to [`Store::changes`] and takes
+    /// per-game leases before running clocks and the engine. `false` (the default) for a store
+    /// owned by one process (SQLite).
+    fn shared(&self) -> bool {
+        false
+    }
+
+    /// The stored version of game `id`, `None` if there is none. The default loads the game.
+    ///
+    /// # Errors
+    /// As [`Store::load`].
+    fn version(&self, id: &str) -> Result<Option<u64>, StoreError> {
+        Ok(self.load(id)?.map(|r| r.version))
+    }
+
+    /// The stream of committed changes made by any instance (game id and new version), taken once
+    /// by the server at start-up; `None` for a store without cross-instance notifications (the
+    /// default). A [`Change`] with an empty id means notifications may have been lost (the
+    /// listener reconnected): every cached game must be checked.
+    fn changes(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<Change>> {
+        None
+    }
+
+    /// Take the lease of the new game `id` for instance `owner` until `until_ms` (ms since the
+    /// epoch) unless another instance holds it; returns whether `owner` took it. The default (a
+    /// store owned by one process) takes nothing.
+    ///
+    /// # Errors
+    /// [`StoreError::Postgres`] and the like.
+    fn claim_lease(&self, _id: &str, _owner: &str, _until_ms: u64) -> Result<bool, StoreError> {
+        Ok(false)
+    }
+
+    /// One lease round for instance `owner` at `now_ms`: drop the leases of finished games, extend
+    /// `owner`'s unexpired leases to `now_ms + ttl_ms`, take over every expired lease and every
+    /// unfinished game created more than `ttl_ms` ago without one (a newer one is left to the
+    /// instance that created it, see [`Store::claim_lease`]). Returns what `owner` holds now. The default (a store owned by
+    /// one process) holds nothing.
+    ///
+    /// # Errors
+    /// [`StoreError::Postgres`] and the like; no lease changed then.
+    fn lease_round(&self, _owner: &str, _now_ms: u64, _ttl_ms: u64) -> Result<Leases, StoreError> {
+        Ok(Leases::default())
+    }
+
     /// Save several changed games whose moves are unchanged (`keep_plies` = all), in one
     /// transaction where the store can. The default saves them one by one.
     ///
@@ -287,6 +333,27 @@ pub trait Store: Send + Sync + 'static {
         }
         Ok(())
     }
+}
+
+/// A committed change announced to every instance sharing the store.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Change {
+    /// The game id; empty: anything may have changed (notifications were lost).
+    pub id: String,
+    /// The game's version after the change.
+    pub version: u64,
+}
+
+/// The per-game leases an instance holds after [`Store::lease_round`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Leases {
+    /// Games whose lease the instance already held and extended.
+    pub renewed: Vec<String>,
+    /// Games taken over from an expired lease, with the instant (ms since the epoch) that lease
+    /// expired: the time since then is nobody's clock time (see docs/scaling.md).
+    pub taken_over: Vec<(String, u64)>,
+    /// Unfinished games that had no lease at all (e.g. created before leases existed), now held.
+    pub new: Vec<String>,
 }
 
 /// How hard SQLite syncs a commit to disk.

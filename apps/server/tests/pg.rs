@@ -4,107 +4,13 @@
 
 mod common;
 use axum::http::{Method, StatusCode};
+use common::pg::Pg;
 use common::send;
 use crown_server::pg::PgStore;
 use crown_server::store::{Store, StoreError};
 use crown_server::{App, Config};
 use serde_json::json;
-use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::Arc;
-
-struct Pg {
-    bin: PathBuf,
-    data: PathBuf,
-    port: u16,
-    as_postgres: bool,
-    _dir: tempfile::TempDir,
-}
-
-fn cmd(as_postgres: bool, program: &Path) -> Command {
-    if as_postgres {
-        let mut c = Command::new("runuser");
-        c.args(["-u", "postgres", "--"]).arg(program);
-        c
-    } else {
-        Command::new(program)
-    }
-}
-
-impl Pg {
-    fn start() -> Option<Pg> {
-        let bin = std::fs::read_dir("/usr/lib/postgresql")
-            .ok()?
-            .filter_map(|e| e.ok().map(|e| e.path().join("bin")))
-            .find(|b| b.join("initdb").is_file())?;
-        let as_postgres = Command::new("id")
-            .arg("-u")
-            .output()
-            .is_ok_and(|o| o.stdout.starts_with(b"0\n"));
-        let dir = tempfile::tempdir().unwrap();
-        if as_postgres {
-            assert!(Command::new("chown")
-                .args(["postgres:"])
-                .arg(dir.path())
-                .status()
-                .unwrap()
-                .success());
-        }
-        let data = dir.path().join("data");
-        let ok = cmd(as_postgres, &bin.join("initdb"))
-            .arg("-D")
-            .arg(&data)
-            .args(["-U", "crown", "--auth=trust", "-E", "UTF8", "--no-sync"])
-            .stdout(std::process::Stdio::null())
-            .status()
-            .unwrap()
-            .success();
-        assert!(ok, "initdb failed");
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
-        let ok = cmd(as_postgres, &bin.join("pg_ctl"))
-            .arg("-D")
-            .arg(&data)
-            .arg("-o")
-            .arg(format!(
-                "-p {port} -k {} -c listen_addresses=127.0.0.1 -c fsync=off",
-                dir.path().display()
-            ))
-            .arg("-l")
-            .arg(dir.path().join("log"))
-            .args(["-w", "start"])
-            .stdout(std::process::Stdio::null())
-            .status()
-            .unwrap()
-            .success();
-        assert!(ok, "pg_ctl start failed");
-        Some(Pg {
-            bin,
-            data,
-            port,
-            as_postgres,
-            _dir: dir,
-        })
-    }
-
-    fn url(&self) -> String {
-        format!("postgres://crown@127.0.0.1:{}/postgres", self.port)
-    }
-}
-
-impl Drop for Pg {
-    fn drop(&mut self) {
-        let _ = cmd(self.as_postgres, &self.bin.join("pg_ctl"))
-            .arg("-D")
-            .arg(&self.data)
-            .args(["-m", "immediate", "stop"])
-            .stdout(std::process::Stdio::null())
-            .status();
-    }
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn games_survive_a_restart_on_postgresql() {

@@ -1,6 +1,8 @@
 //! Helpers shared by the server's test files (each file uses some of them).
 #![allow(dead_code)]
 
+pub mod pg;
+
 use axum::body::Body;
 use axum::http::{header, Method, Request, StatusCode};
 use crown_server::App;
