@@ -168,6 +168,8 @@ pub fn e2e() -> bool {
         .arg(dir.join("tests/board.test.js"))
         .arg(dir.join("tests/play.test.js"))
         .arg(dir.join("tests/online.test.js"))
+        .arg(dir.join("tests/analysis.test.js"))
+        .arg(dir.join("tests/impasse.test.js"))
         .current_dir(root())
         .status()
         .map(|s| s.success())

@@ -451,7 +451,11 @@ function renderStatus() {
     setStatus(`Viewing move ${state.viewPly} of ${state.history.length} — press ⏭ to return`);
     return;
   }
-  const must = g.mustCapture() ? " — must capture" : "";
+  const must = g.mustCapture()
+    ? " — must capture"
+    : board.forcedRemoval() && shownPly() === state.history.length
+      ? " — Impasse: remove one of your checkers"
+      : "";
   if (state.mode === "play" && state.thinking) {
     setStatus(`Engine is thinking… (${cap(side)} to move)`);
   } else if (state.mode === "play" && engine.available !== false) {
@@ -614,6 +618,7 @@ function onBoardMove(m) {
     const parent = ply === 0 ? state.root : state.path[ply - 1];
     const before = crown.piecesOfFen(state.variant, fenAt(ply));
     showNode(tree.childFor(parent, m.longText, m.text), { animateMove: m, before });
+    if (state.viewPly == null) checkOver();
     return;
   }
   if (state.mode === "online") {
@@ -1180,9 +1185,20 @@ function wire() {
     $("dlg-choice").showModal();
   });
   $("board").addEventListener("crown-choice", (e) => {
-    const banner = $("banner");
-    banner.textContent = `Crown: choose the single to stack on ${e.detail.onto}`;
-    banner.hidden = false;
+    // beside the board (the panel), never over the crowning square; one button per single
+    $("crown-text").textContent = `Crown: choose the single to stack on ${e.detail.onto}`;
+    const box = $("crown-singles");
+    box.replaceChildren(
+      ...e.detail.singles.map((sq) => {
+        const b = document.createElement("button");
+        b.type = "button";
+        b.textContent = `Single on ${sq}`;
+        b.dataset.square = String(sq);
+        b.addEventListener("click", () => board.chooseCrown(sq));
+        return b;
+      }),
+    );
+    $("banner").hidden = false;
   });
   const origOnMove = board.onMove;
   board.onMove = (m) => {

@@ -234,17 +234,33 @@ export class Board {
     }
   }
 
+  /** True when every legal move is an Impasse removal (the player has no basic move). */
+  forcedRemoval() {
+    return this.moves.length > 0 && this.moves.every((m) => m.kind === "remove");
+  }
+
   #renderPieces() {
     this.gPieces.replaceChildren();
+    const cc = this.crownChoice;
+    const removable = this.forcedRemoval() ? new Set(this.moves.map((m) => m.from)) : null;
     for (const p of this.pieces) {
       if (this.drag && this.drag.moved && p.square === this.drag.from) continue;
+      // while a crown is chosen, the moving single is shown on its landing square
+      if (cc && p.square === cc.from && cc.from !== cc.onto) continue;
       const g = this.#pieceShape(p, this.center(p.square));
       g.setAttribute("data-square", p.square);
       if (this.capturers.includes(p.square)) g.classList.add("must-capture");
-      if (this.crownChoice && this.crownChoice.singles.includes(p.square)) {
-        g.classList.add("crown-candidate");
-      }
+      if (cc && cc.singles.includes(p.square)) g.classList.add("crown-candidate");
+      if (removable && removable.has(p.square)) g.classList.add("removable");
       this.gPieces.appendChild(g);
+    }
+    if (cc && cc.from !== cc.onto) {
+      const mover = this.pieceAt(cc.from);
+      if (mover) {
+        const g = this.#pieceShape({ ...mover, role: "man" }, this.center(cc.onto), "pending");
+        g.setAttribute("data-square", cc.onto);
+        this.gPieces.appendChild(g);
+      }
     }
   }
 
@@ -258,13 +274,16 @@ export class Board {
     const r = SIZE * 0.39;
     const fill = `url(#crown-${p.color})`;
     const stacked = p.role === "king";
-    const lift = stacked ? 9 : 0;
+    // an Impasse double is two checkers: drawn as a clearly offset stack, readable at phone size
+    const double = stacked && this.variant === "impasse";
+    const lift = double ? 18 : stacked ? 9 : 0;
     // ring that marks must-capture pieces / crown candidates
     el("circle", { cx: c.x, cy: c.y, r: r + 7, class: "piece-halo" }, g);
     // bottom disc (its visible edge) for doubles and kings
     if (stacked) {
-      el("ellipse", { cx: c.x, cy: c.y + 8, rx: r, ry: r * 0.96, class: "disc-edge" }, g);
-      el("circle", { cx: c.x, cy: c.y + lift / 2, r, fill, class: "disc" }, g);
+      el("ellipse", { cx: c.x, cy: c.y + lift / 2 + 4, rx: r, ry: r * 0.96, class: "disc-edge" }, g);
+      el("circle", { cx: c.x, cy: c.y + lift / 2, r, fill, class: double ? "disc disc-lower" : "disc" }, g);
+      if (double) el("ellipse", { cx: c.x, cy: c.y - lift / 2 + 5, rx: r, ry: r * 0.96, class: "disc-edge" }, g);
     } else {
       el("ellipse", { cx: c.x, cy: c.y + 5, rx: r, ry: r * 0.96, class: "disc-edge" }, g);
     }
@@ -476,12 +495,15 @@ export class Board {
     if (sameButCrown) {
       this.crownChoice = {
         candidates: cands,
+        from: cands[0].from,
         singles: [...new Set(cands.map((m) => m.crown.single))],
         onto: cands[0].crown.onto,
       };
       this.render();
       this.container.dispatchEvent(
-        new CustomEvent("crown-choice", { detail: { onto: cands[0].crown.onto, candidates: cands } }),
+        new CustomEvent("crown-choice", {
+          detail: { onto: cands[0].crown.onto, singles: this.crownChoice.singles, candidates: cands },
+        }),
       );
       return;
     }
