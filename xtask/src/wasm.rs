@@ -170,6 +170,7 @@ pub fn e2e() -> bool {
         .arg(dir.join("tests/online.test.js"))
         .arg(dir.join("tests/analysis.test.js"))
         .arg(dir.join("tests/impasse.test.js"))
+        .arg(dir.join("tests/layout.test.js"))
         .current_dir(root())
         .status()
         .map(|s| s.success())

@@ -6,6 +6,7 @@ import { EngineClient } from "./engine.js";
 import { Online } from "./online.js";
 import * as tree from "./analysis.js";
 import * as storage from "./storage.js";
+import { initTheme } from "./theme.js";
 
 const $ = (id) => document.getElementById(id);
 const VARIANT_NAMES = { american: "American checkers", pool: "Pool checkers", impasse: "Impasse" };
@@ -1156,6 +1157,7 @@ function onlineHooks() {
 // ---- wiring --------------------------------------------------------------------------------------
 
 function wire() {
+  initTheme();
   board = new Board($("board"), { onMove: onBoardMove });
   $("board").addEventListener("path-choice", (e) => {
     const { candidates, choose } = e.detail;

@@ -78,13 +78,14 @@ export class Board {
   }
 
   #defineGradients() {
-    const grad = (id, c1, c2) => {
+    // the colours come from the piece theme (CSS --piece-*; these are the defaults)
+    const grad = (id, c1, c2, cls) => {
       const g = el("radialGradient", { id, cx: "40%", cy: "35%", r: "70%" }, this.defs);
-      el("stop", { offset: "0%", "stop-color": c1 }, g);
-      el("stop", { offset: "100%", "stop-color": c2 }, g);
+      el("stop", { offset: "0%", "stop-color": c1, class: `${cls}1` }, g);
+      el("stop", { offset: "100%", "stop-color": c2, class: `${cls}2` }, g);
     };
-    grad("crown-black", "#5a5a5a", "#111");
-    grad("crown-white", "#fffdf6", "#d9cfb9");
+    grad("crown-black", "#5a5a5a", "#111", "stop-b");
+    grad("crown-white", "#fffdf6", "#d9cfb9", "stop-w");
     const marker = el(
       "marker",
       {
@@ -201,7 +202,7 @@ export class Board {
         );
         if (n && this.showNumbers) {
           // in the corner, outside the disc of a piece, drawn above the pieces
-          const t = el("text", { x: x + 4, y: y + 17, class: "sq-num" }, this.gNums);
+          const t = el("text", { x: x + 3, y: y + 16, class: "sq-num" }, this.gNums);
           t.textContent = String(n);
         }
       }
@@ -271,23 +272,26 @@ export class Board {
       "data-color": p.color,
       "data-role": p.role,
     });
-    const r = SIZE * 0.39;
+    // 0.34 of a square: the square number in the corner stays clear of every disc (see .sq-num)
+    const r = SIZE * 0.34;
     const fill = `url(#crown-${p.color})`;
     const stacked = p.role === "king";
     // an Impasse double is two checkers: drawn as a clearly offset stack, readable at phone size
     const double = stacked && this.variant === "impasse";
-    const lift = double ? 18 : stacked ? 9 : 0;
+    const lift = double ? 17 : stacked ? 9 : 0;
+    // a stack stands 5 units low so that its top disc clears the square number in the corner
+    const y = stacked ? c.y + 5 : c.y;
     // ring that marks must-capture pieces / crown candidates
     el("circle", { cx: c.x, cy: c.y, r: r + 7, class: "piece-halo" }, g);
     // bottom disc (its visible edge) for doubles and kings
     if (stacked) {
-      el("ellipse", { cx: c.x, cy: c.y + lift / 2 + 4, rx: r, ry: r * 0.96, class: "disc-edge" }, g);
-      el("circle", { cx: c.x, cy: c.y + lift / 2, r, fill, class: double ? "disc disc-lower" : "disc" }, g);
-      if (double) el("ellipse", { cx: c.x, cy: c.y - lift / 2 + 5, rx: r, ry: r * 0.96, class: "disc-edge" }, g);
+      el("ellipse", { cx: c.x, cy: y + lift / 2 + 4, rx: r, ry: r * 0.96, class: "disc-edge" }, g);
+      el("circle", { cx: c.x, cy: y + lift / 2, r, fill, class: double ? "disc disc-lower" : "disc" }, g);
+      if (double) el("ellipse", { cx: c.x, cy: y - lift / 2 + 5, rx: r, ry: r * 0.96, class: "disc-edge" }, g);
     } else {
       el("ellipse", { cx: c.x, cy: c.y + 5, rx: r, ry: r * 0.96, class: "disc-edge" }, g);
     }
-    const top = stacked ? c.y - lift / 2 : c.y;
+    const top = stacked ? y - lift / 2 : c.y;
     el("circle", { cx: c.x, cy: top, r, fill, class: "disc" }, g);
     el("circle", { cx: c.x, cy: top, r: r * 0.72, class: "disc-groove" }, g);
     if (stacked && this.variant !== "impasse") {
