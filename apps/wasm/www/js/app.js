@@ -7,6 +7,7 @@ import { Online } from "./online.js";
 import * as tree from "./analysis.js";
 import * as storage from "./storage.js";
 import { initTheme } from "./theme.js";
+import * as keyboard from "./keyboard.js";
 
 const $ = (id) => document.getElementById(id);
 const VARIANT_NAMES = { american: "American checkers", pool: "Pool checkers", impasse: "Impasse" };
@@ -147,8 +148,38 @@ function refresh({ animateMove = null, before = null } = {}) {
   renderStatus();
   renderButtons();
   renderGameInfo();
+  announceMove(n);
   if (state.mode === "analysis") analyse();
   saveLocal();
+}
+
+/** Tell screen readers about a new ply (the game grew by one since the last refresh). */
+let announcedPlies = null;
+let announcedStart = null;
+function announceMove(n) {
+  const start = state.game.startFen();
+  if (announcedStart === start && announcedPlies != null && n === announcedPlies + 1) {
+    keyboard.announce($("announce"), keyboard.moveSentence(state.history[n - 1], state.game.outcome()));
+  }
+  announcedStart = start;
+  announcedPlies = n;
+}
+
+/** Play the move typed in #move-input in the shown position (same path as a move on the board). */
+function playTyped() {
+  const err = $("move-error");
+  const input = $("move-input");
+  try {
+    const m = keyboard.readTypedMove(crown, state.variant, fenAt(shownPly()), input.value, humanCanMove() ? board.moves : []);
+    err.hidden = true;
+    input.value = "";
+    input.removeAttribute("aria-invalid");
+    onBoardMove(m);
+  } catch (e) {
+    err.textContent = e.message;
+    err.hidden = false;
+    input.setAttribute("aria-invalid", "true");
+  }
 }
 
 function renderMoveList() {
@@ -1239,8 +1270,13 @@ function wire() {
     storage.saveSettings({ numbers: e.target.checked });
   });
 
+  $("move-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    playTyped();
+  });
   document.addEventListener("keydown", (e) => {
     if (document.querySelector("dialog[open]")) return;
+    if (e.target instanceof Element && e.target.closest("#board")) return;
     if (e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement) return;
     if (e.key === "ArrowLeft") goto(shownPly() - 1);
     else if (e.key === "ArrowRight") goto(shownPly() + 1);

@@ -51,12 +51,13 @@ export class Board {
     this.crownChoice = null; // {candidates: [...moves]} while choosing a crown single
     this.drag = null;
     this.arrows = []; // [{from, to, color}] e.g. the engine's best move
+    this.focusSq = 0; // the square that takes the keyboard focus (roving tabindex), 0 = default
 
     this.svg = el("svg", {
       viewBox: `0 0 ${8 * SIZE} ${8 * SIZE}`,
       class: "board-svg",
-      role: "img",
-      "aria-label": "checkers board",
+      role: "group",
+      "aria-label": "Board: arrow keys move between squares, Enter or Space picks a piece and its square",
     });
     this.defs = el("defs", {}, this.svg);
     this.#defineGradients();
@@ -74,6 +75,7 @@ export class Board {
     this.svg.addEventListener("pointerup", (e) => this.#pointerUp(e));
     this.svg.addEventListener("pointercancel", () => this.#cancelDrag());
     this.svg.addEventListener("contextmenu", (e) => e.preventDefault());
+    this.svg.addEventListener("keydown", (e) => this.#keyDown(e));
     this.render();
   }
 
@@ -177,7 +179,20 @@ export class Board {
     this.#renderArrows();
   }
 
+  /** The accessible name of square n: its number, what stands on it, and what it offers. */
+  #squareLabel(n) {
+    const p = this.pieceAt(n);
+    const [man, king] = this.variant === "impasse" ? ["single", "double"] : ["man", "king"];
+    let label = `${n}, ${p ? `${p.color} ${p.role === "king" ? king : man}` : "empty"}`;
+    if (n === this.selected) label += ", selected";
+    else if (this.movesFrom(n).length) label += ", can move";
+    if (this.selected && this.#candidates().some((m) => m.path.includes(n) || m.to === n)) label += ", a destination";
+    return label;
+  }
+
   #renderSquares() {
+    const hadFocus = this.svg.contains(document.activeElement) && document.activeElement !== this.svg;
+    if (!this.focusSq) this.focusSq = this.moves.length ? this.moves[0].from : this.flipped ? 29 : 1;
     this.gSquares.replaceChildren();
     this.gMarks.replaceChildren();
     this.gNums.replaceChildren();
@@ -200,6 +215,13 @@ export class Board {
           },
           this.gSquares,
         );
+        if (n) {
+          const r = this.gSquares.lastChild;
+          r.setAttribute("tabindex", n === this.focusSq ? "0" : "-1");
+          r.setAttribute("role", "button");
+          r.setAttribute("aria-label", this.#squareLabel(n));
+          if (hadFocus && n === this.focusSq) queueMicrotask(() => r.focus({ preventScroll: true }));
+        }
         if (n && this.showNumbers) {
           // in the corner, outside the disc of a piece, drawn above the pieces
           const t = el("text", { x: x + 3, y: y + 16, class: "sq-num" }, this.gNums);
@@ -529,6 +551,64 @@ export class Board {
     this.crownChoice = null;
     this.render();
     this.onMove(m);
+  }
+
+  /** Keyboard: arrows move the focus over the dark squares, Enter or Space acts like a click. */
+  #keyDown(e) {
+    const n = Number(e.target.dataset && e.target.dataset.square);
+    if (!n) return;
+    const dirs = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
+    if (dirs[e.key]) {
+      let { file, row } = squareFileRow(n);
+      if (this.flipped) {
+        file = 7 - file;
+        row = 7 - row;
+      }
+      const [dx, dy] = dirs[e.key];
+      // on screen: left/right to the next dark square of the row, up/down to the next row
+      const tries = dy ? [[file - 1, row + dy], [file + 1, row + dy]] : [[file + 2 * dx, row]];
+      for (const [f, r] of tries) {
+        const m = this.flipped ? squareAt(7 - f, 7 - r) : squareAt(f, r);
+        if (m) {
+          this.#focusSquare(m);
+          break;
+        }
+      }
+    } else if (e.key === "Enter" || e.key === " ") {
+      this.#activate(n);
+    } else if (e.key === "Escape") {
+      this.deselect();
+      return;
+    } else {
+      return;
+    }
+    e.preventDefault();
+    e.stopPropagation();
+  }
+
+  #focusSquare(n) {
+    this.focusSq = n;
+    for (const r of this.gSquares.querySelectorAll("rect.sq.dark")) {
+      r.setAttribute("tabindex", Number(r.dataset.square) === n ? "0" : "-1");
+    }
+    const r = this.gSquares.querySelector(`rect.sq[data-square="${n}"]`);
+    if (r) r.focus({ preventScroll: true });
+  }
+
+  /** A click or Enter on square n: a destination, else select the piece there, else deselect. */
+  #activate(n) {
+    this.focusSq = n;
+    if (this.onSquareClick) {
+      this.onSquareClick(n, null);
+      return;
+    }
+    if (this.#target(n)) return;
+    if (this.crownChoice) return;
+    if (this.movesFrom(n).length) {
+      if (this.selected !== n) this.#select(n);
+      return;
+    }
+    this.deselect();
   }
 
   #pointerDown(e) {
