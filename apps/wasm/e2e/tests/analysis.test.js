@@ -135,6 +135,13 @@ test("analysis of a finished game: a move at an earlier ply starts a variation; 
   assert.match(out, /\(1\.\.\. 22-18 \{a cross\}\)/);
   assert.match(out, /\(2\. 9-14\s+22-18\)/);
   assert.match(out, /\[Event "Variation test"\]/);
+  // a reload keeps the tree (the URL names the line; the variations come from this browser)
+  await page.reload();
+  await page.waitForFunction(() => window.crownApp && document.body.dataset.ready === "1");
+  assert.deepEqual(await moveList(page), ["11-15", "23-19", "8-11", "22-17"]);
+  const again = await page.$$eval("#movelist .variation", (els) => els.map((e) => e.textContent));
+  assert.ok(again.some((v) => v.includes("9-14")) && again.some((v) => v.includes("22-18")), `variations kept: ${again}`);
+  assert.match(await page.textContent("#info-players"), /A \(Black\) – B \(White\)/);
   await page.context().close();
 });
 
@@ -212,5 +219,56 @@ test("resign asks first; take back does not undo a resignation", async () => {
   await page.waitForFunction(() => window.crownApp && document.body.dataset.ready === "1");
   const o2 = await page.evaluate(() => window.crownApp.state.game.outcome());
   assert.equal(o2 && o2.reason, "resignation");
+  await page.context().close();
+});
+
+test("the analysis board is in the URL (FEN, moves, ply) and a link opens it elsewhere", async () => {
+  const page = await newPage(browser, { width: 1280, height: 800 });
+  await openApp(page, server.url, "?mode=analysis&variant=american");
+  await clickSquare(page, 11);
+  await clickSquare(page, 15);
+  await clickSquare(page, 23);
+  await clickSquare(page, 19);
+  await page.waitForFunction(() => document.querySelectorAll("#movelist .mv:not(.empty)").length === 2);
+  await page.click("#nav-prev");
+  const url = new URL(page.url());
+  assert.equal(url.searchParams.get("mode"), "analysis");
+  assert.equal(url.searchParams.get("variant"), "american");
+  assert.equal(url.searchParams.get("moves"), "11-15,23-19");
+  assert.equal(url.searchParams.get("ply"), "1");
+  assert.equal(url.searchParams.get("fen"), null, "the standard start needs no FEN");
+  // another browser opens the same board at the same ply
+  const other = await newPage(browser, { width: 1280, height: 800 });
+  await openApp(other, server.url, url.search);
+  assert.deepEqual(await moveList(other), ["11-15", "23-19"]);
+  assert.equal(await other.evaluate(() => window.crownApp.state.viewPly), 1);
+  await other.context().close();
+
+  // a set-up position keeps its FEN in the query string
+  await page.goto(`${server.url}?mode=analysis&variant=pool&fen=${encodeURIComponent("W:WK29:B22,19")}`);
+  await page.waitForFunction(() => window.crownApp && document.body.dataset.ready === "1");
+  const fen = new URL(page.url()).searchParams.get("fen");
+  assert.equal(fen, await page.evaluate(() => window.crownApp.state.game.startFen()));
+  assert.match(fen, /^W:WK29:B(19,22|22,19)$/);
+  await page.context().close();
+});
+
+test("play the engine from the shown position of the analysis board", async () => {
+  const page = await newPage(browser, { width: 1280, height: 800 });
+  await openApp(page, server.url, "?mode=analysis&variant=american&moves=11-15,23-19,8-11,22-17");
+  await page.click('#movelist .mv[data-ply="2"]');
+  await page.click("#play-from-here");
+  const st = await page.evaluate(() => {
+    const s = window.crownApp.state;
+    return { mode: s.mode, human: s.human, moves: s.game.history().map((h) => h.text), side: s.game.sideToMove() };
+  });
+  assert.equal(st.mode, "play");
+  assert.deepEqual(st.moves, ["11-15", "23-19"], "the game goes on from ply 2");
+  assert.equal(st.human, "black", "you play the side to move");
+  await clickSquare(page, 9);
+  await clickSquare(page, 14);
+  // the engine (White) answers
+  await page.waitForFunction(() => window.crownApp.state.game.plyCount() === 4 && !window.crownApp.state.thinking, null, { timeout: 20000 });
+  assert.equal(new URL(page.url()).search, "", "a local game has a plain address");
   await page.context().close();
 });

@@ -151,6 +151,115 @@ function refresh({ animateMove = null, before = null } = {}) {
   announceMove(n);
   if (state.mode === "analysis") analyse();
   saveLocal();
+  syncUrl();
+}
+
+// ---- the analysis board in the URL (shareable) ---------------------------------------------------
+
+/** The query string of the analysis board: variant, start FEN (when not the start), moves, ply. */
+function analysisQuery() {
+  const q = new URLSearchParams();
+  q.set("mode", "analysis");
+  q.set("variant", state.variant);
+  const start = state.game.startFen();
+  let standard = null;
+  try {
+    const fresh = new crown.Game(state.variant, state.variant === "impasse" ? state.setup : undefined);
+    standard = fresh.startFen();
+    fresh.free();
+  } catch (_) {
+    /* unknown setup: write the FEN */
+  }
+  if (start !== standard) q.set("fen", start);
+  else if (state.variant === "impasse" && state.setup && state.setup !== "seed") q.set("setup", state.setup);
+  const moves = moveTexts(state.game);
+  if (moves.length) q.set("moves", moves.join(","));
+  if (state.viewPly != null) q.set("ply", String(state.viewPly));
+  return `?${q}`;
+}
+
+/** Keep the address bar in step: the analysis board's position and game; plain for a local game. */
+function syncUrl() {
+  if (/\/g\/[^/]+\/?$/.test(location.pathname) || !history.replaceState) return;
+  if (state.mode === "analysis") {
+    const q = analysisQuery();
+    if (q !== location.search) history.replaceState(null, "", location.pathname + q);
+  } else if (state.mode === "play" && location.search) {
+    history.replaceState(null, "", location.pathname);
+  }
+}
+
+/** Open the analysis board of a URL (?mode=analysis&variant=&fen=&setup=&moves=a,b&ply=n). */
+function openAnalysisUrl(params, variant, setup) {
+  const fen = params.get("fen");
+  const moves = (params.get("moves") || "").split(",").map((m) => m.trim()).filter(Boolean);
+  // the same game saved in this browser (with its variations and comments) is restored instead
+  const saved = storage.loadGame();
+  if (saved && saved.mode === "analysis" && saved.variant === variant && restoreLocal()) {
+    let start = null;
+    try {
+      const probe = fen ? crown.Game.fromFen(variant, fen) : new crown.Game(variant, variant === "impasse" ? setup : undefined);
+      start = probe.startFen();
+      probe.free();
+    } catch (_) {
+      /* a bad FEN: the URL path below reports it */
+    }
+    if (state.mode === "analysis" && state.game.startFen() === start && moveTexts(state.game).join(",") === moves.join(",")) {
+      const ply = Number(params.get("ply"));
+      if (params.has("ply") && Number.isInteger(ply)) goto(ply);
+      return;
+    }
+  }
+  let g;
+  try {
+    g = fen ? crown.Game.fromFen(variant, fen) : new crown.Game(variant, variant === "impasse" ? setup : undefined);
+  } catch (e) {
+    toast(e.message, 8000);
+    g = new crown.Game(variant, variant === "impasse" ? setup : undefined);
+  }
+  for (const m of moves) {
+    try {
+      g.play(m);
+    } catch (e) {
+      toast(`Move ${m} of the link: ${e.message}`, 8000);
+      break;
+    }
+  }
+  state.mode = "analysis";
+  if (state.game) state.game.free();
+  state.game = g;
+  state.root = null;
+  state.variant = variant;
+  state.setup = setup;
+  const ply = Number(params.get("ply"));
+  state.viewPly = params.has("ply") && Number.isInteger(ply) && ply >= 0 && ply < g.plyCount() ? ply : null;
+  state.overShown = g.outcome() !== null;
+  setMode("analysis", { keepGame: true });
+}
+
+/** "Play the engine from here": a game against the engine from the shown position, you to move. */
+function playFromHere() {
+  const ply = shownPly();
+  const g = crown.Game.fromFen(state.variant, state.game.startFen());
+  for (const t of moveTexts(state.game).slice(0, ply)) g.play(t);
+  if (g.outcome() !== null) {
+    g.free();
+    toast("The game is over in this position.");
+    return;
+  }
+  engine.stop();
+  setMode("play", { keepGame: true });
+  state.game.free();
+  state.game = g;
+  state.human = g.sideToMove();
+  state.viewPly = null;
+  state.clock = null;
+  state.thinking = false;
+  state.lastScore = null;
+  state.overShown = false;
+  setFlipped(state.human === "black");
+  refresh();
+  maybeEngineMove();
 }
 
 /** Tell screen readers about a new ply (the game grew by one since the last refresh). */
@@ -1334,6 +1443,7 @@ function wire() {
   });
   $("edit-position").addEventListener("click", openEditor);
   $("review-game").addEventListener("click", reviewGame);
+  $("play-from-here").addEventListener("click", playFromHere);
   $("dlg-editor").addEventListener("close", () => {
     if ($("dlg-editor").returnValue === "ok") editorDone();
   });
@@ -1422,19 +1532,8 @@ async function main() {
   const fen = params.get("fen");
   const setup = params.get("setup") || "seed";
   if (fen || params.get("mode") === "analysis") {
-    // ?mode=analysis&variant=pool&fen=W:WK29:B22,19 opens an analysis board on that position
-    state.mode = "analysis";
-    try {
-      state.game = fen
-        ? crown.Game.fromFen(variant, fen)
-        : new crown.Game(variant, variant === "impasse" ? setup : undefined);
-    } catch (e) {
-      toast(e.message, 8000);
-      state.game = new crown.Game(variant, variant === "impasse" ? setup : undefined);
-    }
-    state.variant = variant;
-    state.setup = setup;
-    setMode("analysis", { keepGame: true });
+    // ?mode=analysis&variant=pool&fen=W:WK29:B22,19&moves=29-25,19-23&ply=1 opens an analysis board
+    openAnalysisUrl(params, variant, setup);
   } else if (params.has("variant") || !restoreLocal()) {
     newGame({ variant, setup, side: "first", level: 4 });
   }
