@@ -173,6 +173,7 @@ pub fn e2e() -> bool {
         .arg(dir.join("tests/impasse.test.js"))
         .arg(dir.join("tests/layout.test.js"))
         .arg(dir.join("tests/a11y.test.js"))
+        .arg(dir.join("tests/serving.test.js"))
         .current_dir(root())
         .status()
         .map(|s| s.success())

@@ -29,7 +29,7 @@ struct IndexEntry {
 }
 
 /// One move of a line, with what the file said about it.
-#[derive(Serialize, Deserialize, Default)]
+#[derive(Serialize, Deserialize, Default, Debug, PartialEq)]
 #[serde(rename_all = "camelCase", default)]
 struct Entry {
     /// The move text (`11-15`, `11x18x25`, `6>10`).
@@ -266,5 +266,32 @@ impl WasmGame {
             .map_err(|e| error("PdnError", e))?;
         replay(&back).map_err(|e| error("PdnError", e))?;
         Ok(text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Comments, a variation with a nested variation, a NAG: read into a line and written back.
+    #[test]
+    fn comments_and_variations_survive_a_round_trip() {
+        let text = "[Event \"t\"]\n\n{start} 1. 11-15 {Old Faithful} 23-19 $1 (22-18 {a cross} 15x22 (9-13)) 2. 8-11 *\n";
+        let game = PdnReader::new(text.as_bytes()).next().unwrap().unwrap();
+        let (pre, line) = line_of(&game.nodes);
+        assert_eq!(pre, "start");
+        assert_eq!(line.len(), 3);
+        assert_eq!(line[0].comment, "Old Faithful");
+        assert_eq!(line[1].nags, vec![1]);
+        assert_eq!(line[1].variations.len(), 1);
+        let v = &line[1].variations[0];
+        assert_eq!(
+            (v[0].text.as_str(), v[0].comment.as_str()),
+            ("22-18", "a cross")
+        );
+        assert_eq!(v[1].text, "15x22");
+        assert_eq!(v[1].variations[0][0].text, "9-13");
+        let back = nodes_of(&pre, &line);
+        assert_eq!(line_of(&back), (pre, line));
     }
 }
