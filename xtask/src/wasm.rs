@@ -130,7 +130,8 @@ pub fn e2e() -> bool {
     }
     let dir = root().join("apps/wasm/e2e");
     let dir_s = dir.to_string_lossy().to_string();
-    if !dir.join("node_modules/playwright-core").exists()
+    if !(dir.join("node_modules/playwright-core").exists()
+        && dir.join("node_modules/axe-core").exists())
         && !run(
             "npm",
             &["ci", "--no-audit", "--no-fund", "--prefix", &dir_s],
@@ -168,6 +169,11 @@ pub fn e2e() -> bool {
         .arg(dir.join("tests/board.test.js"))
         .arg(dir.join("tests/play.test.js"))
         .arg(dir.join("tests/online.test.js"))
+        .arg(dir.join("tests/analysis.test.js"))
+        .arg(dir.join("tests/impasse.test.js"))
+        .arg(dir.join("tests/layout.test.js"))
+        .arg(dir.join("tests/a11y.test.js"))
+        .arg(dir.join("tests/serving.test.js"))
         .current_dir(root())
         .status()
         .map(|s| s.success())

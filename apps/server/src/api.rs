@@ -872,12 +872,7 @@ pub fn router(app: App) -> Router {
         .nest("/api", api);
     match cfg.static_dir.as_ref().filter(|d| d.is_dir()) {
         Some(dir) => {
-            let index = dir.join("index.html");
-            router = router.fallback_service(
-                tower_http::services::ServeDir::new(dir)
-                    .append_index_html_on_directories(true)
-                    .fallback(tower_http::services::ServeFile::new(index)),
-            );
+            router = router.fallback_service(crate::static_files::router(dir));
         }
         None => {
             router = router

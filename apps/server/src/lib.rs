@@ -16,6 +16,7 @@ pub mod limit;
 pub mod live;
 pub mod pdn;
 pub mod pg;
+pub mod static_files;
 pub mod store;
 
 use crate::error::ApiError;

@@ -27,6 +27,7 @@
 //! Squares are the standard numbers 1–32 (square 1 = b8, 32 = g1; Black starts on 1–12).
 
 pub mod engine;
+pub mod pdn;
 pub mod review;
 pub mod tables;
 pub mod view;

@@ -187,6 +187,7 @@ test("engine replies, takeback returns to the human's turn, resignation ends the
   moves = await moveList(page);
   assert.equal(moves.length, 0, "both plies taken back");
   await page.click("#resign");
+  await page.click("#confirm-yes");
   await page.waitForSelector("#dlg-over[open]");
   assert.equal(await page.textContent("#over-title"), "You lost");
   assert.match(await page.textContent("#over-reason"), /White wins: the opponent resigned/);

@@ -4,6 +4,10 @@ import init, * as crown from "../pkg/crown_wasm.js";
 import { Board } from "./board.js";
 import { EngineClient } from "./engine.js";
 import { Online } from "./online.js";
+import * as tree from "./analysis.js";
+import * as storage from "./storage.js";
+import { initTheme } from "./theme.js";
+import * as keyboard from "./keyboard.js";
 
 const $ = (id) => document.getElementById(id);
 const VARIANT_NAMES = { american: "American checkers", pool: "Pool checkers", impasse: "Impasse" };
@@ -26,9 +30,17 @@ const state = {
   analysisOn: false,
   flipped: false,
   review: null, // {startFen, moves: [text], result | null}
+  // analysis: the variation tree (analysis.js), the line of it state.game holds (nodes for plies
+  // 1..n), the main line's game as read (keeps a PDN result), the imported game's tags and file
+  root: null,
+  path: [],
+  mainGame: null,
+  pdnInfo: null, // {tags: [[name, value]], index, count, error}
+  pdnFile: null, // {text, entries} of a file of several games (the picker)
 };
 
 let board;
+let picker;
 const engine = new EngineClient();
 // A second worker for the game review, so the live analysis does not cancel it.
 const reviewer = new EngineClient();
@@ -94,9 +106,11 @@ function shownPly() {
 
 function humanCanMove() {
   const g = state.game;
-  if (!g || g.outcome() !== null) return false;
-  if (state.viewPly != null && state.mode !== "analysis") return false;
-  if (state.mode === "analysis") return true;
+  if (!g) return false;
+  // analysis: every earlier ply of a finished game is open for a variation
+  if (state.mode === "analysis") return state.viewPly != null || g.outcome() === null;
+  if (g.outcome() !== null) return false;
+  if (state.viewPly != null) return false;
   if (state.mode === "play") return !state.thinking && g.sideToMove() === state.human;
   if (state.mode === "online") return online && online.canMove(g.sideToMove());
   return false;
@@ -105,6 +119,7 @@ function humanCanMove() {
 function refresh({ animateMove = null, before = null } = {}) {
   const g = state.game;
   state.history = g.history();
+  if (state.mode === "analysis") syncTree();
   const n = state.history.length;
   if (state.viewPly != null && state.viewPly >= n) state.viewPly = null;
   const ply = shownPly();
@@ -132,7 +147,148 @@ function refresh({ animateMove = null, before = null } = {}) {
   renderBars();
   renderStatus();
   renderButtons();
+  renderGameInfo();
+  announceMove(n);
   if (state.mode === "analysis") analyse();
+  saveLocal();
+  syncUrl();
+}
+
+// ---- the analysis board in the URL (shareable) ---------------------------------------------------
+
+/** The query string of the analysis board: variant, start FEN (when not the start), moves, ply. */
+function analysisQuery() {
+  const q = new URLSearchParams();
+  q.set("mode", "analysis");
+  q.set("variant", state.variant);
+  const start = state.game.startFen();
+  let standard = null;
+  try {
+    const fresh = new crown.Game(state.variant, state.variant === "impasse" ? state.setup : undefined);
+    standard = fresh.startFen();
+    fresh.free();
+  } catch (_) {
+    /* unknown setup: write the FEN */
+  }
+  if (start !== standard) q.set("fen", start);
+  else if (state.variant === "impasse" && state.setup && state.setup !== "seed") q.set("setup", state.setup);
+  const moves = moveTexts(state.game);
+  if (moves.length) q.set("moves", moves.join(","));
+  if (state.viewPly != null) q.set("ply", String(state.viewPly));
+  return `?${q}`;
+}
+
+/** Keep the address bar in step: the analysis board's position and game; plain for a local game. */
+function syncUrl() {
+  if (/\/g\/[^/]+\/?$/.test(location.pathname) || !history.replaceState) return;
+  if (state.mode === "analysis") {
+    const q = analysisQuery();
+    if (q !== location.search) history.replaceState(null, "", location.pathname + q);
+  } else if (state.mode === "play" && location.search) {
+    history.replaceState(null, "", location.pathname);
+  }
+}
+
+/** Open the analysis board of a URL (?mode=analysis&variant=&fen=&setup=&moves=a,b&ply=n). */
+function openAnalysisUrl(params, variant, setup) {
+  const fen = params.get("fen");
+  const moves = (params.get("moves") || "").split(",").map((m) => m.trim()).filter(Boolean);
+  // the same game saved in this browser (with its variations and comments) is restored instead
+  const saved = storage.loadGame();
+  if (saved && saved.mode === "analysis" && saved.variant === variant && restoreLocal()) {
+    let start = null;
+    try {
+      const probe = fen ? crown.Game.fromFen(variant, fen) : new crown.Game(variant, variant === "impasse" ? setup : undefined);
+      start = probe.startFen();
+      probe.free();
+    } catch (_) {
+      /* a bad FEN: the URL path below reports it */
+    }
+    if (state.mode === "analysis" && state.game.startFen() === start && moveTexts(state.game).join(",") === moves.join(",")) {
+      const ply = Number(params.get("ply"));
+      if (params.has("ply") && Number.isInteger(ply)) goto(ply);
+      return;
+    }
+  }
+  let g;
+  try {
+    g = fen ? crown.Game.fromFen(variant, fen) : new crown.Game(variant, variant === "impasse" ? setup : undefined);
+  } catch (e) {
+    toast(e.message, 8000);
+    g = new crown.Game(variant, variant === "impasse" ? setup : undefined);
+  }
+  for (const m of moves) {
+    try {
+      g.play(m);
+    } catch (e) {
+      toast(`Move ${m} of the link: ${e.message}`, 8000);
+      break;
+    }
+  }
+  state.mode = "analysis";
+  if (state.game) state.game.free();
+  state.game = g;
+  state.root = null;
+  state.variant = variant;
+  state.setup = setup;
+  const ply = Number(params.get("ply"));
+  state.viewPly = params.has("ply") && Number.isInteger(ply) && ply >= 0 && ply < g.plyCount() ? ply : null;
+  state.overShown = g.outcome() !== null;
+  setMode("analysis", { keepGame: true });
+}
+
+/** "Play the engine from here": a game against the engine from the shown position, you to move. */
+function playFromHere() {
+  const ply = shownPly();
+  const g = crown.Game.fromFen(state.variant, state.game.startFen());
+  for (const t of moveTexts(state.game).slice(0, ply)) g.play(t);
+  if (g.outcome() !== null) {
+    g.free();
+    toast("The game is over in this position.");
+    return;
+  }
+  engine.stop();
+  setMode("play", { keepGame: true });
+  state.game.free();
+  state.game = g;
+  state.human = g.sideToMove();
+  state.viewPly = null;
+  state.clock = null;
+  state.thinking = false;
+  state.lastScore = null;
+  state.overShown = false;
+  setFlipped(state.human === "black");
+  refresh();
+  maybeEngineMove();
+}
+
+/** Tell screen readers about a new ply (the game grew by one since the last refresh). */
+let announcedPlies = null;
+let announcedStart = null;
+function announceMove(n) {
+  const start = state.game.startFen();
+  if (announcedStart === start && announcedPlies != null && n === announcedPlies + 1) {
+    keyboard.announce($("announce"), keyboard.moveSentence(state.history[n - 1], state.game.outcome()));
+  }
+  announcedStart = start;
+  announcedPlies = n;
+}
+
+/** Play the move typed in #move-input in the shown position (same path as a move on the board). */
+function playTyped() {
+  const err = $("move-error");
+  const input = $("move-input");
+  try {
+    const m = keyboard.readTypedMove(crown, state.variant, fenAt(shownPly()), input.value, humanCanMove() ? board.moves : []);
+    err.hidden = true;
+    input.value = "";
+    input.removeAttribute("aria-invalid");
+    onBoardMove(m);
+  } catch (e) {
+    err.textContent = e.message;
+    err.hidden = false;
+    input.setAttribute("aria-invalid", "true");
+  }
 }
 
 function renderMoveList() {
@@ -177,6 +333,13 @@ function renderMoveList() {
     i = 1;
     num = 2;
   }
+  const extras = (k) => {
+    // analysis: the comment on ply k+1 and the variations that replace it
+    if (state.mode !== "analysis" || !state.path[k]) return;
+    const li = lineExtras(k);
+    if (li) list.appendChild(li);
+  };
+  if (i === 1) extras(0);
   for (; i < h.length; i += 2, num++) {
     const li = document.createElement("li");
     const ns = document.createElement("span");
@@ -184,6 +347,8 @@ function renderMoveList() {
     ns.textContent = `${num}.`;
     li.append(ns, cell(i), cell(i + 1));
     list.appendChild(li);
+    extras(i);
+    if (i + 1 < h.length) extras(i + 1);
   }
   const o = state.game.outcome();
   if (o) {
@@ -197,6 +362,184 @@ function renderMoveList() {
   const curEl = list.querySelector(".mv.current");
   if (curEl) curEl.scrollIntoView({ block: "nearest" });
   else list.parentElement.scrollTop = list.parentElement.scrollHeight;
+}
+
+// ---- what survives a reload (storage.js) -------------------------------------------------------
+
+let restoring = false;
+
+/** Save the local game (engine game or analysis board) and its settings; online games are the server's. */
+function saveLocal() {
+  const g = state.game;
+  if (!g || restoring || (state.mode !== "play" && state.mode !== "analysis")) return;
+  const base = { mode: state.mode, variant: state.variant, setup: state.setup, startFen: g.startFen(), flipped: state.flipped };
+  if (state.mode === "play") {
+    const c = state.clock;
+    storage.saveGame({
+      ...base,
+      moves: moveTexts(g),
+      outcome: storage.outcomeOf(g),
+      human: state.human,
+      level: state.level,
+      viewPly: state.viewPly,
+      clock: c ? { black: c.black, white: c.white, inc: c.inc, running: c.running } : null,
+    });
+  } else if (state.root) {
+    const main = state.mainGame || g;
+    storage.saveGame({
+      ...base,
+      moves: moveTexts(main),
+      outcome: storage.outcomeOf(main),
+      tree: tree.treeToJson(state.root),
+      path: tree.pathIndices(state.path),
+      viewPly: state.viewPly,
+      pdnInfo: state.pdnInfo,
+    });
+  }
+}
+
+/** Restore the saved local game; false when there is none or it does not replay. */
+function restoreLocal() {
+  const saved = storage.loadGame();
+  if (!saved) return false;
+  let g;
+  try {
+    g = storage.replayGame(crown, saved);
+  } catch (e) {
+    toast(`The saved game could not be restored: ${e.message}`, 8000);
+    storage.clearGame();
+    return false;
+  }
+  restoring = true;
+  state.variant = saved.variant;
+  state.setup = saved.setup || "seed";
+  state.overShown = g.outcome() !== null;
+  if (saved.mode === "analysis") {
+    setMode("analysis", { keepGame: true });
+    if (state.game) state.game.free();
+    state.game = g;
+    state.root = saved.tree ? tree.treeFromJson(saved.tree) : tree.treeOfHistory(g.history());
+    state.mainGame = g.clone();
+    state.pdnInfo = saved.pdnInfo || null;
+    state.path = tree.lineThrough(state.root);
+    const target = tree.nodeAt(state.root, saved.path || []);
+    state.history = g.history();
+    if (state.path.length !== state.history.length) {
+      state.root = null; // a tree from another build: keep the game, start a new tree
+    } else if (target !== state.root) {
+      restoring = false;
+      showNode(target);
+      restoring = true;
+    }
+  } else {
+    if (state.game) state.game.free();
+    state.game = g;
+    state.human = saved.human === "white" ? "white" : "black";
+    state.level = Number(saved.level) || 4;
+    state.clock = saved.clock ? { ...saved.clock, last: performance.now() } : null;
+    if (state.clock && g.outcome() !== null) state.clock.running = null;
+    setMode("play", { keepGame: true });
+  }
+  setFlipped(!!saved.flipped);
+  const n = state.game.plyCount();
+  state.viewPly = saved.viewPly == null || saved.viewPly >= n ? state.viewPly : saved.viewPly;
+  restoring = false;
+  refresh();
+  if (state.mode === "play") maybeEngineMove();
+  return true;
+}
+
+// ---- variation tree (analysis) -------------------------------------------------------------------
+
+/** Keep the tree in step with state.game: a game replaced or played elsewhere starts a new tree. */
+function syncTree() {
+  const h = state.history;
+  const same =
+    state.root &&
+    state.path.length === h.length &&
+    state.path.every((n, i) => n.long === h[i].mv.longText) &&
+    (!state.path.length || state.path[0].parent === state.root);
+  if (same) return;
+  state.root = tree.treeOfHistory(h);
+  state.path = tree.lineThrough(state.root);
+  if (state.mainGame) state.mainGame.free();
+  state.mainGame = state.game.clone();
+  state.pdnInfo = null;
+}
+
+/** Make the line through `n` the one on the board, showing the position after `n`. */
+function showNode(n, anim = {}) {
+  const path = tree.lineThrough(n);
+  const ply = n.parent ? path.indexOf(n) + 1 : 0;
+  let g;
+  const main = tree.isMainLine(path);
+  if (main && state.mainGame && state.mainGame.plyCount() === path.length) {
+    g = state.mainGame.clone();
+  } else {
+    g = crown.Game.fromFen(state.variant, state.game.startFen());
+    try {
+      for (const x of path) g.play(x.long);
+    } catch (e) {
+      toast(e.message);
+    }
+  }
+  if (main && state.mainGame && g.plyCount() > state.mainGame.plyCount()) {
+    // the main line grew at its end
+    state.mainGame.free();
+    state.mainGame = g.clone();
+  }
+  state.game.free();
+  state.game = g;
+  state.path = path;
+  state.viewPly = ply >= path.length ? null : ply;
+  refresh(anim);
+}
+
+/** A list item with ply k+1's comment and its variations (each move clickable), or null. */
+function lineExtras(k) {
+  const n = state.path[k];
+  const alts = n.parent.children.filter((c) => c !== n);
+  if (!n.comment && !alts.length) return null;
+  const li = document.createElement("li");
+  li.className = "extras";
+  if (n.comment) {
+    const c = document.createElement("span");
+    c.className = "comment";
+    c.textContent = n.comment;
+    li.appendChild(c);
+  }
+  const firstIsFirst = state.history.length ? state.history[0].color === state.game.firstPlayer() : true;
+  for (const a of alts) {
+    const v = document.createElement("span");
+    v.className = "variation";
+    v.append("(");
+    let x = a;
+    let ply = k + 1;
+    let count = 0;
+    while (x && count < 24) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "vmove";
+      const label = count === 0 || ply % 2 === (firstIsFirst ? 1 : 0) ? tree.moveLabel(ply, firstIsFirst) + " " : "";
+      b.textContent = label + x.text + (x.strength || "");
+      const target = x;
+      b.addEventListener("click", () => showNode(target));
+      v.appendChild(b);
+      if (x.comment) {
+        const c = document.createElement("span");
+        c.className = "comment";
+        c.textContent = x.comment;
+        v.appendChild(c);
+      }
+      x = x.children[0];
+      ply++;
+      count++;
+    }
+    if (x) v.append(" …");
+    v.append(")");
+    li.appendChild(v);
+  }
+  return li;
 }
 
 function nameOf(color) {
@@ -249,7 +592,11 @@ function renderStatus() {
     setStatus(`Viewing move ${state.viewPly} of ${state.history.length} — press ⏭ to return`);
     return;
   }
-  const must = g.mustCapture() ? " — must capture" : "";
+  const must = g.mustCapture()
+    ? " — must capture"
+    : board.forcedRemoval() && shownPly() === state.history.length
+      ? " — Impasse: remove one of your checkers"
+      : "";
   if (state.mode === "play" && state.thinking) {
     setStatus(`Engine is thinking… (${cap(side)} to move)`);
   } else if (state.mode === "play" && engine.available !== false) {
@@ -264,7 +611,8 @@ function renderStatus() {
 function renderButtons() {
   const over = state.game.outcome() !== null;
   const play = state.mode === "play";
-  $("takeback").disabled = !play || state.history.length === 0;
+  // a finished game is not taken back (a resignation stays); analysis tries moves instead
+  $("takeback").disabled = !play || state.history.length === 0 || over;
   $("resign").disabled = !play || over;
   $("offer-draw").disabled = !play || over || engine.available === false;
   $("pdn-download").disabled = !hasPdn();
@@ -404,17 +752,15 @@ function goto(ply) {
 // ---- moves ---------------------------------------------------------------------------------------
 
 function onBoardMove(m) {
-  const g = state.game;
   const ply = shownPly();
-  if (state.mode === "analysis" && ply < state.history.length) {
-    // replace the rest of the line
-    const texts = moveTexts(g).slice(0, ply);
-    const start = g.startFen();
-    const fresh = crown.Game.fromFen(state.variant, start);
-    for (const t of texts) fresh.play(t);
-    g.free();
-    state.game = fresh;
-    state.viewPly = null;
+  if (state.mode === "analysis") {
+    // a move at any ply: follow the tree's move, or start a variation there
+    syncTree();
+    const parent = ply === 0 ? state.root : state.path[ply - 1];
+    const before = crown.piecesOfFen(state.variant, fenAt(ply));
+    showNode(tree.childFor(parent, m.longText, m.text), { animateMove: m, before });
+    if (state.viewPly == null) checkOver();
+    return;
   }
   if (state.mode === "online") {
     online.sendMove(m);
@@ -573,7 +919,7 @@ function newGame({ variant, setup = "seed", side = "first", level = 4, clock = "
 }
 
 function takeback() {
-  if (state.mode !== "play") return;
+  if (state.mode !== "play" || state.game.outcome() !== null) return;
   engine.stop();
   state.thinking = false;
   const g = state.game;
@@ -610,6 +956,17 @@ function offerDraw() {
 }
 
 function resign() {
+  if (state.mode !== "play" || state.game.outcome()) return;
+  const dlg = $("dlg-confirm");
+  dlg.returnValue = "";
+  dlg.onclose = () => {
+    if (dlg.returnValue === "ok") resignNow();
+  };
+  dlg.showModal();
+  $("confirm-no").focus();
+}
+
+function resignNow() {
   if (state.mode !== "play" || state.game.outcome()) return;
   engine.stop();
   state.thinking = false;
@@ -801,7 +1158,18 @@ function pdnTags() {
 function pdnDownload() {
   if (!hasPdn()) return;
   try {
-    const text = state.game.toPdn(pdnTags());
+    let text;
+    if (state.mode === "analysis" && state.root && typeof state.game.toPdnTree === "function") {
+      // the main line with its variations and comments; an imported game keeps all its tags
+      syncTree();
+      const tags = state.pdnInfo
+        ? state.pdnInfo.tags.filter(([k]) => !["result", "gametype", "setup", "fen"].includes(k.toLowerCase()))
+        : pdnTags();
+      const main = state.mainGame || state.game;
+      text = main.toPdnTree(tags, state.root.comment || "", tree.pdnEntries(state.root));
+    } else {
+      text = state.game.toPdn(pdnTags());
+    }
     download(`crown-${state.variant}-${Date.now()}.pdn`, text);
   } catch (e) {
     toast(e.message);
@@ -809,15 +1177,69 @@ function pdnDownload() {
 }
 
 function pdnOpen(text) {
-  const g = crown.Game.fromPdn(text);
+  if (typeof crown.pdnIndex !== "function") {
+    openPdnGame(text, 1, 1);
+    return;
+  }
+  const entries = crown.pdnIndex(text);
+  if (!entries.length) throw new Error("the text holds no PDN game");
+  if (entries.length === 1) {
+    state.pdnFile = null;
+    openPdnGame(text, 1, 1);
+    return;
+  }
+  state.pdnFile = { text, entries };
+  $("pdn-games").hidden = false;
+  picker.open(entries);
+}
+
+/** Open game `index` (1-based) of a PDN text on the analysis board, with its tree and tags. */
+function openPdnGame(text, index, count) {
+  const g = typeof crown.Game.fromPdnGame === "function" ? crown.Game.fromPdnGame(text, index) : crown.Game.fromPdn(text);
   engine.stop();
   setMode("analysis", { keepGame: true });
   if (state.game) state.game.free();
   state.game = g;
   state.variant = g.variant();
+  let info = { tags: [], index, count, error: null };
+  if (typeof crown.pdnTree === "function") {
+    const view = crown.pdnTree(text, index);
+    const { root, dropped } = tree.treeOfPdn(view, () => crown.Game.fromFen(state.variant, g.startFen()));
+    state.root = root;
+    state.path = tree.lineThrough(root);
+    if (state.mainGame) state.mainGame.free();
+    state.mainGame = g.clone();
+    info = { tags: view.tags, index, count, error: view.error };
+    if (view.error) toast(`Game ${index} stops early: ${view.error}`, 8000);
+    else if (dropped) toast(`${dropped} variation(s) with an illegal move were cut there.`, 6000);
+  }
+  state.history = g.history();
+  // keep the tree only when it matches the replayed main line
+  if (state.path.length !== state.history.length) {
+    state.root = null;
+    syncTree();
+  }
+  state.pdnInfo = info;
   state.viewPly = 0;
   state.overShown = true;
   refresh();
+}
+
+/** Players, event, date and result of an imported game above the move list. */
+function renderGameInfo() {
+  const box = $("game-info");
+  const info = state.mode === "analysis" ? state.pdnInfo : null;
+  box.hidden = !info;
+  if (!info) return;
+  const t = (name) => {
+    const x = info.tags.find(([k]) => k.toLowerCase() === name.toLowerCase());
+    return x && x[1] !== "?" ? x[1] : "";
+  };
+  $("info-players").textContent = `${t("Black") || "?"} (Black) – ${t("White") || "?"} (White)`;
+  const o = state.mainGame ? state.mainGame.outcome() : null;
+  const result = t("Result") || (o ? o.result : "*");
+  $("info-event").textContent = [t("Event"), t("Site"), t("Date"), result].filter(Boolean).join(" · ");
+  $("info-number").textContent = info.count > 1 ? `Game ${info.index} of ${info.count}` : "";
 }
 
 // ---- modes ---------------------------------------------------------------------------------------
@@ -875,6 +1297,7 @@ function onlineHooks() {
 // ---- wiring --------------------------------------------------------------------------------------
 
 function wire() {
+  initTheme();
   board = new Board($("board"), { onMove: onBoardMove });
   $("board").addEventListener("path-choice", (e) => {
     const { candidates, choose } = e.detail;
@@ -904,9 +1327,20 @@ function wire() {
     $("dlg-choice").showModal();
   });
   $("board").addEventListener("crown-choice", (e) => {
-    const banner = $("banner");
-    banner.textContent = `Crown: choose the single to stack on ${e.detail.onto}`;
-    banner.hidden = false;
+    // beside the board (the panel), never over the crowning square; one button per single
+    $("crown-text").textContent = `Crown: choose the single to stack on ${e.detail.onto}`;
+    const box = $("crown-singles");
+    box.replaceChildren(
+      ...e.detail.singles.map((sq) => {
+        const b = document.createElement("button");
+        b.type = "button";
+        b.textContent = `Single on ${sq}`;
+        b.dataset.square = String(sq);
+        b.addEventListener("click", () => board.chooseCrown(sq));
+        return b;
+      }),
+    );
+    $("banner").hidden = false;
   });
   const origOnMove = board.onMove;
   board.onMove = (m) => {
@@ -935,10 +1369,23 @@ function wire() {
     setFlipped(!state.flipped);
     renderBars();
   });
-  $("show-numbers").addEventListener("change", (e) => board.setShowNumbers(e.target.checked));
+  const settings = storage.loadSettings();
+  if (typeof settings.numbers === "boolean") {
+    $("show-numbers").checked = settings.numbers;
+    board.setShowNumbers(settings.numbers);
+  }
+  $("show-numbers").addEventListener("change", (e) => {
+    board.setShowNumbers(e.target.checked);
+    storage.saveSettings({ numbers: e.target.checked });
+  });
 
+  $("move-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    playTyped();
+  });
   document.addEventListener("keydown", (e) => {
     if (document.querySelector("dialog[open]")) return;
+    if (e.target instanceof Element && e.target.closest("#board")) return;
     if (e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement) return;
     if (e.key === "ArrowLeft") goto(shownPly() - 1);
     else if (e.key === "ArrowRight") goto(shownPly() + 1);
@@ -996,6 +1443,7 @@ function wire() {
   });
   $("edit-position").addEventListener("click", openEditor);
   $("review-game").addEventListener("click", reviewGame);
+  $("play-from-here").addEventListener("click", playFromHere);
   $("dlg-editor").addEventListener("close", () => {
     if ($("dlg-editor").returnValue === "ok") editorDone();
   });
@@ -1017,6 +1465,17 @@ function wire() {
     const f = e.target.files[0];
     if (f) $("pdn-text").value = await f.text();
   });
+  picker = new tree.GamePicker($("dlg-games"), (index) => {
+    const f = state.pdnFile;
+    try {
+      openPdnGame(f.text, index, f.entries.length);
+    } catch (err) {
+      toast(err.message, 8000);
+    }
+  });
+  $("pdn-games").addEventListener("click", () => {
+    if (state.pdnFile) picker.open(state.pdnFile.entries);
+  });
   $("pdn-ok").addEventListener("click", (e) => {
     try {
       pdnOpen($("pdn-text").value);
@@ -1037,6 +1496,8 @@ function wire() {
   });
 
   setInterval(tickClock, 100);
+  window.addEventListener("pagehide", saveLocal);
+  document.addEventListener("visibilitychange", () => document.visibilityState === "hidden" && saveLocal());
 }
 
 function pathArrows(m) {
@@ -1071,20 +1532,9 @@ async function main() {
   const fen = params.get("fen");
   const setup = params.get("setup") || "seed";
   if (fen || params.get("mode") === "analysis") {
-    // ?mode=analysis&variant=pool&fen=W:WK29:B22,19 opens an analysis board on that position
-    state.mode = "analysis";
-    try {
-      state.game = fen
-        ? crown.Game.fromFen(variant, fen)
-        : new crown.Game(variant, variant === "impasse" ? setup : undefined);
-    } catch (e) {
-      toast(e.message, 8000);
-      state.game = new crown.Game(variant, variant === "impasse" ? setup : undefined);
-    }
-    state.variant = variant;
-    state.setup = setup;
-    setMode("analysis", { keepGame: true });
-  } else {
+    // ?mode=analysis&variant=pool&fen=W:WK29:B22,19&moves=29-25,19-23&ply=1 opens an analysis board
+    openAnalysisUrl(params, variant, setup);
+  } else if (params.has("variant") || !restoreLocal()) {
     newGame({ variant, setup, side: "first", level: 4 });
   }
   engine.ready().then(() => {

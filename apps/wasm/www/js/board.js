@@ -51,12 +51,13 @@ export class Board {
     this.crownChoice = null; // {candidates: [...moves]} while choosing a crown single
     this.drag = null;
     this.arrows = []; // [{from, to, color}] e.g. the engine's best move
+    this.focusSq = 0; // the square that takes the keyboard focus (roving tabindex), 0 = default
 
     this.svg = el("svg", {
       viewBox: `0 0 ${8 * SIZE} ${8 * SIZE}`,
       class: "board-svg",
-      role: "img",
-      "aria-label": "checkers board",
+      role: "group",
+      "aria-label": "Board: arrow keys move between squares, Enter or Space picks a piece and its square",
     });
     this.defs = el("defs", {}, this.svg);
     this.#defineGradients();
@@ -74,17 +75,19 @@ export class Board {
     this.svg.addEventListener("pointerup", (e) => this.#pointerUp(e));
     this.svg.addEventListener("pointercancel", () => this.#cancelDrag());
     this.svg.addEventListener("contextmenu", (e) => e.preventDefault());
+    this.svg.addEventListener("keydown", (e) => this.#keyDown(e));
     this.render();
   }
 
   #defineGradients() {
-    const grad = (id, c1, c2) => {
+    // the colours come from the piece theme (CSS --piece-*; these are the defaults)
+    const grad = (id, c1, c2, cls) => {
       const g = el("radialGradient", { id, cx: "40%", cy: "35%", r: "70%" }, this.defs);
-      el("stop", { offset: "0%", "stop-color": c1 }, g);
-      el("stop", { offset: "100%", "stop-color": c2 }, g);
+      el("stop", { offset: "0%", "stop-color": c1, class: `${cls}1` }, g);
+      el("stop", { offset: "100%", "stop-color": c2, class: `${cls}2` }, g);
     };
-    grad("crown-black", "#5a5a5a", "#111");
-    grad("crown-white", "#fffdf6", "#d9cfb9");
+    grad("crown-black", "#5a5a5a", "#111", "stop-b");
+    grad("crown-white", "#fffdf6", "#d9cfb9", "stop-w");
     const marker = el(
       "marker",
       {
@@ -176,7 +179,20 @@ export class Board {
     this.#renderArrows();
   }
 
+  /** The accessible name of square n: its number, what stands on it, and what it offers. */
+  #squareLabel(n) {
+    const p = this.pieceAt(n);
+    const [man, king] = this.variant === "impasse" ? ["single", "double"] : ["man", "king"];
+    let label = `${n}, ${p ? `${p.color} ${p.role === "king" ? king : man}` : "empty"}`;
+    if (n === this.selected) label += ", selected";
+    else if (this.movesFrom(n).length) label += ", can move";
+    if (this.selected && this.#candidates().some((m) => m.path.includes(n) || m.to === n)) label += ", a destination";
+    return label;
+  }
+
   #renderSquares() {
+    const hadFocus = this.svg.contains(document.activeElement) && document.activeElement !== this.svg;
+    if (!this.focusSq) this.focusSq = this.moves.length ? this.moves[0].from : this.flipped ? 29 : 1;
     this.gSquares.replaceChildren();
     this.gMarks.replaceChildren();
     this.gNums.replaceChildren();
@@ -199,9 +215,16 @@ export class Board {
           },
           this.gSquares,
         );
+        if (n) {
+          const r = this.gSquares.lastChild;
+          r.setAttribute("tabindex", n === this.focusSq ? "0" : "-1");
+          r.setAttribute("role", "button");
+          r.setAttribute("aria-label", this.#squareLabel(n));
+          if (hadFocus && n === this.focusSq) queueMicrotask(() => r.focus({ preventScroll: true }));
+        }
         if (n && this.showNumbers) {
           // in the corner, outside the disc of a piece, drawn above the pieces
-          const t = el("text", { x: x + 4, y: y + 17, class: "sq-num" }, this.gNums);
+          const t = el("text", { x: x + 3, y: y + 16, class: "sq-num" }, this.gNums);
           t.textContent = String(n);
         }
       }
@@ -234,17 +257,33 @@ export class Board {
     }
   }
 
+  /** True when every legal move is an Impasse removal (the player has no basic move). */
+  forcedRemoval() {
+    return this.moves.length > 0 && this.moves.every((m) => m.kind === "remove");
+  }
+
   #renderPieces() {
     this.gPieces.replaceChildren();
+    const cc = this.crownChoice;
+    const removable = this.forcedRemoval() ? new Set(this.moves.map((m) => m.from)) : null;
     for (const p of this.pieces) {
       if (this.drag && this.drag.moved && p.square === this.drag.from) continue;
+      // while a crown is chosen, the moving single is shown on its landing square
+      if (cc && p.square === cc.from && cc.from !== cc.onto) continue;
       const g = this.#pieceShape(p, this.center(p.square));
       g.setAttribute("data-square", p.square);
       if (this.capturers.includes(p.square)) g.classList.add("must-capture");
-      if (this.crownChoice && this.crownChoice.singles.includes(p.square)) {
-        g.classList.add("crown-candidate");
-      }
+      if (cc && cc.singles.includes(p.square)) g.classList.add("crown-candidate");
+      if (removable && removable.has(p.square)) g.classList.add("removable");
       this.gPieces.appendChild(g);
+    }
+    if (cc && cc.from !== cc.onto) {
+      const mover = this.pieceAt(cc.from);
+      if (mover) {
+        const g = this.#pieceShape({ ...mover, role: "man" }, this.center(cc.onto), "pending");
+        g.setAttribute("data-square", cc.onto);
+        this.gPieces.appendChild(g);
+      }
     }
   }
 
@@ -255,20 +294,26 @@ export class Board {
       "data-color": p.color,
       "data-role": p.role,
     });
-    const r = SIZE * 0.39;
+    // 0.34 of a square: the square number in the corner stays clear of every disc (see .sq-num)
+    const r = SIZE * 0.34;
     const fill = `url(#crown-${p.color})`;
     const stacked = p.role === "king";
-    const lift = stacked ? 9 : 0;
+    // an Impasse double is two checkers: drawn as a clearly offset stack, readable at phone size
+    const double = stacked && this.variant === "impasse";
+    const lift = double ? 17 : stacked ? 9 : 0;
+    // a stack stands 5 units low so that its top disc clears the square number in the corner
+    const y = stacked ? c.y + 5 : c.y;
     // ring that marks must-capture pieces / crown candidates
     el("circle", { cx: c.x, cy: c.y, r: r + 7, class: "piece-halo" }, g);
     // bottom disc (its visible edge) for doubles and kings
     if (stacked) {
-      el("ellipse", { cx: c.x, cy: c.y + 8, rx: r, ry: r * 0.96, class: "disc-edge" }, g);
-      el("circle", { cx: c.x, cy: c.y + lift / 2, r, fill, class: "disc" }, g);
+      el("ellipse", { cx: c.x, cy: y + lift / 2 + 4, rx: r, ry: r * 0.96, class: "disc-edge" }, g);
+      el("circle", { cx: c.x, cy: y + lift / 2, r, fill, class: double ? "disc disc-lower" : "disc" }, g);
+      if (double) el("ellipse", { cx: c.x, cy: y - lift / 2 + 5, rx: r, ry: r * 0.96, class: "disc-edge" }, g);
     } else {
       el("ellipse", { cx: c.x, cy: c.y + 5, rx: r, ry: r * 0.96, class: "disc-edge" }, g);
     }
-    const top = stacked ? c.y - lift / 2 : c.y;
+    const top = stacked ? y - lift / 2 : c.y;
     el("circle", { cx: c.x, cy: top, r, fill, class: "disc" }, g);
     el("circle", { cx: c.x, cy: top, r: r * 0.72, class: "disc-groove" }, g);
     if (stacked && this.variant !== "impasse") {
@@ -476,12 +521,15 @@ export class Board {
     if (sameButCrown) {
       this.crownChoice = {
         candidates: cands,
+        from: cands[0].from,
         singles: [...new Set(cands.map((m) => m.crown.single))],
         onto: cands[0].crown.onto,
       };
       this.render();
       this.container.dispatchEvent(
-        new CustomEvent("crown-choice", { detail: { onto: cands[0].crown.onto, candidates: cands } }),
+        new CustomEvent("crown-choice", {
+          detail: { onto: cands[0].crown.onto, singles: this.crownChoice.singles, candidates: cands },
+        }),
       );
       return;
     }
@@ -503,6 +551,64 @@ export class Board {
     this.crownChoice = null;
     this.render();
     this.onMove(m);
+  }
+
+  /** Keyboard: arrows move the focus over the dark squares, Enter or Space acts like a click. */
+  #keyDown(e) {
+    const n = Number(e.target.dataset && e.target.dataset.square);
+    if (!n) return;
+    const dirs = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
+    if (dirs[e.key]) {
+      let { file, row } = squareFileRow(n);
+      if (this.flipped) {
+        file = 7 - file;
+        row = 7 - row;
+      }
+      const [dx, dy] = dirs[e.key];
+      // on screen: left/right to the next dark square of the row, up/down to the next row
+      const tries = dy ? [[file - 1, row + dy], [file + 1, row + dy]] : [[file + 2 * dx, row]];
+      for (const [f, r] of tries) {
+        const m = this.flipped ? squareAt(7 - f, 7 - r) : squareAt(f, r);
+        if (m) {
+          this.#focusSquare(m);
+          break;
+        }
+      }
+    } else if (e.key === "Enter" || e.key === " ") {
+      this.#activate(n);
+    } else if (e.key === "Escape") {
+      this.deselect();
+      return;
+    } else {
+      return;
+    }
+    e.preventDefault();
+    e.stopPropagation();
+  }
+
+  #focusSquare(n) {
+    this.focusSq = n;
+    for (const r of this.gSquares.querySelectorAll("rect.sq.dark")) {
+      r.setAttribute("tabindex", Number(r.dataset.square) === n ? "0" : "-1");
+    }
+    const r = this.gSquares.querySelector(`rect.sq[data-square="${n}"]`);
+    if (r) r.focus({ preventScroll: true });
+  }
+
+  /** A click or Enter on square n: a destination, else select the piece there, else deselect. */
+  #activate(n) {
+    this.focusSq = n;
+    if (this.onSquareClick) {
+      this.onSquareClick(n, null);
+      return;
+    }
+    if (this.#target(n)) return;
+    if (this.crownChoice) return;
+    if (this.movesFrom(n).length) {
+      if (this.selected !== n) this.#select(n);
+      return;
+    }
+    this.deselect();
   }
 
   #pointerDown(e) {

@@ -1,0 +1,262 @@
+// The analysis board's variation tree: the main line, variations and comments of a game (from PDN
+// or from moves tried on the board), and the PDN game picker for files of many games.
+//
+// A node is {long, text, comment, strength, nags, children, parent}; the root has no move. A node's
+// children[0] is its main continuation, the others are variations (alternatives to children[0]).
+// The page's wasm Game always holds one line of the tree (`path`): the board, the move list and the
+// engine work on that line.
+
+/** A new node for a move (`long`: long text, `text`: as written in its position). */
+export function node(long, text, parent = null, extra = {}) {
+  return { long, text, comment: "", strength: null, nags: [], children: [], parent, ...extra };
+}
+
+/** The tree of a single line of moves (a game's history views: `[{text, mv: {longText}}]`). */
+export function treeOfHistory(history, comment = "") {
+  const root = node(null, null);
+  root.comment = comment;
+  let p = root;
+  for (const h of history) {
+    const n = node(h.mv.longText, h.text, p);
+    p.children.push(n);
+    p = n;
+  }
+  return root;
+}
+
+/**
+ * The tree of a PDN game read by the wasm `pdnTree`: `line` entries `{text, comment, strength, nags,
+ * variations}`. `startGame()` gives a fresh wasm Game at the start position. Variation moves are
+ * played to learn their long text; a variation stops at its first illegal move (counted in
+ * `dropped`).
+ */
+export function treeOfPdn(view, startGame) {
+  const root = node(null, null);
+  root.comment = view.comment || "";
+  const stats = { dropped: 0 };
+  const attach = (parent, game, line) => {
+    let p = parent;
+    let g = game.clone();
+    for (const e of line) {
+      const here = g.clone();
+      let mv;
+      try {
+        mv = g.play(e.text);
+      } catch (_) {
+        stats.dropped++;
+        here.free();
+        break;
+      }
+      let n = p.children.find((c) => c.long === mv.longText);
+      if (!n) {
+        n = node(mv.longText, mv.text, p, { comment: e.comment || "", strength: e.strength || null, nags: e.nags || [] });
+        p.children.push(n);
+      }
+      for (const v of e.variations || []) attach(p, here, v);
+      here.free();
+      p = n;
+    }
+    g.free();
+  };
+  const g = startGame();
+  attach(root, g, view.line || []);
+  g.free();
+  return { root, dropped: stats.dropped };
+}
+
+/** The nodes from the root (excluded) to `n`, then on along the main continuations. */
+export function lineThrough(n) {
+  const up = [];
+  for (let p = n; p && p.parent; p = p.parent) up.push(p);
+  up.reverse();
+  let last = up.length ? up[up.length - 1] : n;
+  while (last.children.length) {
+    last = last.children[0];
+    up.push(last);
+  }
+  return up;
+}
+
+/** True when every node of `path` is its parent's main continuation. */
+export function isMainLine(path) {
+  return path.every((n) => n.parent.children[0] === n);
+}
+
+/** The child of `parent` playing `long`, added as a new variation (or main move) when missing. */
+export function childFor(parent, long, text) {
+  let n = parent.children.find((c) => c.long === long);
+  if (!n) {
+    n = node(long, text, parent);
+    parent.children.push(n);
+  }
+  return n;
+}
+
+/** The tree as PDN entries (`{text, comment, strength, nags, variations}`) for the wasm `toPdnTree`. */
+export function pdnEntries(root) {
+  const from = (first, parent, withAlts) => {
+    const out = [];
+    let n = first;
+    let par = parent;
+    let firstEntry = true;
+    while (n) {
+      const alts = firstEntry && !withAlts ? [] : par.children.filter((x) => x !== n);
+      out.push({
+        text: n.text,
+        comment: n.comment || "",
+        strength: n.strength || null,
+        nags: n.nags || [],
+        variations: alts.map((a) => from(a, par, false)),
+      });
+      par = n;
+      n = n.children[0];
+      firstEntry = false;
+    }
+    return out;
+  };
+  return root.children.length ? from(root.children[0], root, true) : [];
+}
+
+/** Plain JSON of the tree (for localStorage). */
+export function treeToJson(n) {
+  return {
+    l: n.long,
+    t: n.text,
+    c: n.comment || undefined,
+    s: n.strength || undefined,
+    g: n.nags && n.nags.length ? n.nags : undefined,
+    k: n.children.map(treeToJson),
+  };
+}
+
+/** The tree back from `treeToJson`. */
+export function treeFromJson(j, parent = null) {
+  const n = node(j.l ?? null, j.t ?? null, parent, { comment: j.c || "", strength: j.s || null, nags: j.g || [] });
+  n.children = (j.k || []).map((k) => treeFromJson(k, n));
+  return n;
+}
+
+/** Child indices from the root to the last node of `path`. */
+export function pathIndices(path) {
+  return path.map((n) => n.parent.children.indexOf(n));
+}
+
+/** The node reached from `root` by child indices (stops at a missing index). */
+export function nodeAt(root, indices) {
+  let n = root;
+  for (const i of indices) {
+    if (!n.children[i]) break;
+    n = n.children[i];
+  }
+  return n;
+}
+
+/** The PDN move number label of ply `ply` (1-based) of a game whose first mover is `firstMoverIsFirstPlayer`. */
+export function moveLabel(ply, firstMoverIsFirstPlayer) {
+  const k = firstMoverIsFirstPlayer ? ply - 1 : ply;
+  const num = Math.floor(k / 2) + 1;
+  return k % 2 === 0 ? `${num}.` : `${num}…`;
+}
+
+// ---- PDN game picker ---------------------------------------------------------------------------------
+
+const PAGE = 50;
+
+/** The value of tag `name` (case-insensitive) of an index entry, or "". */
+export function tagOf(entry, name) {
+  const t = (entry.tags || []).find(([k]) => k.toLowerCase() === name.toLowerCase());
+  return t ? t[1] : "";
+}
+
+/** The result of an index entry: the terminator, else the Result tag, else "*". */
+export function resultOf(entry) {
+  const r = entry.result && entry.result !== "*" ? entry.result : tagOf(entry, "Result");
+  return r || "*";
+}
+
+/** One line about a game: players, event, date, result. */
+export function gameSummary(entry) {
+  const players = `${tagOf(entry, "Black") || "?"} – ${tagOf(entry, "White") || "?"}`;
+  const rest = [tagOf(entry, "Event"), tagOf(entry, "Date"), resultOf(entry)].filter((x) => x && x !== "?");
+  return `${players} · ${rest.join(" · ")}`;
+}
+
+/**
+ * The game picker in `dialog`: a search box (players, event, date, site; `1-0`, `0-1`, `1/2` match
+ * the result), a paged list of the matching games, `onPick(index)` when one is chosen.
+ */
+export class GamePicker {
+  constructor(dialog, onPick) {
+    this.dialog = dialog;
+    this.onPick = onPick;
+    this.entries = [];
+    this.matches = [];
+    this.page = 0;
+    this.search = dialog.querySelector("#games-search");
+    this.list = dialog.querySelector("#games-list");
+    this.count = dialog.querySelector("#games-count");
+    this.search.addEventListener("input", () => {
+      this.page = 0;
+      this.filter();
+    });
+    dialog.querySelector("#games-prev").addEventListener("click", () => this.turn(-1));
+    dialog.querySelector("#games-next").addEventListener("click", () => this.turn(1));
+  }
+
+  open(entries) {
+    this.entries = entries.map((e) => ({
+      ...e,
+      hay: [...(e.tags || []).map(([, v]) => v), resultOf(e)].join(" ").toLowerCase(),
+    }));
+    this.search.value = "";
+    this.page = 0;
+    this.filter();
+    this.dialog.showModal();
+    this.search.focus();
+  }
+
+  filter() {
+    const words = this.search.value.toLowerCase().split(/\s+/).filter(Boolean);
+    this.matches = this.entries.filter((e) => words.every((w) => e.hay.includes(w)));
+    this.render();
+  }
+
+  turn(d) {
+    const pages = Math.max(1, Math.ceil(this.matches.length / PAGE));
+    this.page = Math.max(0, Math.min(pages - 1, this.page + d));
+    this.render();
+  }
+
+  render() {
+    const start = this.page * PAGE;
+    const shown = this.matches.slice(start, start + PAGE);
+    this.list.replaceChildren(
+      ...shown.map((e) => {
+        const li = document.createElement("li");
+        const b = document.createElement("button");
+        b.type = "button";
+        b.className = "game-row";
+        b.dataset.index = String(e.index);
+        const n = document.createElement("span");
+        n.className = "game-num";
+        n.textContent = `#${e.index}`;
+        const s = document.createElement("span");
+        s.textContent = e.error ? `unreadable: ${e.error}` : gameSummary(e);
+        b.append(n, s);
+        b.disabled = !!e.error;
+        b.addEventListener("click", () => {
+          this.dialog.close();
+          this.onPick(e.index);
+        });
+        li.appendChild(b);
+        return li;
+      }),
+    );
+    const total = this.matches.length;
+    this.count.textContent = total
+      ? `${start + 1}–${start + shown.length} of ${total} games` + (total < this.entries.length ? ` (${this.entries.length} in the file)` : "")
+      : `No game matches (${this.entries.length} in the file)`;
+    this.dialog.querySelector("#games-prev").disabled = this.page === 0;
+    this.dialog.querySelector("#games-next").disabled = start + PAGE >= total;
+  }
+}
