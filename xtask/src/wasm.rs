@@ -168,6 +168,7 @@ pub fn e2e() -> bool {
         .arg(dir.join("tests/board.test.js"))
         .arg(dir.join("tests/play.test.js"))
         .arg(dir.join("tests/online.test.js"))
+        .arg(dir.join("tests/online-play.test.js"))
         .current_dir(root())
         .status()
         .map(|s| s.success())

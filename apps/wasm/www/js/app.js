@@ -39,6 +39,7 @@ const sounds = new Sounds();
 // The local game (play the engine / analysis) while the online game is on screen: the two are
 // kept apart so that neither the engine nor the analysis board ever touches the online game.
 let localSlot = null;
+let onlineOverShownFor = null; // the online game whose end was announced
 
 // ---- helpers -------------------------------------------------------------------------------------
 
@@ -476,6 +477,13 @@ function checkOver() {
   engine.stop();
   state.thinking = false;
   if (state.overShown) return;
+  // an online game's end is announced once, not again when the page returns to it
+  const onlineKey = state.mode === "online" && online ? online.gameId : null;
+  if (onlineKey && onlineOverShownFor === onlineKey) {
+    state.overShown = true;
+    return;
+  }
+  onlineOverShownFor = onlineKey;
   state.overShown = true;
   let title = "Game over";
   if (state.mode === "play" || (state.mode === "online" && online && online.seat)) {

@@ -456,7 +456,8 @@ export class Online {
 
   #applyOutcome(g, view) {
     const o = view.outcome;
-    if (!o || g.outcome()) return;
+    // a cancelled or expired game has no result: nothing to record on the board
+    if (!o || o.result === "*" || g.outcome()) return;
     const reason = String(o.reason || "").toLowerCase();
     if (!o.winner) g.agreeDraw();
     else if (reason.includes("time")) g.loseOnTime(other(o.winner));
@@ -692,6 +693,7 @@ export class Online {
   statusText(side) {
     const v = this.view;
     if (!v) return "Create a game, accept a seek in the lobby, or open a link";
+    if (v.outcome && v.outcome.result === "*") return `No game: ${v.outcome.reason}`;
     if (v.status === "open") {
       if (!this.seat) return "Waiting for players";
       return v.black.joined && v.white.joined ? "Starting…" : "Waiting for your friend — send them the link";
