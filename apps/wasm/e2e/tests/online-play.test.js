@@ -364,3 +364,55 @@ test("connection state; a move made while the server is down is sent when it is 
     await p.context().close();
   }
 });
+
+test("a move the server refuses is rolled back visibly", async (t) => {
+  if (!BIN) return t.skip("CROWN_SERVER_BIN is not set");
+  const a = await newPage(browser);
+  await openApp(a, server.url);
+  const link = await createGame(a, { name: "Ann" });
+  const b = await newPage(browser);
+  await joinGame(b, link, "Bob");
+  await waitStatus(a, /Your move/);
+  // The server answers this one move with an error (as it would after the opponent resigned or a
+  // flag fell meanwhile): the page must not keep showing a move the server never played.
+  await a.route("**/api/games/*/moves", (route) =>
+    route.fulfill({
+      status: 409,
+      contentType: "application/json",
+      body: JSON.stringify({ error: { code: "stale_ply", message: "the game has moved on" } }),
+    }),
+  );
+  await clickSquare(a, 11);
+  await clickSquare(a, 15);
+  await a.waitForFunction(() => /was not played/.test(document.querySelector("#toast").textContent));
+  assert.match(await a.textContent("#toast"), /Your move 11-15 was not played: the game has moved on/);
+  await waitMoves(a, 0);
+  await waitStatus(a, /Your move/);
+  await a.unroute("**/api/games/*/moves");
+  await clickSquare(a, 11);
+  await clickSquare(a, 15);
+  await waitMoves(b, 1);
+  for (const p of [a, b]) {
+    // the refused request itself is logged by Chromium as a failed resource
+    assert.deepEqual(p.errors.filter((e) => !/Failed to load resource/.test(e)), []);
+    await p.context().close();
+  }
+});
+
+test("on a plain web server the page says online play needs crown-server", async (t) => {
+  const { startStaticServer } = await import("./harness.js");
+  const st = await startStaticServer();
+  const br = browser || (await launch());
+  try {
+    const a = await newPage(br);
+    await openApp(a, st.url);
+    await a.click("#mode-online");
+    await a.waitForSelector("#dlg-online[open]");
+    await a.click("#online-ok");
+    await a.waitForFunction(() => /needs crown-server/.test(document.querySelector("#toast").textContent));
+    await a.context().close();
+  } finally {
+    if (!browser) await br.close();
+    await st.close();
+  }
+});

@@ -130,7 +130,7 @@ export class Online {
       const err = new Error(
         this.reached
           ? "the Crown server is unreachable: reconnecting…"
-          : "cannot reach the Crown server: online play needs crown-server",
+          : "cannot reach the Crown server (it may be restarting): try again in a moment",
       );
       err.network = true;
       throw err;
@@ -149,9 +149,15 @@ export class Online {
         err.network = true;
         throw err;
       }
-      const msg = data && data.error ? data.error.message : `${res.status} ${res.statusText}`;
+      if (!(data && data.error)) {
+        // a plain web server (no Crown API behind it)
+        const err = new Error("this web server has no Crown API: online play needs crown-server");
+        err.code = String(res.status);
+        throw err;
+      }
+      const msg = data.error.message;
       const err = new Error(msg);
-      err.code = data && data.error ? data.error.code : String(res.status);
+      err.code = data.error.code;
       throw err;
     }
     if (data === null) throw new Error("the server did not answer with JSON: is this crown-server?");
