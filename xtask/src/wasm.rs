@@ -169,6 +169,7 @@ pub fn e2e() -> bool {
         .arg(dir.join("tests/play.test.js"))
         .arg(dir.join("tests/online.test.js"))
         .arg(dir.join("tests/online-play.test.js"))
+        .arg(dir.join("tests/clock.test.js"))
         .current_dir(root())
         .status()
         .map(|s| s.success())

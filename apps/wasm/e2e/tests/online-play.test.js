@@ -312,6 +312,8 @@ test("the engine through the server; sounds, mute, title alert, premove, tenths"
     timeout: 15000,
   });
   await screenshot(p, "53-online-tenths");
+  // the low-time sound played once the mover's clock went under 10 s
+  assert.ok((await p.evaluate(() => window.crownApp.sounds.log)).includes("low"));
   for (const x of [p, q]) {
     assert.deepEqual(x.errors, []);
     await x.context().close();

@@ -1144,7 +1144,6 @@ function wire() {
 
   const soundBtn = $("sound-toggle");
   const showSound = () => {
-    soundBtn.textContent = sounds.muted ? "🔇" : "🔊";
     soundBtn.setAttribute("aria-pressed", String(sounds.muted));
     soundBtn.title = sounds.muted ? "Sounds off (click to turn on)" : "Sounds on (click to mute)";
     soundBtn.setAttribute("aria-label", sounds.muted ? "Sounds off" : "Sounds on");

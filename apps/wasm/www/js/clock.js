@@ -36,9 +36,10 @@ export function timeControl(preset, baseMin, incSec) {
   return { initial_ms: Math.round(base * 1000), increment_ms: Math.round((inc || 0) * 1000) };
 }
 
-/** A time control as people write it: `5+3`, `0.5+0` (minutes + seconds), or `untimed`. */
+/** A time control as people write it: `5+3`, `1.5+0` (minutes + seconds), `15s+0`, or `untimed`. */
 export function timeControlText(tc) {
   if (!tc) return "untimed";
+  if (tc.initial_ms < 60000) return `${Math.round(tc.initial_ms / 1000)}s+${Math.round(tc.increment_ms / 1000)}`;
   const min = tc.initial_ms / 60000;
   return `${Number.isInteger(min) ? min : min.toFixed(1)}+${Math.round(tc.increment_ms / 1000)}`;
 }

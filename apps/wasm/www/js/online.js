@@ -61,6 +61,8 @@ export class Online {
     this.chat = new Chat(api, hooks.toast);
     this.lobby = new Lobby(api, (id, o = {}) => this.#openFromLobby(id, o), hooks.toast);
     this.#wire();
+    // no game yet: nothing to resign or offer
+    for (const id of ["online-resign", "online-offer-draw", "online-takeback"]) $(id).hidden = true;
     this.#renderConn();
   }
 
@@ -476,6 +478,7 @@ export class Online {
     const playing = !!this.seat && !over && v.status === "ongoing";
     const theirs = (x) => x && x !== this.seat;
     $("online-resign").disabled = !playing;
+    for (const id of ["online-resign", "online-offer-draw", "online-takeback"]) $(id).hidden = !this.seat;
     const offerBtn = $("online-offer-draw");
     offerBtn.disabled = !playing || v.draw_offer === this.seat;
     offerBtn.textContent = playing && theirs(v.draw_offer) ? "Accept draw" : "Offer draw";
