@@ -423,7 +423,11 @@ export class Online {
       this.#afterApply(prev);
       return;
     }
-    if (p && view.ply > p.ply) this.pending = null;
+    if (p) {
+      // the server moved on without our move (the game ended, a takeback): it is dropped
+      if (view.ply <= p.ply) this.hooks.toast(`Your move ${p.move} was not played: the game changed on the server`, 6000);
+      this.pending = null;
+    }
     const sameGame = !fresh && prev && prev.id === view.id && g && g.startFen() === view.start_fen;
     if (sameGame && g.plyCount() === view.ply && g.fen() === view.fen) {
       // nothing moved (an offer, a join, a clock)
