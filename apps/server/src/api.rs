@@ -175,6 +175,9 @@ pub struct CreateGame {
     /// (default): private, reachable only through its link.
     #[serde(default)]
     pub public: bool,
+    /// The creator's name, shown on boards and written in PDN (1..=40 characters).
+    #[serde(default)]
+    pub name: Option<String>,
 }
 
 /// Reply to creating or joining a game.
@@ -220,7 +223,7 @@ pub struct TokenQuery {
     pub token: Option<String>,
 }
 
-fn random_hex(bytes: usize) -> Result<String, ApiError> {
+pub(crate) fn random_hex(bytes: usize) -> Result<String, ApiError> {
     let mut buf = vec![0u8; bytes];
     getrandom::fill(&mut buf).map_err(|e| {
         ApiError::new(
@@ -232,7 +235,7 @@ fn random_hex(bytes: usize) -> Result<String, ApiError> {
     Ok(buf.iter().map(|b| format!("{b:02x}")).collect())
 }
 
-fn bearer(headers: &HeaderMap) -> Result<String, ApiError> {
+pub(crate) fn bearer(headers: &HeaderMap) -> Result<String, ApiError> {
     let value = headers
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
@@ -259,7 +262,10 @@ fn bearer(headers: &HeaderMap) -> Result<String, ApiError> {
 }
 
 /// The seat of the caller's token in game `h`.
-async fn caller_seat(h: &crate::GameHandle, headers: &HeaderMap) -> Result<Color, ApiError> {
+pub(crate) async fn caller_seat(
+    h: &crate::GameHandle,
+    headers: &HeaderMap,
+) -> Result<Color, ApiError> {
     let token = bearer(headers)?;
     h.live.lock().await.seat_of(&token).ok_or_else(|| {
         ApiError::new(
@@ -270,7 +276,7 @@ async fn caller_seat(h: &crate::GameHandle, headers: &HeaderMap) -> Result<Color
     })
 }
 
-fn join_url(id: &str) -> String {
+pub(crate) fn join_url(id: &str) -> String {
     format!("/g/{id}")
 }
 
@@ -420,6 +426,10 @@ async fn create_game(
         now_ms(),
     );
     live.rec.meta.public = req.public;
+    if let Some(name) = &req.name {
+        let name = crate::lobby::check_name(name)?;
+        live.rec.meta.names.set(color, Some(name));
+    }
     let h = app.insert(live, client).await?;
     let game = h.live.lock().await.view(now_ms(), Some(color));
     Ok((
@@ -862,6 +872,18 @@ pub fn router(app: App) -> Router {
             post(takeback_decline).layer(nb!()),
         )
         .route("/games/{id}/pdn", get(export_pdn).layer(nb!()))
+        .route("/lobby", get(crate::lobby::lobby).layer(nb!()))
+        .route("/games/{id}/name", post(crate::lobby::set_name))
+        .route(
+            "/games/{id}/rematch",
+            post(crate::lobby::rematch).layer(nb!()),
+        )
+        .route(
+            "/games/{id}/chat",
+            get(crate::chat::read)
+                .layer(nb!())
+                .merge(post(crate::chat::post)),
+        )
         .fallback(api_not_found)
         .layer(middleware::from_fn_with_state(app.clone(), request_timeout))
         .route("/games/{id}/ws", get(game_ws))

@@ -10,10 +10,12 @@
 //! [`serve`] runs it on a listener with graceful shutdown.
 
 pub mod api;
+pub mod chat;
 pub mod engine;
 pub mod error;
 pub mod limit;
 pub mod live;
+pub mod lobby;
 pub mod pdn;
 pub mod pg;
 pub mod static_files;
@@ -124,6 +126,8 @@ pub struct GameHandle {
     engine_by: Mutex<Option<std::net::IpAddr>>,
     /// Set while the engine's search waits for a free worker: its clock is stopped meanwhile.
     engine_waiting: AtomicBool,
+    /// The game's chat, in memory only (see `chat.rs`).
+    chat: Mutex<chat::ChatLog>,
 }
 
 impl GameHandle {
@@ -139,6 +143,7 @@ impl GameHandle {
             unjoined_by: Mutex::new(None),
             engine_by: Mutex::new(None),
             engine_waiting: AtomicBool::new(false),
+            chat: Mutex::new(chat::ChatLog::default()),
         })
     }
 }
@@ -306,7 +311,7 @@ impl App {
         self.shutdown_tx.subscribe()
     }
 
-    fn all_handles(&self) -> Vec<Arc<GameHandle>> {
+    pub(crate) fn all_handles(&self) -> Vec<Arc<GameHandle>> {
         self.games
             .lock()
             .unwrap_or_else(|e| e.into_inner())

@@ -106,6 +106,8 @@ impl Live {
             draw_offer: None,
             takeback_request: None,
             public: false,
+            names: crate::store::PlayerNames::default(),
+            rematch: None,
         };
         *seat_mut(&mut meta, creator) = Seat::Human {
             token_sha256: Some(token_hash(&creator_token)),
@@ -626,11 +628,13 @@ impl Live {
                 kind: "human",
                 joined: token_sha256.is_some(),
                 level: None,
+                name: self.rec.meta.names.get(c).map(str::to_string),
             },
             Seat::Engine { level } => SeatView {
                 kind: "engine",
                 joined: true,
                 level: Some(*level),
+                name: None,
             },
         };
         let clock = self.rec.meta.time_control.map(|tc| ClockView {
@@ -678,6 +682,10 @@ impl Live {
                 .meta
                 .takeback_request
                 .map(|c| Color::from(c).name()),
+            rematch: self.rec.meta.rematch.as_ref().map(|r| RematchView {
+                id: r.id.clone(),
+                by: Color::from(r.by).name(),
+            }),
             created_ms: self.rec.created_ms,
             updated_ms: self.rec.updated_ms,
         }
@@ -762,6 +770,9 @@ pub struct SeatView {
     /// Engine level.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub level: Option<u8>,
+    /// The player's name, when they gave one (`POST /api/games` `name`, `POST .../name`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
 }
 
 /// Clocks as sent to clients.
@@ -790,6 +801,15 @@ pub struct OutcomeView {
     pub winner: Option<&'static str>,
     /// Readable reason.
     pub reason: String,
+}
+
+/// A rematch offer as sent to clients.
+#[derive(Clone, Debug, Serialize)]
+pub struct RematchView {
+    /// Id of the new game.
+    pub id: String,
+    /// `black`/`white`: who asked for it (colour in the finished game).
+    pub by: &'static str,
 }
 
 /// A game as sent to clients (by `GET /api/games/{id}` and over the WebSocket).
@@ -828,6 +848,8 @@ pub struct GameView {
     pub draw_offer: Option<&'static str>,
     /// Colour asking for a takeback.
     pub takeback_request: Option<&'static str>,
+    /// The rematch offered after the game ended (`POST .../rematch`), `null` if none.
+    pub rematch: Option<RematchView>,
     /// Creation time, ms since the epoch.
     pub created_ms: u64,
     /// Last change, ms since the epoch.

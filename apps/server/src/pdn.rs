@@ -22,9 +22,9 @@ pub fn pdn_date(ms: u64) -> String {
     format!("{y:04}.{m:02}.{d:02}")
 }
 
-fn player(seat: &Seat) -> String {
+fn player(seat: &Seat, name: Option<&str>) -> String {
     match seat {
-        Seat::Human { .. } => "Player".to_string(),
+        Seat::Human { .. } => name.unwrap_or("Player").to_string(),
         Seat::Engine { level } => format!("Crown engine (level {level})"),
     }
 }
@@ -36,8 +36,9 @@ fn player(seat: &Seat) -> String {
 /// None today; the `Result` leaves room for games PDN cannot express.
 pub fn export(live: &Live) -> Result<String, ApiError> {
     let date = pdn_date(live.rec.created_ms);
-    let black = player(&live.rec.meta.black);
-    let white = player(&live.rec.meta.white);
+    let names = &live.rec.meta.names;
+    let black = player(&live.rec.meta.black, names.black.as_deref());
+    let white = player(&live.rec.meta.white, names.white.as_deref());
     let site = format!("Crown server, game {}", live.rec.id);
     let tags = [
         ("Event", "Crown online game"),

@@ -165,6 +165,55 @@ pub struct GameMeta {
     /// stored before this field existed: private.
     #[serde(default)]
     pub public: bool,
+    /// The players' names as they gave them (at most 40 characters each; absent: unnamed).
+    #[serde(default, skip_serializing_if = "PlayerNames::is_empty")]
+    pub names: PlayerNames,
+    /// The rematch offered after this game ended, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rematch: Option<Rematch>,
+}
+
+/// The names players gave for their seats (display only; never used to identify anyone).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerNames {
+    /// Black's name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub black: Option<String>,
+    /// White's name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub white: Option<String>,
+}
+
+impl PlayerNames {
+    /// Whether neither seat has a name.
+    pub fn is_empty(&self) -> bool {
+        self.black.is_none() && self.white.is_none()
+    }
+
+    /// The name of `color`'s seat.
+    pub fn get(&self, color: crown_core::Color) -> Option<&str> {
+        match color {
+            crown_core::Color::Black => self.black.as_deref(),
+            crown_core::Color::White => self.white.as_deref(),
+        }
+    }
+
+    /// Set the name of `color`'s seat.
+    pub fn set(&mut self, color: crown_core::Color, name: Option<String>) {
+        match color {
+            crown_core::Color::Black => self.black = name,
+            crown_core::Color::White => self.white = name,
+        }
+    }
+}
+
+/// A rematch of a finished game: the new game's id and who asked for it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Rematch {
+    /// Id of the new game (colours swapped).
+    pub id: String,
+    /// The colour (in the finished game) that asked for the rematch.
+    pub by: Side,
 }
 
 /// A whole stored game.
@@ -920,6 +969,8 @@ mod tests {
                 draw_offer: None,
                 takeback_request: None,
                 public: false,
+                names: PlayerNames::default(),
+                rematch: None,
             },
             moves: vec![],
             created_ms: 1,

@@ -79,9 +79,15 @@ test("create, share, join, spectate, play, decline a draw, resign — three brow
   // The spectator cannot move: clicking a Black man shows no destinations.
   await clickSquare(c, 9);
   assert.equal(await c.$$eval("#board .hints [data-hint]", (e) => e.length), 0);
-  // A player cannot move out of turn either.
+  // A player cannot move out of turn either: a move entered then is only a premove, not sent,
+  // and Escape cancels it.
   await clickSquare(b, 22);
-  assert.equal(await b.$$eval("#board .hints [data-hint]", (e) => e.length), 0);
+  await clickSquare(b, 18);
+  await b.waitForSelector("#premove:not([hidden])");
+  assert.equal(await b.textContent("#premove-text"), "Premove: 22-18");
+  assert.deepEqual(await moveList(b), ["11-15", "23-19"]);
+  await b.keyboard.press("Escape");
+  await b.waitForSelector("#premove", { state: "hidden" });
 
   await screenshot(a, "41-online-black");
   await screenshot(b, "42-online-white");

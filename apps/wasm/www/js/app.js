@@ -8,6 +8,8 @@ import * as tree from "./analysis.js";
 import * as storage from "./storage.js";
 import { initTheme } from "./theme.js";
 import * as keyboard from "./keyboard.js";
+import { Sounds } from "./sounds.js";
+import { formatClock } from "./clock.js";
 
 const $ = (id) => document.getElementById(id);
 const VARIANT_NAMES = { american: "American checkers", pool: "Pool checkers", impasse: "Impasse" };
@@ -45,6 +47,11 @@ const engine = new EngineClient();
 // A second worker for the game review, so the live analysis does not cancel it.
 const reviewer = new EngineClient();
 let online = null;
+const sounds = new Sounds();
+// The local game (play the engine / analysis) while the online game is on screen: the two are
+// kept apart so that neither the engine nor the analysis board ever touches the online game.
+let localSlot = null;
+let onlineOverShownFor = null; // the online game whose end was announced
 
 // ---- helpers -------------------------------------------------------------------------------------
 
@@ -140,7 +147,15 @@ function refresh({ animateMove = null, before = null } = {}) {
       side.free();
     }
   }
+  if (!moves.length && live && state.mode === "online" && online) {
+    // the opponent is to move: a premove may be entered
+    const pre = online.premoveMoves();
+    if (pre) moves = pre.moves;
+  }
   board.setPosition(pieces, { variant: state.variant, moves, lastMove, capturers });
+  if (state.mode === "online" && online && online.premove) {
+    board.setArrows([{ from: online.premove.from, to: online.premove.to, color: "#8e44ad" }]);
+  }
   if (animateMove && before) board.animate(animateMove, before);
   renderMoveList();
   renderReview();
@@ -568,10 +583,12 @@ function renderBars() {
     if (c) {
       clock.hidden = false;
       const ms = Math.max(0, c[color]);
-      const s = Math.ceil(ms / 1000);
-      clock.textContent = `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+      clock.textContent = formatClock(ms);
       clock.className =
-        "clock" + (c.running === color ? " running" : "") + (ms < 20000 && c.running === color ? " low" : "");
+        "clock" +
+        (c.running === color ? " running" : "") +
+        (ms < 20000 && c.running === color ? " low" : "") +
+        (ms < 10000 ? " tenths" : "");
     } else {
       clock.hidden = true;
     }
@@ -763,7 +780,14 @@ function onBoardMove(m) {
     return;
   }
   if (state.mode === "online") {
+    if (!online.canMove(state.game.sideToMove())) {
+      // entered while the opponent is to move: a premove
+      online.setPremove(m);
+      return;
+    }
     online.sendMove(m);
+  } else {
+    sounds.play(m.captures && m.captures.length ? "capture" : "move");
   }
   const before = state.game.pieces();
   try {
@@ -799,6 +823,13 @@ function checkOver() {
   engine.stop();
   state.thinking = false;
   if (state.overShown) return;
+  // an online game's end is announced once, not again when the page returns to it
+  const onlineKey = state.mode === "online" && online ? online.gameId : null;
+  if (onlineKey && onlineOverShownFor === onlineKey) {
+    state.overShown = true;
+    return;
+  }
+  onlineOverShownFor = onlineKey;
   state.overShown = true;
   let title = "Game over";
   if (state.mode === "play" || (state.mode === "online" && online && online.seat)) {
@@ -1151,7 +1182,9 @@ function pdnTags() {
     ["Site", location.host || "Crown"],
     ["Date", date],
   ];
-  for (const color of ["black", "white"]) tags.push([cap(color), nameOf(color)]);
+  for (const color of ["black", "white"]) {
+    tags.push([cap(color), state.mode === "online" && online ? online.pdnName(color) : nameOf(color)]);
+  }
   return tags;
 }
 
@@ -1249,9 +1282,68 @@ function setFlipped(f) {
   board.setFlipped(f);
 }
 
+/** Clone of a wasm game (start position and moves, its declared result not included). */
+function cloneGame(g, variant) {
+  const c = crown.Game.fromFen(variant, g.startFen());
+  for (const t of moveTexts(g)) c.play(t);
+  return c;
+}
+
+/**
+ * Keep the online game apart from the local one when the mode changes: entering online mode puts
+ * the local game aside (its clock paused) and shows the server's game; leaving it brings the local
+ * game back, or with `keepGame` (Analyse after an online game) a copy of the online game.
+ */
+function swapGames(from, to, keepGame) {
+  if (from !== "online" && to === "online") {
+    localSlot = {
+      game: state.game,
+      variant: state.variant,
+      viewPly: state.viewPly,
+      clock: state.clock,
+      flipped: state.flipped,
+      overShown: state.overShown,
+    };
+    if (state.clock) state.clock.running = null;
+    state.clock = null;
+    state.game = new crown.Game(state.variant, state.variant === "impasse" ? state.setup : undefined);
+    state.viewPly = null;
+    state.overShown = false;
+    if (online) online.resync();
+  } else if (from === "online" && to !== "online") {
+    const onlineGame = state.game;
+    if (keepGame && onlineGame) {
+      state.game = cloneGame(onlineGame, state.variant);
+      if (localSlot && localSlot.game) localSlot.game.free();
+      state.clock = localSlot ? localSlot.clock : null;
+      if (state.clock) state.clock.running = null;
+    } else if (localSlot) {
+      state.game = localSlot.game;
+      state.variant = localSlot.variant;
+      state.viewPly = localSlot.viewPly;
+      state.clock = localSlot.clock;
+      state.overShown = localSlot.overShown;
+      setFlipped(localSlot.flipped);
+      if (state.clock && to === "play" && !state.game.outcome()) {
+        state.clock.running = state.game.sideToMove();
+        state.clock.last = performance.now();
+      }
+    } else {
+      state.game = new crown.Game(state.variant, state.variant === "impasse" ? state.setup : undefined);
+      state.viewPly = null;
+    }
+    localSlot = null;
+    if (onlineGame && onlineGame !== state.game) onlineGame.free();
+    if (online) online.lobby.hide();
+  }
+}
+
 function setMode(mode, { keepGame = false } = {}) {
   if (state.mode !== mode) engine.stop();
+  const prev = state.mode;
   state.mode = mode;
+  if (mode === "online" && !online) online = new Online(onlineHooks());
+  if (prev !== mode && state.game) swapGames(prev, mode, keepGame);
   state.thinking = false;
   for (const b of document.querySelectorAll(".mode-btn")) b.classList.toggle("active", b.dataset.mode === mode);
   $("actions-play").hidden = mode !== "play";
@@ -1264,7 +1356,6 @@ function setMode(mode, { keepGame = false } = {}) {
     // analyse the game on the board
     state.viewPly = null;
   }
-  if (mode === "online" && !online) online = new Online(onlineHooks());
   if (state.game) refresh();
 }
 
@@ -1291,6 +1382,17 @@ function onlineHooks() {
     flip: (f) => setFlipped(f),
     toast,
     setStatus,
+    sounds,
+    active: () => state.mode === "online",
+    enterOnline: () => {
+      if (state.mode !== "online") setMode("online");
+    },
+    premoveArrow: (a) => {
+      if (state.mode === "online") board.setArrows(a ? [a] : []);
+    },
+    playMove: (m) => {
+      if (state.mode === "online" && state.viewPly == null) onBoardMove(m);
+    },
   };
 }
 
@@ -1353,7 +1455,10 @@ function wire() {
       const mode = b.dataset.mode;
       if (mode === "online") {
         setMode("online");
-        if (!online.gameId) online.openCreateDialog();
+        if (!online.gameId) {
+          online.showLobby();
+          online.openCreateDialog();
+        }
       } else {
         setMode(mode);
         if (mode === "play") maybeEngineMove();
@@ -1394,6 +1499,7 @@ function wire() {
     else if (e.key === "f") $("flip").click();
     else if (e.key === "Escape") {
       board.deselect();
+      if (online) online.cancelPremove();
       $("banner").hidden = true;
     } else return;
     e.preventDefault();
@@ -1495,6 +1601,18 @@ function wire() {
     }
   });
 
+  const soundBtn = $("sound-toggle");
+  const showSound = () => {
+    soundBtn.setAttribute("aria-pressed", String(sounds.muted));
+    soundBtn.title = sounds.muted ? "Sounds off (click to turn on)" : "Sounds on (click to mute)";
+    soundBtn.setAttribute("aria-label", sounds.muted ? "Sounds off" : "Sounds on");
+  };
+  soundBtn.addEventListener("click", () => {
+    sounds.setMuted(!sounds.muted);
+    showSound();
+  });
+  showSound();
+
   setInterval(tickClock, 100);
   window.addEventListener("pagehide", saveLocal);
   document.addEventListener("visibilitychange", () => document.visibilityState === "hidden" && saveLocal());
@@ -1510,7 +1628,7 @@ function pathArrows(m) {
 async function main() {
   await init();
   wire();
-  window.crownApp = { state, crown, board, engine }; // for the end-to-end tests and the console
+  window.crownApp = { state, crown, board, engine, sounds, online: () => online }; // for the end-to-end tests and the console
   const params = new URLSearchParams(location.search);
   const link = location.pathname.match(/\/g\/([^/]+)\/?$/);
   const gameId = params.get("game") || (link && decodeURIComponent(link[1]));

@@ -1,10 +1,20 @@
-// Online play through crown-server (docs/api.md): create a game, share its link, join, spectate.
+// Online play through crown-server (docs/api.md): create a game (private link, public seek in the
+// lobby, or the server's engine), share its link, join, spectate, chat, rematch.
 // Moves go over HTTP with the seat token; every change comes back over the game's WebSocket as the
-// whole game view, so the board is always the server's.
+// whole game view, so the board is always the server's. The online game is kept apart from the
+// local games (app.js swaps them when the mode changes): only the server's view builds its board.
+// A move made while the server is unreachable waits (shown as "not sent yet") and is sent when the
+// connection is back (safe: it carries its ply); if the server refuses it the board goes back to
+// the server's position and says so.
+
+import { Chat } from "./chat.js";
+import { Lobby } from "./lobby.js";
+import { formatClock, timeControl } from "./clock.js";
 
 const $ = (id) => document.getElementById(id);
 const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 const other = (c) => (c === "black" ? "white" : "black");
+const NAME_KEY = "crown-name";
 
 function apiBase() {
   // the page may be /, /index.html, /g/<id> (with <base>), or a sub-path
@@ -13,6 +23,22 @@ function apiBase() {
 
 function seatKey(id) {
   return `crown-seat-${id}`;
+}
+
+function storedName() {
+  try {
+    return localStorage.getItem(NAME_KEY) || "";
+  } catch (_) {
+    return "";
+  }
+}
+
+function rememberName(name) {
+  try {
+    if (name) localStorage.setItem(NAME_KEY, name);
+  } catch (_) {
+    /* private mode */
+  }
 }
 
 export class Online {
@@ -25,7 +51,19 @@ export class Online {
     this.ws = null;
     this.clockAt = 0; // performance.now() when the clock of `view` was received
     this.closing = false;
+    this.reached = false; // whether the server ever answered this page
+    this.conn = "none"; // none | connecting | connected | reconnecting
+    this.pending = null; // {move, ply}: a move not yet accepted by the server
+    this.premove = null; // {longText, from, to}
+    this.lowWarned = -1; // the ply at which the low-time sound was played
+    this.baseTitle = document.title;
+    const api = (path, opts) => this.#fetch(path, opts);
+    this.chat = new Chat(api, hooks.toast);
+    this.lobby = new Lobby(api, (id, o = {}) => this.#openFromLobby(id, o), hooks.toast);
     this.#wire();
+    // no game yet: nothing to resign or offer
+    for (const id of ["online-resign", "online-offer-draw", "online-takeback"]) $(id).hidden = true;
+    this.#renderConn();
   }
 
   #wire() {
@@ -33,12 +71,30 @@ export class Online {
     $("dlg-online").addEventListener("close", () => {
       if ($("dlg-online").returnValue === "ok") this.#create(new FormData($("form-online")));
     });
+    const syncForm = () => {
+      const f = new FormData($("form-online"));
+      $("online-custom").hidden = f.get("clock") !== "custom";
+      $("online-level-row").hidden = f.get("opponent") !== "engine";
+    };
+    $("form-online").addEventListener("change", syncForm);
+    syncForm();
     $("online-resign").addEventListener("click", () => this.#action("resign"));
     $("online-offer-draw").addEventListener("click", () => {
       const v = this.view;
       if (v && v.draw_offer && v.draw_offer !== this.seat) this.#action("draw/accept");
       else this.#action("draw/offer");
     });
+    $("online-decline-draw").addEventListener("click", () => this.#action("draw/decline"));
+    $("online-takeback").addEventListener("click", () => {
+      const v = this.view;
+      if (v && v.takeback_request && v.takeback_request !== this.seat) this.#action("takeback/accept");
+      else this.#action("takeback/request");
+    });
+    $("online-decline-takeback").addEventListener("click", () => this.#action("takeback/decline"));
+    $("online-cancel").addEventListener("click", () => this.#action("cancel"));
+    $("online-rematch").addEventListener("click", () => this.#rematch());
+    $("online-lobby").addEventListener("click", () => this.showLobby());
+    $("premove-cancel").addEventListener("click", () => this.cancelPremove());
     $("copy-link").addEventListener("click", async () => {
       try {
         await navigator.clipboard.writeText($("share-link").value);
@@ -47,10 +103,18 @@ export class Online {
         $("share-link").select();
       }
     });
+    document.addEventListener("visibilitychange", () => this.#title());
   }
 
   openCreateDialog() {
+    const name = $("form-online").elements.name;
+    if (!name.value) name.value = storedName();
     $("dlg-online").showModal();
+  }
+
+  /** The lobby and "my games", without leaving the game shown (if any). */
+  showLobby() {
+    this.lobby.show(this.gameId);
   }
 
   async #fetch(path, { method = "GET", body, auth = false } = {}) {
@@ -65,7 +129,13 @@ export class Online {
         body: body === undefined ? undefined : JSON.stringify(body),
       });
     } catch (e) {
-      throw new Error("cannot reach the Crown server: online play needs crown-server");
+      const err = new Error(
+        this.reached
+          ? "the Crown server is unreachable: reconnecting…"
+          : "cannot reach the Crown server (it may be restarting): try again in a moment",
+      );
+      err.network = true;
+      throw err;
     }
     const text = await res.text();
     let data = null;
@@ -75,42 +145,71 @@ export class Online {
       /* not JSON */
     }
     if (!res.ok) {
-      const msg = data && data.error ? data.error.message : `${res.status} ${res.statusText}`;
+      if (res.status >= 502 && res.status <= 504 && !(data && data.error)) {
+        // a proxy in front of a server that is down
+        const err = new Error("the Crown server is unreachable: reconnecting…");
+        err.network = true;
+        throw err;
+      }
+      if (!(data && data.error)) {
+        // a plain web server (no Crown API behind it)
+        const err = new Error("this web server has no Crown API: online play needs crown-server");
+        err.code = String(res.status);
+        throw err;
+      }
+      const msg = data.error.message;
       const err = new Error(msg);
-      err.code = data && data.error ? data.error.code : String(res.status);
+      err.code = data.error.code;
       throw err;
     }
     if (data === null) throw new Error("the server did not answer with JSON: is this crown-server?");
+    this.reached = true;
     return data;
   }
 
   async #create(form) {
-    const body = { variant: form.get("variant"), opponent: "human" };
+    const body = { variant: form.get("variant") };
     const side = form.get("side");
     const first = body.variant === "impasse" ? "white" : "black";
-    body.color = side === "first" ? first : other(first);
-    const clock = form.get("clock");
-    if (clock) {
-      const [base, inc] = clock.split("+").map(Number);
-      body.time_control = { initial_ms: base * 1000, increment_ms: inc * 1000 };
+    body.color = side === "first" ? first : side === "random" ? "random" : other(first);
+    const opponent = form.get("opponent") || "friend";
+    if (opponent === "engine") {
+      body.opponent = "engine";
+      body.level = Number(form.get("level")) || 5;
+    } else {
+      body.opponent = "human";
+      if (opponent === "seek") body.public = true;
+    }
+    const name = String(form.get("name") || "").trim();
+    if (name) {
+      body.name = name;
+      rememberName(name);
     }
     try {
+      const tc = timeControl(form.get("clock"), form.get("base_min"), form.get("inc_s"));
+      if (tc) body.time_control = tc;
       const r = await this.#fetch("games", { method: "POST", body });
-      this.#rememberSeat(r.id, r.color, r.token);
+      this.#rememberSeat(r.id, r.color, r.token, body.variant);
       await this.open(r.id);
     } catch (e) {
-      this.hooks.toast(e.message, 6000);
+      this.#showError(e);
     }
   }
 
-  #rememberSeat(id, color, token) {
+  #showError(e) {
+    if (e.network) this.#setConn(this.reached ? "reconnecting" : "none", e.message);
+    else this.hooks.toast(e.message, 6000);
+  }
+
+  #rememberSeat(id, color, token, variant) {
+    const entry = { color, token, variant, at: Date.now() };
     try {
-      localStorage.setItem(seatKey(id), JSON.stringify({ color, token }));
+      localStorage.setItem(seatKey(id), JSON.stringify(entry));
     } catch (_) {
       /* private mode: the seat lasts for this page only */
     }
     this.memSeats = this.memSeats || {};
-    this.memSeats[id] = { color, token };
+    this.memSeats[id] = entry;
   }
 
   #storedSeat(id) {
@@ -128,13 +227,24 @@ export class Online {
     try {
       await this.open(id, { offerSeat: true });
     } catch (e) {
-      this.hooks.toast(e.message, 8000);
+      this.#showError(e);
     }
   }
 
-  async open(id, { offerSeat = false } = {}) {
+  async #openFromLobby(id, { accept = false } = {}) {
+    this.hooks.enterOnline();
+    try {
+      await this.open(id, { accept });
+    } catch (e) {
+      this.#showError(e);
+    }
+  }
+
+  async open(id, { offerSeat = false, accept = false } = {}) {
     this.close();
     this.gameId = id;
+    this.pending = null;
+    this.premove = null;
     const stored = this.#storedSeat(id);
     this.token = stored ? stored.token : null;
     this.seat = stored ? stored.color : null;
@@ -143,31 +253,52 @@ export class Online {
       this.token = null;
       this.seat = null;
     }
-    if (offerSeat && !this.seat && view.status === "open") {
+    if ((offerSeat || accept) && !this.seat && view.status === "open") {
       const openColor = view.black.joined ? "white" : "black";
-      const want = await this.#askJoin(openColor);
-      if (want) {
+      const name = accept ? storedName() : await this.#askJoin(openColor);
+      if (name !== null) {
         const r = await this.#fetch(`games/${id}/join`, { method: "POST" });
-        this.#rememberSeat(id, r.color, r.token);
+        this.#rememberSeat(id, r.color, r.token, r.game.variant);
         this.token = r.token;
         this.seat = r.color;
         view = r.game;
+        if (name) {
+          rememberName(name);
+          try {
+            view = await this.#fetch(`games/${id}/name`, { method: "POST", body: { name }, auth: true });
+          } catch (e) {
+            this.hooks.toast(e.message, 5000);
+          }
+        }
       }
     }
     const url = new URL(location.href);
     url.searchParams.set("game", id);
     history.replaceState(null, "", url);
-    this.hooks.flip(this.seat === "black");
+    this.view = null;
+    if (this.hooks.active()) this.hooks.flip(this.seat === "black");
     this.#apply(view, true);
     this.#showShare();
+    this.lobby.hide();
+    this.chat.open(id, !!this.seat);
     this.#connect();
   }
 
+  /** Ask whether to take the free seat; resolves to the name given (maybe "") or null to watch. */
   #askJoin(color) {
     return new Promise((resolve) => {
       const box = $("choices");
       box.replaceChildren();
       $("choice-title").textContent = "A seat is free in this game";
+      const label = document.createElement("label");
+      label.textContent = "Your name ";
+      const input = document.createElement("input");
+      input.type = "text";
+      input.id = "join-name";
+      input.maxLength = 40;
+      input.placeholder = "Guest";
+      input.value = storedName();
+      label.appendChild(input);
       const join = document.createElement("button");
       join.type = "button";
       join.id = "join-seat";
@@ -176,13 +307,13 @@ export class Online {
       watch.type = "button";
       watch.id = "just-watch";
       watch.textContent = "Just watch";
-      let answer = false;
+      let answer = null;
       join.addEventListener("click", () => {
-        answer = true;
+        answer = input.value.trim();
         $("dlg-choice").close("chosen");
       });
       watch.addEventListener("click", () => $("dlg-choice").close("chosen"));
-      box.append(join, watch);
+      box.append(label, join, watch);
       $("dlg-choice").onclose = () => resolve(answer);
       $("dlg-choice").showModal();
     });
@@ -200,6 +331,28 @@ export class Online {
     $("invite").hidden = !(this.seat && v.status === "open");
   }
 
+  #setConn(state, text = "") {
+    this.conn = state;
+    this.connText = text;
+    this.#renderConn();
+  }
+
+  #renderConn() {
+    const el = $("conn-state");
+    el.dataset.state = this.conn;
+    const texts = {
+      none: "",
+      connecting: "Connecting…",
+      connected: "Connected",
+      reconnecting: "Connection lost — reconnecting…",
+    };
+    let t = this.connText || texts[this.conn] || "";
+    if (this.conn === "connected") t = texts.connected;
+    if (this.pending) t += ` · your move ${this.pending.move} is not sent yet`;
+    el.textContent = t;
+    el.hidden = !t;
+  }
+
   #connect() {
     if (!this.gameId) return;
     const url = new URL(`games/${this.gameId}/ws`, apiBase());
@@ -208,6 +361,12 @@ export class Online {
     const ws = new WebSocket(url);
     this.ws = ws;
     this.closing = false;
+    if (this.conn !== "reconnecting") this.#setConn("connecting");
+    ws.onopen = () => {
+      if (this.ws !== ws) return;
+      this.reached = true;
+      this.#setConn("connected");
+    };
     ws.onmessage = (e) => {
       let msg;
       try {
@@ -215,11 +374,17 @@ export class Online {
       } catch (_) {
         return;
       }
-      if (msg.type === "state" && msg.game && msg.game.id === this.gameId) this.#apply(msg.game);
+      if (msg.type === "state" && msg.game && msg.game.id === this.gameId) {
+        this.#apply(msg.game);
+        if (msg.event === "snapshot") this.#flushPending();
+      } else if (msg.type === "chat" && this.gameId) {
+        this.chat.add(msg.message);
+      }
     };
     ws.onclose = () => {
       if (this.ws === ws && !this.closing) {
         // the server restarted or the network dropped: reconnect, the first message is a snapshot
+        this.#setConn("reconnecting");
         setTimeout(() => {
           if (this.ws === ws && !this.closing) this.#connect();
         }, 1500);
@@ -231,15 +396,38 @@ export class Online {
     this.closing = true;
     if (this.ws) this.ws.close();
     this.ws = null;
+    this.#setConn("none");
   }
 
-  /** Bring the local game to the server's view (one new move is animated). */
+  /** Bring the board back to the server's view (after the page showed a local game). */
+  resync() {
+    if (!this.view) return;
+    this.hooks.flip(this.seat === "black");
+    this.#apply(this.view, true);
+  }
+
+  /** Bring the online game to the server's view (one new move is animated). */
   #apply(view, fresh = false) {
-    const crown = this.hooks.crown;
     const prev = this.view;
     this.view = view;
     this.clockAt = performance.now();
+    if (!this.hooks.active()) {
+      // another mode is on screen: keep the view only; the board is rebuilt when online returns
+      this.#title();
+      return;
+    }
     let g = this.hooks.getGame();
+    const p = this.pending;
+    if (p && view.ply === p.ply && view.status === "ongoing" && g && g.plyCount() === p.ply + 1) {
+      // our move is not on the server yet: keep showing it until it is sent or refused
+      this.#afterApply(prev);
+      return;
+    }
+    if (p) {
+      // the server moved on without our move (the game ended, a takeback): it is dropped
+      if (view.ply <= p.ply) this.hooks.toast(`Your move ${p.move} was not played: the game changed on the server`, 6000);
+      this.pending = null;
+    }
     const sameGame = !fresh && prev && prev.id === view.id && g && g.startFen() === view.start_fen;
     if (sameGame && g.plyCount() === view.ply && g.fen() === view.fen) {
       // nothing moved (an offer, a join, a clock)
@@ -250,7 +438,8 @@ export class Online {
         if (g.fen() !== view.fen) throw new Error("position differs");
         this.#applyOutcome(g, view);
         this.hooks.remoteMove(before, m);
-        this.#afterApply();
+        this.#moveSounds(m, view);
+        this.#afterApply(prev);
         return;
       } catch (_) {
         g = this.#rebuild(view);
@@ -260,7 +449,13 @@ export class Online {
     }
     this.#applyOutcome(g, view);
     this.hooks.refresh();
-    this.#afterApply();
+    this.#afterApply(prev);
+  }
+
+  #moveSounds(m, view) {
+    const s = this.hooks.sounds;
+    s.play(m.captures && m.captures.length ? "capture" : "move");
+    if (this.seat && view.status === "ongoing" && view.side_to_move === this.seat) s.play("turn");
   }
 
   #rebuild(view) {
@@ -273,25 +468,65 @@ export class Online {
 
   #applyOutcome(g, view) {
     const o = view.outcome;
-    if (!o || g.outcome()) return;
+    // a cancelled or expired game has no result: nothing to record on the board
+    if (!o || o.result === "*" || g.outcome()) return;
     const reason = String(o.reason || "").toLowerCase();
     if (!o.winner) g.agreeDraw();
     else if (reason.includes("time")) g.loseOnTime(other(o.winner));
     else g.resign(other(o.winner));
   }
 
-  #afterApply() {
+  #afterApply(prev) {
     const v = this.view;
-    const over = v.status === "finished" || v.outcome;
-    $("online-resign").disabled = !this.seat || !!over || v.status === "open";
+    const over = v.status === "finished" || !!v.outcome;
+    const playing = !!this.seat && !over && v.status === "ongoing";
+    const theirs = (x) => x && x !== this.seat;
+    $("online-resign").disabled = !playing;
+    for (const id of ["online-resign", "online-offer-draw", "online-takeback"]) $(id).hidden = !this.seat;
     const offerBtn = $("online-offer-draw");
-    offerBtn.disabled = !this.seat || !!over || v.status === "open" || v.draw_offer === this.seat;
-    offerBtn.textContent =
-      v.draw_offer && v.draw_offer !== this.seat && this.seat ? "Accept draw" : "Offer draw";
-    if (v.draw_offer && this.seat && v.draw_offer !== this.seat && !over) {
-      this.hooks.toast(`${cap(v.draw_offer)} offers a draw`, 5000);
+    offerBtn.disabled = !playing || v.draw_offer === this.seat;
+    offerBtn.textContent = playing && theirs(v.draw_offer) ? "Accept draw" : "Offer draw";
+    $("online-decline-draw").hidden = !(playing && theirs(v.draw_offer));
+    const tb = $("online-takeback");
+    tb.disabled = !playing || v.takeback_request === this.seat || v.ply === 0;
+    tb.textContent = playing && theirs(v.takeback_request) ? "Accept takeback" : "Take back";
+    $("online-decline-takeback").hidden = !(playing && theirs(v.takeback_request));
+    $("online-cancel").hidden = !(this.seat && v.status === "open");
+    const r = v.rematch;
+    const rb = $("online-rematch");
+    rb.hidden = !(this.seat && over && !(v.outcome && v.outcome.result === "*"));
+    rb.disabled = !!(r && r.by === this.seat);
+    rb.textContent = r && r.by !== this.seat ? "Accept rematch" : r ? "Rematch offered" : "Rematch";
+    if (prev && prev.id === v.id && this.seat && !over) {
+      if (theirs(v.draw_offer) && prev.draw_offer !== v.draw_offer) this.hooks.toast(`${cap(v.draw_offer)} offers a draw`, 5000);
+      if (theirs(v.takeback_request) && prev.takeback_request !== v.takeback_request) {
+        this.hooks.toast(`${cap(v.takeback_request)} asks to take back a move`, 5000);
+      }
+      if (prev.draw_offer === this.seat && !v.draw_offer && v.ply === prev.ply) this.hooks.toast("Your draw offer was declined", 4000);
+      if (prev.takeback_request === this.seat && !v.takeback_request && v.ply === prev.ply) {
+        this.hooks.toast("Your takeback request was declined", 4000);
+      }
     }
+    if (prev && prev.id === v.id && r && !prev.rematch && r.by !== this.seat && this.seat) {
+      this.hooks.toast("Your opponent offers a rematch", 6000);
+    }
+    this.chat.setWritable(!!this.seat);
     this.#showShare();
+    this.#renderConn();
+    this.#title();
+    this.#renderPremove();
+    if (this.premove && this.myTurn()) setTimeout(() => this.#playPremove(), 0);
+  }
+
+  #title() {
+    const v = this.view;
+    const myTurn = this.myTurn();
+    document.title = myTurn && v ? `▶ Your move · ${this.baseTitle}` : this.baseTitle;
+  }
+
+  myTurn() {
+    const v = this.view;
+    return !!(v && this.seat && v.status === "ongoing" && !v.outcome && v.side_to_move === this.seat && !this.pending);
   }
 
   async #action(path) {
@@ -300,45 +535,153 @@ export class Online {
       const view = await this.#fetch(`games/${this.gameId}/${path}`, { method: "POST", auth: true });
       this.#apply(view);
     } catch (e) {
-      this.hooks.toast(e.message, 5000);
+      this.#showError(e);
     }
   }
 
-  /** The board made move `m` (before it is played locally): send it. */
+  async #rematch() {
+    if (!this.gameId || !this.token) return;
+    const variant = this.view && this.view.variant;
+    try {
+      const r = await this.#fetch(`games/${this.gameId}/rematch`, { method: "POST", auth: true });
+      this.#rememberSeat(r.id, r.color, r.token, variant);
+      await this.open(r.id);
+    } catch (e) {
+      this.#showError(e);
+    }
+  }
+
+  /** The board made move `m` (before it is played locally): send it, or keep it as a premove. */
   async sendMove(m) {
     const ply = this.hooks.getGame().plyCount();
+    this.pending = { move: m.longText, ply };
+    this.hooks.sounds.play(m.captures && m.captures.length ? "capture" : "move");
+    this.#title();
+    await this.#send();
+  }
+
+  async #send() {
+    const p = this.pending;
+    if (!p || this.sending) return;
+    this.sending = true;
     try {
       const view = await this.#fetch(`games/${this.gameId}/moves`, {
         method: "POST",
         auth: true,
-        body: { move: m.longText, ply },
+        body: { move: p.move, ply: p.ply },
       });
+      if (this.pending === p) this.pending = null;
       this.#apply(view);
     } catch (e) {
-      this.hooks.toast(e.message, 6000);
-      // back to the server's position
-      try {
-        const view = await this.#fetch(`games/${this.gameId}`, { auth: true });
-        this.#apply(view, true);
-      } catch (_) {
-        /* keep the board; the socket will bring the next snapshot */
+      if (e.network) {
+        // keep the move; it is sent again when the socket is back (the ply makes a retry safe)
+        this.#setConn("reconnecting");
+      } else {
+        if (this.pending === p) this.pending = null;
+        this.hooks.toast(`Your move ${p.move} was not played: ${e.message}. The board shows the server's position.`, 7000);
+        try {
+          const view = await this.#fetch(`games/${this.gameId}`, { auth: true });
+          this.#apply(view, true);
+        } catch (_) {
+          /* the socket brings the next snapshot */
+        }
       }
+    } finally {
+      this.sending = false;
     }
+  }
+
+  #flushPending() {
+    if (this.pending) this.#send();
   }
 
   canMove(side) {
     const v = this.view;
-    return !!(v && this.seat && v.status === "ongoing" && side === this.seat);
+    return !!(v && this.seat && v.status === "ongoing" && side === this.seat && !this.pending);
   }
 
+  // ---- premoves ----------------------------------------------------------------------------------
+
+  /**
+   * While the opponent is to move: the moves this seat could make in the current position if it
+   * were its turn, to enter one premove ({moves, capturers}), or null.
+   */
+  premoveMoves() {
+    const v = this.view;
+    if (!v || !this.seat || v.status !== "ongoing" || v.outcome || v.side_to_move === this.seat || this.premove) {
+      return null;
+    }
+    const crown = this.hooks.crown;
+    const fen = this.hooks.getGame().fen();
+    const mine = (this.seat === "black" ? "B" : "W") + fen.trim().slice(1);
+    try {
+      const g = crown.Game.fromFen(v.variant, mine);
+      const out = { moves: g.legalMoves(), capturers: [] };
+      g.free();
+      return out;
+    } catch (_) {
+      return null;
+    }
+  }
+
+  /** Keep `m` (entered while the opponent is to move) to play when it is this seat's turn. */
+  setPremove(m) {
+    this.premove = { longText: m.longText, from: m.from, to: m.to };
+    this.hooks.toast(`Premove ${m.longText}: played on your turn if legal (Esc cancels)`, 3000);
+    this.#renderPremove();
+    this.hooks.refresh();
+  }
+
+  cancelPremove() {
+    if (!this.premove) return;
+    this.premove = null;
+    this.#renderPremove();
+    this.hooks.refresh();
+  }
+
+  #renderPremove() {
+    const p = this.premove;
+    $("premove").hidden = !p;
+    if (p) $("premove-text").textContent = `Premove: ${p.longText}`;
+    this.hooks.premoveArrow(p ? { from: p.from, to: p.to, color: "#8e44ad" } : null);
+  }
+
+  #playPremove() {
+    const p = this.premove;
+    if (!p || !this.myTurn()) return;
+    this.premove = null;
+    this.#renderPremove();
+    const g = this.hooks.getGame();
+    const m = g.legalMoves().find((x) => x.longText === p.longText);
+    if (!m) {
+      this.hooks.toast(`Premove ${p.longText} is not legal now: cancelled`, 4000);
+      this.hooks.refresh();
+      return;
+    }
+    this.hooks.playMove(m);
+  }
+
+  // ---- names, clocks, status ---------------------------------------------------------------------
+
+  /** The name for `color` on the board bars. */
   nameOf(color) {
     const v = this.view;
     if (!v) return cap(color);
     const s = v[color];
-    if (color === this.seat) return `You (${cap(color)})`;
     if (s && s.kind === "engine") return `Crown engine · level ${s.level}`;
     if (s && !s.joined) return `${cap(color)} — waiting for a player`;
+    const name = s && s.name;
+    if (color === this.seat) return name ? `${name} (you)` : `You (${cap(color)})`;
+    if (name) return name;
     return this.seat ? `Friend (${cap(color)})` : cap(color);
+  }
+
+  /** The name for `color` in PDN tags (the player's own name, the engine, or "Player"). */
+  pdnName(color) {
+    const v = this.view;
+    const s = v && v[color];
+    if (s && s.kind === "engine") return `Crown engine (level ${s.level})`;
+    return (s && s.name) || "Player";
   }
 
   /** The clocks as the board bars show them: {black, white, running}, counting down locally. */
@@ -348,16 +691,31 @@ export class Online {
     const c = { black: v.clock.black_ms, white: v.clock.white_ms, running: v.clock.running };
     if (c.running && !v.outcome) c[c.running] -= performance.now() - this.clockAt;
     else c.running = null;
+    if (c.running && c.running === this.seat && c[c.running] < 10000 && this.lowWarned !== v.ply && this.hooks.active()) {
+      this.lowWarned = v.ply;
+      this.hooks.sounds.play("low");
+    }
     return c;
+  }
+
+  /** A clock's text (tenths under 10 s). */
+  clockText(ms) {
+    return formatClock(ms);
   }
 
   statusText(side) {
     const v = this.view;
-    if (!v) return "Create a game and send the link to a friend";
+    if (!v) return "Create a game, accept a seek in the lobby, or open a link";
+    if (v.outcome && v.outcome.result === "*") return `No game: ${v.outcome.reason}`;
     if (v.status === "open") {
-      return this.seat ? "Waiting for your friend — send them the link" : "Waiting for players";
+      if (!this.seat) return "Waiting for players";
+      return v.black.joined && v.white.joined ? "Starting…" : "Waiting for your friend — send them the link";
     }
+    if (this.pending) return `Sending your move ${this.pending.move}…`;
     if (!this.seat) return `Watching · ${cap(side)} to move`;
-    return side === this.seat ? "Your move" : "Your friend's move";
+    if (side === this.seat) return "Your move";
+    const opp = v[other(this.seat)];
+    if (opp && opp.kind === "engine") return "The engine is thinking…";
+    return "Your friend's move";
   }
 }

@@ -1,0 +1,262 @@
+//! The lobby of public seeks, players' names and rematches (docs/api.md).
+//!
+//! - `GET /api/lobby`: the public seeks (open games created with `"public": true`) that this server
+//!   holds, newest first, with what a player needs to choose one (variant, time control, the free
+//!   colour, the creator's name). Taking a seek is `POST /api/games/{id}/join`.
+//! - `POST /api/games/{id}/name`: a seat sets the name shown on boards and written in PDN.
+//! - `POST /api/games/{id}/rematch`: after a game ended, a seat offers a rematch (a new game with
+//!   the colours swapped); the opponent calling it too takes the new game's other seat.
+
+use crate::api::{caller_seat, join_url, random_hex, ClientIp, JsonBody, SeatGranted};
+use crate::error::ApiError;
+use crate::live::{now_ms, Live};
+use crate::store::{Rematch, Seat, TimeControl};
+use crate::App;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::Json;
+use crown_core::{Color, Position, Variant};
+use serde::{Deserialize, Serialize};
+
+/// Longest player name, in characters.
+pub const MAX_NAME_CHARS: usize = 40;
+
+/// At most this many seeks are listed.
+pub const MAX_SEEKS: usize = 100;
+
+/// A player's name trimmed and checked: 1..=[`MAX_NAME_CHARS`] characters, no control characters.
+///
+/// # Errors
+/// `400 bad_name` saying what is wrong.
+pub fn check_name(name: &str) -> Result<String, ApiError> {
+    let name = name.trim();
+    let chars = name.chars().count();
+    if chars == 0 || chars > MAX_NAME_CHARS {
+        return Err(ApiError::bad_request(
+            "bad_name",
+            format!("a name must have 1..={MAX_NAME_CHARS} characters, not {chars}"),
+        ));
+    }
+    if name.chars().any(char::is_control) {
+        return Err(ApiError::bad_request(
+            "bad_name",
+            "a name must not contain control characters (line breaks, tabs, ...)",
+        ));
+    }
+    Ok(name.to_string())
+}
+
+/// One public seek of `GET /api/lobby`.
+#[derive(Debug, Serialize)]
+pub struct Seek {
+    /// Game id (join it with `POST /api/games/{id}/join`).
+    pub id: String,
+    /// Variant id.
+    pub variant: String,
+    /// The time control, `null` when untimed.
+    pub time_control: Option<TimeControl>,
+    /// The colour the joining player gets (`black`/`white`).
+    pub color: &'static str,
+    /// The creator's name, if given.
+    pub name: Option<String>,
+    /// Whether the game starts from a set-up position rather than the variant's start.
+    pub setup: bool,
+    /// Creation time, ms since the Unix epoch.
+    pub created_ms: u64,
+}
+
+/// `GET /api/lobby`: the public seeks held by this server, newest first (at most [`MAX_SEEKS`]).
+///
+/// # Errors
+/// None today (the seeks are read from memory).
+pub async fn lobby(State(app): State<App>) -> Result<Json<serde_json::Value>, ApiError> {
+    let mut seeks = Vec::new();
+    for h in app.all_handles() {
+        let live = h.live.lock().await;
+        let meta = &live.rec.meta;
+        if live.rec.status != "open" || !meta.public || live.cancelled() {
+            continue;
+        }
+        let Some(open) = Color::ALL
+            .into_iter()
+            .find(|&c| matches!(seat_of(meta, c), Seat::Human { token_sha256: None }))
+        else {
+            continue;
+        };
+        let variant: Option<Variant> = live.rec.variant.parse().ok();
+        let setup = variant.is_some_and(|v| Position::new(v).to_fen() != live.rec.start_fen);
+        seeks.push(Seek {
+            id: live.rec.id.clone(),
+            variant: live.rec.variant.clone(),
+            time_control: meta.time_control,
+            color: open.name(),
+            name: meta.names.get(open.opposite()).map(str::to_string),
+            setup,
+            created_ms: live.rec.created_ms,
+        });
+    }
+    seeks.sort_by(|a, b| b.created_ms.cmp(&a.created_ms).then(a.id.cmp(&b.id)));
+    seeks.truncate(MAX_SEEKS);
+    Ok(Json(serde_json::json!({ "seeks": seeks })))
+}
+
+fn seat_of(meta: &crate::store::GameMeta, c: Color) -> &Seat {
+    match c {
+        Color::Black => &meta.black,
+        Color::White => &meta.white,
+    }
+}
+
+/// Body of `POST /api/games/{id}/name`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SetName {
+    /// The name (1..=40 characters, trimmed).
+    pub name: String,
+}
+
+/// `POST /api/games/{id}/name` (seat token): set the caller's seat's name.
+///
+/// # Errors
+/// `bad_name`, `bad_json`, `not_found`, `missing_token`, `bad_token`, `storage`.
+pub async fn set_name(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    JsonBody(req): JsonBody<SetName>,
+) -> Result<Json<crate::live::GameView>, ApiError> {
+    let name = check_name(&req.name)?;
+    let h = app.handle(&id).await?;
+    let color = caller_seat(&h, &headers).await?;
+    let (_, view) = app
+        .mutate(&h, "name", Some(color), move |live, _| {
+            live.rec.meta.names.set(color, Some(name));
+            Ok(())
+        })
+        .await?;
+    Ok(Json(view))
+}
+
+/// `POST /api/games/{id}/rematch` (seat token, no body). The first seat to ask creates a new,
+/// private game with the same variant, start position and time control and the colours swapped
+/// (an engine opponent plays again at the same level) and gets its seat; the game's view then
+/// carries `rematch: {id, by}` and its WebSocket the event `rematch`. The opponent asking too
+/// takes the new game's other seat. Answers `201` (created) or `200` (joined) with the new seat.
+///
+/// # Errors
+/// `not_found`, `missing_token`, `bad_token`, `game_not_over` (the game goes on),
+/// `cancelled` (nobody played it), `already_requested` (the caller already asked),
+/// `seat_taken` (the rematch has started), the limits of `POST /api/games`, `storage`.
+pub async fn rematch(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    ClientIp(client): ClientIp,
+    headers: HeaderMap,
+) -> Result<(StatusCode, Json<SeatGranted>), ApiError> {
+    let h = app.handle(&id).await?;
+    let color = caller_seat(&h, &headers).await?;
+    let (existing, fresh) = {
+        let live = h.live.lock().await;
+        if live.cancelled() {
+            return Err(ApiError::conflict(
+                "cancelled",
+                "the game was cancelled before anyone joined it: there is nothing to replay",
+            ));
+        }
+        if live.rec.status != "finished" {
+            return Err(ApiError::conflict(
+                "game_not_over",
+                "a rematch can be asked for only once the game is over",
+            ));
+        }
+        let meta = &live.rec.meta;
+        let fresh = || -> Result<(Live, String), ApiError> {
+            let variant: Variant = live.rec.variant.parse().map_err(ApiError::storage)?;
+            let start =
+                Position::from_fen(variant, &live.rec.start_fen).map_err(ApiError::storage)?;
+            let other = match seat_of(meta, color.opposite()) {
+                Seat::Engine { level } => Seat::Engine { level: *level },
+                Seat::Human { .. } => Seat::Human { token_sha256: None },
+            };
+            let token = random_hex(32)?;
+            let mut next = Live::create(
+                random_hex(8)?,
+                start,
+                color.opposite(),
+                token.clone(),
+                other,
+                meta.time_control,
+                now_ms(),
+            );
+            next.rec
+                .meta
+                .names
+                .set(color.opposite(), meta.names.get(color).map(str::to_string));
+            next.rec
+                .meta
+                .names
+                .set(color, meta.names.get(color.opposite()).map(str::to_string));
+            Ok((next, token))
+        };
+        match &meta.rematch {
+            Some(r) if Color::from(r.by) == color => {
+                return Err(ApiError::conflict(
+                    "already_requested",
+                    format!("you already asked for a rematch: game {}", r.id),
+                ))
+            }
+            Some(r) => (Some(r.id.clone()), None),
+            None => (None, Some(fresh()?)),
+        }
+    };
+    if let Some(new_id) = existing {
+        // The opponent accepts: take the open seat of the new game.
+        let nh = app.handle(&new_id).await?;
+        let token = random_hex(32)?;
+        let t2 = token.clone();
+        let (new_color, _) = app
+            .mutate(&nh, "join", None, move |live, now| live.join(t2, now))
+            .await?;
+        let game = nh.live.lock().await.view(now_ms(), Some(new_color));
+        return Ok((
+            StatusCode::OK,
+            Json(SeatGranted {
+                join_url: join_url(&new_id),
+                id: new_id,
+                color: new_color.name(),
+                token,
+                game,
+            }),
+        ));
+    }
+    let Some((next, token)) = fresh else {
+        return Err(ApiError::storage("rematch: no game to create"));
+    };
+    let new_id = next.rec.id.clone();
+    let new_color = color.opposite();
+    let nh = app.insert(next, client).await?;
+    let by = color.into();
+    let rid = new_id.clone();
+    app.mutate(&h, "rematch", Some(color), move |live, _| {
+        if let Some(r) = &live.rec.meta.rematch {
+            return Err(ApiError::conflict(
+                "already_requested",
+                format!("a rematch was asked for at the same time: game {}", r.id),
+            ));
+        }
+        live.rec.meta.rematch = Some(Rematch { id: rid, by });
+        Ok(())
+    })
+    .await?;
+    let game = nh.live.lock().await.view(now_ms(), Some(new_color));
+    Ok((
+        StatusCode::CREATED,
+        Json(SeatGranted {
+            join_url: join_url(&new_id),
+            id: new_id,
+            color: new_color.name(),
+            token,
+            game,
+        }),
+    ))
+}

@@ -1,0 +1,301 @@
+//! Router tests of the lobby, players' names, rematches and chat (docs/api.md).
+
+mod common;
+use axum::http::{Method, StatusCode};
+use common::send;
+use crown_server::store::SqliteStore;
+use crown_server::{App, Config};
+use serde_json::{json, Value};
+use std::sync::Arc;
+
+async fn app() -> App {
+    let store = Arc::new(SqliteStore::open_in_memory().unwrap());
+    let config = Config {
+        rate_per_sec: 0,
+        ..Config::default()
+    };
+    App::start(store, config, None).await.unwrap()
+}
+
+fn code(v: &Value) -> &str {
+    v["error"]["code"].as_str().unwrap_or("<no error code>")
+}
+
+async fn create(app: &App, body: Value) -> Value {
+    let (s, v) = send(app, Method::POST, "/api/games", None, Some(body)).await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+    v
+}
+
+async fn join(app: &App, id: &str) -> Value {
+    let (s, v) = send(
+        app,
+        Method::POST,
+        &format!("/api/games/{id}/join"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    v
+}
+
+#[tokio::test]
+async fn lobby_lists_public_seeks_only_while_their_seat_is_open() {
+    let app = app().await;
+    let seek = create(
+        &app,
+        json!({"variant": "pool", "public": true, "color": "white", "name": "Ann",
+               "time_control": {"initial_ms": 180000, "increment_ms": 2000}}),
+    )
+    .await;
+    let private = create(&app, json!({"variant": "american"})).await;
+    let (s, lobby) = send(&app, Method::GET, "/api/lobby", None, None).await;
+    assert_eq!(s, StatusCode::OK, "{lobby}");
+    let seeks = lobby["seeks"].as_array().unwrap();
+    assert_eq!(seeks.len(), 1, "{lobby}");
+    assert_eq!(seeks[0]["id"], seek["id"]);
+    assert_eq!(seeks[0]["variant"], "pool");
+    // The creator plays White, so the one who accepts plays Black.
+    assert_eq!(seeks[0]["color"], "black");
+    assert_eq!(seeks[0]["name"], "Ann");
+    assert_eq!(seeks[0]["time_control"]["initial_ms"], 180000);
+    assert_eq!(seeks[0]["time_control"]["increment_ms"], 2000);
+    assert_ne!(seeks[0]["id"], private["id"]);
+    // Accepting the seek is joining it; it leaves the lobby.
+    let joined = join(&app, seek["id"].as_str().unwrap()).await;
+    assert_eq!(joined["color"], "black");
+    let (_, lobby) = send(&app, Method::GET, "/api/lobby", None, None).await;
+    assert_eq!(lobby["seeks"].as_array().unwrap().len(), 0, "{lobby}");
+    // A cancelled seek leaves it too.
+    let seek2 = create(&app, json!({"variant": "impasse", "public": true})).await;
+    let id2 = seek2["id"].as_str().unwrap();
+    let (s, _) = send(
+        &app,
+        Method::POST,
+        &format!("/api/games/{id2}/cancel"),
+        seek2["token"].as_str(),
+        None,
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK);
+    let (_, lobby) = send(&app, Method::GET, "/api/lobby", None, None).await;
+    assert_eq!(lobby["seeks"].as_array().unwrap().len(), 0, "{lobby}");
+}
+
+#[tokio::test]
+async fn names_are_shown_in_the_view_and_written_in_pdn() {
+    let app = app().await;
+    let created = create(
+        &app,
+        json!({"variant": "american", "name": "  Marion Tinsley "}),
+    )
+    .await;
+    let id = created["id"].as_str().unwrap();
+    assert_eq!(created["game"]["black"]["name"], "Marion Tinsley");
+    let joined = join(&app, id).await;
+    let white = joined["token"].as_str().unwrap();
+    let (s, v) = send(
+        &app,
+        Method::POST,
+        &format!("/api/games/{id}/name"),
+        Some(white),
+        Some(json!({"name": "Don Lafferty"})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["white"]["name"], "Don Lafferty");
+    let (s, pdn) = send(
+        &app,
+        Method::GET,
+        &format!("/api/games/{id}/pdn"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK);
+    let pdn = pdn.as_str().unwrap();
+    assert!(pdn.contains("[Black \"Marion Tinsley\"]"), "{pdn}");
+    assert!(pdn.contains("[White \"Don Lafferty\"]"), "{pdn}");
+    // Bad names are refused and change nothing.
+    for bad in [
+        json!({"name": ""}),
+        json!({"name": "a\nb"}),
+        json!({"name": "x".repeat(41)}),
+    ] {
+        let (s, v) = send(
+            &app,
+            Method::POST,
+            &format!("/api/games/{id}/name"),
+            Some(white),
+            Some(bad),
+        )
+        .await;
+        assert_eq!(s, StatusCode::BAD_REQUEST, "{v}");
+        assert_eq!(code(&v), "bad_name");
+    }
+    let (s, v) = send(
+        &app,
+        Method::POST,
+        "/api/games",
+        None,
+        Some(json!({"variant": "american", "name": "   "})),
+    )
+    .await;
+    assert_eq!((s, code(&v)), (StatusCode::BAD_REQUEST, "bad_name"));
+    // A spectator cannot name a seat.
+    let (s, v) = send(
+        &app,
+        Method::POST,
+        &format!("/api/games/{id}/name"),
+        None,
+        Some(json!({"name": "Spy"})),
+    )
+    .await;
+    assert_eq!((s, code(&v)), (StatusCode::UNAUTHORIZED, "missing_token"));
+}
+
+#[tokio::test]
+async fn rematch_swaps_colours_and_the_opponent_takes_the_other_seat() {
+    let app = app().await;
+    let created = create(
+        &app,
+        json!({"variant": "american", "name": "Ann",
+               "time_control": {"initial_ms": 60000, "increment_ms": 1000}}),
+    )
+    .await;
+    let id = created["id"].as_str().unwrap();
+    let black = created["token"].as_str().unwrap();
+    let white = join(&app, id).await["token"].as_str().unwrap().to_string();
+    let uri = format!("/api/games/{id}/rematch");
+    // Not before the game is over.
+    let (s, v) = send(&app, Method::POST, &uri, Some(black), None).await;
+    assert_eq!((s, code(&v)), (StatusCode::CONFLICT, "game_not_over"));
+    let (s, _) = send(
+        &app,
+        Method::POST,
+        &format!("/api/games/{id}/resign"),
+        Some(&white),
+        None,
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK);
+    // Black asks: a new game where Black's player now plays White, with the same clock.
+    let (s, r) = send(&app, Method::POST, &uri, Some(black), None).await;
+    assert_eq!(s, StatusCode::CREATED, "{r}");
+    assert_eq!(r["color"], "white");
+    assert_eq!(r["game"]["status"], "open");
+    assert_eq!(r["game"]["white"]["name"], "Ann");
+    assert_eq!(r["game"]["clock"]["initial_ms"], 60000);
+    assert_eq!(r["game"]["clock"]["increment_ms"], 1000);
+    let new_id = r["id"].as_str().unwrap();
+    let (_, old) = send(&app, Method::GET, &format!("/api/games/{id}"), None, None).await;
+    assert_eq!(old["rematch"]["id"], new_id);
+    assert_eq!(old["rematch"]["by"], "black");
+    // Asking twice is refused; a spectator cannot take it.
+    let (s, v) = send(&app, Method::POST, &uri, Some(black), None).await;
+    assert_eq!((s, code(&v)), (StatusCode::CONFLICT, "already_requested"));
+    let (s, v) = send(&app, Method::POST, &uri, None, None).await;
+    assert_eq!((s, code(&v)), (StatusCode::UNAUTHORIZED, "missing_token"));
+    // White accepts: it plays Black in the new game, which starts.
+    let (s, a) = send(&app, Method::POST, &uri, Some(&white), None).await;
+    assert_eq!(s, StatusCode::OK, "{a}");
+    assert_eq!(a["id"], new_id);
+    assert_eq!(a["color"], "black");
+    assert_eq!(a["game"]["status"], "ongoing");
+    let (s, v) = send(&app, Method::POST, &uri, Some(&white), None).await;
+    assert_eq!((s, code(&v)), (StatusCode::CONFLICT, "seat_taken"));
+}
+
+#[tokio::test]
+async fn chat_is_for_seats_limited_in_length_and_rate_and_kept_as_text() {
+    let app = app().await;
+    let created = create(&app, json!({"variant": "american", "name": "Ann"})).await;
+    let id = created["id"].as_str().unwrap();
+    let black = created["token"].as_str().unwrap();
+    let white = join(&app, id).await["token"].as_str().unwrap().to_string();
+    let uri = format!("/api/games/{id}/chat");
+    let html = "<img src=x onerror=alert(1)> good luck";
+    let (s, m) = send(
+        &app,
+        Method::POST,
+        &uri,
+        Some(black),
+        Some(json!({"text": html})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::CREATED, "{m}");
+    assert_eq!(m["text"], html, "stored as the text it is, not rewritten");
+    assert_eq!(m["color"], "black");
+    assert_eq!(m["name"], "Ann");
+    // Spectators read but cannot write.
+    let (s, v) = send(&app, Method::POST, &uri, None, Some(json!({"text": "hi"}))).await;
+    assert_eq!((s, code(&v)), (StatusCode::UNAUTHORIZED, "missing_token"));
+    let (s, v) = send(
+        &app,
+        Method::POST,
+        &uri,
+        Some(&"0".repeat(64)),
+        Some(json!({"text": "hi"})),
+    )
+    .await;
+    assert_eq!((s, code(&v)), (StatusCode::FORBIDDEN, "bad_token"));
+    // 200 characters pass, 201 do not; nor an empty or multi-line message.
+    let (s, _) = send(
+        &app,
+        Method::POST,
+        &uri,
+        Some(&white),
+        Some(json!({"text": "é".repeat(200)})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::CREATED);
+    for bad in ["é".repeat(201), "  ".to_string(), "a\nb".to_string()] {
+        let (s, v) = send(
+            &app,
+            Method::POST,
+            &uri,
+            Some(&white),
+            Some(json!({"text": bad})),
+        )
+        .await;
+        assert_eq!((s, code(&v)), (StatusCode::BAD_REQUEST, "bad_chat"));
+    }
+    // Five at once, then the sixth waits (429 with Retry-After).
+    for i in 0..4 {
+        let (s, v) = send(
+            &app,
+            Method::POST,
+            &uri,
+            Some(black),
+            Some(json!({"text": format!("m{i}")})),
+        )
+        .await;
+        assert_eq!(s, StatusCode::CREATED, "{v}");
+    }
+    let (s, v) = send(
+        &app,
+        Method::POST,
+        &uri,
+        Some(black),
+        Some(json!({"text": "one too many"})),
+    )
+    .await;
+    assert_eq!(
+        (s, code(&v)),
+        (StatusCode::TOO_MANY_REQUESTS, "chat_rate_limited")
+    );
+    let (s, log) = send(&app, Method::GET, &uri, None, None).await;
+    assert_eq!(s, StatusCode::OK);
+    let texts: Vec<&str> = log["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(texts.len(), 6, "{log}");
+    assert_eq!(texts[0], html);
+    assert_eq!(texts[5], "m3");
+    let (s, v) = send(&app, Method::GET, "/api/games/nosuchgame/chat", None, None).await;
+    assert_eq!((s, code(&v)), (StatusCode::NOT_FOUND, "not_found"));
+}
