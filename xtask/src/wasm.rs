@@ -130,8 +130,9 @@ pub fn e2e() -> bool {
     }
     let dir = root().join("apps/wasm/e2e");
     let dir_s = dir.to_string_lossy().to_string();
-    if !(dir.join("node_modules/playwright-core").exists()
-        && dir.join("node_modules/axe-core").exists())
+    let installed = dir.join("node_modules/playwright-core").exists()
+        && dir.join("node_modules/axe-core").exists();
+    if !installed
         && !run(
             "npm",
             &["ci", "--no-audit", "--no-fund", "--prefix", &dir_s],

@@ -130,7 +130,7 @@ pub async fn set_name(
     let color = caller_seat(&h, &headers).await?;
     let (_, view) = app
         .mutate(&h, "name", Some(color), move |live, _| {
-            live.rec.meta.names.set(color, Some(name));
+            live.rec.meta.names.set(color, Some(name.clone()));
             Ok(())
         })
         .await?;
@@ -215,7 +215,7 @@ pub async fn rematch(
         let token = random_hex(32)?;
         let t2 = token.clone();
         let (new_color, _) = app
-            .mutate(&nh, "join", None, move |live, now| live.join(t2, now))
+            .mutate(&nh, "join", None, move |live, now| live.join(t2.clone(), now))
             .await?;
         let game = nh.live.lock().await.view(now_ms(), Some(new_color));
         return Ok((
@@ -244,7 +244,7 @@ pub async fn rematch(
                 format!("a rematch was asked for at the same time: game {}", r.id),
             ));
         }
-        live.rec.meta.rematch = Some(Rematch { id: rid, by });
+        live.rec.meta.rematch = Some(Rematch { id: rid.clone(), by });
         Ok(())
     })
     .await?;
