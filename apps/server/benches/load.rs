@@ -97,9 +97,7 @@ fn parse_args() -> Result<Opts, String> {
             "--database" => o.database = Some(value()?),
             "--temp-pg" => o.temp_pg = true,
             "--instances" => {
-                o.instances = value()?
-                    .parse()
-                    .map_err(|e| format!("--instances: {e}"))?;
+                o.instances = value()?.parse().map_err(|e| format!("--instances: {e}"))?;
                 if o.instances == 0 {
                     return Err("--instances must be at least 1".into());
                 }
