@@ -1684,6 +1684,9 @@ async fn time_spent_loading_games_is_not_charged_to_clocks() {
     )
     .await;
     app.shutdown();
+    // Let the first server's heartbeat task see the shutdown: a heartbeat still in flight would
+    // otherwise land after the one written below and charge the whole minute.
+    tokio::time::sleep(std::time::Duration::from_millis(1_500)).await;
     let mut rec = inner.load(&id).unwrap().unwrap();
     let started = crown_server::live::now_ms() - 60_000;
     rec.meta.turn_started_ms = started;
