@@ -255,7 +255,8 @@ pub const TABLES_FROM_LEVEL: u8 = 4;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SearchTweaks {
     /// History malus: each quiet move searched before a quiet cutoff move at a node loses the
-    /// cutoff's bonus (depth²) in the history table. Default: on.
+    /// cutoff's bonus (depth²) in the history table. Default: on in American and pool checkers,
+    /// off in Impasse (SPRT results in docs/engine.md).
     pub history_malus: Option<bool>,
     /// Reverse futility pruning: at a non-PV node 1 to 3 plies from the horizon, with no capture for
     /// either side, the static evaluation minus [`RFP_MARGIN`] per ply of depth at or above beta
@@ -283,9 +284,8 @@ pub(crate) struct Tweaks {
 impl SearchTweaks {
     /// The setting of each switch in `variant`: the field when set, else the game's default.
     pub(crate) fn resolve(&self, variant: crown_core::Variant) -> Tweaks {
-        let _ = variant;
         Tweaks {
-            history_malus: self.history_malus.unwrap_or(true),
+            history_malus: self.history_malus.unwrap_or(variant.is_draughts()),
             reverse_futility: self.reverse_futility.unwrap_or(false),
             futility: self.futility.unwrap_or(false),
         }

@@ -300,3 +300,35 @@ fn repetition_from_game_history_is_taken_as_a_draw() {
         })
     ));
 }
+
+/// The switches' defaults per game: the history malus is on in American and pool checkers and off
+/// in Impasse (docs/engine.md, SPRT results), pruning switches are off. A default engine searches
+/// exactly like one given those settings explicitly (same node count at a fixed depth).
+#[test]
+fn search_switch_defaults_per_game() {
+    let stop = AtomicBool::new(false);
+    let nodes = |variant: Variant, tweaks: SearchTweaks| {
+        let mut engine = Engine::new(small());
+        engine.set_tweaks(tweaks);
+        let game = Game::new(variant);
+        engine
+            .search(&game, &Limits::depth(7), &stop, &mut |_| {})
+            .nodes
+    };
+    for (variant, malus) in [
+        (Variant::American, true),
+        (Variant::Pool, true),
+        (Variant::Impasse, false),
+    ] {
+        let explicit = SearchTweaks {
+            history_malus: Some(malus),
+            reverse_futility: Some(false),
+            futility: Some(false),
+        };
+        assert_eq!(
+            nodes(variant, SearchTweaks::default()),
+            nodes(variant, explicit),
+            "{variant:?}"
+        );
+    }
+}
