@@ -1,98 +1,13 @@
-//! The Crown engine (`crown-ai`) as the app's [`Brain`].
+//! The Crown engine (`crown-ai`) as the app's searcher.
 
-use crate::engine::{Brain, Request, Thought};
-use crown_ai::{Clock, EndgameTables, Engine, EngineOptions, Limits, SearchInfo};
-use crown_core::{Game, Move};
-use std::sync::atomic::AtomicBool;
+use crown_ai::{EndgameTables, Engine, EngineOptions, Searcher};
 use std::sync::Arc;
 
-/// `crown_ai::Engine` behind the [`Brain`] trait.
-pub struct CrownEngine {
-    engine: Engine,
-}
-
-impl CrownEngine {
-    /// An engine with the default hash size and one thread.
-    pub fn new() -> CrownEngine {
-        CrownEngine {
-            engine: Engine::new(EngineOptions::default()),
-        }
-    }
-
-    /// An engine with the default hash size and one thread that uses these endgame databases
-    /// (for its hints and at levels 7–10; levels 1–6 do not use them).
-    pub fn with_tables(tables: Option<Arc<dyn EndgameTables>>) -> CrownEngine {
-        let mut engine = Engine::new(EngineOptions::default());
-        engine.set_tables(tables);
-        CrownEngine { engine }
-    }
-}
-
-impl Default for CrownEngine {
-    fn default() -> Self {
-        CrownEngine::new()
-    }
-}
-
-fn thought(i: &SearchInfo) -> Thought {
-    Thought {
-        depth: i.depth,
-        score: i.score,
-        nodes: i.nodes,
-        nps: i.nps,
-        time_ms: i.time_ms,
-        pv: i.pv.clone(),
-    }
-}
-
-/// The search limits for a request: the casual level's caps (plus the clock) for the engine's own
-/// moves; full strength for a fixed time for hints and draw offers.
-pub fn limits(request: &Request) -> Limits {
-    match request.movetime_ms {
-        Some(ms) => Limits::movetime(ms),
-        None => {
-            let mut l = Limits::level(request.level);
-            l.clock = request.clock.map(|(remaining_ms, increment_ms)| Clock {
-                remaining_ms,
-                increment_ms,
-            });
-            l
-        }
-    }
-}
-
-impl Brain for CrownEngine {
-    fn think(
-        &mut self,
-        game: &Game,
-        request: &Request,
-        stop: &AtomicBool,
-        on_info: &mut dyn FnMut(&Thought),
-    ) -> (Option<Move>, Thought) {
-        // Low levels choose among near-best moves; hints and draw judgements use the best.
-        self.engine.set_level(if request.movetime_ms.is_some() {
-            None
-        } else {
-            Some(request.level)
-        });
-        let limits = limits(request);
-        let r = self
-            .engine
-            .search(game, &limits, stop, &mut |i: &SearchInfo| {
-                on_info(&thought(i))
-            });
-        let t = Thought {
-            depth: r.depth,
-            score: r.score,
-            nodes: r.nodes,
-            nps: r.nodes.saturating_mul(1000) / r.time_ms.max(1),
-            time_ms: r.time_ms,
-            pv: r.pv,
-        };
-        (r.best_move, t)
-    }
-
-    fn new_game(&mut self) {
-        self.engine.new_game();
-    }
+/// The Crown engine with the default hash size and one thread, using these endgame databases (for
+/// its hints and at levels 7–10; levels 1–6 do not use them), ready for
+/// [`crate::engine::Worker::spawn`].
+pub fn searcher(tables: Option<Arc<dyn EndgameTables>>) -> Box<dyn Searcher> {
+    let mut engine = Engine::new(EngineOptions::default());
+    engine.set_tables(tables);
+    Box::new(engine)
 }
