@@ -206,7 +206,7 @@ fn deeply_nested_variations_are_a_syntax_error_not_a_crash() {
     let (code, out, _) = crown(&["pdn", "check", path.to_str().unwrap()]);
     assert_eq!(code, 1);
     assert!(
-        out.contains("line 1:394") && out.contains("1 errors"),
+        out.contains("line 1:394") && out.contains("1 game, 0 replayed, 0 warnings, 1 error"),
         "{out}"
     );
     let _ = std::fs::remove_file(&path);

@@ -109,12 +109,21 @@ fn kind_text(kind: &PdnErrorKind, legal_max: usize) -> String {
 }
 
 /// `prefix` + `body(event_chars, legal_max)` made one printable line of at most
-/// [`crate::MAX_ERROR_CHARS`] characters: the fullest form that fits (the `Event` tag cut shorter,
-/// fewer legal moves listed), else the shortest form cut with `…`.
+/// [`crate::MAX_ERROR_CHARS`] characters: the fullest form that fits (fewer legal moves listed,
+/// then the `Event` tag cut shorter), else the shortest form cut with `…`.
 fn fit_line(prefix: &str, body: impl Fn(usize, usize) -> String) -> String {
     let max = crate::input::MAX_ERROR_CHARS;
     let mut last = String::new();
-    for (event_chars, legal_max) in [(EVENT_CHARS, LEGAL_MOVES_SHOWN), (24, 3), (12, 1), (0, 1)] {
+    // Fewer legal moves first: the Event names the game in an archive.
+    let forms = [
+        (EVENT_CHARS, LEGAL_MOVES_SHOWN),
+        (EVENT_CHARS, 3),
+        (EVENT_CHARS, 1),
+        (24, 1),
+        (12, 1),
+        (0, 1),
+    ];
+    for (event_chars, legal_max) in forms {
         last = crate::input::printable(&format!("{prefix}{}", body(event_chars, legal_max)));
         if last.chars().count() <= max {
             return last;
@@ -181,9 +190,9 @@ impl PdnError {
     }
 
     /// `prefix` (e.g. the file's path and `: `), the error and `suffix` (e.g. ` (game written as
-    /// read)`) as one printable line of at most [`crate::MAX_ERROR_CHARS`] characters: the `Event`
-    /// tag and the list of legal moves are cut first, so that the game, line, column, move, reason
-    /// and position stay.
+    /// read)`) as one printable line of at most [`crate::MAX_ERROR_CHARS`] characters: the list of
+    /// legal moves and then the `Event` tag are cut first, so that the game, line, column, move,
+    /// reason and position stay.
     pub fn line(&self, prefix: &str, suffix: &str) -> String {
         fit_line(prefix, |event, legal| {
             format!(
