@@ -64,9 +64,14 @@ impl fmt::Display for Location {
 pub const LEGAL_MOVES_SHOWN: usize = 6;
 
 /// `legal: 9-13, 9-14, … (+5 more)`: at most `max` of `legal` (all of them when one more would be
-/// hidden), then how many more there are.
+/// hidden), then how many more there are; only the count (`7 legal moves`) when `max` is 0.
 fn legal_list(legal: &[String], max: usize) -> String {
-    let max = max.max(1);
+    if max == 0 {
+        return match legal.len() {
+            1 => "1 legal move".into(),
+            n => format!("{n} legal moves"),
+        };
+    }
     // "(+1 more)" would take the room of the one move it hides.
     if legal.len() <= max + 1 {
         return format!("legal: {}", legal.join(", "));
@@ -119,9 +124,10 @@ fn fit_line(prefix: &str, body: impl Fn(usize, usize) -> String) -> String {
         (EVENT_CHARS, LEGAL_MOVES_SHOWN),
         (EVENT_CHARS, 3),
         (EVENT_CHARS, 1),
-        (24, 1),
-        (12, 1),
-        (0, 1),
+        (EVENT_CHARS, 0),
+        (24, 0),
+        (12, 0),
+        (0, 0),
     ];
     for (event_chars, legal_max) in forms {
         last = crate::input::printable(&format!("{prefix}{}", body(event_chars, legal_max)));
@@ -272,7 +278,7 @@ mod tests {
             "line 40:7",
             "move 31 '14-18'",
             fen,
-            "legal: 1-5, … (+29 more)",
+            "30 legal moves",
         ] {
             assert!(line.contains(fact), "{fact} missing: {line}");
         }
