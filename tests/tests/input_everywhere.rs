@@ -116,6 +116,37 @@ fn cases() -> Vec<Case> {
             Error("too many men: Black has 13 pieces"),
         ),
         c(American, Some("B:WKK21:B1"), "", Error("a doubled 'K'")),
+        // A finished position has one wording everywhere: Black to move has no piece left.
+        c(
+            American,
+            Some("B:W18:B"),
+            "1-5",
+            Error("the game is over (White wins: the opponent has no pieces left)"),
+        ),
+        // A stray character after a square is named with its column.
+        c(
+            American,
+            None,
+            "11-15x",
+            Error("unexpected 'x' after square 15 at column 6"),
+        ),
+        c(
+            American,
+            None,
+            "11-15!",
+            Error("unexpected '!' after square 15 at column 6"),
+        ),
+        // A right-to-left override (Unicode Cf) is written out, not sent to the screen.
+        c(American, None, "11-15\u{202e}", Error("\\u{202e}")),
+        // A zero-width space (Cf; U+2028 would split the text as white space).
+        c(American, None, "1\u{200b}1-15", Error("\\u{200b}")),
+        // "11-15" as UTF-16LE without a byte-order mark, each 0 byte read as a NUL character.
+        c(
+            American,
+            None,
+            "1\u{0}1\u{0}-\u{0}1\u{0}5\u{0}",
+            Error("the text is UTF-16 (no byte-order mark"),
+        ),
     ]
 }
 
@@ -135,6 +166,11 @@ fn check(front_end: &str, case: &Case, got: Answer) {
             assert!(m.chars().count() <= 200 + 40, "{front_end}: {m}");
             // The server once said "bad FEN: bad FEN: …".
             assert!(m.matches("bad FEN").count() <= 1, "{front_end}: {m}");
+            // Control and format characters are written as `\u{..}`.
+            assert!(
+                !m.chars().any(crown_notation::needs_escape),
+                "{front_end}: {m:?}"
+            );
         }
         (want, got) => panic!(
             "{front_end}: {} {:?}: wanted {want:?}, got {got:?}",

@@ -7,7 +7,9 @@ use crate::CliError;
 use clap::Args;
 use crown_ai::{Clock, EndgameTables, Engine, EngineOptions, Limits, SearchInfo, MAX_HASH_MIB};
 use crown_core::{Game, ImpasseSetup, Move, Position, Variant};
-use crown_notation::{decode_line, one_line, quote, read_fen, read_move, FenPolicy};
+use crown_notation::{
+    decode_line, one_line, quote, read_fen, read_game_move, read_move, FenPolicy,
+};
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -414,7 +416,8 @@ pub fn session(
                 let mut game = start;
                 let mut ok = true;
                 for (i, text) in get("moves").unwrap_or("").split_whitespace().enumerate() {
-                    match find_move(game.position(), text)
+                    match read_game_move(&game, text)
+                        .map_err(|e| e.to_string())
                         .and_then(|m| game.play(&m).map_err(|e| e.to_string()))
                     {
                         Ok(()) => {}

@@ -25,19 +25,20 @@ macro_rules! complain {
     }};
 }
 
-/// `text` with every control character (ESC, CR, tab, …, which a file may hold in a tag or a move)
-/// written as `\u{1b}`, so that a line printed for a person cannot drive the terminal or break
-/// into several lines.
+/// `text` with every control or format character (ESC, CR, tab, a right-to-left override, …, which
+/// a file may hold in a tag or a move) written as `\u{1b}`, so that a line printed for a person
+/// cannot drive the terminal, reorder itself or break into several lines.
 fn printable(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        if c.is_control() {
-            out.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
-        } else {
-            out.push(c);
-        }
+    crown_notation::printable(text)
+}
+
+/// `1 game`, `2 games`: the count and its noun agree.
+fn count(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
     }
-    out
 }
 
 /// Arguments of `crown pdn`.
@@ -104,26 +105,23 @@ pub fn run(args: &PdnArgs) -> Result<ExitCode, CliError> {
 }
 
 /// A reader of the PDN file at `path`. A file that starts with a UTF-16 byte-order mark is read
-/// as UTF-16 (the mark tells little- or big-endian); any other file streams (UTF-8, with the
-/// reader's Latin-1 fallback for lines that are not UTF-8).
+/// as UTF-16 (the mark tells little- or big-endian), and so is one whose first bytes have a 0 in
+/// every other byte (UTF-16 without a mark, see [`crown_notation::utf16_without_bom`]); any other
+/// file streams (UTF-8, with the reader's Latin-1 fallback for lines that are not UTF-8).
 fn open(path: &Path) -> Result<PdnReader<Box<dyn Read>>, CliError> {
     let at = |e: &dyn std::fmt::Display| CliError(format!("{}: {e}", path.display()));
     let mut f = File::open(path).map_err(|e| at(&e))?;
     if f.metadata().map(|m| m.is_dir()).unwrap_or(false) {
         return Err(CliError(format!("{}: is a directory", path.display())));
     }
-    let mut head = [0u8; 2];
-    let mut got = 0;
-    while got < 2 {
-        match f.read(&mut head[got..]) {
-            Ok(0) => break,
-            Ok(n) => got += n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(at(&e)),
-        }
-    }
-    let head = head[..got].to_vec();
-    if matches!(head.as_slice(), [0xff, 0xfe] | [0xfe, 0xff]) {
+    let mut head = Vec::with_capacity(crown_notation::UTF16_SNIFF_BYTES);
+    (&mut f)
+        .take(crown_notation::UTF16_SNIFF_BYTES as u64)
+        .read_to_end(&mut head)
+        .map_err(|e| at(&e))?;
+    let utf16 = matches!(head.as_slice(), [0xff, 0xfe, ..] | [0xfe, 0xff, ..])
+        || crown_notation::utf16_without_bom(&head).is_some();
+    if utf16 {
         let mut bytes = head;
         f.read_to_end(&mut bytes).map_err(|e| at(&e))?;
         let text = crown_notation::decode_utf16_file(&bytes)
@@ -203,7 +201,7 @@ fn check(args: &CheckArgs) -> Result<ExitCode, CliError> {
                             warnings += r.warnings.len();
                             if args.warnings {
                                 for w in &r.warnings {
-                                    warning_lines.push(format!("{}: {w}", path.display()));
+                                    warning_lines.push(w.line(&format!("{}: ", path.display())));
                                 }
                             }
                         }
@@ -251,16 +249,23 @@ fn check(args: &CheckArgs) -> Result<ExitCode, CliError> {
     } else {
         for (p, e) in &errors {
             match e {
-                Problem::Game(e) => say!("{}: {e}", p.display()),
-                Problem::File(reason) => say!("{}: {reason}", p.display()),
+                Problem::Game(e) => say!("{}", e.line(&format!("{}: ", p.display()), "")),
+                Problem::File(reason) => {
+                    say!(
+                        "{}",
+                        crown_notation::one_line(&format!("{}: {reason}", p.display()))
+                    )
+                }
             }
         }
         for w in &warning_lines {
             say!("{w}");
         }
         say!(
-            "{games} games, {replayed} replayed, {warnings} warnings, {} errors",
-            errors.len()
+            "{}, {replayed} replayed, {}, {}",
+            count(games, "game"),
+            count(warnings, "warning"),
+            count(errors.len(), "error")
         );
     }
     Ok(if unusable {
@@ -279,13 +284,14 @@ fn fmt(args: &FmtArgs) -> Result<ExitCode, CliError> {
     let mut games = 0;
     // Problems in file order, and whether the game is one that does not replay (written as read
     // when the file is written at all). Printed at the end, when it is known whether it is.
-    let mut problems: Vec<(String, bool)> = Vec::new();
-    let report = |problems: &[(String, bool)], written: bool| {
-        for (line, as_read) in problems {
+    let mut problems: Vec<(PdnError, bool)> = Vec::new();
+    let report = |problems: &[(PdnError, bool)], written: bool| {
+        let prefix = format!("{}: ", args.file.display());
+        for (e, as_read) in problems {
             if *as_read && written {
-                complain!("{}: {line} (game written as read)", args.file.display());
+                complain!("{}", e.line(&prefix, " (game written as read)"));
             } else {
-                complain!("{}: {line}", args.file.display());
+                complain!("{}", e.line(&prefix, ""));
             }
         }
     };
@@ -299,7 +305,7 @@ fn fmt(args: &FmtArgs) -> Result<ExitCode, CliError> {
                     return Err(fatal);
                 }
                 // Writing without this game would lose it: report and write nothing.
-                problems.push((e.to_string(), false));
+                problems.push((e, false));
                 syntax_failed = true;
                 continue;
             }
@@ -308,7 +314,7 @@ fn fmt(args: &FmtArgs) -> Result<ExitCode, CliError> {
             Ok(c) => out.push_str(&write_game(&c)),
             Err(e) => {
                 // Keep the game as read (moves as written) so that nothing is lost.
-                problems.push((e.to_string(), true));
+                problems.push((e, true));
                 out.push_str(&crown_notation::write_game_as_read(&game));
                 failed = true;
             }
@@ -368,20 +374,20 @@ fn fen(args: &FenArgs) -> Result<ExitCode, CliError> {
                 if let Some(fatal) = io_error(&args.file, &e) {
                     return Err(fatal);
                 }
-                complain!("{}: {e}", args.file.display());
+                complain!("{}", e.line(&format!("{}: ", args.file.display()), ""));
                 return Ok(ExitCode::from(1));
             }
         };
         let (r, failure) = match replay_prefix(&game) {
             Ok(x) => x,
             Err(e) => {
-                complain!("{}: {e}", args.file.display());
+                complain!("{}", e.line(&format!("{}: ", args.file.display()), ""));
                 return Ok(ExitCode::from(1));
             }
         };
         if let Some(e) = failure.filter(|_| args.ply > r.moves.len()) {
             // The position asked for lies beyond a move that does not replay.
-            complain!("{}: {e}", args.file.display());
+            complain!("{}", e.line(&format!("{}: ", args.file.display()), ""));
             return Ok(ExitCode::from(1));
         }
         if args.ply > r.moves.len() {

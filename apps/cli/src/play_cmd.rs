@@ -192,6 +192,9 @@ pub fn session_watched(
         Some(ms) => format!("{ms} ms per move"),
         None => format!("level {level}"),
     };
+    if let Some(path) = args.save.as_deref().filter(|p| *p != "-") {
+        check_save_path(std::path::Path::new(path))?;
+    }
     let played = play_loop(
         &mut game,
         human,
@@ -374,6 +377,44 @@ fn game_pdn(game: &Game, human: Color, strength: &str) -> String {
             ("White", white),
         ],
     )
+}
+
+/// Refuse, before the game begins, a `--save` path the game could not be written to at its end:
+/// a directory, a file in a directory that does not exist, or a place that is not writable (checked
+/// by opening the file for appending, or creating it and removing it again).
+///
+/// # Errors
+/// One line naming the path and the problem.
+fn check_save_path(path: &std::path::Path) -> Result<(), CliError> {
+    let shown = crown_notation::printable(&path.display().to_string());
+    let refuse = |why: String| Err(CliError(format!("--save {shown}: {why}")));
+    if path.is_dir() {
+        return refuse("is a directory; give a file name".into());
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => std::path::Path::new("."),
+    };
+    if !dir.is_dir() {
+        return refuse(format!(
+            "the directory {} does not exist",
+            crown_notation::printable(&dir.display().to_string())
+        ));
+    }
+    let existed = path.exists();
+    match std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(path)
+    {
+        Ok(_) => {
+            if !existed {
+                let _ = std::fs::remove_file(path);
+            }
+            Ok(())
+        }
+        Err(e) => refuse(format!("cannot be written: {e}")),
+    }
 }
 
 fn save(

@@ -38,8 +38,8 @@ fn assert_lines_ok(out: &str) {
             line.chars().count()
         );
         assert!(
-            !line.chars().any(char::is_control),
-            "control character: {line:?}"
+            !line.chars().any(crown_notation::needs_escape),
+            "control or format character: {line:?}"
         );
     }
 }
@@ -118,6 +118,39 @@ fn play_saves_the_game_at_the_end_of_input() {
     let pdn = std::fs::read_to_string(&path).unwrap();
     std::fs::remove_file(&path).unwrap();
     assert!(pdn.contains("1. 11-15 "), "{pdn}");
+}
+
+#[test]
+fn play_refuses_a_save_path_in_a_missing_directory_before_the_game_begins() {
+    let dir = temp_path("no-such-dir");
+    let path = dir.join("missing").join("g.pdn");
+    let args = PlayArgs {
+        variant: "american".into(),
+        setup: None,
+        fen: None,
+        side: None,
+        level: Some(1),
+        movetime: None,
+        save: Some(path.display().to_string()),
+        egdb: crown_cli::common::EgdbArgs {
+            egdb: None,
+            no_egdb: true,
+        },
+        no_book: false,
+    };
+    let mut out = Vec::new();
+    let e = play_session(&args, &b"11-15\nquit\n"[..], &mut out).unwrap_err();
+    assert!(e.0.contains("does not exist"), "{}", e.0);
+    assert!(e.0.contains("g.pdn"), "{}", e.0);
+    // Refused before the board was shown or a move read.
+    assert!(out.is_empty(), "{}", String::from_utf8_lossy(&out));
+    // A directory is no file name either.
+    let args = PlayArgs {
+        save: Some(std::env::temp_dir().display().to_string()),
+        ..args
+    };
+    let e = play_session(&args, &b"quit\n"[..], &mut out).unwrap_err();
+    assert!(e.0.contains("is a directory"), "{}", e.0);
 }
 
 /// Lines of arbitrary bytes that are not `go` or `quit` (a search or the end would cut the test).

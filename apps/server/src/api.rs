@@ -193,6 +193,11 @@ pub struct SeatGranted {
     pub join_url: String,
     /// The game.
     pub game: GameView,
+    /// What was repaired in the request's `fen` (an archive FEN with `?` as the side to move, a man
+    /// on its king row read as a king), one printable line of at most 200 characters each; left
+    /// out when nothing was.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
 }
 
 /// Body of `POST /api/games/{id}/moves`.
@@ -318,6 +323,7 @@ async fn create_game(
         .variant
         .parse()
         .map_err(|e| ApiError::bad_request("bad_variant", format!("{e}")))?;
+    let mut warnings = Vec::new();
     let start = match (&req.fen, &req.setup) {
         (Some(_), Some(_)) => {
             return Err(ApiError::bad_request(
@@ -328,9 +334,10 @@ async fn create_game(
         // The one FEN reader of crown-notation, the lenient way a person writes a FEN; its message
         // already says "bad FEN '…'" (once), quoting at most 60 characters.
         (Some(fen), None) => {
-            crown_notation::read_fen(variant, fen, crown_notation::FenPolicy::Lenient)
-                .map_err(|e| ApiError::bad_request("bad_fen", e.to_string()))?
-                .position
+            let read = crown_notation::read_fen(variant, fen, crown_notation::FenPolicy::Lenient)
+                .map_err(|e| ApiError::bad_request("bad_fen", e.to_string()))?;
+            warnings = read.warnings;
+            read.position
         }
         (None, Some(setup)) => {
             if variant != Variant::Impasse {
@@ -346,10 +353,11 @@ async fn create_game(
         }
         (None, None) => Position::new(variant),
     };
-    if start.legal_moves().is_empty() {
+    if let Some(o) = crown_core::Game::from_position(start).outcome() {
+        // The wording of crown-notation's move reader for a finished game (issue 14).
         return Err(ApiError::bad_request(
             "game_already_over",
-            "the side to move has no legal move in this position",
+            format!("the game is over ({o}): the side to move has no legal move"),
         ));
     }
     let other = match req.opponent.as_deref().unwrap_or("human") {
@@ -440,6 +448,7 @@ async fn create_game(
             color: color.name(),
             token,
             game,
+            warnings,
         }),
     ))
 }
@@ -501,6 +510,7 @@ async fn join_game(
         color: color.name(),
         token,
         game,
+        warnings: Vec::new(),
     }))
 }
 

@@ -81,7 +81,6 @@ impl MovePicker for CrownEngine {
         });
         // Positions of another game would only pollute the table.
         engine.new_game();
-        engine.set_level(Some(level));
         engine.set_book(self.book);
         let mut limits = crown_ai::Limits::level(level);
         if let Some((remaining_ms, increment_ms)) = clock {
@@ -90,7 +89,13 @@ impl MovePicker for CrownEngine {
                 increment_ms,
             });
         }
-        let result = engine.search(game, &limits, stop, &mut |_| {});
+        // The engine session's one search path (crown_ai::session), on this blocking thread.
+        let request = crown_ai::SearchRequest {
+            id: 0,
+            limits,
+            level: Some(level),
+        };
+        let (_, result) = crown_ai::search_now(&mut engine, game, &request, stop, &mut |_| {});
         self.pool
             .lock()
             .unwrap_or_else(|e| e.into_inner())

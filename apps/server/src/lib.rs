@@ -856,7 +856,7 @@ impl App {
                         })
                         .await;
                 }
-                let (game, level, clock, ply, searched) = {
+                let (game, level, clock, ply, key) = {
                     let live = h.live.lock().await;
                     let Some(level) = live.engine_to_move() else {
                         break;
@@ -867,13 +867,12 @@ impl App {
                         .meta
                         .time_control
                         .map(|tc| (live.remaining(stm, now_ms()), tc.increment_ms));
-                    let searched = *live.game.position();
                     (
                         live.game.clone(),
                         level,
                         clock,
                         live.rec.moves.len(),
-                        searched,
+                        crown_ai::SearchKey::of(&live.game),
                     )
                 };
                 let stop = Arc::new(AtomicBool::new(false));
@@ -892,8 +891,9 @@ impl App {
                             return Err(ApiError::conflict("no_engine", "no engine seat"));
                         };
                         // The same ply is not enough: after a takeback and a new move the ply
-                        // count is back where it was but the position differs.
-                        if live.rec.moves.len() != ply || *live.game.position() != searched {
+                        // count is back where it was but the position differs; the engine
+                        // session's key holds both.
+                        if live.rec.moves.len() != ply || !key.is_current(&live.game) {
                             return Err(ApiError::conflict(
                                 "stale_search",
                                 "the position changed during the search",

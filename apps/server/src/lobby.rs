@@ -215,12 +215,15 @@ pub async fn rematch(
         let token = random_hex(32)?;
         let t2 = token.clone();
         let (new_color, _) = app
-            .mutate(&nh, "join", None, move |live, now| live.join(t2.clone(), now))
+            .mutate(&nh, "join", None, move |live, now| {
+                live.join(t2.clone(), now)
+            })
             .await?;
         let game = nh.live.lock().await.view(now_ms(), Some(new_color));
         return Ok((
             StatusCode::OK,
             Json(SeatGranted {
+                warnings: Vec::new(),
                 join_url: join_url(&new_id),
                 id: new_id,
                 color: new_color.name(),
@@ -244,7 +247,10 @@ pub async fn rematch(
                 format!("a rematch was asked for at the same time: game {}", r.id),
             ));
         }
-        live.rec.meta.rematch = Some(Rematch { id: rid.clone(), by });
+        live.rec.meta.rematch = Some(Rematch {
+            id: rid.clone(),
+            by,
+        });
         Ok(())
     })
     .await?;
@@ -252,6 +258,7 @@ pub async fn rematch(
     Ok((
         StatusCode::CREATED,
         Json(SeatGranted {
+            warnings: Vec::new(),
             join_url: join_url(&new_id),
             id: new_id,
             color: new_color.name(),

@@ -135,6 +135,43 @@ async fn create_game_gives_creator_a_secret_token() {
 }
 
 #[tokio::test]
+async fn a_repaired_fen_comes_back_with_its_warnings() {
+    let app = app().await;
+    // An archive FEN: `?` as the side to move (Black, the first player in American, is taken) and
+    // a White man on square 1, White's king row, which can only be a king (docs/notation.md).
+    let (s, v) = send(
+        &app,
+        Method::POST,
+        "/api/games",
+        None,
+        Some(json!({"variant": "american", "fen": "?:W1:B14"})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+    assert_eq!(v["game"]["fen"], "B:WK1:B14");
+    let w: Vec<&str> = v["warnings"]
+        .as_array()
+        .expect("a warnings list")
+        .iter()
+        .map(|w| w.as_str().unwrap())
+        .collect();
+    assert_eq!(w.len(), 2, "{w:?}");
+    assert!(w[0].contains("side to move unknown"), "{}", w[0]);
+    assert!(w[1].contains("White man on 1"), "{}", w[1]);
+    // A clean FEN has no warnings field.
+    let (s, v) = send(
+        &app,
+        Method::POST,
+        "/api/games",
+        None,
+        Some(json!({"variant": "american", "fen": "B:WK1:B14"})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+    assert!(v.get("warnings").is_none(), "{v}");
+}
+
+#[tokio::test]
 async fn create_game_errors_name_the_problem() {
     let app = app().await;
     let cases = [

@@ -1,11 +1,10 @@
-//! The engine seen from the terminal app: a [`Brain`] runs searches on a background thread
-//! ([`Worker`]) and reports progress as [`EngineEvent`]s, so the UI never waits for it.
+//! The engine seen from the terminal app: crown-ai's engine [`Session`] runs searches on a
+//! background thread ([`Worker`] adapts it) and reports progress as [`EngineEvent`]s, so the UI
+//! never waits for it.
 
+use crown_ai::{Clock, Limits, SearchRequest, Searcher, Session, SessionEvent};
 use crown_core::{Game, Move};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Receiver, Sender};
-use std::sync::Arc;
-use std::thread::JoinHandle;
+use std::sync::mpsc::Sender;
 
 /// An evaluation from the side to move's point of view: crown-ai's one displayable score
 /// (`+1.25` in men, `win in 7`, `loss in 4` in plies, `win in 23 (db)` proven by the endgame
@@ -38,22 +37,6 @@ pub struct Request {
     pub clock: Option<(u64, u64)>,
     /// A fixed time for this search in ms (used for hints and draw offers).
     pub movetime_ms: Option<u64>,
-}
-
-/// Something that can choose moves: the Crown engine, or a scripted stand-in in tests.
-pub trait Brain: Send {
-    /// Search `game`'s current position. Calls `on_info` as depths complete; returns the best move
-    /// (`None` only when there is no legal move) and the final [`Thought`]. Must return soon after
-    /// `stop` becomes true.
-    fn think(
-        &mut self,
-        game: &Game,
-        request: &Request,
-        stop: &AtomicBool,
-        on_info: &mut dyn FnMut(&Thought),
-    ) -> (Option<Move>, Thought);
-    /// Forget what was learnt in the previous game (hash tables).
-    fn new_game(&mut self);
 }
 
 /// Why a search was started.
@@ -101,103 +84,109 @@ pub enum EngineEvent {
     },
 }
 
-enum Command {
-    Search(Job),
-    NewGame,
+/// The search limits for a request: the casual level's caps (plus the clock) for the engine's own
+/// moves; full strength for a fixed time for hints and draw offers.
+pub fn limits(request: &Request) -> Limits {
+    match request.movetime_ms {
+        Some(ms) => Limits::movetime(ms),
+        None => {
+            let mut l = Limits::level(request.level);
+            l.clock = request.clock.map(|(remaining_ms, increment_ms)| Clock {
+                remaining_ms,
+                increment_ms,
+            });
+            l
+        }
+    }
 }
 
-/// A background thread that owns a [`Brain`] and runs one search at a time.
+/// The [`SearchRequest`] of a job: its id, [`limits`], and the casual level for the engine's own
+/// moves (low levels choose among near-best moves; hints and draw judgements use the best).
+pub fn search_request(job: &Job) -> SearchRequest {
+    SearchRequest {
+        id: job.id,
+        limits: limits(&job.request),
+        level: match job.request.movetime_ms {
+            Some(_) => None,
+            None => Some(job.request.level),
+        },
+    }
+}
+
+/// The app's view of a crown-ai session event.
+pub fn engine_event(e: SessionEvent) -> EngineEvent {
+    match e {
+        SessionEvent::Info { id, info, .. } => EngineEvent::Info {
+            id,
+            thought: Thought {
+                depth: info.depth,
+                score: info.score,
+                nodes: info.nodes,
+                nps: info.nps,
+                time_ms: info.time_ms,
+                pv: info.pv,
+            },
+        },
+        SessionEvent::Done { id, result: r, .. } => EngineEvent::Done {
+            id,
+            best: r.best_move,
+            thought: Thought {
+                depth: r.depth,
+                score: r.score,
+                nodes: r.nodes,
+                nps: r.nodes.saturating_mul(1000) / r.time_ms.max(1),
+                time_ms: r.time_ms,
+                pv: r.pv,
+            },
+        },
+    }
+}
+
+/// The engine of the app: crown-ai's [`Session`] (one searcher on a background thread, one search
+/// at a time), its events passed on as [`EngineEvent`]s.
 pub struct Worker {
-    commands: Option<Sender<Command>>,
-    stop: Arc<AtomicBool>,
-    handle: Option<JoinHandle<()>>,
+    session: Session,
 }
 
 impl Worker {
-    /// Start the thread; events go to `events` (wrapped by `wrap`, e.g. into the app's message type).
+    /// Start the session's thread with `searcher` (the Crown engine, or a stand-in in tests);
+    /// events go to `events` (wrapped by `wrap`, e.g. into the app's message type).
+    ///
+    /// # Errors
+    /// The operating system's error when the thread cannot be started.
     pub fn spawn<M: Send + 'static>(
-        mut brain: Box<dyn Brain>,
+        searcher: Box<dyn Searcher>,
         events: Sender<M>,
         wrap: fn(EngineEvent) -> M,
-    ) -> Worker {
-        let (tx, rx): (Sender<Command>, Receiver<Command>) = mpsc::channel();
-        let stop = Arc::new(AtomicBool::new(false));
-        let flag = Arc::clone(&stop);
-        let handle = std::thread::Builder::new()
-            .name("crown-engine".into())
-            .spawn(move || {
-                while let Ok(first) = rx.recv() {
-                    // Only the newest queued search matters: older ones were stopped or replaced.
-                    let mut latest = None;
-                    for cmd in std::iter::once(first).chain(rx.try_iter()) {
-                        match cmd {
-                            Command::NewGame => brain.new_game(),
-                            Command::Search(job) => latest = Some(job),
-                        }
-                    }
-                    {
-                        if let Some(job) = latest {
-                            flag.store(false, Ordering::SeqCst);
-                            let id = job.id;
-                            let mut on_info = |t: &Thought| {
-                                let _ = events.send(wrap(EngineEvent::Info {
-                                    id,
-                                    thought: t.clone(),
-                                }));
-                            };
-                            let (best, thought) =
-                                brain.think(&job.game, &job.request, &flag, &mut on_info);
-                            if events
-                                .send(wrap(EngineEvent::Done { id, best, thought }))
-                                .is_err()
-                            {
-                                break;
-                            }
-                        }
-                    }
-                }
-            })
-            .ok();
-        Worker {
-            commands: Some(tx),
-            stop,
-            handle,
-        }
+    ) -> std::io::Result<Worker> {
+        let session = Session::spawn_with(searcher, move |e| {
+            let _ = events.send(wrap(engine_event(e)));
+        })?;
+        Ok(Worker { session })
     }
 
     /// Queue a search (after the current one, which should be stopped first).
     pub fn submit(&self, job: Job) {
-        if let Some(tx) = &self.commands {
-            let _ = tx.send(Command::Search(job));
-        }
+        self.session.submit(&job.game, search_request(&job));
     }
 
     /// Ask the running search to stop now; it still reports `Done`.
     pub fn stop(&self) {
-        self.stop.store(true, Ordering::SeqCst);
+        self.session.stop();
     }
 
-    /// Tell the brain a new game starts.
+    /// Tell the searcher a new game starts.
     pub fn new_game(&self) {
-        if let Some(tx) = &self.commands {
-            let _ = tx.send(Command::NewGame);
-        }
-    }
-}
-
-impl Drop for Worker {
-    fn drop(&mut self) {
-        self.stop();
-        self.commands = None;
-        if let Some(h) = self.handle.take() {
-            let _ = h.join();
-        }
+        self.session.new_game();
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crown_ai::{SearchInfo, SearchResult};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::mpsc;
 
     #[test]
     fn eval_display_matches_the_engine_contract() {
@@ -213,29 +202,37 @@ mod tests {
     /// Reports one depth, then waits for `stop` (or 5 s) and answers with the first legal move.
     struct Patient;
 
-    impl Brain for Patient {
-        fn think(
+    impl Searcher for Patient {
+        fn search(
             &mut self,
             game: &Game,
-            _request: &Request,
+            _limits: &Limits,
+            _level: Option<u8>,
             stop: &AtomicBool,
-            on_info: &mut dyn FnMut(&Thought),
-        ) -> (Option<Move>, Thought) {
+            on_info: &mut dyn FnMut(&SearchInfo),
+        ) -> SearchResult {
             let best = game.legal_moves().first().copied();
-            let t = Thought {
+            on_info(&SearchInfo {
                 depth: 1,
+                seldepth: 1,
                 score: Score::Value(0),
                 nodes: 1,
                 nps: 1,
                 time_ms: 0,
                 pv: best.into_iter().collect(),
-            };
-            on_info(&t);
+            });
             let start = std::time::Instant::now();
             while !stop.load(Ordering::SeqCst) && start.elapsed().as_secs() < 5 {
                 std::thread::sleep(std::time::Duration::from_millis(1));
             }
-            (best, t)
+            SearchResult {
+                best_move: best,
+                score: Score::Value(0),
+                pv: best.into_iter().collect(),
+                depth: 1,
+                nodes: 1,
+                time_ms: 0,
+            }
         }
         fn new_game(&mut self) {}
     }
@@ -243,7 +240,7 @@ mod tests {
     #[test]
     fn the_worker_searches_off_thread_and_stops_on_request() {
         let (tx, rx) = mpsc::channel();
-        let worker = Worker::spawn(Box::new(Patient), tx, |e| e);
+        let worker = Worker::spawn(Box::new(Patient), tx, |e| e).unwrap();
         let game = Game::new(crown_core::Variant::American);
         worker.submit(Job {
             id: 7,
@@ -278,7 +275,7 @@ mod tests {
     #[test]
     fn searches_queued_behind_a_running_one_collapse_to_the_newest() {
         let (tx, rx) = mpsc::channel();
-        let worker = Worker::spawn(Box::new(Patient), tx, |e| e);
+        let worker = Worker::spawn(Box::new(Patient), tx, |e| e).unwrap();
         let job = |id| Job {
             id,
             purpose: Purpose::Move,

@@ -5,7 +5,7 @@
 //!
 //! Built the ratatui way: [`app::App`] holds the state and handles [`app::Msg`]s in
 //! [`app::App::update`]; [`ui::view`] draws it; [`layout`] is the geometry both share (so mouse
-//! clicks hit what is drawn); [`engine::Worker`] runs searches on a background thread. All rules
+//! clicks hit what is drawn); [`engine::Worker`] runs searches on a background thread (crown-ai's engine session). All rules
 //! come from `crown-core`.
 
 pub mod app;

@@ -4,8 +4,9 @@
 
 use crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event};
 use crossterm::execute;
+use crown_ai::Searcher;
 use crown_tui::app::{App, Effect, Msg};
-use crown_tui::engine::{Brain, EngineEvent, Worker};
+use crown_tui::engine::{EngineEvent, Worker};
 use crown_tui::review::{ReviewEvent, ReviewRunner, REVIEW_MOVETIME_MS};
 use crown_tui::ui;
 use std::io;
@@ -27,7 +28,7 @@ In the game press ? for the keys. The mouse works too.";
 
 /// The engine of this build, with the endgame databases in `egdb` (`None`: the default directory;
 /// `Some(None)`: none). A missing or broken directory is a warning on stderr, not an error.
-fn brain(egdb: Option<Option<std::path::PathBuf>>, book: bool) -> Option<Box<dyn Brain>> {
+fn brain(egdb: Option<Option<std::path::PathBuf>>, book: bool) -> Option<Box<dyn Searcher>> {
     let tables = match egdb {
         Some(None) => Ok(None),
         Some(Some(dir)) => crown_ai::tables::load(Some(&dir)),
@@ -40,9 +41,7 @@ fn brain(egdb: Option<Option<std::path::PathBuf>>, book: bool) -> Option<Box<dyn
     for w in tables.iter().flat_map(|t| t.warnings()) {
         eprintln!("crown-tui: warning: {w}");
     }
-    let mut engine = crown_tui::crown_engine::CrownEngine::with_tables(tables);
-    engine.set_book(book);
-    Some(Box::new(engine))
+    Some(crown_tui::crown_engine::searcher(tables, book))
 }
 
 fn main() {
@@ -84,15 +83,21 @@ fn main() {
     }
 }
 
-fn run(ascii: bool, brain: Option<Box<dyn Brain>>) -> io::Result<()> {
+fn run(ascii: bool, brain: Option<Box<dyn Searcher>>) -> io::Result<()> {
     let seed = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_nanos() as u64)
         .unwrap_or(0x9e37_79b9);
-    let mut app = App::new(brain.is_some(), seed);
-    app.ascii = ascii;
     let (tx, rx) = mpsc::channel::<EngineEvent>();
-    let worker = brain.map(|b| Worker::spawn(b, tx, |e| e));
+    let worker = brain.and_then(|b| match Worker::spawn(b, tx, |e| e) {
+        Ok(w) => Some(w),
+        Err(e) => {
+            eprintln!("crown-tui: warning: the engine cannot start ({e}); playing without it");
+            None
+        }
+    });
+    let mut app = App::new(worker.is_some(), seed);
+    app.ascii = ascii;
 
     let mut terminal = ratatui::init();
     let _ = execute!(io::stdout(), EnableMouseCapture);

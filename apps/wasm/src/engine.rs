@@ -2,11 +2,15 @@
 //!
 //! WebAssembly in the browser has one thread here, so a search blocks its caller: run it in a Web
 //! Worker (the web UI does, `www/js/engine-worker.js`). A search ends at its limits; to abandon one
-//! early, terminate the worker.
+//! early, terminate the worker. Searches go through crown-ai's engine session path
+//! ([`crown_ai::search_now`], the one the threaded [`crown_ai::Session`] runs).
 
 use crate::view::{move_view, MoveView};
 use crate::{error, to_js, WasmGame};
-use crown_ai::{Clock, Engine, EngineOptions, Limits, Score, SearchInfo};
+use crown_ai::{
+    search_now, Clock, Engine, EngineOptions, Limits, Score, SearchInfo, SearchRequest,
+    SessionEvent,
+};
 use crown_core::{Move, Position};
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::AtomicBool;
@@ -246,21 +250,26 @@ impl WasmEngine {
                 ));
             }
         }
-        self.engine.set_level(arg.level);
         // Small endgame databases, built in memory at the first search of the game's variant.
         self.engine
             .set_tables(crate::tables::for_variant(game.core().variant()));
-        let limits = arg.to_limits();
+        let request = SearchRequest {
+            id: 0,
+            limits: arg.to_limits(),
+            level: arg.level,
+        };
         let start = *game.core().position();
         let stop = AtomicBool::new(false);
-        let mut report = |info: &SearchInfo| {
-            if let Some(f) = &on_info {
-                if let Ok(v) = to_js(&info_view(&start, info)) {
+        let mut report = |e: SessionEvent| {
+            if let (SessionEvent::Info { info, .. }, Some(f)) = (e, &on_info) {
+                if let Ok(v) = to_js(&info_view(&start, &info)) {
                     let _ = f.call1(&JsValue::NULL, &v);
                 }
             }
         };
-        let r = self.engine.search(game.core(), &limits, &stop, &mut report);
+        // The engine session's one search path (crown_ai::session), run on this thread: wasm32
+        // in the browser has no threads.
+        let (_, r) = search_now(&mut self.engine, game.core(), &request, &stop, &mut report);
         let (pv_text, _) = line_views(&start, &r.pv);
         let best_move = r.best_move.and_then(|mv| {
             start

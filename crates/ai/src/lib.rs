@@ -48,7 +48,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 pub use search::MAX_PLY;
-pub use session::{SearchKey, Session, SessionEvent};
+pub use session::{search_now, SearchKey, SearchRequest, Searcher, Session, SessionEvent};
 pub use tables::{EndgameTables, TableProbe, Wdl};
 
 /// A chess-style clock for the side to move.

@@ -17,12 +17,28 @@ pub const MAX_QUOTE_CHARS: usize = 60;
 /// Most characters of an [`InputError`] message (one line, printable).
 pub const MAX_ERROR_CHARS: usize = 200;
 
-/// `text` with every control character written as `\u{..}` (ESC as `\u{1b}`, CR as `\u{d}`), so that
-/// a message shows it instead of acting on the terminal.
+/// Whether `c` is written as `\u{..}` in a message: Unicode general categories Cc (controls: ESC,
+/// CR, …), Cf (format characters: U+202E right-to-left override, U+200B zero-width space, the
+/// U+2066–U+2069 isolates, a byte-order mark U+FEFF, …), Zl (U+2028) and Zp (U+2029). Such a
+/// character would act on the terminal or reorder the text around it, or is invisible.
+pub fn needs_escape(c: char) -> bool {
+    use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
+    matches!(
+        c.general_category(),
+        GeneralCategory::Control
+            | GeneralCategory::Format
+            | GeneralCategory::LineSeparator
+            | GeneralCategory::ParagraphSeparator
+    )
+}
+
+/// `text` with every character of [`needs_escape`] written as `\u{..}` (ESC as `\u{1b}`, CR as
+/// `\u{d}`, a right-to-left override as `\u{202e}`), so that a message shows it instead of acting on
+/// the terminal.
 pub fn printable(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
-        if c.is_control() {
+        if needs_escape(c) {
             out.push_str(&c.escape_unicode().to_string());
         } else {
             out.push(c);
@@ -128,6 +144,9 @@ pub fn decode_line(bytes: &[u8]) -> Result<&str, InputError> {
             "the text is UTF-16 (it starts with a UTF-16 byte-order mark); send UTF-8",
         ));
     }
+    if utf16_without_bom(b).is_some() {
+        return Err(utf16_error());
+    }
     let b = b.strip_prefix(&[0xef, 0xbb, 0xbf]).unwrap_or(b);
     std::str::from_utf8(b).map_err(|e| {
         let at = e.valid_up_to();
@@ -142,25 +161,78 @@ pub fn decode_line(bytes: &[u8]) -> Result<&str, InputError> {
     })
 }
 
+/// Whether `bytes` look like UTF-16 text without a byte-order mark: at least 2 bytes, and at least
+/// half of the even (big-endian) or of the odd (little-endian) positions hold 0 while the other
+/// positions hold almost none. ASCII text written as UTF-16 has a 0 in every other byte; UTF-8 text
+/// has no 0 byte at all unless it holds NUL characters. Returns `Some(true)` for little-endian.
+pub fn utf16_without_bom(bytes: &[u8]) -> Option<bool> {
+    if bytes.len() < 2 {
+        return None;
+    }
+    let (mut even, mut odd) = (0usize, 0usize);
+    for (i, &b) in bytes.iter().enumerate() {
+        if b == 0 {
+            if i % 2 == 0 {
+                even += 1;
+            } else {
+                odd += 1;
+            }
+        }
+    }
+    let (n_even, n_odd) = (bytes.len().div_ceil(2), bytes.len() / 2);
+    if odd * 2 >= n_odd && odd > 0 && even * 4 <= odd {
+        Some(true)
+    } else if even * 2 >= n_even && even > 0 && odd * 4 <= even {
+        Some(false)
+    } else {
+        None
+    }
+}
+
+/// The error for text that is UTF-16 without a byte-order mark.
+fn utf16_error() -> InputError {
+    InputError::new(
+        InputErrorKind::Encoding,
+        "the text is UTF-16 (no byte-order mark: every other byte is 0); send UTF-8",
+    )
+}
+
+/// [`utf16_error`] when `text` (already UTF-8, e.g. from JSON or a command-line argument) holds
+/// UTF-16 with its 0 bytes as NUL characters.
+fn check_not_utf16(text: &str) -> Result<(), InputError> {
+    if text.contains('\0') && utf16_without_bom(text.as_bytes()).is_some() {
+        Err(utf16_error())
+    } else {
+        Ok(())
+    }
+}
+
+/// Most bytes at the start of a file looked at by [`decode_utf16_file`] to tell UTF-16 without a
+/// byte-order mark.
+pub const UTF16_SNIFF_BYTES: usize = 1024;
+
 /// The text of a whole file: UTF-8 (a UTF-8 byte-order mark skipped), or UTF-16 when the file starts
-/// with a UTF-16 byte-order mark (little- or big-endian), which tells its encoding. Bytes that are
-/// not UTF-8 in a file without a UTF-16 mark are kept for the caller's own fallback (the PDN reader
-/// reads such lines as Latin-1), so this returns `None` for them.
+/// with a UTF-16 byte-order mark (little- or big-endian), which tells its encoding, or when its
+/// first [`UTF16_SNIFF_BYTES`] bytes look like UTF-16 without one ([`utf16_without_bom`]: every
+/// other byte 0). Bytes that are not UTF-8 in a file that is not UTF-16 are kept for the caller's
+/// own fallback (the PDN reader reads such lines as Latin-1), so this returns `None` for them.
 ///
 /// # Errors
 /// [`InputErrorKind::Encoding`] for a UTF-16 file with an odd number of bytes or an unpaired
 /// surrogate (the 1-based code unit is named).
 pub fn decode_utf16_file(bytes: &[u8]) -> Result<Option<String>, InputError> {
-    let little = match bytes {
-        [0xff, 0xfe, ..] => true,
-        [0xfe, 0xff, ..] => false,
-        _ => return Ok(None),
+    let (little, body, how) = match bytes {
+        [0xff, 0xfe, rest @ ..] => (true, rest, "byte-order mark"),
+        [0xfe, 0xff, rest @ ..] => (false, rest, "byte-order mark"),
+        _ => match utf16_without_bom(&bytes[..bytes.len().min(UTF16_SNIFF_BYTES)]) {
+            Some(little) => (little, bytes, "no byte-order mark"),
+            None => return Ok(None),
+        },
     };
-    let body = &bytes[2..];
     if body.len() % 2 != 0 {
         return Err(InputError::new(
             InputErrorKind::Encoding,
-            "the file is UTF-16 (byte-order mark) but has an odd number of bytes",
+            format!("the file is UTF-16 ({how}) but has an odd number of bytes"),
         ));
     }
     let units = body.chunks_exact(2).map(|p| {
@@ -285,11 +357,13 @@ fn position_error_text(variant: Variant, e: &PositionError) -> String {
 /// Read `text` as a PDN FEN of `variant` under `policy` (PDN 3.0 FEN grammar, docs/notation.md).
 ///
 /// # Errors
-/// [`InputErrorKind::FenSyntax`] when the text does not follow the grammar (naming a side to move
+/// [`InputErrorKind::Encoding`] for UTF-16 text without a byte-order mark (NUL characters in every
+/// other byte); [`InputErrorKind::FenSyntax`] when the text does not follow the grammar (naming a side to move
 /// given twice, a doubled `K`, the column of the first bad character); [`InputErrorKind::BadPosition`]
 /// when it is no position of the game (too many men, a man on its king row under
 /// [`FenPolicy::Strict`], an empty board, …). The FEN is quoted at most [`MAX_QUOTE_CHARS`] long.
 pub fn read_fen(variant: Variant, text: &str, policy: FenPolicy) -> Result<ReadFen, InputError> {
+    check_not_utf16(text)?;
     let t = text.trim();
     let fail = |kind, why: String| InputError::new(kind, format!("bad FEN {}: {why}", quote(t)));
     if t.is_empty() {
@@ -381,8 +455,9 @@ fn crown_men_on_king_row(mut setup: Setup) -> (Setup, Vec<String>) {
 
 /// Move text with algebraic squares (`f6-e5`, `f6e5`, `d2xf4xh6`) written as square numbers
 /// (`11-15`); numeric text is returned unchanged. Also checks every square number against 1–32 so
-/// that a long digit string is named, quoted short, with its column.
-fn normalize_move(text: &str) -> Result<String, InputError> {
+/// that a long digit string is named, quoted short, with its column, and names a character that
+/// cannot follow a square (`11-15x`, `11-15!`: "unexpected 'x' after square 15 at column 6").
+fn normalize_move(variant: Variant, text: &str) -> Result<String, InputError> {
     let chars: Vec<char> = text.chars().collect();
     let mut out = String::with_capacity(text.len());
     let mut i = 0;
@@ -399,6 +474,7 @@ fn normalize_move(text: &str) -> Result<String, InputError> {
                         out.push('-');
                     }
                     out.push_str(&sq.number().to_string());
+                    after_square(variant, text, &chars, i + 2, &chars[i..i + 2])?;
                 }
                 None => {
                     return Err(InputError::new(
@@ -433,6 +509,7 @@ fn normalize_move(text: &str) -> Result<String, InputError> {
                     ),
                 ));
             }
+            after_square(variant, text, &chars, i, &chars[start..i])?;
             out.push_str(&digits);
             continue;
         }
@@ -440,6 +517,54 @@ fn normalize_move(text: &str) -> Result<String, InputError> {
         i += 1;
     }
     Ok(out)
+}
+
+/// Check the character at `at`, just after the square `square` of the move `text`: the end of the
+/// move, a separator followed by another square (`-`, `x`, `X`, `:`; Impasse also `>`), or, in
+/// Impasse, the suffixes `+` and `=N`. Anything else is named with its column; a PDN move strength
+/// mark (`!`, `?`) is said to belong to PDN files, not to a typed move (docs/notation.md).
+fn after_square(
+    variant: Variant,
+    text: &str,
+    chars: &[char],
+    at: usize,
+    square: &[char],
+) -> Result<(), InputError> {
+    let Some(&c) = chars.get(at) else {
+        return Ok(());
+    };
+    let next_is_square = chars
+        .get(at + 1)
+        .is_some_and(|d| d.is_ascii_digit() || ('a'..='h').contains(d));
+    let ok = match c {
+        '-' | 'x' | 'X' | ':' => next_is_square,
+        '>' => !variant.is_draughts() && next_is_square,
+        '+' | '=' => !variant.is_draughts(),
+        _ => false,
+    };
+    if ok {
+        return Ok(());
+    }
+    let square: String = square.iter().collect();
+    let what = if c.is_whitespace() {
+        format!("a space ({})", quote(&c.to_string()))
+    } else {
+        quote(&c.to_string())
+    };
+    let hint = match c {
+        '-' | 'x' | 'X' | ':' | '>' => "; a square must follow it",
+        '!' | '?' => "; move marks such as ! and ? belong in PDN files, not in a typed move",
+        _ => "",
+    };
+    Err(InputError::new(
+        InputErrorKind::MoveSyntax,
+        format!(
+            "cannot read move {}: unexpected {what} after square {} at column {}{hint}",
+            quote(text),
+            quote_n(&square, PART_CHARS).trim_matches('\''),
+            at + 1
+        ),
+    ))
 }
 
 fn list_moves(pos: &Position) -> String {
@@ -460,12 +585,11 @@ pub fn legal_moves_text(texts: &[String]) -> String {
     }
 }
 
-/// "White has won" or the like for a position with no legal move.
-fn finished_text(pos: &Position) -> String {
-    match pos.winner() {
-        Some(c) => format!("no legal moves: {c} has won"),
-        None => "no legal moves: the game is over".into(),
-    }
+/// The one wording of a move refused because the game is over, for a position alone
+/// ([`read_move`]) and for a game ([`read_game_move`]): `illegal move '1-5': the game is over
+/// (White wins: the opponent has no pieces left)`, the outcome as [`crown_core::Outcome`] writes it.
+fn game_over_text(text: &str, outcome: &crown_core::Outcome) -> String {
+    format!("illegal move {}: the game is over ({outcome})", quote(text))
 }
 
 /// Hub-protocol capture (`from x to x captured…`, the captured squares in any order), for a text
@@ -497,12 +621,14 @@ fn hub_capture(pos: &Position, text: &str) -> Option<Move> {
 /// then the captured squares in any order).
 ///
 /// # Errors
+/// [`InputErrorKind::Encoding`] for UTF-16 text without a byte-order mark;
 /// [`InputErrorKind::MoveSyntax`] (text not in the notation, a square outside 1–32 or a light
-/// square, with its column); [`InputErrorKind::IllegalMove`] naming the problem: the position has
-/// no legal moves ("no legal moves: White has won"), a capture that stops early ("the capture must
+/// square, with its column, or a character that cannot follow a square); [`InputErrorKind::IllegalMove`] naming the problem: the position has
+/// no legal moves ("the game is over (White wins: the opponent has no pieces left)"), a capture that stops early ("the capture must
 /// continue: 15x24 can go on to 31"), a compulsory capture, or the legal moves ("1 legal move: …");
 /// [`InputErrorKind::AmbiguousMove`] with the candidates in full.
 pub fn read_move(pos: &Position, text: &str) -> Result<Move, InputError> {
+    check_not_utf16(text)?;
     let t = text.trim();
     if t.is_empty() {
         return Err(InputError::new(
@@ -510,12 +636,15 @@ pub fn read_move(pos: &Position, text: &str) -> Result<Move, InputError> {
             "empty move: type a move such as 11-15",
         ));
     }
-    let norm = normalize_move(t)?;
+    let norm = normalize_move(pos.variant(), t)?;
     if pos.legal_moves().is_empty() {
-        return Err(InputError::new(
-            InputErrorKind::IllegalMove,
-            format!("illegal move {}: {}", quote(t), finished_text(pos)),
-        ));
+        // The position alone: its outcome is a win by material or by no legal move.
+        if let Some(o) = Game::from_position(*pos).outcome() {
+            return Err(InputError::new(
+                InputErrorKind::IllegalMove,
+                game_over_text(t, &o),
+            ));
+        }
     }
     let err = match pos.parse_move(&norm) {
         Ok(m) => return Ok(m),
@@ -589,10 +718,7 @@ pub fn read_game_move(game: &Game, text: &str) -> Result<Move, InputError> {
     if let Some(o) = game.outcome() {
         return Err(InputError::new(
             InputErrorKind::IllegalMove,
-            format!(
-                "illegal move {}: the game is over ({o})",
-                quote(text.trim())
-            ),
+            game_over_text(text.trim(), &o),
         ));
     }
     read_move(game.position(), text)

@@ -31,12 +31,12 @@ mod replay;
 mod writer;
 
 pub use crown_core::{FenError, MoveError, Setup};
-pub use error::{Location, PdnError, PdnErrorKind, PdnWarning};
+pub use error::{Location, PdnError, PdnErrorKind, PdnWarning, LEGAL_MOVES_SHOWN};
 pub use gametype::{game_type_tag, variant_from_game_type, IMPASSE_GAME_TYPE};
 pub use input::{
-    decode_line, decode_utf16_file, legal_moves_text, one_line, play_moves, printable, quote,
-    read_fen, read_game_move, read_move, FenPolicy, InputError, InputErrorKind, ReadFen,
-    MAX_ERROR_CHARS, MAX_QUOTE_CHARS,
+    decode_line, decode_utf16_file, legal_moves_text, needs_escape, one_line, play_moves,
+    printable, quote, read_fen, read_game_move, read_move, utf16_without_bom, FenPolicy,
+    InputError, InputErrorKind, ReadFen, MAX_ERROR_CHARS, MAX_QUOTE_CHARS, UTF16_SNIFF_BYTES,
 };
 pub use reader::{
     is_move_text, read_games, MoveNode, Node, PdnGame, PdnReader, MAX_VARIATION_DEPTH, RESULTS,

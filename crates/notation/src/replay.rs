@@ -474,12 +474,15 @@ fn replay_move(
     let mv = match cands.len() {
         1 => cands[0],
         0 => {
-            let legal = pos.legal_moves();
             return Err(PdnError {
                 location: Box::new(loc()),
                 kind: PdnErrorKind::IllegalMove {
                     fen: pos.to_fen(),
-                    legal: legal.iter().map(|m| pos.move_text(m)).collect(),
+                    legal: pos
+                        .legal_moves_sorted()
+                        .iter()
+                        .map(|m| pos.move_text(m))
+                        .collect(),
                 },
             });
         }
@@ -560,7 +563,7 @@ mod tests {
         assert!(w[0].contains("illegal move"), "{}", w[0]);
         // After 1. 11-15 22-18 Black must capture 15x22 (American rule 6): 2. 9-13 is illegal.
         assert!(w[1].contains("move 2 '9-13'"), "{}", w[1]);
-        assert!(w[1].ends_with("legal moves: 15x22"), "{}", w[1]);
+        assert!(w[1].ends_with("legal: 15x22"), "{}", w[1]);
         // Legal variations give no warning.
         let g = one("1. 11-15 (1. 9-14 22-18) 23-19 (1... 22-18 2. 15x22 25x18) *");
         assert!(replay(&g).unwrap().warnings.is_empty());

@@ -15,8 +15,8 @@ fn assert_printable(msg: &str) {
         msg.chars().count()
     );
     assert!(
-        !msg.chars().any(char::is_control),
-        "control character in {msg:?}"
+        !msg.chars().any(crown_notation::needs_escape),
+        "control or format character in {msg:?}"
     );
 }
 
@@ -58,6 +58,10 @@ fn error_messages_name_the_problem() {
         // One legal move: the count and the noun agree.
         move_error(American, Some("W:W29:B1"), "29-26"),
         move_error(Impasse, None, "x99"),
+        // A character that cannot follow a square is named (a PDN strength mark too).
+        move_error(American, None, "11-15x"),
+        move_error(American, None, "11-15!"),
+        move_error(American, None, "11-15\u{202e}"),
         fen_error(American, "BB:W21-32:B1-12", FenPolicy::Lenient),
         fen_error(American, "B:W21-32:B1-11,KK12", FenPolicy::Lenient),
         fen_error(American, "B:W21-32:B1-13", FenPolicy::Lenient),
@@ -70,7 +74,106 @@ fn error_messages_name_the_problem() {
     ];
     lines.push(decode_line(b"caf\xe9\n").unwrap_err().to_string());
     lines.push(decode_line(b"\xff\xfep\x00i\x00").unwrap_err().to_string());
+    lines.push(
+        decode_line(b"p\x00i\x00n\x00g\x00")
+            .unwrap_err()
+            .to_string(),
+    );
     insta::assert_snapshot!(lines.join("\n"));
+}
+
+#[test]
+fn a_stray_character_after_a_square_is_named_with_its_column() {
+    let start = Position::new(Variant::American);
+    let e = read_move(&start, "11-15x").unwrap_err();
+    assert_eq!(e.kind, crown_notation::InputErrorKind::MoveSyntax);
+    assert!(
+        e.message()
+            .contains("unexpected 'x' after square 15 at column 6"),
+        "{e}"
+    );
+    // `!` and `?` are PDN move strength marks (docs/notation.md), not part of a typed move.
+    let e = read_move(&start, "11-15!").unwrap_err().to_string();
+    assert!(
+        e.contains("unexpected '!' after square 15 at column 6"),
+        "{e}"
+    );
+    assert!(e.contains("PDN"), "{e}");
+    let e = read_move(&start, "f6-e5?").unwrap_err().to_string();
+    assert!(
+        e.contains("unexpected '?' after square e5 at column 6"),
+        "{e}"
+    );
+    // What may follow a square is still read: a separator and a square, Impasse suffixes.
+    assert!(read_move(&start, "11x15").is_ok());
+    let impasse = Position::new(Variant::Impasse);
+    assert!(read_move(&impasse, "22-18").is_ok());
+    let e = read_move(&impasse, "22-18#").unwrap_err().to_string();
+    assert!(
+        e.contains("unexpected '#' after square 18 at column 6"),
+        "{e}"
+    );
+}
+
+#[test]
+fn format_characters_are_escaped_in_messages() {
+    // Cf (U+202E right-to-left override, U+200B zero-width space, U+2066 isolate, U+FEFF), Zl
+    // (U+2028) and Zp (U+2029) would reorder or hide the text around them.
+    let start = Position::new(Variant::American);
+    for c in [
+        '\u{202e}', '\u{200b}', '\u{200f}', '\u{2066}', '\u{2069}', '\u{feff}', '\u{2028}',
+        '\u{2029}',
+    ] {
+        let text = format!("1{c}1-15");
+        let e = read_move(&start, &text).unwrap_err().to_string();
+        assert_printable(&e);
+        assert!(e.contains(&format!("\\u{{{:x}}}", c as u32)), "{c:?}: {e}");
+        let e = read_fen(
+            Variant::American,
+            &format!("B:W21-32:B1-1{c}2"),
+            FenPolicy::Lenient,
+        )
+        .unwrap_err()
+        .to_string();
+        assert_printable(&e);
+    }
+    // Letters of other scripts are kept as they are.
+    assert_eq!(crown_notation::printable("Ölümsüz Ç"), "Ölümsüz Ç");
+}
+
+#[test]
+fn utf16_without_a_byte_order_mark_is_recognised() {
+    let text = "[Event \"x\"]\n1. 11-15 *\n";
+    let (mut le, mut be) = (Vec::new(), Vec::new());
+    for u in text.encode_utf16() {
+        le.extend_from_slice(&u.to_le_bytes());
+        be.extend_from_slice(&u.to_be_bytes());
+    }
+    assert_eq!(decode_utf16_file(&le).unwrap().as_deref(), Some(text));
+    assert_eq!(decode_utf16_file(&be).unwrap().as_deref(), Some(text));
+    // A line of it is refused by name, in either byte order.
+    for line in [&le[..12], &be[..12]] {
+        let e = decode_line(line).unwrap_err().to_string();
+        assert!(e.contains("UTF-16 (no byte-order mark"), "{e}");
+    }
+    // UTF-8 with a NUL character here and there is not UTF-16.
+    assert_eq!(decode_line(b"ping\x00").unwrap(), "ping\u{0}");
+    assert_eq!(decode_utf16_file(b"[Event \"a\x00b\"]\n").unwrap(), None);
+}
+
+#[test]
+fn a_finished_game_has_one_wording_for_a_position_and_a_game() {
+    // Black to move has no piece left: White wins (American rule: a side without pieces loses).
+    let pos = Position::from_fen(Variant::American, "B:W32:B").unwrap();
+    let from_position = read_move(&pos, "1-5").unwrap_err().to_string();
+    let from_game = read_game_move(&Game::from_position(pos), "1-5")
+        .unwrap_err()
+        .to_string();
+    assert_eq!(from_position, from_game);
+    assert_eq!(
+        from_game,
+        "illegal move '1-5': the game is over (White wins: the opponent has no pieces left)"
+    );
 }
 
 #[test]
