@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { launch, newPage, openApp, screenshot, clickSquare, moveList, tempDir, wwwRoot } from "./harness.js";
+import { launch, newPage, openApp, screenshot, clickSquare, moveList, tempDir, wwwRoot, repoRoot } from "./harness.js";
 
 const BIN = process.env.CROWN_SERVER_BIN;
 let browser;
@@ -163,6 +163,20 @@ test("online game kept apart from local play; names on the boards and in PDN; ch
   assert.match(await c.getAttribute("#chat-input", "placeholder"), /Spectators/);
   assert.equal(await a.getAttribute("#chat-input", "maxlength"), "200");
   await screenshot(c, "50-online-chat-spectator");
+  // Both players' names in the chat are readable in both page themes (axe-core color-contrast,
+  // WCAG AA): White's name was a pale cream on the light theme's pale panel.
+  await c.addScriptTag({ path: path.join(repoRoot, "apps/wasm/e2e/node_modules/axe-core/axe.min.js") });
+  await a.fill("#chat-input", "thanks");
+  await a.click("#chat-send");
+  await c.waitForFunction(() => document.querySelectorAll("#chat-log .chat-msg").length === 2);
+  for (const theme of ["light", "dark"]) {
+    await c.selectOption("#theme-select", theme);
+    const bad = await c.evaluate(async () => {
+      const r = await window.axe.run("#chat-log", { runOnly: ["color-contrast"] });
+      return r.violations.flatMap((v) => v.nodes.map((n) => n.target.join(" ")));
+    });
+    assert.deepEqual(bad, [], `chat contrast in the ${theme} theme`);
+  }
   for (const p of [a, b, c]) {
     assert.deepEqual(p.errors, []);
     await p.context().close();
