@@ -211,6 +211,14 @@ test("lobby seek with a custom clock, draw decline, takeback, resign, rematch, m
   await b.waitForSelector("#online-decline-draw:not([hidden])");
   await b.click("#online-decline-draw");
   await a.waitForFunction(() => /declined/.test(document.querySelector("#toast").textContent));
+  // The message is beside the board: it covers neither the board nor a clock.
+  const toastBox = await a.locator("#toast").boundingBox();
+  for (const sel of ["#board", "#clock-bottom", "#clock-top"]) {
+    const r = await a.locator(sel).boundingBox();
+    const hit = toastBox.x < r.x + r.width && r.x < toastBox.x + toastBox.width &&
+      toastBox.y < r.y + r.height && r.y < toastBox.y + toastBox.height;
+    assert.ok(!hit, `the toast covers ${sel}`);
+  }
 
   // Black (B) plays, then asks to take it back; A accepts; the move is gone on both boards.
   await clickSquare(b, 11);
@@ -225,6 +233,8 @@ test("lobby seek with a custom clock, draw decline, takeback, resign, rematch, m
 
   // B resigns; A offers a rematch; B accepts: colours are swapped.
   await b.click("#online-resign");
+  await b.waitForSelector("#dlg-confirm[open]");
+  await b.click("#confirm-yes");
   for (const p of [a, b]) {
     await p.waitForSelector("#dlg-over[open]");
     await p.click("#dlg-over button[value=analyse]").catch(() => {});
