@@ -219,6 +219,12 @@ test("lobby seek with a custom clock, draw decline, takeback, resign, rematch, m
       toastBox.y < r.y + r.height && r.y < toastBox.y + toastBox.height;
     assert.ok(!hit, `the toast covers ${sel}`);
   }
+  // and it is readable in the page's (light) theme: axe-core color-contrast on the toast
+  await a.addScriptTag({ path: path.join(repoRoot, "apps/wasm/e2e/node_modules/axe-core/axe.min.js") });
+  const toastContrast = await a.evaluate(async () =>
+    (await window.axe.run("#toast", { runOnly: ["color-contrast"] })).violations.length,
+  );
+  assert.equal(toastContrast, 0, "toast text contrast");
 
   // Black (B) plays, then asks to take it back; A accepts; the move is gone on both boards.
   await clickSquare(b, 11);
