@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { launch, newPage, openApp, screenshot, clickSquare, moveList, tempDir, wwwRoot } from "./harness.js";
+import { launch, newPage, openApp, screenshot, clickSquare, moveList, tempDir, wwwRoot, repoRoot } from "./harness.js";
 
 const BIN = process.env.CROWN_SERVER_BIN;
 let browser;
@@ -163,6 +163,20 @@ test("online game kept apart from local play; names on the boards and in PDN; ch
   assert.match(await c.getAttribute("#chat-input", "placeholder"), /Spectators/);
   assert.equal(await a.getAttribute("#chat-input", "maxlength"), "200");
   await screenshot(c, "50-online-chat-spectator");
+  // Both players' names in the chat are readable in both page themes (axe-core color-contrast,
+  // WCAG AA): White's name was a pale cream on the light theme's pale panel.
+  await c.addScriptTag({ path: path.join(repoRoot, "apps/wasm/e2e/node_modules/axe-core/axe.min.js") });
+  await a.fill("#chat-input", "thanks");
+  await a.click("#chat-send");
+  await c.waitForFunction(() => document.querySelectorAll("#chat-log .chat-msg").length === 2);
+  for (const theme of ["light", "dark"]) {
+    await c.selectOption("#theme-select", theme);
+    const bad = await c.evaluate(async () => {
+      const r = await window.axe.run("#chat-log", { runOnly: ["color-contrast"] });
+      return r.violations.flatMap((v) => v.nodes.map((n) => n.target.join(" ")));
+    });
+    assert.deepEqual(bad, [], `chat contrast in the ${theme} theme`);
+  }
   for (const p of [a, b, c]) {
     assert.deepEqual(p.errors, []);
     await p.context().close();
@@ -197,6 +211,20 @@ test("lobby seek with a custom clock, draw decline, takeback, resign, rematch, m
   await b.waitForSelector("#online-decline-draw:not([hidden])");
   await b.click("#online-decline-draw");
   await a.waitForFunction(() => /declined/.test(document.querySelector("#toast").textContent));
+  // The message is beside the board: it covers neither the board nor a clock.
+  const toastBox = await a.locator("#toast").boundingBox();
+  for (const sel of ["#board", "#clock-bottom", "#clock-top"]) {
+    const r = await a.locator(sel).boundingBox();
+    const hit = toastBox.x < r.x + r.width && r.x < toastBox.x + toastBox.width &&
+      toastBox.y < r.y + r.height && r.y < toastBox.y + toastBox.height;
+    assert.ok(!hit, `the toast covers ${sel}`);
+  }
+  // and it is readable in the page's (light) theme: axe-core color-contrast on the toast
+  await a.addScriptTag({ path: path.join(repoRoot, "apps/wasm/e2e/node_modules/axe-core/axe.min.js") });
+  const toastContrast = await a.evaluate(async () =>
+    (await window.axe.run("#toast", { runOnly: ["color-contrast"] })).violations.length,
+  );
+  assert.equal(toastContrast, 0, "toast text contrast");
 
   // Black (B) plays, then asks to take it back; A accepts; the move is gone on both boards.
   await clickSquare(b, 11);
@@ -211,6 +239,8 @@ test("lobby seek with a custom clock, draw decline, takeback, resign, rematch, m
 
   // B resigns; A offers a rematch; B accepts: colours are swapped.
   await b.click("#online-resign");
+  await b.waitForSelector("#dlg-confirm[open]");
+  await b.click("#confirm-yes");
   for (const p of [a, b]) {
     await p.waitForSelector("#dlg-over[open]");
     await p.click("#dlg-over button[value=analyse]").catch(() => {});

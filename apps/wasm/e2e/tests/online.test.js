@@ -101,8 +101,16 @@ test("create, share, join, spectate, play, decline a draw, resign — three brow
   await waitMoves(b, 3);
   await a.waitForFunction(() => document.querySelector("#online-offer-draw").textContent === "Offer draw");
 
+  // Resigning asks first: "Keep playing" leaves the game going on every board.
+  await b.click("#online-resign");
+  await b.waitForSelector("#dlg-confirm[open]");
+  await b.click("#confirm-no");
+  await b.waitForTimeout(1000);
+  for (const p of [a, b, c]) assert.equal(await p.isVisible("#dlg-over[open]"), false);
   // B resigns: everybody sees the result and the reason.
   await b.click("#online-resign");
+  await b.waitForSelector("#dlg-confirm[open]");
+  await b.click("#confirm-yes");
   for (const p of [a, b, c]) {
     await p.waitForSelector("#dlg-over[open]", { timeout: 10000 });
     assert.match(await p.textContent("#over-reason"), /Black wins: the opponent resigned/);

@@ -78,7 +78,16 @@ export class Online {
     };
     $("form-online").addEventListener("change", syncForm);
     syncForm();
-    $("online-resign").addEventListener("click", () => this.#action("resign"));
+    // Resigning cannot be undone: ask first, with the same dialog as against the engine.
+    $("online-resign").addEventListener("click", () => {
+      const dlg = $("dlg-confirm");
+      dlg.returnValue = "";
+      dlg.onclose = () => {
+        if (dlg.returnValue === "ok") this.#action("resign");
+      };
+      dlg.showModal();
+      $("confirm-no").focus();
+    });
     $("online-offer-draw").addEventListener("click", () => {
       const v = this.view;
       if (v && v.draw_offer && v.draw_offer !== this.seat) this.#action("draw/accept");
