@@ -37,8 +37,13 @@ async function startGame(page, { variant, side = "first", level = 1, setup = nul
   if (setup) await page.selectOption("#form-new select[name=setup]", setup);
   await page.fill("#level-range", String(level));
   await page.selectOption("#form-new select[name=clock]", clock);
+  // The dialog's close event (which starts the game) comes after the dialog closes: wait for the
+  // new game itself, or a check could still see the previous one.
+  await page.evaluate(() => (window.__gameBefore = window.crownApp.state.game));
   await page.click("#new-ok");
-  await page.waitForFunction(() => !document.querySelector("#dlg-new[open]"));
+  await page.waitForFunction(
+    () => !document.querySelector("#dlg-new[open]") && window.crownApp.state.game !== window.__gameBefore,
+  );
 }
 
 const gameState = (page) =>
