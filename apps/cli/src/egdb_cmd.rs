@@ -2,8 +2,9 @@
 
 use crate::CliError;
 use clap::{Args, Subcommand};
-use crown_core::{Position, Variant};
+use crown_core::Variant;
 use crown_egdb::{BuildOptions, Progress, Tablebase};
+use crown_notation::{read_fen, FenPolicy};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -58,8 +59,13 @@ impl DirArgs {
         } else {
             "the default database directory"
         };
+        let what = if dir.exists() {
+            "is not a directory"
+        } else {
+            "does not exist"
+        };
         Err(CliError(format!(
-            "{origin} {} does not exist (build databases there with `crown egdb build`)",
+            "{origin} {} {what} (build databases there with `crown egdb build`)",
             dir.display()
         )))
     }
@@ -179,7 +185,13 @@ fn build(a: &BuildArgs) -> Result<ExitCode, CliError> {
 
 fn probe(a: &ProbeArgs) -> Result<ExitCode, CliError> {
     let v = variant(&a.variant)?;
-    let pos = Position::from_fen(v, &a.fen).map_err(|e| CliError(format!("--fen: {e}")))?;
+    // Read the lenient way, as every front end reads a FEN a person gives (docs/notation.md).
+    let read =
+        read_fen(v, &a.fen, FenPolicy::Lenient).map_err(|e| CliError(format!("--fen: {e}")))?;
+    for w in &read.warnings {
+        eprintln!("warning: {w}");
+    }
+    let pos = read.position;
     let tb = Tablebase::open(&a.dir.existing_dir()?)?;
     let value = tb.probe(&pos)?;
     let best = tb.best_move(&pos)?;
@@ -247,6 +259,9 @@ fn info(a: &DirArgs) -> Result<ExitCode, CliError> {
 }
 
 fn verify(a: &VerifyArgs) -> Result<ExitCode, CliError> {
+    if a.threads == Some(0) {
+        return Err(CliError("--threads must be at least 1".into()));
+    }
     let dir = a.dir.existing_dir()?;
     let tb = Tablebase::open(&dir)?;
     if let Some((_, why)) = tb.damaged().first() {

@@ -77,6 +77,24 @@ fn build_probe_info_verify() {
         serde_json::json!({"variant": "american", "fen": "B:W18:B14", "result": "win",
             "distance": 1, "best_move": "14x23"})
     );
+    // A FEN as archives write it is read the lenient way, as by every other command: `?` as
+    // side to move is the first player (Black in American checkers), with a warning.
+    let (code, out, err) = crown(&[
+        "egdb",
+        "probe",
+        "--variant",
+        "american",
+        "--fen",
+        "?:W18:B14",
+        "--dir",
+        d,
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.starts_with("warning: "), "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["fen"], "B:W18:B14");
+    assert_eq!(v["best_move"], "14x23");
     // White's man on 29 cannot move: lost, no best move.
     let (_, out, _) = crown(&[
         "egdb",
@@ -117,6 +135,10 @@ fn build_probe_info_verify() {
     let (code, out, err) = crown(&["egdb", "verify", "--dir", d]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("positions verified"), "{out}");
+    // `--threads 0` is refused by verify as by build (it used to be taken as "one per core").
+    let (code, _, err) = crown(&["egdb", "verify", "--dir", d, "--threads", "0"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--threads must be at least 1"), "{err}");
 }
 
 /// `verify` on a directory without any database file (empty, or a mistyped path) has nothing to
@@ -125,9 +147,13 @@ fn build_probe_info_verify() {
 fn verify_of_a_directory_without_databases_fails() {
     let dir = tempfile::tempdir().unwrap();
     let missing = dir.path().join("no-such-dir");
+    // A file given as the directory is named as what it is, not as missing.
+    let file = dir.path().join("a-file");
+    std::fs::write(&file, b"x").unwrap();
     for (d, why) in [
         (dir.path(), "no endgame database"),
         (missing.as_path(), "does not exist"),
+        (file.as_path(), "is not a directory"),
     ] {
         let d = d.to_str().unwrap();
         let (code, out, err) = crown(&["egdb", "verify", "--dir", d]);

@@ -176,8 +176,8 @@ pub fn build(opts: &BuildOptions, progress: &dyn Progress) -> Result<BuildReport
     }
     let (store, bad) = Store::scan(&opts.dir)?;
     let mut report = BuildReport::default();
-    for (p, e) in &bad {
-        report.replaced.push(format!("{}: {e}", p.display()));
+    for (_, e) in &bad {
+        report.replaced.push(e.to_string());
     }
     let variant = opts.variant;
     let all = classes_up_to(variant, opts.pieces);

@@ -135,7 +135,7 @@ pub enum EgdbError {
         reason: String,
     },
     /// A database file was written by another format version.
-    #[error("{path}: database format version {found}, this program reads version {expected}; rebuild it with `crown egdb build`")]
+    #[error("{path}: database format version {found}, this program reads version {expected}")]
     Version {
         /// The file.
         path: PathBuf,

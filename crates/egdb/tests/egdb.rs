@@ -165,6 +165,48 @@ fn american_the_move_with_three_men_each() {
     );
 }
 
+/// First Position as the American Checker Federation sets it ("Standard Positions", "Winning 1st
+/// Position", acfcheckers.com/std2.html): White king 15 and man 20, Red (Black) king 28 and man 12,
+/// White to move wins, the trunk starting 15-19 20-16 16-11 (White crowns the man, then drives the
+/// Red king out of the double corner). Black to move it is a draw: Black has the move.
+#[test]
+fn american_first_position_as_the_acf_sets_it() {
+    let tb = tb(Variant::American, 4);
+    let pos = Position::from_fen(Variant::American, "W:WK15,20:BK28,12").unwrap();
+    assert_eq!(tb.probe(&pos).unwrap().wdl, Wdl::Win);
+    // The published first move keeps the win, and after Red's published reply 28-32 White still
+    // wins.
+    let after = pos.after(&pos.parse_move("15-19").unwrap());
+    assert_eq!(tb.probe(&after).unwrap().wdl, Wdl::Loss);
+    let after = after.after(&after.parse_move("28-32").unwrap());
+    assert_eq!(tb.probe(&after).unwrap().wdl, Wdl::Win);
+    assert_eq!(
+        probe(&tb, Variant::American, "B:WK15,20:BK28,12").0,
+        Wdl::Draw
+    );
+}
+
+/// Two six-piece studies from Ben Boland, "Famous Positions in the Game of Checkers", as given
+/// (with FEN and the solution checked by KingsRow's 10-piece database) by The Checker Maven
+/// (bobnewell.net): W. Strickland's "Negative Second Position", `B:WK28,13,12:BK15,5,3`, "Black to
+/// Play and Win", solution starting 15-11; and E. McMillan's `W:W29,14,K2:B8,5,1`, "White to Play
+/// and Win", solution starting 29-25. Run as `american_the_move_with_three_men_each`.
+#[test]
+#[ignore = "needs American 6-piece databases in CROWN_EGDB_DIR"]
+fn american_six_piece_studies_from_boland() {
+    let dir = std::env::var_os("CROWN_EGDB_DIR").expect("CROWN_EGDB_DIR must be set");
+    let tb = Tablebase::open(Path::new(&dir)).unwrap();
+    for (fen, first) in [
+        ("B:WK28,13,12:BK15,5,3", "15-11"),
+        ("W:W29,14,K2:B8,5,1", "29-25"),
+    ] {
+        let pos = Position::from_fen(Variant::American, fen).unwrap();
+        assert_eq!(tb.probe(&pos).unwrap().wdl, Wdl::Win, "{fen}");
+        let after = pos.after(&pos.parse_move(first).unwrap());
+        assert_eq!(tb.probe(&after).unwrap().wdl, Wdl::Loss, "{fen} {first}");
+    }
+}
+
 /// Lasker, Diagram 89: two kings (19, 23) drive a king out of the double corner (32); White to
 /// move wins, starting 19-24. "Two kings beat one" has exceptions: a lone king on 11 can hold kings
 /// on 3 and 4 in the corner (3-7 and 4-8 lose a king to a capture, 3-8 is met by 11-7 and back), so
@@ -406,6 +448,13 @@ fn damaged_files_are_named_and_only_they_are_rebuilt() {
     let r = rebuild(d.path());
     assert_eq!(r.built, vec!["american-m0k2-m1k0.egdb".to_string()]);
     assert_eq!(r.replaced.len(), 1);
+    // The report line names the file once (it used to read `PATH: PATH: corrupt ...`).
+    assert_eq!(
+        r.replaced[0].matches("american-m0k2-m1k0.egdb").count(),
+        1,
+        "{}",
+        r.replaced[0]
+    );
 
     // Wrong version.
     let d = copy_dir(&good);
@@ -418,6 +467,12 @@ fn damaged_files_are_named_and_only_they_are_rebuilt() {
     let why = &tb.damaged()[0].1;
     assert!(why.contains("american-m1k0-m1k0.egdb"), "{why}");
     assert!(why.contains("version 99"), "{why}");
+    // A probe of the class says once how to repair it (the version error used to say it too).
+    let e = tb
+        .probe(&Position::from_fen(Variant::American, "B:W18:B14").unwrap())
+        .unwrap_err();
+    assert!(matches!(e, EgdbError::Damaged { .. }), "{e}");
+    assert_eq!(e.to_string().matches("crown egdb build").count(), 1, "{e}");
     assert_eq!(tb.max_pieces(Variant::American), 0);
     assert_eq!(tb.classes().len(), n_classes - 1);
     let r = rebuild(d.path());
