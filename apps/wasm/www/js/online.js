@@ -418,9 +418,11 @@ export class Online {
   /** Bring the online game to the server's view (one new move is animated). */
   #apply(view, fresh = false) {
     const prev = this.view;
-    if (!fresh && prev && prev.id === view.id && view.updated_ms < prev.updated_ms) {
-      // an older view arriving late (a move's HTTP answer after the socket pushed the next move):
-      // the board never goes back to it
+    const older =
+      view.updated_ms < prev?.updated_ms || (view.updated_ms === prev?.updated_ms && view.ply < prev.ply);
+    if (!fresh && prev && prev.id === view.id && older) {
+      // an older view arriving late (a move's HTTP answer after the socket pushed the next move,
+      // maybe an engine's book move made in the same millisecond): the board never goes back to it
       return;
     }
     this.view = view;
