@@ -3,12 +3,13 @@
 //! spectator watches; the server is killed with SIGKILL mid-game, restarted on the same database,
 //! and the game is finished. Every position is checked against crown-core replaying the same moves.
 
+mod common;
+
 use crown_core::{Color, Game, ImpasseSetup};
 use futures_util::StreamExt;
 use serde_json::{json, Value};
-use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command};
 use std::time::Duration;
 use tokio_tungstenite::tungstenite::Message;
 
@@ -17,34 +18,22 @@ type Ws =
 
 /// Start the server; returns the child and its base URL (`http://127.0.0.1:PORT`).
 fn start_server(db: &Path) -> (Child, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_crown-server"))
-        .args([
-            "--bind",
-            "127.0.0.1",
-            "--port",
-            "0",
-            "--rate-limit",
-            "0",
-            "--log",
-            "warn",
-        ])
-        .arg("--db")
-        .arg(db)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("start crown-server");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let url = line
-        .split_whitespace()
-        .find(|w| w.starts_with("http://"))
-        .unwrap_or_else(|| panic!("no URL in {line:?}"))
-        .trim_end_matches('/')
-        .to_string();
-    (child, url)
+    let mut args: Vec<&std::ffi::OsStr> = [
+        "--bind",
+        "127.0.0.1",
+        "--port",
+        "0",
+        "--rate-limit",
+        "0",
+        "--log",
+        "warn",
+        "--db",
+    ]
+    .iter()
+    .map(std::ffi::OsStr::new)
+    .collect();
+    args.push(db.as_os_str());
+    common::spawn_server(&args)
 }
 
 async fn ws_connect(base: &str, id: &str, token: Option<&str>) -> Ws {

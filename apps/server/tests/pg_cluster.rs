@@ -9,8 +9,7 @@ mod common;
 use common::pg::Pg;
 use futures_util::StreamExt;
 use serde_json::{json, Value};
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 use std::time::{Duration, Instant};
 use tokio_tungstenite::tungstenite::Message;
 
@@ -34,25 +33,26 @@ impl Drop for Instance {
 }
 
 fn start_instance(url: &str) -> Instance {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_crown-server"))
-        .args(["--bind", "127.0.0.1", "--port", "0", "--rate-limit", "0"])
-        .args(["--log", "warn", "--no-egdb", "--engine-workers", "1"])
-        .args(["--lease-ms", &LEASE_MS.to_string()])
-        .args(["--database", url])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("start crown-server");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let base = line
-        .split_whitespace()
-        .find(|w| w.starts_with("http://"))
-        .unwrap_or_else(|| panic!("no URL in {line:?}"))
-        .trim_end_matches('/')
-        .to_string();
+    let lease = LEASE_MS.to_string();
+    let args = [
+        "--bind",
+        "127.0.0.1",
+        "--port",
+        "0",
+        "--rate-limit",
+        "0",
+        "--log",
+        "warn",
+        "--no-egdb",
+        "--engine-workers",
+        "1",
+        "--lease-ms",
+        &lease,
+        "--database",
+        url,
+    ];
+    let args: Vec<&std::ffi::OsStr> = args.iter().map(std::ffi::OsStr::new).collect();
+    let (child, base) = common::spawn_server(&args);
     Instance { child, base }
 }
 

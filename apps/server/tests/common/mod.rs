@@ -44,3 +44,29 @@ pub async fn raw(app: &App, req: Request<Body>) -> (StatusCode, Value) {
         .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into_owned()));
     (status, v)
 }
+
+/// Start the built `crown-server` binary with `args` (on port 0, stdout piped) and read its URL
+/// (`http://127.0.0.1:PORT`, without a trailing slash) from the first line it prints.
+///
+/// # Panics
+/// If the server cannot start or prints no URL (a test failure).
+pub fn spawn_server(args: &[&std::ffi::OsStr]) -> (std::process::Child, String) {
+    use std::io::{BufRead, BufReader};
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_crown-server"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::inherit())
+        .spawn()
+        .expect("start crown-server");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let url = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap_or_else(|| panic!("no URL in {line:?}"))
+        .trim_end_matches('/')
+        .to_string();
+    (child, url)
+}
