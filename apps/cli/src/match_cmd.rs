@@ -891,29 +891,32 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode, CliError> {
                 records.push((i, format!("{}{}", pair[0].pdn, pair[1].pdn)));
             }
             bar.inc(2);
-            match &test {
+            let msg = match &test {
                 Some(t) => {
-                    let llr = t.llr();
-                    let msg = format!(
-                        "A +{wins} ={draws} -{losses}  LLR {llr:.2} ({:.2}, {:.2})",
-                        llr_bounds.0, llr_bounds.1
-                    );
-                    // Without a terminal the bar is hidden: a status line every 100 games instead,
-                    // so a log file shows progress.
-                    if !quiet_bar && penta.pairs() % 50 == 0 {
-                        eprintln!(
-                            "{} games: {msg}  pentanomial {:?}",
-                            2 * penta.pairs(),
-                            penta.0
-                        );
-                    }
-                    bar.set_message(msg);
                     if t.verdict() != Verdict::Inconclusive {
                         halt.store(true, Ordering::Relaxed);
                     }
+                    format!(
+                        "A +{wins} ={draws} -{losses}  LLR {:.2} ({:.2}, {:.2})  pentanomial {:?}",
+                        t.llr(),
+                        llr_bounds.0,
+                        llr_bounds.1,
+                        penta.0
+                    )
                 }
-                None => bar.set_message(format!("A +{wins} ={draws} -{losses}")),
+                None => format!("A +{wins} ={draws} -{losses}"),
+            };
+            let msg = if a.clock.is_some() || b.clock.is_some() {
+                format!("{msg}  on time: A {} B {}", time_losses[0], time_losses[1])
+            } else {
+                msg
+            };
+            // Without a terminal the bar is hidden: a status line every 100 games instead,
+            // so a log file shows progress.
+            if !quiet_bar && penta.pairs() % 50 == 0 {
+                eprintln!("{} games: {msg}", 2 * penta.pairs());
             }
+            bar.set_message(msg);
         }
     });
     bar.finish();

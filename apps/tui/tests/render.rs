@@ -199,6 +199,30 @@ fn engine_panel_and_move_list() {
 }
 
 #[test]
+fn a_book_move_is_shown_as_a_book_move() {
+    let mut a = app(GameChoice::American, true, (80, 24));
+    let pos = *a.game.position();
+    let mv = pos.parse_move("11-15").unwrap();
+    // A move from the opening book comes back without a search: depth 0 and no nodes.
+    a.update(Msg::Engine(EngineEvent::Done {
+        id: 1,
+        best: Some(mv),
+        thought: Thought {
+            depth: 0,
+            score: Score::Value(3),
+            nodes: 0,
+            nps: 0,
+            time_ms: 0,
+            pv: vec![mv],
+        },
+    }));
+    assert_eq!(a.game.ply_count(), 1, "the engine's move was played");
+    let text = screen(&a).backend().to_string();
+    assert!(text.contains("from the opening book"), "{text}");
+    assert!(!text.contains("depth 0"), "{text}");
+}
+
+#[test]
 fn tiny_terminal_shows_a_message() {
     let mut a = app(GameChoice::American, false, (80, 24));
     a.update(Msg::Resize(40, 10));

@@ -220,7 +220,8 @@ pub struct SearchResult {
     pub score: Score,
     /// Principal variation starting with `best_move`.
     pub pv: Vec<Move>,
-    /// Last completed depth in plies.
+    /// Last completed depth in plies; 0 (with 0 nodes) for a move from the opening book or a
+    /// finished game.
     pub depth: u32,
     /// Nodes searched (all threads).
     pub nodes: u64,
