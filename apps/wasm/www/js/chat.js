@@ -34,6 +34,18 @@ export class Chat {
     }
   }
 
+  /** Read the game's chat again (after a reconnect: messages sent meanwhile); shown ones are kept. */
+  async reload() {
+    const id = this.gameId;
+    if (!id) return;
+    try {
+      const r = await this.api(`games/${id}/chat`);
+      if (this.gameId === id) for (const m of r.messages) this.add(m);
+    } catch (_) {
+      /* the next reconnect tries again */
+    }
+  }
+
   setWritable(canWrite) {
     const input = $("chat-input");
     input.disabled = !canWrite;
