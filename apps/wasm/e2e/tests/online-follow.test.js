@@ -117,7 +117,7 @@ test("a spectator is offered the rematch and follows it", async (t) => {
   await b.click("#online-resign");
   await b.waitForSelector("#dlg-confirm[open]");
   await b.click("#confirm-yes");
-  for (const p of [a, c]) {
+  for (const p of [a, b, c]) {
     await p.waitForSelector("#dlg-over[open]");
     await p.keyboard.press("Escape");
   }
@@ -133,7 +133,7 @@ test("a spectator is offered the rematch and follows it", async (t) => {
   // holds no seat, so it has no rematch button of its own.
   await c.waitForSelector("#online-watch-rematch:not([hidden])");
   assert.equal(await c.isHidden("#online-rematch"), true);
-  await c.waitForFunction(() => /rematch/.test(document.querySelector("#toast").textContent));
+  await c.waitForFunction(() => /^Ann asked for a rematch/.test(document.querySelector("#toast").textContent));
   await screenshot(c, "60-spectator-rematch-offered");
   await c.click("#online-watch-rematch");
   await c.waitForFunction((id) => window.crownApp.online().gameId === id, second);
@@ -141,7 +141,6 @@ test("a spectator is offered the rematch and follows it", async (t) => {
   assert.match(new URL(c.url()).searchParams.get("game"), new RegExp(`^${second}$`));
 
   // Bob accepts; colours are swapped (Bob is Black now) and his move reaches the spectator.
-  await b.click("#mode-online").catch(() => {});
   await b.waitForFunction(() => document.querySelector("#online-rematch").textContent === "Accept rematch");
   await b.click("#online-rematch");
   await waitStatus(b, /Your move/);

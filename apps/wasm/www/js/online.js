@@ -535,7 +535,8 @@ export class Online {
     }
     $("online-watch-rematch").hidden = !(r && !this.seat);
     if (prev && prev.id === v.id && r && !prev.rematch && !this.seat) {
-      this.hooks.toast(`${cap(r.by)} asked for a rematch: “Watch the rematch” follows it`, 6000);
+      const who = (v[r.by] && v[r.by].name) || cap(r.by);
+      this.hooks.toast(`${who} asked for a rematch: “Watch the rematch” follows it`, 6000);
     }
     this.chat.setWritable(!!this.seat);
     this.#showShare();
