@@ -197,3 +197,46 @@ test("the chat is stored with the game and survives a server restart", async (t)
     await p.context().close();
   }
 });
+
+test("the chat form at 390×844: a finger-sized Send button, and toasts never cover the chat input", async (t) => {
+  if (!BIN) return t.skip("CROWN_SERVER_BIN is not set");
+  const a = await newPage(browser);
+  await openApp(a, server.url);
+  const link = await createGame(a, "Ann");
+  const b = await newPage(browser, { width: 390, height: 844, mobile: true });
+  await joinGame(b, link, "Bob");
+  // Target size: at least 44×44 CSS px (WCAG 2.5.5) for Send and the input, side by side.
+  const send = await b.locator("#chat-send").boundingBox();
+  const input = await b.locator("#chat-input").boundingBox();
+  assert.ok(send.width >= 44 && send.height >= 44, `Send is ${send.width}×${send.height}`);
+  assert.ok(input.height >= 44, `the chat input is ${input.height} px high`);
+  assert.ok(Math.abs(send.y - input.y) < 2 && send.x > input.x + input.width - 1, "input and Send on one row");
+  assert.ok(send.x + send.width <= 390, "Send fits the screen");
+  assert.ok(input.width >= 2 * send.width, `the input (${input.width} px) is the row's main part, Send ${send.width} px`);
+  // The input at the bottom of the screen (as when a phone's keyboard opens), then at the top:
+  // the toast Ann's draw offer raises must cover it in neither case.
+  for (const block of ["end", "start", "center"]) {
+    await b.evaluate((block) => document.querySelector("#chat-form").scrollIntoView({ block }), block);
+    await b.focus("#chat-input");
+    await a.click("#online-offer-draw");
+    await b.waitForFunction(() => !document.querySelector("#toast").hidden && /offers a draw/.test(document.querySelector("#toast").textContent));
+    const toast = await b.locator("#toast").boundingBox();
+    const box = await b.locator("#chat-form").boundingBox();
+    const hit = toast.x < box.x + box.width && box.x < toast.x + toast.width &&
+      toast.y < box.y + box.height && box.y < toast.y + toast.height;
+    assert.ok(!hit, `the toast covers the chat form (form scrolled to the ${block})`);
+    assert.ok(toast.y >= 0 && toast.y + toast.height <= 844, "the toast is on screen");
+    if (block === "end") await screenshot(b, "63-chat-form-390x844-toast");
+    await b.click("#online-decline-draw");
+    await a.waitForFunction(() => /declined/.test(document.querySelector("#toast").textContent));
+    await b.waitForFunction(() => document.querySelector("#toast").hidden, null, { timeout: 10000 });
+  }
+  // Typing and tapping Send works at this size.
+  await b.fill("#chat-input", "gg");
+  await b.tap("#chat-send");
+  await a.waitForFunction(() => [...document.querySelectorAll("#chat-log .chat-text")].some((e) => e.textContent === "gg"));
+  for (const p of [a, b]) {
+    assert.deepEqual(p.errors, []);
+    await p.context().close();
+  }
+});
