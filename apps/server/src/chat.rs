@@ -5,8 +5,8 @@
 //! The game's in-memory handle keeps the last [`MAX_MESSAGES`], read from the store the first time
 //! the chat is used. With several instances on one PostgreSQL, each stored message is announced
 //! ([`crate::store::Store::chat_changes`]) and every instance holding the game reads it and pushes
-//! it to its own sockets ([`on_change`]). A message is plain text of 1..=[`MAX_CHARS`] characters (no control
-//! characters); clients must show it as text, never as HTML. Each seat may send
+//! it to its own sockets ([`on_change`]). A message is plain text of 1..=[`MAX_CHARS`] characters
+//! (no control characters); clients must show it as text, never as HTML. Each seat may send
 //! [`BURST`] messages at once and then one per [`REFILL_MS`] ms (`429 chat_rate_limited`).
 //! Spectators have no seat token and cannot write (`401 missing_token` / `403 bad_token`).
 
@@ -249,10 +249,10 @@ struct ChatPush<'a> {
     message: &'a ChatMessage,
 }
 
-/// `GET /api/games/{id}/chat`: the kept messages, oldest first.
+/// `GET /api/games/{id}/chat`: the last [`MAX_MESSAGES`] stored messages, oldest first.
 ///
 /// # Errors
-/// `not_found`.
+/// `not_found`, `storage` (the store cannot be read).
 pub async fn read(
     State(app): State<App>,
     Path(id): Path<String>,
@@ -269,7 +269,8 @@ pub async fn read(
 ///
 /// # Errors
 /// `bad_chat`, `bad_json`, `not_found`, `missing_token`, `bad_token`, `chat_rate_limited` (429,
-/// with `retry_after_ms` and a `Retry-After` header).
+/// with `retry_after_ms` and a `Retry-After` header), `storage` (the message could not be stored:
+/// nothing was sent).
 pub async fn post(
     State(app): State<App>,
     Path(id): Path<String>,
@@ -369,5 +370,28 @@ mod tests {
         }
         assert_eq!(log.messages.len(), MAX_MESSAGES);
         assert_eq!(log.messages.front().map(|m| m.n), Some(4));
+    }
+
+    fn stored(n: u64, text: &str) -> ChatRecord {
+        ChatRecord {
+            n,
+            color: Side::White,
+            name: None,
+            text: text.into(),
+            at_ms: n,
+        }
+    }
+
+    #[test]
+    fn stored_messages_merge_in_number_order_once() {
+        let mut log = ChatLog::default();
+        let added = log.merge(vec![stored(2, "b"), stored(4, "d")]);
+        assert_eq!(added.len(), 2);
+        // A message stored in between (another instance) and one seen already.
+        let added = log.merge(vec![stored(3, "c"), stored(4, "d")]);
+        assert_eq!(added.iter().map(|m| m.n).collect::<Vec<_>>(), [3]);
+        let order: Vec<&str> = log.messages.iter().map(|m| m.text.as_str()).collect();
+        assert_eq!(order, ["b", "c", "d"]);
+        assert_eq!(log.messages[0].color, "white");
     }
 }

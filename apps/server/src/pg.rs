@@ -9,6 +9,8 @@
 //! - A `leases` table (`game_id`, `owner`, `expires_ms`) gives each unfinished game one owning
 //!   instance, which alone runs its clock (flag falls, expiry) and its engine moves
 //!   ([`Store::lease_round`]).
+//! - Chat messages: a `chat` table and a `crown_chat` notification channel of their own
+//!   (`pg/chat.rs`).
 
 mod chat;
 
