@@ -1,9 +1,9 @@
 //! The lobby of public seeks, players' names and rematches (docs/api.md).
 //!
-//! - `GET /api/lobby`: the public seeks (open games created with `"public": true`), newest first:
-//!   those this server holds, or, with a store shared by several instances (PostgreSQL), those
-//!   stored by every instance, with what a player needs to choose one (variant, time control, the free
-//!   colour, the creator's name). Taking a seek is `POST /api/games/{id}/join`.
+//! - `GET /api/lobby`: the public seeks (open games created with `"public": true`), newest first
+//!   (those this server holds, or, with a store shared by several instances, those stored by every
+//!   instance), with what a player needs to choose one (variant, time control, the free colour,
+//!   the creator's name). Taking a seek is `POST /api/games/{id}/join`.
 //! - `POST /api/games/{id}/name`: a seat sets the name shown on boards and written in PDN.
 //! - `POST /api/games/{id}/rematch`: after a game ended, a seat offers a rematch (a new game with
 //!   the colours swapped); the opponent calling it too takes the new game's other seat.
