@@ -176,6 +176,7 @@ pub fn e2e() -> bool {
         .arg(dir.join("tests/a11y.test.js"))
         .arg(dir.join("tests/serving.test.js"))
         .arg(dir.join("tests/online-play.test.js"))
+        .arg(dir.join("tests/online-follow.test.js"))
         .arg(dir.join("tests/clock.test.js"))
         .current_dir(root())
         .status()

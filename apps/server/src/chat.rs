@@ -1,16 +1,20 @@
 //! Chat per game (docs/api.md): the two seats write, everyone reads.
 //!
-//! Messages are kept **in memory only**, with the game's in-memory handle: the last
-//! [`MAX_MESSAGES`] of each game, lost when the server restarts or drops a finished game nobody
-//! watches from memory. A message is plain text of 1..=[`MAX_CHARS`] characters (no control
-//! characters); clients must show it as text, never as HTML. Each seat may send
+//! Messages are stored with the game through [`crate::store::Store::add_chat`] (a `chat` table in
+//! SQLite and PostgreSQL), so they survive a restart; the store numbers them (1, 2, ... per game).
+//! The game's in-memory handle keeps the last [`MAX_MESSAGES`], read from the store the first time
+//! the chat is used. With several instances on one PostgreSQL, each stored message is announced
+//! ([`crate::store::Store::chat_changes`]) and every instance holding the game reads it and pushes
+//! it to its own sockets ([`on_change`]). A message is plain text of 1..=[`MAX_CHARS`] characters
+//! (no control characters); clients must show it as text, never as HTML. Each seat may send
 //! [`BURST`] messages at once and then one per [`REFILL_MS`] ms (`429 chat_rate_limited`).
 //! Spectators have no seat token and cannot write (`401 missing_token` / `403 bad_token`).
 
 use crate::api::{caller_seat, JsonBody};
 use crate::error::ApiError;
 use crate::live::now_ms;
-use crate::App;
+use crate::store::{Change, ChatRecord, Side};
+use crate::{App, GameHandle};
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -49,6 +53,8 @@ pub struct ChatMessage {
 pub struct ChatLog {
     messages: VecDeque<ChatMessage>,
     next: u64,
+    /// Whether the stored messages have been read into `messages`.
+    loaded: bool,
     /// Per seat (black, white): tokens left and when they were last counted.
     buckets: [(u32, u64); 2],
 }
@@ -90,6 +96,120 @@ impl ChatLog {
         }
         m
     }
+
+    /// Add the stored messages not held yet, in number order; returns those added.
+    fn merge(&mut self, stored: Vec<ChatRecord>) -> Vec<ChatMessage> {
+        let mut added = Vec::new();
+        for r in stored {
+            let at = self.messages.partition_point(|m| m.n < r.n);
+            if self.messages.get(at).is_some_and(|m| m.n == r.n)
+                || (at == 0 && self.messages.len() >= MAX_MESSAGES)
+            {
+                continue;
+            }
+            let m = ChatMessage {
+                n: r.n,
+                color: r.color.name(),
+                name: r.name,
+                text: r.text,
+                at_ms: r.at_ms,
+            };
+            self.messages.insert(at, m.clone());
+            self.next = self.next.max(r.n);
+            added.push(m);
+        }
+        while self.messages.len() > MAX_MESSAGES {
+            self.messages.pop_front();
+        }
+        added
+    }
+}
+
+/// Read the stored chat of `h` into memory the first time it is used.
+///
+/// # Errors
+/// `storage` if the store cannot be read.
+async fn ensure_loaded(app: &App, h: &GameHandle) -> Result<(), ApiError> {
+    if h.chat.lock().unwrap_or_else(|e| e.into_inner()).loaded {
+        return Ok(());
+    }
+    let (store, id) = (app.store.clone(), h.id.to_string());
+    let stored = tokio::task::spawn_blocking(move || store.load_chat(&id, 0, MAX_MESSAGES))
+        .await
+        .map_err(ApiError::storage)?
+        .map_err(ApiError::storage)?;
+    let mut log = h.chat.lock().unwrap_or_else(|e| e.into_inner());
+    if !log.loaded {
+        log.loaded = true;
+        log.merge(stored);
+    }
+    Ok(())
+}
+
+/// Push chat message `m` to every WebSocket of `h` on this instance.
+fn push(h: &GameHandle, m: &ChatMessage) {
+    if let Ok(push) = serde_json::to_string(&ChatPush {
+        r#type: "chat",
+        message: m,
+    }) {
+        let _ = h.tx.send(Arc::from(push));
+    }
+}
+
+/// A chat message stored by some instance (`change.version` is its number; an empty id: any game
+/// may have new messages): every held game concerned whose chat is in memory reads the new
+/// messages and pushes them to its sockets.
+pub(crate) async fn on_change(app: &App, change: Change) {
+    let targets: Vec<Arc<GameHandle>> = if change.id.is_empty() {
+        app.all_handles()
+    } else {
+        app.games
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&change.id)
+            .cloned()
+            .into_iter()
+            .collect()
+    };
+    for h in targets {
+        let (loaded, after) = {
+            let log = h.chat.lock().unwrap_or_else(|e| e.into_inner());
+            if change.id.is_empty() {
+                if !log.loaded {
+                    continue; // read whole when first used
+                }
+                (true, 0)
+            } else if log.messages.iter().any(|m| m.n == change.version) {
+                continue;
+            } else if log.loaded {
+                (true, change.version.saturating_sub(1))
+            } else {
+                (false, 0)
+            }
+        };
+        let (store, id) = (app.store.clone(), h.id.to_string());
+        let stored =
+            match tokio::task::spawn_blocking(move || store.load_chat(&id, after, MAX_MESSAGES))
+                .await
+            {
+                Ok(Ok(s)) => s,
+                Ok(Err(e)) => {
+                    tracing::warn!(game = %h.id, error = %e, "could not read new chat messages");
+                    continue;
+                }
+                Err(_) => continue,
+            };
+        let added = {
+            let mut log = h.chat.lock().unwrap_or_else(|e| e.into_inner());
+            // Not loaded before: this read the last messages, as `ensure_loaded` does.
+            log.loaded = true;
+            log.merge(stored)
+        };
+        // Sockets get the new messages; older ones they read with `GET .../chat`.
+        for m in added.iter().filter(|m| loaded || m.n >= change.version) {
+            push(&h, m);
+        }
+    }
 }
 
 /// The text of a message trimmed and checked.
@@ -129,15 +249,16 @@ struct ChatPush<'a> {
     message: &'a ChatMessage,
 }
 
-/// `GET /api/games/{id}/chat`: the kept messages, oldest first.
+/// `GET /api/games/{id}/chat`: the last [`MAX_MESSAGES`] stored messages, oldest first.
 ///
 /// # Errors
-/// `not_found`.
+/// `not_found`, `storage` (the store cannot be read).
 pub async fn read(
     State(app): State<App>,
     Path(id): Path<String>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let h = app.handle(&id).await?;
+    ensure_loaded(&app, &h).await?;
     let log = h.chat.lock().unwrap_or_else(|e| e.into_inner());
     let messages: Vec<&ChatMessage> = log.messages.iter().collect();
     Ok(Json(serde_json::json!({ "messages": messages })))
@@ -148,7 +269,8 @@ pub async fn read(
 ///
 /// # Errors
 /// `bad_chat`, `bad_json`, `not_found`, `missing_token`, `bad_token`, `chat_rate_limited` (429,
-/// with `retry_after_ms` and a `Retry-After` header).
+/// with `retry_after_ms` and a `Retry-After` header), `storage` (the message could not be stored:
+/// nothing was sent).
 pub async fn post(
     State(app): State<App>,
     Path(id): Path<String>,
@@ -167,8 +289,9 @@ pub async fn post(
         .names
         .get(color)
         .map(str::to_string);
+    ensure_loaded(&app, &h).await?;
     let now = now_ms();
-    let msg = {
+    {
         let mut log = h.chat.lock().unwrap_or_else(|e| e.into_inner());
         if let Err(wait) = log.take(color, now) {
             let mut e = ApiError::new(
@@ -183,14 +306,41 @@ pub async fn post(
             }
             return Ok(resp);
         }
-        log.push(color, name, text, now)
-    };
-    if let Ok(push) = serde_json::to_string(&ChatPush {
-        r#type: "chat",
-        message: &msg,
-    }) {
-        let _ = h.tx.send(Arc::from(push));
     }
+    let mut rec = ChatRecord {
+        n: 0,
+        color: Side::from(color),
+        name: name.clone(),
+        text: text.clone(),
+        at_ms: now,
+    };
+    let (store, gid, r2) = (app.store.clone(), id.clone(), rec.clone());
+    let stored = tokio::task::spawn_blocking(move || store.add_chat(&gid, &r2))
+        .await
+        .map_err(ApiError::storage)?
+        .map_err(|e| {
+            tracing::error!(error = %e, "storing a chat message failed");
+            ApiError::storage(e)
+        })?;
+    let msg = {
+        let mut log = h.chat.lock().unwrap_or_else(|e| e.into_inner());
+        match stored {
+            Some(n) => {
+                rec.n = n;
+                // Already there if another instance's announcement was read first.
+                log.merge(vec![rec]);
+                ChatMessage {
+                    n,
+                    color: color.name(),
+                    name,
+                    text,
+                    at_ms: now,
+                }
+            }
+            None => log.push(color, name, text, now),
+        }
+    };
+    push(&h, &msg);
     Ok((StatusCode::CREATED, Json(msg)).into_response())
 }
 
@@ -220,5 +370,28 @@ mod tests {
         }
         assert_eq!(log.messages.len(), MAX_MESSAGES);
         assert_eq!(log.messages.front().map(|m| m.n), Some(4));
+    }
+
+    fn stored(n: u64, text: &str) -> ChatRecord {
+        ChatRecord {
+            n,
+            color: Side::White,
+            name: None,
+            text: text.into(),
+            at_ms: n,
+        }
+    }
+
+    #[test]
+    fn stored_messages_merge_in_number_order_once() {
+        let mut log = ChatLog::default();
+        let added = log.merge(vec![stored(2, "b"), stored(4, "d")]);
+        assert_eq!(added.len(), 2);
+        // A message stored in between (another instance) and one seen already.
+        let added = log.merge(vec![stored(3, "c"), stored(4, "d")]);
+        assert_eq!(added.iter().map(|m| m.n).collect::<Vec<_>>(), [3]);
+        let order: Vec<&str> = log.messages.iter().map(|m| m.text.as_str()).collect();
+        assert_eq!(order, ["b", "c", "d"]);
+        assert_eq!(log.messages[0].color, "white");
     }
 }

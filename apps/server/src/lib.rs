@@ -126,7 +126,7 @@ pub struct GameHandle {
     engine_by: Mutex<Option<std::net::IpAddr>>,
     /// Set while the engine's search waits for a free worker: its clock is stopped meanwhile.
     engine_waiting: AtomicBool,
-    /// The game's chat, in memory only (see `chat.rs`).
+    /// The game's chat: the last messages, read from the store when first used (see `chat.rs`).
     chat: Mutex<chat::ChatLog>,
 }
 
@@ -690,6 +690,19 @@ impl App {
                         _ = shutdown.changed() => break,
                     };
                     app.on_change(change).await;
+                }
+            });
+        }
+        if let Some(mut chats) = self.store.chat_changes() {
+            let app = self.clone();
+            tokio::spawn(async move {
+                let mut shutdown = app.shutdown_signal();
+                loop {
+                    let change = tokio::select! {
+                        c = chats.recv() => match c { Some(c) => c, None => break },
+                        _ = shutdown.changed() => break,
+                    };
+                    chat::on_change(&app, change).await;
                 }
             });
         }

@@ -1,8 +1,9 @@
 //! The lobby of public seeks, players' names and rematches (docs/api.md).
 //!
-//! - `GET /api/lobby`: the public seeks (open games created with `"public": true`) that this server
-//!   holds, newest first, with what a player needs to choose one (variant, time control, the free
-//!   colour, the creator's name). Taking a seek is `POST /api/games/{id}/join`.
+//! - `GET /api/lobby`: the public seeks (open games created with `"public": true`), newest first
+//!   (those this server holds, or, with a store shared by several instances, those stored by every
+//!   instance), with what a player needs to choose one (variant, time control, the free colour,
+//!   the creator's name). Taking a seek is `POST /api/games/{id}/join`.
 //! - `POST /api/games/{id}/name`: a seat sets the name shown on boards and written in PDN.
 //! - `POST /api/games/{id}/rematch`: after a game ended, a seat offers a rematch (a new game with
 //!   the colours swapped); the opponent calling it too takes the new game's other seat.
@@ -10,7 +11,7 @@
 use crate::api::{caller_seat, join_url, random_hex, ClientIp, JsonBody, SeatGranted};
 use crate::error::ApiError;
 use crate::live::{now_ms, Live};
-use crate::store::{Rematch, Seat, TimeControl};
+use crate::store::{Declared, GameRecord, Rematch, Seat, TimeControl};
 use crate::App;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
@@ -65,39 +66,64 @@ pub struct Seek {
     pub created_ms: u64,
 }
 
-/// `GET /api/lobby`: the public seeks held by this server, newest first (at most [`MAX_SEEKS`]).
+/// `GET /api/lobby`: the public seeks, newest first (at most [`MAX_SEEKS`]). With a store of its
+/// own (SQLite) the server lists the games it holds in memory (every unfinished game); with a store
+/// shared by several instances (PostgreSQL) it reads the open public games from the store, so a
+/// seek created on any instance is listed on every one (and joined on any).
 ///
 /// # Errors
-/// None today (the seeks are read from memory).
+/// `storage` if the shared store cannot be read.
 pub async fn lobby(State(app): State<App>) -> Result<Json<serde_json::Value>, ApiError> {
     let mut seeks = Vec::new();
-    for h in app.all_handles() {
-        let live = h.live.lock().await;
-        let meta = &live.rec.meta;
-        if live.rec.status != "open" || !meta.public || live.cancelled() {
-            continue;
+    if app.store.shared() {
+        let store = app.store.clone();
+        let recs = tokio::task::spawn_blocking(move || {
+            let mut recs = Vec::new();
+            for s in store.list(Some("open"), MAX_SEEKS)? {
+                if let Some(rec) = store.load(&s.id)? {
+                    recs.push(rec);
+                }
+            }
+            Ok::<_, crate::store::StoreError>(recs)
+        })
+        .await
+        .map_err(ApiError::storage)?
+        .map_err(ApiError::storage)?;
+        seeks.extend(recs.iter().filter_map(seek_of));
+    } else {
+        for h in app.all_handles() {
+            let live = h.live.lock().await;
+            seeks.extend(seek_of(&live.rec));
         }
-        let Some(open) = Color::ALL
-            .into_iter()
-            .find(|&c| matches!(seat_of(meta, c), Seat::Human { token_sha256: None }))
-        else {
-            continue;
-        };
-        let variant: Option<Variant> = live.rec.variant.parse().ok();
-        let setup = variant.is_some_and(|v| Position::new(v).to_fen() != live.rec.start_fen);
-        seeks.push(Seek {
-            id: live.rec.id.clone(),
-            variant: live.rec.variant.clone(),
-            time_control: meta.time_control,
-            color: open.name(),
-            name: meta.names.get(open.opposite()).map(str::to_string),
-            setup,
-            created_ms: live.rec.created_ms,
-        });
     }
     seeks.sort_by(|a, b| b.created_ms.cmp(&a.created_ms).then(a.id.cmp(&b.id)));
     seeks.truncate(MAX_SEEKS);
     Ok(Json(serde_json::json!({ "seeks": seeks })))
+}
+
+/// The seek of game `rec`: `None` unless it is open, public, not cancelled and has a free seat.
+fn seek_of(rec: &GameRecord) -> Option<Seek> {
+    let meta = &rec.meta;
+    if rec.status != "open"
+        || !meta.public
+        || matches!(meta.declared, Some(Declared::Cancelled { .. }))
+    {
+        return None;
+    }
+    let open = Color::ALL
+        .into_iter()
+        .find(|&c| matches!(seat_of(meta, c), Seat::Human { token_sha256: None }))?;
+    let variant: Option<Variant> = rec.variant.parse().ok();
+    let setup = variant.is_some_and(|v| Position::new(v).to_fen() != rec.start_fen);
+    Some(Seek {
+        id: rec.id.clone(),
+        variant: rec.variant.clone(),
+        time_control: meta.time_control,
+        color: open.name(),
+        name: meta.names.get(open.opposite()).map(str::to_string),
+        setup,
+        created_ms: rec.created_ms,
+    })
 }
 
 fn seat_of(meta: &crate::store::GameMeta, c: Color) -> &Seat {

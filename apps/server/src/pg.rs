@@ -9,9 +9,13 @@
 //! - A `leases` table (`game_id`, `owner`, `expires_ms`) gives each unfinished game one owning
 //!   instance, which alone runs its clock (flag falls, expiry) and its engine moves
 //!   ([`Store::lease_round`]).
+//! - Chat messages: a `chat` table and a `crown_chat` notification channel of their own
+//!   (`pg/chat.rs`).
+
+mod chat;
 
 use crate::store::{
-    Change, GameMeta, GameRecord, GameSummary, Leases, MoveRecord, Store, StoreError,
+    Change, ChatRecord, GameMeta, GameRecord, GameSummary, Leases, MoveRecord, Store, StoreError,
 };
 use postgres::fallible_iterator::FallibleIterator;
 use postgres::{Client, NoTls};
@@ -110,6 +114,7 @@ impl PgStore {
         tx.execute("SELECT pg_advisory_xact_lock(7305)", &[])
             .map_err(db)?;
         tx.batch_execute(SCHEMA).map_err(db)?;
+        tx.batch_execute(chat::SCHEMA).map_err(db)?;
         tx.commit().map_err(db)?;
         let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
         let listener = Client::connect(url, NoTls).map_err(db)?;
@@ -409,6 +414,23 @@ impl Store for PgStore {
 
     fn shared(&self) -> bool {
         true
+    }
+
+    fn add_chat(&self, game_id: &str, msg: &ChatRecord) -> Result<Option<u64>, StoreError> {
+        chat::add(self, game_id, msg).map(Some)
+    }
+
+    fn load_chat(
+        &self,
+        game_id: &str,
+        after: u64,
+        limit: usize,
+    ) -> Result<Vec<ChatRecord>, StoreError> {
+        chat::load(self, game_id, after, limit)
+    }
+
+    fn chat_changes(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<Change>> {
+        chat::listen(&self.url)
     }
 
     fn version(&self, id: &str) -> Result<Option<u64>, StoreError> {

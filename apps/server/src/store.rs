@@ -382,6 +382,72 @@ pub trait Store: Send + Sync + 'static {
         }
         Ok(())
     }
+
+    /// Store chat message `msg` of game `game_id` and give it the next number of that game's
+    /// chat (1, 2, ...; `msg.n` is ignored). Returns the number, or `None` for a store that keeps
+    /// no chat (the default: the server then numbers and keeps the messages in memory only).
+    /// A store shared by several instances announces each message on [`Store::chat_changes`].
+    ///
+    /// # Errors
+    /// [`StoreError::Database`], [`StoreError::Postgres`] and the like; nothing is stored then.
+    fn add_chat(&self, _game_id: &str, _msg: &ChatRecord) -> Result<Option<u64>, StoreError> {
+        Ok(None)
+    }
+
+    /// The chat of game `game_id`: the last `limit` messages numbered above `after`, oldest
+    /// first (none from a store that keeps no chat, the default).
+    ///
+    /// # Errors
+    /// [`StoreError::Database`], [`StoreError::Postgres`] and the like.
+    fn load_chat(
+        &self,
+        _game_id: &str,
+        _after: u64,
+        _limit: usize,
+    ) -> Result<Vec<ChatRecord>, StoreError> {
+        Ok(Vec::new())
+    }
+
+    /// The stream of chat messages stored by any instance (game id and the message's number in
+    /// [`Change::version`]), taken once by the server at start-up; `None` for a store without
+    /// cross-instance notifications (the default). An empty id: notifications may have been lost.
+    fn chat_changes(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<Change>> {
+        None
+    }
+}
+
+/// One stored chat message of a game (docs/api.md, chat).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChatRecord {
+    /// Number of the message in its game (1, 2, ...), given by [`Store::add_chat`].
+    pub n: u64,
+    /// The writer's seat.
+    pub color: Side,
+    /// The writer's name when the seat had one.
+    pub name: Option<String>,
+    /// The text, plain (1..=200 characters, no control characters).
+    pub text: String,
+    /// When it was sent, ms since the Unix epoch.
+    pub at_ms: u64,
+}
+
+impl Side {
+    /// `"black"` or `"white"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::Black => "black",
+            Side::White => "white",
+        }
+    }
+
+    /// The colour named `s` (`"black"`/`"white"`), `None` otherwise.
+    pub fn parse(s: &str) -> Option<Side> {
+        match s {
+            "black" => Some(Side::Black),
+            "white" => Some(Side::White),
+            _ => None,
+        }
+    }
 }
 
 /// A committed change announced to every instance sharing the store.
@@ -479,6 +545,15 @@ CREATE TABLE IF NOT EXISTS moves (
     PRIMARY KEY (game_id, ply)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS server_meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS chat (
+    game_id TEXT NOT NULL,
+    n INTEGER NOT NULL,
+    color TEXT NOT NULL,
+    name TEXT,
+    text TEXT NOT NULL,
+    at_ms INTEGER NOT NULL,
+    PRIMARY KEY (game_id, n)
+) WITHOUT ROWID;
 ";
 
 impl SqliteStore {
@@ -908,6 +983,69 @@ impl Store for SqliteStore {
         })
     }
 
+    fn add_chat(&self, game_id: &str, msg: &ChatRecord) -> Result<Option<u64>, StoreError> {
+        let (id, msg) = (game_id.to_string(), msg.clone());
+        let n = Arc::new(AtomicU64::new(0));
+        let n2 = n.clone();
+        // One writer thread: the next number cannot be taken twice.
+        self.write(move |c| {
+            let next: i64 = c.query_row(
+                "SELECT COALESCE(MAX(n), 0) + 1 FROM chat WHERE game_id = ?1",
+                params![id],
+                |r| r.get(0),
+            )?;
+            c.execute(
+                "INSERT INTO chat (game_id, n, color, name, text, at_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                params![id, next, msg.color.name(), msg.name, msg.text, msg.at_ms as i64],
+            )?;
+            n2.store(next as u64, Ordering::SeqCst);
+            Ok(())
+        })?;
+        Ok(Some(n.load(Ordering::SeqCst)))
+    }
+
+    fn load_chat(
+        &self,
+        game_id: &str,
+        after: u64,
+        limit: usize,
+    ) -> Result<Vec<ChatRecord>, StoreError> {
+        let id = game_id.to_string();
+        self.read(move |conn| {
+            let mut stmt = conn.prepare_cached(
+                "SELECT n, color, name, text, at_ms FROM chat WHERE game_id = ?1 AND n > ?2
+                 ORDER BY n DESC LIMIT ?3",
+            )?;
+            let mut out = stmt
+                .query_map(params![id, after as i64, limit as i64], |r| {
+                    Ok((
+                        r.get::<_, i64>(0)?,
+                        r.get::<_, String>(1)?,
+                        r.get::<_, Option<String>>(2)?,
+                        r.get::<_, String>(3)?,
+                        r.get::<_, i64>(4)?,
+                    ))
+                })?
+                .collect::<Result<Vec<_>, _>>()?
+                .into_iter()
+                .map(|(n, color, name, text, at)| {
+                    Ok(ChatRecord {
+                        n: n as u64,
+                        color: Side::parse(&color).ok_or_else(|| StoreError::Corrupt {
+                            id: id.clone(),
+                            reason: format!("chat message {n} has the colour '{color}'"),
+                        })?,
+                        name,
+                        text,
+                        at_ms: at as u64,
+                    })
+                })
+                .collect::<Result<Vec<_>, StoreError>>()?;
+            out.reverse();
+            Ok(out)
+        })
+    }
+
     fn unfinished(&self) -> Result<Vec<String>, StoreError> {
         self.read(|conn| {
             let mut stmt =
@@ -1163,5 +1301,38 @@ mod tests {
         recs[0].meta.turn_started_ms = 99;
         store.save_rows(&mut recs).unwrap();
         assert_eq!(store.load("g1").unwrap().unwrap(), recs[0]);
+    }
+
+    #[test]
+    fn chat_is_numbered_per_game_and_read_back_in_order() {
+        let store = SqliteStore::open_in_memory().unwrap();
+        let msg = |color, text: &str| ChatRecord {
+            n: 0,
+            color,
+            name: None,
+            text: text.into(),
+            at_ms: 7,
+        };
+        for i in 0..5 {
+            let n = store
+                .add_chat("g1", &msg(Side::Black, &format!("m{i}")))
+                .unwrap();
+            assert_eq!(n, Some(i + 1));
+        }
+        assert_eq!(
+            store.add_chat("g2", &msg(Side::White, "other")).unwrap(),
+            Some(1)
+        );
+        let texts = |v: Vec<ChatRecord>| v.into_iter().map(|m| m.text).collect::<Vec<_>>();
+        assert_eq!(
+            texts(store.load_chat("g1", 0, 100).unwrap()),
+            ["m0", "m1", "m2", "m3", "m4"]
+        );
+        // The last `limit` above `after`, oldest first.
+        assert_eq!(texts(store.load_chat("g1", 0, 2).unwrap()), ["m3", "m4"]);
+        assert_eq!(texts(store.load_chat("g1", 3, 100).unwrap()), ["m3", "m4"]);
+        let other = store.load_chat("g2", 0, 100).unwrap();
+        assert_eq!(other[0].color, Side::White);
+        assert!(store.load_chat("nope", 0, 100).unwrap().is_empty());
     }
 }

@@ -299,3 +299,84 @@ async fn chat_is_for_seats_limited_in_length_and_rate_and_kept_as_text() {
     let (s, v) = send(&app, Method::GET, "/api/games/nosuchgame/chat", None, None).await;
     assert_eq!((s, code(&v)), (StatusCode::NOT_FOUND, "not_found"));
 }
+
+#[tokio::test]
+async fn chat_is_stored_with_the_game_and_read_back_after_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("crown.db");
+    let open =
+        || Arc::new(SqliteStore::open(&path, crown_server::store::Durability::Normal).unwrap());
+    let config = || Config {
+        rate_per_sec: 0,
+        ..Config::default()
+    };
+    let app1 = App::start(open(), config(), None).await.unwrap();
+    let created = create(&app1, json!({"variant": "american", "name": "Ann"})).await;
+    let id = created["id"].as_str().unwrap().to_string();
+    let black = created["token"].as_str().unwrap().to_string();
+    let white = join(&app1, &id).await["token"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let uri = format!("/api/games/{id}/chat");
+    for (token, text) in [(&black, "good luck"), (&white, "you too")] {
+        let (s, m) = send(
+            &app1,
+            Method::POST,
+            &uri,
+            Some(token),
+            Some(json!({"text": text})),
+        )
+        .await;
+        assert_eq!(s, StatusCode::CREATED, "{m}");
+    }
+    // Another game's chat is numbered on its own.
+    let other = create(&app1, json!({"variant": "pool"})).await;
+    let oid = other["id"].as_str().unwrap();
+    let (s, m) = send(
+        &app1,
+        Method::POST,
+        &format!("/api/games/{oid}/chat"),
+        other["token"].as_str(),
+        Some(json!({"text": "anyone?"})),
+    )
+    .await;
+    assert_eq!((s, m["n"].as_u64()), (StatusCode::CREATED, Some(1)), "{m}");
+    app1.shutdown();
+    drop(app1);
+
+    // A new server on the same database: the chat is there, in order, with the names.
+    let app2 = App::start(open(), config(), None).await.unwrap();
+    let (s, log) = send(&app2, Method::GET, &uri, None, None).await;
+    assert_eq!(s, StatusCode::OK, "{log}");
+    let msgs = log["messages"].as_array().unwrap();
+    let got: Vec<(u64, &str, &str, Option<&str>)> = msgs
+        .iter()
+        .map(|m| {
+            (
+                m["n"].as_u64().unwrap(),
+                m["color"].as_str().unwrap(),
+                m["text"].as_str().unwrap(),
+                m["name"].as_str(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            (1, "black", "good luck", Some("Ann")),
+            (2, "white", "you too", None)
+        ]
+    );
+    // Numbering goes on after the stored messages.
+    let (s, m) = send(
+        &app2,
+        Method::POST,
+        &uri,
+        Some(&white),
+        Some(json!({"text": "still here"})),
+    )
+    .await;
+    assert_eq!((s, m["n"].as_u64()), (StatusCode::CREATED, Some(3)), "{m}");
+    app2.shutdown();
+}

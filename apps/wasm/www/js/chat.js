@@ -17,6 +17,27 @@ export class Chat {
       this.#send();
     });
     $("chat-input").maxLength = MAX;
+    this.#keepToastOffTheForm();
+  }
+
+  /**
+   * A toast (app.js) sits at the bottom edge; while it would cover the chat form (a phone with the
+   * form scrolled to the bottom of the screen) it moves to the top edge instead.
+   */
+  #keepToastOffTheForm() {
+    const t = $("toast");
+    if (!t) return;
+    const place = () => {
+      t.classList.remove("toast-top");
+      if (t.hidden || $("chat").hidden) return;
+      const a = t.getBoundingClientRect();
+      const b = $("chat-form").getBoundingClientRect();
+      const overlap = a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+      if (overlap) t.classList.add("toast-top");
+    };
+    // only `hidden` and the text: the class set here must not call `place` again
+    new MutationObserver(place).observe(t, { attributeFilter: ["hidden"], childList: true, characterData: true, subtree: true });
+    for (const ev of ["scroll", "resize"]) window.addEventListener(ev, place, { passive: true });
   }
 
   /** Show the chat of game `id`; `canWrite`: the page holds a seat of it. */
@@ -31,6 +52,18 @@ export class Chat {
       if (this.gameId === id) for (const m of r.messages) this.add(m);
     } catch (_) {
       /* an older server without chat: the box stays empty */
+    }
+  }
+
+  /** Read the game's chat again (after a reconnect: messages sent meanwhile); shown ones are kept. */
+  async reload() {
+    const id = this.gameId;
+    if (!id) return;
+    try {
+      const r = await this.api(`games/${id}/chat`);
+      if (this.gameId === id) for (const m of r.messages) this.add(m);
+    } catch (_) {
+      /* the next reconnect tries again */
     }
   }
 

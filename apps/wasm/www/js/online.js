@@ -102,6 +102,8 @@ export class Online {
     $("online-decline-takeback").addEventListener("click", () => this.#action("takeback/decline"));
     $("online-cancel").addEventListener("click", () => this.#action("cancel"));
     $("online-rematch").addEventListener("click", () => this.#rematch());
+    // A spectator follows the rematch (the finished game's view carries its id).
+    $("online-watch-rematch").addEventListener("click", () => this.#watchRematch());
     $("online-lobby").addEventListener("click", () => this.showLobby());
     $("premove-cancel").addEventListener("click", () => this.cancelPremove());
     $("copy-link").addEventListener("click", async () => {
@@ -252,6 +254,7 @@ export class Online {
   async open(id, { offerSeat = false, accept = false } = {}) {
     this.close();
     this.gameId = id;
+    this.everConnected = false;
     this.pending = null;
     this.premove = null;
     const stored = this.#storedSeat(id);
@@ -385,7 +388,11 @@ export class Online {
       }
       if (msg.type === "state" && msg.game && msg.game.id === this.gameId) {
         this.#apply(msg.game);
-        if (msg.event === "snapshot") this.#flushPending();
+        if (msg.event === "snapshot") {
+          this.#flushPending();
+          if (this.everConnected) this.chat.reload();
+          this.everConnected = true;
+        }
       } else if (msg.type === "chat" && this.gameId) {
         this.chat.add(msg.message);
       }
@@ -526,6 +533,11 @@ export class Online {
     if (prev && prev.id === v.id && r && !prev.rematch && r.by !== this.seat && this.seat) {
       this.hooks.toast("Your opponent offers a rematch", 6000);
     }
+    $("online-watch-rematch").hidden = !(r && !this.seat);
+    if (prev && prev.id === v.id && r && !prev.rematch && !this.seat) {
+      const who = (v[r.by] && v[r.by].name) || cap(r.by);
+      this.hooks.toast(`${who} asked for a rematch: “Watch the rematch” follows it`, 6000);
+    }
     this.chat.setWritable(!!this.seat);
     this.#showShare();
     this.#renderConn();
@@ -561,6 +573,17 @@ export class Online {
     try {
       const r = await this.#fetch(`games/${this.gameId}/rematch`, { method: "POST", auth: true });
       this.#rememberSeat(r.id, r.color, r.token, variant);
+      await this.open(r.id);
+    } catch (e) {
+      this.#showError(e);
+    }
+  }
+
+  /** Watch the rematch of the game shown (a spectator's page; players switch by asking). */
+  async #watchRematch() {
+    const r = this.view && this.view.rematch;
+    if (!r) return;
+    try {
       await this.open(r.id);
     } catch (e) {
       this.#showError(e);

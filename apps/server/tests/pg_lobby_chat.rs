@@ -1,0 +1,253 @@
+//! Two `crown-server` processes on one real PostgreSQL (docs/scaling.md): the lobby lists the
+//! public seeks created on either instance and a seek created on A is accepted on B; a chat
+//! message sent on one instance reaches a watcher on the other (stored, announced on
+//! `crown_chat`, re-read) and is read back on both; a rematch asked for on A reaches a spectator
+//! watching on B. Skipped, saying so, when PostgreSQL is not installed.
+
+mod common;
+use common::pg::Pg;
+use futures_util::StreamExt;
+use serde_json::{json, Value};
+use std::process::Child;
+use std::time::Duration;
+use tokio_tungstenite::tungstenite::Message;
+
+type Ws =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// Kills the instance when the test ends (or fails).
+struct Instance {
+    child: Child,
+    base: String,
+}
+
+impl Drop for Instance {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn start_instance(url: &str) -> Instance {
+    let args = [
+        "--bind",
+        "127.0.0.1",
+        "--port",
+        "0",
+        "--rate-limit",
+        "0",
+        "--log",
+        "warn",
+        "--no-egdb",
+        "--engine-workers",
+        "1",
+        "--lease-ms",
+        "1500",
+        "--database",
+        url,
+    ];
+    let args: Vec<&std::ffi::OsStr> = args.iter().map(std::ffi::OsStr::new).collect();
+    let (child, base) = common::spawn_server(&args);
+    Instance { child, base }
+}
+
+async fn post(base: &str, path: &str, token: Option<&str>, body: Option<Value>) -> (u16, Value) {
+    let http = reqwest::Client::new();
+    let mut req = http.post(format!("{base}{path}"));
+    if let Some(t) = token {
+        req = req.bearer_auth(t);
+    }
+    if let Some(b) = body {
+        req = req.json(&b);
+    }
+    let resp = req.send().await.unwrap();
+    let status = resp.status().as_u16();
+    (status, resp.json().await.unwrap_or(Value::Null))
+}
+
+async fn get(base: &str, path: &str) -> Value {
+    reqwest::get(format!("{base}{path}"))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap()
+}
+
+async fn watch(base: &str, id: &str) -> Ws {
+    let url = format!("{}/api/games/{id}/ws", base.replace("http://", "ws://"));
+    tokio_tungstenite::connect_async(url).await.unwrap().0
+}
+
+/// Read messages until one satisfies `done`; returns it.
+async fn wait_msg(ws: &mut Ws, what: &str, done: impl Fn(&Value) -> bool) -> Value {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let msg = tokio::time::timeout_at(deadline, ws.next())
+            .await
+            .unwrap_or_else(|_| panic!("no message with {what} within 10 s"))
+            .expect("socket closed")
+            .expect("socket error");
+        if let Message::Text(t) = msg {
+            let v: Value = serde_json::from_str(t.as_str()).unwrap();
+            if done(&v) {
+                return v;
+            }
+        }
+    }
+}
+
+/// The ids of the seeks listed by `base`'s lobby.
+async fn seek_ids(base: &str) -> Vec<String> {
+    get(base, "/api/lobby").await["seeks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["id"].as_str().unwrap().to_string())
+        .collect()
+}
+
+fn texts(log: &Value) -> Vec<&str> {
+    log["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["text"].as_str().unwrap())
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lobby_chat_and_rematch_reach_every_instance() {
+    let Some(pg) = tokio::task::spawn_blocking(Pg::start).await.unwrap() else {
+        eprintln!("SKIPPED: PostgreSQL is not installed (apt-get install postgresql)");
+        return;
+    };
+    let url = pg.url();
+    let a = start_instance(&url);
+    let b = start_instance(&url);
+
+    // A public seek on A and one on B, a private game on A: both lobbies list both seeks, newest
+    // first, and never the private game.
+    let (s, seek) = post(
+        &a.base,
+        "/api/games",
+        None,
+        Some(
+            json!({"variant": "american", "color": "black", "public": true, "name": "Ann",
+                    "time_control": {"initial_ms": 300_000, "increment_ms": 2_000}}),
+        ),
+    )
+    .await;
+    assert_eq!(s, 201, "{seek}");
+    let id = seek["id"].as_str().unwrap().to_string();
+    let black = seek["token"].as_str().unwrap().to_string();
+    tokio::time::sleep(Duration::from_millis(5)).await;
+    let (s, seek_b) = post(
+        &b.base,
+        "/api/games",
+        None,
+        Some(json!({"variant": "pool", "public": true})),
+    )
+    .await;
+    assert_eq!(s, 201, "{seek_b}");
+    let id_b = seek_b["id"].as_str().unwrap().to_string();
+    let (s, private) = post(
+        &a.base,
+        "/api/games",
+        None,
+        Some(json!({"variant": "american"})),
+    )
+    .await;
+    assert_eq!(s, 201, "{private}");
+    for base in [&a.base, &b.base] {
+        assert_eq!(
+            seek_ids(base).await,
+            vec![id_b.clone(), id.clone()],
+            "lobby of {base}"
+        );
+    }
+    let listed = get(&b.base, "/api/lobby").await;
+    let on_b = &listed["seeks"][1];
+    assert_eq!(on_b["name"], "Ann");
+    assert_eq!(on_b["color"], "white", "the joiner gets the free seat");
+    assert_eq!(on_b["time_control"]["increment_ms"], 2_000);
+
+    // A watcher on A; the seek made on A is accepted on B: it leaves both lobbies and the
+    // creator's instance sees the join.
+    let mut watch_a = watch(&a.base, &id).await;
+    let (s, joined) = post(&b.base, &format!("/api/games/{id}/join"), None, None).await;
+    assert_eq!(s, 200, "{joined}");
+    assert_eq!(joined["color"], "white");
+    let white = joined["token"].as_str().unwrap().to_string();
+    wait_msg(&mut watch_a, "status ongoing", |v| {
+        v["type"] == "state" && v["game"]["status"] == "ongoing"
+    })
+    .await;
+    for base in [&a.base, &b.base] {
+        assert_eq!(seek_ids(base).await, vec![id_b.clone()], "lobby of {base}");
+    }
+
+    // Chat: Black writes on A, a watcher on B gets it over its socket; White answers on B, the
+    // watcher on A gets it; both instances read the same log.
+    let mut watch_b = watch(&b.base, &id).await;
+    let chat = format!("/api/games/{id}/chat");
+    let (s, m) = post(
+        &a.base,
+        &chat,
+        Some(&black),
+        Some(json!({"text": "good luck"})),
+    )
+    .await;
+    assert_eq!((s, m["n"].as_u64()), (201, Some(1)), "{m}");
+    let got = wait_msg(&mut watch_b, "Black's chat", |v| v["type"] == "chat").await;
+    assert_eq!(got["message"]["text"], "good luck");
+    assert_eq!(got["message"]["name"], "Ann");
+    assert_eq!(got["message"]["n"], 1);
+    let (s, m) = post(
+        &b.base,
+        &chat,
+        Some(&white),
+        Some(json!({"text": "you too"})),
+    )
+    .await;
+    assert_eq!((s, m["n"].as_u64()), (201, Some(2)), "{m}");
+    let got = wait_msg(&mut watch_a, "White's chat", |v| {
+        v["type"] == "chat" && v["message"]["n"] == 2
+    })
+    .await;
+    assert_eq!(got["message"]["text"], "you too");
+    for base in [&a.base, &b.base] {
+        assert_eq!(
+            texts(&get(base, &chat).await),
+            ["good luck", "you too"],
+            "{base}"
+        );
+    }
+
+    // White resigns on B; Black asks for a rematch on A: the spectator on B gets its id.
+    let (s, v) = post(
+        &b.base,
+        &format!("/api/games/{id}/resign"),
+        Some(&white),
+        None,
+    )
+    .await;
+    assert_eq!(s, 200, "{v}");
+    let (s, r) = post(
+        &a.base,
+        &format!("/api/games/{id}/rematch"),
+        Some(&black),
+        None,
+    )
+    .await;
+    assert_eq!(s, 201, "{r}");
+    let new_id = r["id"].as_str().unwrap();
+    let pushed = wait_msg(&mut watch_b, "the rematch", |v| {
+        v["type"] == "state" && !v["game"]["rematch"].is_null()
+    })
+    .await;
+    assert_eq!(pushed["game"]["rematch"]["id"], new_id);
+    assert_eq!(pushed["game"]["rematch"]["by"], "black");
+    drop((a, b));
+    drop(pg);
+}
