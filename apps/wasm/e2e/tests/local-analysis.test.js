@@ -378,3 +378,33 @@ test("390×844: the chat's Send button is not oversized; messages cover neither 
   await screenshot(page, "89-phone-chat-toast");
   await page.context().close();
 });
+
+test("axe-core audit of the new parts: analysis with variations and graph at 1280×800, the game picker, the hot-seat dialog", async () => {
+  const AXE = path.join(repoRoot, "apps/wasm/e2e/node_modules/axe-core/axe.min.js");
+  const page = await newPage(browser, { width: 1280, height: 800 });
+  await openApp(page, server.url, "?mode=analysis&variant=american");
+  await page.addScriptTag({ path: AXE });
+  const audit = async (name, context = "document") => {
+    const result = await page.evaluate(async (ctx) => {
+      const r = await window.axe.run(ctx === "document" ? document : document.querySelector(ctx), { resultTypes: ["violations"] });
+      return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, help: v.help }));
+    }, context);
+    const count = result.reduce((a, v) => a + v.nodes, 0);
+    console.log(`axe-core (${name}): ${result.length} rules violated, ${count} nodes: ${JSON.stringify(result)}`);
+    assert.equal(count, 0, `${name}: no findings`);
+  };
+  await page.click("#pdn-import");
+  await page.fill("#pdn-text", '[Event "Audit"]\n\n1. 11-15 23-19 (22-18 {a cross}) 2. 8-11 22-17 *\n');
+  await page.click("#pdn-ok");
+  await page.waitForSelector("#movelist .vtool.promote");
+  await page.waitForFunction(() => document.querySelector("#eval-graph").dataset.filled === "5", null, { timeout: 60000 });
+  await audit("analysis with a variation and the graph, 1280×800");
+  await importFile(page, TINSLEY);
+  await audit("game picker of tinsley.pdn", "#dlg-games");
+  await page.keyboard.press("Escape");
+  await page.click("#mode-play");
+  await page.click("#new-game");
+  await page.check("#opponent-hotseat");
+  await audit("new game dialog, hot seat", "#dlg-new");
+  await page.context().close();
+});
