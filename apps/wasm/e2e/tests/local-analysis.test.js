@@ -334,6 +334,7 @@ test("a typed move's error shows the input as typed: markup as text, control cha
   await page.waitForSelector("#move-error:not([hidden])");
   const err = await page.textContent("#move-error");
   assert.ok(err.includes("“12-16<script>”"), err);
+  assert.equal(err.split("12-16<script>").length - 1, 1, `the input quoted once: ${err}`);
   assert.equal(await page.$$eval("#move-error *", (els) => els.length), 0, "no element made from the input");
   await page.evaluate(() => {
     const i = document.querySelector("#move-input");

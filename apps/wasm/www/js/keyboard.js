@@ -16,7 +16,7 @@ export function readTypedMove(crown, variant, fen, text, moves) {
     try {
       m = probe.play(t);
     } catch (e) {
-      throw new Error(`${quoted(t)} is not a move here: ${visible(String(e && e.message ? e.message : e))}`);
+      throw new Error(`${quoted(t)} is not a move here: ${visible(reason(String(e && e.message ? e.message : e)))}`);
     }
     const found = moves.find((x) => x.index === m.index && x.longText === m.longText);
     if (!found) throw new Error(`${quoted(t)} cannot be played here now`);
@@ -33,6 +33,14 @@ export function readTypedMove(crown, variant, fen, text, moves) {
  */
 export function visible(s) {
   return s.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+/** The reader's reason without its "cannot read move '…': " opening (the input is quoted already). */
+function reason(message) {
+  const open = "cannot read move '";
+  if (!message.startsWith(open)) return message;
+  const end = message.indexOf("': ", open.length);
+  return end < 0 ? message : message.slice(end + 3);
 }
 
 /** Typed text `t` in quotes for a message: control characters escaped, cut at 40 characters. */
