@@ -97,6 +97,7 @@ test("hot seat: two players on this device, both sides by clicking, names, clock
   });
   assert.deepEqual(await names(), { black: "Alice", white: "Bob" });
   assert.match(await page.textContent("#status"), /^Alice to move \(Black\)/);
+  assert.equal(await page.textContent("#game-title"), "American checkers · two players");
   // Black (first in American checkers) and White both move by clicking: no engine answers
   await clickSquare(page, 11);
   await clickSquare(page, 15);

@@ -729,7 +729,7 @@ function renderBars() {
 
 function renderStatus() {
   const g = state.game;
-  const modeName = { play: "vs engine", online: "online", analysis: "analysis" }[state.mode];
+  const modeName = { play: state.hotseat ? "two players" : "vs engine", online: "online", analysis: "analysis" }[state.mode];
   $("game-title").textContent = `${VARIANT_NAMES[state.variant] || state.variant} · ${modeName}`;
   const o = g.outcome();
   if (o) {
@@ -1410,9 +1410,10 @@ function pdnOpen(text, name = "the games") {
       if (!entries.length) throw new Error("the text holds no PDN game");
       state.pdnFile = { chunks, entries };
       $("pdn-games").hidden = false;
-      picker.open(entries);
+      if (!picker.finish(entries)) toast(`${entries.length} games read: the Games button lists them.`);
     })
     .catch((err) => {
+      picker.stopReading();
       $("dlg-games").close();
       toast(`${name}: ${err.message}`, 8000);
     });

@@ -123,12 +123,19 @@ export class GamePicker {
     this.count = dialog.querySelector("#games-count");
     this.progress = dialog.querySelector("#games-progress");
     this.drawn = { from: -1, to: -1 };
+    this.reading = false; // a file is being read (the dialog shows its progress)
+    this.cancelled = false; // the dialog was closed while the file was read
+    dialog.addEventListener("close", () => {
+      if (this.reading) this.cancelled = true;
+    });
     this.search.addEventListener("input", () => this.filter());
     this.scroller.addEventListener("scroll", () => this.render());
   }
 
   /** Open the dialog while a file is read: the progress bar instead of the list. */
   loading(name) {
+    this.reading = true;
+    this.cancelled = false;
     this.entries = [];
     this.matches = [];
     this.search.value = "";
@@ -145,6 +152,27 @@ export class GamePicker {
     this.progress.max = total;
     this.progress.value = done;
     this.count.textContent = `Reading the games… ${Math.round((100 * done) / Math.max(1, total))}%`;
+  }
+
+  /**
+   * The file is read: list `entries`, unless the dialog was closed meanwhile (then they wait for
+   * the Games button). Returns whether the list is shown.
+   */
+  finish(entries) {
+    const cancelled = this.cancelled;
+    this.reading = false;
+    this.cancelled = false;
+    if (cancelled) return false;
+    this.open(entries);
+    return true;
+  }
+
+  /** The reading failed or was given up: no progress shown any more. */
+  stopReading() {
+    this.reading = false;
+    this.cancelled = false;
+    this.progress.hidden = true;
+    this.search.disabled = false;
   }
 
   /** Show `entries` (see `indexPdn`); opens the dialog when it is closed. */
