@@ -297,6 +297,17 @@ test("game picker: tinsley.pdn (724 games) and the 2,400-game ballots file, read
   const ms2 = await importFile(page, BALLOTS);
   console.log(`ballots-11-man-english.pdn (2,400 games, 175 KB): picker ready ${ms2} ms after Open`);
   assert.equal(await page.textContent("#games-count"), "2400 games");
+  // the same page's frames with no scrolling, for comparison (the machine's load shows here)
+  const idle = await page.evaluate(async () => {
+    const times = [];
+    for (let i = 0; i < 60; i++) {
+      const t = performance.now();
+      await new Promise((r) => requestAnimationFrame(() => r()));
+      times.push(performance.now() - t);
+    }
+    return times.reduce((a, b) => a + b, 0) / times.length;
+  });
+  console.log(`ballots picker idle frames: mean ${idle.toFixed(1)} ms`);
   const frames = await page.evaluate(async () => {
     const s = document.querySelector("#games-scroll");
     const times = [];
@@ -312,6 +323,22 @@ test("game picker: tinsley.pdn (724 games) and the 2,400-game ballots file, read
   });
   console.log(`ballots picker scroll: 60 pages, frame mean ${frames.mean.toFixed(1)} ms, worst ${frames.worst.toFixed(1)} ms, at most ${frames.maxRows} rows`);
   assert.ok(frames.maxRows < 40, `rows in the page while scrolling: ${frames.maxRows}`);
+  // wheel-like steps of 40 px back up: rows kept, new ones added in order
+  const steps = await page.evaluate(async () => {
+    const s = document.querySelector("#games-scroll");
+    const times = [];
+    for (let i = 0; i < 120; i++) {
+      const t = performance.now();
+      s.scrollTop -= 40;
+      await new Promise((r) => requestAnimationFrame(() => r()));
+      times.push(performance.now() - t);
+    }
+    const order = [...document.querySelectorAll("#games-list .game-row")].map((b) => Number(b.dataset.index));
+    return { mean: times.reduce((a, b) => a + b, 0) / times.length, worst: Math.max(...times), order };
+  });
+  console.log(`ballots picker scroll: 120 steps of 40 px, frame mean ${steps.mean.toFixed(1)} ms, worst ${steps.worst.toFixed(1)} ms`);
+  assert.deepEqual(steps.order, [...steps.order].sort((a, b) => a - b), "rows in list order");
+  assert.equal(steps.order[steps.order.length - 1] - steps.order[0] + 1, steps.order.length, "contiguous rows");
   // search still covers all games: the ballots with a man on 13 … counted here from the FEN tags
   await page.fill("#games-search", "B4,3,2,1,8,7,6,5,11,10,14");
   const want = ballots.map((t, i) => [t, i + 1]).filter(([t]) => t.FEN.includes("B4,3,2,1,8,7,6,5,11,10,14"));

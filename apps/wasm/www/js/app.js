@@ -1403,6 +1403,7 @@ function pdnOpen(text, name = "the games") {
       return;
     }
   }
+  graph.stop(); // the worker that reads the file gets the CPU; the graph goes on afterwards
   picker.loading(name);
   indexPdn(text, (done, total) => picker.setProgress(done, total), (t) => crown.pdnIndex(t))
     .then(({ entries, chunks, ms }) => {
@@ -1801,7 +1802,12 @@ function wire() {
     }
   });
   $("pdn-games").addEventListener("click", () => {
-    if (state.pdnFile) picker.open(state.pdnFile.entries);
+    if (!state.pdnFile) return;
+    graph.stop();
+    picker.open(state.pdnFile.entries);
+  });
+  $("dlg-games").addEventListener("close", () => {
+    if (state.game) renderGraph(); // the graph's background search resumes (after a pick: refresh did it)
   });
   $("pdn-ok").addEventListener("click", (e) => {
     try {

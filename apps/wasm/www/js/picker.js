@@ -123,6 +123,7 @@ export class GamePicker {
     this.count = dialog.querySelector("#games-count");
     this.progress = dialog.querySelector("#games-progress");
     this.drawn = { from: -1, to: -1 };
+    this.rows = new Map(); // list index -> <li> in the page
     this.reading = false; // a file is being read (the dialog shows its progress)
     this.cancelled = false; // the dialog was closed while the file was read
     dialog.addEventListener("close", () => {
@@ -215,10 +216,29 @@ export class GamePicker {
     const from = Math.max(0, Math.floor(this.scroller.scrollTop / ROW_PX) - OVERSCAN);
     const to = Math.min(total, Math.ceil((this.scroller.scrollTop + view) / ROW_PX) + OVERSCAN);
     if (!force && from === this.drawn.from && to === this.drawn.to) return;
+    if (force) {
+      this.rows = new Map();
+      this.list.replaceChildren();
+    }
+    // keep the rows still in view; add the new ones above and below in order (DOM order = list order)
+    const kept = new Map();
+    for (const [i, li] of this.rows) {
+      if (i >= from && i < to) kept.set(i, li);
+      else li.remove();
+    }
+    const above = [];
+    const below = [];
+    const firstKept = kept.size ? Math.min(...kept.keys()) : to;
+    for (let i = from; i < to; i++) {
+      if (kept.has(i)) continue;
+      const li = this.#row(this.matches[i], i, total);
+      kept.set(i, li);
+      (i < firstKept ? above : below).push(li);
+    }
+    this.list.prepend(...above);
+    this.list.append(...below);
+    this.rows = kept;
     this.drawn = { from, to };
-    const rows = [];
-    for (let i = from; i < to; i++) rows.push(this.#row(this.matches[i], i, total));
-    this.list.replaceChildren(...rows);
   }
 
   #row(e, i, total) {
