@@ -237,6 +237,13 @@ test("variations: make main line and delete, written so in the exported PDN", as
   let out = await download(page, () => page.click("#pdn-download"));
   assert.match(out, /1\. 11-15 22-18 \{a cross\}\s+\(1\.\.\. 23-19 2\. 8-11 22-17\)\s+\(1\.\.\. 24-20\)\s+2\. 15x22\s+\*/, out);
   assert.match(out, /\[Result "\*"\]/, "the resignation belonged to the other line");
+  assert.match(await page.textContent("#info-event"), /Promote test · \*$/, "the shown result is the new main line's");
+  // the message of the change covers neither the board nor the moves column
+  await page.waitForSelector("#toast:not([hidden])");
+  const toast = await rect(page, "#toast");
+  for (const sel of ["#board", "#moves-col .movelist-wrap", "#move-input", ".nav-buttons"]) {
+    assert.ok(!overlap(toast, await rect(page, sel)), `toast over ${sel}: ${JSON.stringify(toast)}`);
+  }
   await screenshot(page, "86-variation-promoted");
   // delete 24-20
   await page.click('#movelist .vtool.delete[aria-label="Delete the variation 1… 24-20"]');

@@ -1467,7 +1467,9 @@ function renderGameInfo() {
   };
   $("info-players").textContent = `${t("Black") || "?"} (Black) – ${t("White") || "?"} (White)`;
   const o = state.mainGame ? state.mainGame.outcome() : null;
-  const result = t("Result") || (o ? o.result : "*");
+  // the main line's result: the import gave it the file's (terminator, else Result tag); a promoted
+  // variation has its own
+  const result = o ? o.result : "*";
   $("info-event").textContent = [t("Event"), t("Site"), t("Date"), result].filter(Boolean).join(" · ");
   $("info-number").textContent = info.count > 1 ? `Game ${info.index} of ${info.count}` : "";
 }
