@@ -178,6 +178,7 @@ pub fn e2e() -> bool {
         .arg(dir.join("tests/online-play.test.js"))
         .arg(dir.join("tests/online-follow.test.js"))
         .arg(dir.join("tests/clock.test.js"))
+        .arg(dir.join("tests/local-analysis.test.js"))
         .current_dir(root())
         .status()
         .map(|s| s.success())

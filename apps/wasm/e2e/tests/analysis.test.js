@@ -48,7 +48,7 @@ async function download(page, click) {
 
 const plies = (page) => page.$$eval("#movelist .mv:not(.empty)", (els) => els.length);
 
-test("a PDN file of 724 games: picker with search and pages, players shown, all tags exported", async () => {
+test("a PDN file of 724 games: picker with search, players shown, all tags exported", async () => {
   const text = fs.readFileSync(TINSLEY, "utf8");
   const tags = tagBlocks(text);
   assert.equal(tags.length, 724, "tinsley.pdn holds 724 games (issue 13)");
@@ -58,18 +58,14 @@ test("a PDN file of 724 games: picker with search and pages, players shown, all 
   await page.setInputFiles("#pdn-file", TINSLEY);
   await page.waitForFunction(() => document.querySelector("#pdn-text").value.length > 300000);
   await page.click("#pdn-ok");
-  await page.waitForSelector("#dlg-games[open]");
-  assert.equal(await page.textContent("#games-count"), "1–50 of 724 games");
-  assert.equal(await page.$$eval("#games-list li", (els) => els.length), 50, "one page of 50");
-  await page.click("#games-next");
-  assert.equal(await page.textContent("#games-count"), "51–100 of 724 games");
+  await page.waitForFunction(() => document.querySelector("#dlg-games[open]") && !document.querySelector("#games-search").disabled);
+  assert.equal(await page.textContent("#games-count"), "724 games");
   await screenshot(page, "50-pdn-picker");
 
   // search by player and result: Tinsley's games that Black won (counted here from the tags)
   const want = tags.filter((t) => (t.Black + " " + t.White).includes("Tinsley") && t.Result === "1-0");
   await page.fill("#games-search", "tinsley 1-0");
-  const count = await page.textContent("#games-count");
-  assert.match(count, new RegExp(`^1–${Math.min(50, want.length)} of ${want.length} games`));
+  assert.equal(await page.textContent("#games-count"), `${want.length} of 724 games match`);
   // pick the first of them
   const first = await page.getAttribute("#games-list li:first-child .game-row", "data-index");
   const t = tags[Number(first) - 1];
@@ -91,6 +87,7 @@ test("a PDN file of 724 games: picker with search and pages, players shown, all 
   // another game from the same file, through the Games button
   await page.click("#pdn-games");
   await page.waitForSelector("#dlg-games[open]");
+  assert.equal(await page.textContent("#games-count"), "724 games");
   await page.fill("#games-search", "Ohio State");
   await page.click("#games-list li:first-child .game-row");
   assert.equal(await page.textContent("#info-players"), "MF Tinsley (Black) – M Rex (White)");

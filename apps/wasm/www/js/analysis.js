@@ -1,12 +1,17 @@
 // The analysis board's variation tree: the main line, variations and comments of a game (from PDN
-// or from moves tried on the board), and the PDN game picker for files of many games.
+// or from moves tried on the board), promoting and deleting variations, and the summaries of the
+// games of a PDN file (the picker itself is picker.js).
 //
 // A node is {long, text, comment, strength, nags, children, parent}; the root has no move. A node's
 // children[0] is its main continuation, the others are variations (alternatives to children[0]).
 // The page's wasm Game always holds one line of the tree (`path`): the board, the move list and the
 // engine work on that line.
 
-/** A new node for a move (`long`: long text, `text`: as written in its position). */
+/**
+ * A new node for a move (`long`: long text, `text`: as written in its position). A node that ends
+ * a main line may carry `outcome` ({reason, winner}: a result the board does not show, such as a
+ * resignation read from PDN), kept when that line stops or starts being the main line.
+ */
 export function node(long, text, parent = null, extra = {}) {
   return { long, text, comment: "", strength: null, nags: [], children: [], parent, ...extra };
 }
@@ -92,6 +97,52 @@ export function childFor(parent, long, text) {
   return n;
 }
 
+/**
+ * The first node of the variation that holds `n`: the nearest of `n` and its ancestors that is not
+ * its parent's main continuation (children[0]); null when `n` is on the main line (or the root).
+ */
+export function variationStart(n) {
+  for (let p = n; p && p.parent; p = p.parent) if (p.parent.children[0] !== p) return p;
+  return null;
+}
+
+/**
+ * Make the line through `n` the main line: `n` and each of its ancestors become their parent's
+ * first child (the other children keep their order, as variations). True when the tree changed.
+ */
+export function promoteToMain(n) {
+  let changed = false;
+  for (let p = n; p && p.parent; p = p.parent) {
+    const sibs = p.parent.children;
+    const i = sibs.indexOf(p);
+    if (i > 0) {
+      sibs.splice(i, 1);
+      sibs.unshift(p);
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+/**
+ * Delete the variation that starts at `v` (a node that is not its parent's main continuation) with
+ * every move after it. Returns `v`'s parent, or null (nothing deleted) when `v` is on the main line.
+ */
+export function deleteVariation(v) {
+  if (!v || !v.parent || v.parent.children[0] === v) return null;
+  const p = v.parent;
+  p.children = p.children.filter((c) => c !== v);
+  v.parent = null;
+  return p;
+}
+
+/** The main line of the tree: root's first child, its first child, and so on. */
+export function mainLine(root) {
+  const out = [];
+  for (let n = root.children[0]; n; n = n.children[0]) out.push(n);
+  return out;
+}
+
 /** The tree as PDN entries (`{text, comment, strength, nags, variations}`) for the wasm `toPdnTree`. */
 export function pdnEntries(root) {
   const from = (first, parent, withAlts) => {
@@ -125,6 +176,7 @@ export function treeToJson(n) {
     c: n.comment || undefined,
     s: n.strength || undefined,
     g: n.nags && n.nags.length ? n.nags : undefined,
+    o: n.outcome || undefined,
     k: n.children.map(treeToJson),
   };
 }
@@ -132,6 +184,7 @@ export function treeToJson(n) {
 /** The tree back from `treeToJson`. */
 export function treeFromJson(j, parent = null) {
   const n = node(j.l ?? null, j.t ?? null, parent, { comment: j.c || "", strength: j.s || null, nags: j.g || [] });
+  if (j.o && typeof j.o === "object") n.outcome = j.o;
   n.children = (j.k || []).map((k) => treeFromJson(k, n));
   return n;
 }
@@ -160,8 +213,6 @@ export function moveLabel(ply, firstMoverIsFirstPlayer) {
 
 // ---- PDN game picker ---------------------------------------------------------------------------------
 
-const PAGE = 50;
-
 /** The value of tag `name` (case-insensitive) of an index entry, or "". */
 export function tagOf(entry, name) {
   const t = (entry.tags || []).find(([k]) => k.toLowerCase() === name.toLowerCase());
@@ -179,84 +230,4 @@ export function gameSummary(entry) {
   const players = `${tagOf(entry, "Black") || "?"} – ${tagOf(entry, "White") || "?"}`;
   const rest = [tagOf(entry, "Event"), tagOf(entry, "Date"), resultOf(entry)].filter((x) => x && x !== "?");
   return `${players} · ${rest.join(" · ")}`;
-}
-
-/**
- * The game picker in `dialog`: a search box (players, event, date, site; `1-0`, `0-1`, `1/2` match
- * the result), a paged list of the matching games, `onPick(index)` when one is chosen.
- */
-export class GamePicker {
-  constructor(dialog, onPick) {
-    this.dialog = dialog;
-    this.onPick = onPick;
-    this.entries = [];
-    this.matches = [];
-    this.page = 0;
-    this.search = dialog.querySelector("#games-search");
-    this.list = dialog.querySelector("#games-list");
-    this.count = dialog.querySelector("#games-count");
-    this.search.addEventListener("input", () => {
-      this.page = 0;
-      this.filter();
-    });
-    dialog.querySelector("#games-prev").addEventListener("click", () => this.turn(-1));
-    dialog.querySelector("#games-next").addEventListener("click", () => this.turn(1));
-  }
-
-  open(entries) {
-    this.entries = entries.map((e) => ({
-      ...e,
-      hay: [...(e.tags || []).map(([, v]) => v), resultOf(e)].join(" ").toLowerCase(),
-    }));
-    this.search.value = "";
-    this.page = 0;
-    this.filter();
-    this.dialog.showModal();
-    this.search.focus();
-  }
-
-  filter() {
-    const words = this.search.value.toLowerCase().split(/\s+/).filter(Boolean);
-    this.matches = this.entries.filter((e) => words.every((w) => e.hay.includes(w)));
-    this.render();
-  }
-
-  turn(d) {
-    const pages = Math.max(1, Math.ceil(this.matches.length / PAGE));
-    this.page = Math.max(0, Math.min(pages - 1, this.page + d));
-    this.render();
-  }
-
-  render() {
-    const start = this.page * PAGE;
-    const shown = this.matches.slice(start, start + PAGE);
-    this.list.replaceChildren(
-      ...shown.map((e) => {
-        const li = document.createElement("li");
-        const b = document.createElement("button");
-        b.type = "button";
-        b.className = "game-row";
-        b.dataset.index = String(e.index);
-        const n = document.createElement("span");
-        n.className = "game-num";
-        n.textContent = `#${e.index}`;
-        const s = document.createElement("span");
-        s.textContent = e.error ? `unreadable: ${e.error}` : gameSummary(e);
-        b.append(n, s);
-        b.disabled = !!e.error;
-        b.addEventListener("click", () => {
-          this.dialog.close();
-          this.onPick(e.index);
-        });
-        li.appendChild(b);
-        return li;
-      }),
-    );
-    const total = this.matches.length;
-    this.count.textContent = total
-      ? `${start + 1}–${start + shown.length} of ${total} games` + (total < this.entries.length ? ` (${this.entries.length} in the file)` : "")
-      : `No game matches (${this.entries.length} in the file)`;
-    this.dialog.querySelector("#games-prev").disabled = this.page === 0;
-    this.dialog.querySelector("#games-next").disabled = start + PAGE >= total;
-  }
 }

@@ -10,6 +10,8 @@ import { initTheme } from "./theme.js";
 import * as keyboard from "./keyboard.js";
 import { Sounds } from "./sounds.js";
 import { formatClock } from "./clock.js";
+import { EvalGraph } from "./graph.js";
+import { GamePicker, indexPdn, splitPdn } from "./picker.js";
 
 const $ = (id) => document.getElementById(id);
 const VARIANT_NAMES = { american: "American checkers", pool: "Pool checkers", impasse: "Impasse" };
@@ -24,6 +26,8 @@ const state = {
   history: [],
   viewPly: null, // null = follow the live position
   human: "black", // play mode: the human's colour
+  hotseat: false, // play mode: two players on this device (no engine), both sides moved by clicking
+  names: { black: "", white: "" }, // hot-seat players' names ("" = the colour's name)
   level: 4,
   thinking: false,
   lastScore: null, // engine's last score from its own point of view
@@ -46,6 +50,9 @@ let picker;
 const engine = new EngineClient();
 // A second worker for the game review, so the live analysis does not cancel it.
 const reviewer = new EngineClient();
+// A third worker fills the analysis board's evaluation graph in the background (graph.js).
+const grapher = new EngineClient();
+let graph;
 let online = null;
 const sounds = new Sounds();
 // The local game (play the engine / analysis) while the online game is on screen: the two are
@@ -118,7 +125,7 @@ function humanCanMove() {
   if (state.mode === "analysis") return state.viewPly != null || g.outcome() === null;
   if (g.outcome() !== null) return false;
   if (state.viewPly != null) return false;
-  if (state.mode === "play") return !state.thinking && g.sideToMove() === state.human;
+  if (state.mode === "play") return !state.thinking && (state.hotseat || g.sideToMove() === state.human);
   if (state.mode === "online") return online && online.canMove(g.sideToMove());
   return false;
 }
@@ -163,6 +170,8 @@ function refresh({ animateMove = null, before = null } = {}) {
   renderStatus();
   renderButtons();
   renderGameInfo();
+  renderTreeTools();
+  renderGraph();
   announceMove(n);
   if (state.mode === "analysis") analyse();
   saveLocal();
@@ -267,6 +276,7 @@ function playFromHere() {
   state.game.free();
   state.game = g;
   state.human = g.sideToMove();
+  state.hotseat = false;
   state.viewPly = null;
   state.clock = null;
   state.thinking = false;
@@ -376,7 +386,7 @@ function renderMoveList() {
   }
   const curEl = list.querySelector(".mv.current");
   if (curEl) curEl.scrollIntoView({ block: "nearest" });
-  else list.parentElement.scrollTop = list.parentElement.scrollHeight;
+  else list.parentElement.scrollTop = cur === 0 ? 0 : list.parentElement.scrollHeight;
 }
 
 // ---- what survives a reload (storage.js) -------------------------------------------------------
@@ -395,6 +405,8 @@ function saveLocal() {
       moves: moveTexts(g),
       outcome: storage.outcomeOf(g),
       human: state.human,
+      hotseat: state.hotseat || undefined,
+      names: state.hotseat ? state.names : undefined,
       level: state.level,
       viewPly: state.viewPly,
       clock: c ? { black: c.black, white: c.white, inc: c.inc, running: c.running } : null,
@@ -450,6 +462,11 @@ function restoreLocal() {
     if (state.game) state.game.free();
     state.game = g;
     state.human = saved.human === "white" ? "white" : "black";
+    state.hotseat = saved.hotseat === true;
+    state.names = {
+      black: typeof saved.names?.black === "string" ? saved.names.black.slice(0, 40) : "",
+      white: typeof saved.names?.white === "string" ? saved.names.white.slice(0, 40) : "",
+    };
     state.level = Number(saved.level) || 4;
     state.clock = saved.clock ? { ...saved.clock, last: performance.now() } : null;
     if (state.clock && g.outcome() !== null) state.clock.running = null;
@@ -510,6 +527,93 @@ function showNode(n, anim = {}) {
   refresh(anim);
 }
 
+// ---- evaluation graph, promote and delete variations -------------------------------------------
+
+const BOARD_LESS_ENDS = ["resignation", "time", "agreement"];
+
+/** The evaluation graph of the line on the analysis board (filled in the background). */
+function renderGraph() {
+  const box = $("graph-box");
+  const on = state.mode === "analysis" && engine.available !== false && !currentReview();
+  box.hidden = !on;
+  if (!on) {
+    graph.stop();
+    return;
+  }
+  const h = state.history;
+  const o = state.game.outcome();
+  const positions = [];
+  for (let i = 0; i <= h.length; i++) {
+    const last = i === h.length;
+    positions.push({
+      fen: fenAt(i),
+      side: last ? state.game.sideToMove() : h[i].color,
+      outcome: last && o && !BOARD_LESS_ENDS.includes(o.reason) ? o : null,
+    });
+  }
+  graph.setLine(state.variant, state.game.startFen(), moveTexts(state.game), positions, shownPly());
+}
+
+/** The node of the shown position (the root at ply 0). */
+function shownNode() {
+  const ply = shownPly();
+  return ply === 0 ? state.root : state.path[ply - 1];
+}
+
+/** "Make main line" and "Delete variation" act on the line on the board; on when it is a variation. */
+function renderTreeTools() {
+  const box = $("tree-tools");
+  box.hidden = state.mode !== "analysis" || !state.root;
+  if (box.hidden) return;
+  const end = state.path[state.path.length - 1];
+  const inVariation = !!(end && tree.variationStart(end));
+  $("var-promote").disabled = !inVariation;
+  $("var-delete").disabled = !inVariation;
+}
+
+/**
+ * After the tree's main line changed: the old main line's ending that the board does not show (a
+ * PDN resignation) stays on its last node, and the main game is replayed from the new main line.
+ */
+function mainLineChanged(oldEnd) {
+  if (oldEnd && state.mainGame) {
+    const o = storage.outcomeOf(state.mainGame);
+    if (o && BOARD_LESS_ENDS.includes(o.reason)) oldEnd.outcome = o;
+  }
+  const main = tree.mainLine(state.root);
+  const end = main[main.length - 1];
+  const g = storage.replayGame(crown, {
+    variant: state.variant,
+    startFen: state.game.startFen(),
+    moves: main.map((x) => x.long),
+    outcome: end ? end.outcome || null : null,
+  });
+  if (state.mainGame) state.mainGame.free();
+  state.mainGame = g;
+}
+
+/** Make the line through `n` the main line (the shown position stays). */
+function promoteLine(n) {
+  syncTree();
+  const shown = shownNode();
+  const oldEnd = tree.mainLine(state.root).at(-1);
+  if (!tree.promoteToMain(n)) return;
+  mainLineChanged(oldEnd);
+  showNode(shown);
+  toast("The line is now the main line.");
+}
+
+/** Delete the variation starting at `v`; the board goes to the position before it when it was shown. */
+function deleteLine(v) {
+  syncTree();
+  const onBoard = state.path.includes(v);
+  const parent = tree.deleteVariation(v);
+  if (!parent) return;
+  if (onBoard) showNode(parent);
+  else refresh();
+  toast("Variation deleted.");
+}
+
 /** A list item with ply k+1's comment and its variations (each move clickable), or null. */
 function lineExtras(k) {
   const n = state.path[k];
@@ -552,18 +656,46 @@ function lineExtras(k) {
     }
     if (x) v.append(" …");
     v.append(")");
+    if (a.parent.children[0] !== a) {
+      // beside the variation: promote it to the main line, or delete it
+      const first = `${tree.moveLabel(k + 1, firstIsFirst)} ${a.text}`;
+      const up = document.createElement("button");
+      up.type = "button";
+      up.className = "vtool promote";
+      up.textContent = "⇧";
+      up.title = `Make ${first} the main line`;
+      up.setAttribute("aria-label", up.title);
+      up.addEventListener("click", () => promoteLine(a));
+      const del = document.createElement("button");
+      del.type = "button";
+      del.className = "vtool delete";
+      del.textContent = "✕";
+      del.title = `Delete the variation ${first}`;
+      del.setAttribute("aria-label", del.title);
+      del.addEventListener("click", () => deleteLine(a));
+      v.append(up, del);
+    }
     li.appendChild(v);
   }
   return li;
 }
 
+/** The value of tag `name` of the imported game on the analysis board ("" when missing or "?"). */
+function pdnTag(name) {
+  const info = state.mode === "analysis" ? state.pdnInfo : null;
+  const x = info && info.tags.find(([k]) => k.toLowerCase() === name.toLowerCase());
+  return x && x[1] !== "?" ? x[1] : "";
+}
+
 function nameOf(color) {
   if (state.mode === "play") {
+    if (state.hotseat) return state.names[color] || cap(color);
     if (color === state.human) return "You";
     return engine.available === false ? "Second player" : `Crown engine · level ${state.level}`;
   }
   if (state.mode === "online" && online) return online.nameOf(color);
-  return cap(color);
+  // an imported game: its players (PDN tags Black and White)
+  return pdnTag(cap(color)) || cap(color);
 }
 
 function renderBars() {
@@ -597,7 +729,7 @@ function renderBars() {
 
 function renderStatus() {
   const g = state.game;
-  const modeName = { play: "vs engine", online: "online", analysis: "analysis" }[state.mode];
+  const modeName = { play: state.hotseat ? "two players" : "vs engine", online: "online", analysis: "analysis" }[state.mode];
   $("game-title").textContent = `${VARIANT_NAMES[state.variant] || state.variant} · ${modeName}`;
   const o = g.outcome();
   if (o) {
@@ -614,7 +746,10 @@ function renderStatus() {
     : board.forcedRemoval() && shownPly() === state.history.length
       ? " — Impasse: remove one of your checkers"
       : "";
-  if (state.mode === "play" && state.thinking) {
+  if (state.mode === "play" && state.hotseat) {
+    const name = state.names[side];
+    setStatus(`${name ? `${name} to move (${cap(side)})` : `${cap(side)} to move`}${must}`);
+  } else if (state.mode === "play" && state.thinking) {
     setStatus(`Engine is thinking… (${cap(side)} to move)`);
   } else if (state.mode === "play" && engine.available !== false) {
     setStatus(side === state.human ? `Your move (${cap(side)})${must}` : `${cap(side)} to move`);
@@ -631,7 +766,8 @@ function renderButtons() {
   // a finished game is not taken back (a resignation stays); analysis tries moves instead
   $("takeback").disabled = !play || state.history.length === 0 || over;
   $("resign").disabled = !play || over;
-  $("offer-draw").disabled = !play || over || engine.available === false;
+  $("offer-draw").disabled = !play || over || (engine.available === false && !state.hotseat);
+  $("offer-draw").textContent = state.hotseat ? "Agree draw" : "Offer draw";
   $("pdn-download").disabled = !hasPdn();
   $("pdn-import").disabled = !hasPdn();
   if (!hasPdn()) {
@@ -832,7 +968,9 @@ function checkOver() {
   onlineOverShownFor = onlineKey;
   state.overShown = true;
   let title = "Game over";
-  if (state.mode === "play" || (state.mode === "online" && online && online.seat)) {
+  if (state.mode === "play" && state.hotseat) {
+    title = o.winner == null ? "Draw" : `${nameOf(o.winner)} wins`;
+  } else if (state.mode === "play" || (state.mode === "online" && online && online.seat)) {
     const me = state.mode === "play" ? state.human : online.seat;
     title = o.winner == null ? "Draw" : o.winner === me ? "You won!" : "You lost";
   } else if (o.winner) {
@@ -850,7 +988,7 @@ function checkOver() {
 
 async function maybeEngineMove() {
   const g = state.game;
-  if (state.mode !== "play" || g.outcome() || g.sideToMove() === state.human) return;
+  if (state.mode !== "play" || state.hotseat || g.outcome() || g.sideToMove() === state.human) return;
   if (!(await engine.ready())) {
     refresh();
     return;
@@ -924,7 +1062,12 @@ function tickClock() {
 
 // ---- play the engine -----------------------------------------------------------------------------
 
-function newGame({ variant, setup = "seed", side = "first", level = 4, clock = "" }) {
+/**
+ * A new local game: against the engine (`side`: "first", "second" or "random" for the human,
+ * `level` 1–10), or with `hotseat` two players on this device (`names`: {black, white}, "" for the
+ * colour's name). `clock`: "" or "base+increment" in seconds.
+ */
+function newGame({ variant, setup = "seed", side = "first", level = 4, clock = "", hotseat = false, names = null }) {
   engine.stop();
   if (state.game) state.game.free();
   state.variant = variant;
@@ -932,7 +1075,9 @@ function newGame({ variant, setup = "seed", side = "first", level = 4, clock = "
   state.game = new crown.Game(variant, variant === "impasse" ? setup : undefined);
   const first = state.game.firstPlayer();
   if (side === "random") side = Math.random() < 0.5 ? "first" : "second";
-  state.human = side === "first" ? first : other(first);
+  state.human = side === "first" || hotseat ? first : other(first);
+  state.hotseat = hotseat;
+  state.names = { black: (names?.black || "").trim().slice(0, 40), white: (names?.white || "").trim().slice(0, 40) };
   state.level = level;
   state.viewPly = null;
   state.thinking = false;
@@ -957,8 +1102,8 @@ function takeback() {
   if (g.plyCount() === 0 && g.outcome() === null) return;
   const wasOver = g.outcome() !== null;
   g.undo();
-  // take back to the human's turn
-  while (g.plyCount() > 0 && g.sideToMove() !== state.human) g.undo();
+  // take back to the human's turn (hot seat: one ply)
+  while (!state.hotseat && g.plyCount() > 0 && g.sideToMove() !== state.human) g.undo();
   if (wasOver && g.outcome() !== null) g.undo();
   state.overShown = false;
   state.viewPly = null;
@@ -972,6 +1117,16 @@ function takeback() {
 
 function offerDraw() {
   if (state.mode !== "play" || state.game.outcome()) return;
+  if (state.hotseat) {
+    // both players are here: a draw by agreement, confirmed like a resignation
+    confirmThen("Agree a draw?", "The game ends drawn by agreement.", "Draw", () => {
+      if (state.mode !== "play" || state.game.outcome()) return;
+      state.game.agreeDraw();
+      refresh();
+      checkOver();
+    });
+    return;
+  }
   const s = state.lastScore;
   // the engine accepts when it does not think it is better by a quarter of a man or more
   const accept = s && s.win == null && (s.loss != null || s.value < 25) && state.history.length >= 10;
@@ -988,10 +1143,27 @@ function offerDraw() {
 
 function resign() {
   if (state.mode !== "play" || state.game.outcome()) return;
+  if (state.hotseat) {
+    const side = state.game.sideToMove();
+    confirmThen(`${nameOf(side)} resigns?`, `The game ends and counts as a loss for ${cap(side)}.`, "Resign", resignNow);
+    return;
+  }
+  confirmThen("Resign?", "The game ends and counts as a loss.", "Resign", resignNow);
+}
+
+/** Ask in the confirm dialog (title, text, the button's label); `then()` when confirmed. */
+function confirmThen(title, text, yes, then) {
   const dlg = $("dlg-confirm");
+  $("confirm-title").textContent = title;
+  $("confirm-text").textContent = text;
+  $("confirm-yes").textContent = yes;
   dlg.returnValue = "";
   dlg.onclose = () => {
-    if (dlg.returnValue === "ok") resignNow();
+    // back to the resignation texts (online.js opens the same dialog as it is in the page)
+    $("confirm-title").textContent = "Resign?";
+    $("confirm-text").textContent = "The game ends and counts as a loss.";
+    $("confirm-yes").textContent = "Resign";
+    if (dlg.returnValue === "ok") then();
   };
   dlg.showModal();
   $("confirm-no").focus();
@@ -1001,7 +1173,8 @@ function resignNow() {
   if (state.mode !== "play" || state.game.outcome()) return;
   engine.stop();
   state.thinking = false;
-  state.game.resign(state.human);
+  // hot seat: the player to move resigns
+  state.game.resign(state.hotseat ? state.game.sideToMove() : state.human);
   refresh();
   checkOver();
 }
@@ -1052,6 +1225,7 @@ function analyse() {
           $("eval-meta").textContent =
             `depth ${info.depth} · ${(info.nodes / 1000).toFixed(0)}k nodes · ${(info.nps / 1000).toFixed(0)}k n/s`;
           $("eval-pv").textContent = info.pvText.join(" ");
+          graph.record(fen, info.score, side, info.depth);
           if (info.pvMoves && info.pvMoves.length) {
             const m = info.pvMoves[0];
             board.setArrows([{ from: m.from, to: m.to }]);
@@ -1178,7 +1352,7 @@ function pdnTags() {
   const d = new Date();
   const date = `${d.getFullYear()}.${String(d.getMonth() + 1).padStart(2, "0")}.${String(d.getDate()).padStart(2, "0")}`;
   const tags = [
-    ["Event", state.mode === "play" ? "Crown vs human" : state.mode === "online" ? "Crown online game" : "Crown analysis"],
+    ["Event", state.mode === "play" ? (state.hotseat ? "Crown hot-seat game" : "Crown vs human") : state.mode === "online" ? "Crown online game" : "Crown analysis"],
     ["Site", location.host || "Crown"],
     ["Date", date],
   ];
@@ -1209,32 +1383,55 @@ function pdnDownload() {
   }
 }
 
-function pdnOpen(text) {
+/**
+ * Open a PDN text: one game at once (errors thrown: the import dialog shows them); a file of several
+ * games is read in the background worker with a progress bar, then the game picker lists them.
+ */
+function pdnOpen(text, name = "the games") {
   if (typeof crown.pdnIndex !== "function") {
     openPdnGame(text, 1, 1);
     return;
   }
-  const entries = crown.pdnIndex(text);
-  if (!entries.length) throw new Error("the text holds no PDN game");
-  if (entries.length === 1) {
-    state.pdnFile = null;
-    openPdnGame(text, 1, 1);
-    return;
+  if (splitPdn(text, 1).length <= 1) {
+    // at most one tag block: small enough to read here, and its errors go to the import dialog
+    const entries = crown.pdnIndex(text);
+    if (!entries.length) throw new Error("the text holds no PDN game");
+    if (entries.length === 1) {
+      state.pdnFile = null;
+      $("pdn-games").hidden = true;
+      openPdnGame(text, 1, 1);
+      return;
+    }
   }
-  state.pdnFile = { text, entries };
-  $("pdn-games").hidden = false;
-  picker.open(entries);
+  graph.stop(); // the worker that reads the file gets the CPU; the graph goes on afterwards
+  picker.loading(name);
+  indexPdn(text, (done, total) => picker.setProgress(done, total), (t) => crown.pdnIndex(t))
+    .then(({ entries, chunks, ms }) => {
+      state.pdnIndexMs = ms;
+      if (!entries.length) throw new Error("the text holds no PDN game");
+      state.pdnFile = { chunks, entries };
+      $("pdn-games").hidden = false;
+      if (!picker.finish(entries)) toast(`${entries.length} games read: the Games button lists them.`);
+    })
+    .catch((err) => {
+      picker.stopReading();
+      $("dlg-games").close();
+      toast(`${name}: ${err.message}`, 8000);
+    });
 }
 
-/** Open game `index` (1-based) of a PDN text on the analysis board, with its tree and tags. */
-function openPdnGame(text, index, count) {
+/**
+ * Open game `index` (1-based) of a PDN text on the analysis board, with its tree and tags;
+ * `number` is its number in the file it came from (a chunk of a big file, see picker.js).
+ */
+function openPdnGame(text, index, count, number = index) {
   const g = typeof crown.Game.fromPdnGame === "function" ? crown.Game.fromPdnGame(text, index) : crown.Game.fromPdn(text);
   engine.stop();
   setMode("analysis", { keepGame: true });
   if (state.game) state.game.free();
   state.game = g;
   state.variant = g.variant();
-  let info = { tags: [], index, count, error: null };
+  let info = { tags: [], index: number, count, error: null };
   if (typeof crown.pdnTree === "function") {
     const view = crown.pdnTree(text, index);
     const { root, dropped } = tree.treeOfPdn(view, () => crown.Game.fromFen(state.variant, g.startFen()));
@@ -1242,8 +1439,8 @@ function openPdnGame(text, index, count) {
     state.path = tree.lineThrough(root);
     if (state.mainGame) state.mainGame.free();
     state.mainGame = g.clone();
-    info = { tags: view.tags, index, count, error: view.error };
-    if (view.error) toast(`Game ${index} stops early: ${view.error}`, 8000);
+    info = { tags: view.tags, index: number, count, error: view.error };
+    if (view.error) toast(`Game ${number} stops early: ${view.error}`, 8000);
     else if (dropped) toast(`${dropped} variation(s) with an illegal move were cut there.`, 6000);
   }
   state.history = g.history();
@@ -1270,7 +1467,9 @@ function renderGameInfo() {
   };
   $("info-players").textContent = `${t("Black") || "?"} (Black) – ${t("White") || "?"} (White)`;
   const o = state.mainGame ? state.mainGame.outcome() : null;
-  const result = t("Result") || (o ? o.result : "*");
+  // the main line's result: the import gave it the file's (terminator, else Result tag); a promoted
+  // variation has its own
+  const result = o ? o.result : "*";
   $("info-event").textContent = [t("Event"), t("Site"), t("Date"), result].filter(Boolean).join(" · ");
   $("info-number").textContent = info.count > 1 ? `Game ${info.index} of ${info.count}` : "";
 }
@@ -1342,6 +1541,7 @@ function setMode(mode, { keepGame = false } = {}) {
   if (state.mode !== mode) engine.stop();
   const prev = state.mode;
   state.mode = mode;
+  document.body.dataset.mode = mode; // style.css: the analysis panel's two columns
   if (mode === "online" && !online) online = new Online(onlineHooks());
   if (prev !== mode && state.game) swapGames(prev, mode, keepGame);
   state.thinking = false;
@@ -1400,6 +1600,7 @@ function onlineHooks() {
 
 function wire() {
   initTheme();
+  document.body.dataset.mode = state.mode;
   board = new Board($("board"), { onMove: onBoardMove });
   $("board").addEventListener("path-choice", (e) => {
     const { candidates, choose } = e.detail;
@@ -1507,7 +1708,18 @@ function wire() {
 
   // new game dialog
   $("level-range").addEventListener("input", (e) => ($("level-out").textContent = e.target.value));
+  const showOpponent = () => {
+    const hot = $("opponent-hotseat").checked;
+    $("hotseat-names").hidden = !hot;
+    for (const el of document.querySelectorAll("#form-new .engine-only")) el.hidden = hot;
+  };
+  for (const r of document.querySelectorAll('#form-new input[name="opponent"]')) r.addEventListener("change", showOpponent);
   $("new-game").addEventListener("click", () => {
+    $("opponent-hotseat").checked = state.hotseat;
+    if (!state.hotseat) document.querySelector('#form-new input[name="opponent"][value="engine"]').checked = true;
+    $("name-black").value = state.names.black;
+    $("name-white").value = state.names.white;
+    showOpponent();
     $("level-range").value = state.level;
     $("level-out").textContent = state.level;
     $("dlg-new").showModal();
@@ -1522,6 +1734,8 @@ function wire() {
       side: f.get("side"),
       level: Number(f.get("level")),
       clock: f.get("clock"),
+      hotseat: f.get("opponent") === "hotseat",
+      names: { black: String(f.get("name_black") || ""), white: String(f.get("name_white") || "") },
     });
   });
   $("takeback").addEventListener("click", takeback);
@@ -1550,6 +1764,16 @@ function wire() {
   $("edit-position").addEventListener("click", openEditor);
   $("review-game").addEventListener("click", reviewGame);
   $("play-from-here").addEventListener("click", playFromHere);
+  graph = new EvalGraph($("eval-graph"), grapher, (ply) => goto(ply));
+  $("var-promote").addEventListener("click", () => {
+    const end = state.path[state.path.length - 1];
+    if (end) promoteLine(end);
+  });
+  $("var-delete").addEventListener("click", () => {
+    const end = state.path[state.path.length - 1];
+    const v = end && tree.variationStart(end);
+    if (v) deleteLine(v);
+  });
   $("dlg-editor").addEventListener("close", () => {
     if ($("dlg-editor").returnValue === "ok") editorDone();
   });
@@ -1571,20 +1795,26 @@ function wire() {
     const f = e.target.files[0];
     if (f) $("pdn-text").value = await f.text();
   });
-  picker = new tree.GamePicker($("dlg-games"), (index) => {
+  picker = new GamePicker($("dlg-games"), (entry) => {
     const f = state.pdnFile;
     try {
-      openPdnGame(f.text, index, f.entries.length);
+      openPdnGame(f.chunks[entry.chunk], entry.local, f.entries.length, entry.index);
     } catch (err) {
       toast(err.message, 8000);
     }
   });
   $("pdn-games").addEventListener("click", () => {
-    if (state.pdnFile) picker.open(state.pdnFile.entries);
+    if (!state.pdnFile) return;
+    graph.stop();
+    picker.open(state.pdnFile.entries);
+  });
+  $("dlg-games").addEventListener("close", () => {
+    if (state.game) renderGraph(); // the graph's background search resumes (after a pick: refresh did it)
   });
   $("pdn-ok").addEventListener("click", (e) => {
     try {
-      pdnOpen($("pdn-text").value);
+      const file = $("pdn-file").files[0];
+      pdnOpen($("pdn-text").value, file ? file.name : "the games");
     } catch (err) {
       e.preventDefault();
       $("pdn-error").textContent = err.message;
@@ -1628,7 +1858,7 @@ function pathArrows(m) {
 async function main() {
   await init();
   wire();
-  window.crownApp = { state, crown, board, engine, sounds, online: () => online }; // for the end-to-end tests and the console
+  window.crownApp = { state, crown, board, engine, sounds, online: () => online, graph: () => graph }; // for the end-to-end tests and the console
   const params = new URLSearchParams(location.search);
   const link = location.pathname.match(/\/g\/([^/]+)\/?$/);
   const gameId = params.get("game") || (link && decodeURIComponent(link[1]));
