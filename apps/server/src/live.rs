@@ -5,7 +5,7 @@
 //! replaces the live game, so a refused or unsaved operation changes nothing.
 
 use crate::error::ApiError;
-use crate::store::{Declared, GameMeta, GameRecord, MoveRecord, Seat, TimeControl};
+use crate::store::{ChangeState, Declared, GameMeta, GameRecord, MoveRecord, Seat, TimeControl};
 use crown_core::{Color, Game, GameError, MoveError, Position, Variant};
 use serde::Serialize;
 
@@ -37,6 +37,16 @@ fn seat_mut(meta: &mut GameMeta, c: Color) -> &mut Seat {
     match c {
         Color::Black => &mut meta.black,
         Color::White => &mut meta.white,
+    }
+}
+
+/// Apply a result declared by resignation, time or agreement to the replayed game.
+fn declare(game: &mut Game, declared: Option<Declared>) {
+    match declared {
+        Some(Declared::Resigned { color }) => game.resign(color.into()),
+        Some(Declared::Timeout { color }) => game.lose_on_time(color.into()),
+        Some(Declared::AgreedDraw) => game.agree_draw(),
+        Some(Declared::Cancelled { .. }) | None => {}
     }
 }
 
@@ -75,11 +85,38 @@ impl Live {
             game.play_text(&m.text)
                 .map_err(|e| format!("game {}: ply {} '{}': {e}", rec.id, ply + 1, m.text))?;
         }
-        match rec.meta.declared {
-            Some(Declared::Resigned { color }) => game.resign(color.into()),
-            Some(Declared::Timeout { color }) => game.lose_on_time(color.into()),
-            Some(Declared::AgreedDraw) => game.agree_draw(),
-            Some(Declared::Cancelled { .. }) | None => {}
+        declare(&mut game, rec.meta.declared);
+        Ok(Live { rec, game })
+    }
+
+    /// This game (at version `version - 1`) with a change another instance committed applied,
+    /// at `version`, without reading the store: when the change only appends moves (and at most
+    /// declares a result), they are played on a copy of the game; otherwise the record is
+    /// replayed ([`Live::from_record`]).
+    ///
+    /// # Errors
+    /// A message naming the game and the move if the change does not apply to this game.
+    pub fn apply_change(&self, state: &ChangeState, version: u64) -> Result<Live, String> {
+        let rec = state.apply_to(&self.rec, version).ok_or_else(|| {
+            format!(
+                "game {}: the change keeps more plies than held",
+                self.rec.id
+            )
+        })?;
+        let appends = state.keep_plies == self.rec.moves.len();
+        let old = self.rec.meta.declared;
+        if !appends || !(old.is_none() || old == rec.meta.declared) {
+            return Live::from_record(rec);
+        }
+        let mut game = self.game.clone();
+        for (i, m) in state.moves.iter().enumerate() {
+            game.play_text(&m.text).map_err(|e| {
+                let ply = state.keep_plies + i + 1;
+                format!("game {}: ply {ply} '{}': {e}", rec.id, m.text)
+            })?;
+        }
+        if old.is_none() {
+            declare(&mut game, rec.meta.declared);
         }
         Ok(Live { rec, game })
     }
