@@ -836,9 +836,13 @@ impl App {
             }
         };
         if let (Some(state), [(h, Some(version))]) = (&change.state, &targets[..]) {
-            if self.apply_change(h, state, *version).await {
-                self.maybe_engine(h.clone());
-                return;
+            match self.apply_change(h, state, *version).await {
+                Some(true) => {
+                    self.maybe_engine(h.clone());
+                    return;
+                }
+                Some(false) => return,
+                None => {}
             }
         }
         for (h, version) in targets {
@@ -848,21 +852,22 @@ impl App {
         }
     }
 
-    /// Apply a change announced with its state to the held copy without reading the store.
-    /// Returns `false` when the copy must be reloaded instead: it is more than one version
-    /// behind (a notification was missed or is still to come) or the change does not apply.
+    /// Apply a change announced with its state to the held copy without reading the store:
+    /// `Some(true)` if applied, `Some(false)` if the copy already had it (this instance's own
+    /// change, or reloaded since), `None` when the copy must be reloaded instead: it is more than
+    /// one version behind (a notification was missed) or the change does not apply.
     async fn apply_change(
         &self,
         h: &Arc<GameHandle>,
         state: &store::ChangeState,
         version: u64,
-    ) -> bool {
+    ) -> Option<bool> {
         let mut guard = h.live.lock().await;
         if guard.rec.version >= version {
-            return true; // Already held (this instance's own change, or reloaded since).
+            return Some(false);
         }
         if guard.rec.version + 1 != version {
-            return false;
+            return None;
         }
         match guard.apply_change(state, version) {
             Ok(next) => {
@@ -872,11 +877,11 @@ impl App {
                     "sync"
                 };
                 self.apply(h, &mut guard, next, event);
-                true
+                Some(true)
             }
             Err(e) => {
                 tracing::warn!(game = %h.id, error = %e, "a notified change does not apply; reloading");
-                false
+                None
             }
         }
     }

@@ -20,6 +20,7 @@
 use crate::store::{
     Change, ChangeState, GameMeta, GameRecord, GameSummary, Leases, MoveRecord, Store, StoreError,
 };
+use postgres::error::SqlState;
 use postgres::fallible_iterator::FallibleIterator;
 use postgres::{Client, NoTls};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -129,6 +130,12 @@ fn commit_batch(c: &mut Client, jobs: &[SaveJob]) -> Result<Vec<bool>, postgres:
     let col = |f: fn(&SaveJob) -> String| jobs.iter().map(f).collect::<Vec<String>>();
     let num = |f: fn(&SaveJob) -> i64| jobs.iter().map(f).collect::<Vec<i64>>();
     let ids = col(|j| j.id.clone());
+    // Lock the rows in one order (by id) whatever the plan of the UPDATE, so that two
+    // instances' batches touching the same games wait for each other instead of deadlocking.
+    tx.execute(
+        "SELECT 1 FROM games WHERE id = ANY($1) ORDER BY id FOR UPDATE",
+        &[&ids],
+    )?;
     let results: Vec<Option<String>> = jobs.iter().map(|j| j.result.clone()).collect();
     let updated: std::collections::HashSet<String> = tx
         .query(
@@ -233,7 +240,17 @@ fn committer(url: String, rx: std::sync::mpsc::Receiver<Vec<SaveJob>>, stats: Ar
             };
         }
         let c = client.as_mut().expect("connected above");
-        match commit_batch(c, &batch) {
+        let mut outcome = commit_batch(c, &batch);
+        for _ in 0..3 {
+            // A deadlock or serialization failure undid the whole transaction: run it again.
+            let retry = matches!(&outcome, Err(e) if e.code() == Some(&SqlState::T_R_DEADLOCK_DETECTED)
+                || e.code() == Some(&SqlState::T_R_SERIALIZATION_FAILURE));
+            if !retry || c.is_closed() {
+                break;
+            }
+            outcome = commit_batch(c, &batch);
+        }
+        match outcome {
             Ok(done) => {
                 stats.commits.fetch_add(1, Ordering::SeqCst);
                 stats
