@@ -958,6 +958,43 @@ mod tests {
         assert_eq!(g.remaining(Color::Black, 60_000), 8_000);
     }
 
+    /// What another instance sees: the change `after` made to `before` (moves kept up to
+    /// `keep`), applied to its copy of `before`, must be the game `after` itself.
+    fn assert_change_applies(before: &Live, after: &Live, keep: usize) {
+        let state = crate::store::ChangeState::of(&after.rec, keep);
+        let got = before.apply_change(&state, before.rec.version + 1).unwrap();
+        let mut want = after.rec.clone();
+        want.version = before.rec.version + 1;
+        assert_eq!(got.rec, want);
+        assert_eq!(got.game.position(), after.game.position());
+        assert_eq!(got.game.outcome(), after.game.outcome());
+        assert_eq!(got.game.ply_count(), after.rec.moves.len());
+    }
+
+    #[test]
+    fn a_notified_change_rebuilds_the_same_game() {
+        let g0 = human_game(None);
+        // Moves appended.
+        let mut g1 = g0.clone();
+        g1.play(Color::Black, "11-15", None, 2_000).unwrap();
+        g1.play(Color::White, "23-19", None, 3_000).unwrap();
+        assert_change_applies(&g0, &g1, 0);
+        // A resignation: no move, a declared result.
+        let mut g2 = g1.clone();
+        g2.resign(Color::White, 4_000).unwrap();
+        assert_change_applies(&g1, &g2, 2);
+        assert_eq!(g2.game.outcome().unwrap().winner(), Some(Color::Black));
+        // A takeback of both moves (kept plies below those held), then another opening.
+        let mut g3 = g1.clone();
+        g3.request_takeback(Color::Black, 4_000).unwrap();
+        g3.accept_takeback(Color::White, 5_000).unwrap();
+        g3.play(Color::Black, "9-13", None, 6_000).unwrap();
+        assert_change_applies(&g1, &g3, 0);
+        // A change that keeps more plies than the copy holds is refused (reload instead).
+        let state = crate::store::ChangeState::of(&g1.rec, 2);
+        assert!(g0.apply_change(&state, 1).is_err());
+    }
+
     #[test]
     fn takeback_removes_own_move_and_reply() {
         let mut g = human_game(None);
