@@ -12,8 +12,9 @@
 //! N / 2 moves per second, and a move's latency is measured from its scheduled instant to its
 //! reply, so queueing delay is counted (no coordinated omission). The reply of `POST /moves`
 //! comes only after the commit. Reports offered and achieved moves/s, p50/p99/max latency,
-//! errors and `408 timeout`s, WebSocket messages received, and the resident memory (VmRSS) of the
-//! process, which holds the server *and* the load generator when in process.
+//! errors and `408 timeout`s, WebSocket messages received, the resident memory (VmRSS) of the
+//! process, which holds the server *and* the load generator when in process, and the machine's
+//! 1-minute load average at the end of the row.
 //!
 //! ```text
 //! cargo bench -p crown-server --bench load -- --games 100,1000,5000 --secs 30 --watchers 2
@@ -245,6 +246,15 @@ fn rss_mib() -> Option<f64> {
     Some(kb / 1024.0)
 }
 
+/// The machine's 1-minute load average at the end of a row (`/proc/loadavg`), `?` elsewhere: the
+/// machine may be shared, and a loaded machine's numbers are lower bounds.
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|s| s.split_whitespace().next().map(str::to_string))
+        .unwrap_or_else(|| "?".into())
+}
+
 fn main() {
     let opts = match parse_args() {
         Ok(o) => o,
@@ -313,8 +323,8 @@ fn main() {
             opts.watchers,
             if opts.url.is_some() { "external" } else { "in process (RSS counts server and load generator)" }
         );
-        println!("| games | watchers | offered moves/s | done moves/s | p50 ms | p99 ms | max ms | errors | timeouts | pushes received | RSS MiB |");
-        println!("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+        println!("| games | watchers | offered moves/s | done moves/s | p50 ms | p99 ms | max ms | errors | timeouts | pushes received | RSS MiB | load avg |");
+        println!("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
         for &n in &opts.games {
             // Idle pooled connections are dropped before the server's keep-alive limit (10 s), as
             // a well-behaved client does, so no request races the server closing its connection.
@@ -403,12 +413,13 @@ fn main() {
                 .sum::<usize>();
             let offered = n as f64 * 2000.0 / (opts.pace.0 + opts.pace.1) as f64;
             println!(
-                "| {n} | {connected} | {offered:.0} | {:.0} | {:.1} | {:.1} | {:.1} | {} | {timeouts} | {received} | {rss} |",
+                "| {n} | {connected} | {offered:.0} | {:.0} | {:.1} | {:.1} | {:.1} | {} | {timeouts} | {received} | {rss} | {} |",
                 all.len() as f64 / wall,
                 percentile(&all, 0.50).as_secs_f64() * 1e3,
                 percentile(&all, 0.99).as_secs_f64() * 1e3,
                 all.last().copied().unwrap_or_default().as_secs_f64() * 1e3,
                 errors.values().sum::<usize>() + setup_errors + ws_failed,
+                load_average(),
             );
             for (e, count) in &errors {
                 eprintln!("      {count} games stopped on error: {e}");

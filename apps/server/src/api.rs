@@ -281,6 +281,21 @@ pub(crate) async fn caller_seat(
     })
 }
 
+/// [`caller_seat`] for a change, on a copy from [`App::handle_for_change`]: a token the copy
+/// does not know is checked again against the stored game (it may have been seated on another
+/// instance) before it is refused.
+async fn changer_seat(
+    app: &App,
+    h: &Arc<crate::GameHandle>,
+    headers: &HeaderMap,
+) -> Result<Color, ApiError> {
+    match caller_seat(h, headers).await {
+        Ok(c) => Ok(c),
+        Err(e) if e.code == "bad_token" && app.recheck(h).await? => caller_seat(h, headers).await,
+        Err(e) => Err(e),
+    }
+}
+
 pub(crate) fn join_url(id: &str) -> String {
     format!("/g/{id}")
 }
@@ -495,7 +510,7 @@ async fn join_game(
     State(app): State<App>,
     Path(id): Path<String>,
 ) -> Result<Json<SeatGranted>, ApiError> {
-    let h = app.handle(&id).await?;
+    let h = app.handle_for_change(&id).await?;
     let token = random_hex(32)?;
     let t2 = token.clone();
     let (color, _) = app
@@ -520,8 +535,8 @@ async fn make_move(
     headers: HeaderMap,
     JsonBody(req): JsonBody<MakeMove>,
 ) -> Result<Json<GameView>, ApiError> {
-    let h = app.handle(&id).await?;
-    let color = caller_seat(&h, &headers).await?;
+    let h = app.handle_for_change(&id).await?;
+    let color = changer_seat(&app, &h, &headers).await?;
     if let Some(p) = req.ply {
         // A retry of a move already committed (its reply was lost, e.g. `408 timeout`) is
         // answered like the first time instead of `stale_ply`.
@@ -557,8 +572,8 @@ async fn seat_action(
     headers: HeaderMap,
     action: Action,
 ) -> Result<Json<GameView>, ApiError> {
-    let h = app.handle(&id).await?;
-    let color = caller_seat(&h, &headers).await?;
+    let h = app.handle_for_change(&id).await?;
+    let color = changer_seat(&app, &h, &headers).await?;
     let event = match action {
         Action::Cancel => "cancel",
         Action::Resign => "resign",

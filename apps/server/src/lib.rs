@@ -128,6 +128,10 @@ pub struct GameHandle {
     engine_waiting: AtomicBool,
     /// The game's chat: the last messages, read from the store when first used (see `chat.rs`).
     chat: Mutex<chat::ChatLog>,
+    /// With a shared store: the listener generation ([`Store::listening`]) under which this
+    /// copy was last read or checked against the store (0: never). While the listener still
+    /// has that generation, every committed change has been announced to this instance.
+    synced: AtomicU64,
 }
 
 impl GameHandle {
@@ -144,6 +148,7 @@ impl GameHandle {
             engine_by: Mutex::new(None),
             engine_waiting: AtomicBool::new(false),
             chat: Mutex::new(chat::ChatLog::default()),
+            synced: AtomicU64::new(0),
         })
     }
 }
@@ -343,6 +348,7 @@ impl App {
         }
         let store = self.store.clone();
         let key = id.to_string();
+        let generation = self.store.listening();
         let rec = tokio::task::spawn_blocking(move || store.load(&key))
             .await
             .map_err(ApiError::storage)?
@@ -352,8 +358,94 @@ impl App {
         let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
         Ok(games
             .entry(id.to_string())
-            .or_insert_with(|| GameHandle::new(live))
+            .or_insert_with(|| {
+                let h = GameHandle::new(live);
+                self.mark_synced(&h, generation);
+                h
+            })
             .clone())
+    }
+
+    /// The game `id` for a change (a move, a seat action): as [`App::handle`], except that with a
+    /// shared store the version check is skipped while the held copy is known to have seen every
+    /// committed change ([`GameHandle::synced`], docs/scaling.md "Version checks"). That is safe
+    /// for a change: a save from a stale copy fails its versioned `UPDATE` and is retried on the
+    /// reloaded game, and a change refused by the copy is checked again against the stored
+    /// version before the refusal is answered ([`App::mutate`], [`App::recheck`]).
+    ///
+    /// # Errors
+    /// As [`App::handle`].
+    pub async fn handle_for_change(&self, id: &str) -> Result<Arc<GameHandle>, ApiError> {
+        if self.store.shared() {
+            let cached = self
+                .games
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .get(id)
+                .cloned();
+            if let Some(h) = cached {
+                if self.in_sync(&h) {
+                    return Ok(h);
+                }
+            }
+        }
+        self.handle(id).await
+    }
+
+    /// Whether the held copy `h` has seen every committed change: the listener has listened
+    /// without interruption since the copy was last read or checked.
+    fn in_sync(&self, h: &GameHandle) -> bool {
+        self.store
+            .listening()
+            .is_some_and(|g| g == h.synced.load(Ordering::SeqCst))
+    }
+
+    /// Record that `h` was read or checked against the store under listener `generation`
+    /// (taken before the read), if the listener has not been interrupted since.
+    fn mark_synced(&self, h: &GameHandle, generation: Option<u64>) {
+        if let Some(g) = generation {
+            if self.store.listening() == Some(g) {
+                h.synced.store(g, Ordering::SeqCst);
+            }
+        }
+    }
+
+    /// With a shared store, bring the held copy up to the stored version if it is behind;
+    /// returns whether it changed (always `false` with a store of its own).
+    ///
+    /// # Errors
+    /// `storage` if the store cannot be read.
+    pub(crate) async fn recheck(&self, h: &Arc<GameHandle>) -> Result<bool, ApiError> {
+        if !self.store.shared() {
+            return Ok(false);
+        }
+        let mut guard = h.live.lock().await;
+        self.catch_up(h, &mut guard).await
+    }
+
+    /// [`App::recheck`] with the game's lock held.
+    async fn catch_up(
+        &self,
+        h: &Arc<GameHandle>,
+        guard: &mut tokio::sync::MutexGuard<'_, Live>,
+    ) -> Result<bool, ApiError> {
+        let store = self.store.clone();
+        let id = h.id.to_string();
+        let generation = self.store.listening();
+        let stored = tokio::task::spawn_blocking(move || store.version(&id))
+            .await
+            .map_err(ApiError::storage)?
+            .map_err(ApiError::storage)?;
+        match stored {
+            Some(v) if v > guard.rec.version => {
+                self.reload(h, guard).await?;
+                Ok(true)
+            }
+            _ => {
+                self.mark_synced(h, generation);
+                Ok(false)
+            }
+        }
     }
 
     /// Insert a newly created game: saved first, then held in memory.
@@ -436,6 +528,7 @@ impl App {
         }
         let store = self.store.clone();
         let rec = live.rec.clone();
+        let generation = self.store.listening();
         let saved = tokio::task::spawn_blocking(move || store.create(&rec)).await;
         if let Err(e) = saved
             .map_err(ApiError::storage)
@@ -446,6 +539,7 @@ impl App {
         }
         let id = live.rec.id.clone();
         let h = GameHandle::new(live);
+        self.mark_synced(&h, generation);
         *h.unjoined_by.lock().unwrap_or_else(|e| e.into_inner()) = counted;
         *h.engine_by.lock().unwrap_or_else(|e| e.into_inner()) = engine;
         if self.store.shared() {
@@ -503,6 +597,7 @@ impl App {
     ) -> Result<(T, live::GameView), ApiError> {
         let mut guard = h.live.lock().await;
         let mut attempt = 0;
+        let mut rechecked = false;
         let value = loop {
             let mut next = guard.clone();
             let now = now_ms();
@@ -510,7 +605,17 @@ impl App {
             let (value, flag) = match op(&mut next, now) {
                 Ok(v) => (Some(v), None),
                 Err(e) if e.code == "time_out" => (None, Some(e)),
-                Err(e) => return Err(e),
+                Err(e) => {
+                    // With a shared store the copy may be behind (its version check may have
+                    // been skipped): refuse only what the stored game refuses too.
+                    if self.store.shared() && !rechecked {
+                        rechecked = true;
+                        if self.catch_up(h, &mut guard).await? {
+                            continue;
+                        }
+                    }
+                    return Err(e);
+                }
             };
             let keep = guard.rec.moves.len().min(next.rec.moves.len());
             let store = self.store.clone();
@@ -568,6 +673,7 @@ impl App {
     ) -> Result<(), ApiError> {
         let store = self.store.clone();
         let id = h.id.to_string();
+        let generation = self.store.listening();
         let rec = tokio::task::spawn_blocking(move || store.load(&id))
             .await
             .map_err(ApiError::storage)?
@@ -580,6 +686,7 @@ impl App {
             "sync"
         };
         self.apply(h, guard, live, event);
+        self.mark_synced(h, generation);
         Ok(())
     }
 
@@ -590,6 +697,8 @@ impl App {
     /// # Errors
     /// `storage` if the store cannot be read.
     async fn refresh(&self, h: &Arc<GameHandle>, version: Option<u64>) -> Result<(), ApiError> {
+        let generation = self.store.listening();
+        let checked = version.is_none();
         let version = match version {
             Some(v) => v,
             None => {
@@ -608,6 +717,9 @@ impl App {
         {
             let mut guard = h.live.lock().await;
             if guard.rec.version >= version {
+                if checked {
+                    self.mark_synced(h, generation);
+                }
                 return Ok(());
             }
             self.reload(h, &mut guard).await?;
@@ -736,9 +848,53 @@ impl App {
                     .collect()
             }
         };
+        if let (Some(state), [(h, Some(version))]) = (&change.state, &targets[..]) {
+            match self.apply_change(h, state, *version).await {
+                Some(true) => {
+                    self.maybe_engine(h.clone());
+                    return;
+                }
+                Some(false) => return,
+                None => {}
+            }
+        }
         for (h, version) in targets {
             if let Err(e) = self.refresh(&h, version).await {
                 tracing::warn!(game = %h.id, error = %e, "could not reload a changed game");
+            }
+        }
+    }
+
+    /// Apply a change announced with its state to the held copy without reading the store:
+    /// `Some(true)` if applied, `Some(false)` if the copy already had it (this instance's own
+    /// change, or reloaded since), `None` when the copy must be reloaded instead: it is more than
+    /// one version behind (a notification was missed) or the change does not apply.
+    async fn apply_change(
+        &self,
+        h: &Arc<GameHandle>,
+        state: &store::ChangeState,
+        version: u64,
+    ) -> Option<bool> {
+        let mut guard = h.live.lock().await;
+        if guard.rec.version >= version {
+            return Some(false);
+        }
+        if guard.rec.version + 1 != version {
+            return None;
+        }
+        match guard.apply_change(state, version) {
+            Ok(next) => {
+                let event = if next.rec.moves.len() > guard.rec.moves.len() {
+                    "move"
+                } else {
+                    "sync"
+                };
+                self.apply(h, &mut guard, next, event);
+                Some(true)
+            }
+            Err(e) => {
+                tracing::warn!(game = %h.id, error = %e, "a notified change does not apply; reloading");
+                None
             }
         }
     }

@@ -5,7 +5,7 @@
 //! replaces the live game, so a refused or unsaved operation changes nothing.
 
 use crate::error::ApiError;
-use crate::store::{Declared, GameMeta, GameRecord, MoveRecord, Seat, TimeControl};
+use crate::store::{ChangeState, Declared, GameMeta, GameRecord, MoveRecord, Seat, TimeControl};
 use crown_core::{Color, Game, GameError, MoveError, Position, Variant};
 use serde::Serialize;
 
@@ -37,6 +37,16 @@ fn seat_mut(meta: &mut GameMeta, c: Color) -> &mut Seat {
     match c {
         Color::Black => &mut meta.black,
         Color::White => &mut meta.white,
+    }
+}
+
+/// Apply a result declared by resignation, time or agreement to the replayed game.
+fn declare(game: &mut Game, declared: Option<Declared>) {
+    match declared {
+        Some(Declared::Resigned { color }) => game.resign(color.into()),
+        Some(Declared::Timeout { color }) => game.lose_on_time(color.into()),
+        Some(Declared::AgreedDraw) => game.agree_draw(),
+        Some(Declared::Cancelled { .. }) | None => {}
     }
 }
 
@@ -75,11 +85,38 @@ impl Live {
             game.play_text(&m.text)
                 .map_err(|e| format!("game {}: ply {} '{}': {e}", rec.id, ply + 1, m.text))?;
         }
-        match rec.meta.declared {
-            Some(Declared::Resigned { color }) => game.resign(color.into()),
-            Some(Declared::Timeout { color }) => game.lose_on_time(color.into()),
-            Some(Declared::AgreedDraw) => game.agree_draw(),
-            Some(Declared::Cancelled { .. }) | None => {}
+        declare(&mut game, rec.meta.declared);
+        Ok(Live { rec, game })
+    }
+
+    /// This game (at version `version - 1`) with a change another instance committed applied,
+    /// at `version`, without reading the store: when the change only appends moves (and at most
+    /// declares a result), they are played on a copy of the game; otherwise the record is
+    /// replayed ([`Live::from_record`]).
+    ///
+    /// # Errors
+    /// A message naming the game and the move if the change does not apply to this game.
+    pub fn apply_change(&self, state: &ChangeState, version: u64) -> Result<Live, String> {
+        let rec = state.apply_to(&self.rec, version).ok_or_else(|| {
+            format!(
+                "game {}: the change keeps more plies than held",
+                self.rec.id
+            )
+        })?;
+        let appends = state.keep_plies == self.rec.moves.len();
+        let old = self.rec.meta.declared;
+        if !appends || !(old.is_none() || old == rec.meta.declared) {
+            return Live::from_record(rec);
+        }
+        let mut game = self.game.clone();
+        for (i, m) in state.moves.iter().enumerate() {
+            game.play_text(&m.text).map_err(|e| {
+                let ply = state.keep_plies + i + 1;
+                format!("game {}: ply {ply} '{}': {e}", rec.id, m.text)
+            })?;
+        }
+        if old.is_none() {
+            declare(&mut game, rec.meta.declared);
         }
         Ok(Live { rec, game })
     }
@@ -919,6 +956,43 @@ mod tests {
         // Turn started at 1 000, last heartbeat 3 000, restart at 60 000: 2 s charged.
         assert!(g.resume_after_downtime(3_000, 60_000));
         assert_eq!(g.remaining(Color::Black, 60_000), 8_000);
+    }
+
+    /// What another instance sees: the change `after` made to `before` (moves kept up to
+    /// `keep`), applied to its copy of `before`, must be the game `after` itself.
+    fn assert_change_applies(before: &Live, after: &Live, keep: usize) {
+        let state = crate::store::ChangeState::of(&after.rec, keep);
+        let got = before.apply_change(&state, before.rec.version + 1).unwrap();
+        let mut want = after.rec.clone();
+        want.version = before.rec.version + 1;
+        assert_eq!(got.rec, want);
+        assert_eq!(got.game.position(), after.game.position());
+        assert_eq!(got.game.outcome(), after.game.outcome());
+        assert_eq!(got.game.ply_count(), after.rec.moves.len());
+    }
+
+    #[test]
+    fn a_notified_change_rebuilds_the_same_game() {
+        let g0 = human_game(None);
+        // Moves appended.
+        let mut g1 = g0.clone();
+        g1.play(Color::Black, "11-15", None, 2_000).unwrap();
+        g1.play(Color::White, "23-19", None, 3_000).unwrap();
+        assert_change_applies(&g0, &g1, 0);
+        // A resignation: no move, a declared result.
+        let mut g2 = g1.clone();
+        g2.resign(Color::White, 4_000).unwrap();
+        assert_change_applies(&g1, &g2, 2);
+        assert_eq!(g2.game.outcome().unwrap().winner(), Some(Color::Black));
+        // A takeback of both moves (kept plies below those held), then another opening.
+        let mut g3 = g1.clone();
+        g3.request_takeback(Color::Black, 4_000).unwrap();
+        g3.accept_takeback(Color::White, 5_000).unwrap();
+        g3.play(Color::Black, "9-13", None, 6_000).unwrap();
+        assert_change_applies(&g1, &g3, 0);
+        // A change that keeps more plies than the copy holds is refused (reload instead).
+        let state = crate::store::ChangeState::of(&g1.rec, 2);
+        assert!(g0.apply_change(&state, 1).is_err());
     }
 
     #[test]

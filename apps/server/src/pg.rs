@@ -3,9 +3,16 @@
 //!
 //! - The same two tables and versioned `UPDATE` as [`crate::store::SqliteStore`], over a small
 //!   pool of connections (each call takes one; a broken connection is dropped and reopened).
-//! - Every committed save sends `NOTIFY crown_games, '<version> <id>'` inside its transaction
-//!   (PostgreSQL delivers it only if the transaction commits); a listener thread with its own
-//!   connection turns them into [`Store::changes`].
+//! - Saves are **group-committed** by one committer thread with its own connection: the saves
+//!   waiting when it becomes free are written by one versioned `UPDATE … FROM unnest(…)` (its
+//!   returned rows say which games' versions matched: the others are a
+//!   [`StoreError::Conflict`] each, and write nothing), and one commit's fsync is shared. A save
+//!   still returns only after the commit that holds it.
+//! - Every committed save sends a notification on `crown_games` inside its transaction
+//!   (PostgreSQL delivers it only if the transaction commits) carrying the game's new version
+//!   and what the save wrote ([`ChangeState`], as JSON), or only `'<version> <id>'` when that
+//!   does not fit in a notification (8000 bytes); a listener thread with its own connection turns
+//!   them into [`Store::changes`].
 //! - A `leases` table (`game_id`, `owner`, `expires_ms`) gives each unfinished game one owning
 //!   instance, which alone runs its clock (flag falls, expiry) and its engine moves
 //!   ([`Store::lease_round`]).
@@ -15,11 +22,14 @@
 mod chat;
 
 use crate::store::{
-    Change, ChatRecord, GameMeta, GameRecord, GameSummary, Leases, MoveRecord, Store, StoreError,
+    Change, ChangeState, ChatRecord, GameMeta, GameRecord, GameSummary, Leases, MoveRecord, Store,
+    StoreError,
 };
+use postgres::error::SqlState;
 use postgres::fallible_iterator::FallibleIterator;
 use postgres::{Client, NoTls};
-use std::sync::{Condvar, Mutex};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 
 /// Connections in the pool unless [`PgStore::connect_with`] says otherwise.
@@ -27,6 +37,12 @@ pub const DEFAULT_POOL: usize = 8;
 
 /// The channel of change notifications.
 const CHANNEL: &str = "crown_games";
+
+/// Longest notification payload sent (PostgreSQL refuses 8000 bytes or more).
+const MAX_PAYLOAD: usize = 7999;
+
+/// Most saves committed in one transaction.
+const MAX_BATCH: usize = 512;
 
 /// PostgreSQL storage: a pool of synchronous connections (the server calls the store on blocking
 /// threads) and a notification listener.
@@ -37,6 +53,231 @@ pub struct PgStore {
     pool: Mutex<(Vec<Client>, usize)>,
     freed: Condvar,
     changes: Mutex<Option<tokio::sync::mpsc::UnboundedReceiver<Change>>>,
+    /// Saves for the committer thread (each message is committed in one transaction with the
+    /// others waiting).
+    saves: std::sync::mpsc::Sender<Vec<SaveJob>>,
+    /// The listener's generation while it listens, 0 while it does not.
+    listening: Arc<AtomicU64>,
+    stats: Arc<CommitStats>,
+}
+
+/// Counters of the committer thread.
+#[derive(Debug, Default)]
+pub struct CommitStats {
+    /// Transactions of saves committed.
+    pub commits: AtomicU64,
+    /// Saves committed (conflicts not counted).
+    pub writes: AtomicU64,
+}
+
+/// One save for the committer: the row's new columns, the moves from `keep` on, the
+/// notification, and where to answer.
+struct SaveJob {
+    id: String,
+    status: String,
+    result: Option<String>,
+    meta: String,
+    plies: i64,
+    updated_ms: i64,
+    version: i64,
+    keep: i64,
+    /// `(ply, text, at_ms)` of the moves from `keep` on.
+    moves: Vec<(i64, String, i64)>,
+    note: String,
+    reply: std::sync::mpsc::SyncSender<Result<(), StoreError>>,
+}
+
+/// The notification payload carrying a change (JSON).
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Note {
+    id: String,
+    version: u64,
+    state: ChangeState,
+}
+
+/// The payload announcing that `rec` (at its current version) was saved from ply `keep` on:
+/// the whole change as JSON, or `'<version> <id>'` (reload) if that is too long.
+fn note_for(rec: &GameRecord, keep: usize) -> String {
+    let note = Note {
+        id: rec.id.clone(),
+        version: rec.version + 1,
+        state: ChangeState::of(rec, keep),
+    };
+    match serde_json::to_string(&note) {
+        Ok(s) if s.len() <= MAX_PAYLOAD => s,
+        _ => format!("{} {}", rec.version + 1, rec.id),
+    }
+}
+
+/// Read a notification payload: a [`Note`] (JSON) or `'<version> <id>'`.
+fn parse_note(payload: &str) -> Option<Change> {
+    if payload.starts_with('{') {
+        let n: Note = serde_json::from_str(payload).ok()?;
+        return Some(Change {
+            id: n.id,
+            version: n.version,
+            state: Some(Box::new(n.state)),
+        });
+    }
+    let (v, id) = payload.split_once(' ')?;
+    Some(Change {
+        id: id.to_string(),
+        version: v.parse().ok()?,
+        state: None,
+    })
+}
+
+/// Write `jobs` (distinct games) in one transaction: one versioned `UPDATE` of every row, then
+/// the moves and notifications of the games it updated. Returns, per job, whether its version
+/// matched (and it was written).
+fn commit_batch(c: &mut Client, jobs: &[SaveJob]) -> Result<Vec<bool>, postgres::Error> {
+    let mut tx = c.transaction()?;
+    let col = |f: fn(&SaveJob) -> String| jobs.iter().map(f).collect::<Vec<String>>();
+    let num = |f: fn(&SaveJob) -> i64| jobs.iter().map(f).collect::<Vec<i64>>();
+    let ids = col(|j| j.id.clone());
+    // Lock the rows in one order (by id) whatever the plan of the UPDATE, so that two
+    // instances' batches touching the same games wait for each other instead of deadlocking.
+    tx.execute(
+        "SELECT 1 FROM games WHERE id = ANY($1) ORDER BY id FOR UPDATE",
+        &[&ids],
+    )?;
+    let results: Vec<Option<String>> = jobs.iter().map(|j| j.result.clone()).collect();
+    let updated: std::collections::HashSet<String> = tx
+        .query(
+            "UPDATE games g SET status = i.status, result = i.result, meta = i.meta,
+                 plies = i.plies, updated_ms = i.updated_ms, version = g.version + 1
+             FROM unnest($1::TEXT[], $2::TEXT[], $3::TEXT[], $4::TEXT[], $5::BIGINT[],
+                         $6::BIGINT[], $7::BIGINT[])
+                  AS i(id, status, result, meta, plies, updated_ms, version)
+             WHERE g.id = i.id AND g.version = i.version
+             RETURNING g.id",
+            &[
+                &ids,
+                &col(|j| j.status.clone()),
+                &results,
+                &col(|j| j.meta.clone()),
+                &num(|j| j.plies),
+                &num(|j| j.updated_ms),
+                &num(|j| j.version),
+            ],
+        )?
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    let done: Vec<bool> = jobs.iter().map(|j| updated.contains(&j.id)).collect();
+    let ok = || jobs.iter().zip(&done).filter(|(_, d)| **d).map(|(j, _)| j);
+    let (del_ids, del_keep): (Vec<String>, Vec<i64>) = ok().map(|j| (j.id.clone(), j.keep)).unzip();
+    if !del_ids.is_empty() {
+        tx.execute(
+            "DELETE FROM moves m USING unnest($1::TEXT[], $2::BIGINT[]) AS d(id, keep)
+             WHERE m.game_id = d.id AND m.ply >= d.keep",
+            &[&del_ids, &del_keep],
+        )?;
+    }
+    let mut m_ids = Vec::new();
+    let mut m_plies = Vec::new();
+    let mut m_texts = Vec::new();
+    let mut m_at = Vec::new();
+    for j in ok() {
+        for (ply, text, at) in &j.moves {
+            m_ids.push(j.id.clone());
+            m_plies.push(*ply);
+            m_texts.push(text.clone());
+            m_at.push(*at);
+        }
+    }
+    if !m_ids.is_empty() {
+        tx.execute(
+            "INSERT INTO moves (game_id, ply, text, at_ms)
+             SELECT * FROM unnest($1::TEXT[], $2::BIGINT[], $3::TEXT[], $4::BIGINT[])",
+            &[&m_ids, &m_plies, &m_texts, &m_at],
+        )?;
+    }
+    let notes: Vec<String> = ok().map(|j| j.note.clone()).collect();
+    if !notes.is_empty() {
+        // Delivered to every listener only if this transaction commits, in this order.
+        tx.execute(
+            "SELECT pg_notify($1, n) FROM unnest($2::TEXT[]) WITH ORDINALITY AS t(n, o) ORDER BY o",
+            &[&CHANNEL, &notes],
+        )?;
+    }
+    tx.commit()?;
+    Ok(done)
+}
+
+/// The committer thread: take the saves waiting (up to [`MAX_BATCH`], one per game: a second
+/// save of a game waits for the next transaction), commit them together, answer each. Ends when
+/// the store is dropped.
+fn committer(url: String, rx: std::sync::mpsc::Receiver<Vec<SaveJob>>, stats: Arc<CommitStats>) {
+    let mut client: Option<Client> = None;
+    let mut waiting: std::collections::VecDeque<SaveJob> = std::collections::VecDeque::new();
+    loop {
+        if waiting.is_empty() {
+            match rx.recv() {
+                Ok(jobs) => waiting.extend(jobs),
+                Err(_) => return,
+            }
+        }
+        while let Ok(jobs) = rx.try_recv() {
+            waiting.extend(jobs);
+        }
+        let mut batch = Vec::new();
+        let mut later = std::collections::VecDeque::new();
+        let mut ids = std::collections::HashSet::new();
+        while let Some(j) = waiting.pop_front() {
+            if batch.len() < MAX_BATCH && ids.insert(j.id.clone()) {
+                batch.push(j);
+            } else {
+                later.push_back(j);
+            }
+        }
+        waiting = later;
+        if client.as_ref().is_none_or(Client::is_closed) {
+            client = match Client::connect(&url, NoTls) {
+                Ok(c) => Some(c),
+                Err(e) => {
+                    let msg = e.to_string();
+                    for j in batch {
+                        let _ = j.reply.send(Err(StoreError::Postgres(msg.clone())));
+                    }
+                    continue;
+                }
+            };
+        }
+        let c = client.as_mut().expect("connected above");
+        let mut outcome = commit_batch(c, &batch);
+        for _ in 0..3 {
+            // A deadlock or serialization failure undid the whole transaction: run it again.
+            let retry = matches!(&outcome, Err(e) if e.code() == Some(&SqlState::T_R_DEADLOCK_DETECTED)
+                || e.code() == Some(&SqlState::T_R_SERIALIZATION_FAILURE));
+            if !retry || c.is_closed() {
+                break;
+            }
+            outcome = commit_batch(c, &batch);
+        }
+        match outcome {
+            Ok(done) => {
+                stats.commits.fetch_add(1, Ordering::SeqCst);
+                stats
+                    .writes
+                    .fetch_add(done.iter().filter(|d| **d).count() as u64, Ordering::SeqCst);
+                for (j, d) in batch.into_iter().zip(done) {
+                    let r = if d {
+                        Ok(())
+                    } else {
+                        Err(StoreError::Conflict(j.id.clone()))
+                    };
+                    let _ = j.reply.send(r);
+                }
+            }
+            Err(e) => {
+                let msg = e.to_string();
+                for j in batch {
+                    let _ = j.reply.send(Err(StoreError::Commit(msg.clone())));
+                }
+            }
+        }
+    }
 }
 
 /// Drop clients on a plain thread: the blocking client owns a small Tokio runtime, which must not
@@ -119,17 +360,86 @@ impl PgStore {
         let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
         let listener = Client::connect(url, NoTls).map_err(db)?;
         let url2 = url.to_string();
+        let listening = Arc::new(AtomicU64::new(0));
+        let l2 = listening.clone();
         std::thread::Builder::new()
             .name("crown-pg-listen".into())
-            .spawn(move || listen(listener, &url2, &tx))
+            .spawn(move || listen(listener, &url2, &tx, &l2))
             .map_err(|e| StoreError::Postgres(format!("cannot start the listener: {e}")))?;
+        let (saves, jobs) = std::sync::mpsc::channel();
+        let stats = Arc::new(CommitStats::default());
+        let (url3, st) = (url.to_string(), stats.clone());
+        std::thread::Builder::new()
+            .name("crown-pg-commit".into())
+            .spawn(move || committer(url3, jobs, st))
+            .map_err(|e| StoreError::Postgres(format!("cannot start the committer: {e}")))?;
         Ok(PgStore {
             url: url.to_string(),
             size: pool.max(1),
             pool: Mutex::new((vec![client], 1)),
             freed: Condvar::new(),
             changes: Mutex::new(Some(rx)),
+            saves,
+            listening,
+            stats,
         })
+    }
+
+    /// The committer thread's counters (transactions, saves).
+    pub fn stats(&self) -> &CommitStats {
+        &self.stats
+    }
+
+    /// Save several games (distinct ids) in **one** transaction, each from its `keep_plies`
+    /// (as [`Store::save`]), and return each one's outcome in order: a game whose stored version
+    /// differs is a [`StoreError::Conflict`] and writes nothing, without failing the others.
+    /// A game saved gets its new version in `rec.version`.
+    pub fn save_batch(
+        &self,
+        saves: &mut [(&mut GameRecord, usize)],
+    ) -> Vec<Result<(), StoreError>> {
+        let mut jobs = Vec::with_capacity(saves.len());
+        let mut answers = Vec::with_capacity(saves.len());
+        for (rec, keep) in saves.iter() {
+            let (reply, answer) = std::sync::mpsc::sync_channel(1);
+            let keep = (*keep).min(rec.moves.len());
+            jobs.push(SaveJob {
+                id: rec.id.clone(),
+                status: rec.status.clone(),
+                result: rec.result.clone(),
+                meta: meta_json(rec),
+                plies: rec.moves.len() as i64,
+                updated_ms: rec.updated_ms as i64,
+                version: rec.version as i64,
+                keep: keep as i64,
+                moves: rec
+                    .moves
+                    .iter()
+                    .enumerate()
+                    .skip(keep)
+                    .map(|(ply, m)| (ply as i64, m.text.clone(), m.at_ms as i64))
+                    .collect(),
+                note: note_for(rec, keep),
+                reply,
+            });
+            answers.push(answer);
+        }
+        let sent = self.saves.send(jobs).is_ok();
+        saves
+            .iter_mut()
+            .zip(answers)
+            .map(|((rec, _), answer)| {
+                let r = if sent {
+                    answer.recv().unwrap_or(Err(StoreError::Closed))
+                } else {
+                    Err(StoreError::Closed)
+                };
+                if r.is_ok() {
+                    rec.version += 1;
+                }
+                r
+            })
+            .collect()
     }
 
     /// Run `f` on a pooled connection (opening one if fewer than the pool size exist, else
@@ -180,9 +490,17 @@ impl PgStore {
 /// The listener thread: `LISTEN` and forward each notification; on a lost connection, reconnect
 /// (every second) and send an empty-id [`Change`] (anything may have changed meanwhile). Ends when
 /// the receiver is gone.
-fn listen(mut client: Client, url: &str, tx: &tokio::sync::mpsc::UnboundedSender<Change>) {
+fn listen(
+    mut client: Client,
+    url: &str,
+    tx: &tokio::sync::mpsc::UnboundedSender<Change>,
+    listening: &AtomicU64,
+) {
+    let mut generation = 0;
     loop {
         if client.batch_execute(&format!("LISTEN {CHANNEL}")).is_ok() {
+            generation += 1;
+            listening.store(generation, Ordering::SeqCst);
             loop {
                 if tx.is_closed() {
                     drop(client);
@@ -192,13 +510,8 @@ fn listen(mut client: Client, url: &str, tx: &tokio::sync::mpsc::UnboundedSender
                 let next = n.timeout_iter(Duration::from_secs(1)).next();
                 match next {
                     Ok(Some(note)) => {
-                        if let Some((v, id)) = note.payload().split_once(' ') {
-                            if let Ok(version) = v.parse() {
-                                let _ = tx.send(Change {
-                                    id: id.to_string(),
-                                    version,
-                                });
-                            }
+                        if let Some(change) = parse_note(note.payload()) {
+                            let _ = tx.send(change);
                         }
                     }
                     Ok(None) => {}
@@ -206,6 +519,7 @@ fn listen(mut client: Client, url: &str, tx: &tokio::sync::mpsc::UnboundedSender
                 }
             }
         }
+        listening.store(0, Ordering::SeqCst);
         tracing::warn!("lost the PostgreSQL notification connection; reconnecting");
         client = loop {
             if tx.is_closed() {
@@ -219,6 +533,7 @@ fn listen(mut client: Client, url: &str, tx: &tokio::sync::mpsc::UnboundedSender
         let _ = tx.send(Change {
             id: String::new(),
             version: 0,
+            state: None,
         });
     }
 }
@@ -311,41 +626,20 @@ impl Store for PgStore {
     }
 
     fn save(&self, rec: &mut GameRecord, keep_plies: usize) -> Result<(), StoreError> {
-        self.with(|c| {
-            let mut tx = c.transaction().map_err(db)?;
-            let changed = tx
-                .execute(
-                    "UPDATE games SET status = $2, result = $3, meta = $4, plies = $5, updated_ms = $6,
-                         version = version + 1
-                     WHERE id = $1 AND version = $7",
-                    &[
-                        &rec.id,
-                        &rec.status,
-                        &rec.result,
-                        &meta_json(rec),
-                        &(rec.moves.len() as i64),
-                        &(rec.updated_ms as i64),
-                        &(rec.version as i64),
-                    ],
-                )
-                .map_err(db)?;
-            if changed != 1 {
-                return Err(StoreError::Conflict(rec.id.clone()));
-            }
-            tx.execute(
-                "DELETE FROM moves WHERE game_id = $1 AND ply >= $2",
-                &[&rec.id, &(keep_plies as i64)],
-            )
-            .map_err(db)?;
-            insert_moves(&mut tx, rec, keep_plies)?;
-            // Delivered to every listener only if this transaction commits.
-            let payload = format!("{} {}", rec.version + 1, rec.id);
-            tx.execute("SELECT pg_notify($1, $2)", &[&CHANNEL, &payload])
-                .map_err(db)?;
-            tx.commit().map_err(db)
-        })?;
-        rec.version += 1;
-        Ok(())
+        self.save_batch(&mut [(rec, keep_plies)])
+            .pop()
+            .unwrap_or(Err(StoreError::Closed))
+    }
+
+    fn save_rows(&self, recs: &mut [GameRecord]) -> Result<(), StoreError> {
+        let mut saves: Vec<(&mut GameRecord, usize)> = recs
+            .iter_mut()
+            .map(|r| {
+                let keep = r.moves.len();
+                (r, keep)
+            })
+            .collect();
+        self.save_batch(&mut saves).into_iter().collect()
     }
 
     fn load(&self, id: &str) -> Result<Option<GameRecord>, StoreError> {
@@ -447,6 +741,13 @@ impl Store for PgStore {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .take()
+    }
+
+    fn listening(&self) -> Option<u64> {
+        match self.listening.load(Ordering::SeqCst) {
+            0 => None,
+            g => Some(g),
+        }
     }
 
     fn claim_lease(&self, id: &str, owner: &str, until_ms: u64) -> Result<bool, StoreError> {

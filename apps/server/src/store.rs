@@ -348,6 +348,15 @@ pub trait Store: Send + Sync + 'static {
         None
     }
 
+    /// While the change listener is connected and listening, its generation (at least 1; a new
+    /// one after each reconnection); `None` while it is not, and for a store without
+    /// notifications (the default). A copy of a game read or checked under generation `g` has
+    /// seen every change since, as long as this still answers `Some(g)` and the notifications
+    /// received have been applied (docs/scaling.md, "Version checks").
+    fn listening(&self) -> Option<u64> {
+        None
+    }
+
     /// Take the lease of the new game `id` for instance `owner` until `until_ms` (ms since the
     /// epoch) unless another instance holds it; returns whether `owner` took it. The default (a
     /// store owned by one process) takes nothing.
@@ -457,6 +466,61 @@ pub struct Change {
     pub id: String,
     /// The game's version after the change.
     pub version: u64,
+    /// What the change wrote, when the notification could carry it: a copy of the game at
+    /// `version - 1` becomes the game at `version` by [`ChangeState::apply_to`] without reading
+    /// the store. `None`: reload the game (the state did not fit in a notification).
+    pub state: Option<Box<ChangeState>>,
+}
+
+/// The columns and moves one [`Store::save`] wrote: enough to bring a copy of the game at the
+/// previous version up to date.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChangeState {
+    /// Moves with a ply below this were kept; the others were replaced by `moves`.
+    pub keep_plies: usize,
+    /// The moves from ply `keep_plies` on.
+    pub moves: Vec<MoveRecord>,
+    /// The new status (`open`, `ongoing`, `finished`).
+    pub status: String,
+    /// The new PDN result, if any.
+    pub result: Option<String>,
+    /// The new seats, clocks and offers.
+    pub meta: GameMeta,
+    /// When the change was made, ms since the Unix epoch.
+    pub updated_ms: u64,
+}
+
+impl ChangeState {
+    /// What a save of `rec` from ply `keep_plies` on writes.
+    pub fn of(rec: &GameRecord, keep_plies: usize) -> ChangeState {
+        ChangeState {
+            keep_plies,
+            moves: rec.moves.get(keep_plies..).unwrap_or_default().to_vec(),
+            status: rec.status.clone(),
+            result: rec.result.clone(),
+            meta: rec.meta.clone(),
+            updated_ms: rec.updated_ms,
+        }
+    }
+
+    /// `rec` (the game at `version - 1`) with this change applied, at `version`; `None` if `rec`
+    /// has fewer than `keep_plies` moves (it is not the game this change was made to).
+    pub fn apply_to(&self, rec: &GameRecord, version: u64) -> Option<GameRecord> {
+        let mut moves = rec.moves.get(..self.keep_plies)?.to_vec();
+        moves.extend(self.moves.iter().cloned());
+        Some(GameRecord {
+            id: rec.id.clone(),
+            variant: rec.variant.clone(),
+            start_fen: rec.start_fen.clone(),
+            status: self.status.clone(),
+            result: self.result.clone(),
+            meta: self.meta.clone(),
+            moves,
+            created_ms: rec.created_ms,
+            updated_ms: self.updated_ms,
+            version,
+        })
+    }
 }
 
 /// The per-game leases an instance holds after [`Store::lease_round`].

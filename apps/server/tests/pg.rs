@@ -7,9 +7,10 @@ use axum::http::{Method, StatusCode};
 use common::pg::Pg;
 use common::send;
 use crown_server::pg::PgStore;
-use crown_server::store::{Store, StoreError};
+use crown_server::store::{GameMeta, GameRecord, MoveRecord, PlayerNames, Seat, Store, StoreError};
 use crown_server::{App, Config};
 use serde_json::json;
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -97,4 +98,101 @@ async fn games_survive_a_restart_on_postgresql() {
     .await
     .unwrap();
     app2.shutdown();
+}
+
+/// A two-seat game record at version 0 with no moves.
+fn record(id: &str) -> GameRecord {
+    GameRecord {
+        id: id.into(),
+        variant: "american".into(),
+        start_fen: "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12".into(),
+        status: "ongoing".into(),
+        result: None,
+        meta: GameMeta {
+            black: Seat::Human {
+                token_sha256: Some("a".into()),
+            },
+            white: Seat::Human {
+                token_sha256: Some("b".into()),
+            },
+            time_control: None,
+            clock_ms: [0, 0],
+            turn_started_ms: 5,
+            declared: None,
+            draw_offer: None,
+            takeback_request: None,
+            public: false,
+            names: PlayerNames::default(),
+            rematch: None,
+        },
+        moves: vec![],
+        created_ms: 1,
+        updated_ms: 1,
+        version: 0,
+    }
+}
+
+#[test]
+fn a_batch_commits_each_game_whose_version_matches_and_announces_its_state() {
+    let Some(pg) = Pg::start() else {
+        eprintln!("SKIPPED: PostgreSQL is not installed (apt-get install postgresql)");
+        return;
+    };
+    let store = PgStore::connect(&pg.url()).unwrap();
+    let mut changes = store.changes().unwrap();
+    for id in ["good", "stale", "big"] {
+        store.create(&record(id)).unwrap();
+    }
+    let mut good = store.load("good").unwrap().unwrap();
+    let before = good.clone();
+    let mut stale = store.load("stale").unwrap().unwrap();
+    for rec in [&mut good, &mut stale] {
+        rec.moves.push(MoveRecord {
+            text: "11-15".into(),
+            at_ms: 7,
+        });
+        rec.updated_ms = 7;
+    }
+    // Another writer moved "stale" on since it was read.
+    stale.version += 1;
+    let commits = store.stats().commits.load(Ordering::SeqCst);
+    let out = store.save_batch(&mut [(&mut good, 0), (&mut stale, 0)]);
+    assert_eq!(store.stats().commits.load(Ordering::SeqCst), commits + 1);
+    assert!(out[0].is_ok(), "{:?}", out[0]);
+    assert!(
+        matches!(&out[1], Err(StoreError::Conflict(id)) if id == "stale"),
+        "{:?}",
+        out[1]
+    );
+    assert_eq!(good.version, 1);
+    assert_eq!(stale.version, 1, "a conflicting save keeps its version");
+    let stored = store.load("good").unwrap().unwrap();
+    assert_eq!(stored, good);
+    let untouched = store.load("stale").unwrap().unwrap();
+    assert_eq!((untouched.version, untouched.moves.len()), (0, 0));
+
+    // A change too big for a notification (8000 bytes) is announced without its state.
+    let mut big = store.load("big").unwrap().unwrap();
+    big.meta.names.black = Some("x".repeat(9000));
+    store.save(&mut big, 0).unwrap();
+
+    // The listener hears "good" with what the save wrote (nothing of "stale"), then "big".
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .build()
+        .unwrap();
+    let mut next = || {
+        rt.block_on(async {
+            tokio::time::timeout(std::time::Duration::from_secs(10), changes.recv()).await
+        })
+        .expect("a notification within 10 s")
+        .expect("the listener is running")
+    };
+    let change = next();
+    assert_eq!((change.id.as_str(), change.version), ("good", 1));
+    let state = change.state.expect("the state fits in the notification");
+    assert_eq!(state.apply_to(&before, change.version), Some(stored));
+    let change = next();
+    assert_eq!((change.id.as_str(), change.version), ("big", 1));
+    assert!(change.state.is_none());
 }

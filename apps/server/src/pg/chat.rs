@@ -143,6 +143,7 @@ fn run(mut client: Client, url: &str, tx: &tokio::sync::mpsc::UnboundedSender<Ch
                                 let _ = tx.send(Change {
                                     id: id.to_string(),
                                     version,
+                                    state: None,
                                 });
                             }
                         }
@@ -165,6 +166,7 @@ fn run(mut client: Client, url: &str, tx: &tokio::sync::mpsc::UnboundedSender<Ch
         let _ = tx.send(Change {
             id: String::new(),
             version: 0,
+            state: None,
         });
     }
 }
