@@ -165,20 +165,21 @@ pub fn e2e() -> bool {
     if let Some(bin) = &server_bin {
         node.env("CROWN_SERVER_BIN", bin);
     }
+    // Every `*.test.js` file of the suite, in name order, so a new file is never left out.
+    let mut files: Vec<PathBuf> = match std::fs::read_dir(dir.join("tests")) {
+        Ok(entries) => entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.to_string_lossy().ends_with(".test.js"))
+            .collect(),
+        Err(e) => {
+            eprintln!("reading {}: {e}", dir.join("tests").display());
+            return false;
+        }
+    };
+    files.sort();
     node.arg("--test")
         .arg("--test-concurrency=1")
-        .arg(dir.join("tests/board.test.js"))
-        .arg(dir.join("tests/play.test.js"))
-        .arg(dir.join("tests/online.test.js"))
-        .arg(dir.join("tests/analysis.test.js"))
-        .arg(dir.join("tests/impasse.test.js"))
-        .arg(dir.join("tests/layout.test.js"))
-        .arg(dir.join("tests/a11y.test.js"))
-        .arg(dir.join("tests/serving.test.js"))
-        .arg(dir.join("tests/online-play.test.js"))
-        .arg(dir.join("tests/online-follow.test.js"))
-        .arg(dir.join("tests/clock.test.js"))
-        .arg(dir.join("tests/local-analysis.test.js"))
+        .args(&files)
         .current_dir(root())
         .status()
         .map(|s| s.success())

@@ -490,16 +490,18 @@ fn render_engine(app: &App, g: &Geometry, buf: &mut Buffer) {
     lines.push(Line::from(format!("Level {}  {state}", app.settings.level)));
     if let Some(t) = &app.thought {
         // A move from the opening book comes without a search: depth 0, no nodes.
-        lines.push(Line::from(if t.depth == 0 && t.nodes == 0 && !t.pv.is_empty() {
-            format!("Score {}  from the opening book", t.score)
-        } else {
-            format!(
-                "Score {}  depth {}  {} nodes",
-                t.score,
-                t.depth,
-                human_count(t.nodes)
-            )
-        }));
+        lines.push(Line::from(
+            if t.depth == 0 && t.nodes == 0 && !t.pv.is_empty() {
+                format!("Score {}  from the opening book", t.score)
+            } else {
+                format!(
+                    "Score {}  depth {}  {} nodes",
+                    t.score,
+                    t.depth,
+                    human_count(t.nodes)
+                )
+            },
+        ));
         let pv: Vec<String> = t.pv.iter().map(Move::short_text).collect();
         lines.push(Line::from(format!("PV {}", pv.join(" "))));
     }
