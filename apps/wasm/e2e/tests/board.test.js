@@ -201,6 +201,12 @@ test("the page fits a phone screen", async () => {
   assert.ok(box.width >= 340, `board uses the width: ${box.width}`);
   const scrollW = await page.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(scrollW <= 390, `no horizontal scrolling (${scrollW})`);
+  // the top bar is one row: the sound switch beside the mode buttons, not on a row of its own
+  const bar = await page.evaluate(() => {
+    const top = (sel) => document.querySelector(sel).getBoundingClientRect().top;
+    return { modes: top("#mode-play"), sound: top("#sound-toggle"), height: document.querySelector(".topbar").getBoundingClientRect().height };
+  });
+  assert.ok(Math.abs(bar.modes - bar.sound) < 8 && bar.height < 56, `top bar in one row: ${JSON.stringify(bar)}`);
   // a move by touch-sized clicks still works
   await clickSquare(page, 9);
   await clickSquare(page, 13);
