@@ -201,10 +201,26 @@ test("the page fits a phone screen", async () => {
   assert.ok(box.width >= 340, `board uses the width: ${box.width}`);
   const scrollW = await page.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(scrollW <= 390, `no horizontal scrolling (${scrollW})`);
+  // the top bar is one row: the sound switch beside the mode buttons, not on a row of its own
+  const bar = await page.evaluate(() => {
+    const top = (sel) => document.querySelector(sel).getBoundingClientRect().top;
+    return { modes: top("#mode-play"), sound: top("#sound-toggle"), height: document.querySelector(".topbar").getBoundingClientRect().height };
+  });
+  assert.ok(Math.abs(bar.modes - bar.sound) < 8 && bar.height < 56, `top bar in one row: ${JSON.stringify(bar)}`);
   // a move by touch-sized clicks still works
   await clickSquare(page, 9);
   await clickSquare(page, 13);
   await page.waitForFunction(() => document.querySelectorAll("#movelist .mv:not(.empty)").length === 1);
+  // a long message without spaces (the FEN) wraps inside the toast instead of running off the screen
+  await page.click("#fen-copy");
+  await page.waitForSelector("#toast:not([hidden])");
+  const toast = await page.$eval("#toast", (t) => {
+    const r = t.getBoundingClientRect();
+    return { right: r.right, scrollW: t.scrollWidth, clientW: t.clientWidth, text: t.textContent };
+  });
+  assert.match(toast.text, /W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,10,11,12,13/);
+  assert.ok(toast.right <= 390, `toast inside the screen: ${JSON.stringify(toast)}`);
+  assert.ok(toast.scrollW <= toast.clientW, `the FEN is not clipped: ${JSON.stringify(toast)}`);
   await screenshot(page, "10-phone");
   await page.context().close();
 });

@@ -235,6 +235,13 @@ test("the chat form at 390×844: a finger-sized Send button, and toasts never co
   await b.fill("#chat-input", "gg");
   await b.tap("#chat-send");
   await a.waitForFunction(() => [...document.querySelectorAll("#chat-log .chat-text")].some((e) => e.textContent === "gg"));
+  // The lobby's Refresh button keeps its size beside the heading (the phone's half-width action
+  // buttons had stretched it into a thin bar across the panel).
+  await b.click("#online-lobby");
+  await b.waitForSelector("#lobby:not([hidden])");
+  const refresh = await b.locator("#lobby-refresh").boundingBox();
+  const heading = await b.locator("#lobby h3").first().boundingBox();
+  assert.ok(refresh.width < heading.width / 2, `Refresh is ${refresh.width} px of the heading's ${heading.width} px`);
   for (const p of [a, b]) {
     assert.deepEqual(p.errors, []);
     await p.context().close();
