@@ -199,8 +199,7 @@ impl EvalKind {
     /// by SPRT (docs/engine.md lists the results), else the classic one.
     pub fn default_for(variant: Variant) -> EvalKind {
         match variant {
-            Variant::American | Variant::Pool => EvalKind::Trained,
-            Variant::Impasse => EvalKind::Classic,
+            Variant::American | Variant::Pool | Variant::Impasse => EvalKind::Trained,
         }
     }
 
