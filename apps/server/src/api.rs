@@ -545,12 +545,29 @@ async fn make_move(
             return Ok(Json(live.view(now_ms(), Some(color))));
         }
     }
-    let (_, view) = app
+    let (mv, ply) = (req.mv.clone(), req.ply);
+    match app
         .mutate(&h, "move", Some(color), move |live, now| {
             live.play(color, &req.mv, req.ply, now)
         })
-        .await?;
-    Ok(Json(view))
+        .await
+    {
+        Ok((_, view)) => Ok(Json(view)),
+        // With a shared store this instance's copy may have been behind: the move was played
+        // against it, lost the version race and was refused on the reloaded game. If the
+        // reloaded game holds this very move at `ply` (a retry sent to another instance), the
+        // retry is answered like the first time, as above.
+        Err(e) if e.code == "stale_ply" => {
+            let live = h.live.lock().await;
+            match ply {
+                Some(p) if live.already_played(color, &mv, p) => {
+                    Ok(Json(live.view(now_ms(), Some(color))))
+                }
+                _ => Err(e),
+            }
+        }
+        Err(e) => Err(e),
+    }
 }
 
 /// Which seat action a route performs.

@@ -138,10 +138,19 @@ async fn ensure_loaded(app: &App, h: &GameHandle) -> Result<(), ApiError> {
         .await
         .map_err(ApiError::storage)?
         .map_err(ApiError::storage)?;
-    let mut log = h.chat.lock().unwrap_or_else(|e| e.into_inner());
-    if !log.loaded {
-        log.loaded = true;
-        log.merge(stored);
+    let added = {
+        let mut log = h.chat.lock().unwrap_or_else(|e| e.into_inner());
+        if log.loaded {
+            Vec::new()
+        } else {
+            log.loaded = true;
+            log.merge(stored)
+        }
+    };
+    // Each message is pushed by whichever path adds it to this instance's log, exactly once
+    // (the page drops a number it already shows, e.g. one it also read with `GET .../chat`).
+    for m in &added {
+        push(h, m);
     }
     Ok(())
 }
@@ -172,19 +181,19 @@ pub(crate) async fn on_change(app: &App, change: Change) {
             .collect()
     };
     for h in targets {
-        let (loaded, after) = {
+        let after = {
             let log = h.chat.lock().unwrap_or_else(|e| e.into_inner());
             if change.id.is_empty() {
                 if !log.loaded {
                     continue; // read whole when first used
                 }
-                (true, 0)
+                0
             } else if log.messages.iter().any(|m| m.n == change.version) {
                 continue;
             } else if log.loaded {
-                (true, change.version.saturating_sub(1))
+                change.version.saturating_sub(1)
             } else {
-                (false, 0)
+                0
             }
         };
         let (store, id) = (app.store.clone(), h.id.to_string());
@@ -205,8 +214,9 @@ pub(crate) async fn on_change(app: &App, change: Change) {
             log.loaded = true;
             log.merge(stored)
         };
-        // Sockets get the new messages; older ones they read with `GET .../chat`.
-        for m in added.iter().filter(|m| loaded || m.n >= change.version) {
+        // Every message added here is pushed, once: the log adds a number only once, and
+        // whichever path adds it (this one, `post` or `ensure_loaded`) pushes it.
+        for m in &added {
             push(&h, m);
         }
     }
@@ -327,20 +337,27 @@ pub async fn post(
         match stored {
             Some(n) => {
                 rec.n = n;
-                // Already there if another instance's announcement was read first.
-                log.merge(vec![rec]);
-                ChatMessage {
-                    n,
-                    color: color.name(),
-                    name,
-                    text,
-                    at_ms: now,
-                }
+                // Already there (and pushed) if this instance read the message's own
+                // announcement first; then it is not pushed again.
+                let added = !log.merge(vec![rec]).is_empty();
+                (
+                    ChatMessage {
+                        n,
+                        color: color.name(),
+                        name,
+                        text,
+                        at_ms: now,
+                    },
+                    added,
+                )
             }
-            None => log.push(color, name, text, now),
+            None => (log.push(color, name, text, now), true),
         }
     };
-    push(&h, &msg);
+    let (msg, added) = msg;
+    if added {
+        push(&h, &msg);
+    }
     Ok((StatusCode::CREATED, Json(msg)).into_response())
 }
 

@@ -251,3 +251,108 @@ async fn lobby_chat_and_rematch_reach_every_instance() {
     drop((a, b));
     drop(pg);
 }
+
+/// Chat message numbers pushed to `ws` until `quiet` passes without one (or 10 s in all).
+async fn pushed_chat_numbers(ws: &mut Ws, quiet: Duration) -> Vec<u64> {
+    let mut got = Vec::new();
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    while tokio::time::Instant::now() < deadline {
+        match tokio::time::timeout(quiet, ws.next()).await {
+            Ok(Some(Ok(Message::Text(t)))) => {
+                let v: Value = serde_json::from_str(t.as_str()).unwrap();
+                if v["type"] == "chat" {
+                    got.push(v["message"]["n"].as_u64().unwrap());
+                }
+            }
+            Ok(Some(Ok(_))) => {}
+            _ => break,
+        }
+    }
+    got
+}
+
+/// Races between instances (found by a reviewer's probes): a move retried with its `ply` on the
+/// other instance before that one has applied the first move's notification is answered 200 like
+/// the first time (docs/api.md, "Retries are safe with `ply`"), never `stale_ply`; chat messages
+/// posted at once on both instances reach every watcher on each instance exactly once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn retries_and_chat_are_exact_across_instances() {
+    let Some(pg) = tokio::task::spawn_blocking(Pg::start).await.unwrap() else {
+        eprintln!("SKIPPED: PostgreSQL is not installed (apt-get install postgresql)");
+        return;
+    };
+    let url = pg.url();
+    let a = start_instance(&url);
+    let b = start_instance(&url);
+
+    for round in 0..10 {
+        let (s, g) = post(
+            &b.base,
+            "/api/games",
+            None,
+            Some(json!({"variant": "american"})),
+        )
+        .await;
+        assert_eq!(s, 201, "{g}");
+        let (id, black) = (g["id"].as_str().unwrap(), g["token"].as_str().unwrap());
+        let (s, j) = post(&a.base, &format!("/api/games/{id}/join"), None, None).await;
+        assert_eq!(s, 200, "{j}");
+        let mv = j["game"]["legal_moves"][0]["text"].as_str().unwrap();
+        let moves = format!("/api/games/{id}/moves");
+        let body = json!({"move": mv, "ply": 0});
+        let (s1, v1) = post(&a.base, &moves, Some(black), Some(body.clone())).await;
+        let (s2, v2) = post(&b.base, &moves, Some(black), Some(body)).await;
+        assert_eq!((s1, s2), (200, 200), "round {round}: {v1} / {v2}");
+        assert_eq!((v1["ply"].as_u64(), v2["ply"].as_u64()), (Some(1), Some(1)));
+    }
+
+    for round in 0..4 {
+        let (s, g) = post(
+            &a.base,
+            "/api/games",
+            None,
+            Some(json!({"variant": "american"})),
+        )
+        .await;
+        assert_eq!(s, 201, "{g}");
+        let (id, black) = (
+            g["id"].as_str().unwrap().to_string(),
+            g["token"].as_str().unwrap(),
+        );
+        let (s, j) = post(&b.base, &format!("/api/games/{id}/join"), None, None).await;
+        assert_eq!(s, 200, "{j}");
+        let white = j["token"].as_str().unwrap();
+        let mut watch_a = watch(&a.base, &id).await;
+        let mut watch_b = watch(&b.base, &id).await;
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        let chat = format!("/api/games/{id}/chat");
+        let posts = (0..5).flat_map(|i| {
+            [
+                post(
+                    &a.base,
+                    &chat,
+                    Some(black),
+                    Some(json!({"text": format!("b{i}")})),
+                ),
+                post(
+                    &b.base,
+                    &chat,
+                    Some(white),
+                    Some(json!({"text": format!("w{i}")})),
+                ),
+            ]
+        });
+        for (s, m) in futures_util::future::join_all(posts).await {
+            assert_eq!(s, 201, "round {round}: {m}");
+        }
+        for (name, ws) in [("A", &mut watch_a), ("B", &mut watch_b)] {
+            let mut got = pushed_chat_numbers(ws, Duration::from_millis(1500)).await;
+            got.sort_unstable();
+            assert_eq!(
+                got,
+                (1..=10).collect::<Vec<u64>>(),
+                "round {round}, watcher on {name}"
+            );
+        }
+    }
+}
