@@ -191,7 +191,12 @@ fn run(args: Args) -> Result<(), String> {
             Some(d) => tracing::info!(dir = %d.display(), "serving the web UI"),
             None => tracing::info!("no web UI directory: serving the built-in index page"),
         }
-        tracing::info!(db = %args.db.display(), %addr, "listening");
+        // With PostgreSQL the SQLite file is unused; the URL is not logged (it may hold a password).
+        let db = match &args.database {
+            Some(_) => "PostgreSQL (--database)".to_string(),
+            None => args.db.display().to_string(),
+        };
+        tracing::info!(%db, %addr, "listening");
         println!("Crown server listening on http://{addr}/");
         use std::io::Write;
         let _ = std::io::stdout().flush();
