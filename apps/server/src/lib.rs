@@ -23,7 +23,7 @@ pub mod store;
 
 use crate::error::ApiError;
 use crate::live::{now_ms, Live};
-use crate::store::Store;
+use crate::store::{Change, Store};
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -788,34 +788,42 @@ impl App {
                 .contains(id)
     }
 
+    /// Hand every change from `rx` to `handle`, one at a time, until the store closes the
+    /// channel or the server shuts down.
+    fn forward_changes<F, Fut>(
+        &self,
+        mut rx: tokio::sync::mpsc::UnboundedReceiver<Change>,
+        handle: F,
+    ) where
+        F: Fn(App, Change) -> Fut + Send + 'static,
+        Fut: std::future::Future<Output = ()> + Send,
+    {
+        let app = self.clone();
+        tokio::spawn(async move {
+            let mut shutdown = app.shutdown_signal();
+            loop {
+                let change = tokio::select! {
+                    c = rx.recv() => match c { Some(c) => c, None => break },
+                    _ = shutdown.changed() => break,
+                };
+                handle(app.clone(), change).await;
+            }
+        });
+    }
+
     /// Start-up with a shared store: the first lease round, then the change listener and the
     /// lease task.
     async fn start_shared(&self) {
         self.lease_round().await;
-        if let Some(mut changes) = self.store.changes() {
-            let app = self.clone();
-            tokio::spawn(async move {
-                let mut shutdown = app.shutdown_signal();
-                loop {
-                    let change = tokio::select! {
-                        c = changes.recv() => match c { Some(c) => c, None => break },
-                        _ = shutdown.changed() => break,
-                    };
-                    app.on_change(change).await;
-                }
-            });
+        if let Some(changes) = self.store.changes() {
+            self.forward_changes(
+                changes,
+                |app, change| async move { app.on_change(change).await },
+            );
         }
-        if let Some(mut chats) = self.store.chat_changes() {
-            let app = self.clone();
-            tokio::spawn(async move {
-                let mut shutdown = app.shutdown_signal();
-                loop {
-                    let change = tokio::select! {
-                        c = chats.recv() => match c { Some(c) => c, None => break },
-                        _ = shutdown.changed() => break,
-                    };
-                    chat::on_change(&app, change).await;
-                }
+        if let Some(chats) = self.store.chat_changes() {
+            self.forward_changes(chats, |app, change| async move {
+                chat::on_change(&app, change).await
             });
         }
         let app = self.clone();

@@ -6,83 +6,12 @@
 //! Skipped, saying so, when PostgreSQL is not installed.
 
 mod common;
+use common::cluster::{get, post, start_instance, watch, Ws, LEASE_MS};
 use common::pg::Pg;
 use futures_util::StreamExt;
 use serde_json::{json, Value};
-use std::process::Child;
 use std::time::{Duration, Instant};
 use tokio_tungstenite::tungstenite::Message;
-
-type Ws =
-    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
-
-/// Lease length given to both instances, ms (renewed every third of it).
-const LEASE_MS: u64 = 1500;
-
-/// Kills the instance if the test fails before it does.
-struct Instance {
-    child: Child,
-    base: String,
-}
-
-impl Drop for Instance {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn start_instance(url: &str) -> Instance {
-    let lease = LEASE_MS.to_string();
-    let args = [
-        "--bind",
-        "127.0.0.1",
-        "--port",
-        "0",
-        "--rate-limit",
-        "0",
-        "--log",
-        "warn",
-        "--no-egdb",
-        "--engine-workers",
-        "1",
-        "--lease-ms",
-        &lease,
-        "--database",
-        url,
-    ];
-    let args: Vec<&std::ffi::OsStr> = args.iter().map(std::ffi::OsStr::new).collect();
-    let (child, base) = common::spawn_server(&args);
-    Instance { child, base }
-}
-
-async fn post(base: &str, path: &str, token: Option<&str>, body: Option<Value>) -> (u16, Value) {
-    let http = reqwest::Client::new();
-    let mut req = http.post(format!("{base}{path}"));
-    if let Some(t) = token {
-        req = req.bearer_auth(t);
-    }
-    if let Some(b) = body {
-        req = req.json(&b);
-    }
-    let resp = req.send().await.unwrap();
-    let status = resp.status().as_u16();
-    (status, resp.json().await.unwrap_or(Value::Null))
-}
-
-async fn get(base: &str, path: &str) -> Value {
-    reqwest::get(format!("{base}{path}"))
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap()
-}
-
-async fn watch(base: &str, id: &str) -> Ws {
-    let url = format!("{}/api/games/{id}/ws", base.replace("http://", "ws://"));
-    tokio_tungstenite::connect_async(url).await.unwrap().0
-}
 
 /// Read state messages until `done` holds for one; returns that game view.
 async fn wait_for(ws: &mut Ws, what: &str, secs: u64, done: impl Fn(&Value) -> bool) -> Value {
