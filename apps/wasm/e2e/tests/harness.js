@@ -4,6 +4,7 @@ import { chromium } from "playwright-core";
 import http from "node:http";
 import fs from "node:fs";
 import path from "node:path";
+import { spawn } from "node:child_process";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
 
@@ -145,37 +146,21 @@ export function tempDir(prefix) {
 }
 
 /**
- * Start crown-server (binary from env CROWN_SERVER_BIN) on a free port with a fresh database,
- * serving apps/wasm/www. Returns {url, close} or null when no server binary is configured.
+ * Start crown-server (binary from env CROWN_SERVER_BIN) on `port` (0: a free one) with database
+ * `db`, serving apps/wasm/www; resolves to {url, port, db, child, log} when it listens.
+ * Every browser of the suite connects from 127.0.0.1, like many players behind one proxy, and
+ * Chromium keeps idle keep-alive connections of closed contexts open: the per-address connection
+ * cap (64 by default, docs/scaling.md) is raised so it counts the suite, not one player.
  */
-export async function startCrownServer() {
-  const bin = process.env.CROWN_SERVER_BIN;
-  if (!bin) return null;
-  if (!fs.existsSync(bin)) throw new Error(`CROWN_SERVER_BIN=${bin} does not exist`);
-  const { spawn } = await import("node:child_process");
-  const dir = tempDir("crown-e2e-db-");
+export function spawnCrownServer(db, port = 0) {
   const child = spawn(
-    bin,
-    // Every browser of the suite connects from 127.0.0.1, like many players behind one proxy, and
-    // Chromium keeps idle keep-alive connections of closed contexts open: raise the per-address
-    // connection cap (64 by default, docs/scaling.md) so it counts the suite, not one player.
-    [
-      "--port",
-      "0",
-      "--db",
-      path.join(dir, "crown.db"),
-      "--static-dir",
-      wwwRoot,
-      "--sync",
-      "normal",
-      "--max-conns-per-ip",
-      "4096",
-    ],
+    process.env.CROWN_SERVER_BIN,
+    ["--port", String(port), "--db", db, "--static-dir", wwwRoot, "--sync", "normal", "--max-conns-per-ip", "4096"],
     { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, CROWN_LOG: "warn" } },
   );
   let log = "";
   child.stderr.on("data", (d) => (log += d));
-  const url = await new Promise((resolve, reject) => {
+  return new Promise((resolve, reject) => {
     let out = "";
     const timer = setTimeout(() => reject(new Error(`crown-server did not start:\n${log}`)), 20000);
     child.stdout.on("data", (d) => {
@@ -183,7 +168,8 @@ export async function startCrownServer() {
       const m = out.match(/listening on (http:\/\/\S+)/);
       if (m) {
         clearTimeout(timer);
-        resolve(m[1].endsWith("/") ? m[1] : `${m[1]}/`);
+        const url = m[1].endsWith("/") ? m[1] : `${m[1]}/`;
+        resolve({ url, port: Number(new URL(url).port), db, child, log: () => log });
       }
     });
     child.on("exit", (code) => {
@@ -191,16 +177,28 @@ export async function startCrownServer() {
       reject(new Error(`crown-server exited with ${code}:\n${log}`));
     });
   });
-  return {
-    url,
-    log: () => log,
-    close: () =>
-      new Promise((resolve) => {
-        child.once("exit", () => resolve());
-        child.kill("SIGTERM");
-        setTimeout(() => child.kill("SIGKILL"), 5000).unref();
-      }),
-  };
+}
+
+/** Stop a server from `spawnCrownServer` with `signal` (SIGKILL after 5 s). */
+export function stopCrownServer(s, signal = "SIGTERM") {
+  return new Promise((resolve) => {
+    if (s.child.exitCode !== null || s.child.signalCode !== null) return resolve();
+    s.child.once("exit", () => resolve());
+    s.child.kill(signal);
+    setTimeout(() => s.child.kill("SIGKILL"), 5000).unref();
+  });
+}
+
+/**
+ * Start crown-server (binary from env CROWN_SERVER_BIN) on a free port with a fresh database,
+ * serving apps/wasm/www. Returns {url, close} or null when no server binary is configured.
+ */
+export async function startCrownServer() {
+  const bin = process.env.CROWN_SERVER_BIN;
+  if (!bin) return null;
+  if (!fs.existsSync(bin)) throw new Error(`CROWN_SERVER_BIN=${bin} does not exist`);
+  const s = await spawnCrownServer(path.join(tempDir("crown-e2e-db-"), "crown.db"));
+  return { url: s.url, log: s.log, close: () => stopCrownServer(s) };
 }
 
 /** The server the tests use: crown-server when CROWN_SERVER_BIN is set, else a static server. */

@@ -6,51 +6,13 @@
 // premoves and the clock's tenths. Needs CROWN_SERVER_BIN (cargo xtask e2e sets it).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { launch, newPage, openApp, screenshot, clickSquare, moveList, tempDir, wwwRoot, repoRoot } from "./harness.js";
+import { launch, newPage, openApp, screenshot, clickSquare, moveList, tempDir, repoRoot, spawnCrownServer as startServer, stopCrownServer as stopServer } from "./harness.js";
 
 const BIN = process.env.CROWN_SERVER_BIN;
 let browser;
 let server; // {url, port, db, child, log}
-
-/** Start crown-server on `port` (0: a free one) with database `db`; resolves when it listens. */
-function startServer(db, port = 0) {
-  const child = spawn(
-    BIN,
-    ["--port", String(port), "--db", db, "--static-dir", wwwRoot, "--sync", "normal", "--max-conns-per-ip", "4096"],
-    { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, CROWN_LOG: "warn" } },
-  );
-  let log = "";
-  child.stderr.on("data", (d) => (log += d));
-  return new Promise((resolve, reject) => {
-    let out = "";
-    const timer = setTimeout(() => reject(new Error(`crown-server did not start:\n${log}`)), 20000);
-    child.stdout.on("data", (d) => {
-      out += d;
-      const m = out.match(/listening on (http:\/\/\S+)/);
-      if (m) {
-        clearTimeout(timer);
-        const url = m[1].endsWith("/") ? m[1] : `${m[1]}/`;
-        resolve({ url, port: Number(new URL(url).port), db, child, log: () => log });
-      }
-    });
-    child.on("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`crown-server exited with ${code}:\n${log}`));
-    });
-  });
-}
-
-function stopServer(s, signal = "SIGTERM") {
-  return new Promise((resolve) => {
-    if (s.child.exitCode !== null || s.child.signalCode !== null) return resolve();
-    s.child.once("exit", () => resolve());
-    s.child.kill(signal);
-    setTimeout(() => s.child.kill("SIGKILL"), 5000).unref();
-  });
-}
 
 before(async () => {
   if (!BIN) return;
