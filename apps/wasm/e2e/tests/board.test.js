@@ -243,7 +243,13 @@ test("the position editor builds a FEN and rejects an illegal one", async () => 
   assert.equal(await page.inputValue("#editor-fen"), "B:W18:BK14");
   await screenshot(page, "11-editor");
   await page.click("#editor-ok");
-  await page.waitForFunction(() => !document.querySelector("#dlg-editor[open]"));
+  // The position is set by the dialog's close event, which fires after the dialog has closed:
+  // wait for the board to change instead of reading it as soon as the dialog is gone.
+  await page.waitForFunction(
+    () => document.querySelectorAll("#board .pieces .piece:not(.ghost)").length === 2,
+    null,
+    { timeout: 10000 },
+  );
   const pieces = await boardPieces(page);
   assert.deepEqual(pieces, { 14: "black king", 18: "white man" });
   await page.context().close();
