@@ -52,8 +52,9 @@ fn temp_path(name: &str) -> std::path::PathBuf {
     std::env::temp_dir().join(format!("crown-{name}-{}-{nanos}.pdn", std::process::id()))
 }
 
-fn play(input: &[u8], save: &std::path::Path) -> String {
-    let args = PlayArgs {
+/// `crown play` against the level-1 engine in American checkers, no databases, saving to `save`.
+fn play_args(save: &std::path::Path) -> PlayArgs {
+    PlayArgs {
         variant: "american".into(),
         setup: None,
         fen: None,
@@ -66,7 +67,11 @@ fn play(input: &[u8], save: &std::path::Path) -> String {
             no_egdb: true,
         },
         no_book: false,
-    };
+    }
+}
+
+fn play(input: &[u8], save: &std::path::Path) -> String {
+    let args = play_args(save);
     let mut out = Vec::new();
     play_session(&args, input, &mut out).unwrap();
     String::from_utf8(out).unwrap()
@@ -124,20 +129,7 @@ fn play_saves_the_game_at_the_end_of_input() {
 fn play_refuses_a_save_path_in_a_missing_directory_before_the_game_begins() {
     let dir = temp_path("no-such-dir");
     let path = dir.join("missing").join("g.pdn");
-    let args = PlayArgs {
-        variant: "american".into(),
-        setup: None,
-        fen: None,
-        side: None,
-        level: Some(1),
-        movetime: None,
-        save: Some(path.display().to_string()),
-        egdb: crown_cli::common::EgdbArgs {
-            egdb: None,
-            no_egdb: true,
-        },
-        no_book: false,
-    };
+    let args = play_args(&path);
     let mut out = Vec::new();
     let e = play_session(&args, &b"11-15\nquit\n"[..], &mut out).unwrap_err();
     assert!(e.0.contains("does not exist"), "{}", e.0);
