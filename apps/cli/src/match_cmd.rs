@@ -37,7 +37,8 @@ pub struct MatchArgs {
     /// out), egdb=0|1 (use the endgame databases, default 1; built-in engines only),
     /// eval=classic|trained (default: the game's), malus=0|1, rfp=0|1, futility=0|1 (search
     /// switches, built-in engines only: history malus, reverse futility, futility pruning),
-    /// book=0|1 (play from the embedded opening book; default: --book), e.g. "level=10",
+    /// book=0|1 (play from the embedded opening book; default: --book), weights=FILE (trained
+    /// weights written by `crown tune fit`, for this game; built-in engines only), e.g. "level=10",
     /// "depth=8,hash=32" or
     /// "time=1000,inc=100".
     #[arg(long, default_value = "level=10")]
@@ -109,6 +110,9 @@ struct Spec {
     tweaks: SearchTweaks,
     /// Opening book (`book=0|1`); `None` = the match's `--book`.
     book: Option<bool>,
+    /// Trained weights read from `weights=FILE`, used instead of the evaluation in games of their
+    /// variant.
+    weights: Option<Arc<crown_ai::trained::Weights>>,
 }
 
 fn parse_spec(text: &str, movetime: Option<u64>, nodes: Option<u64>) -> Result<Spec, CliError> {
@@ -123,6 +127,7 @@ fn parse_spec(text: &str, movetime: Option<u64>, nodes: Option<u64>) -> Result<S
     let mut eval = None;
     let mut tweaks = SearchTweaks::default();
     let mut book = None;
+    let mut weights = None;
     if text.split(',').all(|p| p.trim().is_empty()) {
         return Err(CliError(format!(
             "engine spec '{text}' is empty: give key=value pairs such as level=5 or depth=8"
@@ -146,6 +151,14 @@ fn parse_spec(text: &str, movetime: Option<u64>, nodes: Option<u64>) -> Result<S
                 v.parse()
                     .map_err(|e| CliError(format!("engine spec '{text}': {e}")))?,
             );
+            continue;
+        }
+        if k == "weights" {
+            let bytes = std::fs::read(v)
+                .map_err(|e| CliError(format!("engine spec '{text}': reading weights {v}: {e}")))?;
+            let w = crown_ai::trained::Weights::from_bytes(&bytes)
+                .map_err(|e| CliError(format!("engine spec '{text}': {v}: {e}")))?;
+            weights = Some(Arc::new(w));
             continue;
         }
         let n: u64 = v
@@ -179,7 +192,7 @@ fn parse_spec(text: &str, movetime: Option<u64>, nodes: Option<u64>) -> Result<S
             }
             _ => {
                 return Err(CliError(format!(
-                    "engine spec '{text}': unknown key '{k}' (level, depth, movetime, nodes, hash, threads, time, inc, egdb, eval, malus, rfp, futility, book)"
+                    "engine spec '{text}': unknown key '{k}' (level, depth, movetime, nodes, hash, threads, time, inc, egdb, eval, malus, rfp, futility, book, weights)"
                 )))
             }
         }
@@ -206,6 +219,7 @@ fn parse_spec(text: &str, movetime: Option<u64>, nodes: Option<u64>) -> Result<S
         eval,
         tweaks,
         book,
+        weights,
     })
 }
 
@@ -565,6 +579,7 @@ impl MatchSetup<'_> {
             engine.set_eval(spec.eval);
             engine.set_tweaks(spec.tweaks);
             engine.set_book(spec.book == Some(true));
+            engine.set_weights(spec.weights.clone());
             Player::Internal(Box::new(engine))
         };
         let a = internal(self.a);
@@ -774,6 +789,24 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode, CliError> {
     let mut b = parse_spec(&args.engine_b, args.movetime, args.nodes)?;
     a.book.get_or_insert(args.book);
     b.book.get_or_insert(args.book);
+    for (name, spec) in [("A", &a), ("B", &b)] {
+        if let Some(w) = &spec.weights {
+            if w.variant != variant {
+                return Err(CliError(format!(
+                    "engine {name} spec '{}': the weights are for {}, the match is {}",
+                    spec.text,
+                    w.variant.id(),
+                    variant.id()
+                )));
+            }
+        }
+    }
+    if args.engine_b_bin.is_some() && b.weights.is_some() {
+        return Err(CliError(format!(
+            "engine B spec '{}': weights= is for the built-in engine, not --engine-b-bin",
+            b.text
+        )));
+    }
     let sprt_bounds = args.sprt.as_deref().map(parse_sprt).transpose()?;
     if !(args.alpha > 0.0 && args.alpha < 0.5 && args.beta > 0.0 && args.beta < 0.5) {
         return Err(CliError(format!(
@@ -1135,7 +1168,7 @@ mod tests {
         let e = parse_spec_t("speed=3", None).unwrap_err().0;
         assert!(
             e.ends_with(
-                "(level, depth, movetime, nodes, hash, threads, time, inc, egdb, eval, malus, rfp, futility, book)"
+                "(level, depth, movetime, nodes, hash, threads, time, inc, egdb, eval, malus, rfp, futility, book, weights)"
             ),
             "{e}"
         );
@@ -1154,6 +1187,28 @@ mod tests {
                 increment_ms: 100
             })
         );
+    }
+
+    /// `weights=FILE` reads a weights file; a file that is not one is refused with its reason.
+    #[test]
+    fn weights_key_reads_a_weights_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let good = dir.path().join("pool.bin");
+        let zero = crown_ai::trained::Weights::zero(Variant::Pool);
+        std::fs::write(&good, zero.to_bytes()).unwrap();
+        let s = parse_spec_t(&format!("nodes=100,weights={}", good.display()), None).unwrap();
+        assert_eq!(s.weights.as_deref(), Some(&zero));
+        assert!(parse_spec_t("nodes=100", None).unwrap().weights.is_none());
+        let bad = dir.path().join("bad.bin");
+        std::fs::write(&bad, b"not weights").unwrap();
+        let e = parse_spec_t(&format!("weights={}", bad.display()), None)
+            .unwrap_err()
+            .0;
+        assert!(e.contains("truncated") || e.contains("bad magic"), "{e}");
+        let e = parse_spec_t("weights=/nonexistent/w.bin", None)
+            .unwrap_err()
+            .0;
+        assert!(e.contains("reading weights /nonexistent/w.bin"), "{e}");
     }
 
     #[test]

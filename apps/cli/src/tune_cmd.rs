@@ -90,6 +90,11 @@ pub struct FitArgs {
     /// Weight of the game result in the target (the rest: the search score).
     #[arg(long, default_value_t = 0.7)]
     lambda: f64,
+    /// Endgame database directory: positions it holds are labelled with their exact
+    /// perfect-play result (win 1, draw 0.5, loss 0 for the side to move), which is then their
+    /// whole target (neither the game result nor the search score). Default: no relabelling.
+    #[arg(long)]
+    egdb: Option<PathBuf>,
     /// Output weights file (e.g. crates/ai/weights/american.bin).
     #[arg(long)]
     out: PathBuf,
@@ -251,6 +256,31 @@ fn gen(args: &GenArgs) -> Result<ExitCode, CliError> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Label every sample the endgame databases hold with its perfect-play result (marked exact).
+/// Returns how many were labelled and how many of those had a different game result.
+fn label_exact(samples: &mut [Sample], tables: &dyn crown_ai::EndgameTables) -> (usize, usize) {
+    let (mut labelled, mut changed) = (0, 0);
+    for s in samples.iter_mut() {
+        let v = s.position.variant();
+        if crown_ai::tables::pieces_on_board(&s.position) > tables.max_pieces(v) {
+            continue;
+        }
+        let Some(probe) = tables.probe(&s.position) else {
+            continue;
+        };
+        let result = match probe.wdl {
+            crown_ai::tables::Wdl::Win => 1.0,
+            crown_ai::tables::Wdl::Draw => 0.5,
+            crown_ai::tables::Wdl::Loss => 0.0,
+        };
+        labelled += 1;
+        changed += usize::from(result != s.result);
+        s.result = result;
+        s.exact = true;
+    }
+    (labelled, changed)
+}
+
 /// Read a `gen` data file; game numbers are offset by `offset`.
 fn read_data(
     path: &PathBuf,
@@ -298,6 +328,7 @@ fn read_data(
             result,
             score,
             game: game + offset,
+            exact: false,
         });
     }
     Ok(max_game)
@@ -313,6 +344,16 @@ fn fit(args: &FitArgs) -> Result<ExitCode, CliError> {
     }
     if samples.is_empty() {
         return Err(CliError("no positions in the data files".into()));
+    }
+    if let Some(dir) = &args.egdb {
+        let tables = crown_ai::tables::load(Some(dir))
+            .map_err(CliError)?
+            .ok_or_else(|| CliError(format!("no endgame databases in {}", dir.display())))?;
+        let (labelled, changed) = label_exact(&mut samples, tables.as_ref());
+        println!(
+            "endgame databases ({}): {labelled} positions labelled exactly, {changed} of them against their game's result",
+            tables.describe()
+        );
     }
     let cfg = TrainConfig {
         epochs: args.epochs,

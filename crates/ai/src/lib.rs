@@ -310,6 +310,9 @@ pub struct Engine {
     tables: Option<Arc<dyn EndgameTables>>,
     /// The evaluation chosen with [`Engine::set_eval`]; `None` = the game's default.
     eval: Option<eval::EvalKind>,
+    /// Trained weights loaded at run time ([`Engine::set_weights`]); they replace the evaluation
+    /// for their own game.
+    weights: Option<Arc<trained::Weights>>,
     /// The search switches chosen with [`Engine::set_tweaks`].
     tweaks: SearchTweaks,
     /// Whether [`Engine::search`] plays from the embedded opening book ([`Engine::set_book`]).
@@ -334,6 +337,7 @@ impl Engine {
             rng: seed | 1,
             tables: None,
             eval: None,
+            weights: None,
             tweaks: SearchTweaks::default(),
             book: false,
         }
@@ -385,6 +389,15 @@ impl Engine {
     /// ([`eval::EvalKind::default_for`]).
     pub fn set_eval(&mut self, kind: Option<eval::EvalKind>) {
         self.eval = kind;
+    }
+
+    /// Evaluate with these trained weights (e.g. a file written by `crown tune fit` and read with
+    /// [`trained::Weights::from_bytes`]) in games of their variant ([`trained::Weights::variant`]),
+    /// whatever [`Engine::set_eval`] says; other games keep their evaluation. `None` goes back to
+    /// the embedded evaluations. Used to test new weights against the embedded ones without a
+    /// rebuild (`crown match --engine-a weights=FILE`).
+    pub fn set_weights(&mut self, weights: Option<Arc<trained::Weights>>) {
+        self.weights = weights;
     }
 
     /// The evaluation chosen with [`Engine::set_eval`] (`None`: each game's default).

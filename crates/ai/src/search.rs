@@ -38,7 +38,7 @@ struct Shared<'a> {
     node_limit: Option<u64>,
     variant: Variant,
     /// Trained evaluation weights, or `None` for the classic evaluation.
-    weights: Option<&'static crate::trained::Weights>,
+    weights: Option<&'a crate::trained::Weights>,
     repetition: bool,
     forty_moves: bool,
     exact_root: bool,
@@ -224,10 +224,13 @@ pub(crate) fn run(
         hard: hard.map(|h| start + h),
         node_limit: if limits.infinite { None } else { limits.nodes },
         variant,
-        weights: engine
-            .eval
-            .unwrap_or_else(|| crate::eval::EvalKind::default_for(variant))
-            .weights(variant),
+        weights: match &engine.weights {
+            Some(w) if w.variant == variant => Some(&**w),
+            _ => engine
+                .eval
+                .unwrap_or_else(|| crate::eval::EvalKind::default_for(variant))
+                .weights(variant),
+        },
         repetition: rules.repetition && variant.is_draughts(),
         forty_moves: rules.forty_moves && variant.is_draughts(),
         exact_root: randomise,

@@ -3,7 +3,8 @@
 //!
 //! 1. The scale `k` of the expected score `sigmoid(k × eval)` (eval in centi-men) is fitted first,
 //!    on the classic evaluation against the game results (Texel's method).
-//! 2. Each position's target is `λ × result + (1 − λ) × sigmoid(k × search score)`.
+//! 2. Each position's target is `λ × result + (1 − λ) × sigmoid(k × search score)`, or its
+//!    exact result alone when an endgame database gave it ([`Sample::exact`]).
 //! 3. The weights, started from material values, minimise the mean cross-entropy of
 //!    `sigmoid(k × eval)` against the target plus `l2 × Σ (w − w₀)²`, by Adam over shuffled
 //!    mini-batches with a linearly decaying learning rate. One game in ten (chosen by a hash of the
@@ -25,6 +26,9 @@ pub struct Sample {
     pub score: i32,
     /// Number of the game the position comes from (for the validation split).
     pub game: u32,
+    /// Whether `result` is the position's perfect-play value from an endgame database (then it
+    /// is the whole target; otherwise the game result, mixed with the search score by λ).
+    pub exact: bool,
 }
 
 /// Training settings.
@@ -241,8 +245,12 @@ pub fn train(
     let (mut tr, mut va) = (Rows::new(), Rows::new());
     let mut classic_valid = Vec::new();
     for (s, c) in samples.iter().zip(&classic) {
-        let t = cfg.lambda * f64::from(s.result)
-            + (1.0 - cfg.lambda) * sigmoid(k * f64::from(s.score.clamp(-2000, 2000)));
+        let t = if s.exact {
+            f64::from(s.result)
+        } else {
+            cfg.lambda * f64::from(s.result)
+                + (1.0 - cfg.lambda) * sigmoid(k * f64::from(s.score.clamp(-2000, 2000)))
+        };
         if is_validation(s.game, cfg.seed) {
             va.push(&s.position, t);
             classic_valid.push((c.0, t));

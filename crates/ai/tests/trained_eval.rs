@@ -220,6 +220,7 @@ fn training_recovers_a_known_evaluation() {
                 result,
                 score: 0,
                 game: out.len() as u32,
+                exact: false,
             });
         }
         out
@@ -255,4 +256,58 @@ fn training_recovers_a_known_evaluation() {
         (ratio - KING / 100.0).abs() < 0.4,
         "king / man = {king} / {man} = {ratio:.2}, expected 2.5"
     );
+    // A database label is the whole target: marked exact, with a search score saying the
+    // opposite, the samples train at λ = 0 to exactly the weights their results give at λ = 1.
+    let quick = TrainConfig { epochs: 2, ..cfg };
+    let plain = &data[..1500];
+    let exact: Vec<Sample> = plain
+        .iter()
+        .map(|s| Sample {
+            score: -2000,
+            exact: true,
+            ..*s
+        })
+        .collect();
+    let by_result = train(Variant::Pool, plain, &quick, &mut |_, _, _| {}).0;
+    let zero_lambda = TrainConfig {
+        lambda: 0.0,
+        ..quick
+    };
+    let by_label = train(Variant::Pool, &exact, &zero_lambda, &mut |_, _, _| {}).0;
+    assert!(
+        by_result == by_label,
+        "exact labels were mixed with the search score"
+    );
+}
+
+/// Weights given with `Engine::set_weights` replace the evaluation in their own game only: all-zero
+/// American weights score a man up as level (0) at depth 1, the embedded ones as a clear lead, and
+/// pool weights leave an American search as it was.
+#[test]
+fn run_time_weights_replace_the_evaluation_of_their_game() {
+    use crown_ai::{Engine, EngineOptions, Limits, Score};
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Arc;
+    let pos = Position::from_fen(Variant::American, "B:W21,22,23:B1,2,3,4").unwrap();
+    let game = Game::from_position(pos);
+    let stop = AtomicBool::new(false);
+    let score = |weights: Option<Weights>| {
+        let mut e = Engine::new(EngineOptions {
+            hash_mib: 1,
+            threads: 1,
+            level: None,
+        });
+        e.set_weights(weights.map(Arc::new));
+        e.search(&game, &Limits::depth(1), &stop, &mut |_| {}).score
+    };
+    let embedded = score(None);
+    assert!(
+        matches!(embedded, Score::Value(v) if v > 50),
+        "embedded weights: {embedded}"
+    );
+    assert_eq!(
+        score(Some(Weights::zero(Variant::American))),
+        Score::Value(0)
+    );
+    assert_eq!(score(Some(Weights::zero(Variant::Pool))), embedded);
 }
