@@ -196,6 +196,12 @@ pub(crate) fn run(
         }
     }
     let level = engine.options.level.map(|l| l.clamp(1, 10));
+    if let Some(win) = level.and_then(|_| short_forced_win(engine, game, limits, stop)) {
+        return SearchResult {
+            time_ms: start.elapsed().as_millis() as u64,
+            ..win
+        };
+    }
     let randomise = matches!(level, Some(l) if l <= 6);
     let (soft, hard) = time_bounds(limits);
     let rules = game.draw_rules();
@@ -332,6 +338,42 @@ pub(crate) fn run(
         nodes,
         time_ms,
     }
+}
+
+/// Plies a casual level looks ahead for a forced win whatever its depth cap.
+const WIN_CHECK_DEPTH: u32 = 7;
+/// Node budget of that look-ahead (no time limit, so that the answer does not depend on the
+/// machine's speed or load; a 7-ply search usually needs far fewer nodes).
+const WIN_CHECK_NODES: u64 = 100_000;
+
+/// For a casual level whose depth cap is below [`WIN_CHECK_DEPTH`]: a plain search (no
+/// randomness, no databases, its own 1 MiB table so the level's table is untouched) to that depth,
+/// within [`WIN_CHECK_NODES`] nodes; its result when it proves a forced
+/// win, so that the low levels never miss a short forced win (issue 11), else `None`.
+fn short_forced_win(
+    engine: &Engine,
+    game: &Game,
+    limits: &Limits,
+    stop: &AtomicBool,
+) -> Option<SearchResult> {
+    if limits.infinite || limits.depth.is_none_or(|d| d >= WIN_CHECK_DEPTH) {
+        return None;
+    }
+    let mut check = Engine::new(crate::EngineOptions {
+        hash_mib: 1,
+        threads: 1,
+        level: None,
+    });
+    check.eval = engine.eval;
+    check.weights = engine.weights.clone();
+    check.tweaks = engine.tweaks;
+    let check_limits = Limits {
+        depth: Some(WIN_CHECK_DEPTH),
+        nodes: Some(WIN_CHECK_NODES),
+        ..Limits::default()
+    };
+    let r = run(&mut check, game, &check_limits, stop, &mut |_| {});
+    matches!(r.score, Score::Win(_)).then_some(r)
 }
 
 impl<'a> Worker<'a> {

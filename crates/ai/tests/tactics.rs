@@ -139,14 +139,18 @@ fn level_one_never_misses_a_win_in_one() {
     }
 }
 
-/// Every casual level with randomness (1–6) takes a forced win it can see, at every seed. American:
-/// Black's 21-25 leaves White's man on 29 without a move (25 is taken and the jump over it lands on
-/// 22, taken too), a win in one; the other three moves (5-9, 22-25, 22-26) do not win (after 22-25
-/// White jumps 29x22). Impasse (levels 3–6, which search at least 3 plies): White's single on 14
-/// wins the race in 3 plies only by 14-3 (see `impasse_race_won_by_one_tempo`).
+/// Every casual level with randomness (1–6) takes a short forced win, at every seed, even beyond its
+/// depth cap (levels 1–5 first look 7 plies ahead for a forced win). American: Black's 21-25
+/// leaves White's man on 29 without a move (25 is taken and the jump over it lands on 22, taken
+/// too), a win in one; the other three moves (5-9, 22-25, 22-26) do not win (after 22-25 White
+/// jumps 29x22). Impasse: White's single on 14 wins the race in 3 plies only by 14-3 (see
+/// `impasse_race_won_by_one_tempo`). Pool (found by a reviewer at level 1): Black's flying king
+/// 31-22 leaves White's man on 12 only 12-8, and 22x4 takes it along the diagonal 22-18-15-11-8-4:
+/// a win in 3 plies (APCA rules 15 and 16: a king moves and captures along the whole diagonal);
+/// a 1-ply search does not see it.
 #[test]
 fn low_levels_never_miss_a_forced_win() {
-    let cases: [(Variant, &str, &str, u8, Score); 2] = [
+    let cases: [(Variant, &str, &str, u8, Score); 3] = [
         (
             Variant::American,
             "B:W29:B21,22,5",
@@ -154,7 +158,14 @@ fn low_levels_never_miss_a_forced_win() {
             1,
             Score::Win(1),
         ),
-        (Variant::Impasse, "W:W14:B19", "14-3", 3, Score::Win(3)),
+        (Variant::Impasse, "W:W14:B19", "14-3", 1, Score::Win(3)),
+        (
+            Variant::Pool,
+            "B:W12:B1,28,K31,17",
+            "31-22",
+            1,
+            Score::Win(3),
+        ),
     ];
     let stop = AtomicBool::new(false);
     for (variant, fen, winning, lowest, score) in cases {
