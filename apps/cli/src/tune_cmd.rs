@@ -545,21 +545,23 @@ fn fit(args: &FitArgs) -> Result<ExitCode, CliError> {
     });
     out.write_all(&weights.to_bytes())?;
     out.persist()?;
-    println!(
-        "{} positions ({} train, {} validation), k = {:.5}",
-        samples.len(),
-        report.train_positions,
-        report.valid_positions,
-        report.k
-    );
     if held_out {
+        println!(
+            "{} positions ({} train, {} validation), k = {:.5}",
+            samples.len(),
+            report.train_positions,
+            report.valid_positions,
+            report.k
+        );
         println!(
             "validation loss: classic {:.5}, material only {:.5}, trained {:.5}",
             report.classic_valid_loss, report.initial_valid_loss, report.final_valid_loss
         );
     } else {
         println!(
-            "no validation loss: no game was held out (one game in ten is, by its number and the seed; give more than about 10 games)"
+            "{} positions, all for training, k = {:.5}: no game was held out for validation (one game in ten is, chosen by its number and the seed; with fewer than about 10 games there may be none)",
+            samples.len(),
+            report.k
         );
     }
     println!("weights written to {}", args.out.display());
