@@ -567,3 +567,40 @@ fn fit(args: &FitArgs) -> Result<ExitCode, CliError> {
     println!("weights written to {}", args.out.display());
     Ok(ExitCode::SUCCESS)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn games_are_written_in_game_order_as_soon_as_the_earlier_ones_are() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("data.txt");
+        let mut w = Ordered::new(OutFile::create(&path, "--out").unwrap());
+        let lines = |g: usize| vec![format!("{g} a"), format!("{g} b")];
+        // Game 1 ends first: it waits for game 0.
+        w.finish(1, lines(1));
+        assert_eq!((w.next, w.count), (0, 0));
+        // Game 0 ends: both are written, in order.
+        w.finish(0, lines(0));
+        assert_eq!((w.next, w.count), (2, 4));
+        w.finish(3, lines(3));
+        w.finish(2, lines(2));
+        assert_eq!((w.next, w.count), (4, 8));
+        assert!(w.error.is_none());
+        assert!(!path.exists(), "written before the end");
+        w.out.persist().unwrap();
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "0 a\n0 b\n1 a\n1 b\n2 a\n2 b\n3 a\n3 b\n"
+        );
+    }
+
+    #[test]
+    fn the_header_names_the_variant() {
+        let line = "# crown tune gen variant=pool depth=2 seed=9 games=6";
+        assert_eq!(header_variant(line), Some("pool"));
+        assert_eq!(header_variant("# my notes variant=pool"), None);
+        assert_eq!(header_variant("0 1 10 B:W21-32:B1-12"), None);
+    }
+}
