@@ -202,6 +202,7 @@ fn build(args: &BuildArgs) -> Result<ExitCode, CliError> {
     };
     // Before any work: the book file can be written.
     let mut out = OutFile::create(&args.out, "--out")?;
+    out.on_interrupt(false);
     // The roots: the start (both Impasse setups), and for American the ACF ballots (3 plies in).
     let mut roots: Vec<(Position, u32)> = match variant {
         Variant::Impasse => vec![

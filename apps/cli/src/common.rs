@@ -106,8 +106,7 @@ pub fn egdb_description(tables: Option<&Arc<dyn EndgameTables>>) -> String {
 /// that the file can be written (before any work) by creating a temporary file beside it, the job
 /// writes into that, and [`OutFile::persist`] renames it over `--out` at the end, so an existing
 /// file is never half-written. The temporary file is named `.NAME.partial.XXXXXX` in the same
-/// directory; it is removed when the job fails, and kept with the work done so far when the job is
-/// killed (Ctrl-C).
+/// directory; it is removed when the job fails, and on Ctrl-C as [`OutFile::on_interrupt`] says.
 #[derive(Debug)]
 pub struct OutFile {
     tmp: std::io::BufWriter<tempfile::NamedTempFile>,
@@ -158,6 +157,25 @@ impl OutFile {
             }),
             Err(e) => refuse(format!("cannot write in {}: {e}", dir.display())),
         }
+    }
+
+    /// On Ctrl-C (SIGINT, SIGTERM, SIGHUP): with `keep`, say on stderr where the work done so far
+    /// is (the temporary file) and leave it; else remove the temporary file. Then exit with 130.
+    /// Does nothing when another handler is already set.
+    pub fn on_interrupt(&self, keep: bool) {
+        let tmp = self.tmp.get_ref().path().to_path_buf();
+        let _ = ctrlc::set_handler(move || {
+            if keep {
+                eprintln!(
+                    "\ninterrupted: the work done so far is in {}",
+                    crown_notation::printable(&tmp.display().to_string())
+                );
+            } else {
+                let _ = std::fs::remove_file(&tmp);
+                eprintln!("\ninterrupted");
+            }
+            std::process::exit(130);
+        });
     }
 
     /// The path the file will have once persisted.

@@ -205,6 +205,8 @@ fn gen(args: &GenArgs) -> Result<ExitCode, CliError> {
     }
     let games = args.games as usize;
     let out = OutFile::create(&args.out, "--out")?;
+    // Ctrl-C keeps the games written so far (in the temporary file, named on stderr).
+    out.on_interrupt(true);
     let header = format!(
         "# crown tune gen variant={} depth={} seed={} games={games} nodes={} random-plies={random} eval={} max-plies={}",
         variant.id(),
@@ -488,6 +490,7 @@ fn fit(args: &FitArgs) -> Result<ExitCode, CliError> {
         )));
     }
     let mut out = OutFile::create(&args.out, "--out")?;
+    out.on_interrupt(false);
     let mut samples = Vec::new();
     let mut offset = 0u32;
     for path in &args.data {
