@@ -178,11 +178,6 @@ impl OutFile {
         });
     }
 
-    /// The path the file will have once persisted.
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-
     /// Write `bytes` to the temporary file.
     ///
     /// # Errors
