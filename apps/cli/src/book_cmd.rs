@@ -1,7 +1,7 @@
 //! `crown book`: build an opening book by the engine's own analysis, and probe a book
 //! (docs/engine.md, "Opening book").
 
-use crate::common::PositionArgs;
+use crate::common::{check_threads, OutFile, PositionArgs};
 use crate::match_cmd::{read_openings, ACF_THREE_MOVE_PDN};
 use crate::CliError;
 use clap::{Args, Subcommand};
@@ -42,7 +42,7 @@ struct BuildArgs {
     /// Deepest ply (counted from the start of the game) of a position in the book.
     #[arg(long, default_value_t = 12)]
     plies: u32,
-    /// The book file to write.
+    /// The book file to write (checked before any work; replaced only when the book is done).
     #[arg(long)]
     out: PathBuf,
     /// Node budget of each move's search (default 20000 unless --movetime is given).
@@ -60,7 +60,8 @@ struct BuildArgs {
     /// Stop expanding after this many positions.
     #[arg(long, default_value_t = 3000)]
     max_positions: usize,
-    /// Worker threads (each with its own single-threaded engine); the book does not depend on it.
+    /// Worker threads, 1 to 64 (each with its own single-threaded engine); the book does not
+    /// depend on it.
     #[arg(long, default_value_t = 2)]
     threads: usize,
 }
@@ -183,13 +184,14 @@ fn analyse(engine: &mut Engine, pos: &Position, limits: &Limits) -> Vec<(u8, i32
 fn build(args: &BuildArgs) -> Result<ExitCode, CliError> {
     let variant: Variant = args.variant.parse()?;
     if args.plies == 0 {
-        return Err(CliError("--plies must be at least 1".into()));
+        return Err(CliError("--plies 0: expected at least 1".into()));
     }
-    if !(1..=64).contains(&args.threads) {
-        return Err(CliError("--threads must be 1 to 64".into()));
-    }
+    check_threads(args.threads)?;
     if args.margin < 0 {
-        return Err(CliError("--margin must be 0 or more".into()));
+        return Err(CliError(format!(
+            "--margin {}: expected 0 or more",
+            args.margin
+        )));
     }
     let limits = match (args.nodes, args.movetime) {
         (_, Some(ms)) => Limits::movetime(ms.max(1)),
@@ -198,6 +200,9 @@ fn build(args: &BuildArgs) -> Result<ExitCode, CliError> {
             ..Limits::default()
         },
     };
+    // Before any work: the book file can be written.
+    let mut out = OutFile::create(&args.out, "--out")?;
+    out.on_interrupt(false);
     // The roots: the start (both Impasse setups), and for American the ACF ballots (3 plies in).
     let mut roots: Vec<(Position, u32)> = match variant {
         Variant::Impasse => vec![
@@ -313,10 +318,8 @@ fn build(args: &BuildArgs) -> Result<ExitCode, CliError> {
     bar.finish_and_clear();
     let book = Book::from_entries(variant, entries);
     let bytes = book.to_bytes();
-    let tmp = args.out.with_extension("bin.tmp");
-    std::fs::write(&tmp, &bytes)
-        .and_then(|()| std::fs::rename(&tmp, &args.out))
-        .map_err(|e| CliError(format!("cannot write {}: {e}", args.out.display())))?;
+    out.write_all(&bytes)?;
+    out.persist()?;
     println!(
         "{}: {variant} book, {} positions, {} moves, {} bytes, {:.1} s",
         args.out.display(),

@@ -5,7 +5,8 @@ use clap::Args;
 use crown_ai::EndgameTables;
 use crown_core::{ImpasseSetup, Position, Variant};
 use crown_notation::{read_fen, FenPolicy};
-use std::path::PathBuf;
+use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// `--variant`, `--setup`, `--fen`.
@@ -99,6 +100,151 @@ impl EgdbArgs {
 /// What `tables` hold, for an `info egdb …` line: their description, or `none`.
 pub fn egdb_description(tables: Option<&Arc<dyn EndgameTables>>) -> String {
     tables.map_or_else(|| "none".to_string(), |t| t.describe())
+}
+
+/// An output file of a long job (`--out`), written safely: [`OutFile::create`] checks at the start
+/// that the file can be written (before any work) by creating a temporary file beside it, the job
+/// writes into that, and [`OutFile::persist`] renames it over `--out` at the end, so an existing
+/// file is never half-written. The temporary file is named `.NAME.partial.XXXXXX` in the same
+/// directory; it is removed when the job fails, and on Ctrl-C as [`OutFile::on_interrupt`] says.
+#[derive(Debug)]
+pub struct OutFile {
+    tmp: std::io::BufWriter<tempfile::NamedTempFile>,
+    path: PathBuf,
+    option: &'static str,
+}
+
+impl OutFile {
+    /// Check that `path` (given as `option`, e.g. `--out`) can be written and open its temporary
+    /// file.
+    ///
+    /// # Errors
+    /// One line naming the option and the path: it is a directory, its directory does not exist,
+    /// or the temporary file cannot be created there.
+    pub fn create(path: &Path, option: &'static str) -> Result<Self, CliError> {
+        let shown = crown_notation::printable(&path.display().to_string());
+        let refuse = |why: String| Err(CliError(format!("{option} {shown}: {why}")));
+        if path.is_dir() {
+            return refuse("is a directory; give a file name".into());
+        }
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        if !dir.is_dir() {
+            let dir_shown = crown_notation::printable(&dir.display().to_string());
+            return refuse(if dir.exists() {
+                format!("{dir_shown} is not a directory")
+            } else {
+                format!("the directory {dir_shown} does not exist")
+            });
+        }
+        let name = path
+            .file_name()
+            .map_or_else(|| "out".into(), |n| n.to_string_lossy().into_owned());
+        let mut builder = tempfile::Builder::new();
+        let prefix = format!(".{name}.partial.");
+        builder.prefix(&prefix);
+        // An ordinary file once persisted (0666 less the umask), not the private 0600 of a
+        // temporary file.
+        #[cfg(unix)]
+        builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+        match builder.tempfile_in(dir) {
+            Ok(tmp) => Ok(OutFile {
+                tmp: std::io::BufWriter::new(tmp),
+                path: path.to_path_buf(),
+                option,
+            }),
+            Err(e) => refuse(format!("cannot write in {}: {e}", dir.display())),
+        }
+    }
+
+    /// On Ctrl-C (SIGINT, SIGTERM, SIGHUP): with `keep`, say on stderr where the work done so far
+    /// is (the temporary file) and leave it; else remove the temporary file. Then exit with 130.
+    /// Does nothing when another handler is already set.
+    pub fn on_interrupt(&self, keep: bool) {
+        let tmp = self.tmp.get_ref().path().to_path_buf();
+        let _ = ctrlc::set_handler(move || {
+            if keep {
+                eprintln!(
+                    "\ninterrupted: the work done so far is in {}",
+                    crown_notation::printable(&tmp.display().to_string())
+                );
+            } else {
+                let _ = std::fs::remove_file(&tmp);
+                eprintln!("\ninterrupted");
+            }
+            std::process::exit(130);
+        });
+    }
+
+    /// Write `bytes` to the temporary file.
+    ///
+    /// # Errors
+    /// One line naming the file and the I/O error.
+    pub fn write_all(&mut self, bytes: &[u8]) -> Result<(), CliError> {
+        self.tmp.write_all(bytes).map_err(|e| self.io_error(&e))
+    }
+
+    /// Push what was written so far to the temporary file on disk (so that it survives a kill).
+    ///
+    /// # Errors
+    /// One line naming the file and the I/O error.
+    pub fn flush(&mut self) -> Result<(), CliError> {
+        self.tmp.flush().map_err(|e| self.io_error(&e))
+    }
+
+    fn io_error(&self, e: &std::io::Error) -> CliError {
+        CliError(format!(
+            "writing {} {}: {e}",
+            self.option,
+            crown_notation::printable(&self.path.display().to_string())
+        ))
+    }
+
+    /// Flush the temporary file and rename it to the output path (replacing a file there).
+    ///
+    /// # Errors
+    /// One line naming the file and the I/O error; the temporary file is then removed.
+    pub fn persist(mut self) -> Result<(), CliError> {
+        self.flush()?;
+        let (option, path) = (self.option, self.path.clone());
+        let shown = crown_notation::printable(&path.display().to_string());
+        let tmp = self
+            .tmp
+            .into_inner()
+            .map_err(|e| CliError(format!("writing {option} {shown}: {}", e.error())))?;
+        tmp.persist(&path)
+            .map_err(|e| CliError(format!("writing {option} {shown}: {}", e.error)))?;
+        Ok(())
+    }
+}
+
+/// Most worker threads of the long jobs (`crown tune gen`, `crown book build`).
+pub const MAX_JOB_THREADS: usize = 64;
+
+/// Refuse a `--threads` value outside 1 to [`MAX_JOB_THREADS`].
+///
+/// # Errors
+/// `--threads N: expected 1 to 64`.
+pub fn check_threads(threads: usize) -> Result<(), CliError> {
+    if (1..=MAX_JOB_THREADS).contains(&threads) {
+        Ok(())
+    } else {
+        Err(CliError(format!(
+            "--threads {threads}: expected 1 to {MAX_JOB_THREADS}"
+        )))
+    }
+}
+
+/// Whether `a` and `b` name the same existing file (compared as canonical paths, so that
+/// `./x.txt`, `x.txt` and a symbolic link to it are one file). A path that does not exist is no
+/// other file.
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
 }
 
 /// Today's date (UTC) as PDN writes it in the `Date` tag: `YYYY.MM.DD` (`????.??.??` if the system

@@ -109,6 +109,29 @@ pub fn parse_line(line: &str) -> Result<(String, Vec<(String, String)>), String>
     Ok((cmd, words))
 }
 
+/// The command words of the protocol (docs/protocol.md).
+const COMMANDS: [&str; 10] = [
+    "hub",
+    "init",
+    "ping",
+    "quit",
+    "stop",
+    "new-game",
+    "set-param",
+    "pos",
+    "level",
+    "go",
+];
+
+/// The first key given twice in `args` (e.g. `pos pos="A" pos="B"`), which would leave the
+/// command ambiguous.
+fn repeated_key(args: &[(String, String)]) -> Option<&str> {
+    args.iter()
+        .enumerate()
+        .find(|(i, (k, _))| args[..*i].iter().any(|(a, _)| a == k))
+        .map(|(_, (k, _))| k.as_str())
+}
+
 /// Find the legal move named by `text` with the one move reader of crown-notation
 /// ([`crown_notation::read_move`]): Crown notation, algebraic squares, or Hub style
 /// `from x to x captured…` (captured squares compared as a set, in any order).
@@ -237,6 +260,15 @@ pub fn session(
                 continue;
             }
         };
+        if COMMANDS.contains(&cmd.as_str()) {
+            if let Some(key) = repeated_key(&args) {
+                say(
+                    &out,
+                    &error_line(&format!("{cmd}: {} given twice", quote(&format!("{key}=")))),
+                );
+                continue;
+            }
+        }
         let get = |k: &str| args.iter().find(|(a, _)| a == k).map(|(_, v)| v.as_str());
         match cmd.as_str() {
             "" => {}
@@ -396,6 +428,10 @@ pub fn session(
                 }
             }
             "pos" => {
+                if get("pos").is_some() && get("fen").is_some() {
+                    say(&out, &error_line("pos: give pos= or fen=, not both"));
+                    continue;
+                }
                 st.finish(true);
                 let start = if let Some(fen) = get("pos").or(get("fen")) {
                     match read_fen(st.variant, fen, FenPolicy::Lenient) {
@@ -433,6 +469,15 @@ pub fn session(
                 }
             }
             "level" => {
+                if args.is_empty() {
+                    say(
+                        &out,
+                        &error_line(
+                            "level: give a limit: depth=PLIES, nodes=N, move-time=MS, time=MS inc=MS or infinite",
+                        ),
+                    );
+                    continue;
+                }
                 let mut l = Limits::default();
                 let mut bad = None;
                 for (k, v) in &args {
@@ -462,10 +507,42 @@ pub fn session(
                 }
             }
             "go" => {
+                let analyze = match args.as_slice() {
+                    [(mode, v)] if v.is_empty() && mode == "think" => false,
+                    [(mode, v)] if v.is_empty() && (mode == "analyze" || mode == "ponder") => true,
+                    [] => {
+                        say(
+                            &out,
+                            &error_line("go: expected go think, go analyze or go ponder"),
+                        );
+                        continue;
+                    }
+                    _ => {
+                        let given = args
+                            .iter()
+                            .map(|(k, v)| {
+                                if v.is_empty() {
+                                    k.clone()
+                                } else {
+                                    format!("{k}={v}")
+                                }
+                            })
+                            .collect::<Vec<_>>()
+                            .join(" ");
+                        say(
+                            &out,
+                            &error_line(&format!(
+                                "go {}: expected go think, go analyze or go ponder",
+                                quote(&given)
+                            )),
+                        );
+                        continue;
+                    }
+                };
                 // A search that would never end by itself is stopped (it prints its `done` line).
                 st.finish(st.unbounded);
                 let mut limits = st.limits.clone();
-                if args.iter().any(|(k, _)| k == "analyze" || k == "ponder") {
+                if analyze {
                     limits = Limits {
                         infinite: true,
                         ..Limits::default()

@@ -38,7 +38,7 @@ pub struct PlayArgs {
     #[arg(long, conflicts_with = "level")]
     pub movetime: Option<u64>,
     /// File to save the game to as PDN at the end (default crown-game-<time>.pdn in the current
-    /// directory; "-" to not save).
+    /// directory, written only when a move was played; "-" to not save).
     #[arg(long)]
     pub save: Option<String>,
     /// Endgame databases (`--egdb DIR`, `--no-egdb`).
@@ -417,6 +417,8 @@ fn check_save_path(path: &std::path::Path) -> Result<(), CliError> {
     }
 }
 
+/// Save the game as PDN to `--save` (or `crown-game-<time>.pdn`) and say so on `out`. Nothing with
+/// `--save -`; a game with no move is saved only to a file named by `--save` (and `out` says so).
 fn save(
     game: &Game,
     args: &PlayArgs,
@@ -424,7 +426,16 @@ fn save(
     strength: &str,
     out: &mut impl Write,
 ) -> Result<(), CliError> {
-    if game.ply_count() == 0 || args.save.as_deref() == Some("-") {
+    if args.save.as_deref() == Some("-") {
+        return Ok(());
+    }
+    // With no move played, only a file asked for by name is written (an empty game with its tags
+    // is a valid PDN game); the default file name would leave a file behind every time.
+    if game.ply_count() == 0 && args.save.is_none() {
+        say!(
+            out,
+            "No move was played: the game is not saved (give --save FILE to save it anyway)."
+        );
         return Ok(());
     }
     let pdn = game_pdn(game, human, strength);

@@ -1,6 +1,7 @@
 //! `crown tune`: self-play training data (`gen`) and training of the pattern evaluation (`fit`).
 //! Both are deterministic for a given seed (and `gen` for any `--threads`).
 
+use crate::common::{check_threads, same_file, OutFile};
 use crate::match_cmd::{read_opening_file, shared_dir};
 use crate::CliError;
 use clap::{Args, Subcommand};
@@ -8,8 +9,8 @@ use crown_ai::eval::EvalKind;
 use crown_ai::train::{train, Sample, TrainConfig};
 use crown_ai::{Engine, EngineOptions, Limits, Score};
 use crown_core::{Game, Position, Variant};
-use std::io::Write;
-use std::path::PathBuf;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -57,11 +58,13 @@ pub struct GenArgs {
     /// Draw adjudicated after this many plies.
     #[arg(long, default_value_t = 200)]
     max_plies: usize,
-    /// Worker threads (the output does not depend on it).
+    /// Worker threads, 1 to 64 (the output does not depend on it).
     #[arg(long, default_value_t = 1)]
     threads: usize,
-    /// Output file: lines `game result score FEN` (result for the side to move: 1, 0.5, 0; score in
-    /// centi-men for the side to move).
+    /// Output file: a header `# crown tune gen variant=… depth=… seed=… games=…`, then lines
+    /// `game result score FEN` (result for the side to move: 1, 0.5, 0; score in centi-men for the
+    /// side to move). Checked before any work; written when the run ends (until then the games
+    /// played so far are in `.NAME.partial.XXXXXX` beside it).
     #[arg(long)]
     out: PathBuf,
 }
@@ -72,22 +75,23 @@ pub struct FitArgs {
     /// Game: american, pool or impasse.
     #[arg(long, default_value = "american")]
     variant: String,
-    /// Data files written by `crown tune gen` (game numbers are offset per file).
+    /// Data files written by `crown tune gen` (game numbers are offset per file; a header naming
+    /// another variant is refused; lines starting with `#` are comments).
     #[arg(long, required = true, num_args = 1..)]
     data: Vec<PathBuf>,
     /// Seed of the validation split and the shuffles.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Passes over the data.
+    /// Passes over the data (at least 1).
     #[arg(long, default_value_t = 15)]
     epochs: u32,
-    /// Adam's initial step in centi-men.
+    /// Adam's initial step in centi-men (above 0).
     #[arg(long, default_value_t = 1.0)]
     lr: f64,
-    /// L2 regularisation toward the material-only start.
+    /// L2 regularisation toward the material-only start (0 or more).
     #[arg(long, default_value_t = 0.0)]
     l2: f64,
-    /// Weight of the game result in the target (the rest: the search score).
+    /// Weight of the game result in the target, 0 to 1 (the rest: the search score).
     #[arg(long, default_value_t = 0.7)]
     lambda: f64,
     /// Endgame database directory: positions it holds are labelled with their exact
@@ -95,7 +99,8 @@ pub struct FitArgs {
     /// whole target (neither the game result nor the search score). Default: no relabelling.
     #[arg(long)]
     egdb: Option<PathBuf>,
-    /// Output weights file (e.g. crates/ai/weights/american.bin).
+    /// Output weights file (e.g. crates/ai/weights/american.bin); checked before any work, not one
+    /// of the data files.
     #[arg(long)]
     out: PathBuf,
 }
@@ -181,6 +186,7 @@ fn play_game(
 fn gen(args: &GenArgs) -> Result<ExitCode, CliError> {
     let variant: Variant = args.variant.parse()?;
     let eval: EvalKind = args.eval.parse().map_err(CliError)?;
+    check_threads(args.threads)?;
     let ballots = if variant == Variant::American {
         let dir = shared_dir()
             .ok_or_else(|| CliError("cannot find the shared data (set CROWN_SHARED)".into()))?;
@@ -198,15 +204,31 @@ fn gen(args: &GenArgs) -> Result<ExitCode, CliError> {
         limits.nodes = Some(args.nodes);
     }
     let games = args.games as usize;
-    let results: Mutex<Vec<Vec<String>>> = Mutex::new(vec![Vec::new(); games]);
+    let out = OutFile::create(&args.out, "--out")?;
+    // Ctrl-C keeps the games written so far (in the temporary file, named on stderr).
+    out.on_interrupt(true);
+    let header = format!(
+        "# crown tune gen variant={} depth={} seed={} games={games} nodes={} random-plies={random} eval={} max-plies={}",
+        variant.id(),
+        limits.depth.unwrap_or(0),
+        args.seed,
+        args.nodes,
+        args.eval,
+        args.max_plies,
+    );
+    let writer = Mutex::new(Ordered::new(out));
+    if let Ok(mut w) = writer.lock() {
+        w.write_line(&header);
+    }
+    let failed = AtomicBool::new(false);
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
     let t0 = std::time::Instant::now();
     std::thread::scope(|s| {
-        for _ in 0..args.threads.clamp(1, 64) {
+        for _ in 0..args.threads {
             s.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= games {
+                if i >= games || failed.load(Ordering::Relaxed) {
                     break;
                 }
                 let mut rng = mix(args.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ i as u64);
@@ -224,8 +246,14 @@ fn gen(args: &GenArgs) -> Result<ExitCode, CliError> {
                     eval,
                     args.max_plies,
                 );
-                if let Ok(mut r) = results.lock() {
-                    r[i] = lines;
+                match writer.lock() {
+                    Ok(mut w) => {
+                        w.finish(i, lines);
+                        if w.error.is_some() {
+                            failed.store(true, Ordering::Relaxed);
+                        }
+                    }
+                    Err(_) => failed.store(true, Ordering::Relaxed),
                 }
                 let d = done.fetch_add(1, Ordering::Relaxed) + 1;
                 if d % (games / 10).max(1) == 0 {
@@ -234,26 +262,81 @@ fn gen(args: &GenArgs) -> Result<ExitCode, CliError> {
             });
         }
     });
-    let results = results
+    let writer = writer
         .into_inner()
         .map_err(|_| CliError("a self-play thread panicked".into()))?;
-    let file = std::fs::File::create(&args.out)
-        .map_err(|e| CliError(format!("creating {}: {e}", args.out.display())))?;
-    let mut w = std::io::BufWriter::new(file);
-    let mut count = 0usize;
-    for line in results.iter().flatten() {
-        writeln!(w, "{line}")
-            .map_err(|e| CliError(format!("writing {}: {e}", args.out.display())))?;
-        count += 1;
+    if let Some(e) = writer.error {
+        return Err(e);
     }
-    w.flush()
-        .map_err(|e| CliError(format!("writing {}: {e}", args.out.display())))?;
+    if writer.next != games {
+        return Err(CliError(format!(
+            "only {} of {games} games were played",
+            writer.next
+        )));
+    }
+    let count = writer.count;
+    writer.out.persist()?;
     println!(
         "{games} games, {count} quiet positions written to {} in {:.1} s",
         args.out.display(),
         t0.elapsed().as_secs_f64()
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// The lines of finished games, written to the output file in game order as soon as every earlier
+/// game is written too (so that the file does not depend on `--threads`, and an interrupted run
+/// keeps the games written so far in the temporary file).
+struct Ordered {
+    out: OutFile,
+    /// Finished games waiting for an earlier one.
+    waiting: BTreeMap<usize, Vec<String>>,
+    /// The next game to write.
+    next: usize,
+    /// Position lines written.
+    count: usize,
+    /// The first write error (nothing more is written after it).
+    error: Option<CliError>,
+}
+
+impl Ordered {
+    fn new(out: OutFile) -> Self {
+        Ordered {
+            out,
+            waiting: BTreeMap::new(),
+            next: 0,
+            count: 0,
+            error: None,
+        }
+    }
+
+    fn write_line(&mut self, line: &str) {
+        if self.error.is_none() {
+            if let Err(e) = self.out.write_all(format!("{line}\n").as_bytes()) {
+                self.error = Some(e);
+            }
+        }
+    }
+
+    /// Game `game` is over with these `lines`: write it, and the waiting games after it, when it
+    /// is the next one.
+    fn finish(&mut self, game: usize, lines: Vec<String>) {
+        self.waiting.insert(game, lines);
+        let mut wrote = false;
+        while let Some(lines) = self.waiting.remove(&self.next) {
+            for line in &lines {
+                self.write_line(line);
+            }
+            self.count += lines.len();
+            self.next += 1;
+            wrote = true;
+        }
+        if wrote && self.error.is_none() {
+            if let Err(e) = self.out.flush() {
+                self.error = Some(e);
+            }
+        }
+    }
 }
 
 /// Label every sample the endgame databases hold with its perfect-play result (marked exact).
@@ -281,9 +364,22 @@ fn label_exact(samples: &mut [Sample], tables: &dyn crown_ai::EndgameTables) -> 
     (labelled, changed)
 }
 
-/// Read a `gen` data file; game numbers are offset by `offset`.
+/// The variant named by a `crown tune gen` header line (`# crown tune gen variant=pool …`), if
+/// `line` is one.
+fn header_variant(line: &str) -> Option<&str> {
+    let rest = line
+        .strip_prefix('#')?
+        .trim_start()
+        .strip_prefix("crown tune gen")?;
+    rest.split_whitespace()
+        .find_map(|w| w.strip_prefix("variant="))
+}
+
+/// Read a `gen` data file of `variant`; game numbers are offset by `offset`. Lines starting with
+/// `#` are comments; a `crown tune gen` header naming another variant is an error (a file without
+/// one is read as `variant`).
 fn read_data(
-    path: &PathBuf,
+    path: &Path,
     variant: Variant,
     offset: u32,
     out: &mut Vec<Sample>,
@@ -292,10 +388,32 @@ fn read_data(
         .map_err(|e| CliError(format!("reading {}: {e}", path.display())))?;
     let mut max_game = 0;
     for (i, line) in text.lines().enumerate() {
+        let at = || format!("{} line {}", path.display(), i + 1);
         if line.trim().is_empty() {
             continue;
         }
-        let at = || format!("{} line {}", path.display(), i + 1);
+        if line.starts_with('#') {
+            if let Some(name) = header_variant(line) {
+                match name.parse::<Variant>() {
+                    Ok(v) if v == variant => {}
+                    Ok(v) => {
+                        return Err(CliError(format!(
+                            "{}: the data is for {v}, not {variant} (--variant {})",
+                            at(),
+                            variant.id()
+                        )))
+                    }
+                    Err(_) => {
+                        return Err(CliError(format!(
+                            "{}: unknown variant '{}' in the header",
+                            at(),
+                            crown_notation::printable(name)
+                        )))
+                    }
+                }
+            }
+            continue;
+        }
         let mut parts = line.splitn(4, ' ');
         let mut field = |name: &str| {
             parts
@@ -334,8 +452,45 @@ fn read_data(
     Ok(max_game)
 }
 
+/// Refuse `fit` settings outside their ranges (before any work): `--lr` finite and above 0,
+/// `--lambda` from 0 to 1, `--l2` finite and 0 or more, `--epochs` at least 1.
+fn check_fit_settings(args: &FitArgs) -> Result<(), CliError> {
+    if !(args.lr.is_finite() && args.lr > 0.0) {
+        return Err(CliError(format!(
+            "--lr {}: expected a number above 0",
+            args.lr
+        )));
+    }
+    if !(0.0..=1.0).contains(&args.lambda) {
+        return Err(CliError(format!(
+            "--lambda {}: expected a number from 0 to 1",
+            args.lambda
+        )));
+    }
+    if !(args.l2.is_finite() && args.l2 >= 0.0) {
+        return Err(CliError(format!(
+            "--l2 {}: expected a number of 0 or more",
+            args.l2
+        )));
+    }
+    if args.epochs == 0 {
+        return Err(CliError("--epochs 0: expected at least 1".into()));
+    }
+    Ok(())
+}
+
 fn fit(args: &FitArgs) -> Result<ExitCode, CliError> {
     let variant: Variant = args.variant.parse()?;
+    check_fit_settings(args)?;
+    if let Some(data) = args.data.iter().find(|d| same_file(d, &args.out)) {
+        return Err(CliError(format!(
+            "--out {} is the data file {}; give another file name",
+            args.out.display(),
+            data.display()
+        )));
+    }
+    let mut out = OutFile::create(&args.out, "--out")?;
+    out.on_interrupt(false);
     let mut samples = Vec::new();
     let mut offset = 0u32;
     for path in &args.data {
@@ -354,35 +509,101 @@ fn fit(args: &FitArgs) -> Result<ExitCode, CliError> {
             "endgame databases ({}): {labelled} positions labelled exactly, {changed} of them against their game's result",
             tables.describe()
         );
+        if labelled == 0 {
+            let why = match tables.max_pieces(variant) {
+                0 => format!("they hold nothing for {variant}"),
+                n => format!("no position of the data has {n} pieces or fewer"),
+            };
+            eprintln!(
+                "warning: the endgame databases in {} labelled no position: {why}",
+                dir.display()
+            );
+        }
     }
     let cfg = TrainConfig {
         epochs: args.epochs,
         lr: args.lr,
         l2: args.l2,
-        lambda: args.lambda.clamp(0.0, 1.0),
+        lambda: args.lambda,
         seed: args.seed,
         ..TrainConfig::default()
     };
+    // One game in ten is held out; with about ten games or fewer there may be none.
+    let held_out = samples
+        .iter()
+        .any(|s| crown_ai::train::is_validation(s.game, cfg.seed));
     let t0 = std::time::Instant::now();
     let (weights, report) = train(variant, &samples, &cfg, &mut |e, lt, lv| {
-        eprintln!(
-            "epoch {e:>3}: train loss {lt:.5}, validation loss {lv:.5} ({:.0} s)",
-            t0.elapsed().as_secs_f64()
-        );
+        if held_out {
+            eprintln!(
+                "epoch {e:>3}: train loss {lt:.5}, validation loss {lv:.5} ({:.0} s)",
+                t0.elapsed().as_secs_f64()
+            );
+        } else {
+            eprintln!(
+                "epoch {e:>3}: train loss {lt:.5} ({:.0} s)",
+                t0.elapsed().as_secs_f64()
+            );
+        }
     });
-    std::fs::write(&args.out, weights.to_bytes())
-        .map_err(|e| CliError(format!("writing {}: {e}", args.out.display())))?;
-    println!(
-        "{} positions ({} train, {} validation), k = {:.5}",
-        samples.len(),
-        report.train_positions,
-        report.valid_positions,
-        report.k
-    );
-    println!(
-        "validation loss: classic {:.5}, material only {:.5}, trained {:.5}",
-        report.classic_valid_loss, report.initial_valid_loss, report.final_valid_loss
-    );
+    out.write_all(&weights.to_bytes())?;
+    out.persist()?;
+    if held_out {
+        println!(
+            "{} positions ({} train, {} validation), k = {:.5}",
+            samples.len(),
+            report.train_positions,
+            report.valid_positions,
+            report.k
+        );
+        println!(
+            "validation loss: classic {:.5}, material only {:.5}, trained {:.5}",
+            report.classic_valid_loss, report.initial_valid_loss, report.final_valid_loss
+        );
+    } else {
+        println!(
+            "{} positions, all for training, k = {:.5}: no game was held out for validation (one game in ten is, chosen by its number and the seed; with fewer than about 10 games there may be none)",
+            samples.len(),
+            report.k
+        );
+    }
     println!("weights written to {}", args.out.display());
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn games_are_written_in_game_order_as_soon_as_the_earlier_ones_are() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("data.txt");
+        let mut w = Ordered::new(OutFile::create(&path, "--out").unwrap());
+        let lines = |g: usize| vec![format!("{g} a"), format!("{g} b")];
+        // Game 1 ends first: it waits for game 0.
+        w.finish(1, lines(1));
+        assert_eq!((w.next, w.count), (0, 0));
+        // Game 0 ends: both are written, in order.
+        w.finish(0, lines(0));
+        assert_eq!((w.next, w.count), (2, 4));
+        w.finish(3, lines(3));
+        w.finish(2, lines(2));
+        assert_eq!((w.next, w.count), (4, 8));
+        assert!(w.error.is_none());
+        assert!(!path.exists(), "written before the end");
+        w.out.persist().unwrap();
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "0 a\n0 b\n1 a\n1 b\n2 a\n2 b\n3 a\n3 b\n"
+        );
+    }
+
+    #[test]
+    fn the_header_names_the_variant() {
+        let line = "# crown tune gen variant=pool depth=2 seed=9 games=6";
+        assert_eq!(header_variant(line), Some("pool"));
+        assert_eq!(header_variant("# my notes variant=pool"), None);
+        assert_eq!(header_variant("0 1 10 B:W21-32:B1-12"), None);
+    }
 }

@@ -80,3 +80,52 @@ fn the_embedded_american_book_is_shown_by_analyze_but_not_played() {
     // The search still ran: one line per depth, then the best move at depth 2.
     assert!(lines.last().unwrap().contains("depth 2"), "{out}");
 }
+
+#[test]
+fn build_checks_its_out_file_and_threads_before_any_work() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("book-cli-out");
+    std::fs::create_dir_all(&dir).unwrap();
+    let missing = dir.join("no-such-dir").join("pool.bin");
+    let out = missing.to_str().unwrap();
+    // A budget that would take a long while: the error must come first, with nothing analysed.
+    let (code, stdout, err) = crown(&[
+        "book",
+        "build",
+        "--variant",
+        "pool",
+        "--plies",
+        "8",
+        "--nodes",
+        "100000",
+        "--max-positions",
+        "1000",
+        "--out",
+        out,
+    ]);
+    assert_eq!(code, 2, "{stdout}{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(err.contains(out) && err.contains("does not exist"), "{err}");
+    // An existing book is left whole when the build is refused.
+    let file = dir.join("kept.bin");
+    std::fs::write(&file, b"an older book").unwrap();
+    let (code, _, err) = crown(&[
+        "book",
+        "build",
+        "--variant",
+        "pool",
+        "--threads",
+        "0",
+        "--out",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--threads 0"), "{err}");
+    assert_eq!(std::fs::read(&file).unwrap(), b"an older book");
+    // No temporary file is left beside it.
+    let left: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .filter(|n| n.to_string_lossy().contains("partial"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}

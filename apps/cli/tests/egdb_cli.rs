@@ -264,7 +264,7 @@ fn a_damaged_or_missing_class_leaves_the_others_working() {
     assert_eq!(code, 0, "{err}");
     assert_eq!(
         out.lines().next(),
-        Some("info egdb american ≤2 (3 pieces: 10 of 12 classes) pieces; 1 damaged file left out: american-m0k2-m1k0.egdb"),
+        Some("info egdb american ≤2 pieces (3 pieces: 10 of 12 classes); 1 damaged file left out: american-m0k2-m1k0.egdb"),
         "{out}"
     );
     assert!(out.lines().last().unwrap().contains("(db)"), "{out}");

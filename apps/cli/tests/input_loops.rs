@@ -193,3 +193,70 @@ proptest! {
         prop_assert!(pdn.contains("1. 11-15 "), "{}", pdn);
     }
 }
+
+/// docs/protocol.md: "Unknown commands and bad arguments get one line `error message="..."` and
+/// change nothing". `go` takes exactly one of think, analyze, ponder; `level` at least one limit; a
+/// key may be given once.
+#[test]
+fn bad_go_level_and_repeated_keys_get_one_error_line_each_and_change_nothing() {
+    let bad = [
+        "go",
+        "go fly",
+        "go think garbage",
+        "go think=3",
+        "level",
+        // White to move: were either applied, the engine would answer with a White move.
+        "pos pos=\"W:W21-32:B1-12\" pos=\"W:W21-32:B1-12\"",
+        "pos pos=\"W:W21-32:B1-12\" fen=\"W:W21-32:B1-12\"",
+        "level depth=1 depth=2",
+    ];
+    let mut input = String::from("level depth=1\n");
+    for line in bad {
+        input.push_str(line);
+        input.push_str("\nping\n");
+    }
+    input.push_str("go think\n");
+    let out = engine(input.as_bytes());
+    let lines: Vec<&str> = out.lines().collect();
+    // Each bad line: its error, then the pong (no search started: no info or done line).
+    for (i, line) in bad.iter().enumerate() {
+        assert!(
+            lines[2 * i].starts_with("error message=\""),
+            "{line}: {out}"
+        );
+        assert_eq!(lines[2 * i + 1], "pong", "{line}: {out}");
+    }
+    for i in 0..4 {
+        assert!(
+            lines[2 * i].contains("expected go think, go analyze or go ponder"),
+            "{out}"
+        );
+    }
+    assert!(lines[8].contains("level: give a limit"), "{out}");
+    assert!(lines[10].contains("pos: 'pos=' given twice"), "{out}");
+    assert!(lines[12].contains("give pos= or fen=, not both"), "{out}");
+    assert!(lines[14].contains("level: 'depth=' given twice"), "{out}");
+    // Then the search of `go think` at depth 1 from the start: Black's first move.
+    let rest = &lines[2 * bad.len()..];
+    assert_eq!(rest.len(), 2, "{out}");
+    assert!(rest[0].starts_with("info depth=1 "), "{out}");
+    let first = ["9-13", "9-14", "10-14", "10-15", "11-15", "11-16", "12-16"];
+    let mv = rest[1]
+        .strip_prefix("done move=")
+        .and_then(|r| r.split_whitespace().next())
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(first.contains(&mv), "{out}");
+}
+
+#[test]
+fn play_saves_an_empty_game_to_a_named_file() {
+    let path = temp_path("play-empty");
+    let out = play(b"quit\n", &path);
+    assert!(out.contains("Game saved to"), "{out}");
+    let pdn = std::fs::read_to_string(&path).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    assert!(pdn.contains("[Event \"Crown play\"]"), "{pdn}");
+    // A valid PDN game with no move.
+    let game = crown_notation::pdn_to_game(&pdn).unwrap();
+    assert_eq!(game.ply_count(), 0);
+}

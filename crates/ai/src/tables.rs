@@ -127,9 +127,9 @@ mod files {
     ///
     /// # Errors
     /// One line naming the directory and what is wrong when the directory was given (`dir`, or
-    /// `$CROWN_EGDB_DIR`) and does not exist, cannot be listed, or holds database files of which
-    /// none can be used (the first one named). Front ends print it as a warning and play on
-    /// without databases.
+    /// `$CROWN_EGDB_DIR`) and does not exist, is not a directory, cannot be listed, or holds
+    /// database files of which none can be used (the first one named). Front ends print it as a
+    /// warning and play on without databases.
     pub fn load(dir: Option<&Path>) -> Result<Option<Arc<dyn EndgameTables>>, String> {
         let env_dir = std::env::var_os("CROWN_EGDB_DIR").filter(|d| !d.is_empty());
         let (dir, origin) = match (dir, env_dir) {
@@ -142,6 +142,9 @@ mod files {
         };
         if !dir.is_dir() {
             return match origin {
+                Some(what) if dir.exists() => {
+                    Err(format!("{what} {} is not a directory", dir.display()))
+                }
                 Some(what) => Err(format!("{what} {} does not exist", dir.display())),
                 None => Ok(None),
             };

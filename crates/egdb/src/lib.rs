@@ -366,10 +366,11 @@ impl Tablebase {
         Ok(best)
     }
 
-    /// One line naming what is loaded, e.g. `american ≤4, pool ≤4, impasse ≤3 pieces`, or
-    /// `no endgame databases`. An incomplete piece count adds how many of its classes are there
-    /// (`american ≤3 (4 pieces: 24 of 25 classes) pieces`); damaged files left out are named at the
-    /// end (`; 1 damaged file left out: american-m1k1-m0k1.egdb`).
+    /// One line naming what is loaded, e.g. `american ≤4 pieces, pool ≤4 pieces, impasse ≤3
+    /// pieces`, or `no endgame databases`. Piece counts above the complete ones add how many of
+    /// their classes are there (`american ≤3 pieces (4 pieces: 24 of 25 classes)`, `american ≤4
+    /// pieces (5 pieces: 55 of 56 classes; 6 pieces: all 70 classes)`); damaged files left out are
+    /// named at the end (`; 1 damaged file left out: american-m1k1-m0k1.egdb`).
     pub fn describe(&self) -> String {
         let parts: Vec<String> = [Variant::American, Variant::Pool, Variant::Impasse]
             .into_iter()
@@ -380,14 +381,23 @@ impl Tablebase {
                     return None;
                 }
                 let mut t = if n > 0 {
-                    format!("{} ≤{n}", v.id())
+                    format!("{} ≤{n} pieces", v.id())
                 } else {
                     v.id().to_string()
                 };
-                for k in (n + 1).max(2)..=top {
-                    let all = Material::with_pieces(v, k);
-                    let have = all.iter().filter(|m| self.store.has(v, m)).count();
-                    t.push_str(&format!(" ({k} pieces: {have} of {} classes)", all.len()));
+                let partial: Vec<String> = ((n + 1).max(2)..=top)
+                    .map(|k| {
+                        let all = Material::with_pieces(v, k);
+                        let have = all.iter().filter(|m| self.store.has(v, m)).count();
+                        if have == all.len() {
+                            format!("{k} pieces: all {have} classes")
+                        } else {
+                            format!("{k} pieces: {have} of {} classes", all.len())
+                        }
+                    })
+                    .collect();
+                if !partial.is_empty() {
+                    t.push_str(&format!(" ({})", partial.join("; ")));
                 }
                 Some(t)
             })
@@ -395,7 +405,7 @@ impl Tablebase {
         let mut text = if parts.is_empty() {
             "no endgame databases".to_string()
         } else {
-            format!("{} pieces", parts.join(", "))
+            parts.join(", ")
         };
         let damaged = self.damaged();
         if !damaged.is_empty() {

@@ -492,7 +492,15 @@ fn damaged_files_are_named_and_only_they_are_rebuilt() {
     );
     assert_eq!(
         tb.describe(),
-        "american ≤2 (3 pieces: 11 of 12 classes) pieces"
+        "american ≤2 pieces (3 pieces: 11 of 12 classes)"
+    );
+    // A missing 2-piece class: no complete count; the 3-piece classes are all there. 2 pieces: 4
+    // classes (a man or a king on each side).
+    let d2 = copy_dir(&good);
+    std::fs::remove_file(file_of(d2.path(), "m1k0-m1k0")).unwrap();
+    assert_eq!(
+        Tablebase::open(d2.path()).unwrap().describe(),
+        "american (2 pieces: 3 of 4 classes; 3 pieces: all 12 classes)"
     );
     assert_eq!(tb.coverage(Variant::Pool), None);
     let pos = Position::from_fen(Variant::American, "B:W30:B5,6").unwrap();
