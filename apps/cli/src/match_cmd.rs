@@ -486,7 +486,8 @@ fn pair_elo_line(penta: &Pentanomial) -> String {
 struct External {
     path: PathBuf,
     child: Child,
-    stdin: ChildStdin,
+    /// The engine's input; closed (`None`) once the engine is told to quit.
+    stdin: Option<ChildStdin>,
     /// The engine's output lines, read by a thread so that a silent engine cannot block the match.
     lines: mpsc::Receiver<std::io::Result<String>>,
     /// The engine was killed (it did not answer in time): do not wait for it to quit.
@@ -545,7 +546,7 @@ impl External {
         let mut e = External {
             path: path.to_path_buf(),
             child,
-            stdin,
+            stdin: Some(stdin),
             lines,
             killed: false,
         };
@@ -598,8 +599,11 @@ impl External {
     }
 
     fn send(&mut self, line: &str) -> Result<(), CliError> {
-        writeln!(self.stdin, "{line}")
-            .and_then(|()| self.stdin.flush())
+        let Some(stdin) = self.stdin.as_mut() else {
+            return Err(self.err(&format!("writing '{line}': input closed")));
+        };
+        writeln!(stdin, "{line}")
+            .and_then(|()| stdin.flush())
             .map_err(|e| self.err(&format!("writing '{line}': {e}")))
     }
 
@@ -704,6 +708,8 @@ impl Drop for External {
             return;
         }
         let _ = self.send("quit");
+        // End of input too, for a wrapper that waits for it.
+        self.stdin = None;
         let end = Instant::now() + Duration::from_secs(5);
         while Instant::now() < end {
             if !matches!(self.child.try_wait(), Ok(None)) {
@@ -1598,5 +1604,143 @@ mod tests {
         );
         let e = parse_spec_t("futility=2", None).unwrap_err().0;
         assert!(e.contains("futility 2 is not 0 to 1"), "{e}");
+    }
+
+    /// Degenerate specs are refused with the key named: a key given twice, a zero node, time or
+    /// clock budget, and `eval=classic` with `weights=` (the weights replace the evaluation).
+    #[test]
+    fn degenerate_specs_are_refused() {
+        let e = parse_spec_t("level=3,level=4", None).unwrap_err().0;
+        assert_eq!(e, "engine spec 'level=3,level=4': level is given twice");
+        let e = parse_spec_t("depth=4, depth=4", None).unwrap_err().0;
+        assert!(e.ends_with("depth is given twice"), "{e}");
+        for (spec, key) in [
+            ("nodes=0", "nodes 0"),
+            ("movetime=0", "movetime 0"),
+            ("time=0,inc=100", "time 0"),
+        ] {
+            let e = parse_spec_t(spec, None).unwrap_err().0;
+            assert!(e.contains(&format!("{key} is not 1 to ")), "{e}");
+        }
+        assert_eq!(parse_spec_t("nodes=1", None).unwrap().limits.nodes, Some(1));
+        let dir = tempfile::tempdir().unwrap();
+        let w = dir.path().join("american.bin");
+        std::fs::write(
+            &w,
+            crown_ai::trained::Weights::zero(Variant::American).to_bytes(),
+        )
+        .unwrap();
+        let e = parse_spec_t(&format!("eval=classic,weights={}", w.display()), None)
+            .unwrap_err()
+            .0;
+        assert!(e.contains("eval=classic and weights= contradict"), "{e}");
+        // The trained evaluation with other trained weights is no contradiction.
+        assert!(parse_spec_t(&format!("eval=trained,weights={}", w.display()), None).is_ok());
+    }
+
+    /// `--nodes 0`, `--movetime 0` and `--max-plies 0` are refused by the argument parser.
+    #[test]
+    fn zero_budgets_are_refused() {
+        use clap::Parser;
+        #[derive(Parser)]
+        struct Cli {
+            #[command(flatten)]
+            args: MatchArgs,
+        }
+        for flag in ["--nodes", "--movetime", "--max-plies"] {
+            assert!(
+                Cli::try_parse_from(["crown", flag, "0"]).is_err(),
+                "{flag} 0"
+            );
+            assert!(
+                Cli::try_parse_from(["crown", flag, "1"]).is_ok(),
+                "{flag} 1"
+            );
+        }
+    }
+
+    /// An opening whose position is already over is refused, naming the game.
+    #[test]
+    fn a_finished_opening_is_refused() {
+        // Black to move has no piece left.
+        let pdn = "[FEN \"B:W18:B\"]\n*\n";
+        let e = read_openings(pdn, "x.pdn", Variant::American)
+            .unwrap_err()
+            .0;
+        assert!(e.starts_with("openings x.pdn: game 1 "), "{e}");
+        assert!(e.contains("the game is already over"), "{e}");
+        let pdn = "[FEN \"W:W18,22:B14,1\"]\n*\n\n[FEN \"B:W18:B\"]\n*\n";
+        let e = read_openings(pdn, "x.pdn", Variant::American)
+            .unwrap_err()
+            .0;
+        assert!(e.starts_with("openings x.pdn: game 2 "), "{e}");
+        assert!(e.contains("the game is already over"), "{e}");
+    }
+
+    /// The spec keys the `crown engine` protocol cannot send are refused for `--engine-b-bin`;
+    /// those it can send are accepted.
+    #[test]
+    fn external_engine_specs_keep_to_the_protocol() {
+        for key in ["eval=classic", "malus=0", "rfp=1", "futility=0"] {
+            let spec = parse_spec_t(&format!("depth=4,{key}"), None).unwrap();
+            let e = check_external_spec(&spec).unwrap_err().0;
+            let name = key.split('=').next().unwrap();
+            assert_eq!(
+                e,
+                format!("engine B spec 'depth=4,{key}': {name}= is for the built-in engine, not --engine-b-bin (the crown engine protocol cannot set it)")
+            );
+        }
+        let ok =
+            "level=3,depth=4,movetime=50,nodes=900,hash=2,threads=1,time=900,inc=9,egdb=0,book=1";
+        assert!(check_external_spec(&parse_spec_t(ok, None).unwrap()).is_ok());
+    }
+
+    /// The time engine B has to answer: 10 s plus five times its time budget, else 1 ms a node,
+    /// else 10 minutes.
+    #[test]
+    fn answer_deadlines() {
+        let ms = |l: &Limits| answer_deadline(l).as_millis();
+        let mut l = Limits::default();
+        assert_eq!(ms(&l), 600_000);
+        l.nodes = Some(2_000);
+        assert_eq!(ms(&l), 12_000);
+        l.movetime_ms = Some(100);
+        assert_eq!(ms(&l), 10_500);
+        // A clock with less time than the move time: the clock counts.
+        l.clock = Some(Clock {
+            remaining_ms: 50,
+            increment_ms: 10,
+        });
+        assert_eq!(ms(&l), 10_300);
+    }
+
+    /// An engine B that never answers `go` is stopped at the deadline with an error naming the
+    /// word it did not send; the process is gone.
+    #[cfg(unix)]
+    #[test]
+    fn a_silent_engine_b_is_stopped() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("mute.sh");
+        std::fs::write(
+            &path,
+            "#!/bin/sh\nwhile read -r line; do\n  case \"$line\" in\n    hub) echo 'id name=Mute'; echo wait;;\n    init) echo ready;;\n    quit) exit 0;;\n  esac\ndone\n",
+        )
+        .unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let spec = parse_spec_t("movetime=10", None).unwrap();
+        let none = EgdbWanted {
+            value: "none".into(),
+            description: "none".into(),
+        };
+        let mut b = External::start(&path, Variant::American, &spec, &none).unwrap();
+        let game = Game::new(Variant::American);
+        let e = b
+            .go_within(&game, &spec.limits, Duration::from_millis(50))
+            .unwrap_err()
+            .0;
+        assert!(e.contains(": no 'done' within "), "{e}");
+        assert!(e.ends_with("the engine was stopped"), "{e}");
+        assert!(b.child.try_wait().unwrap().is_some());
     }
 }

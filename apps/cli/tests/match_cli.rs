@@ -99,3 +99,157 @@ fn games_finished_before_engine_b_dies_are_kept() {
     let pairs: u64 = penta.split(' ').map(|c| c.parse::<u64>().unwrap()).sum();
     assert_eq!(pairs, 1, "{out}");
 }
+
+/// An engine B that answers `done move=none` where it has legal moves is an error naming the game
+/// and the position, not a draw. A plays the first move of game 1.1 from a ballot (White to move
+/// after three plies), so B's first turn is Black's, at ply 1.
+#[test]
+fn no_move_from_engine_b_with_legal_moves_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let b = script(
+        dir.path(),
+        "none.sh",
+        "while read -r line; do\n  case \"$line\" in\n    hub) echo 'id name=None'; echo wait;;\n    init) echo ready;;\n    go*) echo 'done move=none';;\n    quit) exit 0;;\n  esac\ndone",
+    );
+    let (code, out, err) = crown(&[
+        "match",
+        "--openings",
+        "acf3",
+        "--games",
+        "2",
+        "--nodes",
+        "100",
+        "--engine-a",
+        "hash=1",
+        "--engine-b-bin",
+        b.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "{out}\n{err}");
+    let last = err.lines().last().unwrap_or("");
+    assert!(last.starts_with("error: game 1.1 (opening \"W:"), "{err}");
+    assert!(
+        last.contains(": engine B answered no move (done move=none) at ply 1 in \"B:"),
+        "{err}"
+    );
+    assert!(last.ends_with("\", where it has legal moves"), "{err}");
+    assert!(out.contains("\n0 games: "), "{out}");
+}
+
+/// Spec keys that the `crown engine` protocol cannot send are refused for `--engine-b-bin` before
+/// anything starts.
+#[test]
+fn engine_b_bin_refuses_keys_it_cannot_send() {
+    for (spec, key) in [
+        ("eval=classic", "eval"),
+        ("depth=3,malus=0", "malus"),
+        ("rfp=0", "rfp"),
+        ("futility=1", "futility"),
+    ] {
+        let (code, out, err) = crown(&[
+            "match",
+            "--engine-b",
+            spec,
+            "--engine-b-bin",
+            "/nonexistent/crown",
+        ]);
+        assert_eq!(code, 2, "{out}\n{err}");
+        assert_eq!(
+            err.trim_end(),
+            format!("error: engine B spec '{spec}': {key}= is for the built-in engine, not --engine-b-bin (the crown engine protocol cannot set it)")
+        );
+    }
+}
+
+/// Engine B gets the match's endgame databases over the protocol when its own are not the same,
+/// `none` when its spec says `egdb=0`, and no `egdb` parameter at all when it already has the
+/// right ones (so that older binaries keep working).
+#[test]
+fn engine_b_bin_gets_the_matchs_endgame_databases() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("egdb");
+    let (code, _, err) = crown(&[
+        "egdb",
+        "build",
+        "--variant",
+        "american",
+        "--pieces",
+        "2",
+        "--dir",
+        db.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    // No per-user database directory: HOME and XDG_DATA_HOME are empty directories.
+    let home = dir.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    let log = dir.path().join("b.log");
+    let b = script(
+        dir.path(),
+        "logged.sh",
+        &format!(
+            "tee -a \"{}\" | \"{}\" \"$@\"",
+            log.display(),
+            env!("CARGO_BIN_EXE_crown")
+        ),
+    );
+    let run = |extra: &[&str], env: &[(&str, &Path)]| -> String {
+        let _ = std::fs::remove_file(&log);
+        let mut args = vec![
+            "match",
+            "--openings",
+            "acf3",
+            "--games",
+            "2",
+            "--nodes",
+            "100",
+            "--max-plies",
+            "2",
+            "--engine-a",
+            "hash=1",
+            "--engine-b-bin",
+            b.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        let mut env = env.to_vec();
+        env.extend_from_slice(&[("HOME", home.as_path()), ("XDG_DATA_HOME", home.as_path())]);
+        let (code, out, err) = crown_env(&args, &env);
+        assert_eq!(code, 0, "{extra:?}\n{out}\n{err}");
+        std::fs::read_to_string(&log).unwrap()
+    };
+    let egdb_lines = |input: &str| -> Vec<String> {
+        input
+            .lines()
+            .filter(|l| l.starts_with("set-param name=egdb "))
+            .map(str::to_string)
+            .collect()
+    };
+    // --egdb DIR: B (whose default directory is empty) is given DIR.
+    let input = run(
+        &["--egdb", db.to_str().unwrap(), "--engine-b", "hash=1"],
+        &[],
+    );
+    assert_eq!(
+        egdb_lines(&input),
+        [format!("set-param name=egdb value=\"{}\"", db.display())],
+        "{input}"
+    );
+    // B's default directory holds the databases, but its spec says egdb=0.
+    let input = run(&["--engine-b", "hash=1,egdb=0"], &[("CROWN_EGDB_DIR", &db)]);
+    assert_eq!(
+        egdb_lines(&input),
+        ["set-param name=egdb value=\"none\""],
+        "{input}"
+    );
+    // B's default directory is the match's: nothing to send.
+    let input = run(&["--engine-b", "hash=1"], &[("CROWN_EGDB_DIR", &db)]);
+    assert_eq!(egdb_lines(&input), Vec::<String>::new(), "{input}");
+    // --no-egdb: B is told to use none.
+    let input = run(
+        &["--no-egdb", "--engine-b", "hash=1"],
+        &[("CROWN_EGDB_DIR", &db)],
+    );
+    assert_eq!(
+        egdb_lines(&input),
+        ["set-param name=egdb value=\"none\""],
+        "{input}"
+    );
+}
