@@ -1117,6 +1117,8 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode, CliError> {
     let mut pending: std::collections::BTreeMap<usize, [Option<GameRecord>; 2]> =
         std::collections::BTreeMap::new();
     let mut failure: Option<CliError> = None;
+    // Games finished (each in the PDN file), counted or not.
+    let mut finished = 0usize;
     let mut test = sprt_bounds.map(|(e0, e1)| sprt::Sequential::new(e0, e1, llr_bounds));
     std::thread::scope(|scope| {
         for _ in 0..args.concurrency.min(pairs as u32) {
@@ -1181,6 +1183,7 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode, CliError> {
                 }
             }
             bar.inc(1);
+            finished += 1;
             let slot = pending.entry(i).or_default();
             slot[usize::from(second)] = Some(game);
             let [Some(_), Some(_)] = slot else { continue };
@@ -1262,8 +1265,7 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode, CliError> {
     }
     if interrupted {
         return Err(CliError(format!(
-            "interrupted after {} games",
-            2 * tally.penta.pairs() as usize + unpaired.len()
+            "interrupted after {finished} finished games"
         )));
     }
     Ok(ExitCode::SUCCESS)

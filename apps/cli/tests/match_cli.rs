@@ -253,3 +253,65 @@ fn engine_b_bin_gets_the_matchs_endgame_databases() {
         "{input}"
     );
 }
+
+/// Ctrl-C (SIGINT) stops a match after the games in progress: the result so far is printed, every
+/// finished game is in the PDN file, and the error says how many games that is.
+#[test]
+fn an_interrupted_match_keeps_its_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let pdn = dir.path().join("games.pdn");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_crown"))
+        .args([
+            "match",
+            "--openings",
+            "acf3",
+            "--games",
+            "1000",
+            "--nodes",
+            "100",
+            "--max-plies",
+            "20",
+            "--engine-a",
+            "hash=1",
+            "--engine-b",
+            "hash=1",
+            "--pdn",
+            pdn.to_str().unwrap(),
+        ])
+        .env_remove("CROWN_EGDB_DIR")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait until the first game is written (at most a minute), then interrupt.
+    for _ in 0..6000 {
+        if std::fs::read_to_string(&pdn).is_ok_and(|t| t.contains("[Round ")) {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert_eq!(out.status.code(), Some(2), "{stdout}\n{stderr}");
+    assert!(
+        stdout.starts_with("match stopped early: interrupted\n"),
+        "{stdout}"
+    );
+    let last = stderr.lines().last().unwrap_or("");
+    let games: usize = last
+        .strip_prefix("error: interrupted after ")
+        .and_then(|r| r.strip_suffix(" finished games"))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{stderr}"));
+    let text = std::fs::read_to_string(&pdn).unwrap();
+    assert!(games >= 1 && games < 1000, "{stderr}");
+    assert_eq!(text.matches("[Round ").count(), games, "{text}");
+}
