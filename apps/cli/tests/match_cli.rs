@@ -260,7 +260,7 @@ fn engine_b_bin_gets_the_matchs_endgame_databases() {
 fn an_interrupted_match_keeps_its_games() {
     let dir = tempfile::tempdir().unwrap();
     let pdn = dir.path().join("games.pdn");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_crown"))
+    let child = Command::new(env!("CARGO_BIN_EXE_crown"))
         .args([
             "match",
             "--openings",
@@ -312,6 +312,6 @@ fn an_interrupted_match_keeps_its_games() {
         .and_then(|n| n.parse().ok())
         .unwrap_or_else(|| panic!("{stderr}"));
     let text = std::fs::read_to_string(&pdn).unwrap();
-    assert!(games >= 1 && games < 1000, "{stderr}");
+    assert!((1..1000).contains(&games), "{stderr}");
     assert_eq!(text.matches("[Round ").count(), games, "{text}");
 }
