@@ -33,9 +33,10 @@ pub struct MatchArgs {
     /// Default 20; with --sprt, the most games to play (default 20000) if no bound is reached.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     games: Option<u32>,
-    /// Engine A: comma-separated key=value among level=1..10, depth=PLIES, movetime=MS, nodes=N,
+    /// Engine A: comma-separated key=value, each key once, among level=1..10, depth=PLIES,
+    /// movetime=MS, nodes=N,
     /// hash=MIB, threads=N, time=MS and inc=MS (a game clock: the engine loses on time when it runs
-    /// out), egdb=0|1 (use the endgame databases, default 1; built-in engines only),
+    /// out), egdb=0|1 (use the match's endgame databases, default 1),
     /// eval=classic|trained (default: the game's), malus=0|1, rfp=0|1, futility=0|1 (search
     /// switches, built-in engines only: history malus, reverse futility, futility pruning),
     /// book=0|1 (play from the embedded opening book; default: --book), weights=FILE (trained
@@ -48,14 +49,17 @@ pub struct MatchArgs {
     #[arg(long, default_value = "level=5")]
     engine_b: String,
     /// Engine B is this `crown` binary instead of the built-in engine, driven through its
-    /// `crown engine` line protocol (docs/protocol.md); e.g. an older revision for a SPRT.
+    /// `crown engine` line protocol (docs/protocol.md); e.g. an older revision for a SPRT. Its spec
+    /// may not use the keys the protocol cannot set (eval, malus, rfp, futility, weights). It has
+    /// 10 s plus 5 times its move time (or clock) to answer each move.
     #[arg(long)]
     engine_b_bin: Option<PathBuf>,
     /// Openings: a PDN file (each game's position after its main line: its [FEN] tag or the start,
     /// then its moves), or `acf3` for the embedded ACF three-move deck (156 ballots). American
     /// default: the ACF deck plus the 11-man ballots of the shared data when found; other games:
     /// random balanced openings. Each game's GameType must be the variant's (no GameType means
-    /// checkers: accepted for american and pool, not impasse). Openings are shuffled by --seed.
+    /// checkers: accepted for american and pool, not impasse); a game whose position is already
+    /// over is refused. Openings are shuffled by --seed.
     #[arg(long)]
     openings: Option<String>,
     /// Cap on each engine's time per move in ms (at least 1).
@@ -79,7 +83,8 @@ pub struct MatchArgs {
     /// SPRT false-negative rate.
     #[arg(long, default_value_t = 0.05)]
     beta: f64,
-    /// Write every game to this PDN file.
+    /// Write every game to this PDN file, each as soon as it ends (kept when the match fails or is
+    /// interrupted).
     #[arg(long)]
     pdn: Option<PathBuf>,
     /// Seed for the choice of openings.
@@ -1327,7 +1332,7 @@ fn print_result(
     let n = wins + draws + losses;
     let points = f64::from(wins) + 0.5 * f64::from(draws);
     if n == 0 {
-        println!("0 games: A ({}) no game pair finished", a.text);
+        println!("0 games: no game pair finished");
     } else {
         println!(
             "{n} games: A ({}) {wins} wins, {draws} draws, {losses} losses; score {points:.1}/{n} = {:.1}%",
