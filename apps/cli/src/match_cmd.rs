@@ -557,7 +557,7 @@ impl External {
         };
         e.send("hub")?;
         let mut reported_egdb = None;
-        let deadline = Instant::now() + HANDSHAKE_DEADLINE;
+        let deadline = (Instant::now() + HANDSHAKE_DEADLINE, HANDSHAKE_DEADLINE);
         loop {
             let line = e.read_line("wait", deadline)?;
             if line.split_whitespace().next() == Some("wait") {
@@ -571,7 +571,7 @@ impl External {
             }
         }
         e.send("init")?;
-        e.read_until("ready", Instant::now() + HANDSHAKE_DEADLINE)?;
+        e.read_until("ready", HANDSHAKE_DEADLINE)?;
         let o = &spec.options;
         e.send(&format!("set-param name=variant value={}", variant.id()))?;
         e.send(&format!("set-param name=hash value={}", o.hash_mib))?;
@@ -612,9 +612,14 @@ impl External {
             .map_err(|e| self.err(&format!("writing '{line}': {e}")))
     }
 
-    /// The next line of the engine (trimmed), waiting for `word` until `deadline`. An `error` line
-    /// is an error; at the deadline the engine is killed and that is an error too.
-    fn read_line(&mut self, word: &str, deadline: Instant) -> Result<String, CliError> {
+    /// The next line of the engine (trimmed), waiting for `word` until `deadline` (`allowed` after
+    /// the request). An `error` line is an error; at the deadline the engine is killed and that is
+    /// an error too.
+    fn read_line(
+        &mut self,
+        word: &str,
+        (deadline, allowed): (Instant, Duration),
+    ) -> Result<String, CliError> {
         let wait = deadline.saturating_duration_since(Instant::now());
         match self.lines.recv_timeout(wait) {
             Ok(Ok(line)) => {
@@ -634,15 +639,16 @@ impl External {
                 self.killed = true;
                 Err(self.err(&format!(
                     "no '{word}' within {:.1} s: the engine was stopped",
-                    wait.as_secs_f64()
+                    allowed.as_secs_f64()
                 )))
             }
         }
     }
 
-    /// Read lines until one starts with `word`, before `deadline`; return it. An `error` line is
-    /// an error.
-    fn read_until(&mut self, word: &str, deadline: Instant) -> Result<String, CliError> {
+    /// Read lines until one starts with `word`, within `allowed` from now; return it. An `error`
+    /// line is an error.
+    fn read_until(&mut self, word: &str, allowed: Duration) -> Result<String, CliError> {
+        let deadline = (Instant::now() + allowed, allowed);
         loop {
             let line = self.read_line(word, deadline)?;
             if line.split_whitespace().next() == Some(word) {
@@ -692,7 +698,7 @@ impl External {
         }
         self.send(&level)?;
         self.send("go think")?;
-        let done = self.read_until("done", Instant::now() + deadline)?;
+        let done = self.read_until("done", deadline)?;
         let (_, args) = crate::engine_cmd::parse_line(&done).map_err(|e| self.err(&e))?;
         let Some((_, text)) = args.iter().find(|(k, _)| k == "move") else {
             return Err(self.err(&format!("'{done}' has no move")));
@@ -1743,10 +1749,10 @@ mod tests {
         let mut b = External::start(&path, Variant::American, &spec, &none).unwrap();
         let game = Game::new(Variant::American);
         let e = b
-            .go_within(&game, &spec.limits, Duration::from_millis(50))
+            .go_within(&game, &spec.limits, Duration::from_millis(100))
             .unwrap_err()
             .0;
-        assert!(e.contains(": no 'done' within "), "{e}");
+        assert!(e.contains(": no 'done' within 0.1 s: "), "{e}");
         assert!(e.ends_with("the engine was stopped"), "{e}");
         assert!(b.child.try_wait().unwrap().is_some());
     }
