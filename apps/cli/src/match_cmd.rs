@@ -1253,7 +1253,9 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode, CliError> {
         })
         .collect();
     let interrupted = INTERRUPTED.load(Ordering::SeqCst);
-    if failure.is_some() || interrupted {
+    let stopped_early = failure.is_some() || interrupted;
+    // A match stopped before any game ended (engine B did not start, say) has no result to show.
+    if stopped_early && finished > 0 {
         println!(
             "match stopped early: {}",
             if failure.is_some() {
@@ -1263,14 +1265,16 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode, CliError> {
             }
         );
     }
-    print_result(
-        args,
-        (&a, &b),
-        &tally,
-        test.as_ref().zip(sprt_bounds),
-        llr_bounds,
-        &unpaired,
-    );
+    if !stopped_early || finished > 0 {
+        print_result(
+            args,
+            (&a, &b),
+            &tally,
+            test.as_ref().zip(sprt_bounds),
+            llr_bounds,
+            &unpaired,
+        );
+    }
     if let Some(e) = failure {
         return Err(e);
     }
