@@ -1,8 +1,8 @@
 //! `crown match`: engine against engine, each opening played with both colours; optionally in
 //! parallel, against another `crown` binary, and stopped by a pentanomial SPRT.
 
-use crate::common::{pdn_date_today, EgdbArgs};
-use crate::sprt::{self, Pentanomial, Verdict};
+use crate::common::{egdb_description, pdn_date_today, EgdbArgs};
+use crate::sprt::{self, EloEstimate, NoInterval, Pentanomial, Verdict};
 use crate::CliError;
 use clap::Args;
 use crown_ai::EndgameTables;
@@ -12,9 +12,10 @@ use crown_notation::{game_to_pdn, game_type_tag, read_games, replay, variant_fro
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::{BufRead, BufReader, IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, ChildStdout, Command, ExitCode, Stdio};
+use std::process::{Child, ChildStdin, Command, ExitCode, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
+use std::time::{Duration, Instant};
 
 /// The ACF three-move deck (156 ballots), embedded: see the header of the file for its source.
 pub const ACF_THREE_MOVE_PDN: &str = include_str!("../data/acf-3-move-ballots.pdn");
@@ -32,9 +33,10 @@ pub struct MatchArgs {
     /// Default 20; with --sprt, the most games to play (default 20000) if no bound is reached.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     games: Option<u32>,
-    /// Engine A: comma-separated key=value among level=1..10, depth=PLIES, movetime=MS, nodes=N,
+    /// Engine A: comma-separated key=value, each key once, among level=1..10, depth=PLIES,
+    /// movetime=MS, nodes=N,
     /// hash=MIB, threads=N, time=MS and inc=MS (a game clock: the engine loses on time when it runs
-    /// out), egdb=0|1 (use the endgame databases, default 1; built-in engines only),
+    /// out), egdb=0|1 (use the match's endgame databases, default 1),
     /// eval=classic|trained (default: the game's), malus=0|1, rfp=0|1, futility=0|1 (search
     /// switches, built-in engines only: history malus, reverse futility, futility pruning),
     /// book=0|1 (play from the embedded opening book; default: --book), weights=FILE (trained
@@ -47,21 +49,25 @@ pub struct MatchArgs {
     #[arg(long, default_value = "level=5")]
     engine_b: String,
     /// Engine B is this `crown` binary instead of the built-in engine, driven through its
-    /// `crown engine` line protocol (docs/protocol.md); e.g. an older revision for a SPRT.
+    /// `crown engine` line protocol (docs/protocol.md); e.g. an older revision for a SPRT. Its spec
+    /// may not use the keys the protocol cannot set (eval, malus, rfp, futility, weights). It has
+    /// 10 s plus 5 times its move time (or clock) to answer each move.
     #[arg(long)]
     engine_b_bin: Option<PathBuf>,
     /// Openings: a PDN file (each game's position after its main line: its [FEN] tag or the start,
     /// then its moves), or `acf3` for the embedded ACF three-move deck (156 ballots). American
     /// default: the ACF deck plus the 11-man ballots of the shared data when found; other games:
     /// random balanced openings. Each game's GameType must be the variant's (no GameType means
-    /// checkers: accepted for american and pool, not impasse). Openings are shuffled by --seed.
+    /// checkers: accepted for american and pool, not impasse); a game whose position is already
+    /// over is refused. Openings are shuffled by --seed.
     #[arg(long)]
     openings: Option<String>,
-    /// Cap on each engine's time per move in ms.
-    #[arg(long)]
+    /// Cap on each engine's time per move in ms (at least 1).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     movetime: Option<u64>,
-    /// Node budget per move for both engines (deterministic whatever the machine's load).
-    #[arg(long)]
+    /// Node budget per move for both engines (deterministic whatever the machine's load; at least
+    /// 1).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     nodes: Option<u64>,
     /// Game pairs played at once, each on its own thread with single-threaded engines unless a spec
     /// says threads=N.
@@ -77,15 +83,16 @@ pub struct MatchArgs {
     /// SPRT false-negative rate.
     #[arg(long, default_value_t = 0.05)]
     beta: f64,
-    /// Write every game to this PDN file.
+    /// Write every game to this PDN file, each as soon as it ends (kept when the match fails or is
+    /// interrupted).
     #[arg(long)]
     pdn: Option<PathBuf>,
     /// Seed for the choice of openings.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Adjudicate a draw after this many plies.
-    #[arg(long, default_value_t = 300)]
-    max_plies: usize,
+    /// Adjudicate a draw after this many plies (at least 1).
+    #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(u32).range(1..))]
+    max_plies: u32,
     #[command(flatten)]
     egdb: EgdbArgs,
     /// Both engines play from the embedded opening book (off by default, so that a match measures
@@ -113,6 +120,8 @@ struct Spec {
     /// Trained weights read from `weights=FILE`, used instead of the evaluation in games of their
     /// variant.
     weights: Option<Arc<crown_ai::trained::Weights>>,
+    /// The keys the spec gives, in order (each at most once).
+    keys: Vec<String>,
 }
 
 fn parse_spec(text: &str, movetime: Option<u64>, nodes: Option<u64>) -> Result<Spec, CliError> {
@@ -128,6 +137,7 @@ fn parse_spec(text: &str, movetime: Option<u64>, nodes: Option<u64>) -> Result<S
     let mut tweaks = SearchTweaks::default();
     let mut book = None;
     let mut weights = None;
+    let mut keys: Vec<String> = Vec::new();
     if text.split(',').all(|p| p.trim().is_empty()) {
         return Err(CliError(format!(
             "engine spec '{text}' is empty: give key=value pairs such as level=5 or depth=8"
@@ -146,6 +156,14 @@ fn parse_spec(text: &str, movetime: Option<u64>, nodes: Option<u64>) -> Result<S
         let (k, v) = part
             .split_once('=')
             .ok_or_else(|| CliError(format!("engine spec '{text}': '{part}' is not key=value")))?;
+        let k = k.trim();
+        if keys.iter().any(|seen| seen == k) {
+            return Err(CliError(format!(
+                "engine spec '{text}': {k} is given twice"
+            )));
+        }
+        keys.push(k.to_string());
+        let v = v.trim();
         if k == "eval" {
             eval = Some(
                 v.parse()
@@ -177,10 +195,12 @@ fn parse_spec(text: &str, movetime: Option<u64>, nodes: Option<u64>) -> Result<S
                 options.level = Some(n as u8);
             }
             "depth" => limits.depth = Some(range("depth", n, 1, crown_ai::MAX_PLY as u64)? as u32),
-            "movetime" => limits.movetime_ms = Some(n),
-            "nodes" => limits.nodes = Some(n),
+            "movetime" => limits.movetime_ms = Some(range("movetime", n, 1, u64::MAX)?),
+            "nodes" => limits.nodes = Some(range("nodes", n, 1, u64::MAX)?),
             "hash" => options.hash_mib = range("hash", n, 1, MAX_HASH_MIB as u64)? as usize,
-            "time" => clock.get_or_insert(Clock::default()).remaining_ms = n,
+            "time" => {
+                clock.get_or_insert(Clock::default()).remaining_ms = range("time", n, 1, u64::MAX)?
+            }
             "inc" => clock.get_or_insert(Clock::default()).increment_ms = n,
             "egdb" => egdb = range("egdb", n, 0, 1)? == 1,
             "malus" => tweaks.history_malus = Some(range("malus", n, 0, 1)? == 1),
@@ -196,6 +216,11 @@ fn parse_spec(text: &str, movetime: Option<u64>, nodes: Option<u64>) -> Result<S
                 )))
             }
         }
+    }
+    if eval == Some(crown_ai::eval::EvalKind::Classic) && weights.is_some() {
+        return Err(CliError(format!(
+            "engine spec '{text}': eval=classic and weights= contradict each other (the weights replace the evaluation)"
+        )));
     }
     if let Some(cap) = movetime {
         limits.movetime_ms = Some(limits.movetime_ms.map_or(cap, |m| m.min(cap)));
@@ -220,6 +245,7 @@ fn parse_spec(text: &str, movetime: Option<u64>, nodes: Option<u64>) -> Result<S
         tweaks,
         book,
         weights,
+        keys,
     })
 }
 
@@ -260,7 +286,8 @@ pub(crate) fn read_opening_file(path: &Path, variant: Variant) -> Result<Vec<Pos
 ///
 /// # Errors
 /// A one-line message naming the file and game: unreadable PDN, a `GameType` of another game, a FEN
-/// that is not a legal position of `variant`, an illegal move, or no opening at all.
+/// that is not a legal position of `variant`, an illegal move, a game whose position is already
+/// over (no legal move or no pieces left for the side to move), or no opening at all.
 pub(crate) fn read_openings(
     text: &str,
     name: &str,
@@ -300,6 +327,12 @@ pub(crate) fn read_openings(
         // backwards).
         game.set_tag("GameType", game_type_tag(variant));
         let r = replay(&game).map_err(|e| CliError(format!("{}: {e}", at())))?;
+        if let Some(o) = Game::from_position(r.end()).outcome() {
+            return Err(CliError(format!(
+                "{}: the game is already over ({o}), so it is no opening",
+                at()
+            )));
+        }
         out.push(r.end());
     }
     if out.is_empty() {
@@ -363,8 +396,9 @@ fn elo(p: f64) -> f64 {
 }
 
 /// The Elo line of a match result (A's wins, draws and losses): the logistic Elo difference with its
-/// 95% error by the delta method, or a sentence when one side won every game (the difference is
-/// then unbounded).
+/// 95% error by the delta method, the difference alone when there are fewer than 10 games or every
+/// game had the same result (an error bar of 0 would be false), or a sentence when one side won
+/// every game (the difference is then unbounded).
 fn elo_line(wins: u32, draws: u32, losses: u32) -> String {
     let n = f64::from(wins + draws + losses);
     if n == 0.0 {
@@ -389,20 +423,102 @@ fn elo_line(wins: u32, draws: u32, losses: u32) -> String {
     if d == 0.0 {
         d = 0.0;
     }
-    format!("Elo difference A - B: {d:+.0} +/- {err:.0} (95%)")
+    let min_games = 2 * sprt::MIN_PAIRS_FOR_INTERVAL;
+    if wins + draws + losses < min_games as u32 {
+        format!("Elo difference A - B: {d:+.0} (no error bar: it needs at least {min_games} games)")
+    } else if var == 0.0 {
+        format!("Elo difference A - B: {d:+.0} (no error bar: every game had the same result)")
+    } else {
+        format!("Elo difference A - B: {d:+.0} +/- {err:.0} (95%)")
+    }
+}
+
+/// How long engine B may take to answer the `hub` … `wait` and `init` … `ready` handshake.
+const HANDSHAKE_DEADLINE: Duration = Duration::from_secs(60);
+
+/// How long engine B may take to answer `go think` under `limits` before the match kills it and
+/// fails the game: 10 s plus 5 times its time budget (the move time or, with a game clock, the
+/// time left plus the increment, whichever is smaller); with a node budget and no time, 10 s plus
+/// 1 ms per node (a search of at least 1000 nodes per second); with a depth alone, 10 minutes.
+fn answer_deadline(limits: &Limits) -> Duration {
+    let clock = limits
+        .clock
+        .map(|c| c.remaining_ms.saturating_add(c.increment_ms));
+    let budget = match (limits.movetime_ms, clock) {
+        (Some(m), Some(c)) => Some(m.min(c)),
+        (m, c) => m.or(c),
+    };
+    let ms = match (budget, limits.nodes) {
+        (Some(b), _) => 10_000u64.saturating_add(b.saturating_mul(5)),
+        (None, Some(n)) => 10_000u64.saturating_add(n),
+        (None, None) => 600_000,
+    };
+    Duration::from_millis(ms)
+}
+
+/// The Elo line from game pairs: the estimate with its 95 % interval, or the estimate alone with
+/// the reason there is no interval (too few pairs, or every pair scored the same).
+fn pair_elo_line(penta: &Pentanomial) -> String {
+    // Adding +0.0 turns a -0.0 into +0.0, so an even score prints "+0.0".
+    match sprt::elo_estimate(penta) {
+        EloEstimate::Interval(e, lo, hi) => {
+            let (e, lo, hi) = (e + 0.0, lo + 0.0, hi + 0.0);
+            format!(
+                "Elo A - B from pairs: {e:+.1} (95% {lo:+.1} to {hi:+.1}, +/- {:.1})",
+                (hi - lo) / 2.0
+            )
+        }
+        EloEstimate::Point(e, why) => {
+            let why = match why {
+                NoInterval::TooFewPairs => format!(
+                    "no interval: it needs at least {} game pairs",
+                    sprt::MIN_PAIRS_FOR_INTERVAL
+                ),
+                NoInterval::NoSpread => {
+                    "no interval: every pair scored the same, so the spread is unknown".to_string()
+                }
+            };
+            format!("Elo A - B from pairs: {:+.1} ({why})", e + 0.0)
+        }
+        EloEstimate::Unbounded => {
+            "Elo A - B from pairs: unbounded (one side won every game)".into()
+        }
+        EloEstimate::NoPairs => "Elo A - B from pairs: no game pairs".into(),
+    }
 }
 
 /// A `crown` binary driven through its `crown engine` line protocol (docs/protocol.md).
 struct External {
     path: PathBuf,
     child: Child,
-    stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
+    /// The engine's input; closed (`None`) once the engine is told to quit.
+    stdin: Option<ChildStdin>,
+    /// The engine's output lines, read by a thread so that a silent engine cannot block the match.
+    lines: mpsc::Receiver<std::io::Result<String>>,
+    /// The engine was killed (it did not answer in time): do not wait for it to quit.
+    killed: bool,
+}
+
+/// What engine B must be told about the endgame databases: the `set-param name=egdb` value that
+/// gives it the match's databases (`none`, `default` or a directory) and the description its `hub`
+/// reply then shows (`none`, or e.g. `american ≤4 pieces`).
+#[derive(Clone, Debug)]
+struct EgdbWanted {
+    value: String,
+    description: String,
 }
 
 impl External {
-    /// Start `path engine`, identify it (`hub` … `wait`, `init` … `ready`) and set its options.
-    fn start(path: &Path, variant: Variant, spec: &Spec) -> Result<External, CliError> {
+    /// Start `path engine`, identify it (`hub` … `wait`, `init` … `ready`) and set its options:
+    /// variant, hash, threads and level always; `book=on` when asked; the endgame databases when
+    /// the ones B reports in its `hub` reply are not `egdb`'s (a binary that has no `egdb`
+    /// parameter gets a warning when `egdb` names a directory).
+    fn start(
+        path: &Path,
+        variant: Variant,
+        spec: &Spec,
+        egdb: &EgdbWanted,
+    ) -> Result<External, CliError> {
         let mut child = Command::new(path)
             .arg("engine")
             .stdin(Stdio::piped())
@@ -413,16 +529,49 @@ impl External {
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
             return Err(CliError(format!("engine B {}: no pipes", path.display())));
         };
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut stdout = BufReader::new(stdout);
+            loop {
+                let mut line = String::new();
+                match stdout.read_line(&mut line) {
+                    Ok(0) => return,
+                    Ok(_) => {
+                        if tx.send(Ok(line)).is_err() {
+                            return;
+                        }
+                    }
+                    Err(e) => {
+                        let _ = tx.send(Err(e));
+                        return;
+                    }
+                }
+            }
+        });
         let mut e = External {
             path: path.to_path_buf(),
             child,
-            stdin,
-            stdout: BufReader::new(stdout),
+            stdin: Some(stdin),
+            lines,
+            killed: false,
         };
         e.send("hub")?;
-        e.read_until("wait")?;
+        let mut reported_egdb = None;
+        let deadline = (Instant::now() + HANDSHAKE_DEADLINE, HANDSHAKE_DEADLINE);
+        loop {
+            let line = e.read_line("wait", deadline)?;
+            if line.split_whitespace().next() == Some("wait") {
+                break;
+            }
+            if let Ok((cmd, args)) = crate::engine_cmd::parse_line(&line) {
+                let get = |k: &str| args.iter().find(|(a, _)| a == k).map(|(_, v)| v.clone());
+                if cmd == "param" && get("name").as_deref() == Some("egdb") {
+                    reported_egdb = Some(get("value").unwrap_or_default());
+                }
+            }
+        }
         e.send("init")?;
-        e.read_until("ready")?;
+        e.read_until("ready", HANDSHAKE_DEADLINE)?;
         let o = &spec.options;
         e.send(&format!("set-param name=variant value={}", variant.id()))?;
         e.send(&format!("set-param name=hash value={}", o.hash_mib))?;
@@ -434,6 +583,19 @@ impl External {
         if spec.book == Some(true) {
             e.send("set-param name=book value=on")?;
         }
+        match reported_egdb {
+            Some(d) if d != egdb.description => e.send(&format!(
+                "set-param name=egdb value=\"{}\"",
+                egdb.value.replace('"', "'")
+            ))?,
+            Some(_) => {}
+            None if egdb.value != "none" && egdb.value != "default" => eprintln!(
+                "warning: engine B {} has no egdb parameter (an older binary?): it cannot be given the endgame databases in {}",
+                path.display(),
+                egdb.value
+            ),
+            None => {}
+        }
         Ok(e)
     }
 
@@ -442,29 +604,55 @@ impl External {
     }
 
     fn send(&mut self, line: &str) -> Result<(), CliError> {
-        writeln!(self.stdin, "{line}")
-            .and_then(|()| self.stdin.flush())
+        let Some(stdin) = self.stdin.as_mut() else {
+            return Err(self.err(&format!("writing '{line}': input closed")));
+        };
+        writeln!(stdin, "{line}")
+            .and_then(|()| stdin.flush())
             .map_err(|e| self.err(&format!("writing '{line}': {e}")))
     }
 
-    /// Read lines until one starts with `word`; return it. An `error` line is an error.
-    fn read_until(&mut self, word: &str) -> Result<String, CliError> {
-        let mut line = String::new();
+    /// The next line of the engine (trimmed), waiting for `word` until `deadline` (`allowed` after
+    /// the request). An `error` line is an error; at the deadline the engine is killed and that is
+    /// an error too.
+    fn read_line(
+        &mut self,
+        word: &str,
+        (deadline, allowed): (Instant, Duration),
+    ) -> Result<String, CliError> {
+        let wait = deadline.saturating_duration_since(Instant::now());
+        match self.lines.recv_timeout(wait) {
+            Ok(Ok(line)) => {
+                let t = line.trim();
+                if t.starts_with("error") {
+                    return Err(self.err(t));
+                }
+                Ok(t.to_string())
+            }
+            Ok(Err(e)) => Err(self.err(&format!("reading: {e}"))),
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                Err(self.err(&format!("exited while we waited for '{word}'")))
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                let _ = self.child.kill();
+                let _ = self.child.wait();
+                self.killed = true;
+                Err(self.err(&format!(
+                    "no '{word}' within {:.1} s: the engine was stopped",
+                    allowed.as_secs_f64()
+                )))
+            }
+        }
+    }
+
+    /// Read lines until one starts with `word`, within `allowed` from now; return it. An `error`
+    /// line is an error.
+    fn read_until(&mut self, word: &str, allowed: Duration) -> Result<String, CliError> {
+        let deadline = (Instant::now() + allowed, allowed);
         loop {
-            line.clear();
-            let n = self
-                .stdout
-                .read_line(&mut line)
-                .map_err(|e| self.err(&format!("reading: {e}")))?;
-            if n == 0 {
-                return Err(self.err(&format!("exited while we waited for '{word}'")));
-            }
-            let t = line.trim();
-            if t.starts_with("error") {
-                return Err(self.err(t));
-            }
-            if t.split_whitespace().next() == Some(word) {
-                return Ok(t.to_string());
+            let line = self.read_line(word, deadline)?;
+            if line.split_whitespace().next() == Some(word) {
+                return Ok(line);
             }
         }
     }
@@ -473,8 +661,19 @@ impl External {
         self.send("new-game")
     }
 
-    /// The engine's move in `game` under `limits` (`None` when it has none).
+    /// The engine's move in `game` under `limits` (`None` when it answers `done move=none`), within
+    /// [`answer_deadline`].
     fn go(&mut self, game: &Game, limits: &Limits) -> Result<Option<Move>, CliError> {
+        self.go_within(game, limits, answer_deadline(limits))
+    }
+
+    /// [`External::go`] with the time the engine has to answer.
+    fn go_within(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        deadline: Duration,
+    ) -> Result<Option<Move>, CliError> {
         let mut moves = Vec::new();
         for (pos, mv) in game.history() {
             moves.push(pos.move_text(mv));
@@ -499,7 +698,7 @@ impl External {
         }
         self.send(&level)?;
         self.send("go think")?;
-        let done = self.read_until("done")?;
+        let done = self.read_until("done", deadline)?;
         let (_, args) = crate::engine_cmd::parse_line(&done).map_err(|e| self.err(&e))?;
         let Some((_, text)) = args.iter().find(|(k, _)| k == "move") else {
             return Err(self.err(&format!("'{done}' has no move")));
@@ -514,8 +713,22 @@ impl External {
 }
 
 impl Drop for External {
+    /// Ask the engine to quit; kill it when it has not within 5 s (or was killed already).
     fn drop(&mut self) {
+        if self.killed {
+            return;
+        }
         let _ = self.send("quit");
+        // End of input too, for a wrapper that waits for it.
+        self.stdin = None;
+        let end = Instant::now() + Duration::from_secs(5);
+        while Instant::now() < end {
+            if !matches!(self.child.try_wait(), Ok(None)) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let _ = self.child.kill();
         let _ = self.child.wait();
     }
 }
@@ -564,6 +777,9 @@ struct MatchSetup<'a> {
     a: &'a Spec,
     b: &'a Spec,
     b_bin: Option<&'a Path>,
+    /// The endgame databases engine B (`b_bin`) must use: the match's, unless B's spec says
+    /// `egdb=0`.
+    b_egdb: EgdbWanted,
     /// The endgame databases of the built-in engines whose spec does not say `egdb=0`.
     tables: Option<Arc<dyn EndgameTables>>,
     max_plies: usize,
@@ -584,7 +800,9 @@ impl MatchSetup<'_> {
         };
         let a = internal(self.a);
         let b = match self.b_bin {
-            Some(path) => Player::External(External::start(path, self.variant, self.b)?),
+            Some(path) => {
+                Player::External(External::start(path, self.variant, self.b, &self.b_egdb)?)
+            }
             None => internal(self.b),
         };
         Ok((a, b))
@@ -645,7 +863,17 @@ impl MatchSetup<'_> {
                 }
                 left[who] = Some(ms - used + c.increment_ms);
             }
-            let Some(mv) = best else { break };
+            let Some(mv) = best else {
+                if game.legal_moves().is_empty() {
+                    break;
+                }
+                return Err(CliError(format!(
+                    "engine {} answered no move (done move=none) at ply {} in \"{}\", where it has legal moves",
+                    if a_turn { "A" } else { "B" },
+                    game.ply_count(),
+                    game.position().to_fen()
+                )));
+            };
             game.play(&mv).map_err(|e| {
                 CliError(format!(
                     "engine {} played an illegal move at ply {}: {e}",
@@ -782,6 +1010,26 @@ fn openings(args: &MatchArgs, variant: Variant) -> Result<Openings, CliError> {
     Ok(Openings::List(list))
 }
 
+/// The spec keys that the `crown engine` protocol cannot set (docs/protocol.md has no such
+/// `set-param`), so that an engine B given by `--engine-b-bin` cannot honour them.
+const BUILT_IN_ONLY_KEYS: [&str; 5] = ["eval", "malus", "rfp", "futility", "weights"];
+
+/// Refuse a spec for `--engine-b-bin` that gives a key of [`BUILT_IN_ONLY_KEYS`]: B would silently
+/// play with another setup than the spec says.
+fn check_external_spec(spec: &Spec) -> Result<(), CliError> {
+    match spec
+        .keys
+        .iter()
+        .find(|k| BUILT_IN_ONLY_KEYS.contains(&k.as_str()))
+    {
+        Some(k) => Err(CliError(format!(
+            "engine B spec '{}': {k}= is for the built-in engine, not --engine-b-bin (the crown engine protocol cannot set it)",
+            spec.text
+        ))),
+        None => Ok(()),
+    }
+}
+
 /// Run `crown match`.
 pub fn run(args: &MatchArgs) -> Result<ExitCode, CliError> {
     let variant: Variant = args.variant.parse()?;
@@ -801,11 +1049,8 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode, CliError> {
             }
         }
     }
-    if args.engine_b_bin.is_some() && b.weights.is_some() {
-        return Err(CliError(format!(
-            "engine B spec '{}': weights= is for the built-in engine, not --engine-b-bin",
-            b.text
-        )));
+    if args.engine_b_bin.is_some() {
+        check_external_spec(&b)?;
     }
     let sprt_bounds = args.sprt.as_deref().map(parse_sprt).transpose()?;
     if !(args.alpha > 0.0 && args.alpha < 0.5 && args.beta > 0.0 && args.beta < 0.5) {
@@ -819,15 +1064,42 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode, CliError> {
         .unwrap_or(if sprt_bounds.is_some() { 20_000 } else { 20 });
     let pairs = games.div_ceil(2).max(1) as usize;
     let openings = openings(args, variant)?;
+    let tables = args.egdb.load();
+    let b_egdb = if b.egdb && tables.is_some() {
+        EgdbWanted {
+            value: args.egdb.egdb.as_ref().map_or("default".to_string(), |d| {
+                std::path::absolute(d)
+                    .unwrap_or_else(|_| d.clone())
+                    .display()
+                    .to_string()
+            }),
+            description: egdb_description(tables.as_ref()),
+        }
+    } else {
+        EgdbWanted {
+            value: "none".into(),
+            description: "none".into(),
+        }
+    };
     let setup = MatchSetup {
         variant,
         a: &a,
         b: &b,
         b_bin: args.engine_b_bin.as_deref(),
-        tables: args.egdb.load(),
-        max_plies: args.max_plies,
+        b_egdb,
+        tables,
+        max_plies: args.max_plies as usize,
         write_pdn: args.pdn.is_some(),
         date: pdn_date_today(),
+    };
+    // The PDN file is created before the first game and every game is appended to it as soon as
+    // it ends, so that a failure or Ctrl-C loses no finished game.
+    let mut pdn_file = match &args.pdn {
+        Some(path) => Some(
+            std::fs::File::create(path)
+                .map_err(|e| CliError(format!("writing {}: {e}", path.display())))?,
+        ),
+        None => None,
     };
     let llr_bounds = sprt::bounds(args.alpha, args.beta);
     let total = (pairs * 2) as u64;
@@ -838,29 +1110,43 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode, CliError> {
     );
     let quiet_bar = std::io::stderr().is_terminal();
     let next = AtomicUsize::new(0);
+    // `halt`: start no new pair (SPRT bound reached); `abort`: start no new game (a game failed,
+    // or Ctrl-C).
     let halt = AtomicBool::new(false);
-    let (tx, rx) = mpsc::channel::<Result<(usize, [GameRecord; 2]), CliError>>();
-    let (mut wins, mut draws, mut losses) = (0u32, 0u32, 0u32);
-    let mut penta = Pentanomial::default();
-    let mut time_losses = [0u32; 2];
-    let mut longest = [0u64; 2];
-    let mut records: Vec<(usize, String)> = Vec::new();
+    let abort = AtomicBool::new(false);
+    // Ctrl-C (or SIGTERM): finish the games in progress, then print the result; a second one
+    // quits at once (the finished games are in the PDN file already).
+    let _ = ctrlc::set_handler(|| {
+        if INTERRUPTED.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+        eprintln!("\ninterrupted: finishing the games in progress (interrupt again to quit now)");
+    });
+    let (tx, rx) = mpsc::channel::<Report>();
+    let mut tally = Tally::default();
+    // Finished games whose pair is not complete yet: [A first, B first].
+    let mut pending: std::collections::BTreeMap<usize, [Option<GameRecord>; 2]> =
+        std::collections::BTreeMap::new();
     let mut failure: Option<CliError> = None;
+    // Games finished (each in the PDN file), counted or not.
+    let mut finished = 0usize;
     let mut test = sprt_bounds.map(|(e0, e1)| sprt::Sequential::new(e0, e1, llr_bounds));
     std::thread::scope(|scope| {
         for _ in 0..args.concurrency.min(pairs as u32) {
             let tx = tx.clone();
-            let (setup, openings, next, halt) = (&setup, &openings, &next, &halt);
+            let (setup, openings, next, halt, abort) = (&setup, &openings, &next, &halt, &abort);
             scope.spawn(move || {
                 let mut players = match setup.players() {
                     Ok(p) => p,
                     Err(e) => {
-                        let _ = tx.send(Err(e));
+                        let _ = tx.send(Report::Failed(e));
                         return;
                     }
                 };
+                let stopped =
+                    || abort.load(Ordering::Relaxed) || INTERRUPTED.load(Ordering::Relaxed);
                 loop {
-                    if halt.load(Ordering::Relaxed) {
+                    if halt.load(Ordering::Relaxed) || stopped() {
                         return;
                     }
                     let i = next.fetch_add(1, Ordering::Relaxed);
@@ -868,39 +1154,54 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode, CliError> {
                         return;
                     }
                     let opening = openings.get(setup.variant, i);
-                    let pair = (|| -> Result<[GameRecord; 2], CliError> {
-                        Ok([
-                            setup.play_game(
-                                &mut players,
-                                &opening,
-                                true,
-                                &format!("{}.1", i + 1),
-                            )?,
-                            setup.play_game(
-                                &mut players,
-                                &opening,
-                                false,
-                                &format!("{}.2", i + 1),
-                            )?,
-                        ])
-                    })();
-                    let failed = pair.is_err();
-                    if tx.send(pair.map(|p| (i, p))).is_err() || failed {
-                        return;
+                    for (second, a_first) in [(false, true), (true, false)] {
+                        if stopped() {
+                            return;
+                        }
+                        let round = format!("{}.{}", i + 1, 1 + usize::from(second));
+                        let report = match setup.play_game(&mut players, &opening, a_first, &round)
+                        {
+                            Ok(g) => Report::Game(i, second, g),
+                            Err(e) => Report::Failed(CliError(format!(
+                                "game {round} (opening \"{}\"): {}",
+                                opening.to_fen(),
+                                e.0
+                            ))),
+                        };
+                        let failed = matches!(report, Report::Failed(_));
+                        if tx.send(report).is_err() || failed {
+                            return;
+                        }
                     }
                 }
             });
         }
         drop(tx);
         for msg in rx {
-            let (i, pair) = match msg {
-                Ok(x) => x,
-                Err(e) => {
-                    halt.store(true, Ordering::Relaxed);
+            let (i, second, game) = match msg {
+                Report::Game(i, second, g) => (i, second, g),
+                Report::Failed(e) => {
+                    abort.store(true, Ordering::Relaxed);
                     failure.get_or_insert(e);
                     continue;
                 }
             };
+            if let (Some(f), Some(path)) = (pdn_file.as_mut(), &args.pdn) {
+                if let Err(e) = f.write_all(game.pdn.as_bytes()).and_then(|()| f.flush()) {
+                    abort.store(true, Ordering::Relaxed);
+                    failure.get_or_insert(CliError(format!("writing {}: {e}", path.display())));
+                    pdn_file = None;
+                }
+            }
+            bar.inc(1);
+            finished += 1;
+            let slot = pending.entry(i).or_default();
+            slot[usize::from(second)] = Some(game);
+            let [Some(_), Some(_)] = slot else { continue };
+            let Some([Some(first), Some(second)]) = pending.remove(&i) else {
+                continue;
+            };
+            let pair = [first, second];
             // Once the SPRT has stopped, pairs still in flight are not counted: the verdict and
             // the counts are those at the crossing.
             if let Some(t) = test.as_mut() {
@@ -908,22 +1209,8 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode, CliError> {
                     continue;
                 }
             }
-            for g in &pair {
-                match g.half_points {
-                    2 => wins += 1,
-                    1 => draws += 1,
-                    _ => losses += 1,
-                }
-                for w in 0..2 {
-                    time_losses[w] += u32::from(g.time_loss[w]);
-                    longest[w] = longest[w].max(g.longest[w]);
-                }
-            }
-            penta.add_pair(pair[0].half_points, pair[1].half_points);
-            if setup.write_pdn {
-                records.push((i, format!("{}{}", pair[0].pdn, pair[1].pdn)));
-            }
-            bar.inc(2);
+            tally.add_pair(&pair);
+            let (wins, draws, losses) = (tally.wins, tally.draws, tally.losses);
             let msg = match &test {
                 Some(t) => {
                     if t.verdict() != Verdict::Inconclusive {
@@ -934,70 +1221,151 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode, CliError> {
                         t.llr(),
                         llr_bounds.0,
                         llr_bounds.1,
-                        penta.0
+                        tally.penta.0
                     )
                 }
                 None => format!("A +{wins} ={draws} -{losses}"),
             };
             let msg = if a.clock.is_some() || b.clock.is_some() {
-                format!("{msg}  on time: A {} B {}", time_losses[0], time_losses[1])
+                format!(
+                    "{msg}  on time: A {} B {}",
+                    tally.time_losses[0], tally.time_losses[1]
+                )
             } else {
                 msg
             };
             // Without a terminal the bar is hidden: a status line every 100 games instead,
             // so a log file shows progress.
-            if !quiet_bar && penta.pairs() % 50 == 0 {
-                eprintln!("{} games: {msg}", 2 * penta.pairs());
+            if !quiet_bar && tally.penta.pairs() % 50 == 0 {
+                eprintln!("{} games: {msg}", 2 * tally.penta.pairs());
             }
             bar.set_message(msg);
         }
     });
     bar.finish();
+    let unpaired: Vec<String> = pending
+        .iter()
+        .flat_map(|(i, slot)| {
+            slot.iter()
+                .enumerate()
+                .filter(|(_, g)| g.is_some())
+                .map(move |(k, _)| format!("{}.{}", i + 1, k + 1))
+        })
+        .collect();
+    let interrupted = INTERRUPTED.load(Ordering::SeqCst);
+    let stopped_early = failure.is_some() || interrupted;
+    // A match stopped before any game ended (engine B did not start, say) has no result to show.
+    if stopped_early && finished > 0 {
+        println!(
+            "match stopped early: {}",
+            if failure.is_some() {
+                "a game failed (the error follows)"
+            } else {
+                "interrupted"
+            }
+        );
+    }
+    if !stopped_early || finished > 0 {
+        print_result(
+            args,
+            (&a, &b),
+            &tally,
+            test.as_ref().zip(sprt_bounds),
+            llr_bounds,
+            &unpaired,
+        );
+    }
     if let Some(e) = failure {
         return Err(e);
     }
-    if let Some(path) = &args.pdn {
-        records.sort_by_key(|(i, _)| *i);
-        let pdn: String = records.into_iter().map(|(_, t)| t).collect();
-        std::fs::write(path, pdn)
-            .map_err(|e| CliError(format!("writing {}: {e}", path.display())))?;
+    if interrupted {
+        return Err(CliError(format!(
+            "interrupted after {finished} finished games"
+        )));
     }
-    let n = f64::from(wins + draws + losses);
-    let p = (f64::from(wins) + 0.5 * f64::from(draws)) / n;
-    println!(
-        "{} games: A ({}) {wins} wins, {draws} draws, {losses} losses; score {:.1}/{} = {:.1}%",
-        wins + draws + losses,
-        a.text,
-        f64::from(wins) + 0.5 * f64::from(draws),
-        wins + draws + losses,
-        100.0 * p
-    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Set by Ctrl-C (or SIGTERM) during `crown match`: no new game starts.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// What a match worker reports: one finished game (pair index, whether it is the pair's second
+/// game, the game), or the error that stopped it.
+enum Report {
+    Game(usize, bool, GameRecord),
+    Failed(CliError),
+}
+
+/// The counted result of a match so far, from A's point of view.
+#[derive(Default)]
+struct Tally {
+    wins: u32,
+    draws: u32,
+    losses: u32,
+    penta: Pentanomial,
+    /// Losses on time: A, B.
+    time_losses: [u32; 2],
+    /// Longest move in ms: A, B.
+    longest: [u64; 2],
+}
+
+impl Tally {
+    /// Count one finished game pair.
+    fn add_pair(&mut self, pair: &[GameRecord; 2]) {
+        for g in pair {
+            match g.half_points {
+                2 => self.wins += 1,
+                1 => self.draws += 1,
+                _ => self.losses += 1,
+            }
+            for w in 0..2 {
+                self.time_losses[w] += u32::from(g.time_loss[w]);
+                self.longest[w] = self.longest[w].max(g.longest[w]);
+            }
+        }
+        self.penta
+            .add_pair(pair[0].half_points, pair[1].half_points);
+    }
+}
+
+/// Print the result of a match (finished or stopped early): games and score, time losses, Elo,
+/// pentanomial, the SPRT's state, and the finished games whose pair is not (not counted).
+fn print_result(
+    args: &MatchArgs,
+    (a, b): (&Spec, &Spec),
+    tally: &Tally,
+    test: Option<(&sprt::Sequential, (f64, f64))>,
+    llr_bounds: (f64, f64),
+    unpaired: &[String],
+) {
+    let (wins, draws, losses) = (tally.wins, tally.draws, tally.losses);
+    let n = wins + draws + losses;
+    let points = f64::from(wins) + 0.5 * f64::from(draws);
+    if n == 0 {
+        println!("0 games: no game pair finished");
+    } else {
+        println!(
+            "{n} games: A ({}) {wins} wins, {draws} draws, {losses} losses; score {points:.1}/{n} = {:.1}%",
+            a.text,
+            100.0 * points / f64::from(n)
+        );
+    }
     if a.clock.is_some() || b.clock.is_some() {
         println!(
             "losses on time: A {}, B {}; longest move: A {} ms, B {} ms",
-            time_losses[0], time_losses[1], longest[0], longest[1]
+            tally.time_losses[0], tally.time_losses[1], tally.longest[0], tally.longest[1]
         );
     }
     println!("{}", elo_line(wins, draws, losses));
     // The counts are those at the SPRT's crossing when it stopped (the same as `penta`).
-    let penta = test.as_ref().map_or(penta, |t| *t.pentanomial());
+    let penta = test.map_or(tally.penta, |(t, _)| *t.pentanomial());
     let c = penta.0;
     println!(
         "pentanomial (pairs scoring 0, 0.5, 1, 1.5, 2 for A): {} {} {} {} {}",
         c[0], c[1], c[2], c[3], c[4]
     );
-    match sprt::elo_interval(&penta) {
-        Some((e, lo, hi)) => {
-            // Adding +0.0 turns a -0.0 into +0.0, so an even score prints "+0.0".
-            let (e, lo, hi) = (e + 0.0, lo + 0.0, hi + 0.0);
-            println!(
-                "Elo A - B from pairs: {e:+.1} (95% {lo:+.1} to {hi:+.1}, +/- {:.1})",
-                (hi - lo) / 2.0
-            )
-        }
-        None => println!("Elo A - B from pairs: unbounded or no pairs"),
-    }
-    if let (Some((e0, e1)), Some(t)) = (sprt_bounds, &test) {
+    println!("{}", pair_elo_line(&penta));
+    if let Some((t, (e0, e1))) = test {
         let llr = t.llr();
         let verdict = match t.verdict() {
             Verdict::H1 => "H1 accepted: A is stronger (PASS)",
@@ -1015,7 +1383,12 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode, CliError> {
             );
         }
     }
-    Ok(ExitCode::SUCCESS)
+    if !unpaired.is_empty() {
+        println!(
+            "(games {} finished without their pair: in the PDN, not counted)",
+            unpaired.join(", ")
+        );
+    }
 }
 
 #[cfg(test)]
@@ -1059,6 +1432,10 @@ mod tests {
             a: &a,
             b: &b,
             b_bin: None,
+            b_egdb: EgdbWanted {
+                value: "none".into(),
+                description: "none".into(),
+            },
             tables: None,
             max_plies: 10,
             write_pdn: false,
@@ -1098,10 +1475,26 @@ mod tests {
             "Elo difference A - B: unbounded (B won every game)"
         );
         // An even score is no difference: "+0", not "-0".
-        assert!(elo_line(1, 0, 1).starts_with("Elo difference A - B: +0 +/- "));
-        assert!(elo_line(0, 2, 0).starts_with("Elo difference A - B: +0 +/- 0"));
-        // 3 wins, 1 loss: 75% is +191 Elo (-400 log10(1/3) = 190.8).
-        assert!(elo_line(3, 0, 1).starts_with("Elo difference A - B: +191 +/- "));
+        assert!(elo_line(5, 0, 5).starts_with("Elo difference A - B: +0 +/- "));
+        // 15 wins, 5 losses: 75% is +191 Elo (-400 log10(1/3) = 190.8).
+        assert!(elo_line(15, 0, 5).starts_with("Elo difference A - B: +191 +/- "));
+    }
+
+    /// No error bar of zero width: all draws, or too few games, give the difference alone.
+    #[test]
+    fn elo_line_without_an_error_bar() {
+        assert_eq!(
+            elo_line(0, 12, 0),
+            "Elo difference A - B: +0 (no error bar: every game had the same result)"
+        );
+        assert_eq!(
+            elo_line(3, 0, 1),
+            "Elo difference A - B: +191 (no error bar: it needs at least 10 games)"
+        );
+        assert_eq!(
+            elo_line(1, 0, 1),
+            "Elo difference A - B: +0 (no error bar: it needs at least 10 games)"
+        );
     }
 
     #[test]
@@ -1228,5 +1621,143 @@ mod tests {
         );
         let e = parse_spec_t("futility=2", None).unwrap_err().0;
         assert!(e.contains("futility 2 is not 0 to 1"), "{e}");
+    }
+
+    /// Degenerate specs are refused with the key named: a key given twice, a zero node, time or
+    /// clock budget, and `eval=classic` with `weights=` (the weights replace the evaluation).
+    #[test]
+    fn degenerate_specs_are_refused() {
+        let e = parse_spec_t("level=3,level=4", None).unwrap_err().0;
+        assert_eq!(e, "engine spec 'level=3,level=4': level is given twice");
+        let e = parse_spec_t("depth=4, depth=4", None).unwrap_err().0;
+        assert!(e.ends_with("depth is given twice"), "{e}");
+        for (spec, key) in [
+            ("nodes=0", "nodes 0"),
+            ("movetime=0", "movetime 0"),
+            ("time=0,inc=100", "time 0"),
+        ] {
+            let e = parse_spec_t(spec, None).unwrap_err().0;
+            assert!(e.contains(&format!("{key} is not 1 to ")), "{e}");
+        }
+        assert_eq!(parse_spec_t("nodes=1", None).unwrap().limits.nodes, Some(1));
+        let dir = tempfile::tempdir().unwrap();
+        let w = dir.path().join("american.bin");
+        std::fs::write(
+            &w,
+            crown_ai::trained::Weights::zero(Variant::American).to_bytes(),
+        )
+        .unwrap();
+        let e = parse_spec_t(&format!("eval=classic,weights={}", w.display()), None)
+            .unwrap_err()
+            .0;
+        assert!(e.contains("eval=classic and weights= contradict"), "{e}");
+        // The trained evaluation with other trained weights is no contradiction.
+        assert!(parse_spec_t(&format!("eval=trained,weights={}", w.display()), None).is_ok());
+    }
+
+    /// `--nodes 0`, `--movetime 0` and `--max-plies 0` are refused by the argument parser.
+    #[test]
+    fn zero_budgets_are_refused() {
+        use clap::Parser;
+        #[derive(Parser)]
+        struct Cli {
+            #[command(flatten)]
+            args: MatchArgs,
+        }
+        for flag in ["--nodes", "--movetime", "--max-plies"] {
+            assert!(
+                Cli::try_parse_from(["crown", flag, "0"]).is_err(),
+                "{flag} 0"
+            );
+            assert!(
+                Cli::try_parse_from(["crown", flag, "1"]).is_ok(),
+                "{flag} 1"
+            );
+        }
+    }
+
+    /// An opening whose position is already over is refused, naming the game.
+    #[test]
+    fn a_finished_opening_is_refused() {
+        // Black to move has no piece left.
+        let pdn = "[FEN \"B:W18:B\"]\n*\n";
+        let e = read_openings(pdn, "x.pdn", Variant::American)
+            .unwrap_err()
+            .0;
+        assert!(e.starts_with("openings x.pdn: game 1 "), "{e}");
+        assert!(e.contains("the game is already over"), "{e}");
+        let pdn = "[FEN \"W:W18,22:B14,1\"]\n*\n\n[FEN \"B:W18:B\"]\n*\n";
+        let e = read_openings(pdn, "x.pdn", Variant::American)
+            .unwrap_err()
+            .0;
+        assert!(e.starts_with("openings x.pdn: game 2 "), "{e}");
+        assert!(e.contains("the game is already over"), "{e}");
+    }
+
+    /// The spec keys the `crown engine` protocol cannot send are refused for `--engine-b-bin`;
+    /// those it can send are accepted.
+    #[test]
+    fn external_engine_specs_keep_to_the_protocol() {
+        for key in ["eval=classic", "malus=0", "rfp=1", "futility=0"] {
+            let spec = parse_spec_t(&format!("depth=4,{key}"), None).unwrap();
+            let e = check_external_spec(&spec).unwrap_err().0;
+            let name = key.split('=').next().unwrap();
+            assert_eq!(
+                e,
+                format!("engine B spec 'depth=4,{key}': {name}= is for the built-in engine, not --engine-b-bin (the crown engine protocol cannot set it)")
+            );
+        }
+        let ok =
+            "level=3,depth=4,movetime=50,nodes=900,hash=2,threads=1,time=900,inc=9,egdb=0,book=1";
+        assert!(check_external_spec(&parse_spec_t(ok, None).unwrap()).is_ok());
+    }
+
+    /// The time engine B has to answer: 10 s plus five times its time budget, else 1 ms a node,
+    /// else 10 minutes.
+    #[test]
+    fn answer_deadlines() {
+        let ms = |l: &Limits| answer_deadline(l).as_millis();
+        let mut l = Limits::default();
+        assert_eq!(ms(&l), 600_000);
+        l.nodes = Some(2_000);
+        assert_eq!(ms(&l), 12_000);
+        l.movetime_ms = Some(100);
+        assert_eq!(ms(&l), 10_500);
+        // A clock with less time than the move time: the clock counts.
+        l.clock = Some(Clock {
+            remaining_ms: 50,
+            increment_ms: 10,
+        });
+        assert_eq!(ms(&l), 10_300);
+    }
+
+    /// An engine B that never answers `go` is stopped at the deadline with an error naming the
+    /// word it did not send; the process is gone.
+    #[cfg(unix)]
+    #[test]
+    fn a_silent_engine_b_is_stopped() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("mute.sh");
+        std::fs::write(
+            &path,
+            "#!/bin/sh\nwhile read -r line; do\n  case \"$line\" in\n    hub) echo 'id name=Mute'; echo wait;;\n    init) echo ready;;\n    quit) exit 0;;\n  esac\ndone\n",
+        )
+        .unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let spec = parse_spec_t("movetime=10", None).unwrap();
+        let none = EgdbWanted {
+            value: "none".into(),
+            description: "none".into(),
+        };
+        let mut b = External::start(&path, Variant::American, &spec, &none).unwrap();
+        let game = Game::new(Variant::American);
+        let e = b
+            .go_within(&game, &spec.limits, Duration::from_millis(100))
+            .unwrap_err()
+            .0;
+        assert!(e.contains(": no 'done' within 0.1 s: "), "{e}");
+        assert!(e.ends_with("the engine was stopped"), "{e}");
+        assert!(b.child.try_wait().unwrap().is_some());
     }
 }

@@ -116,14 +116,41 @@ pub fn bounds(alpha: f64, beta: f64) -> (f64, f64) {
     ((beta / (1.0 - alpha)).ln(), ((1.0 - beta) / alpha).ln())
 }
 
+/// Fewest game pairs for which [`elo_estimate`] gives a 95 % interval: below it the normal
+/// approximation of the mean pair score says little (and one pair has no spread at all).
+pub const MIN_PAIRS_FOR_INTERVAL: u64 = 5;
+
+/// The Elo difference A − B estimated from game pairs ([`elo_estimate`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum EloEstimate {
+    /// No pair was played.
+    NoPairs,
+    /// A scored 0 or 100 %: the difference is unbounded.
+    Unbounded,
+    /// The estimate alone: fewer than [`MIN_PAIRS_FOR_INTERVAL`] pairs, or every pair scored the
+    /// same (variance 0, so the interval would have zero width).
+    Point(f64, NoInterval),
+    /// The estimate with its 95 % confidence interval: (estimate, low, high).
+    Interval(f64, f64, f64),
+}
+
+/// Why an [`EloEstimate::Point`] has no interval.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoInterval {
+    /// Fewer than [`MIN_PAIRS_FOR_INTERVAL`] pairs.
+    TooFewPairs,
+    /// Every pair scored the same: the pair variance is 0.
+    NoSpread,
+}
+
 /// The Elo difference A − B estimated from the pair counts, with its 95 % confidence interval
 /// (normal approximation on the mean pair score, the pair variance from the pentanomial, mapped
-/// through the logistic curve): (estimate, low, high). `None` when no pair was played or when the
-/// score is 0 or 100 % (unbounded).
-pub fn elo_interval(counts: &Pentanomial) -> Option<(f64, f64, f64)> {
+/// through the logistic curve) when there are at least [`MIN_PAIRS_FOR_INTERVAL`] pairs and their
+/// scores vary.
+pub fn elo_estimate(counts: &Pentanomial) -> EloEstimate {
     let n = counts.pairs();
     if n == 0 {
-        return None;
+        return EloEstimate::NoPairs;
     }
     let pdf: Vec<(f64, f64)> = counts
         .0
@@ -133,15 +160,22 @@ pub fn elo_interval(counts: &Pentanomial) -> Option<(f64, f64, f64)> {
         .collect();
     let (mean, var) = stats(&pdf);
     if mean <= 0.0 || mean >= 1.0 {
-        return None;
+        return EloEstimate::Unbounded;
+    }
+    let e = elo_of_score(mean);
+    if n < MIN_PAIRS_FOR_INTERVAL {
+        return EloEstimate::Point(e, NoInterval::TooFewPairs);
+    }
+    if counts.0.iter().filter(|&&c| c > 0).count() < 2 {
+        return EloEstimate::Point(e, NoInterval::NoSpread);
     }
     let se = (var / n as f64).sqrt();
     let clamp = |p: f64| p.clamp(1e-6, 1.0 - 1e-6);
-    Some((
-        elo_of_score(mean),
+    EloEstimate::Interval(
+        e,
         elo_of_score(clamp(mean - 1.959_964 * se)),
         elo_of_score(clamp(mean + 1.959_964 * se)),
-    ))
+    )
 }
 
 /// What the test concluded.
@@ -273,14 +307,44 @@ mod tests {
 
     #[test]
     fn elo_of_even_and_lopsided_scores() {
-        // All pairs 1 point: score 50 %, 0 Elo, no spread.
-        let (e, lo, hi) = elo_interval(&Pentanomial([0, 0, 10, 0, 0])).unwrap();
-        assert!(e.abs() < 1e-9 && lo.abs() < 1e-9 && hi.abs() < 1e-9);
         // 75 % is -400 log10(1/3) = +190.85 Elo.
-        let (e, lo, hi) = elo_interval(&Pentanomial([0, 0, 5, 0, 5])).unwrap();
+        let EloEstimate::Interval(e, lo, hi) = elo_estimate(&Pentanomial([0, 0, 5, 0, 5])) else {
+            panic!("an interval expected");
+        };
         assert!((e - 190.85).abs() < 0.01 && lo < e && e < hi);
-        assert_eq!(elo_interval(&Pentanomial([0, 0, 0, 0, 3])), None);
-        assert_eq!(elo_interval(&Pentanomial::default()), None);
+        assert_eq!(
+            elo_estimate(&Pentanomial([0, 0, 0, 0, 3])),
+            EloEstimate::Unbounded
+        );
+        assert_eq!(elo_estimate(&Pentanomial::default()), EloEstimate::NoPairs);
+    }
+
+    /// An interval of zero width says nothing: identical pairs (no spread) or too few pairs give
+    /// the estimate alone, with the reason.
+    #[test]
+    fn no_interval_without_spread_or_pairs() {
+        // All pairs 1 point: score 50 %, 0 Elo, variance 0.
+        assert_eq!(
+            elo_estimate(&Pentanomial([0, 0, 10, 0, 0])),
+            EloEstimate::Point(0.0, NoInterval::NoSpread)
+        );
+        // A pair of two wins and one of 1.5 points: 87.5 % is -400 log10(1/7) = +338.0 Elo, from
+        // two pairs only.
+        let EloEstimate::Point(e, why) = elo_estimate(&Pentanomial([0, 0, 0, 1, 1])) else {
+            panic!("a point estimate expected");
+        };
+        assert!((e - 338.04).abs() < 0.01, "{e}");
+        assert_eq!(why, NoInterval::TooFewPairs);
+        // One pair scoring 1.5 (75 %, +190.8 Elo): no interval.
+        assert!(matches!(
+            elo_estimate(&Pentanomial([0, 0, 0, 1, 0])),
+            EloEstimate::Point(_, NoInterval::TooFewPairs)
+        ));
+        // Five pairs that vary: an interval.
+        assert!(matches!(
+            elo_estimate(&Pentanomial([0, 1, 3, 1, 0])),
+            EloEstimate::Interval(..)
+        ));
     }
 
     #[test]
