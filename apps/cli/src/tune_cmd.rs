@@ -94,6 +94,11 @@ pub struct FitArgs {
     /// Weight of the game result in the target, 0 to 1 (the rest: the search score).
     #[arg(long, default_value_t = 0.7)]
     lambda: f64,
+    /// The scale k of sigmoid(k × eval) (eval in centi-men), above 0 and at most 1; default: fitted
+    /// to the classic evaluation. Give the k of earlier weights to keep their units (a man near
+    /// 100) when the labels change, e.g. 0.00757 for American with --egdb.
+    #[arg(long)]
+    k: Option<f64>,
     /// Endgame database directory: positions it holds are labelled with their exact
     /// perfect-play result (win 1, draw 0.5, loss 0 for the side to move), which is then their
     /// whole target (neither the game result nor the search score). Default: no relabelling.
@@ -453,7 +458,7 @@ fn read_data(
 }
 
 /// Refuse `fit` settings outside their ranges (before any work): `--lr` finite and above 0,
-/// `--lambda` from 0 to 1, `--l2` finite and 0 or more, `--epochs` at least 1.
+/// `--lambda` from 0 to 1, `--l2` finite and 0 or more, `--epochs` at least 1, `--k` in (0, 1].
 fn check_fit_settings(args: &FitArgs) -> Result<(), CliError> {
     if !(args.lr.is_finite() && args.lr > 0.0) {
         return Err(CliError(format!(
@@ -475,6 +480,13 @@ fn check_fit_settings(args: &FitArgs) -> Result<(), CliError> {
     }
     if args.epochs == 0 {
         return Err(CliError("--epochs 0: expected at least 1".into()));
+    }
+    if let Some(k) = args.k {
+        if !(k > 0.0 && k <= 1.0) {
+            return Err(CliError(format!(
+                "--k {k}: expected a number above 0 and at most 1"
+            )));
+        }
     }
     Ok(())
 }
@@ -526,6 +538,7 @@ fn fit(args: &FitArgs) -> Result<ExitCode, CliError> {
         l2: args.l2,
         lambda: args.lambda,
         seed: args.seed,
+        k: args.k,
         ..TrainConfig::default()
     };
     // One game in ten is held out; with about ten games or fewer there may be none.

@@ -232,10 +232,18 @@ pub(crate) fn run(
         variant,
         weights: match &engine.weights {
             Some(w) if w.variant == variant => Some(&**w),
-            _ => engine
+            _ => match engine
                 .eval
                 .unwrap_or_else(|| crate::eval::EvalKind::default_for(variant))
-                .weights(variant),
+            {
+                crate::eval::EvalKind::Trained
+                    if tables.map_or(0, |t| t.max_pieces(variant))
+                        < crate::trained::TABLES_COVER =>
+                {
+                    crate::trained::embedded_without_tables(variant)
+                }
+                kind => kind.weights(variant),
+            },
         },
         repetition: rules.repetition && variant.is_draughts(),
         forty_moves: rules.forty_moves && variant.is_draughts(),

@@ -46,6 +46,9 @@ pub struct TrainConfig {
     pub lambda: f64,
     /// Seed of the validation split and the shuffles.
     pub seed: u64,
+    /// The scale `k` of `sigmoid(k × eval)`, eval in centi-men; `None` fits it (step 1). Fixing it
+    /// keeps new weights in the units of earlier ones (a man near 100) when the labels change.
+    pub k: Option<f64>,
 }
 
 impl Default for TrainConfig {
@@ -57,6 +60,7 @@ impl Default for TrainConfig {
             batch: 1024,
             lambda: 0.7,
             seed: 1,
+            k: None,
         }
     }
 }
@@ -239,7 +243,7 @@ pub fn train(
             )
         })
         .collect();
-    let k = fit_k(&classic);
+    let k = cfg.k.unwrap_or_else(|| fit_k(&classic));
     report.k = k;
     // 2. Targets and rows.
     let (mut tr, mut va) = (Rows::new(), Rows::new());

@@ -496,6 +496,39 @@ pub static EMBEDDED: [(Variant, &[u8]); 3] = [
     (Variant::Impasse, include_bytes!("../weights/impasse.bin")),
 ];
 
+/// Weights for a search without endgame databases: American weights trained on the same games as
+/// `american.bin` but with every position of at most 6 pieces labelled by its database value
+/// (`crown tune fit --egdb --k 0.00757`). They evaluate endings much better (against
+/// `american.bin` without databases: +39.9 Elo at 20 ms per move, +81.6 at 5,000 nodes, both H1)
+/// but the first such weights were no better once the search probes the 6-piece databases itself
+/// (−12.9, 95 % −28.1 to +2.3, H0), so the search uses them only when its databases hold fewer
+/// than [`TABLES_COVER`] pieces of the game (docs/engine.md, "Endgame-database labels").
+pub static EMBEDDED_WITHOUT_TABLES: [(Variant, &[u8]); 1] = [(
+    Variant::American,
+    include_bytes!("../weights/american-no-tables.bin"),
+)];
+
+/// Databases holding at least this many pieces make the search use [`embedded`] instead of
+/// [`embedded_without_tables`].
+pub const TABLES_COVER: u32 = 6;
+
+/// The weights of `variant` for a search whose databases hold fewer than [`TABLES_COVER`] pieces
+/// (or none): [`EMBEDDED_WITHOUT_TABLES`] where a game has such a file, else [`embedded`].
+pub fn embedded_without_tables(variant: Variant) -> Option<&'static Weights> {
+    static AMERICAN: OnceLock<Option<Weights>> = OnceLock::new();
+    match variant {
+        Variant::American => AMERICAN
+            .get_or_init(|| {
+                Weights::from_bytes(EMBEDDED_WITHOUT_TABLES[0].1)
+                    .ok()
+                    .filter(|w| w.variant == variant)
+            })
+            .as_ref()
+            .or_else(|| embedded(variant)),
+        _ => embedded(variant),
+    }
+}
+
 /// The embedded weights of `variant`, parsed once; `None` when the embedded file does not load
 /// (the engine then uses the classic evaluation).
 pub fn embedded(variant: Variant) -> Option<&'static Weights> {

@@ -3,13 +3,13 @@
 
 use crown_ai::eval::{evaluate_with, EvalKind};
 use crown_ai::train::{train, Sample, TrainConfig};
-use crown_ai::trained::{Weights, WeightsError, EMBEDDED, FEATURES};
+use crown_ai::trained::{Weights, WeightsError, EMBEDDED, EMBEDDED_WITHOUT_TABLES, FEATURES};
 use crown_core::{Color, Game, Position, Setup, SquareSet, Variant};
 
 /// Each embedded weights file loads, is for its own game, and has every feature.
 #[test]
 fn embedded_weights_load_and_match_their_checksum() {
-    for (variant, bytes) in EMBEDDED {
+    for (variant, bytes) in EMBEDDED.into_iter().chain(EMBEDDED_WITHOUT_TABLES) {
         let w = Weights::from_bytes(bytes).unwrap_or_else(|e| panic!("{variant}: {e}"));
         assert_eq!(w.variant, variant);
         assert_eq!(w.w.len(), FEATURES);
@@ -310,4 +310,57 @@ fn run_time_weights_replace_the_evaluation_of_their_game() {
         Score::Value(0)
     );
     assert_eq!(score(Some(Weights::zero(Variant::Pool))), embedded);
+}
+
+/// Databases that say they hold `max` pieces of every game but answer nothing: the search then
+/// evaluates every position itself, and only the choice of weights differs.
+struct Silent(u32);
+
+impl crown_ai::EndgameTables for Silent {
+    fn max_pieces(&self, _: Variant) -> u32 {
+        self.0
+    }
+    fn probe(&self, _: &Position) -> Option<crown_ai::TableProbe> {
+        None
+    }
+    fn describe(&self) -> String {
+        "silent".into()
+    }
+}
+
+/// The default American search evaluates with the weights trained on database labels when its
+/// databases hold fewer than 6 pieces (or none), and with `american.bin` when they hold 6: each
+/// search equals, node for node, the one given those weights explicitly.
+#[test]
+fn american_weights_follow_the_databases_in_use() {
+    use crown_ai::trained::{embedded, embedded_without_tables, TABLES_COVER};
+    use crown_ai::{Engine, EngineOptions, Limits};
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Arc;
+    assert_eq!(TABLES_COVER, 6);
+    let v = Variant::American;
+    assert_ne!(embedded(v), embedded_without_tables(v));
+    // Pool and Impasse have one set of weights.
+    for other in [Variant::Pool, Variant::Impasse] {
+        assert_eq!(embedded(other), embedded_without_tables(other));
+    }
+    let game = Game::new(v);
+    let stop = AtomicBool::new(false);
+    let run = |tables: Option<u32>, weights: Option<&Weights>| {
+        let mut e = Engine::new(EngineOptions {
+            hash_mib: 4,
+            threads: 1,
+            level: None,
+        });
+        e.set_tables(tables.map(|n| Arc::new(Silent(n)) as Arc<dyn crown_ai::EndgameTables>));
+        e.set_weights(weights.cloned().map(Arc::new));
+        let r = e.search(&game, &Limits::depth(9), &stop, &mut |_| {});
+        (r.nodes, r.score, r.best_move)
+    };
+    let without = embedded_without_tables(v);
+    let with = embedded(v);
+    assert_eq!(run(None, None), run(None, without));
+    assert_eq!(run(Some(4), None), run(Some(4), without));
+    assert_eq!(run(Some(6), None), run(Some(6), with));
+    assert_ne!(run(None, without).0, run(None, with).0);
 }
