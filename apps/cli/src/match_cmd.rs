@@ -519,11 +519,17 @@ impl External {
         spec: &Spec,
         egdb: &EgdbWanted,
     ) -> Result<External, CliError> {
-        let mut child = Command::new(path)
+        let mut command = Command::new(path);
+        command
             .arg("engine")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(Stdio::null());
+        // A process group of its own: a Ctrl-C at the terminal reaches the match (which lets the
+        // games in progress finish) but not engine B, which must still answer for them.
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
+        let mut child = command
             .spawn()
             .map_err(|e| CliError(format!("engine B {}: cannot start: {e}", path.display())))?;
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {

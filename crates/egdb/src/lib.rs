@@ -300,12 +300,17 @@ impl Tablebase {
             } else {
                 String::new()
             };
-            text.push_str(&format!(
-                "; {n} pieces: {} of {} classes, missing {}{more}",
-                all.len() - missing.len(),
-                all.len(),
-                missing[..shown].join(", ")
-            ));
+            if missing.is_empty() {
+                // Complete, above an incomplete count (which is why `complete` stops below it).
+                text.push_str(&format!("; {n} pieces: all {} classes", all.len()));
+            } else {
+                text.push_str(&format!(
+                    "; {n} pieces: {} of {} classes, missing {}{more}",
+                    all.len() - missing.len(),
+                    all.len(),
+                    missing[..shown].join(", ")
+                ));
+            }
         }
         Some(text)
     }

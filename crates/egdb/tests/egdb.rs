@@ -498,9 +498,15 @@ fn damaged_files_are_named_and_only_they_are_rebuilt() {
     // classes (a man or a king on each side).
     let d2 = copy_dir(&good);
     std::fs::remove_file(file_of(d2.path(), "m1k0-m1k0")).unwrap();
+    let tb2 = Tablebase::open(d2.path()).unwrap();
     assert_eq!(
-        Tablebase::open(d2.path()).unwrap().describe(),
+        tb2.describe(),
         "american (2 pieces: 3 of 4 classes; 3 pieces: all 12 classes)"
+    );
+    // The detail line says the same (it used to end in "3 pieces: 12 of 12 classes, missing ").
+    assert_eq!(
+        tb2.coverage(Variant::American).unwrap(),
+        "american: no complete piece count; 2 pieces: 3 of 4 classes, missing m1k0-m1k0; 3 pieces: all 12 classes"
     );
     assert_eq!(tb.coverage(Variant::Pool), None);
     let pos = Position::from_fen(Variant::American, "B:W30:B5,6").unwrap();
