@@ -1,6 +1,8 @@
 //! `crown annotate` on real games and on bad input: round trip through `crown pdn check`, the original
 //! moves, tags and comments kept, exit codes, nothing half-written.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -445,17 +447,7 @@ fn a_graph_that_cannot_be_written_does_not_lose_the_pdn() {
 fn endgame_databases_prove_the_only_move() {
     let dir = temp_dir("egdb");
     let db = dir.join("db");
-    let (code, _, err) = crown(&[
-        "egdb",
-        "build",
-        "--variant",
-        "american",
-        "--pieces",
-        "3",
-        "--dir",
-        &s(&db),
-    ]);
-    assert_eq!(code, 0, "{err}");
+    common::build_egdb("american", 3, &db);
     let input = dir.join("ending.pdn");
     std::fs::write(&input, "[FEN \"B:W16,20:BK3\"]\n[SetUp \"1\"]\n1. 3-8 *\n").unwrap();
     let out = dir.join("out.pdn");

@@ -1,6 +1,8 @@
 //! `crown egdb`: build, probe (JSON shape, values decided by the rules), info, verify, and a clear
 //! error with exit code 2 outside the built databases.
 
+mod common;
+
 use std::process::Command;
 
 fn crown(args: &[&str]) -> (i32, String, String) {
@@ -290,17 +292,7 @@ fn a_damaged_or_missing_class_leaves_the_others_working() {
 fn play_from_a_fen_converts_with_the_databases() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path().to_str().unwrap();
-    let (code, _, err) = crown(&[
-        "egdb",
-        "build",
-        "--variant",
-        "american",
-        "--pieces",
-        "3",
-        "--dir",
-        d,
-    ]);
-    assert_eq!(code, 0, "{err}");
+    common::build_egdb("american", 3, dir.path());
     let save = dir.path().join("game.pdn");
     let (code, out, err) = crown(&[
         "play",

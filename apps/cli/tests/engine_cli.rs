@@ -1,6 +1,8 @@
 //! The engine-facing commands (`crown engine`, `analyze`, `play`, `match`): bad input gets a clear
 //! one-line error (exit 2, or an `error` line in the protocol) and never aborts or hangs.
 
+mod common;
+
 use std::io::Write;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -267,17 +269,7 @@ fn match_pdn_names_the_engines_and_the_date() {
 fn analyze_uses_the_endgame_databases() {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("analyze-egdb-3");
     let d = dir.to_str().unwrap();
-    let (code, _, err) = crown(&[
-        "egdb",
-        "build",
-        "--variant",
-        "american",
-        "--pieces",
-        "3",
-        "--dir",
-        d,
-    ]);
-    assert_eq!(code, 0, "{err}");
+    common::build_egdb("american", 3, &dir);
     let fen = "W:WK27,K32:BK1";
     let (code, out, err) = crown(&["analyze", "--fen", fen, "--depth", "30", "--no-egdb"]);
     assert_eq!(code, 0, "{err}");
@@ -322,27 +314,22 @@ fn identical_engines_score_one_point_per_pair_in_process_or_over_the_protocol() 
     // node budget from a cleared table, so the second game of each pair repeats the first with the
     // colours swapped and every pair scores exactly 1 point for A (pentanomial cell 2). The ACF
     // deck is embedded, so no shared data is needed.
-    let (code, out, err) = crown(&[
-        "match",
-        "--openings",
-        "acf3",
-        "--games",
+    let (code, out, err) = crown(&common::match_args(
         "4",
-        "--nodes",
         "2000",
-        "--concurrency",
-        "2",
-        "--engine-a",
-        "hash=1",
-        "--engine-b",
-        "hash=1",
-        "--engine-b-bin",
-        env!("CARGO_BIN_EXE_crown"),
-        "--sprt",
-        "0,5",
-        "--max-plies",
-        "60",
-    ]);
+        &[
+            "--concurrency",
+            "2",
+            "--engine-b",
+            "hash=1",
+            "--engine-b-bin",
+            env!("CARGO_BIN_EXE_crown"),
+            "--sprt",
+            "0,5",
+            "--max-plies",
+            "60",
+        ],
+    ));
     assert_eq!(code, 0, "{err}");
     assert!(
         out.contains("pentanomial (pairs scoring 0, 0.5, 1, 1.5, 2 for A): 0 0 2 0 0"),

@@ -2,6 +2,8 @@
 //! Engine B is played by small shell scripts (`#!/bin/sh`), so these tests run on Unix only.
 #![cfg(unix)]
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -55,27 +57,22 @@ fn games_finished_before_engine_b_dies_are_kept() {
     // deck ends within 10 plies), so its 11th `go` is its first move of game 2.1.
     let b = dying_engine(dir.path(), 11);
     let pdn = dir.path().join("games.pdn");
-    let (code, out, err) = crown(&[
-        "match",
-        "--openings",
-        "acf3",
-        "--games",
+    let (code, out, err) = crown(&common::match_args(
         "6",
-        "--nodes",
         "300",
-        "--max-plies",
-        "10",
-        "--engine-a",
-        "hash=1",
-        "--engine-b",
-        "hash=1",
-        "--engine-b-bin",
-        b.to_str().unwrap(),
-        "--sprt",
-        "0,5",
-        "--pdn",
-        pdn.to_str().unwrap(),
-    ]);
+        &[
+            "--max-plies",
+            "10",
+            "--engine-b",
+            "hash=1",
+            "--engine-b-bin",
+            b.to_str().unwrap(),
+            "--sprt",
+            "0,5",
+            "--pdn",
+            pdn.to_str().unwrap(),
+        ],
+    ));
     assert_eq!(code, 2, "{out}\n{err}");
     let last = err.lines().last().unwrap_or("");
     assert!(last.starts_with("error: game 2.1 (opening \""), "{err}");
@@ -111,19 +108,11 @@ fn no_move_from_engine_b_with_legal_moves_is_an_error() {
         "none.sh",
         "while read -r line; do\n  case \"$line\" in\n    hub) echo 'id name=None'; echo wait;;\n    init) echo ready;;\n    go*) echo 'done move=none';;\n    quit) exit 0;;\n  esac\ndone",
     );
-    let (code, out, err) = crown(&[
-        "match",
-        "--openings",
-        "acf3",
-        "--games",
+    let (code, out, err) = crown(&common::match_args(
         "2",
-        "--nodes",
         "100",
-        "--engine-a",
-        "hash=1",
-        "--engine-b-bin",
-        b.to_str().unwrap(),
-    ]);
+        &["--engine-b-bin", b.to_str().unwrap()],
+    ));
     assert_eq!(code, 2, "{out}\n{err}");
     let last = err.lines().last().unwrap_or("");
     assert!(last.starts_with("error: game 1.1 (opening \"W:"), "{err}");
@@ -168,17 +157,7 @@ fn engine_b_bin_refuses_keys_it_cannot_send() {
 fn engine_b_bin_gets_the_matchs_endgame_databases() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("egdb");
-    let (code, _, err) = crown(&[
-        "egdb",
-        "build",
-        "--variant",
-        "american",
-        "--pieces",
-        "2",
-        "--dir",
-        db.to_str().unwrap(),
-    ]);
-    assert_eq!(code, 0, "{err}");
+    common::build_egdb("american", 2, &db);
     // No per-user database directory: HOME and XDG_DATA_HOME are empty directories.
     let home = dir.path().join("home");
     std::fs::create_dir_all(&home).unwrap();
@@ -194,21 +173,11 @@ fn engine_b_bin_gets_the_matchs_endgame_databases() {
     );
     let run = |extra: &[&str], env: &[(&str, &Path)]| -> String {
         let _ = std::fs::remove_file(&log);
-        let mut args = vec![
-            "match",
-            "--openings",
-            "acf3",
-            "--games",
+        let mut args = common::match_args(
             "2",
-            "--nodes",
             "100",
-            "--max-plies",
-            "2",
-            "--engine-a",
-            "hash=1",
-            "--engine-b-bin",
-            b.to_str().unwrap(),
-        ];
+            &["--max-plies", "2", "--engine-b-bin", b.to_str().unwrap()],
+        );
         args.extend_from_slice(extra);
         let mut env = env.to_vec();
         env.extend_from_slice(&[("HOME", home.as_path()), ("XDG_DATA_HOME", home.as_path())]);
@@ -262,23 +231,18 @@ fn an_interrupted_match_keeps_its_games() {
     let dir = tempfile::tempdir().unwrap();
     let pdn = dir.path().join("games.pdn");
     let child = Command::new(env!("CARGO_BIN_EXE_crown"))
-        .args([
-            "match",
-            "--openings",
-            "acf3",
-            "--games",
+        .args(common::match_args(
             "1000",
-            "--nodes",
             "100",
-            "--max-plies",
-            "20",
-            "--engine-a",
-            "hash=1",
-            "--engine-b",
-            "hash=1",
-            "--pdn",
-            pdn.to_str().unwrap(),
-        ])
+            &[
+                "--max-plies",
+                "20",
+                "--engine-b",
+                "hash=1",
+                "--pdn",
+                pdn.to_str().unwrap(),
+            ],
+        ))
         .env_remove("CROWN_EGDB_DIR")
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())

@@ -1,8 +1,10 @@
 //! `crown tune`: self-play data that does not depend on the thread count, quiet positions only,
 //! a loadable weights file, and one-line errors for bad data.
 
+mod common;
+
 use crown_core::{Position, Variant};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn crown(args: &[&str]) -> (i32, String, String) {
@@ -21,26 +23,58 @@ fn temp(name: &str) -> PathBuf {
     std::env::temp_dir().join(format!("crown-tune-{}-{name}", std::process::id()))
 }
 
+/// The arguments of `crown tune fit --variant VARIANT --data DATA --out OUT`, then `extra`.
+fn fit_args<'a>(
+    variant: &'a str,
+    data: &'a Path,
+    out: &'a Path,
+    extra: &[&'a str],
+) -> Vec<&'a str> {
+    let mut args = vec![
+        "tune",
+        "fit",
+        "--variant",
+        variant,
+        "--data",
+        data.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    args
+}
+
+/// The arguments of `crown tune gen --variant pool --out OUT`, then `extra`.
+fn gen_args<'a>(out: &'a Path, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec![
+        "tune",
+        "gen",
+        "--variant",
+        "pool",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    args
+}
+
 #[test]
 fn gen_is_deterministic_and_quiet_and_fit_writes_loadable_weights() {
     let (a, b, w) = (temp("a.txt"), temp("b.txt"), temp("w.bin"));
     for (path, threads) in [(&a, "1"), (&b, "2")] {
-        let (code, _, err) = crown(&[
-            "tune",
-            "gen",
-            "--variant",
-            "pool",
-            "--games",
-            "6",
-            "--depth",
-            "2",
-            "--seed",
-            "9",
-            "--threads",
-            threads,
-            "--out",
-            path.to_str().unwrap(),
-        ]);
+        let (code, _, err) = crown(&gen_args(
+            path,
+            &[
+                "--games",
+                "6",
+                "--depth",
+                "2",
+                "--seed",
+                "9",
+                "--threads",
+                threads,
+            ],
+        ));
         assert_eq!(code, 0, "{err}");
     }
     let text = std::fs::read_to_string(&a).unwrap();
@@ -70,18 +104,7 @@ fn gen_is_deterministic_and_quiet_and_fit_writes_loadable_weights() {
         lines += 1;
     }
     assert!(lines > 100, "{lines} positions");
-    let (code, out, err) = crown(&[
-        "tune",
-        "fit",
-        "--variant",
-        "pool",
-        "--data",
-        a.to_str().unwrap(),
-        "--epochs",
-        "2",
-        "--out",
-        w.to_str().unwrap(),
-    ]);
+    let (code, out, err) = crown(&fit_args("pool", &a, &w, &["--epochs", "2"]));
     assert_eq!(code, 0, "{err}");
     // A validation loss only when one of the 6 games is held out (fit's default seed is 1).
     if (0..6).any(|g| crown_ai::train::is_validation(g, 1)) {
@@ -100,16 +123,7 @@ fn gen_is_deterministic_and_quiet_and_fit_writes_loadable_weights() {
 fn fit_rejects_a_bad_line_naming_file_and_line() {
     let data = temp("bad.txt");
     std::fs::write(&data, "0 1 12 B:W21-32:B1-12\n0 2 12 B:W21-32:B1-12\n").unwrap();
-    let (code, _, err) = crown(&[
-        "tune",
-        "fit",
-        "--variant",
-        "american",
-        "--data",
-        data.to_str().unwrap(),
-        "--out",
-        temp("never.bin").to_str().unwrap(),
-    ]);
+    let (code, _, err) = crown(&fit_args("american", &data, &temp("never.bin"), &[]));
     assert_eq!(code, 2);
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(
@@ -149,52 +163,18 @@ fn an_unwritable_out_is_refused_before_any_work() {
     let out = missing.to_str().unwrap();
     // gen: not one game played (no progress line) before the error.
     assert_one_line_error(
-        &[
-            "tune",
-            "gen",
-            "--variant",
-            "pool",
-            "--games",
-            "3",
-            "--depth",
-            "1",
-            "--out",
-            out,
-        ],
+        &gen_args(&missing, &["--games", "3", "--depth", "1"]),
         &[out, "does not exist"],
     );
     // fit: no epoch trained.
     let data = data_file("fit-out.txt", "", 3);
     assert_one_line_error(
-        &[
-            "tune",
-            "fit",
-            "--variant",
-            "american",
-            "--data",
-            data.to_str().unwrap(),
-            "--epochs",
-            "1",
-            "--out",
-            out,
-        ],
+        &fit_args("american", &data, &missing, &["--epochs", "1"]),
         &[out, "does not exist"],
     );
     // A directory is not a file name.
     let dir = std::env::temp_dir();
-    assert_one_line_error(
-        &[
-            "tune",
-            "fit",
-            "--variant",
-            "american",
-            "--data",
-            data.to_str().unwrap(),
-            "--out",
-            dir.to_str().unwrap(),
-        ],
-        &["is a directory"],
-    );
+    assert_one_line_error(&fit_args("american", &data, &dir, &[]), &["is a directory"]);
     let _ = std::fs::remove_file(data);
 }
 
@@ -209,18 +189,7 @@ fn fit_does_not_overwrite_its_own_data() {
         .join(dir.file_name().unwrap())
         .join(data.file_name().unwrap());
     assert_one_line_error(
-        &[
-            "tune",
-            "fit",
-            "--variant",
-            "american",
-            "--data",
-            data.to_str().unwrap(),
-            "--epochs",
-            "1",
-            "--out",
-            other.to_str().unwrap(),
-        ],
+        &fit_args("american", &data, &other, &["--epochs", "1"]),
         &["is the data file"],
     );
     assert_eq!(std::fs::read(&data).unwrap(), before);
@@ -235,34 +204,14 @@ fn data_of_another_variant_is_refused_and_comments_are_skipped() {
         2,
     );
     assert_one_line_error(
-        &[
-            "tune",
-            "fit",
-            "--variant",
-            "american",
-            "--data",
-            pool.to_str().unwrap(),
-            "--out",
-            temp("never.bin").to_str().unwrap(),
-        ],
+        &fit_args("american", &pool, &temp("never.bin"), &[]),
         &["line 1", "pool, not american"],
     );
     // The same file read as pool data, and a file with a plain comment and no header, are read.
     let plain = data_file("plain.txt", "# my own notes\n", 2);
     for (variant, data) in [("pool", &pool), ("american", &plain)] {
         let w = temp(&format!("{variant}-w.bin"));
-        let (code, out, err) = crown(&[
-            "tune",
-            "fit",
-            "--variant",
-            variant,
-            "--data",
-            data.to_str().unwrap(),
-            "--epochs",
-            "1",
-            "--out",
-            w.to_str().unwrap(),
-        ]);
+        let (code, out, err) = crown(&fit_args(variant, data, &w, &["--epochs", "1"]));
         assert_eq!(code, 0, "{err}");
         // Two games of two positions each: the comment lines are not positions.
         assert!(out.starts_with("4 positions,"), "{out}");
@@ -276,9 +225,7 @@ fn data_of_another_variant_is_refused_and_comments_are_skipped() {
 #[test]
 fn bad_settings_are_refused_naming_the_option_and_value() {
     let data = data_file("settings.txt", "", 2);
-    let d = data.to_str().unwrap();
     let w = temp("settings.bin");
-    let w = w.to_str().unwrap();
     for (option, value) in [
         ("--lr", "0"),
         ("--lr", "-0.5"),
@@ -292,34 +239,13 @@ fn bad_settings_are_refused_naming_the_option_and_value() {
     ] {
         let set = format!("{option}={value}");
         assert_one_line_error(
-            &[
-                "tune",
-                "fit",
-                "--variant",
-                "american",
-                "--data",
-                d,
-                "--out",
-                w,
-                &set,
-            ],
+            &fit_args("american", &data, &w, &[&set]),
             &[&format!("{option} {value}")],
         );
     }
-    assert!(!std::path::Path::new(w).exists());
+    assert!(!w.exists());
     assert_one_line_error(
-        &[
-            "tune",
-            "gen",
-            "--variant",
-            "pool",
-            "--games",
-            "1",
-            "--threads",
-            "0",
-            "--out",
-            temp("threads.txt").to_str().unwrap(),
-        ],
+        &gen_args(&temp("threads.txt"), &["--games", "1", "--threads", "0"]),
         &["--threads 0"],
     );
     let _ = std::fs::remove_file(data);
@@ -334,20 +260,13 @@ fn with_no_held_out_game_no_validation_loss_is_printed() {
         .unwrap();
     let data = data_file("one-game.txt", "", 1);
     let w = temp("one-game.bin");
-    let (code, out, err) = crown(&[
-        "tune",
-        "fit",
-        "--variant",
+    let seed = seed.to_string();
+    let (code, out, err) = crown(&fit_args(
         "american",
-        "--data",
-        data.to_str().unwrap(),
-        "--seed",
-        &seed.to_string(),
-        "--epochs",
-        "1",
-        "--out",
-        w.to_str().unwrap(),
-    ]);
+        &data,
+        &w,
+        &["--seed", &seed, "--epochs", "1"],
+    ));
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("no game was held out"), "{out}");
     assert!(out.starts_with("2 positions, all for training"), "{out}");
@@ -362,33 +281,15 @@ fn with_no_held_out_game_no_validation_loss_is_printed() {
 #[test]
 fn egdb_that_labels_nothing_is_a_warning_and_a_file_is_not_a_directory() {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("tune-egdb-pool-2");
-    let (code, _, err) = crown(&[
-        "egdb",
-        "build",
-        "--variant",
-        "pool",
-        "--pieces",
-        "2",
-        "--dir",
-        dir.to_str().unwrap(),
-    ]);
-    assert_eq!(code, 0, "{err}");
+    common::build_egdb("pool", 2, &dir);
     let data = data_file("egdb.txt", "", 2);
     let w = temp("egdb.bin");
-    let (code, out, err) = crown(&[
-        "tune",
-        "fit",
-        "--variant",
+    let (code, out, err) = crown(&fit_args(
         "american",
-        "--data",
-        data.to_str().unwrap(),
-        "--egdb",
-        dir.to_str().unwrap(),
-        "--epochs",
-        "1",
-        "--out",
-        w.to_str().unwrap(),
-    ]);
+        &data,
+        &w,
+        &["--egdb", dir.to_str().unwrap(), "--epochs", "1"],
+    ));
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("0 positions labelled"), "{out}");
     assert!(
@@ -398,18 +299,7 @@ fn egdb_that_labels_nothing_is_a_warning_and_a_file_is_not_a_directory() {
     );
     // A regular file given as the directory.
     assert_one_line_error(
-        &[
-            "tune",
-            "fit",
-            "--variant",
-            "american",
-            "--data",
-            data.to_str().unwrap(),
-            "--egdb",
-            data.to_str().unwrap(),
-            "--out",
-            w.to_str().unwrap(),
-        ],
+        &fit_args("american", &data, &w, &["--egdb", data.to_str().unwrap()]),
         &["is not a directory"],
     );
     for p in [data, w] {
