@@ -45,21 +45,21 @@ struct BuildArgs {
     /// The book file to write (checked before any work; replaced only when the book is done).
     #[arg(long)]
     out: PathBuf,
-    /// Node budget of each move's search (default 20000 unless --movetime is given).
-    #[arg(long, conflicts_with = "movetime")]
+    /// Node budget of each move's search, at least 1 (default 20000 unless --movetime is given).
+    #[arg(long, conflicts_with = "movetime", value_parser = clap::value_parser!(u64).range(1..))]
     nodes: Option<u64>,
-    /// Time for each move's search in ms (not reproducible; prefer --nodes).
-    #[arg(long)]
+    /// Time for each move's search in ms, at least 1 (not reproducible; prefer --nodes).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     movetime: Option<u64>,
     /// Keep the moves scored within this many centi-men of the best.
     #[arg(long, default_value_t = 25)]
     margin: i32,
-    /// At most this many moves per position.
-    #[arg(long, default_value_t = 3)]
-    max_moves: usize,
-    /// Stop expanding after this many positions.
-    #[arg(long, default_value_t = 3000)]
-    max_positions: usize,
+    /// At most this many moves per position (at least 1).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..))]
+    max_moves: u32,
+    /// Stop expanding after this many positions (at least 1).
+    #[arg(long, default_value_t = 3000, value_parser = clap::value_parser!(u32).range(1..))]
+    max_positions: u32,
     /// Worker threads, 1 to 64 (each with its own single-threaded engine); the book does not
     /// depend on it.
     #[arg(long, default_value_t = 2)]
@@ -231,7 +231,7 @@ fn build(args: &BuildArgs) -> Result<ExitCode, CliError> {
         }
     }
 
-    let bar = ProgressBar::new(args.max_positions as u64);
+    let bar = ProgressBar::new(u64::from(args.max_positions));
     bar.set_style(
         ProgressStyle::with_template(
             "{elapsed_precise} [{bar:30}] {human_pos}/{human_len} positions, ETA {eta} {msg}",
@@ -250,8 +250,8 @@ fn build(args: &BuildArgs) -> Result<ExitCode, CliError> {
             }))
         })
         .collect();
-    while entries.len() < args.max_positions && !queue.is_empty() {
-        let take = BATCH.min(args.max_positions - entries.len());
+    while entries.len() < args.max_positions as usize && !queue.is_empty() {
+        let take = BATCH.min(args.max_positions as usize - entries.len());
         let batch: Vec<Pending> = (0..take).filter_map(|_| queue.pop().map(|r| r.0)).collect();
         let positions: Vec<Position> = batch
             .iter()
@@ -286,7 +286,7 @@ fn build(args: &BuildArgs) -> Result<ExitCode, CliError> {
             let kept: Vec<(u8, i32)> = scored
                 .into_iter()
                 .filter(|&(_, s)| s >= best - args.margin)
-                .take(args.max_moves.max(1))
+                .take(args.max_moves as usize)
                 .collect();
             for &(i, s) in &kept {
                 let child = pos.after(&legal[i as usize]);

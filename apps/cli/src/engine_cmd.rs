@@ -486,8 +486,8 @@ pub fn session(
                         ("depth", Ok(n)) if (1..=crown_ai::MAX_PLY as u64).contains(&n) => {
                             l.depth = Some(n as u32)
                         }
-                        ("nodes", Ok(n)) => l.nodes = Some(n),
-                        ("move-time", Ok(n)) => l.movetime_ms = Some(n),
+                        ("nodes", Ok(n)) if n >= 1 => l.nodes = Some(n),
+                        ("move-time", Ok(n)) if n >= 1 => l.movetime_ms = Some(n),
                         ("time", Ok(n)) => {
                             l.clock.get_or_insert(Clock::default()).remaining_ms = n;
                         }

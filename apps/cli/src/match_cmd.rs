@@ -172,6 +172,11 @@ fn parse_spec(text: &str, movetime: Option<u64>, nodes: Option<u64>) -> Result<S
             continue;
         }
         if k == "weights" {
+            if v.is_empty() {
+                return Err(CliError(format!(
+                    "engine spec '{text}': weights= needs a file name (weights=FILE)"
+                )));
+            }
             let bytes = std::fs::read(v)
                 .map_err(|e| CliError(format!("engine spec '{text}': reading weights {v}: {e}")))?;
             let w = crown_ai::trained::Weights::from_bytes(&bytes)
@@ -1604,6 +1609,8 @@ mod tests {
             .unwrap_err()
             .0;
         assert!(e.contains("truncated") || e.contains("bad magic"), "{e}");
+        let e = parse_spec_t("depth=2,weights=", None).unwrap_err().0;
+        assert!(e.contains("weights= needs a file name"), "{e}");
         let e = parse_spec_t("weights=/nonexistent/w.bin", None)
             .unwrap_err()
             .0;

@@ -36,14 +36,14 @@ pub struct GenArgs {
     /// Game: american, pool or impasse.
     #[arg(long, default_value = "american")]
     variant: String,
-    /// Number of games.
-    #[arg(long, default_value_t = 1000)]
+    /// Number of games (at least 1).
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..))]
     games: u32,
     /// Seed: game n uses a generator seeded from (seed, n).
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Search depth per move in plies.
-    #[arg(long, default_value_t = 4)]
+    /// Search depth per move in plies, 1 to 60.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=60))]
     depth: u32,
     /// Node cap per move (0 = none).
     #[arg(long, default_value_t = 0)]
@@ -55,9 +55,9 @@ pub struct GenArgs {
     /// Evaluation of the self-play engine: classic or trained.
     #[arg(long, default_value = "classic")]
     eval: String,
-    /// Draw adjudicated after this many plies.
-    #[arg(long, default_value_t = 200)]
-    max_plies: usize,
+    /// Draw adjudicated after this many plies (at least 1).
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..))]
+    max_plies: u32,
     /// Worker threads, 1 to 64 (the output does not depend on it).
     #[arg(long, default_value_t = 1)]
     threads: usize,
@@ -94,7 +94,7 @@ pub struct FitArgs {
     /// Weight of the game result in the target, 0 to 1 (the rest: the search score).
     #[arg(long, default_value_t = 0.7)]
     lambda: f64,
-    /// The scale k of sigmoid(k × eval) (eval in centi-men), above 0 and at most 1; default: fitted
+    /// The scale k of sigmoid(k × eval) (eval in centi-men), 1e-6 to 1; default: fitted
     /// to the classic evaluation. Give the k of earlier weights to keep their units (a man near
     /// 100) when the labels change, e.g. 0.00757 for American with --egdb.
     #[arg(long)]
@@ -204,7 +204,7 @@ fn gen(args: &GenArgs) -> Result<ExitCode, CliError> {
         Variant::Pool => 6,
         Variant::Impasse => 4,
     });
-    let mut limits = Limits::depth(args.depth.clamp(1, 60));
+    let mut limits = Limits::depth(args.depth);
     if args.nodes > 0 {
         limits.nodes = Some(args.nodes);
     }
@@ -249,7 +249,7 @@ fn gen(args: &GenArgs) -> Result<ExitCode, CliError> {
                     &mut rng,
                     &limits,
                     eval,
-                    args.max_plies,
+                    args.max_plies as usize,
                 );
                 match writer.lock() {
                     Ok(mut w) => {
@@ -458,7 +458,7 @@ fn read_data(
 }
 
 /// Refuse `fit` settings outside their ranges (before any work): `--lr` finite and above 0,
-/// `--lambda` from 0 to 1, `--l2` finite and 0 or more, `--epochs` at least 1, `--k` in (0, 1].
+/// `--lambda` from 0 to 1, `--l2` finite and 0 or more, `--epochs` at least 1, `--k` from 1e-6 to 1.
 fn check_fit_settings(args: &FitArgs) -> Result<(), CliError> {
     if !(args.lr.is_finite() && args.lr > 0.0) {
         return Err(CliError(format!(
@@ -482,9 +482,10 @@ fn check_fit_settings(args: &FitArgs) -> Result<(), CliError> {
         return Err(CliError("--epochs 0: expected at least 1".into()));
     }
     if let Some(k) = args.k {
-        if !(k > 0.0 && k <= 1.0) {
+        // Below 1e-6 every score up to ±20,000 centi-men is an even game (sigmoid within 1 %).
+        if !(1e-6..=1.0).contains(&k) {
             return Err(CliError(format!(
-                "--k {k}: expected a number above 0 and at most 1"
+                "--k {k:e}: expected a number from 1e-6 to 1 (the committed weights use about 0.002 to 0.008)"
             )));
         }
     }

@@ -171,14 +171,49 @@ fn out_of_range_numbers_are_rejected() {
     // The engine protocol has the same limits.
     let (_, out, _) = crown_stdin(
         &["engine"],
-        "set-param name=threads value=65\nlevel depth=0\nping\n",
+        "set-param name=threads value=65\nlevel depth=0\nlevel nodes=0\nlevel move-time=0\nping\n",
         Duration::ZERO,
         Duration::from_secs(30),
     );
     let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines.len(), 3, "{out}");
+    assert_eq!(lines.len(), 5, "{out}");
     assert!(lines[0].contains("threads=65"), "{out}");
     assert!(lines[1].contains("depth=0"), "{out}");
+    assert!(lines[2].contains("nodes=0"), "{out}");
+    assert!(lines[3].contains("move-time=0"), "{out}");
+    // Long jobs: a zero or out-of-range count is refused before any work.
+    for (args, option) in [
+        (
+            &["tune", "gen", "--games", "0", "--out", "x.txt"][..],
+            "--games",
+        ),
+        (
+            &["tune", "gen", "--depth", "0", "--out", "x.txt"][..],
+            "--depth",
+        ),
+        (
+            &["tune", "gen", "--depth", "61", "--out", "x.txt"][..],
+            "--depth",
+        ),
+        (
+            &["tune", "gen", "--max-plies", "0", "--out", "x.txt"][..],
+            "--max-plies",
+        ),
+        (
+            &["book", "build", "--max-moves", "0", "--out", "b.bin"][..],
+            "--max-moves",
+        ),
+        (
+            &["book", "build", "--max-positions", "0", "--out", "b.bin"][..],
+            "--max-positions",
+        ),
+        (
+            &["book", "build", "--nodes", "0", "--out", "b.bin"][..],
+            "--nodes",
+        ),
+    ] {
+        assert_one_line_error(args, option);
+    }
 }
 
 /// The value of tag `name` in the first game of `pdn`.

@@ -236,6 +236,9 @@ fn bad_settings_are_refused_naming_the_option_and_value() {
         ("--l2", "-1"),
         ("--l2", "inf"),
         ("--epochs", "0"),
+        ("--k", "0e0"),
+        ("--k", "1e-300"),
+        ("--k", "2e0"),
     ] {
         let set = format!("{option}={value}");
         assert_one_line_error(
