@@ -502,7 +502,9 @@ pub static EMBEDDED: [(Variant, &[u8]); 3] = [
 /// `american.bin` without databases: +39.9 Elo at 20 ms per move, +81.6 at 5,000 nodes, both H1)
 /// but the first such weights were no better once the search probes the 6-piece databases itself
 /// (−12.9, 95 % −28.1 to +2.3, H0), so the search uses them only when its databases hold fewer
-/// than [`TABLES_COVER`] pieces of the game (docs/engine.md, "Endgame-database labels").
+/// than [`TABLES_COVER`] pieces of the game (docs/engine.md, "Endgame-database labels"). Impasse's
+/// database-label weights won with and without databases, so they replaced `impasse.bin`; pool's
+/// did not help (−9.5, H0).
 pub static EMBEDDED_WITHOUT_TABLES: [(Variant, &[u8]); 1] = [(
     Variant::American,
     include_bytes!("../weights/american-no-tables.bin"),
@@ -513,20 +515,24 @@ pub static EMBEDDED_WITHOUT_TABLES: [(Variant, &[u8]); 1] = [(
 pub const TABLES_COVER: u32 = 6;
 
 /// The weights of `variant` for a search whose databases hold fewer than [`TABLES_COVER`] pieces
-/// (or none): [`EMBEDDED_WITHOUT_TABLES`] where a game has such a file, else [`embedded`].
+/// (or none): its [`EMBEDDED_WITHOUT_TABLES`] file where the game has one (and it loads), else
+/// [`embedded`].
 pub fn embedded_without_tables(variant: Variant) -> Option<&'static Weights> {
-    static AMERICAN: OnceLock<Option<Weights>> = OnceLock::new();
-    match variant {
-        Variant::American => AMERICAN
-            .get_or_init(|| {
-                Weights::from_bytes(EMBEDDED_WITHOUT_TABLES[0].1)
-                    .ok()
-                    .filter(|w| w.variant == variant)
-            })
-            .as_ref()
-            .or_else(|| embedded(variant)),
-        _ => embedded(variant),
-    }
+    static CELLS: [OnceLock<Option<Weights>>; 1] = [OnceLock::new()];
+    let Some(i) = EMBEDDED_WITHOUT_TABLES
+        .iter()
+        .position(|(v, _)| *v == variant)
+    else {
+        return embedded(variant);
+    };
+    CELLS[i]
+        .get_or_init(|| {
+            Weights::from_bytes(EMBEDDED_WITHOUT_TABLES[i].1)
+                .ok()
+                .filter(|w| w.variant == variant)
+        })
+        .as_ref()
+        .or_else(|| embedded(variant))
 }
 
 /// The embedded weights of `variant`, parsed once; `None` when the embedded file does not load

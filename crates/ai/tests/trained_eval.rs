@@ -330,22 +330,22 @@ impl crown_ai::EndgameTables for Silent {
 
 /// The default American search evaluates with the weights trained on database labels when its
 /// databases hold fewer than 6 pieces (or none), and with `american.bin` when they hold 6: each
-/// search equals, node for node, the one given those weights explicitly.
+/// search equals, node for node, the one given those weights explicitly. Pool and Impasse have one
+/// set of weights.
 #[test]
-fn american_weights_follow_the_databases_in_use() {
+fn weights_follow_the_databases_in_use() {
     use crown_ai::trained::{embedded, embedded_without_tables, TABLES_COVER};
     use crown_ai::{Engine, EngineOptions, Limits};
     use std::sync::atomic::AtomicBool;
     use std::sync::Arc;
     assert_eq!(TABLES_COVER, 6);
-    let v = Variant::American;
-    assert_ne!(embedded(v), embedded_without_tables(v));
-    // Pool and Impasse have one set of weights.
     for other in [Variant::Pool, Variant::Impasse] {
-        assert_eq!(embedded(other), embedded_without_tables(other));
+        assert_eq!(embedded(other), embedded_without_tables(other), "{other}");
     }
-    let game = Game::new(v);
     let stop = AtomicBool::new(false);
+    let (v, depth) = (Variant::American, 9);
+    assert_ne!(embedded(v), embedded_without_tables(v), "{v}");
+    let game = Game::new(v);
     let run = |tables: Option<u32>, weights: Option<&Weights>| {
         let mut e = Engine::new(EngineOptions {
             hash_mib: 4,
@@ -354,13 +354,13 @@ fn american_weights_follow_the_databases_in_use() {
         });
         e.set_tables(tables.map(|n| Arc::new(Silent(n)) as Arc<dyn crown_ai::EndgameTables>));
         e.set_weights(weights.cloned().map(Arc::new));
-        let r = e.search(&game, &Limits::depth(9), &stop, &mut |_| {});
+        let r = e.search(&game, &Limits::depth(depth), &stop, &mut |_| {});
         (r.nodes, r.score, r.best_move)
     };
     let without = embedded_without_tables(v);
     let with = embedded(v);
-    assert_eq!(run(None, None), run(None, without));
-    assert_eq!(run(Some(4), None), run(Some(4), without));
-    assert_eq!(run(Some(6), None), run(Some(6), with));
-    assert_ne!(run(None, without).0, run(None, with).0);
+    assert_eq!(run(None, None), run(None, without), "{v}");
+    assert_eq!(run(Some(4), None), run(Some(4), without), "{v}");
+    assert_eq!(run(Some(6), None), run(Some(6), with), "{v}");
+    assert_ne!(run(None, without).0, run(None, with).0, "{v}");
 }
