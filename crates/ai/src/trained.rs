@@ -526,13 +526,16 @@ pub fn embedded_without_tables(variant: Variant) -> Option<&'static Weights> {
         return embedded(variant);
     };
     CELLS[i]
-        .get_or_init(|| {
-            Weights::from_bytes(EMBEDDED_WITHOUT_TABLES[i].1)
-                .ok()
-                .filter(|w| w.variant == variant)
-        })
+        .get_or_init(|| parse_embedded(variant, EMBEDDED_WITHOUT_TABLES[i].1))
         .as_ref()
         .or_else(|| embedded(variant))
+}
+
+/// An embedded weights file of `variant`, or `None` when it does not load or is for another game.
+fn parse_embedded(variant: Variant, bytes: &[u8]) -> Option<Weights> {
+    Weights::from_bytes(bytes)
+        .ok()
+        .filter(|w| w.variant == variant)
 }
 
 /// The embedded weights of `variant`, parsed once; `None` when the embedded file does not load
@@ -542,10 +545,6 @@ pub fn embedded(variant: Variant) -> Option<&'static Weights> {
         [OnceLock::new(), OnceLock::new(), OnceLock::new()];
     let i = variant_byte(variant) as usize;
     CELLS[i]
-        .get_or_init(|| {
-            Weights::from_bytes(EMBEDDED[i].1)
-                .ok()
-                .filter(|w| w.variant == variant)
-        })
+        .get_or_init(|| parse_embedded(variant, EMBEDDED[i].1))
         .as_ref()
 }
