@@ -15,8 +15,7 @@ use std::sync::Arc;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn games_survive_a_restart_on_postgresql() {
-    let Some(pg) = tokio::task::spawn_blocking(Pg::start).await.unwrap() else {
-        eprintln!("SKIPPED: PostgreSQL is not installed (apt-get install postgresql)");
+    let Some(pg) = Pg::start_or_skip_async().await else {
         return;
     };
     let url = pg.url();
@@ -134,8 +133,7 @@ fn record(id: &str) -> GameRecord {
 
 #[test]
 fn a_batch_commits_each_game_whose_version_matches_and_announces_its_state() {
-    let Some(pg) = Pg::start() else {
-        eprintln!("SKIPPED: PostgreSQL is not installed (apt-get install postgresql)");
+    let Some(pg) = Pg::start_or_skip() else {
         return;
     };
     let store = PgStore::connect(&pg.url()).unwrap();

@@ -55,8 +55,7 @@ fn running_ms(v: &Value, color: &str) -> u64 {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_instances_share_games_and_take_over_from_a_killed_one() {
-    let Some(pg) = tokio::task::spawn_blocking(Pg::start).await.unwrap() else {
-        eprintln!("SKIPPED: PostgreSQL is not installed (apt-get install postgresql)");
+    let Some(pg) = Pg::start_or_skip_async().await else {
         return;
     };
     let url = pg.url();

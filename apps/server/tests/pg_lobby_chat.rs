@@ -51,8 +51,7 @@ fn texts(log: &Value) -> Vec<&str> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn lobby_chat_and_rematch_reach_every_instance() {
-    let Some(pg) = tokio::task::spawn_blocking(Pg::start).await.unwrap() else {
-        eprintln!("SKIPPED: PostgreSQL is not installed (apt-get install postgresql)");
+    let Some(pg) = Pg::start_or_skip_async().await else {
         return;
     };
     let url = pg.url();
@@ -210,8 +209,7 @@ async fn pushed_chat_numbers(ws: &mut Ws, quiet: Duration) -> Vec<u64> {
 /// posted at once on both instances reach every watcher on each instance exactly once.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn retries_and_chat_are_exact_across_instances() {
-    let Some(pg) = tokio::task::spawn_blocking(Pg::start).await.unwrap() else {
-        eprintln!("SKIPPED: PostgreSQL is not installed (apt-get install postgresql)");
+    let Some(pg) = Pg::start_or_skip_async().await else {
         return;
     };
     let url = pg.url();

@@ -32,6 +32,24 @@ impl Pg {
         Pg::start_with(false)
     }
 
+    /// [`Pg::start`], saying on stderr that the test is skipped when PostgreSQL is not installed
+    /// (the caller then returns).
+    pub fn start_or_skip() -> Option<Pg> {
+        let pg = Pg::start();
+        if pg.is_none() {
+            eprintln!("SKIPPED: PostgreSQL is not installed (apt-get install postgresql)");
+        }
+        pg
+    }
+
+    /// [`Pg::start_or_skip`] for an async test: run on a blocking thread (initdb and pg_ctl take
+    /// seconds).
+    pub async fn start_or_skip_async() -> Option<Pg> {
+        tokio::task::spawn_blocking(Pg::start_or_skip)
+            .await
+            .expect("the PostgreSQL start-up thread panicked")
+    }
+
     /// Initialise and start a server, with `fsync` on or off; `None` if PostgreSQL is not
     /// installed.
     pub fn start_with(fsync: bool) -> Option<Pg> {
