@@ -51,6 +51,7 @@ mod movegen;
 mod moves;
 mod perft;
 mod position;
+pub mod rng;
 mod setup;
 mod square;
 mod variant;
