@@ -26,7 +26,7 @@
 #[path = "../tests/common/pg.rs"]
 mod pg;
 
-use crown_server::pg::PgStore;
+use crown_server::store::pg::PgStore;
 use crown_server::store::{Durability, SqliteStore};
 use crown_server::{App, Config};
 use futures_util::StreamExt;

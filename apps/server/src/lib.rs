@@ -17,7 +17,6 @@ pub mod limit;
 pub mod live;
 pub mod lobby;
 pub mod pdn;
-pub mod pg;
 pub mod static_files;
 pub mod store;
 

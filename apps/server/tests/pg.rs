@@ -6,7 +6,7 @@ mod common;
 use axum::http::{Method, StatusCode};
 use common::pg::Pg;
 use common::send;
-use crown_server::pg::PgStore;
+use crown_server::store::pg::PgStore;
 use crown_server::store::{GameMeta, GameRecord, MoveRecord, PlayerNames, Seat, Store, StoreError};
 use crown_server::{App, Config};
 use serde_json::json;
