@@ -10,17 +10,12 @@
 //! [`BURST`] messages at once and then one per [`REFILL_MS`] ms (`429 chat_rate_limited`).
 //! Spectators have no seat token and cannot write (`401 missing_token` / `403 bad_token`).
 
-use crate::api::{caller_seat, JsonBody};
-use crate::error::ApiError;
+use crate::error::{Detail, Error};
 use crate::live::now_ms;
 use crate::store::{Change, ChatRecord, Side};
 use crate::{App, GameHandle};
-use axum::extract::{Path, State};
-use axum::http::{header, HeaderMap, StatusCode};
-use axum::response::{IntoResponse, Response};
-use axum::Json;
 use crown_core::Color;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use std::collections::VecDeque;
 use std::sync::Arc;
 
@@ -129,15 +124,15 @@ impl ChatLog {
 ///
 /// # Errors
 /// `storage` if the store cannot be read.
-async fn ensure_loaded(app: &App, h: &GameHandle) -> Result<(), ApiError> {
+async fn ensure_loaded(app: &App, h: &GameHandle) -> Result<(), Error> {
     if h.chat.lock().unwrap_or_else(|e| e.into_inner()).loaded {
         return Ok(());
     }
     let (store, id) = (app.store.clone(), h.id.to_string());
     let stored = tokio::task::spawn_blocking(move || store.load_chat(&id, 0, MAX_MESSAGES))
         .await
-        .map_err(ApiError::storage)?
-        .map_err(ApiError::storage)?;
+        .map_err(Error::storage)?
+        .map_err(Error::storage)?;
     let added = {
         let mut log = h.chat.lock().unwrap_or_else(|e| e.into_inner());
         if log.loaded {
@@ -226,30 +221,22 @@ pub(crate) async fn on_change(app: &App, change: Change) {
 ///
 /// # Errors
 /// `400 bad_chat` saying what is wrong (empty, longer than [`MAX_CHARS`], control characters).
-pub fn check_text(text: &str) -> Result<String, ApiError> {
+pub fn check_text(text: &str) -> Result<String, Error> {
     let text = text.trim();
     let chars = text.chars().count();
     if chars == 0 || chars > MAX_CHARS {
-        return Err(ApiError::bad_request(
+        return Err(Error::invalid(
             "bad_chat",
             format!("a chat message must have 1..={MAX_CHARS} characters, not {chars}"),
         ));
     }
     if text.chars().any(char::is_control) {
-        return Err(ApiError::bad_request(
+        return Err(Error::invalid(
             "bad_chat",
             "a chat message must not contain control characters (line breaks, tabs, ...)",
         ));
     }
     Ok(text.to_string())
-}
-
-/// Body of `POST /api/games/{id}/chat`.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct PostChat {
-    /// The message, plain text.
-    pub text: String,
 }
 
 /// The WebSocket push of a new message.
@@ -259,37 +246,28 @@ struct ChatPush<'a> {
     message: &'a ChatMessage,
 }
 
-/// `GET /api/games/{id}/chat`: the last [`MAX_MESSAGES`] stored messages, oldest first.
+/// The last [`MAX_MESSAGES`] stored messages of `h`, oldest first (`GET /api/games/{id}/chat`).
 ///
 /// # Errors
-/// `not_found`, `storage` (the store cannot be read).
-pub async fn read(
-    State(app): State<App>,
-    Path(id): Path<String>,
-) -> Result<Json<serde_json::Value>, ApiError> {
-    let h = app.handle(&id).await?;
-    ensure_loaded(&app, &h).await?;
+/// `storage` (the store cannot be read).
+pub async fn messages(app: &App, h: &GameHandle) -> Result<Vec<ChatMessage>, Error> {
+    ensure_loaded(app, h).await?;
     let log = h.chat.lock().unwrap_or_else(|e| e.into_inner());
-    let messages: Vec<&ChatMessage> = log.messages.iter().collect();
-    Ok(Json(serde_json::json!({ "messages": messages })))
+    Ok(log.messages.iter().cloned().collect())
 }
 
-/// `POST /api/games/{id}/chat` (seat token) `{"text": "..."}`: send a message; `201` with it. It is
-/// pushed to every WebSocket of the game as `{"type": "chat", "message": {...}}`.
+/// Seat `color` of `h` sends `text` (already checked by [`check_text`]); returns the message,
+/// stored and pushed to every WebSocket of the game as `{"type": "chat", "message": {...}}`.
 ///
 /// # Errors
-/// `bad_chat`, `bad_json`, `not_found`, `missing_token`, `bad_token`, `chat_rate_limited` (429,
-/// with `retry_after_ms` and a `Retry-After` header), `storage` (the message could not be stored:
-/// nothing was sent).
+/// `chat_rate_limited` (limited, with the wait in ms), `storage` (the message could not be
+/// stored: nothing was sent).
 pub async fn post(
-    State(app): State<App>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-    JsonBody(req): JsonBody<PostChat>,
-) -> Result<Response, ApiError> {
-    let text = check_text(&req.text)?;
-    let h = app.handle(&id).await?;
-    let color = caller_seat(&h, &headers).await?;
+    app: &App,
+    h: &GameHandle,
+    color: Color,
+    text: String,
+) -> Result<ChatMessage, Error> {
     let name = h
         .live
         .lock()
@@ -299,22 +277,16 @@ pub async fn post(
         .names
         .get(color)
         .map(str::to_string);
-    ensure_loaded(&app, &h).await?;
+    ensure_loaded(app, h).await?;
     let now = now_ms();
     {
         let mut log = h.chat.lock().unwrap_or_else(|e| e.into_inner());
         if let Err(wait) = log.take(color, now) {
-            let mut e = ApiError::new(
-                StatusCode::TOO_MANY_REQUESTS,
+            return Err(Error::limited(
                 "chat_rate_limited",
                 format!("too many chat messages; wait {} s", wait.div_ceil(1000)),
-            );
-            e.details = Some(serde_json::json!({ "retry_after_ms": wait }));
-            let mut resp = e.into_response();
-            if let Ok(v) = header::HeaderValue::from_str(&wait.div_ceil(1000).to_string()) {
-                resp.headers_mut().insert(header::RETRY_AFTER, v);
-            }
-            return Ok(resp);
+            )
+            .with(Detail::RetryAfterMs(wait)));
         }
     }
     let mut rec = ChatRecord {
@@ -324,15 +296,15 @@ pub async fn post(
         text: text.clone(),
         at_ms: now,
     };
-    let (store, gid, r2) = (app.store.clone(), id.clone(), rec.clone());
+    let (store, gid, r2) = (app.store.clone(), h.id.to_string(), rec.clone());
     let stored = tokio::task::spawn_blocking(move || store.add_chat(&gid, &r2))
         .await
-        .map_err(ApiError::storage)?
+        .map_err(Error::storage)?
         .map_err(|e| {
             tracing::error!(error = %e, "storing a chat message failed");
-            ApiError::storage(e)
+            Error::storage(e)
         })?;
-    let msg = {
+    let (msg, added) = {
         let mut log = h.chat.lock().unwrap_or_else(|e| e.into_inner());
         match stored {
             Some(n) => {
@@ -354,11 +326,10 @@ pub async fn post(
             None => (log.push(color, name, text, now), true),
         }
     };
-    let (msg, added) = msg;
     if added {
-        push(&h, &msg);
+        push(h, &msg);
     }
-    Ok((StatusCode::CREATED, Json(msg)).into_response())
+    Ok(msg)
 }
 
 #[cfg(test)]

@@ -4,8 +4,9 @@
 //! Every operation here works on a copy: the server applies it, saves the copy, and only then
 //! replaces the live game, so a refused or unsaved operation changes nothing.
 
-use crate::error::ApiError;
+use crate::error::{Detail, Error};
 use crate::store::{ChangeState, Declared, GameMeta, GameRecord, MoveRecord, Seat, TimeControl};
+use crate::token::{same_secret, token_hash};
 use crown_core::{Color, Game, GameError, MoveError, Position, Variant};
 use serde::Serialize;
 
@@ -48,24 +49,6 @@ fn declare(game: &mut Game, declared: Option<Declared>) {
         Some(Declared::AgreedDraw) => game.agree_draw(),
         Some(Declared::Cancelled { .. }) | None => {}
     }
-}
-
-/// SHA-256 of a seat token, in hex: what the store keeps instead of the token.
-pub fn token_hash(token: &str) -> String {
-    use sha2::Digest;
-    sha2::Sha256::digest(token.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
-}
-
-/// Compare two byte strings in time independent of where they differ.
-fn same_secret(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
 impl Live {
@@ -209,8 +192,8 @@ impl Live {
     }
 
     /// The error for acting on a cancelled game.
-    fn cancelled_error(&self) -> ApiError {
-        ApiError::conflict(
+    fn cancelled_error(&self) -> Error {
+        Error::conflict(
             "cancelled",
             "the game was cancelled before anyone joined it",
         )
@@ -221,15 +204,15 @@ impl Live {
     ///
     /// # Errors
     /// `cancelled` (already), `game_over`, `not_open` (both seats are taken: resign instead).
-    pub fn cancel(&mut self, _color: Color, now: u64) -> Result<(), ApiError> {
+    pub fn cancel(&mut self, _color: Color, now: u64) -> Result<(), Error> {
         if self.cancelled() {
             return Err(self.cancelled_error());
         }
         if let Some(o) = self.game.outcome() {
-            return Err(ApiError::game_over(&o));
+            return Err(Error::game_over(&o));
         }
         if self.seated() {
-            return Err(ApiError::conflict(
+            return Err(Error::conflict(
                 "not_open",
                 "the game has started (both seats are taken): resign instead",
             ));
@@ -323,15 +306,15 @@ impl Live {
         }
     }
 
-    fn require_playing(&self) -> Result<(), ApiError> {
+    fn require_playing(&self) -> Result<(), Error> {
         if self.cancelled() {
             return Err(self.cancelled_error());
         }
         if let Some(o) = self.game.outcome() {
-            return Err(ApiError::game_over(&o));
+            return Err(Error::game_over(&o));
         }
         if !self.seated() {
-            return Err(ApiError::conflict(
+            return Err(Error::conflict(
                 "seat_open",
                 "the game has not started: a seat is still open",
             ));
@@ -352,11 +335,11 @@ impl Live {
         text: &str,
         expected_ply: Option<usize>,
         now: u64,
-    ) -> Result<(), ApiError> {
+    ) -> Result<(), Error> {
         self.require_playing()?;
         if let Some(p) = expected_ply {
             if p != self.rec.moves.len() {
-                return Err(ApiError::conflict(
+                return Err(Error::conflict(
                     "stale_ply",
                     format!(
                         "the move was meant for ply {p} but {} plies have been played",
@@ -367,14 +350,14 @@ impl Live {
         }
         let stm = self.game.position().side_to_move();
         if stm != color {
-            return Err(ApiError::conflict(
+            return Err(Error::conflict(
                 "not_your_turn",
                 format!("it is {}'s turn, not {}'s", stm.name(), color.name()),
             ));
         }
         let mv = read_move_text(self.game.position(), text)?;
         if self.check_flag(now) {
-            return Err(ApiError::conflict(
+            return Err(Error::conflict(
                 "time_out",
                 format!("{} ran out of time before moving", color.name()),
             ));
@@ -382,8 +365,8 @@ impl Live {
         let written = self.game.position().move_text(&mv);
         self.game.play(&mv).map_err(|e| match e {
             GameError::Move(m) => move_error(m),
-            GameError::GameOver(o) => ApiError::game_over(&o),
-            GameError::Claim(c) => ApiError::conflict("claim", c),
+            GameError::GameOver(o) => Error::game_over(&o),
+            GameError::Claim(c) => Error::conflict("claim", c),
         })?;
         if let Some(tc) = self.rec.meta.time_control {
             let i = color.index();
@@ -429,14 +412,14 @@ impl Live {
     ///
     /// # Errors
     /// `seat_taken` when no human seat is open, `cancelled` when the game was withdrawn or expired.
-    pub fn join(&mut self, token: String, now: u64) -> Result<Color, ApiError> {
+    pub fn join(&mut self, token: String, now: u64) -> Result<Color, Error> {
         if self.cancelled() {
             return Err(self.cancelled_error());
         }
         let open = Color::ALL
             .into_iter()
             .find(|&c| matches!(seat(&self.rec.meta, c), Seat::Human { token_sha256: None }))
-            .ok_or_else(|| ApiError::conflict("seat_taken", "both seats are already taken"))?;
+            .ok_or_else(|| Error::conflict("seat_taken", "both seats are already taken"))?;
         *seat_mut(&mut self.rec.meta, open) = Seat::Human {
             token_sha256: Some(token_hash(&token)),
         };
@@ -448,7 +431,7 @@ impl Live {
     ///
     /// # Errors
     /// `game_over`, `seat_open`.
-    pub fn resign(&mut self, color: Color, now: u64) -> Result<(), ApiError> {
+    pub fn resign(&mut self, color: Color, now: u64) -> Result<(), Error> {
         self.require_playing()?;
         self.game.resign(color);
         self.rec.meta.declared = Some(Declared::Resigned {
@@ -462,10 +445,10 @@ impl Live {
     ///
     /// # Errors
     /// `game_over`, `seat_open`, `already_offered`.
-    pub fn offer_draw(&mut self, color: Color, now: u64) -> Result<bool, ApiError> {
+    pub fn offer_draw(&mut self, color: Color, now: u64) -> Result<bool, Error> {
         self.require_playing()?;
         match self.rec.meta.draw_offer {
-            Some(c) if Color::from(c) == color => Err(ApiError::conflict(
+            Some(c) if Color::from(c) == color => Err(Error::conflict(
                 "already_offered",
                 format!("{} has already offered a draw", color.name()),
             )),
@@ -485,10 +468,10 @@ impl Live {
     ///
     /// # Errors
     /// `game_over`, `seat_open`, `no_offer`.
-    pub fn accept_draw(&mut self, color: Color, now: u64) -> Result<(), ApiError> {
+    pub fn accept_draw(&mut self, color: Color, now: u64) -> Result<(), Error> {
         self.require_playing()?;
         if self.rec.meta.draw_offer != Some(color.opposite().into()) {
-            return Err(ApiError::conflict(
+            return Err(Error::conflict(
                 "no_offer",
                 format!("{} has not offered a draw", color.opposite().name()),
             ));
@@ -503,10 +486,10 @@ impl Live {
     ///
     /// # Errors
     /// `game_over`, `seat_open`, `no_offer`.
-    pub fn decline_draw(&mut self, _color: Color, now: u64) -> Result<(), ApiError> {
+    pub fn decline_draw(&mut self, _color: Color, now: u64) -> Result<(), Error> {
         self.require_playing()?;
         if self.rec.meta.draw_offer.is_none() {
-            return Err(ApiError::conflict("no_offer", "no draw offer is standing"));
+            return Err(Error::conflict("no_offer", "no draw offer is standing"));
         }
         self.rec.meta.draw_offer = None;
         self.refresh(now);
@@ -530,16 +513,16 @@ impl Live {
     ///
     /// # Errors
     /// `game_over`, `seat_open`, `nothing_to_take_back`, `already_requested`.
-    pub fn request_takeback(&mut self, color: Color, now: u64) -> Result<(), ApiError> {
+    pub fn request_takeback(&mut self, color: Color, now: u64) -> Result<(), Error> {
         self.require_playing()?;
         if self.takeback_plies(color) == 0 {
-            return Err(ApiError::conflict(
+            return Err(Error::conflict(
                 "nothing_to_take_back",
                 format!("{} has no move to take back", color.name()),
             ));
         }
         if self.rec.meta.takeback_request.is_some() {
-            return Err(ApiError::conflict(
+            return Err(Error::conflict(
                 "already_requested",
                 "a takeback request is already standing",
             ));
@@ -555,11 +538,11 @@ impl Live {
     ///
     /// # Errors
     /// `game_over`, `seat_open`, `no_request`.
-    pub fn accept_takeback(&mut self, color: Color, now: u64) -> Result<usize, ApiError> {
+    pub fn accept_takeback(&mut self, color: Color, now: u64) -> Result<usize, Error> {
         self.require_playing()?;
         let asker = color.opposite();
         if self.rec.meta.takeback_request != Some(asker.into()) {
-            return Err(ApiError::conflict(
+            return Err(Error::conflict(
                 "no_request",
                 format!("{} has not asked for a takeback", asker.name()),
             ));
@@ -588,10 +571,10 @@ impl Live {
     ///
     /// # Errors
     /// `game_over`, `seat_open`, `no_request`.
-    pub fn decline_takeback(&mut self, _color: Color, now: u64) -> Result<(), ApiError> {
+    pub fn decline_takeback(&mut self, _color: Color, now: u64) -> Result<(), Error> {
         self.require_playing()?;
         if self.rec.meta.takeback_request.is_none() {
-            return Err(ApiError::conflict(
+            return Err(Error::conflict(
                 "no_request",
                 "no takeback request is standing",
             ));
@@ -606,10 +589,10 @@ impl Live {
     ///
     /// # Errors
     /// `not_engine_turn` when it is not the engine's turn or no clock runs (nothing to credit).
-    pub fn credit_engine_wait(&mut self, queued_at: u64, now: u64) -> Result<(), ApiError> {
+    pub fn credit_engine_wait(&mut self, queued_at: u64, now: u64) -> Result<(), Error> {
         let started = self.rec.meta.turn_started_ms;
         if self.engine_to_move().is_none() || self.flag_deadline().is_none() {
-            return Err(ApiError::conflict(
+            return Err(Error::conflict(
                 "not_engine_turn",
                 "no engine clock is running",
             ));
@@ -732,7 +715,7 @@ impl Live {
 /// The move `text` read by the one move reader of crown-notation ([`crown_notation::read_move`]:
 /// Crown notation, algebraic squares `f6-e5`, …), its error mapped to the API's codes with the
 /// legal moves or the candidates as detail.
-fn read_move_text(pos: &crown_core::Position, text: &str) -> Result<crown_core::Move, ApiError> {
+fn read_move_text(pos: &crown_core::Position, text: &str) -> Result<crown_core::Move, Error> {
     use crown_notation::InputErrorKind;
     crown_notation::read_move(pos, text).map_err(|e| {
         let msg = e.to_string();
@@ -743,40 +726,32 @@ fn read_move_text(pos: &crown_core::Position, text: &str) -> Result<crown_core::
                     .iter()
                     .map(|m| pos.move_text(m))
                     .collect();
-                ApiError::unprocessable(
-                    "illegal_move",
-                    msg,
-                    Some(serde_json::json!({ "legal": legal })),
-                )
+                Error::rejected("illegal_move", msg).with(Detail::Legal(legal))
             }
             InputErrorKind::AmbiguousMove => {
-                let detail = match pos.parse_move(text) {
+                let e = Error::rejected("ambiguous_move", msg);
+                match pos.parse_move(text) {
                     Err(MoveError::Ambiguous { candidates, .. }) => {
-                        Some(serde_json::json!({ "candidates": candidates }))
+                        e.with(Detail::Candidates(candidates))
                     }
-                    _ => None,
-                };
-                ApiError::unprocessable("ambiguous_move", msg, detail)
+                    _ => e,
+                }
             }
-            _ => ApiError::unprocessable("bad_move_syntax", msg, None),
+            _ => Error::rejected("bad_move_syntax", msg),
         }
     })
 }
 
-fn move_error(e: MoveError) -> ApiError {
+fn move_error(e: MoveError) -> Error {
     let msg = e.to_string();
     match e {
-        MoveError::Syntax { .. } => ApiError::unprocessable("bad_move_syntax", msg, None),
-        MoveError::Illegal { legal, .. } => ApiError::unprocessable(
-            "illegal_move",
-            msg,
-            Some(serde_json::json!({ "legal": legal })),
-        ),
-        MoveError::Ambiguous { candidates, .. } => ApiError::unprocessable(
-            "ambiguous_move",
-            msg,
-            Some(serde_json::json!({ "candidates": candidates })),
-        ),
+        MoveError::Syntax { .. } => Error::rejected("bad_move_syntax", msg),
+        MoveError::Illegal { legal, .. } => {
+            Error::rejected("illegal_move", msg).with(Detail::Legal(legal))
+        }
+        MoveError::Ambiguous { candidates, .. } => {
+            Error::rejected("ambiguous_move", msg).with(Detail::Candidates(candidates))
+        }
     }
 }
 
