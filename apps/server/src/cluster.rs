@@ -3,11 +3,11 @@
 //! announced by another instance, and the per-game leases that decide which instance runs a
 //! game's clock and engine.
 
+use crate::app::App;
 use crate::error::Error;
+use crate::handle::GameHandle;
 use crate::live::{now_ms, Live};
-use crate::registry::GameHandle;
 use crate::store::{self, Change};
-use crate::App;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;

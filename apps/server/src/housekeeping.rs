@@ -2,9 +2,9 @@
 //! clock ran out, open games nobody joined expire, finished games nobody watches leave memory,
 //! and the heartbeat lets a restart stop the clocks for the downtime.
 
+use crate::app::App;
 use crate::error::Error;
 use crate::live::now_ms;
-use crate::App;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 

@@ -8,12 +8,12 @@
 //! - `POST /api/games/{id}/rematch`: after a game ended, a seat offers a rematch (a new game with
 //!   the colours swapped); the opponent calling it too takes the new game's other seat.
 
+use crate::app::App;
 use crate::error::Error;
+use crate::handle::GameHandle;
 use crate::live::{now_ms, GameView, Live};
-use crate::registry::GameHandle;
 use crate::store::{Declared, GameRecord, Rematch, Seat, TimeControl};
 use crate::token::random_hex;
-use crate::App;
 use crown_core::{Color, Position, Variant};
 use serde::Serialize;
 use std::sync::Arc;

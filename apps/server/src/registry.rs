@@ -2,57 +2,20 @@
 //! asked for, inserted when created, and changed by [`App::mutate`], which saves a change before
 //! making it live and pushing it to every WebSocket of the game.
 
-use crate::chat::ChatLog;
+use crate::app::{App, AppInner};
+use crate::config::Config;
+use crate::engine::MovePicker;
 use crate::error::{Error, ErrorKind};
+use crate::handle::GameHandle;
+use crate::limit::{ConnCounter, RateLimiter};
 use crate::live::{self, now_ms, Live};
+use crate::store::Store;
 use crate::store::StoreError;
-use crate::App;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use tokio::sync::broadcast;
-
-/// One game held in memory.
-pub struct GameHandle {
-    pub(crate) id: Arc<str>,
-    pub(crate) live: tokio::sync::Mutex<Live>,
-    pub(crate) tx: broadcast::Sender<Arc<str>>,
-    pub(crate) engine_busy: AtomicBool,
-    /// When the side to move's flag falls (ms since the epoch), `u64::MAX` if no clock runs.
-    pub(crate) deadline: AtomicU64,
-    /// The address that created this game while it counts toward that address's unjoined games
-    /// (cleared once the game leaves status `open`).
-    pub(crate) unjoined_by: Mutex<Option<std::net::IpAddr>>,
-    /// The address that created this engine game while it counts toward that address's engine
-    /// games (cleared once the game is finished).
-    pub(crate) engine_by: Mutex<Option<std::net::IpAddr>>,
-    /// Set while the engine's search waits for a free worker: its clock is stopped meanwhile.
-    pub(crate) engine_waiting: AtomicBool,
-    /// The game's chat: the last messages, read from the store when first used (see `chat.rs`).
-    pub(crate) chat: Mutex<ChatLog>,
-    /// With a shared store: the listener generation ([`Store::listening`]) under which this
-    /// copy was last read or checked against the store (0: never). While the listener still
-    /// has that generation, every committed change has been announced to this instance.
-    pub(crate) synced: AtomicU64,
-}
-
-impl GameHandle {
-    pub(crate) fn new(live: Live) -> Arc<GameHandle> {
-        let (tx, _) = broadcast::channel(64);
-        let deadline = AtomicU64::new(live.flag_deadline().unwrap_or(u64::MAX));
-        Arc::new(GameHandle {
-            id: Arc::from(live.rec.id.as_str()),
-            live: tokio::sync::Mutex::new(live),
-            tx,
-            engine_busy: AtomicBool::new(false),
-            deadline,
-            unjoined_by: Mutex::new(None),
-            engine_by: Mutex::new(None),
-            engine_waiting: AtomicBool::new(false),
-            chat: Mutex::new(ChatLog::default()),
-            synced: AtomicU64::new(0),
-        })
-    }
-}
+use tokio::sync::watch;
 
 /// The event name and full game view pushed over the WebSocket.
 #[derive(serde::Serialize)]
@@ -66,23 +29,92 @@ struct Push<'a> {
 /// request is answered `409 version_conflict`.
 const MAX_CONFLICT_RETRIES: u32 = 3;
 
-impl GameHandle {
-    /// The seat whose secret is `token` in this game.
+impl App {
+    /// Build the state, load every unfinished game from `store` (shifting running clocks so that
+    /// downtime since the last heartbeat is not charged), and start the background tasks (flag
+    /// sweeper, heartbeat, engine moves). Must run inside a Tokio runtime.
     ///
     /// # Errors
-    /// `bad_token` (not seated) when the token is no seat of this game.
-    pub async fn seat_of_token(&self, token: &str) -> Result<crown_core::Color, Error> {
-        self.live.lock().await.seat_of(token).ok_or_else(|| {
-            Error::new(
-                ErrorKind::NotSeated,
-                "bad_token",
-                "the token is not a seat of this game (spectators cannot act)",
-            )
+    /// A message if the store cannot be read or a stored game does not replay.
+    pub async fn start(
+        store: Arc<dyn Store>,
+        config: Config,
+        engine: Option<Arc<dyn MovePicker>>,
+    ) -> Result<App, String> {
+        let (shutdown_tx, _) = watch::channel(false);
+        let workers = config.engine_workers.max(1);
+        let app = App(Arc::new(AppInner {
+            limiter: RateLimiter::new(config.rate_per_sec, config.rate_burst),
+            store,
+            games: Mutex::new(HashMap::new()),
+            config,
+            open_games: AtomicUsize::new(0),
+            engine,
+            engine_slots: Arc::new(tokio::sync::Semaphore::new(workers)),
+            shutdown_tx,
+            conns: ConnCounter::default(),
+            unjoined: ConnCounter::default(),
+            engine_games: ConnCounter::default(),
+            ws_per_ip: ConnCounter::default(),
+            instance: crate::cluster::instance_id(),
+            owned: Mutex::new(std::collections::HashSet::new()),
+            owned_until: AtomicU64::new(0),
+        }));
+        if app.store.shared() {
+            // Several instances share the store: games are loaded when first used or when this
+            // instance takes their lease; the leases, not the heartbeat, decide what downtime is
+            // charged (docs/scaling.md).
+            app.start_shared().await;
+            app.spawn_background();
+            return Ok(app);
+        }
+        let store = app.store.clone();
+        let loaded = tokio::task::spawn_blocking(move || -> Result<Vec<Live>, String> {
+            let heartbeat = store.last_heartbeat().map_err(|e| e.to_string())?;
+            // Read and replay every game first; only then take the instant the clocks resume at,
+            // so the time spent loading is downtime too and never charged.
+            let mut out = store
+                .load_unfinished()
+                .map_err(|e| e.to_string())?
+                .into_iter()
+                .map(Live::from_record)
+                .collect::<Result<Vec<_>, _>>()?;
+            let now = now_ms();
+            if let Some(hb) = heartbeat {
+                let changed: Vec<usize> = out
+                    .iter_mut()
+                    .enumerate()
+                    .filter_map(|(i, live)| live.resume_after_downtime(hb, now).then_some(i))
+                    .collect();
+                // One transaction for every shifted clock.
+                let mut recs: Vec<_> = changed.iter().map(|&i| out[i].rec.clone()).collect();
+                store.save_rows(&mut recs).map_err(|e| e.to_string())?;
+                for (&i, rec) in changed.iter().zip(recs) {
+                    out[i].rec = rec;
+                }
+            }
+            store.heartbeat(now).map_err(|e| e.to_string())?;
+            Ok(out)
         })
+        .await
+        .map_err(|e| e.to_string())??;
+        let count = loaded.len();
+        {
+            let mut games = app.games.lock().unwrap_or_else(|e| e.into_inner());
+            for live in loaded {
+                games.insert(live.rec.id.clone(), GameHandle::new(live));
+            }
+        }
+        app.open_games.store(count, Ordering::SeqCst);
+        tracing::info!(games = count, "resumed unfinished games");
+        app.spawn_background();
+        let handles: Vec<_> = app.all_handles();
+        for h in handles {
+            app.maybe_engine(h);
+        }
+        Ok(app)
     }
-}
 
-impl App {
     /// [`GameHandle::seat_of_token`] for a change, on a copy from [`App::handle_for_change`]: a
     /// token the copy does not know is checked again against the stored game (it may have been
     /// seated on another instance) before it is refused.

@@ -2,10 +2,10 @@
 //! pool's workers (with the engine's clock stopped), runs on a thread of lower OS priority, and
 //! its move is played like any other change.
 
+use crate::app::App;
 use crate::error::Error;
+use crate::handle::GameHandle;
 use crate::live::now_ms;
-use crate::registry::GameHandle;
-use crate::App;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 

@@ -1,7 +1,7 @@
 //! The connection layer: hyper's HTTP/1.1 server per connection with a header-read timeout, a
 //! bounded request head, a per-address connection cap and graceful shutdown.
 
-use crate::App;
+use crate::app::App;
 use std::sync::Arc;
 use std::time::Duration;
 

@@ -3,8 +3,8 @@
 
 use super::error::ApiError;
 use super::extract::{bearer, JsonBody};
+use crate::app::App;
 use crate::chat::{self, check_text};
-use crate::App;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};

@@ -3,10 +3,10 @@
 
 use super::error::ApiError;
 use super::extract::{bearer, ApiQuery, ClientIp, JsonBody};
+use crate::app::App;
 use crate::live::{now_ms, GameView, Live};
 use crate::store::{Seat, TimeControl};
 use crate::token::random_hex;
-use crate::App;
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};

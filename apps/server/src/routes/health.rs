@@ -1,7 +1,7 @@
 //! `GET /health`, and the page served at `/` and `/g/{id}` when the web UI has not been built.
 
+use crate::app::App;
 use crate::live::now_ms;
-use crate::App;
 use axum::extract::State;
 use axum::response::Html;
 use axum::routing::get;

@@ -2,7 +2,7 @@
 //! fallback, and the request's tracing span.
 
 use super::error::ApiError;
-use crate::App;
+use crate::app::App;
 use axum::extract::{ConnectInfo, Request, State};
 use axum::http::{header, StatusCode};
 use axum::middleware::Next;

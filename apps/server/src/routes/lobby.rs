@@ -4,9 +4,9 @@
 use super::error::ApiError;
 use super::extract::{bearer, ClientIp, JsonBody};
 use super::games::{join_url, SeatGranted};
+use crate::app::App;
 use crate::live::GameView;
 use crate::lobby::{self, check_name};
-use crate::App;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::routing::{get, post};

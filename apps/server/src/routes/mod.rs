@@ -22,7 +22,7 @@ pub mod moves;
 pub mod static_files;
 pub mod ws;
 
-use crate::App;
+use crate::app::App;
 use axum::middleware;
 use axum::Router;
 
@@ -60,4 +60,11 @@ pub fn router(app: App) -> Router {
         ))
         .layer(tower_http::trace::TraceLayer::new_for_http().make_span_with(layers::request_span))
         .with_state(app)
+}
+
+impl App {
+    /// The axum router with every route and layer.
+    pub fn router(&self) -> axum::Router {
+        router(self.clone())
+    }
 }

@@ -3,8 +3,8 @@
 
 use super::error::ApiError;
 use super::extract::{bearer, JsonBody};
+use crate::app::App;
 use crate::live::{now_ms, GameView};
-use crate::App;
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
 use axum::routing::post;

@@ -3,8 +3,8 @@
 
 use super::error::ApiError;
 use super::extract::{ApiQuery, ClientIp};
-use crate::registry::GameHandle;
-use crate::App;
+use crate::app::App;
+use crate::handle::GameHandle;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
