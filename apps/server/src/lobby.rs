@@ -239,14 +239,7 @@ pub async fn rematch(
     if let Some(new_id) = existing {
         // The opponent accepts: take the open seat of the new game.
         let nh = app.handle(&new_id).await?;
-        let token = random_hex(32)?;
-        let t2 = token.clone();
-        let (new_color, _) = app
-            .mutate(&nh, "join", None, move |live, now| {
-                live.join(t2.clone(), now)
-            })
-            .await?;
-        let game = nh.live.lock().await.view(now_ms(), Some(new_color));
+        let (new_color, token, game) = app.join(&nh).await?;
         return Ok(RematchSeat {
             created: false,
             id: new_id,

@@ -144,18 +144,39 @@ impl App {
             .collect()
     }
 
+    /// A new player takes the open seat of `h` with a fresh secret token: its colour, the token
+    /// and the game as that seat sees it.
+    ///
+    /// # Errors
+    /// `seat_taken`, `cancelled`, `no_randomness`, `storage`.
+    pub async fn join(
+        &self,
+        h: &Arc<GameHandle>,
+    ) -> Result<(crown_core::Color, String, live::GameView), Error> {
+        let token = crate::token::random_hex(32)?;
+        let t2 = token.clone();
+        let (color, _) = self
+            .mutate(h, "join", None, move |live, now| live.join(t2.clone(), now))
+            .await?;
+        let game = h.live.lock().await.view(now_ms(), Some(color));
+        Ok((color, token, game))
+    }
+
+    /// The game `id` if this instance holds it in memory.
+    pub(crate) fn held(&self, id: &str) -> Option<Arc<GameHandle>> {
+        self.games
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(id)
+            .cloned()
+    }
+
     /// The game `id`, from memory or loaded from the store.
     ///
     /// # Errors
     /// `not_found`, or `storage` if loading failed.
     pub async fn handle(&self, id: &str) -> Result<Arc<GameHandle>, Error> {
-        let cached = self
-            .games
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(id)
-            .cloned();
-        if let Some(h) = cached {
+        if let Some(h) = self.held(id) {
             if self.store.shared() {
                 // Another instance may have changed it: never answer from a stale copy.
                 self.refresh(&h, None).await?;
@@ -196,13 +217,7 @@ impl App {
     /// As [`App::handle`].
     pub async fn handle_for_change(&self, id: &str) -> Result<Arc<GameHandle>, Error> {
         if self.store.shared() {
-            let cached = self
-                .games
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .get(id)
-                .cloned();
-            if let Some(h) = cached {
+            if let Some(h) = self.held(id) {
                 if self.in_sync(&h) {
                     return Ok(h);
                 }

@@ -72,13 +72,7 @@ pub(crate) async fn on_change(app: &App, change: Change) {
     let targets: Vec<Arc<GameHandle>> = if change.id.is_empty() {
         app.all_handles()
     } else {
-        app.games
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(&change.id)
-            .cloned()
-            .into_iter()
-            .collect()
+        app.held(&change.id).into_iter().collect()
     };
     for h in targets {
         let after = {

@@ -279,14 +279,7 @@ async fn join_game(
     Path(id): Path<String>,
 ) -> Result<Json<SeatGranted>, ApiError> {
     let h = app.handle_for_change(&id).await?;
-    let token = random_hex(32)?;
-    let t2 = token.clone();
-    let (color, _) = app
-        .mutate(&h, "join", None, move |live, now| {
-            live.join(t2.clone(), now)
-        })
-        .await?;
-    let game = h.live.lock().await.view(now_ms(), Some(color));
+    let (color, token, game) = app.join(&h).await?;
     Ok(Json(SeatGranted {
         join_url: join_url(&id),
         id,
