@@ -1,5 +1,5 @@
 //! Coherence between instances sharing one store (PostgreSQL, docs/scaling.md): which copies are
-//! known to be in step with the store ([`GameHandle::synced`]), catching up after a change
+//! known to be in step with the store (`GameHandle::synced`), catching up after a change
 //! announced by another instance, and the per-game leases that decide which instance runs a
 //! game's clock and engine.
 

@@ -208,10 +208,10 @@ impl App {
 
     /// The game `id` for a change (a move, a seat action): as [`App::handle`], except that with a
     /// shared store the version check is skipped while the held copy is known to have seen every
-    /// committed change ([`GameHandle::synced`], docs/scaling.md "Version checks"). That is safe
+    /// committed change (`GameHandle::synced`, docs/scaling.md "Version checks"). That is safe
     /// for a change: a save from a stale copy fails its versioned `UPDATE` and is retried on the
     /// reloaded game, and a change refused by the copy is checked again against the stored
-    /// version before the refusal is answered ([`App::mutate`], [`App::recheck`]).
+    /// version before the refusal is answered ([`App::mutate`], `App::recheck`).
     ///
     /// # Errors
     /// As [`App::handle`].

@@ -9,11 +9,11 @@ use std::time::Duration;
 /// and wait for requests in flight.
 ///
 /// Each connection is served by hyper's HTTP/1.1 server with a header-read timeout
-/// ([`Config::header_read_timeout_ms`]: a client that does not send a whole request head within
+/// ([`crate::Config::header_read_timeout_ms`]: a client that does not send a whole request head within
 /// it, including an idle keep-alive connection, is disconnected) and request heads of at most
-/// [`Config::max_header_bytes`]; a client address may hold at most [`Config::max_conns_per_ip`]
+/// [`crate::Config::max_header_bytes`]; a client address may hold at most [`crate::Config::max_conns_per_ip`]
 /// connections (more are closed at once; upgraded WebSockets are counted separately, see
-/// [`Config::max_ws_per_ip`]).
+/// [`crate::Config::max_ws_per_ip`]).
 ///
 /// # Errors
 /// I/O errors from the listener.

@@ -5,7 +5,7 @@
 //! The game's in-memory handle keeps the last [`MAX_MESSAGES`], read from the store the first time
 //! the chat is used. With several instances on one PostgreSQL, each stored message is announced
 //! ([`crate::store::Store::chat_changes`]) and every instance holding the game reads it and pushes
-//! it to its own sockets ([`on_change`]). A message is plain text of 1..=[`MAX_CHARS`] characters
+//! it to its own sockets (`on_change`). A message is plain text of 1..=[`MAX_CHARS`] characters
 //! (no control characters); clients must show it as text, never as HTML. Each seat may send
 //! [`BURST`] messages at once and then one per [`REFILL_MS`] ms (`429 chat_rate_limited`).
 //! Spectators have no seat token and cannot write (`401 missing_token` / `403 bad_token`).
