@@ -26,7 +26,8 @@
 #[path = "../tests/common/pg.rs"]
 mod pg;
 
-use crown_server::pg::PgStore;
+use crown_core::rng::Rng;
+use crown_server::store::pg::PgStore;
 use crown_server::store::{Durability, SqliteStore};
 use crown_server::{App, Config};
 use futures_util::StreamExt;
@@ -146,18 +147,6 @@ async fn post(
     }
 }
 
-/// A small PRNG (xorshift64*) for the move pace; no need for a crate.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) % n.max(1)
-    }
-}
-
 /// A game with both seats taken: (id, black token, white token, view).
 async fn setup_game(
     http: &reqwest::Client,
@@ -177,7 +166,10 @@ async fn setup_game(
     Ok((id, black, white, joined["game"].clone()))
 }
 
-/// Plays the game at the scheduled pace until `end`; returns each move's latency (from its
+/// The seed of the move pace; game `i` draws from stream `i` of it (`crown_core::rng`).
+const PACE_SEED: u64 = 0x5eed_c20a_0001;
+
+/// Plays game number `number` at the scheduled pace until `end`; returns each move's latency (from its
 /// scheduled instant) and the errors met.
 #[allow(clippy::too_many_arguments)]
 async fn play(
@@ -185,11 +177,11 @@ async fn play(
     (base_black, base_white): (String, String),
     (id, black, white, mut game): (String, String, String, Value),
     pace: (u64, u64),
-    seed: u64,
+    number: u64,
     start: Instant,
     end: Instant,
 ) -> (Vec<Duration>, Vec<String>) {
-    let mut rng = Rng(seed | 1);
+    let mut rng = Rng::stream(PACE_SEED, number);
     let mut times = Vec::new();
     let mut errors = Vec::new();
     // Spread the first moves over one pace interval.
@@ -384,7 +376,7 @@ fn main() {
                         (bases[i % bases.len()].clone(), bases[(i + 1) % bases.len()].clone()),
                         g,
                         opts.pace,
-                        0x9E37_79B9_7F4A_7C15u64.wrapping_mul(i as u64 + 1),
+                        i as u64,
                         start,
                         end,
                     ))

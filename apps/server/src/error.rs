@@ -1,100 +1,116 @@
-//! The JSON error every endpoint returns: `{"error": {"code": ..., "message": ..., ...details}}`.
+//! The domain's error: why an operation on a game, a seat, the chat or the lobby was refused or
+//! failed. It says *what kind* of refusal it is ([`ErrorKind`]), with the API's stable `code`, a
+//! readable message and optional details; the HTTP layer (`routes::error`) alone turns it into a
+//! status and a JSON body (docs/api.md).
 
-use axum::http::StatusCode;
-use axum::response::{IntoResponse, Response};
-use serde_json::{json, Value};
+/// What kind of refusal or failure an [`Error`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// The request's values are not acceptable (a bad name, an empty chat message, …).
+    Invalid,
+    /// The caller's seat token is not a seat of the game.
+    NotSeated,
+    /// The game does not exist.
+    NotFound,
+    /// The request does not fit the game's state (not your turn, game over, stale ply, …).
+    Conflict,
+    /// A move the rules refuse (illegal, ambiguous, unreadable).
+    Rejected,
+    /// The caller is over a per-client or per-seat limit (too many games, messages, …).
+    Limited,
+    /// The server is full (too many unfinished games).
+    Full,
+    /// The server cannot do it now (storage failed, no randomness); nothing changed.
+    Internal,
+}
 
-/// An API error: HTTP status, a stable machine-readable `code`, a readable `message` and optional
-/// details (for an illegal move, the legal moves).
-#[derive(Debug, Clone)]
-pub struct ApiError {
-    /// HTTP status.
-    pub status: StatusCode,
-    /// Stable code, e.g. `illegal_move`, `not_your_turn`, `forbidden`.
+/// Extra facts an [`Error`] carries to the client.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Detail {
+    /// The legal moves, in notation (an illegal move).
+    Legal(Vec<String>),
+    /// The moves an ambiguous text could mean, in notation.
+    Candidates(Vec<String>),
+    /// Wait this many ms before trying again (a rate limit).
+    RetryAfterMs(u64),
+}
+
+/// A refused or failed operation: its kind, the API's stable `code` (e.g. `illegal_move`,
+/// `not_your_turn`), a readable message and optional details.
+#[derive(Clone, Debug, thiserror::Error)]
+#[error("{code}: {message}")]
+pub struct Error {
+    /// What kind of refusal it is.
+    pub kind: ErrorKind,
+    /// Stable machine-readable code (docs/api.md).
     pub code: &'static str,
     /// Readable explanation.
     pub message: String,
-    /// Extra fields merged into the error object.
-    pub details: Option<Value>,
+    /// Extra facts for the client.
+    pub detail: Option<Detail>,
 }
 
-impl ApiError {
-    /// An error with `status`, `code` and `message`.
-    pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> ApiError {
-        ApiError {
-            status,
+/// The domain's result.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl Error {
+    /// An error of `kind` with `code` and `message`.
+    pub fn new(kind: ErrorKind, code: &'static str, message: impl Into<String>) -> Error {
+        Error {
+            kind,
             code,
             message: message.into(),
-            details: None,
+            detail: None,
         }
     }
 
-    /// 400 Bad Request.
-    pub fn bad_request(code: &'static str, message: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::BAD_REQUEST, code, message)
+    /// This error with `detail`.
+    #[must_use]
+    pub fn with(mut self, detail: Detail) -> Error {
+        self.detail = Some(detail);
+        self
     }
 
-    /// 409 Conflict: the request does not fit the game's state.
-    pub fn conflict(code: &'static str, message: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::CONFLICT, code, message)
+    /// [`ErrorKind::Invalid`].
+    pub fn invalid(code: &'static str, message: impl Into<String>) -> Error {
+        Error::new(ErrorKind::Invalid, code, message)
     }
 
-    /// 422 Unprocessable: a move the rules refuse.
-    pub fn unprocessable(
-        code: &'static str,
-        message: impl Into<String>,
-        details: Option<Value>,
-    ) -> ApiError {
-        ApiError {
-            details,
-            ..ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, code, message)
-        }
+    /// [`ErrorKind::Conflict`]: the request does not fit the game's state.
+    pub fn conflict(code: &'static str, message: impl Into<String>) -> Error {
+        Error::new(ErrorKind::Conflict, code, message)
     }
 
-    /// 409 `game_over`.
-    pub fn game_over(o: &crown_core::Outcome) -> ApiError {
-        ApiError::conflict("game_over", format!("the game is over ({o})"))
+    /// [`ErrorKind::Rejected`]: a move the rules refuse.
+    pub fn rejected(code: &'static str, message: impl Into<String>) -> Error {
+        Error::new(ErrorKind::Rejected, code, message)
     }
 
-    /// 404 `not_found` for game `id`.
-    pub fn not_found(id: &str) -> ApiError {
-        ApiError::new(
-            StatusCode::NOT_FOUND,
+    /// [`ErrorKind::Limited`].
+    pub fn limited(code: &'static str, message: impl Into<String>) -> Error {
+        Error::new(ErrorKind::Limited, code, message)
+    }
+
+    /// `game_over` (a conflict): the game ended with `o`.
+    pub fn game_over(o: &crown_core::Outcome) -> Error {
+        Error::conflict("game_over", format!("the game is over ({o})"))
+    }
+
+    /// `not_found` for game `id`.
+    pub fn not_found(id: &str) -> Error {
+        Error::new(
+            ErrorKind::NotFound,
             "not_found",
             format!("no game with id '{id}'"),
         )
     }
 
-    /// 500 `storage` (the change was not saved).
-    pub fn storage(e: impl std::fmt::Display) -> ApiError {
-        ApiError::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
+    /// `storage` (internal): the change was not saved, for reason `e`.
+    pub fn storage(e: impl std::fmt::Display) -> Error {
+        Error::new(
+            ErrorKind::Internal,
             "storage",
             format!("the change could not be saved and was not made: {e}"),
         )
-    }
-}
-
-impl std::fmt::Display for ApiError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "{} {}: {}",
-            self.status.as_u16(),
-            self.code,
-            self.message
-        )
-    }
-}
-
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        let mut obj = json!({ "code": self.code, "message": self.message });
-        if let (Some(Value::Object(extra)), Value::Object(o)) = (self.details, &mut obj) {
-            for (k, v) in extra {
-                o.insert(k, v);
-            }
-        }
-        (self.status, axum::Json(json!({ "error": obj }))).into_response()
     }
 }

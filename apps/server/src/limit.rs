@@ -1,4 +1,6 @@
-//! Per-client rate limiting: a token bucket per IP address.
+//! Per-client limits: a token bucket of requests per IP address ([`RateLimiter`]) and counts of
+//! what each address holds open ([`ConnCounter`]: connections, WebSockets, unjoined and engine
+//! games).
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -46,6 +48,78 @@ impl RateLimiter {
             Ok(())
         } else {
             Err(((1.0 - *tokens) / self.rate).ceil() as u64)
+        }
+    }
+}
+
+/// Live connections per client address, for the per-address cap (defect: one client holding
+/// every file descriptor).
+#[derive(Default)]
+pub struct ConnCounter {
+    per_ip: Mutex<HashMap<IpAddr, usize>>,
+}
+
+/// One counted connection; dropping it frees its place.
+pub struct ConnGuard<'a> {
+    counter: &'a ConnCounter,
+    ip: IpAddr,
+}
+
+impl ConnCounter {
+    /// Count a new connection from `ip` unless it already has `max` open; `None` when full.
+    pub fn try_add(&self, ip: IpAddr, max: usize) -> Option<ConnGuard<'_>> {
+        self.try_inc(ip, max)
+            .then_some(ConnGuard { counter: self, ip })
+    }
+
+    /// Count one more for `ip` unless it already has `max`; returns whether it counted.
+    pub fn try_inc(&self, ip: IpAddr, max: usize) -> bool {
+        let mut m = self.per_ip.lock().unwrap_or_else(|e| e.into_inner());
+        let n = m.entry(ip).or_insert(0);
+        if *n >= max {
+            if *n == 0 {
+                m.remove(&ip);
+            }
+            return false;
+        }
+        *n += 1;
+        true
+    }
+
+    /// Count one less for `ip`.
+    pub fn dec(&self, ip: IpAddr) {
+        let mut m = self.per_ip.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(n) = m.get_mut(&ip) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                m.remove(&ip);
+            }
+        }
+    }
+
+    /// Connections now open from `ip`.
+    pub fn count(&self, ip: IpAddr) -> usize {
+        self.per_ip
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&ip)
+            .copied()
+            .unwrap_or(0)
+    }
+}
+
+impl Drop for ConnGuard<'_> {
+    fn drop(&mut self) {
+        let mut m = self
+            .counter
+            .per_ip
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        if let Some(n) = m.get_mut(&self.ip) {
+            *n -= 1;
+            if *n == 0 {
+                m.remove(&self.ip);
+            }
         }
     }
 }

@@ -4,10 +4,14 @@
 //! Every operation here works on a copy: the server applies it, saves the copy, and only then
 //! replaces the live game, so a refused or unsaved operation changes nothing.
 
-use crate::error::ApiError;
+use crate::error::{Detail, Error};
 use crate::store::{ChangeState, Declared, GameMeta, GameRecord, MoveRecord, Seat, TimeControl};
+use crate::token::{same_secret, token_hash};
+
+mod view;
+
 use crown_core::{Color, Game, GameError, MoveError, Position, Variant};
-use serde::Serialize;
+pub use view::{ClockView, GameView, LegalMove, OutcomeView, RematchView, SeatView};
 
 /// Milliseconds since the Unix epoch.
 pub fn now_ms() -> u64 {
@@ -48,24 +52,6 @@ fn declare(game: &mut Game, declared: Option<Declared>) {
         Some(Declared::AgreedDraw) => game.agree_draw(),
         Some(Declared::Cancelled { .. }) | None => {}
     }
-}
-
-/// SHA-256 of a seat token, in hex: what the store keeps instead of the token.
-pub fn token_hash(token: &str) -> String {
-    use sha2::Digest;
-    sha2::Sha256::digest(token.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
-}
-
-/// Compare two byte strings in time independent of where they differ.
-fn same_secret(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
 impl Live {
@@ -209,8 +195,8 @@ impl Live {
     }
 
     /// The error for acting on a cancelled game.
-    fn cancelled_error(&self) -> ApiError {
-        ApiError::conflict(
+    fn cancelled_error(&self) -> Error {
+        Error::conflict(
             "cancelled",
             "the game was cancelled before anyone joined it",
         )
@@ -221,15 +207,15 @@ impl Live {
     ///
     /// # Errors
     /// `cancelled` (already), `game_over`, `not_open` (both seats are taken: resign instead).
-    pub fn cancel(&mut self, _color: Color, now: u64) -> Result<(), ApiError> {
+    pub fn cancel(&mut self, _color: Color, now: u64) -> Result<(), Error> {
         if self.cancelled() {
             return Err(self.cancelled_error());
         }
         if let Some(o) = self.game.outcome() {
-            return Err(ApiError::game_over(&o));
+            return Err(Error::game_over(&o));
         }
         if self.seated() {
-            return Err(ApiError::conflict(
+            return Err(Error::conflict(
                 "not_open",
                 "the game has started (both seats are taken): resign instead",
             ));
@@ -323,15 +309,15 @@ impl Live {
         }
     }
 
-    fn require_playing(&self) -> Result<(), ApiError> {
+    fn require_playing(&self) -> Result<(), Error> {
         if self.cancelled() {
             return Err(self.cancelled_error());
         }
         if let Some(o) = self.game.outcome() {
-            return Err(ApiError::game_over(&o));
+            return Err(Error::game_over(&o));
         }
         if !self.seated() {
-            return Err(ApiError::conflict(
+            return Err(Error::conflict(
                 "seat_open",
                 "the game has not started: a seat is still open",
             ));
@@ -352,11 +338,11 @@ impl Live {
         text: &str,
         expected_ply: Option<usize>,
         now: u64,
-    ) -> Result<(), ApiError> {
+    ) -> Result<(), Error> {
         self.require_playing()?;
         if let Some(p) = expected_ply {
             if p != self.rec.moves.len() {
-                return Err(ApiError::conflict(
+                return Err(Error::conflict(
                     "stale_ply",
                     format!(
                         "the move was meant for ply {p} but {} plies have been played",
@@ -367,14 +353,14 @@ impl Live {
         }
         let stm = self.game.position().side_to_move();
         if stm != color {
-            return Err(ApiError::conflict(
+            return Err(Error::conflict(
                 "not_your_turn",
                 format!("it is {}'s turn, not {}'s", stm.name(), color.name()),
             ));
         }
         let mv = read_move_text(self.game.position(), text)?;
         if self.check_flag(now) {
-            return Err(ApiError::conflict(
+            return Err(Error::conflict(
                 "time_out",
                 format!("{} ran out of time before moving", color.name()),
             ));
@@ -382,8 +368,8 @@ impl Live {
         let written = self.game.position().move_text(&mv);
         self.game.play(&mv).map_err(|e| match e {
             GameError::Move(m) => move_error(m),
-            GameError::GameOver(o) => ApiError::game_over(&o),
-            GameError::Claim(c) => ApiError::conflict("claim", c),
+            GameError::GameOver(o) => Error::game_over(&o),
+            GameError::Claim(c) => Error::conflict("claim", c),
         })?;
         if let Some(tc) = self.rec.meta.time_control {
             let i = color.index();
@@ -429,14 +415,14 @@ impl Live {
     ///
     /// # Errors
     /// `seat_taken` when no human seat is open, `cancelled` when the game was withdrawn or expired.
-    pub fn join(&mut self, token: String, now: u64) -> Result<Color, ApiError> {
+    pub fn join(&mut self, token: String, now: u64) -> Result<Color, Error> {
         if self.cancelled() {
             return Err(self.cancelled_error());
         }
         let open = Color::ALL
             .into_iter()
             .find(|&c| matches!(seat(&self.rec.meta, c), Seat::Human { token_sha256: None }))
-            .ok_or_else(|| ApiError::conflict("seat_taken", "both seats are already taken"))?;
+            .ok_or_else(|| Error::conflict("seat_taken", "both seats are already taken"))?;
         *seat_mut(&mut self.rec.meta, open) = Seat::Human {
             token_sha256: Some(token_hash(&token)),
         };
@@ -448,7 +434,7 @@ impl Live {
     ///
     /// # Errors
     /// `game_over`, `seat_open`.
-    pub fn resign(&mut self, color: Color, now: u64) -> Result<(), ApiError> {
+    pub fn resign(&mut self, color: Color, now: u64) -> Result<(), Error> {
         self.require_playing()?;
         self.game.resign(color);
         self.rec.meta.declared = Some(Declared::Resigned {
@@ -462,10 +448,10 @@ impl Live {
     ///
     /// # Errors
     /// `game_over`, `seat_open`, `already_offered`.
-    pub fn offer_draw(&mut self, color: Color, now: u64) -> Result<bool, ApiError> {
+    pub fn offer_draw(&mut self, color: Color, now: u64) -> Result<bool, Error> {
         self.require_playing()?;
         match self.rec.meta.draw_offer {
-            Some(c) if Color::from(c) == color => Err(ApiError::conflict(
+            Some(c) if Color::from(c) == color => Err(Error::conflict(
                 "already_offered",
                 format!("{} has already offered a draw", color.name()),
             )),
@@ -485,10 +471,10 @@ impl Live {
     ///
     /// # Errors
     /// `game_over`, `seat_open`, `no_offer`.
-    pub fn accept_draw(&mut self, color: Color, now: u64) -> Result<(), ApiError> {
+    pub fn accept_draw(&mut self, color: Color, now: u64) -> Result<(), Error> {
         self.require_playing()?;
         if self.rec.meta.draw_offer != Some(color.opposite().into()) {
-            return Err(ApiError::conflict(
+            return Err(Error::conflict(
                 "no_offer",
                 format!("{} has not offered a draw", color.opposite().name()),
             ));
@@ -503,10 +489,10 @@ impl Live {
     ///
     /// # Errors
     /// `game_over`, `seat_open`, `no_offer`.
-    pub fn decline_draw(&mut self, _color: Color, now: u64) -> Result<(), ApiError> {
+    pub fn decline_draw(&mut self, _color: Color, now: u64) -> Result<(), Error> {
         self.require_playing()?;
         if self.rec.meta.draw_offer.is_none() {
-            return Err(ApiError::conflict("no_offer", "no draw offer is standing"));
+            return Err(Error::conflict("no_offer", "no draw offer is standing"));
         }
         self.rec.meta.draw_offer = None;
         self.refresh(now);
@@ -530,16 +516,16 @@ impl Live {
     ///
     /// # Errors
     /// `game_over`, `seat_open`, `nothing_to_take_back`, `already_requested`.
-    pub fn request_takeback(&mut self, color: Color, now: u64) -> Result<(), ApiError> {
+    pub fn request_takeback(&mut self, color: Color, now: u64) -> Result<(), Error> {
         self.require_playing()?;
         if self.takeback_plies(color) == 0 {
-            return Err(ApiError::conflict(
+            return Err(Error::conflict(
                 "nothing_to_take_back",
                 format!("{} has no move to take back", color.name()),
             ));
         }
         if self.rec.meta.takeback_request.is_some() {
-            return Err(ApiError::conflict(
+            return Err(Error::conflict(
                 "already_requested",
                 "a takeback request is already standing",
             ));
@@ -555,11 +541,11 @@ impl Live {
     ///
     /// # Errors
     /// `game_over`, `seat_open`, `no_request`.
-    pub fn accept_takeback(&mut self, color: Color, now: u64) -> Result<usize, ApiError> {
+    pub fn accept_takeback(&mut self, color: Color, now: u64) -> Result<usize, Error> {
         self.require_playing()?;
         let asker = color.opposite();
         if self.rec.meta.takeback_request != Some(asker.into()) {
-            return Err(ApiError::conflict(
+            return Err(Error::conflict(
                 "no_request",
                 format!("{} has not asked for a takeback", asker.name()),
             ));
@@ -588,10 +574,10 @@ impl Live {
     ///
     /// # Errors
     /// `game_over`, `seat_open`, `no_request`.
-    pub fn decline_takeback(&mut self, _color: Color, now: u64) -> Result<(), ApiError> {
+    pub fn decline_takeback(&mut self, _color: Color, now: u64) -> Result<(), Error> {
         self.require_playing()?;
         if self.rec.meta.takeback_request.is_none() {
-            return Err(ApiError::conflict(
+            return Err(Error::conflict(
                 "no_request",
                 "no takeback request is standing",
             ));
@@ -606,10 +592,10 @@ impl Live {
     ///
     /// # Errors
     /// `not_engine_turn` when it is not the engine's turn or no clock runs (nothing to credit).
-    pub fn credit_engine_wait(&mut self, queued_at: u64, now: u64) -> Result<(), ApiError> {
+    pub fn credit_engine_wait(&mut self, queued_at: u64, now: u64) -> Result<(), Error> {
         let started = self.rec.meta.turn_started_ms;
         if self.engine_to_move().is_none() || self.flag_deadline().is_none() {
-            return Err(ApiError::conflict(
+            return Err(Error::conflict(
                 "not_engine_turn",
                 "no engine clock is running",
             ));
@@ -635,104 +621,12 @@ impl Live {
         self.rec.meta.turn_started_ms = resumed;
         true
     }
-
-    /// The JSON view of this game at `now`. `you` is the caller's seat, if known.
-    pub fn view(&self, now: u64, you: Option<Color>) -> GameView {
-        let pos = self.game.position();
-        let outcome = self.game.outcome();
-        let legal = self
-            .game
-            .legal_moves()
-            .iter()
-            .map(|m| LegalMove {
-                text: pos.move_text(m),
-                from: m.from().number(),
-                to: m.to().number(),
-                path: {
-                    let p: Vec<u8> = m.path().map(|s| s.number()).collect();
-                    if p.is_empty() {
-                        vec![m.to().number()]
-                    } else {
-                        p
-                    }
-                },
-                captures: m.captures().iter().map(|s| s.number()).collect(),
-                kind: m.kind().id(),
-            })
-            .collect();
-        let seat_view = |c: Color| match seat(&self.rec.meta, c) {
-            Seat::Human { token_sha256 } => SeatView {
-                kind: "human",
-                joined: token_sha256.is_some(),
-                level: None,
-                name: self.rec.meta.names.get(c).map(str::to_string),
-            },
-            Seat::Engine { level } => SeatView {
-                kind: "engine",
-                joined: true,
-                level: Some(*level),
-                name: None,
-            },
-        };
-        let clock = self.rec.meta.time_control.map(|tc| ClockView {
-            black_ms: self.remaining(Color::Black, now),
-            white_ms: self.remaining(Color::White, now),
-            initial_ms: tc.initial_ms,
-            increment_ms: tc.increment_ms,
-            running: (self.rec.meta.turn_started_ms != 0 && outcome.is_none())
-                .then(|| pos.side_to_move().name()),
-            server_time_ms: now,
-        });
-        GameView {
-            id: self.rec.id.clone(),
-            variant: self.rec.variant.clone(),
-            status: self.rec.status.clone(),
-            start_fen: self.rec.start_fen.clone(),
-            fen: pos.to_fen(),
-            side_to_move: pos.side_to_move().name(),
-            ply: self.rec.moves.len(),
-            moves: self.rec.moves.iter().map(|m| m.text.clone()).collect(),
-            legal_moves: legal,
-            outcome: match self.rec.meta.declared {
-                Some(Declared::Cancelled { expired }) => Some(OutcomeView {
-                    result: "*".to_string(),
-                    winner: None,
-                    reason: if expired {
-                        "expired: nobody joined in time".to_string()
-                    } else {
-                        "cancelled by its creator before anyone joined".to_string()
-                    },
-                }),
-                _ => outcome.map(|o| OutcomeView {
-                    result: o.pdn_result(self.game.variant()).to_string(),
-                    winner: o.winner().map(|c| c.name()),
-                    reason: o.to_string(),
-                }),
-            },
-            black: seat_view(Color::Black),
-            white: seat_view(Color::White),
-            you: you.map(|c| c.name()),
-            clock,
-            draw_offer: self.rec.meta.draw_offer.map(|c| Color::from(c).name()),
-            takeback_request: self
-                .rec
-                .meta
-                .takeback_request
-                .map(|c| Color::from(c).name()),
-            rematch: self.rec.meta.rematch.as_ref().map(|r| RematchView {
-                id: r.id.clone(),
-                by: Color::from(r.by).name(),
-            }),
-            created_ms: self.rec.created_ms,
-            updated_ms: self.rec.updated_ms,
-        }
-    }
 }
 
 /// The move `text` read by the one move reader of crown-notation ([`crown_notation::read_move`]:
 /// Crown notation, algebraic squares `f6-e5`, …), its error mapped to the API's codes with the
 /// legal moves or the candidates as detail.
-fn read_move_text(pos: &crown_core::Position, text: &str) -> Result<crown_core::Move, ApiError> {
+fn read_move_text(pos: &crown_core::Position, text: &str) -> Result<crown_core::Move, Error> {
     use crown_notation::InputErrorKind;
     crown_notation::read_move(pos, text).map_err(|e| {
         let msg = e.to_string();
@@ -743,154 +637,33 @@ fn read_move_text(pos: &crown_core::Position, text: &str) -> Result<crown_core::
                     .iter()
                     .map(|m| pos.move_text(m))
                     .collect();
-                ApiError::unprocessable(
-                    "illegal_move",
-                    msg,
-                    Some(serde_json::json!({ "legal": legal })),
-                )
+                Error::rejected("illegal_move", msg).with(Detail::Legal(legal))
             }
             InputErrorKind::AmbiguousMove => {
-                let detail = match pos.parse_move(text) {
+                let e = Error::rejected("ambiguous_move", msg);
+                match pos.parse_move(text) {
                     Err(MoveError::Ambiguous { candidates, .. }) => {
-                        Some(serde_json::json!({ "candidates": candidates }))
+                        e.with(Detail::Candidates(candidates))
                     }
-                    _ => None,
-                };
-                ApiError::unprocessable("ambiguous_move", msg, detail)
+                    _ => e,
+                }
             }
-            _ => ApiError::unprocessable("bad_move_syntax", msg, None),
+            _ => Error::rejected("bad_move_syntax", msg),
         }
     })
 }
 
-fn move_error(e: MoveError) -> ApiError {
+fn move_error(e: MoveError) -> Error {
     let msg = e.to_string();
     match e {
-        MoveError::Syntax { .. } => ApiError::unprocessable("bad_move_syntax", msg, None),
-        MoveError::Illegal { legal, .. } => ApiError::unprocessable(
-            "illegal_move",
-            msg,
-            Some(serde_json::json!({ "legal": legal })),
-        ),
-        MoveError::Ambiguous { candidates, .. } => ApiError::unprocessable(
-            "ambiguous_move",
-            msg,
-            Some(serde_json::json!({ "candidates": candidates })),
-        ),
+        MoveError::Syntax { .. } => Error::rejected("bad_move_syntax", msg),
+        MoveError::Illegal { legal, .. } => {
+            Error::rejected("illegal_move", msg).with(Detail::Legal(legal))
+        }
+        MoveError::Ambiguous { candidates, .. } => {
+            Error::rejected("ambiguous_move", msg).with(Detail::Candidates(candidates))
+        }
     }
-}
-
-/// A legal move as sent to clients.
-#[derive(Clone, Debug, Serialize)]
-pub struct LegalMove {
-    /// Notation to send back to play it.
-    pub text: String,
-    /// Square it starts on (1..=32; for an Impasse removal, the removed single's square).
-    pub from: u8,
-    /// Square it ends on.
-    pub to: u8,
-    /// Landing squares, including the final one.
-    pub path: Vec<u8>,
-    /// Captured squares.
-    pub captures: Vec<u8>,
-    /// `simple`, `jump`, `slide`, `double_slide`, `transpose` or `remove` (crown-core's ids).
-    pub kind: &'static str,
-}
-
-/// Who sits in a seat (never the token).
-#[derive(Clone, Debug, Serialize)]
-pub struct SeatView {
-    /// `human` or `engine`.
-    pub kind: &'static str,
-    /// Whether the seat is taken.
-    pub joined: bool,
-    /// Engine level.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub level: Option<u8>,
-    /// The player's name, when they gave one (`POST /api/games` `name`, `POST .../name`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
-}
-
-/// Clocks as sent to clients.
-#[derive(Clone, Debug, Serialize)]
-pub struct ClockView {
-    /// Black's time left, ms, at `server_time_ms`.
-    pub black_ms: u64,
-    /// White's time left, ms, at `server_time_ms`.
-    pub white_ms: u64,
-    /// Starting time, ms.
-    pub initial_ms: u64,
-    /// Increment per move, ms.
-    pub increment_ms: u64,
-    /// The colour whose clock is running, if any.
-    pub running: Option<&'static str>,
-    /// The server's time when the view was made, ms since the epoch.
-    pub server_time_ms: u64,
-}
-
-/// The end of a game as sent to clients.
-#[derive(Clone, Debug, Serialize)]
-pub struct OutcomeView {
-    /// PDN result from the first player's view: `1-0`, `0-1`, `1/2-1/2` (`*` for a cancelled game).
-    pub result: String,
-    /// `black`/`white`, or `null` for a draw.
-    pub winner: Option<&'static str>,
-    /// Readable reason.
-    pub reason: String,
-}
-
-/// A rematch offer as sent to clients.
-#[derive(Clone, Debug, Serialize)]
-pub struct RematchView {
-    /// Id of the new game.
-    pub id: String,
-    /// `black`/`white`: who asked for it (colour in the finished game).
-    pub by: &'static str,
-}
-
-/// A game as sent to clients (by `GET /api/games/{id}` and over the WebSocket).
-#[derive(Clone, Debug, Serialize)]
-pub struct GameView {
-    /// Game id.
-    pub id: String,
-    /// Variant id.
-    pub variant: String,
-    /// `open`, `ongoing`, `finished`.
-    pub status: String,
-    /// Start position, PDN FEN.
-    pub start_fen: String,
-    /// Current position, PDN FEN.
-    pub fen: String,
-    /// `black` or `white`.
-    pub side_to_move: &'static str,
-    /// Plies played.
-    pub ply: usize,
-    /// Moves played, in notation.
-    pub moves: Vec<String>,
-    /// Legal moves now (empty when over).
-    pub legal_moves: Vec<LegalMove>,
-    /// The result, once over.
-    pub outcome: Option<OutcomeView>,
-    /// Black's seat.
-    pub black: SeatView,
-    /// White's seat.
-    pub white: SeatView,
-    /// The caller's colour when it sent its token.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub you: Option<&'static str>,
-    /// Clocks, `null` for untimed games.
-    pub clock: Option<ClockView>,
-    /// Colour with a standing draw offer.
-    pub draw_offer: Option<&'static str>,
-    /// Colour asking for a takeback.
-    pub takeback_request: Option<&'static str>,
-    /// The rematch offered after the game ended (`POST .../rematch`), `null` if none.
-    pub rematch: Option<RematchView>,
-    /// Creation time, ms since the epoch.
-    pub created_ms: u64,
-    /// Last change, ms since the epoch.
-    pub updated_ms: u64,
 }
 
 #[cfg(test)]

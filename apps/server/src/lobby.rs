@@ -8,16 +8,15 @@
 //! - `POST /api/games/{id}/rematch`: after a game ended, a seat offers a rematch (a new game with
 //!   the colours swapped); the opponent calling it too takes the new game's other seat.
 
-use crate::api::{caller_seat, join_url, random_hex, ClientIp, JsonBody, SeatGranted};
-use crate::error::ApiError;
-use crate::live::{now_ms, Live};
+use crate::app::App;
+use crate::error::Error;
+use crate::handle::GameHandle;
+use crate::live::{now_ms, GameView, Live};
 use crate::store::{Declared, GameRecord, Rematch, Seat, TimeControl};
-use crate::App;
-use axum::extract::{Path, State};
-use axum::http::{HeaderMap, StatusCode};
-use axum::Json;
+use crate::token::random_hex;
 use crown_core::{Color, Position, Variant};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
+use std::sync::Arc;
 
 /// Longest player name, in characters.
 pub const MAX_NAME_CHARS: usize = 40;
@@ -29,17 +28,17 @@ pub const MAX_SEEKS: usize = 100;
 ///
 /// # Errors
 /// `400 bad_name` saying what is wrong.
-pub fn check_name(name: &str) -> Result<String, ApiError> {
+pub fn check_name(name: &str) -> Result<String, Error> {
     let name = name.trim();
     let chars = name.chars().count();
     if chars == 0 || chars > MAX_NAME_CHARS {
-        return Err(ApiError::bad_request(
+        return Err(Error::invalid(
             "bad_name",
             format!("a name must have 1..={MAX_NAME_CHARS} characters, not {chars}"),
         ));
     }
     if name.chars().any(char::is_control) {
-        return Err(ApiError::bad_request(
+        return Err(Error::invalid(
             "bad_name",
             "a name must not contain control characters (line breaks, tabs, ...)",
         ));
@@ -66,14 +65,14 @@ pub struct Seek {
     pub created_ms: u64,
 }
 
-/// `GET /api/lobby`: the public seeks, newest first (at most [`MAX_SEEKS`]). With a store of its
+/// The public seeks of `GET /api/lobby`, newest first (at most [`MAX_SEEKS`]). With a store of its
 /// own (SQLite) the server lists the games it holds in memory (every unfinished game); with a store
 /// shared by several instances (PostgreSQL) it reads the open public games from the store, so a
 /// seek created on any instance is listed on every one (and joined on any).
 ///
 /// # Errors
 /// `storage` if the shared store cannot be read.
-pub async fn lobby(State(app): State<App>) -> Result<Json<serde_json::Value>, ApiError> {
+pub async fn seeks(app: &App) -> Result<Vec<Seek>, Error> {
     let mut seeks = Vec::new();
     if app.store.shared() {
         let store = app.store.clone();
@@ -87,8 +86,8 @@ pub async fn lobby(State(app): State<App>) -> Result<Json<serde_json::Value>, Ap
             Ok::<_, crate::store::StoreError>(recs)
         })
         .await
-        .map_err(ApiError::storage)?
-        .map_err(ApiError::storage)?;
+        .map_err(Error::storage)?
+        .map_err(Error::storage)?;
         seeks.extend(recs.iter().filter_map(seek_of));
     } else {
         for h in app.all_handles() {
@@ -98,7 +97,7 @@ pub async fn lobby(State(app): State<App>) -> Result<Json<serde_json::Value>, Ap
     }
     seeks.sort_by(|a, b| b.created_ms.cmp(&a.created_ms).then(a.id.cmp(&b.id)));
     seeks.truncate(MAX_SEEKS);
-    Ok(Json(serde_json::json!({ "seeks": seeks })))
+    Ok(seeks)
 }
 
 /// The seek of game `rec`: `None` unless it is open, public, not cancelled and has a free seat.
@@ -133,34 +132,39 @@ fn seat_of(meta: &crate::store::GameMeta, c: Color) -> &Seat {
     }
 }
 
-/// Body of `POST /api/games/{id}/name`.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SetName {
-    /// The name (1..=40 characters, trimmed).
-    pub name: String,
-}
-
-/// `POST /api/games/{id}/name` (seat token): set the caller's seat's name.
+/// Seat `color` of `h` takes the name `name` (checked by [`check_name`]); returns the game as
+/// that seat sees it.
 ///
 /// # Errors
-/// `bad_name`, `bad_json`, `not_found`, `missing_token`, `bad_token`, `storage`.
+/// `storage`.
 pub async fn set_name(
-    State(app): State<App>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-    JsonBody(req): JsonBody<SetName>,
-) -> Result<Json<crate::live::GameView>, ApiError> {
-    let name = check_name(&req.name)?;
-    let h = app.handle(&id).await?;
-    let color = caller_seat(&h, &headers).await?;
+    app: &App,
+    h: &Arc<GameHandle>,
+    color: Color,
+    name: String,
+) -> Result<GameView, Error> {
     let (_, view) = app
-        .mutate(&h, "name", Some(color), move |live, _| {
+        .mutate(h, "name", Some(color), move |live, _| {
             live.rec.meta.names.set(color, Some(name.clone()));
             Ok(())
         })
         .await?;
-    Ok(Json(view))
+    Ok(view)
+}
+
+/// The seat a rematch gave: in a game just created (`created`) or joined.
+#[derive(Debug)]
+pub struct RematchSeat {
+    /// Whether the caller created the new game (else it took the new game's other seat).
+    pub created: bool,
+    /// The new game's id.
+    pub id: String,
+    /// The caller's colour in the new game.
+    pub color: Color,
+    /// The caller's secret seat token in the new game.
+    pub token: String,
+    /// The new game as the caller sees it.
+    pub game: GameView,
 }
 
 /// `POST /api/games/{id}/rematch` (seat token, no body). The first seat to ask creates a new,
@@ -174,32 +178,29 @@ pub async fn set_name(
 /// `cancelled` (nobody played it), `already_requested` (the caller already asked),
 /// `seat_taken` (the rematch has started), the limits of `POST /api/games`, `storage`.
 pub async fn rematch(
-    State(app): State<App>,
-    Path(id): Path<String>,
-    ClientIp(client): ClientIp,
-    headers: HeaderMap,
-) -> Result<(StatusCode, Json<SeatGranted>), ApiError> {
-    let h = app.handle(&id).await?;
-    let color = caller_seat(&h, &headers).await?;
+    app: &App,
+    h: &Arc<GameHandle>,
+    color: Color,
+    client: Option<std::net::IpAddr>,
+) -> Result<RematchSeat, Error> {
     let (existing, fresh) = {
         let live = h.live.lock().await;
         if live.cancelled() {
-            return Err(ApiError::conflict(
+            return Err(Error::conflict(
                 "cancelled",
                 "the game was cancelled before anyone joined it: there is nothing to replay",
             ));
         }
         if live.rec.status != "finished" {
-            return Err(ApiError::conflict(
+            return Err(Error::conflict(
                 "game_not_over",
                 "a rematch can be asked for only once the game is over",
             ));
         }
         let meta = &live.rec.meta;
-        let fresh = || -> Result<(Live, String), ApiError> {
-            let variant: Variant = live.rec.variant.parse().map_err(ApiError::storage)?;
-            let start =
-                Position::from_fen(variant, &live.rec.start_fen).map_err(ApiError::storage)?;
+        let fresh = || -> Result<(Live, String), Error> {
+            let variant: Variant = live.rec.variant.parse().map_err(Error::storage)?;
+            let start = Position::from_fen(variant, &live.rec.start_fen).map_err(Error::storage)?;
             let other = match seat_of(meta, color.opposite()) {
                 Seat::Engine { level } => Seat::Engine { level: *level },
                 Seat::Human { .. } => Seat::Human { token_sha256: None },
@@ -226,7 +227,7 @@ pub async fn rematch(
         };
         match &meta.rematch {
             Some(r) if Color::from(r.by) == color => {
-                return Err(ApiError::conflict(
+                return Err(Error::conflict(
                     "already_requested",
                     format!("you already asked for a rematch: game {}", r.id),
                 ))
@@ -238,37 +239,26 @@ pub async fn rematch(
     if let Some(new_id) = existing {
         // The opponent accepts: take the open seat of the new game.
         let nh = app.handle(&new_id).await?;
-        let token = random_hex(32)?;
-        let t2 = token.clone();
-        let (new_color, _) = app
-            .mutate(&nh, "join", None, move |live, now| {
-                live.join(t2.clone(), now)
-            })
-            .await?;
-        let game = nh.live.lock().await.view(now_ms(), Some(new_color));
-        return Ok((
-            StatusCode::OK,
-            Json(SeatGranted {
-                warnings: Vec::new(),
-                join_url: join_url(&new_id),
-                id: new_id,
-                color: new_color.name(),
-                token,
-                game,
-            }),
-        ));
+        let (new_color, token, game) = app.join(&nh).await?;
+        return Ok(RematchSeat {
+            created: false,
+            id: new_id,
+            color: new_color,
+            token,
+            game,
+        });
     }
     let Some((next, token)) = fresh else {
-        return Err(ApiError::storage("rematch: no game to create"));
+        return Err(Error::storage("rematch: no game to create"));
     };
     let new_id = next.rec.id.clone();
     let new_color = color.opposite();
     let nh = app.insert(next, client).await?;
     let by = color.into();
     let rid = new_id.clone();
-    app.mutate(&h, "rematch", Some(color), move |live, _| {
+    app.mutate(h, "rematch", Some(color), move |live, _| {
         if let Some(r) = &live.rec.meta.rematch {
-            return Err(ApiError::conflict(
+            return Err(Error::conflict(
                 "already_requested",
                 format!("a rematch was asked for at the same time: game {}", r.id),
             ));
@@ -281,15 +271,11 @@ pub async fn rematch(
     })
     .await?;
     let game = nh.live.lock().await.view(now_ms(), Some(new_color));
-    Ok((
-        StatusCode::CREATED,
-        Json(SeatGranted {
-            warnings: Vec::new(),
-            join_url: join_url(&new_id),
-            id: new_id,
-            color: new_color.name(),
-            token,
-            game,
-        }),
-    ))
+    Ok(RematchSeat {
+        created: true,
+        id: new_id,
+        color: new_color,
+        token,
+        game,
+    })
 }

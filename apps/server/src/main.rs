@@ -25,7 +25,7 @@ struct Args {
     #[arg(long, env = "CROWN_DATABASE")]
     database: Option<String>,
     /// PostgreSQL connections per instance (besides one for change notifications).
-    #[arg(long, env = "CROWN_PG_POOL", default_value_t = crown_server::pg::DEFAULT_POOL)]
+    #[arg(long, env = "CROWN_PG_POOL", default_value_t = crown_server::store::pg::DEFAULT_POOL)]
     pg_pool: usize,
     /// With PostgreSQL: how long a per-game lease (clock and engine ownership) lasts, in ms;
     /// renewed every third of it. A dead instance's games move to another within about 4/3 of it.
@@ -145,7 +145,7 @@ fn run(args: Args) -> Result<(), String> {
     let store: Arc<dyn crown_server::store::Store> = match &args.database {
         Some(url) if url.starts_with("postgres://") || url.starts_with("postgresql://") => {
             Arc::new(
-                crown_server::pg::PgStore::connect_with(url, args.pg_pool)
+                crown_server::store::pg::PgStore::connect_with(url, args.pg_pool)
                     .map_err(|e| format!("cannot open database --database: {e}"))?,
             )
         }

@@ -1,6 +1,6 @@
 //! PDN export of a game, written by crown-notation.
 
-use crate::error::ApiError;
+use crate::error::Error;
 use crate::live::Live;
 use crate::store::Seat;
 
@@ -34,7 +34,7 @@ fn player(seat: &Seat, name: Option<&str>) -> String {
 ///
 /// # Errors
 /// None today; the `Result` leaves room for games PDN cannot express.
-pub fn export(live: &Live) -> Result<String, ApiError> {
+pub fn export(live: &Live) -> Result<String, Error> {
     let date = pdn_date(live.rec.created_ms);
     let names = &live.rec.meta.names;
     let black = player(&live.rec.meta.black, names.black.as_deref());

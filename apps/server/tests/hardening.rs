@@ -2,11 +2,11 @@
 //! header-read and keep-alive timeouts, the per-address connection cap, WebSocket limits, token
 //! redaction in logs. Every wait is bounded; timeouts are configured short so the suite stays fast.
 
-use crown_server::store::SqliteStore;
-use crown_server::{App, Config};
+mod common;
+use common::{server, Server};
+use crown_server::App;
 use serde_json::{json, Value};
 use std::net::SocketAddr;
-use std::sync::Arc;
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpSocket, TcpStream};
@@ -26,9 +26,8 @@ impl Running {
     }
 }
 
-async fn start(config: Config) -> Running {
-    let store = Arc::new(SqliteStore::open_in_memory().unwrap());
-    let app = App::start(store, config, None).await.unwrap();
+async fn start(server: Server) -> Running {
+    let app = server.start().await;
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();
@@ -48,12 +47,8 @@ async fn start(config: Config) -> Running {
     }
 }
 
-fn quick() -> Config {
-    Config {
-        rate_per_sec: 0,
-        header_read_timeout_ms: 300,
-        ..Config::default()
-    }
+fn quick() -> Server {
+    server().with(|c| c.header_read_timeout_ms = 300)
 }
 
 /// Connect to `to` from the loopback address `from` (any of 127.0.0.0/8 works on Linux).
@@ -119,11 +114,10 @@ async fn slow_and_idle_connections_are_closed() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn one_address_cannot_take_every_connection() {
-    let srv = start(Config {
-        header_read_timeout_ms: 30_000,
-        max_conns_per_ip: 4,
-        ..quick()
-    })
+    let srv = start(quick().with(|c| {
+        c.header_read_timeout_ms = 30_000;
+        c.max_conns_per_ip = 4;
+    }))
     .await;
     let ip = std::net::IpAddr::from([127, 0, 0, 1]);
     let mut held = Vec::new();
@@ -173,10 +167,9 @@ async fn one_address_cannot_take_every_connection() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn oversized_request_head_is_refused_without_harm() {
-    let srv = start(Config {
-        max_header_bytes: 16 * 1024,
-        ..quick()
-    })
+    let srv = start(quick().with(|c| {
+        c.max_header_bytes = 16 * 1024;
+    }))
     .await;
     let big = "a".repeat(1 << 20);
     let mut s = connect_from([127, 0, 0, 1], srv.addr).await;
@@ -230,11 +223,10 @@ async fn create_game(to: SocketAddr) -> String {
 async fn websocket_message_floods_are_cut_off() {
     use futures_util::{SinkExt, StreamExt};
     use tokio_tungstenite::tungstenite::Message;
-    let srv = start(Config {
-        ws_msgs_per_sec: 5,
-        ws_msg_burst: 10,
-        ..quick()
-    })
+    let srv = start(quick().with(|c| {
+        c.ws_msgs_per_sec = 5;
+        c.ws_msg_burst = 10;
+    }))
     .await;
     let id = create_game(srv.addr).await;
     let mut ws = ws_from([127, 0, 0, 1], srv.addr, &id).await.unwrap();
@@ -269,11 +261,10 @@ async fn websocket_message_floods_are_cut_off() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn websockets_are_capped_per_address_and_per_game() {
-    let srv = start(Config {
-        max_ws_per_ip: 2,
-        max_ws_per_game: 3,
-        ..quick()
-    })
+    let srv = start(quick().with(|c| {
+        c.max_ws_per_ip = 2;
+        c.max_ws_per_game = 3;
+    }))
     .await;
     let a = create_game(srv.addr).await;
     let b = create_game(srv.addr).await;

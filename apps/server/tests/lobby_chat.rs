@@ -2,19 +2,14 @@
 
 mod common;
 use axum::http::{Method, StatusCode};
-use common::send;
+use common::{send, server};
 use crown_server::store::SqliteStore;
-use crown_server::{App, Config};
+use crown_server::App;
 use serde_json::{json, Value};
 use std::sync::Arc;
 
 async fn app() -> App {
-    let store = Arc::new(SqliteStore::open_in_memory().unwrap());
-    let config = Config {
-        rate_per_sec: 0,
-        ..Config::default()
-    };
-    App::start(store, config, None).await.unwrap()
+    server().start().await
 }
 
 fn code(v: &Value) -> &str {
@@ -306,11 +301,7 @@ async fn chat_is_stored_with_the_game_and_read_back_after_a_restart() {
     let path = dir.path().join("crown.db");
     let open =
         || Arc::new(SqliteStore::open(&path, crown_server::store::Durability::Normal).unwrap());
-    let config = || Config {
-        rate_per_sec: 0,
-        ..Config::default()
-    };
-    let app1 = App::start(open(), config(), None).await.unwrap();
+    let app1 = server().store(open()).start().await;
     let created = create(&app1, json!({"variant": "american", "name": "Ann"})).await;
     let id = created["id"].as_str().unwrap().to_string();
     let black = created["token"].as_str().unwrap().to_string();
@@ -346,7 +337,7 @@ async fn chat_is_stored_with_the_game_and_read_back_after_a_restart() {
     drop(app1);
 
     // A new server on the same database: the chat is there, in order, with the names.
-    let app2 = App::start(open(), config(), None).await.unwrap();
+    let app2 = server().store(open()).start().await;
     let (s, log) = send(&app2, Method::GET, &uri, None, None).await;
     assert_eq!(s, StatusCode::OK, "{log}");
     let msgs = log["messages"].as_array().unwrap();

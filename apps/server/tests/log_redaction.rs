@@ -3,9 +3,7 @@
 
 mod common;
 use axum::http::{Method, StatusCode};
-use common::send;
-use crown_server::store::SqliteStore;
-use crown_server::{App, Config};
+use common::{send, server};
 use serde_json::json;
 use std::sync::Arc;
 
@@ -33,12 +31,7 @@ async fn seat_tokens_never_reach_the_debug_log() {
         .with_ansi(false)
         .finish();
     let _guard = tracing::subscriber::set_default(subscriber);
-    let store = Arc::new(SqliteStore::open_in_memory().unwrap());
-    let config = Config {
-        rate_per_sec: 0,
-        ..Config::default()
-    };
-    let app = App::start(store, config, None).await.unwrap();
+    let app = server().start().await;
     let (_, created) = send(
         &app,
         Method::POST,

@@ -5,10 +5,9 @@
 mod common;
 use axum::http::{Method, StatusCode};
 use common::pg::Pg;
-use common::send;
-use crown_server::pg::PgStore;
+use common::{send, server};
+use crown_server::store::pg::PgStore;
 use crown_server::store::{GameMeta, GameRecord, MoveRecord, PlayerNames, Seat, Store, StoreError};
-use crown_server::{App, Config};
 use serde_json::json;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -25,13 +24,7 @@ async fn games_survive_a_restart_on_postgresql() {
             .unwrap()
             .unwrap(),
     );
-    let config = Config {
-        rate_per_sec: 0,
-        ..Config::default()
-    };
-    let app = App::start(store.clone(), config.clone(), None)
-        .await
-        .unwrap();
+    let app = server().store(store.clone()).start().await;
     let (s, created) = send(
         &app,
         Method::POST,
@@ -70,7 +63,7 @@ async fn games_survive_a_restart_on_postgresql() {
     }
     app.shutdown();
     // A second server on the same database resumes the game and finishes a move.
-    let app2 = App::start(store.clone(), config, None).await.unwrap();
+    let app2 = server().store(store.clone()).start().await;
     let (s, v) = send(
         &app2,
         Method::POST,

@@ -3,7 +3,7 @@
 mod common;
 use axum::body::Body;
 use axum::http::{header, Method, Request, StatusCode};
-use common::{raw, send};
+use common::{raw, send, server};
 use crown_core::{Game, Position, Variant};
 use crown_server::engine::MovePicker;
 use crown_server::store::SqliteStore;
@@ -23,25 +23,8 @@ impl MovePicker for FirstMove {
     }
 }
 
-async fn app_with(config: Config, engine: bool) -> App {
-    let store = Arc::new(SqliteStore::open_in_memory().unwrap());
-    let picker: Option<Arc<dyn MovePicker>> = if engine {
-        Some(Arc::new(FirstMove))
-    } else {
-        None
-    };
-    App::start(store, config, picker).await.unwrap()
-}
-
 async fn app() -> App {
-    app_with(
-        Config {
-            rate_per_sec: 0,
-            ..Config::default()
-        },
-        false,
-    )
-    .await
+    server().start().await
 }
 
 fn code(v: &Value) -> &str {
@@ -274,15 +257,7 @@ async fn create_game_errors_name_the_problem() {
 
 #[tokio::test]
 async fn body_larger_than_the_limit_is_refused() {
-    let app = app_with(
-        Config {
-            max_body_bytes: 256,
-            rate_per_sec: 0,
-            ..Config::default()
-        },
-        false,
-    )
-    .await;
+    let app = server().with(|c| c.max_body_bytes = 256).start().await;
     let big = json!({"variant": "american", "fen": "x".repeat(1000)});
     let (s, v) = send(&app, Method::POST, "/api/games", None, Some(big)).await;
     assert_eq!(
@@ -293,15 +268,7 @@ async fn body_larger_than_the_limit_is_refused() {
 
 #[tokio::test]
 async fn open_game_limit_is_enforced() {
-    let app = app_with(
-        Config {
-            max_open_games: 1,
-            rate_per_sec: 0,
-            ..Config::default()
-        },
-        false,
-    )
-    .await;
+    let app = server().with(|c| c.max_open_games = 1).start().await;
     let body = json!({"variant": "pool"});
     let (s, _) = send(&app, Method::POST, "/api/games", None, Some(body.clone())).await;
     assert_eq!(s, StatusCode::CREATED);
@@ -314,15 +281,13 @@ async fn open_game_limit_is_enforced() {
 
 #[tokio::test]
 async fn rate_limit_refuses_bursts() {
-    let app = app_with(
-        Config {
-            rate_per_sec: 1,
-            rate_burst: 2,
-            ..Config::default()
-        },
-        false,
-    )
-    .await;
+    let app = server()
+        .with(|c| {
+            c.rate_per_sec = 1;
+            c.rate_burst = 2;
+        })
+        .start()
+        .await;
     for _ in 0..2 {
         let (s, _) = send(&app, Method::GET, "/api/games", None, None).await;
         assert_eq!(s, StatusCode::OK);
@@ -760,14 +725,7 @@ async fn clock_runs_only_for_the_side_to_move() {
 
 #[tokio::test]
 async fn engine_replies_off_the_runtime() {
-    let app = app_with(
-        Config {
-            rate_per_sec: 0,
-            ..Config::default()
-        },
-        true,
-    )
-    .await;
+    let app = server().engine(Arc::new(FirstMove)).start().await;
     let (s, created) = send(
         &app,
         Method::POST,
@@ -873,15 +831,10 @@ async fn static_directory_is_served() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("index.html"), "<p>crown web</p>").unwrap();
     std::fs::write(dir.path().join("app.js"), "let x = 1;").unwrap();
-    let app = app_with(
-        Config {
-            static_dir: Some(dir.path().to_path_buf()),
-            rate_per_sec: 0,
-            ..Config::default()
-        },
-        false,
-    )
-    .await;
+    let app = server()
+        .with(|c| c.static_dir = Some(dir.path().to_path_buf()))
+        .start()
+        .await;
     let (s, v) = send(&app, Method::GET, "/", None, None).await;
     assert_eq!(
         (s, v.as_str().unwrap()),
@@ -902,18 +855,8 @@ async fn static_directory_is_served() {
 
 #[tokio::test]
 async fn crown_engine_replies_within_the_clock() {
-    let store = Arc::new(SqliteStore::open_in_memory().unwrap());
     let picker: Arc<dyn MovePicker> = Arc::new(crown_server::engine::CrownEngine::new(1, 1));
-    let app = App::start(
-        store,
-        Config {
-            rate_per_sec: 0,
-            ..Config::default()
-        },
-        Some(picker),
-    )
-    .await
-    .unwrap();
+    let app = server().engine(picker).start().await;
     // The creator takes White in pool checkers, so the engine (Black) moves first.
     let (s, created) = send(
         &app,
@@ -958,13 +901,7 @@ async fn crown_engine_replies_within_the_clock() {
 #[tokio::test]
 async fn takeback_gives_no_time_back() {
     let store = Arc::new(SqliteStore::open_in_memory().unwrap());
-    let config = Config {
-        rate_per_sec: 0,
-        ..Config::default()
-    };
-    let app = App::start(store.clone(), config.clone(), None)
-        .await
-        .unwrap();
+    let app = server().store(store.clone()).start().await;
     let initial = 60_000u64;
     let (id, b, w) = two_player(
         &app,
@@ -1000,7 +937,7 @@ async fn takeback_gives_no_time_back() {
     assert!(white <= initial - 300, "White got time back: {white} ms");
     // The stored game agrees: a server started afresh on the same store shows no time given back.
     app.shutdown();
-    let again = App::start(store, config, None).await.unwrap();
+    let again = server().store(store).start().await;
     let (_, g) = send(&again, Method::GET, &format!("/api/games/{id}"), None, None).await;
     assert_eq!(g["ply"], 1, "{g}");
     assert!(
@@ -1012,14 +949,7 @@ async fn takeback_gives_no_time_back() {
 /// Against the engine (takeback granted at once) the asker's time also stays spent.
 #[tokio::test]
 async fn engine_takeback_gives_no_time_back() {
-    let app = app_with(
-        Config {
-            rate_per_sec: 0,
-            ..Config::default()
-        },
-        true,
-    )
-    .await;
+    let app = server().engine(Arc::new(FirstMove)).start().await;
     let initial = 60_000u64;
     let (s, c) = send(
         &app,
@@ -1121,15 +1051,7 @@ async fn bad_queries_and_wrong_methods_are_json_errors() {
 /// `max_open_games`; nobody can join or act on it afterwards.
 #[tokio::test]
 async fn creator_cancels_an_unjoined_game() {
-    let app = app_with(
-        Config {
-            max_open_games: 1,
-            rate_per_sec: 0,
-            ..Config::default()
-        },
-        false,
-    )
-    .await;
+    let app = server().with(|c| c.max_open_games = 1).start().await;
     let body = json!({"variant": "american"});
     let (s, c) = send(&app, Method::POST, "/api/games", None, Some(body.clone())).await;
     assert_eq!(s, StatusCode::CREATED, "{c}");
@@ -1164,14 +1086,7 @@ async fn creator_cancels_an_unjoined_game() {
     let (_, v) = send(&app, Method::GET, "/api/games?status=finished", None, None).await;
     assert_eq!(v["games"][0]["id"], id.as_str());
     // A started game cannot be cancelled (resign instead).
-    let app2 = app_with(
-        Config {
-            rate_per_sec: 0,
-            ..Config::default()
-        },
-        false,
-    )
-    .await;
+    let app2 = server().start().await;
     let (id2, b, _) = two_player(&app2, json!({"variant": "american"})).await;
     let (s, v) = send(
         &app2,
@@ -1187,16 +1102,13 @@ async fn creator_cancels_an_unjoined_game() {
 /// An open game nobody joins expires after `open_game_ttl_ms` and stops counting as open.
 #[tokio::test]
 async fn unjoined_games_expire() {
-    let app = app_with(
-        Config {
-            max_open_games: 1,
-            rate_per_sec: 0,
-            open_game_ttl_ms: 200,
-            ..Config::default()
-        },
-        false,
-    )
-    .await;
+    let app = server()
+        .with(|c| {
+            c.max_open_games = 1;
+            c.open_game_ttl_ms = 200;
+        })
+        .start()
+        .await;
     let (s, c) = send(
         &app,
         Method::POST,
@@ -1474,15 +1386,7 @@ async fn send_from(app: &App, ip: [u8; 4], uri: &str, body: Value) -> (StatusCod
 async fn one_address_cannot_lock_everyone_out_with_unjoined_games() {
     // Issue 12: "minutes, not a day".
     assert!(Config::default().open_game_ttl_ms <= 15 * 60 * 1000);
-    let app = app_with(
-        Config {
-            rate_per_sec: 0,
-            max_unjoined_per_ip: 3,
-            ..Config::default()
-        },
-        false,
-    )
-    .await;
+    let app = server().with(|c| c.max_unjoined_per_ip = 3).start().await;
     let a = [10, 0, 0, 1];
     let mut ids = Vec::new();
     for _ in 0..3 {
@@ -1610,17 +1514,10 @@ async fn engine_never_plays_a_move_searched_for_an_older_position() {
         gate: std::sync::Mutex::new(Some(rx)),
         log: std::sync::Mutex::new(Vec::new()),
     });
-    let store = Arc::new(SqliteStore::open_in_memory().unwrap());
-    let app = App::start(
-        store,
-        Config {
-            rate_per_sec: 0,
-            ..Config::default()
-        },
-        Some(picker.clone() as Arc<dyn MovePicker>),
-    )
-    .await
-    .unwrap();
+    let app = server()
+        .engine(picker.clone() as Arc<dyn MovePicker>)
+        .start()
+        .await;
     let (s, g) = send(
         &app,
         Method::POST,
@@ -1751,15 +1648,11 @@ async fn time_spent_loading_games_is_not_charged_to_clocks() {
 
 #[tokio::test]
 async fn engine_games_are_capped_per_address() {
-    let app = app_with(
-        Config {
-            rate_per_sec: 0,
-            max_engine_games_per_ip: 2,
-            ..Config::default()
-        },
-        true,
-    )
-    .await;
+    let app = server()
+        .engine(Arc::new(FirstMove))
+        .with(|c| c.max_engine_games_per_ip = 2)
+        .start()
+        .await;
     let body = json!({"variant": "american", "opponent": "engine", "level": 10});
     let a = [10, 0, 0, 9];
     let mut first = None;
@@ -1801,18 +1694,11 @@ async fn engine_clock_stops_while_its_search_waits_for_a_worker() {
         gate: std::sync::Mutex::new(Some(rx)),
         log: std::sync::Mutex::new(Vec::new()),
     });
-    let store = Arc::new(SqliteStore::open_in_memory().unwrap());
-    let app = App::start(
-        store,
-        Config {
-            rate_per_sec: 0,
-            engine_workers: 1,
-            ..Config::default()
-        },
-        Some(picker.clone() as Arc<dyn MovePicker>),
-    )
-    .await
-    .unwrap();
+    let app = server()
+        .engine(picker.clone() as Arc<dyn MovePicker>)
+        .with(|c| c.engine_workers = 1)
+        .start()
+        .await;
     // Game A: the engine (Black) moves first and its search holds the only worker.
     let engine_black = json!({"variant": "american", "opponent": "engine", "level": 1, "color": "white",
         "time_control": {"initial_ms": 60000, "increment_ms": 0}});

@@ -1,4 +1,4 @@
-//! Router tests of the web UI's static files (`crown_server::static_files`): brotli and gzip as the
+//! Router tests of the web UI's static files (`crown_server::routes::static_files`): brotli and gzip as the
 //! client accepts, the body decompressing to the file, a weak ETag with `Cache-Control: no-cache`,
 //! `304 Not Modified` for a matching `If-None-Match`, and the API left uncompressed by this layer.
 

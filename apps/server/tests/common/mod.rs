@@ -6,9 +6,70 @@ pub mod pg;
 
 use axum::body::Body;
 use axum::http::{header, Method, Request, StatusCode};
-use crown_server::App;
+use crown_server::engine::MovePicker;
+use crown_server::store::{SqliteStore, Store};
+use crown_server::{App, Config};
 use serde_json::Value;
+use std::sync::Arc;
 use tower::ServiceExt;
+
+/// A test server being set up: its [`Config`] (from [`Config::default`], with no per-client
+/// rate limit unless [`Server::with`] sets one), its store (a private in-memory SQLite unless
+/// [`Server::store`] gives one) and its engine (none unless [`Server::engine`] gives one).
+pub struct Server {
+    config: Config,
+    store: Option<Arc<dyn Store>>,
+    engine: Option<Arc<dyn MovePicker>>,
+}
+
+/// A test server with the defaults of [`Server`].
+pub fn server() -> Server {
+    Server {
+        config: Config {
+            rate_per_sec: 0,
+            ..Config::default()
+        },
+        store: None,
+        engine: None,
+    }
+}
+
+impl Server {
+    /// Change settings of the config, e.g. `.with(|c| c.max_open_games = 1)`.
+    pub fn with(mut self, change: impl FnOnce(&mut Config)) -> Server {
+        change(&mut self.config);
+        self
+    }
+
+    /// Store games in `store`.
+    pub fn store(mut self, store: Arc<dyn Store>) -> Server {
+        self.store = Some(store);
+        self
+    }
+
+    /// Let `engine` play the engine seats.
+    pub fn engine(mut self, engine: Arc<dyn MovePicker>) -> Server {
+        self.engine = Some(engine);
+        self
+    }
+
+    /// The config as set up so far.
+    pub fn config(&self) -> Config {
+        self.config.clone()
+    }
+
+    /// Start the app ([`App::start`]).
+    ///
+    /// # Panics
+    /// If the store cannot be opened or read (a test failure).
+    pub async fn start(self) -> App {
+        let store = match self.store {
+            Some(s) => s,
+            None => Arc::new(SqliteStore::open_in_memory().unwrap()),
+        };
+        App::start(store, self.config, self.engine).await.unwrap()
+    }
+}
 
 /// Send one request to `app`'s router: `token` as a Bearer header, `body` as JSON (`None`: no
 /// body); returns the status and the JSON answer (`Null` when the answer is not JSON).

@@ -11,25 +11,11 @@
 
 use super::{db, PgStore};
 use crate::store::{Change, ChatRecord, Side, StoreError};
-use postgres::fallible_iterator::FallibleIterator;
 use postgres::{Client, NoTls};
 use std::time::Duration;
 
 /// The channel of chat notifications.
 const CHANNEL: &str = "crown_chat";
-
-/// The chat table (created with the other tables at connection).
-pub(super) const SCHEMA: &str = "
-CREATE TABLE IF NOT EXISTS chat (
-    game_id TEXT NOT NULL,
-    n BIGINT NOT NULL,
-    color TEXT NOT NULL,
-    name TEXT,
-    text TEXT NOT NULL,
-    at_ms BIGINT NOT NULL,
-    PRIMARY KEY (game_id, n)
-);
-";
 
 /// Store `msg` of `game_id` with the next number of that game's chat; returns the number.
 pub(super) fn add(store: &PgStore, game_id: &str, msg: &ChatRecord) -> Result<u64, StoreError> {
@@ -120,53 +106,15 @@ pub(super) fn listen(url: &str) -> Option<tokio::sync::mpsc::UnboundedReceiver<C
                     }
                 }
             };
-            run(client, &url, &tx);
+            let channel = super::listen::Channel {
+                url: &url,
+                name: CHANNEL,
+                what: "chat notification",
+                listening: None,
+                parse: super::listen::parse_version_id,
+            };
+            super::listen::run(client, &channel, &tx);
         })
         .ok()?;
     Some(rx)
-}
-
-fn run(mut client: Client, url: &str, tx: &tokio::sync::mpsc::UnboundedSender<Change>) {
-    loop {
-        if client.batch_execute(&format!("LISTEN {CHANNEL}")).is_ok() {
-            loop {
-                if tx.is_closed() {
-                    super::drop_clients(vec![client]);
-                    return;
-                }
-                let mut n = client.notifications();
-                let next = n.timeout_iter(Duration::from_secs(1)).next();
-                match next {
-                    Ok(Some(note)) => {
-                        if let Some((v, id)) = note.payload().split_once(' ') {
-                            if let Ok(version) = v.parse() {
-                                let _ = tx.send(Change {
-                                    id: id.to_string(),
-                                    version,
-                                    state: None,
-                                });
-                            }
-                        }
-                    }
-                    Ok(None) => {}
-                    Err(_) => break,
-                }
-            }
-        }
-        tracing::warn!("lost the PostgreSQL chat notification connection; reconnecting");
-        client = loop {
-            if tx.is_closed() {
-                return;
-            }
-            std::thread::sleep(Duration::from_secs(1));
-            if let Ok(c) = Client::connect(url, NoTls) {
-                break c;
-            }
-        };
-        let _ = tx.send(Change {
-            id: String::new(),
-            version: 0,
-            state: None,
-        });
-    }
 }

@@ -18,19 +18,23 @@
 //!   ([`Store::lease_round`]).
 //! - Chat messages: a `chat` table and a `crown_chat` notification channel of their own
 //!   (`pg/chat.rs`).
+//! - Both channels are followed by one reconnecting `LISTEN` loop (`pg/listen.rs`); the tables
+//!   are the schema shared with SQLite (`store/schema.rs`).
 
 mod chat;
+mod listen;
 
+use super::schema::{
+    meta_json, move_rows, schema, summary, Dialect, GameRow, RowUpdate, GAME_COLUMNS,
+    INSERT_COLUMNS, SUMMARY_COLUMNS,
+};
 use crate::store::{
-    Change, ChangeState, ChatRecord, GameMeta, GameRecord, GameSummary, Leases, MoveRecord, Store,
-    StoreError,
+    Change, ChangeState, ChatRecord, GameRecord, GameSummary, Leases, MoveRecord, Store, StoreError,
 };
 use postgres::error::SqlState;
-use postgres::fallible_iterator::FallibleIterator;
 use postgres::{Client, NoTls};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
-use std::time::Duration;
 
 /// Connections in the pool unless [`PgStore::connect_with`] says otherwise.
 pub const DEFAULT_POOL: usize = 8;
@@ -73,13 +77,7 @@ pub struct CommitStats {
 /// One save for the committer: the row's new columns, the moves from `keep` on, the
 /// notification, and where to answer.
 struct SaveJob {
-    id: String,
-    status: String,
-    result: Option<String>,
-    meta: String,
-    plies: i64,
-    updated_ms: i64,
-    version: i64,
+    row: RowUpdate,
     keep: i64,
     /// `(ply, text, at_ms)` of the moves from `keep` on.
     moves: Vec<(i64, String, i64)>,
@@ -119,12 +117,7 @@ fn parse_note(payload: &str) -> Option<Change> {
             state: Some(Box::new(n.state)),
         });
     }
-    let (v, id) = payload.split_once(' ')?;
-    Some(Change {
-        id: id.to_string(),
-        version: v.parse().ok()?,
-        state: None,
-    })
+    listen::parse_version_id(payload)
 }
 
 /// Write `jobs` (distinct games) in one transaction: one versioned `UPDATE` of every row, then
@@ -132,8 +125,8 @@ fn parse_note(payload: &str) -> Option<Change> {
 /// matched (and it was written).
 fn commit_batch(c: &mut Client, jobs: &[SaveJob]) -> Result<Vec<bool>, postgres::Error> {
     let mut tx = c.transaction()?;
-    let col = |f: fn(&SaveJob) -> String| jobs.iter().map(f).collect::<Vec<String>>();
-    let num = |f: fn(&SaveJob) -> i64| jobs.iter().map(f).collect::<Vec<i64>>();
+    let col = |f: fn(&RowUpdate) -> String| jobs.iter().map(|j| f(&j.row)).collect::<Vec<String>>();
+    let num = |f: fn(&RowUpdate) -> i64| jobs.iter().map(|j| f(&j.row)).collect::<Vec<i64>>();
     let ids = col(|j| j.id.clone());
     // Lock the rows in one order (by id) whatever the plan of the UPDATE, so that two
     // instances' batches touching the same games wait for each other instead of deadlocking.
@@ -141,7 +134,7 @@ fn commit_batch(c: &mut Client, jobs: &[SaveJob]) -> Result<Vec<bool>, postgres:
         "SELECT 1 FROM games WHERE id = ANY($1) ORDER BY id FOR UPDATE",
         &[&ids],
     )?;
-    let results: Vec<Option<String>> = jobs.iter().map(|j| j.result.clone()).collect();
+    let results: Vec<Option<String>> = jobs.iter().map(|j| j.row.result.clone()).collect();
     let updated: std::collections::HashSet<String> = tx
         .query(
             "UPDATE games g SET status = i.status, result = i.result, meta = i.meta,
@@ -164,9 +157,10 @@ fn commit_batch(c: &mut Client, jobs: &[SaveJob]) -> Result<Vec<bool>, postgres:
         .iter()
         .map(|r| r.get(0))
         .collect();
-    let done: Vec<bool> = jobs.iter().map(|j| updated.contains(&j.id)).collect();
+    let done: Vec<bool> = jobs.iter().map(|j| updated.contains(&j.row.id)).collect();
     let ok = || jobs.iter().zip(&done).filter(|(_, d)| **d).map(|(j, _)| j);
-    let (del_ids, del_keep): (Vec<String>, Vec<i64>) = ok().map(|j| (j.id.clone(), j.keep)).unzip();
+    let (del_ids, del_keep): (Vec<String>, Vec<i64>) =
+        ok().map(|j| (j.row.id.clone(), j.keep)).unzip();
     if !del_ids.is_empty() {
         tx.execute(
             "DELETE FROM moves m USING unnest($1::TEXT[], $2::BIGINT[]) AS d(id, keep)
@@ -180,7 +174,7 @@ fn commit_batch(c: &mut Client, jobs: &[SaveJob]) -> Result<Vec<bool>, postgres:
     let mut m_at = Vec::new();
     for j in ok() {
         for (ply, text, at) in &j.moves {
-            m_ids.push(j.id.clone());
+            m_ids.push(j.row.id.clone());
             m_plies.push(*ply);
             m_texts.push(text.clone());
             m_at.push(*at);
@@ -225,7 +219,7 @@ fn committer(url: String, rx: std::sync::mpsc::Receiver<Vec<SaveJob>>, stats: Ar
         let mut later = std::collections::VecDeque::new();
         let mut ids = std::collections::HashSet::new();
         while let Some(j) = waiting.pop_front() {
-            if batch.len() < MAX_BATCH && ids.insert(j.id.clone()) {
+            if batch.len() < MAX_BATCH && ids.insert(j.row.id.clone()) {
                 batch.push(j);
             } else {
                 later.push_back(j);
@@ -265,7 +259,7 @@ fn committer(url: String, rx: std::sync::mpsc::Receiver<Vec<SaveJob>>, stats: Ar
                     let r = if d {
                         Ok(())
                     } else {
-                        Err(StoreError::Conflict(j.id.clone()))
+                        Err(StoreError::Conflict(j.row.id.clone()))
                     };
                     let _ = j.reply.send(r);
                 }
@@ -298,37 +292,6 @@ impl Drop for PgStore {
     }
 }
 
-const SCHEMA: &str = "
-CREATE TABLE IF NOT EXISTS games (
-    id TEXT PRIMARY KEY,
-    variant TEXT NOT NULL,
-    start_fen TEXT NOT NULL,
-    status TEXT NOT NULL,
-    result TEXT,
-    meta TEXT NOT NULL,
-    plies BIGINT NOT NULL,
-    created_ms BIGINT NOT NULL,
-    updated_ms BIGINT NOT NULL,
-    version BIGINT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS games_status_updated ON games(status, updated_ms);
-CREATE INDEX IF NOT EXISTS games_updated ON games(updated_ms);
-CREATE TABLE IF NOT EXISTS moves (
-    game_id TEXT NOT NULL,
-    ply BIGINT NOT NULL,
-    text TEXT NOT NULL,
-    at_ms BIGINT NOT NULL,
-    PRIMARY KEY (game_id, ply)
-);
-CREATE TABLE IF NOT EXISTS server_meta (key TEXT PRIMARY KEY, value BIGINT NOT NULL);
-CREATE TABLE IF NOT EXISTS leases (
-    game_id TEXT PRIMARY KEY,
-    owner TEXT NOT NULL,
-    expires_ms BIGINT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS leases_owner ON leases(owner);
-";
-
 fn db(e: postgres::Error) -> StoreError {
     StoreError::Postgres(e.to_string())
 }
@@ -354,8 +317,7 @@ impl PgStore {
         let mut tx = client.transaction().map_err(db)?;
         tx.execute("SELECT pg_advisory_xact_lock(7305)", &[])
             .map_err(db)?;
-        tx.batch_execute(SCHEMA).map_err(db)?;
-        tx.batch_execute(chat::SCHEMA).map_err(db)?;
+        tx.batch_execute(&schema(Dialect::Postgres)).map_err(db)?;
         tx.commit().map_err(db)?;
         let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
         let listener = Client::connect(url, NoTls).map_err(db)?;
@@ -364,7 +326,7 @@ impl PgStore {
         let l2 = listening.clone();
         std::thread::Builder::new()
             .name("crown-pg-listen".into())
-            .spawn(move || listen(listener, &url2, &tx, &l2))
+            .spawn(move || listen_games(listener, &url2, &tx, &l2))
             .map_err(|e| StoreError::Postgres(format!("cannot start the listener: {e}")))?;
         let (saves, jobs) = std::sync::mpsc::channel();
         let stats = Arc::new(CommitStats::default());
@@ -404,21 +366,9 @@ impl PgStore {
             let (reply, answer) = std::sync::mpsc::sync_channel(1);
             let keep = (*keep).min(rec.moves.len());
             jobs.push(SaveJob {
-                id: rec.id.clone(),
-                status: rec.status.clone(),
-                result: rec.result.clone(),
-                meta: meta_json(rec),
-                plies: rec.moves.len() as i64,
-                updated_ms: rec.updated_ms as i64,
-                version: rec.version as i64,
+                row: RowUpdate::of(rec),
                 keep: keep as i64,
-                moves: rec
-                    .moves
-                    .iter()
-                    .enumerate()
-                    .skip(keep)
-                    .map(|(ply, m)| (ply as i64, m.text.clone(), m.at_ms as i64))
-                    .collect(),
+                moves: move_rows(rec, keep),
                 note: note_for(rec, keep),
                 reply,
             });
@@ -487,59 +437,21 @@ impl PgStore {
     }
 }
 
-/// The listener thread: `LISTEN` and forward each notification; on a lost connection, reconnect
-/// (every second) and send an empty-id [`Change`] (anything may have changed meanwhile). Ends when
-/// the receiver is gone.
-fn listen(
-    mut client: Client,
+/// The listener thread of the game channel ([`CHANNEL`], payloads read by [`parse_note`]).
+fn listen_games(
+    client: Client,
     url: &str,
     tx: &tokio::sync::mpsc::UnboundedSender<Change>,
     listening: &AtomicU64,
 ) {
-    let mut generation = 0;
-    loop {
-        if client.batch_execute(&format!("LISTEN {CHANNEL}")).is_ok() {
-            generation += 1;
-            listening.store(generation, Ordering::SeqCst);
-            loop {
-                if tx.is_closed() {
-                    drop(client);
-                    return;
-                }
-                let mut n = client.notifications();
-                let next = n.timeout_iter(Duration::from_secs(1)).next();
-                match next {
-                    Ok(Some(note)) => {
-                        if let Some(change) = parse_note(note.payload()) {
-                            let _ = tx.send(change);
-                        }
-                    }
-                    Ok(None) => {}
-                    Err(_) => break,
-                }
-            }
-        }
-        listening.store(0, Ordering::SeqCst);
-        tracing::warn!("lost the PostgreSQL notification connection; reconnecting");
-        client = loop {
-            if tx.is_closed() {
-                return;
-            }
-            std::thread::sleep(Duration::from_secs(1));
-            if let Ok(c) = Client::connect(url, NoTls) {
-                break c;
-            }
-        };
-        let _ = tx.send(Change {
-            id: String::new(),
-            version: 0,
-            state: None,
-        });
-    }
-}
-
-fn meta_json(rec: &GameRecord) -> String {
-    serde_json::to_string(&rec.meta).unwrap_or_else(|_| "{}".into())
+    let channel = listen::Channel {
+        url,
+        name: CHANNEL,
+        what: "notification",
+        listening: Some(listening),
+        parse: parse_note,
+    };
+    listen::run(client, &channel, tx);
 }
 
 fn insert_moves(
@@ -547,10 +459,10 @@ fn insert_moves(
     rec: &GameRecord,
     from: usize,
 ) -> Result<(), StoreError> {
-    for (ply, m) in rec.moves.iter().enumerate().skip(from) {
+    for (ply, text, at) in move_rows(rec, from) {
         tx.execute(
             "INSERT INTO moves (game_id, ply, text, at_ms) VALUES ($1, $2, $3, $4)",
-            &[&rec.id, &(ply as i64), &m.text, &(m.at_ms as i64)],
+            &[&rec.id, &ply, &text, &at],
         )
         .map_err(db)?;
     }
@@ -560,19 +472,23 @@ fn insert_moves(
 fn read_game(c: &mut Client, id: &str) -> Result<Option<GameRecord>, StoreError> {
     let Some(r) = c
         .query_opt(
-            "SELECT variant, start_fen, status, result, meta, created_ms, updated_ms, version
-             FROM games WHERE id = $1",
+            &format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1"),
             &[&id],
         )
         .map_err(db)?
     else {
         return Ok(None);
     };
-    let meta: String = r.get(4);
-    let meta: GameMeta = serde_json::from_str(&meta).map_err(|e| StoreError::Corrupt {
-        id: id.to_string(),
-        reason: e.to_string(),
-    })?;
+    let row = GameRow {
+        variant: r.get(0),
+        start_fen: r.get(1),
+        status: r.get(2),
+        result: r.get(3),
+        meta: r.get(4),
+        created_ms: r.get(5),
+        updated_ms: r.get(6),
+        version: r.get(7),
+    };
     let moves = c
         .query(
             "SELECT text, at_ms FROM moves WHERE game_id = $1 ORDER BY ply",
@@ -585,18 +501,7 @@ fn read_game(c: &mut Client, id: &str) -> Result<Option<GameRecord>, StoreError>
             at_ms: m.get::<_, i64>(1) as u64,
         })
         .collect();
-    Ok(Some(GameRecord {
-        id: id.to_string(),
-        variant: r.get(0),
-        start_fen: r.get(1),
-        status: r.get(2),
-        result: r.get(3),
-        meta,
-        moves,
-        created_ms: r.get::<_, i64>(5) as u64,
-        updated_ms: r.get::<_, i64>(6) as u64,
-        version: r.get::<_, i64>(7) as u64,
-    }))
+    row.into_record(id.to_string(), moves).map(Some)
 }
 
 impl Store for PgStore {
@@ -604,8 +509,10 @@ impl Store for PgStore {
         self.with(|c| {
             let mut tx = c.transaction().map_err(db)?;
             tx.execute(
-                "INSERT INTO games (id, variant, start_fen, status, result, meta, plies, created_ms, updated_ms, version)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+                &format!(
+                    "INSERT INTO games ({INSERT_COLUMNS})
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)"
+                ),
                 &[
                     &rec.id,
                     &rec.variant,
@@ -649,24 +556,23 @@ impl Store for PgStore {
     fn list(&self, status: Option<&str>, limit: usize) -> Result<Vec<GameSummary>, StoreError> {
         let rows = self.with(|c| {
             c.query(
-                "SELECT id, variant, status, result, plies, created_ms, updated_ms FROM games
-                 WHERE ($1::TEXT IS NULL OR status = $1)
-                   AND (status <> 'open' OR (meta::jsonb ->> 'public') = 'true')
-                 ORDER BY updated_ms DESC, id LIMIT $2",
+                &format!(
+                    "SELECT {SUMMARY_COLUMNS} FROM games
+                     WHERE ($1::TEXT IS NULL OR status = $1)
+                       AND (status <> 'open' OR (meta::jsonb ->> 'public') = 'true')
+                     ORDER BY updated_ms DESC, id LIMIT $2"
+                ),
                 &[&status, &(limit as i64)],
             )
             .map_err(db)
         })?;
         Ok(rows
             .iter()
-            .map(|r| GameSummary {
-                id: r.get(0),
-                variant: r.get(1),
-                status: r.get(2),
-                result: r.get(3),
-                plies: r.get::<_, i64>(4) as u64,
-                created_ms: r.get::<_, i64>(5) as u64,
-                updated_ms: r.get::<_, i64>(6) as u64,
+            .map(|r| {
+                summary(
+                    (r.get(0), r.get(1), r.get(2), r.get(3)),
+                    [r.get(4), r.get(5), r.get(6)],
+                )
             })
             .collect())
     }

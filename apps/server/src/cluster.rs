@@ -1,0 +1,336 @@
+//! Coherence between instances sharing one store (PostgreSQL, docs/scaling.md): which copies are
+//! known to be in step with the store (`GameHandle::synced`), catching up after a change
+//! announced by another instance, and the per-game leases that decide which instance runs a
+//! game's clock and engine.
+
+use crate::app::App;
+use crate::error::Error;
+use crate::handle::GameHandle;
+use crate::live::{now_ms, Live};
+use crate::store::{self, Change};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::Duration;
+
+impl App {
+    /// Whether the held copy `h` has seen every committed change: the listener has listened
+    /// without interruption since the copy was last read or checked.
+    pub(crate) fn in_sync(&self, h: &GameHandle) -> bool {
+        self.store
+            .listening()
+            .is_some_and(|g| g == h.synced.load(Ordering::SeqCst))
+    }
+
+    /// Record that `h` was read or checked against the store under listener `generation`
+    /// (taken before the read), if the listener has not been interrupted since.
+    pub(crate) fn mark_synced(&self, h: &GameHandle, generation: Option<u64>) {
+        if let Some(g) = generation {
+            if self.store.listening() == Some(g) {
+                h.synced.store(g, Ordering::SeqCst);
+            }
+        }
+    }
+
+    /// With a shared store, bring the held copy up to the stored version if it is behind;
+    /// returns whether it changed (always `false` with a store of its own).
+    ///
+    /// # Errors
+    /// `storage` if the store cannot be read.
+    pub(crate) async fn recheck(&self, h: &Arc<GameHandle>) -> Result<bool, Error> {
+        if !self.store.shared() {
+            return Ok(false);
+        }
+        let mut guard = h.live.lock().await;
+        self.catch_up(h, &mut guard).await
+    }
+
+    /// [`App::recheck`] with the game's lock held.
+    pub(crate) async fn catch_up(
+        &self,
+        h: &Arc<GameHandle>,
+        guard: &mut tokio::sync::MutexGuard<'_, Live>,
+    ) -> Result<bool, Error> {
+        let store = self.store.clone();
+        let id = h.id.to_string();
+        let generation = self.store.listening();
+        let stored = tokio::task::spawn_blocking(move || store.version(&id))
+            .await
+            .map_err(Error::storage)?
+            .map_err(Error::storage)?;
+        match stored {
+            Some(v) if v > guard.rec.version => {
+                self.reload(h, guard).await?;
+                Ok(true)
+            }
+            _ => {
+                self.mark_synced(h, generation);
+                Ok(false)
+            }
+        }
+    }
+
+    /// Bring a held game up to the stored `version` (asked from the store when `None`) if it is
+    /// behind, pushing the new state to its sockets; then, if this instance owns the game, let
+    /// the engine move.
+    ///
+    /// # Errors
+    /// `storage` if the store cannot be read.
+    pub(crate) async fn refresh(
+        &self,
+        h: &Arc<GameHandle>,
+        version: Option<u64>,
+    ) -> Result<(), Error> {
+        let generation = self.store.listening();
+        let checked = version.is_none();
+        let version = match version {
+            Some(v) => v,
+            None => {
+                let store = self.store.clone();
+                let id = h.id.to_string();
+                match tokio::task::spawn_blocking(move || store.version(&id))
+                    .await
+                    .map_err(Error::storage)?
+                    .map_err(Error::storage)?
+                {
+                    Some(v) => v,
+                    None => return Ok(()),
+                }
+            }
+        };
+        {
+            let mut guard = h.live.lock().await;
+            if guard.rec.version >= version {
+                if checked {
+                    self.mark_synced(h, generation);
+                }
+                return Ok(());
+            }
+            self.reload(h, &mut guard).await?;
+        }
+        self.maybe_engine(h.clone());
+        Ok(())
+    }
+
+    /// Whether this instance runs game `id`'s clock and engine: always with a store of its own;
+    /// with a shared store, while it holds the game's lease.
+    pub(crate) fn owns(&self, id: &str) -> bool {
+        if !self.store.shared() {
+            return true;
+        }
+        now_ms() < self.owned_until.load(Ordering::SeqCst)
+            && self
+                .owned
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .contains(id)
+    }
+
+    /// Hand every change from `rx` to `handle`, one at a time, until the store closes the
+    /// channel or the server shuts down.
+    pub(crate) fn forward_changes<F, Fut>(
+        &self,
+        mut rx: tokio::sync::mpsc::UnboundedReceiver<Change>,
+        handle: F,
+    ) where
+        F: Fn(App, Change) -> Fut + Send + 'static,
+        Fut: std::future::Future<Output = ()> + Send,
+    {
+        let app = self.clone();
+        tokio::spawn(async move {
+            let mut shutdown = app.shutdown_signal();
+            loop {
+                let change = tokio::select! {
+                    c = rx.recv() => match c { Some(c) => c, None => break },
+                    _ = shutdown.changed() => break,
+                };
+                handle(app.clone(), change).await;
+            }
+        });
+    }
+
+    /// Start-up with a shared store: the first lease round, then the change listener and the
+    /// lease task.
+    pub(crate) async fn start_shared(&self) {
+        self.lease_round().await;
+        if let Some(changes) = self.store.changes() {
+            self.forward_changes(
+                changes,
+                |app, change| async move { app.on_change(change).await },
+            );
+        }
+        if let Some(chats) = self.store.chat_changes() {
+            self.forward_changes(chats, |app, change| async move {
+                crate::chat::on_change(&app, change).await
+            });
+        }
+        let app = self.clone();
+        tokio::spawn(async move {
+            let mut shutdown = app.shutdown_signal();
+            let every = Duration::from_millis((app.config.lease_ms / 3).max(100));
+            let mut tick = tokio::time::interval(every);
+            tick.tick().await;
+            loop {
+                tokio::select! {
+                    _ = tick.tick() => {}
+                    _ = shutdown.changed() => break,
+                }
+                app.lease_round().await;
+            }
+        });
+    }
+
+    /// A change committed by some instance: refresh the held copy, if any.
+    pub(crate) async fn on_change(&self, change: store::Change) {
+        let targets: Vec<(Arc<GameHandle>, Option<u64>)> = {
+            let games = self.games.lock().unwrap_or_else(|e| e.into_inner());
+            if change.id.is_empty() {
+                games.values().map(|h| (h.clone(), None)).collect()
+            } else {
+                games
+                    .get(&change.id)
+                    .map(|h| (h.clone(), Some(change.version)))
+                    .into_iter()
+                    .collect()
+            }
+        };
+        if let (Some(state), [(h, Some(version))]) = (&change.state, &targets[..]) {
+            match self.apply_change(h, state, *version).await {
+                Some(true) => {
+                    self.maybe_engine(h.clone());
+                    return;
+                }
+                Some(false) => return,
+                None => {}
+            }
+        }
+        for (h, version) in targets {
+            if let Err(e) = self.refresh(&h, version).await {
+                tracing::warn!(game = %h.id, error = %e, "could not reload a changed game");
+            }
+        }
+    }
+
+    /// Apply a change announced with its state to the held copy without reading the store:
+    /// `Some(true)` if applied, `Some(false)` if the copy already had it (this instance's own
+    /// change, or reloaded since), `None` when the copy must be reloaded instead: it is more than
+    /// one version behind (a notification was missed) or the change does not apply.
+    pub(crate) async fn apply_change(
+        &self,
+        h: &Arc<GameHandle>,
+        state: &store::ChangeState,
+        version: u64,
+    ) -> Option<bool> {
+        let mut guard = h.live.lock().await;
+        if guard.rec.version >= version {
+            return Some(false);
+        }
+        if guard.rec.version + 1 != version {
+            return None;
+        }
+        match guard.apply_change(state, version) {
+            Ok(next) => {
+                let event = if next.rec.moves.len() > guard.rec.moves.len() {
+                    "move"
+                } else {
+                    "sync"
+                };
+                self.apply(h, &mut guard, next, event);
+                Some(true)
+            }
+            Err(e) => {
+                tracing::warn!(game = %h.id, error = %e, "a notified change does not apply; reloading");
+                None
+            }
+        }
+    }
+
+    /// One lease round: renew this instance's leases, take over expired ones (crediting the
+    /// side to move the time nobody owned the game), load the games newly held and let their
+    /// engine move.
+    pub(crate) async fn lease_round(&self) {
+        let store = self.store.clone();
+        let me = self.instance.clone();
+        let ttl = self.config.lease_ms.max(300);
+        let now = now_ms();
+        let leases =
+            match tokio::task::spawn_blocking(move || store.lease_round(&me, now, ttl)).await {
+                Ok(Ok(l)) => l,
+                Ok(Err(e)) => {
+                    tracing::warn!(error = %e, "lease round failed");
+                    return;
+                }
+                Err(e) => {
+                    tracing::warn!(error = %e, "lease round failed");
+                    return;
+                }
+            };
+        let before = {
+            let mut owned = self.owned.lock().unwrap_or_else(|e| e.into_inner());
+            let before = std::mem::take(&mut *owned);
+            owned.extend(leases.renewed.iter().cloned());
+            owned.extend(leases.new.iter().cloned());
+            owned.extend(leases.taken_over.iter().map(|(id, _)| id.clone()));
+            before
+        };
+        self.owned_until.store(now + ttl, Ordering::SeqCst);
+        let held: std::collections::HashSet<String> = self
+            .games
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .keys()
+            .cloned()
+            .collect();
+        let mut gained: Vec<(String, Option<u64>)> = leases
+            .taken_over
+            .into_iter()
+            .map(|(id, old)| (id, Some(old)))
+            .collect();
+        gained.extend(leases.new.into_iter().map(|id| (id, None)));
+        gained.extend(
+            leases
+                .renewed
+                .into_iter()
+                // Not held, or not known as owned (claimed while this round ran): its engine
+                // may be waiting.
+                .filter(|id| !held.contains(id) || !before.contains(id))
+                .map(|id| (id, None)),
+        );
+        for (id, expired_at) in gained {
+            let h = match self.handle(&id).await {
+                Ok(h) => h,
+                Err(e) => {
+                    tracing::warn!(game = %id, error = %e, "cannot load a leased game");
+                    continue;
+                }
+            };
+            if let Some(old) = expired_at {
+                tracing::info!(game = %id, "took over an expired lease");
+                // The time between the old lease's expiry and now belonged to no instance: not
+                // charged (unless someone moved since, which restarted the clock anyway).
+                let _ = self
+                    .mutate(&h, "takeover", None, move |live, now| {
+                        if live.rec.meta.turn_started_ms < old
+                            && live.resume_after_downtime(old, now)
+                        {
+                            Ok(())
+                        } else {
+                            Err(Error::conflict("no_gap", "no clock ran unowned"))
+                        }
+                    })
+                    .await;
+            }
+            self.maybe_engine(h);
+        }
+    }
+}
+
+/// A random id for this instance in the lease table.
+pub(crate) fn instance_id() -> String {
+    let mut b = [0u8; 8];
+    if getrandom::fill(&mut b).is_err() {
+        // Unique enough between instances when the OS has no randomness to give.
+        let t = now_ms();
+        b = (t ^ u64::from(std::process::id()) << 40).to_le_bytes();
+    }
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}

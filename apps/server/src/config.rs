@@ -1,0 +1,82 @@
+//! The server's settings ([`Config`]) and their defaults.
+
+use std::path::PathBuf;
+
+/// Server settings.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Directory of the web UI's static files; `None` (or a missing directory) serves the built-in
+    /// index page instead.
+    pub static_dir: Option<PathBuf>,
+    /// Largest request body accepted, in bytes.
+    pub max_body_bytes: usize,
+    /// Requests per second allowed per client IP address (token bucket); 0 disables the limit.
+    pub rate_per_sec: u32,
+    /// Burst size of the per-client token bucket.
+    pub rate_burst: u32,
+    /// Most games not finished at once; creating more is refused with 503.
+    pub max_open_games: usize,
+    /// Time limit for one HTTP request, in ms.
+    pub request_timeout_ms: u64,
+    /// Interval of WebSocket pings, in ms.
+    pub ws_ping_ms: u64,
+    /// An open game nobody joins within this time of its creation expires (ends as cancelled),
+    /// in ms; 0 never expires.
+    pub open_game_ttl_ms: u64,
+    /// A connection must send a whole request head within this time of being opened or of its
+    /// previous response (keep-alive), in ms; otherwise it is closed.
+    pub header_read_timeout_ms: u64,
+    /// Largest request head (request line and headers), in bytes; larger ones are refused.
+    pub max_header_bytes: usize,
+    /// Most HTTP connections open at once from one client address; more are closed at once.
+    pub max_conns_per_ip: usize,
+    /// Most games nobody has joined yet (status `open`) created from one client address; more are
+    /// refused with `429 too_many_unjoined`.
+    pub max_unjoined_per_ip: usize,
+    /// Engine searches running at once (a bounded pool; more wait, with the engine's clock
+    /// stopped). Searches run at a lower OS priority than request handling (Linux: nice +10).
+    pub engine_workers: usize,
+    /// Most unfinished engine games created from one client address; more are refused with
+    /// `429 too_many_engine_games`.
+    pub max_engine_games_per_ip: usize,
+    /// Most WebSockets open at once from one client address.
+    pub max_ws_per_ip: usize,
+    /// Most WebSockets open at once on one game.
+    pub max_ws_per_game: usize,
+    /// Messages per second a client may send on one WebSocket (token bucket; a socket that
+    /// exceeds it is closed with code 1008).
+    pub ws_msgs_per_sec: u32,
+    /// Burst of messages allowed above `ws_msgs_per_sec`.
+    pub ws_msg_burst: u32,
+    /// With a shared store (PostgreSQL): how long a per-game lease lasts, in ms. The owning
+    /// instance renews its leases every third of this; when it dies, another instance takes its
+    /// games over within `lease_ms` plus one renewal interval (docs/scaling.md).
+    pub lease_ms: u64,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            static_dir: None,
+            max_body_bytes: 16 * 1024,
+            rate_per_sec: 50,
+            rate_burst: 200,
+            max_open_games: 10_000,
+            request_timeout_ms: 10_000,
+            ws_ping_ms: 20_000,
+            open_game_ttl_ms: 10 * 60 * 1000,
+            header_read_timeout_ms: 10_000,
+            max_header_bytes: 64 * 1024,
+            max_conns_per_ip: 64,
+            max_unjoined_per_ip: 20,
+            engine_workers: std::thread::available_parallelism()
+                .map_or(1, |n| n.get().saturating_sub(1).max(1)),
+            max_engine_games_per_ip: 4,
+            max_ws_per_ip: 32,
+            max_ws_per_game: 500,
+            ws_msgs_per_sec: 5,
+            ws_msg_burst: 20,
+            lease_ms: 10_000,
+        }
+    }
+}

@@ -1,0 +1,68 @@
+//! One game held in memory ([`GameHandle`]): the live game behind its lock, the channel of its
+//! WebSocket pushes, its clock deadline, its chat log and the bookkeeping of the server's limits.
+
+use crate::chat::log::ChatLog;
+use crate::error::{Error, ErrorKind};
+use crate::live::Live;
+use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::sync::{Arc, Mutex};
+use tokio::sync::broadcast;
+
+/// One game held in memory.
+pub struct GameHandle {
+    pub(crate) id: Arc<str>,
+    pub(crate) live: tokio::sync::Mutex<Live>,
+    pub(crate) tx: broadcast::Sender<Arc<str>>,
+    pub(crate) engine_busy: AtomicBool,
+    /// When the side to move's flag falls (ms since the epoch), `u64::MAX` if no clock runs.
+    pub(crate) deadline: AtomicU64,
+    /// The address that created this game while it counts toward that address's unjoined games
+    /// (cleared once the game leaves status `open`).
+    pub(crate) unjoined_by: Mutex<Option<std::net::IpAddr>>,
+    /// The address that created this engine game while it counts toward that address's engine
+    /// games (cleared once the game is finished).
+    pub(crate) engine_by: Mutex<Option<std::net::IpAddr>>,
+    /// Set while the engine's search waits for a free worker: its clock is stopped meanwhile.
+    pub(crate) engine_waiting: AtomicBool,
+    /// The game's chat: the last messages, read from the store when first used (see `chat.rs`).
+    pub(crate) chat: Mutex<ChatLog>,
+    /// With a shared store: the listener generation ([`Store::listening`]) under which this
+    /// copy was last read or checked against the store (0: never). While the listener still
+    /// has that generation, every committed change has been announced to this instance.
+    pub(crate) synced: AtomicU64,
+}
+
+impl GameHandle {
+    pub(crate) fn new(live: Live) -> Arc<GameHandle> {
+        let (tx, _) = broadcast::channel(64);
+        let deadline = AtomicU64::new(live.flag_deadline().unwrap_or(u64::MAX));
+        Arc::new(GameHandle {
+            id: Arc::from(live.rec.id.as_str()),
+            live: tokio::sync::Mutex::new(live),
+            tx,
+            engine_busy: AtomicBool::new(false),
+            deadline,
+            unjoined_by: Mutex::new(None),
+            engine_by: Mutex::new(None),
+            engine_waiting: AtomicBool::new(false),
+            chat: Mutex::new(ChatLog::default()),
+            synced: AtomicU64::new(0),
+        })
+    }
+}
+
+impl GameHandle {
+    /// The seat whose secret is `token` in this game.
+    ///
+    /// # Errors
+    /// `bad_token` (not seated) when the token is no seat of this game.
+    pub async fn seat_of_token(&self, token: &str) -> Result<crown_core::Color, Error> {
+        self.live.lock().await.seat_of(token).ok_or_else(|| {
+            Error::new(
+                ErrorKind::NotSeated,
+                "bad_token",
+                "the token is not a seat of this game (spectators cannot act)",
+            )
+        })
+    }
+}

@@ -1,0 +1,127 @@
+//! Housekeeping: the background tasks of a running server. The flag sweeper ends games whose
+//! clock ran out, open games nobody joined expire, finished games nobody watches leave memory,
+//! and the heartbeat lets a restart stop the clocks for the downtime.
+
+use crate::app::App;
+use crate::error::Error;
+use crate::live::now_ms;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+impl App {
+    pub(crate) fn spawn_background(&self) {
+        // Flag sweeper and eviction of finished games nobody watches.
+        let app = self.clone();
+        tokio::spawn(async move {
+            let mut shutdown = app.shutdown_signal();
+            let mut tick = tokio::time::interval(Duration::from_millis(100));
+            let mut rounds = 0u64;
+            loop {
+                tokio::select! {
+                    _ = tick.tick() => {}
+                    _ = shutdown.changed() => break,
+                }
+                rounds += 1;
+                let now = now_ms();
+                for h in app.all_handles() {
+                    if h.deadline.load(Ordering::SeqCst) <= now
+                        && !h.engine_waiting.load(Ordering::SeqCst)
+                        && app.owns(&h.id)
+                    {
+                        let r = app
+                            .mutate(&h, "time_out", None, |live, now| {
+                                if live.check_flag(now) {
+                                    Ok(())
+                                } else {
+                                    Err(Error::conflict("no_flag", "the flag has not fallen"))
+                                }
+                            })
+                            .await;
+                        if let Err(e) = r {
+                            if e.code != "no_flag" {
+                                tracing::warn!(error = %e, "flag check failed");
+                            }
+                        }
+                    }
+                }
+                if rounds % 10 == 0 && app.config.open_game_ttl_ms > 0 {
+                    app.expire_unjoined(now).await;
+                }
+                if rounds % 300 == 0 {
+                    app.evict().await;
+                }
+            }
+        });
+        // Heartbeat: lets a restart stop the clocks for the downtime.
+        let app = self.clone();
+        tokio::spawn(async move {
+            let mut shutdown = app.shutdown_signal();
+            let mut tick = tokio::time::interval(Duration::from_millis(1000));
+            loop {
+                tokio::select! {
+                    _ = tick.tick() => {}
+                    _ = shutdown.changed() => break,
+                }
+                let store = app.store.clone();
+                let _ = tokio::task::spawn_blocking(move || store.heartbeat(now_ms())).await;
+            }
+        });
+    }
+
+    /// End every open game nobody joined within `open_game_ttl_ms` of its creation.
+    pub(crate) async fn expire_unjoined(&self, now: u64) {
+        let ttl = self.config.open_game_ttl_ms;
+        for h in self.all_handles() {
+            if !self.owns(&h.id) {
+                continue;
+            }
+            let due = {
+                let live = h.live.lock().await;
+                live.rec.status == "open" && now >= live.rec.created_ms.saturating_add(ttl)
+            };
+            if !due {
+                continue;
+            }
+            let r = self
+                .mutate(&h, "expired", None, move |live, now| {
+                    if live.expire_if_unjoined(ttl, now) {
+                        Ok(())
+                    } else {
+                        Err(Error::conflict("not_due", "the game is not due to expire"))
+                    }
+                })
+                .await;
+            if let Err(e) = r {
+                if e.code != "not_due" {
+                    tracing::warn!(error = %e, "expiring an open game failed");
+                }
+            }
+        }
+    }
+
+    /// Drop finished games that no WebSocket watches from memory (they stay in the store).
+    pub(crate) async fn evict(&self) {
+        let mut finished = Vec::new();
+        for (id, h) in self.games.lock().unwrap_or_else(|e| e.into_inner()).iter() {
+            if h.tx.receiver_count() == 0 && !h.engine_busy.load(Ordering::SeqCst) {
+                finished.push((id.clone(), h.clone()));
+            }
+        }
+        let mut drop_ids = Vec::new();
+        for (id, h) in finished {
+            if h.live.lock().await.rec.status == "finished" {
+                drop_ids.push(id);
+            }
+        }
+        let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
+        for id in drop_ids {
+            games.remove(&id);
+        }
+    }
+
+    /// Write a last heartbeat (at shutdown).
+    pub async fn final_heartbeat(&self) {
+        let store = self.store.clone();
+        let _ = tokio::task::spawn_blocking(move || store.heartbeat(now_ms())).await;
+    }
+}

@@ -1,0 +1,214 @@
+//! The JSON view of a game sent to clients ([`GameView`], by `GET /api/games/{id}` and over the
+//! WebSocket): never a seat's token.
+
+use super::{seat, Live};
+use crate::store::{Declared, Seat};
+use crown_core::Color;
+use serde::Serialize;
+
+impl Live {
+    /// The JSON view of this game at `now`. `you` is the caller's seat, if known.
+    pub fn view(&self, now: u64, you: Option<Color>) -> GameView {
+        let pos = self.game.position();
+        let outcome = self.game.outcome();
+        let legal = self
+            .game
+            .legal_moves()
+            .iter()
+            .map(|m| LegalMove {
+                text: pos.move_text(m),
+                from: m.from().number(),
+                to: m.to().number(),
+                path: {
+                    let p: Vec<u8> = m.path().map(|s| s.number()).collect();
+                    if p.is_empty() {
+                        vec![m.to().number()]
+                    } else {
+                        p
+                    }
+                },
+                captures: m.captures().iter().map(|s| s.number()).collect(),
+                kind: m.kind().id(),
+            })
+            .collect();
+        let seat_view = |c: Color| match seat(&self.rec.meta, c) {
+            Seat::Human { token_sha256 } => SeatView {
+                kind: "human",
+                joined: token_sha256.is_some(),
+                level: None,
+                name: self.rec.meta.names.get(c).map(str::to_string),
+            },
+            Seat::Engine { level } => SeatView {
+                kind: "engine",
+                joined: true,
+                level: Some(*level),
+                name: None,
+            },
+        };
+        let clock = self.rec.meta.time_control.map(|tc| ClockView {
+            black_ms: self.remaining(Color::Black, now),
+            white_ms: self.remaining(Color::White, now),
+            initial_ms: tc.initial_ms,
+            increment_ms: tc.increment_ms,
+            running: (self.rec.meta.turn_started_ms != 0 && outcome.is_none())
+                .then(|| pos.side_to_move().name()),
+            server_time_ms: now,
+        });
+        GameView {
+            id: self.rec.id.clone(),
+            variant: self.rec.variant.clone(),
+            status: self.rec.status.clone(),
+            start_fen: self.rec.start_fen.clone(),
+            fen: pos.to_fen(),
+            side_to_move: pos.side_to_move().name(),
+            ply: self.rec.moves.len(),
+            moves: self.rec.moves.iter().map(|m| m.text.clone()).collect(),
+            legal_moves: legal,
+            outcome: match self.rec.meta.declared {
+                Some(Declared::Cancelled { expired }) => Some(OutcomeView {
+                    result: "*".to_string(),
+                    winner: None,
+                    reason: if expired {
+                        "expired: nobody joined in time".to_string()
+                    } else {
+                        "cancelled by its creator before anyone joined".to_string()
+                    },
+                }),
+                _ => outcome.map(|o| OutcomeView {
+                    result: o.pdn_result(self.game.variant()).to_string(),
+                    winner: o.winner().map(|c| c.name()),
+                    reason: o.to_string(),
+                }),
+            },
+            black: seat_view(Color::Black),
+            white: seat_view(Color::White),
+            you: you.map(|c| c.name()),
+            clock,
+            draw_offer: self.rec.meta.draw_offer.map(|c| Color::from(c).name()),
+            takeback_request: self
+                .rec
+                .meta
+                .takeback_request
+                .map(|c| Color::from(c).name()),
+            rematch: self.rec.meta.rematch.as_ref().map(|r| RematchView {
+                id: r.id.clone(),
+                by: Color::from(r.by).name(),
+            }),
+            created_ms: self.rec.created_ms,
+            updated_ms: self.rec.updated_ms,
+        }
+    }
+}
+
+/// A legal move as sent to clients.
+#[derive(Clone, Debug, Serialize)]
+pub struct LegalMove {
+    /// Notation to send back to play it.
+    pub text: String,
+    /// Square it starts on (1..=32; for an Impasse removal, the removed single's square).
+    pub from: u8,
+    /// Square it ends on.
+    pub to: u8,
+    /// Landing squares, including the final one.
+    pub path: Vec<u8>,
+    /// Captured squares.
+    pub captures: Vec<u8>,
+    /// `simple`, `jump`, `slide`, `double_slide`, `transpose` or `remove` (crown-core's ids).
+    pub kind: &'static str,
+}
+
+/// Who sits in a seat (never the token).
+#[derive(Clone, Debug, Serialize)]
+pub struct SeatView {
+    /// `human` or `engine`.
+    pub kind: &'static str,
+    /// Whether the seat is taken.
+    pub joined: bool,
+    /// Engine level.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub level: Option<u8>,
+    /// The player's name, when they gave one (`POST /api/games` `name`, `POST .../name`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+/// Clocks as sent to clients.
+#[derive(Clone, Debug, Serialize)]
+pub struct ClockView {
+    /// Black's time left, ms, at `server_time_ms`.
+    pub black_ms: u64,
+    /// White's time left, ms, at `server_time_ms`.
+    pub white_ms: u64,
+    /// Starting time, ms.
+    pub initial_ms: u64,
+    /// Increment per move, ms.
+    pub increment_ms: u64,
+    /// The colour whose clock is running, if any.
+    pub running: Option<&'static str>,
+    /// The server's time when the view was made, ms since the epoch.
+    pub server_time_ms: u64,
+}
+
+/// The end of a game as sent to clients.
+#[derive(Clone, Debug, Serialize)]
+pub struct OutcomeView {
+    /// PDN result from the first player's view: `1-0`, `0-1`, `1/2-1/2` (`*` for a cancelled game).
+    pub result: String,
+    /// `black`/`white`, or `null` for a draw.
+    pub winner: Option<&'static str>,
+    /// Readable reason.
+    pub reason: String,
+}
+
+/// A rematch offer as sent to clients.
+#[derive(Clone, Debug, Serialize)]
+pub struct RematchView {
+    /// Id of the new game.
+    pub id: String,
+    /// `black`/`white`: who asked for it (colour in the finished game).
+    pub by: &'static str,
+}
+
+/// A game as sent to clients (by `GET /api/games/{id}` and over the WebSocket).
+#[derive(Clone, Debug, Serialize)]
+pub struct GameView {
+    /// Game id.
+    pub id: String,
+    /// Variant id.
+    pub variant: String,
+    /// `open`, `ongoing`, `finished`.
+    pub status: String,
+    /// Start position, PDN FEN.
+    pub start_fen: String,
+    /// Current position, PDN FEN.
+    pub fen: String,
+    /// `black` or `white`.
+    pub side_to_move: &'static str,
+    /// Plies played.
+    pub ply: usize,
+    /// Moves played, in notation.
+    pub moves: Vec<String>,
+    /// Legal moves now (empty when over).
+    pub legal_moves: Vec<LegalMove>,
+    /// The result, once over.
+    pub outcome: Option<OutcomeView>,
+    /// Black's seat.
+    pub black: SeatView,
+    /// White's seat.
+    pub white: SeatView,
+    /// The caller's colour when it sent its token.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub you: Option<&'static str>,
+    /// Clocks, `null` for untimed games.
+    pub clock: Option<ClockView>,
+    /// Colour with a standing draw offer.
+    pub draw_offer: Option<&'static str>,
+    /// Colour asking for a takeback.
+    pub takeback_request: Option<&'static str>,
+    /// The rematch offered after the game ended (`POST .../rematch`), `null` if none.
+    pub rematch: Option<RematchView>,
+    /// Creation time, ms since the epoch.
+    pub created_ms: u64,
+    /// Last change, ms since the epoch.
+    pub updated_ms: u64,
+}

@@ -1,0 +1,531 @@
+//! The game registry: the games held in memory ([`GameHandle`]), read from the store when first
+//! asked for, inserted when created, and changed by [`App::mutate`], which saves a change before
+//! making it live and pushing it to every WebSocket of the game.
+
+use crate::app::{App, AppInner};
+use crate::config::Config;
+use crate::engine::MovePicker;
+use crate::error::{Error, ErrorKind};
+use crate::handle::GameHandle;
+use crate::limit::{ConnCounter, RateLimiter};
+use crate::live::{self, now_ms, Live};
+use crate::store::Store;
+use crate::store::StoreError;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use tokio::sync::broadcast;
+use tokio::sync::watch;
+
+/// The event name and full game view pushed over the WebSocket.
+#[derive(serde::Serialize)]
+struct Push<'a> {
+    r#type: &'static str,
+    event: &'a str,
+    game: &'a live::GameView,
+}
+
+/// Times a change is re-validated against a reloaded game after a version conflict before the
+/// request is answered `409 version_conflict`.
+const MAX_CONFLICT_RETRIES: u32 = 3;
+
+impl App {
+    /// Build the state, load every unfinished game from `store` (shifting running clocks so that
+    /// downtime since the last heartbeat is not charged), and start the background tasks (flag
+    /// sweeper, heartbeat, engine moves). Must run inside a Tokio runtime.
+    ///
+    /// # Errors
+    /// A message if the store cannot be read or a stored game does not replay.
+    pub async fn start(
+        store: Arc<dyn Store>,
+        config: Config,
+        engine: Option<Arc<dyn MovePicker>>,
+    ) -> Result<App, String> {
+        let (shutdown_tx, _) = watch::channel(false);
+        let workers = config.engine_workers.max(1);
+        let app = App(Arc::new(AppInner {
+            limiter: RateLimiter::new(config.rate_per_sec, config.rate_burst),
+            store,
+            games: Mutex::new(HashMap::new()),
+            config,
+            open_games: AtomicUsize::new(0),
+            engine,
+            engine_slots: Arc::new(tokio::sync::Semaphore::new(workers)),
+            shutdown_tx,
+            conns: ConnCounter::default(),
+            unjoined: ConnCounter::default(),
+            engine_games: ConnCounter::default(),
+            ws_per_ip: ConnCounter::default(),
+            instance: crate::cluster::instance_id(),
+            owned: Mutex::new(std::collections::HashSet::new()),
+            owned_until: AtomicU64::new(0),
+        }));
+        if app.store.shared() {
+            // Several instances share the store: games are loaded when first used or when this
+            // instance takes their lease; the leases, not the heartbeat, decide what downtime is
+            // charged (docs/scaling.md).
+            app.start_shared().await;
+            app.spawn_background();
+            return Ok(app);
+        }
+        let store = app.store.clone();
+        let loaded = tokio::task::spawn_blocking(move || -> Result<Vec<Live>, String> {
+            let heartbeat = store.last_heartbeat().map_err(|e| e.to_string())?;
+            // Read and replay every game first; only then take the instant the clocks resume at,
+            // so the time spent loading is downtime too and never charged.
+            let mut out = store
+                .load_unfinished()
+                .map_err(|e| e.to_string())?
+                .into_iter()
+                .map(Live::from_record)
+                .collect::<Result<Vec<_>, _>>()?;
+            let now = now_ms();
+            if let Some(hb) = heartbeat {
+                let changed: Vec<usize> = out
+                    .iter_mut()
+                    .enumerate()
+                    .filter_map(|(i, live)| live.resume_after_downtime(hb, now).then_some(i))
+                    .collect();
+                // One transaction for every shifted clock.
+                let mut recs: Vec<_> = changed.iter().map(|&i| out[i].rec.clone()).collect();
+                store.save_rows(&mut recs).map_err(|e| e.to_string())?;
+                for (&i, rec) in changed.iter().zip(recs) {
+                    out[i].rec = rec;
+                }
+            }
+            store.heartbeat(now).map_err(|e| e.to_string())?;
+            Ok(out)
+        })
+        .await
+        .map_err(|e| e.to_string())??;
+        let count = loaded.len();
+        {
+            let mut games = app.games.lock().unwrap_or_else(|e| e.into_inner());
+            for live in loaded {
+                games.insert(live.rec.id.clone(), GameHandle::new(live));
+            }
+        }
+        app.open_games.store(count, Ordering::SeqCst);
+        tracing::info!(games = count, "resumed unfinished games");
+        app.spawn_background();
+        let handles: Vec<_> = app.all_handles();
+        for h in handles {
+            app.maybe_engine(h);
+        }
+        Ok(app)
+    }
+
+    /// [`GameHandle::seat_of_token`] for a change, on a copy from [`App::handle_for_change`]: a
+    /// token the copy does not know is checked again against the stored game (it may have been
+    /// seated on another instance) before it is refused.
+    ///
+    /// # Errors
+    /// `bad_token`, `storage`.
+    pub async fn changer_seat(
+        &self,
+        h: &Arc<GameHandle>,
+        token: &str,
+    ) -> Result<crown_core::Color, Error> {
+        match h.seat_of_token(token).await {
+            Ok(c) => Ok(c),
+            Err(e) if e.code == "bad_token" && self.recheck(h).await? => {
+                h.seat_of_token(token).await
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    pub(crate) fn all_handles(&self) -> Vec<Arc<GameHandle>> {
+        self.games
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .values()
+            .cloned()
+            .collect()
+    }
+
+    /// A new player takes the open seat of `h` with a fresh secret token: its colour, the token
+    /// and the game as that seat sees it.
+    ///
+    /// # Errors
+    /// `seat_taken`, `cancelled`, `no_randomness`, `storage`.
+    pub async fn join(
+        &self,
+        h: &Arc<GameHandle>,
+    ) -> Result<(crown_core::Color, String, live::GameView), Error> {
+        let token = crate::token::random_hex(32)?;
+        let t2 = token.clone();
+        let (color, _) = self
+            .mutate(h, "join", None, move |live, now| live.join(t2.clone(), now))
+            .await?;
+        let game = h.live.lock().await.view(now_ms(), Some(color));
+        Ok((color, token, game))
+    }
+
+    /// The game `id` if this instance holds it in memory.
+    pub(crate) fn held(&self, id: &str) -> Option<Arc<GameHandle>> {
+        self.games
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(id)
+            .cloned()
+    }
+
+    /// The game `id`, from memory or loaded from the store.
+    ///
+    /// # Errors
+    /// `not_found`, or `storage` if loading failed.
+    pub async fn handle(&self, id: &str) -> Result<Arc<GameHandle>, Error> {
+        if let Some(h) = self.held(id) {
+            if self.store.shared() {
+                // Another instance may have changed it: never answer from a stale copy.
+                self.refresh(&h, None).await?;
+            }
+            return Ok(h);
+        }
+        if id.len() > 64 || !id.bytes().all(|b| b.is_ascii_alphanumeric()) {
+            return Err(Error::not_found(id));
+        }
+        let store = self.store.clone();
+        let key = id.to_string();
+        let generation = self.store.listening();
+        let rec = tokio::task::spawn_blocking(move || store.load(&key))
+            .await
+            .map_err(Error::storage)?
+            .map_err(Error::storage)?
+            .ok_or_else(|| Error::not_found(id))?;
+        let live = Live::from_record(rec).map_err(Error::storage)?;
+        let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
+        Ok(games
+            .entry(id.to_string())
+            .or_insert_with(|| {
+                let h = GameHandle::new(live);
+                self.mark_synced(&h, generation);
+                h
+            })
+            .clone())
+    }
+
+    /// The game `id` for a change (a move, a seat action): as [`App::handle`], except that with a
+    /// shared store the version check is skipped while the held copy is known to have seen every
+    /// committed change (`GameHandle::synced`, docs/scaling.md "Version checks"). That is safe
+    /// for a change: a save from a stale copy fails its versioned `UPDATE` and is retried on the
+    /// reloaded game, and a change refused by the copy is checked again against the stored
+    /// version before the refusal is answered ([`App::mutate`], `App::recheck`).
+    ///
+    /// # Errors
+    /// As [`App::handle`].
+    pub async fn handle_for_change(&self, id: &str) -> Result<Arc<GameHandle>, Error> {
+        if self.store.shared() {
+            if let Some(h) = self.held(id) {
+                if self.in_sync(&h) {
+                    return Ok(h);
+                }
+            }
+        }
+        self.handle(id).await
+    }
+
+    /// Insert a newly created game: saved first, then held in memory.
+    ///
+    /// # Errors
+    /// `too_many_games` when the limit of open games is reached, `storage` if saving failed.
+    pub async fn insert(
+        &self,
+        live: Live,
+        client: Option<std::net::IpAddr>,
+    ) -> Result<Arc<GameHandle>, Error> {
+        let counted = match client {
+            Some(ip) if live.rec.status == "open" => {
+                let max = self.config.max_unjoined_per_ip;
+                if !self.unjoined.try_inc(ip, max) {
+                    return Err(Error::limited(
+                        "too_many_unjoined",
+                        format!(
+                            "this address already has {max} games nobody has joined; \
+                             cancel one or wait for a player"
+                        ),
+                    ));
+                }
+                Some(ip)
+            }
+            _ => None,
+        };
+        let engine = match client {
+            Some(ip) if live.engine_color().is_some() => {
+                let max = self.config.max_engine_games_per_ip;
+                if !self.engine_games.try_inc(ip, max) {
+                    if let Some(ip) = counted {
+                        self.unjoined.dec(ip);
+                    }
+                    return Err(Error::limited(
+                        "too_many_engine_games",
+                        format!(
+                            "this address already plays {max} unfinished games against the \
+                             engine; finish or resign one first"
+                        ),
+                    ));
+                }
+                Some(ip)
+            }
+            _ => None,
+        };
+        let r = self.insert_counted(live, counted, engine).await;
+        if r.is_err() {
+            if let Some(ip) = counted {
+                self.unjoined.dec(ip);
+            }
+            if let Some(ip) = engine {
+                self.engine_games.dec(ip);
+            }
+        }
+        r
+    }
+
+    pub(crate) async fn insert_counted(
+        &self,
+        live: Live,
+        counted: Option<std::net::IpAddr>,
+        engine: Option<std::net::IpAddr>,
+    ) -> Result<Arc<GameHandle>, Error> {
+        let max = self.config.max_open_games;
+        if self
+            .open_games
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
+                (n < max).then_some(n + 1)
+            })
+            .is_err()
+        {
+            return Err(Error::new(
+                ErrorKind::Full,
+                "too_many_games",
+                format!("the server already holds {max} unfinished games; try again later"),
+            ));
+        }
+        let store = self.store.clone();
+        let rec = live.rec.clone();
+        let generation = self.store.listening();
+        let saved = tokio::task::spawn_blocking(move || store.create(&rec)).await;
+        if let Err(e) = saved
+            .map_err(Error::storage)
+            .and_then(|r| r.map_err(Error::storage))
+        {
+            self.open_games.fetch_sub(1, Ordering::SeqCst);
+            return Err(e);
+        }
+        let id = live.rec.id.clone();
+        let h = GameHandle::new(live);
+        self.mark_synced(&h, generation);
+        *h.unjoined_by.lock().unwrap_or_else(|e| e.into_inner()) = counted;
+        *h.engine_by.lock().unwrap_or_else(|e| e.into_inner()) = engine;
+        if self.store.shared() {
+            let (store, me) = (self.store.clone(), self.instance.clone());
+            let (id2, until) = (id.clone(), now_ms() + self.config.lease_ms);
+            match tokio::task::spawn_blocking(move || store.claim_lease(&id2, &me, until)).await {
+                Ok(Ok(true)) => {
+                    self.owned
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .insert(id.clone());
+                }
+                Ok(Ok(false)) => {}
+                // A lease round takes it later.
+                _ => tracing::warn!(game = %id, "could not take the new game's lease"),
+            }
+        }
+        self.games
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(id, h.clone());
+        self.maybe_engine(h.clone());
+        Ok(h)
+    }
+
+    /// Apply `op` to a copy of the game, save the copy, then make it live and push it to every
+    /// WebSocket. If `op` fails nothing changes, except that an error with code `time_out` (the
+    /// mover's flag fell) still saves the game ended on time. Returns `op`'s value and the view for
+    /// `you`.
+    ///
+    /// # Errors
+    /// `op`'s error, or `storage` if saving failed (then nothing changed).
+    pub async fn mutate<T: Send + 'static>(
+        &self,
+        h: &Arc<GameHandle>,
+        event: &'static str,
+        you: Option<crown_core::Color>,
+        op: impl FnMut(&mut Live, u64) -> Result<T, Error> + Send + 'static,
+    ) -> Result<(T, live::GameView), Error> {
+        // Run in its own task: if the client goes away or the request times out, the change is
+        // still either committed and made live, or not made at all (never saved but not live).
+        let app = self.clone();
+        let h = h.clone();
+        tokio::spawn(async move { app.mutate_inner(&h, event, you, op).await })
+            .await
+            .map_err(Error::storage)?
+    }
+
+    pub(crate) async fn mutate_inner<T: Send + 'static>(
+        &self,
+        h: &Arc<GameHandle>,
+        event: &str,
+        you: Option<crown_core::Color>,
+        mut op: impl FnMut(&mut Live, u64) -> Result<T, Error>,
+    ) -> Result<(T, live::GameView), Error> {
+        let mut guard = h.live.lock().await;
+        let mut attempt = 0;
+        let mut rechecked = false;
+        let value = loop {
+            let mut next = guard.clone();
+            let now = now_ms();
+            // A flag that fell (`time_out`) still saves the game ended on time.
+            let (value, flag) = match op(&mut next, now) {
+                Ok(v) => (Some(v), None),
+                Err(e) if e.code == "time_out" => (None, Some(e)),
+                Err(e) => {
+                    // With a shared store the copy may be behind (its version check may have
+                    // been skipped): refuse only what the stored game refuses too.
+                    if self.store.shared() && !rechecked {
+                        rechecked = true;
+                        if self.catch_up(h, &mut guard).await? {
+                            continue;
+                        }
+                    }
+                    return Err(e);
+                }
+            };
+            let keep = guard.rec.moves.len().min(next.rec.moves.len());
+            let store = self.store.clone();
+            let saved =
+                tokio::task::spawn_blocking(move || store.save(&mut next.rec, keep).map(|()| next))
+                    .await
+                    .map_err(Error::storage)?;
+            match saved {
+                Ok(next) => {
+                    self.apply(
+                        h,
+                        &mut guard,
+                        next,
+                        if flag.is_some() { "time_out" } else { event },
+                    );
+                }
+                // Another instance changed the game since this copy was read: reload it and
+                // validate the change again against the current state (bounded).
+                Err(StoreError::Conflict(id)) => {
+                    attempt += 1;
+                    if attempt > MAX_CONFLICT_RETRIES {
+                        return Err(Error::conflict(
+                            "version_conflict",
+                            format!("game '{id}' kept changing concurrently; try again"),
+                        ));
+                    }
+                    tracing::debug!(game = %id, attempt, "version conflict: reloading");
+                    self.reload(h, &mut guard).await?;
+                    continue;
+                }
+                Err(e) => {
+                    tracing::error!(error = %e, "saving a game failed");
+                    return Err(Error::storage(e));
+                }
+            }
+            if let Some(e) = flag {
+                return Err(e);
+            }
+            break value.expect("the change succeeded");
+        };
+        let view = guard.view(now_ms(), you);
+        drop(guard);
+        self.maybe_engine(h.clone());
+        Ok((value, view))
+    }
+
+    /// Replace the held game by the stored one (after a version conflict) and push it.
+    ///
+    /// # Errors
+    /// `storage` if it cannot be read or replayed, `not_found` if it is gone.
+    pub(crate) async fn reload(
+        &self,
+        h: &Arc<GameHandle>,
+        guard: &mut tokio::sync::MutexGuard<'_, Live>,
+    ) -> Result<(), Error> {
+        let store = self.store.clone();
+        let id = h.id.to_string();
+        let generation = self.store.listening();
+        let rec = tokio::task::spawn_blocking(move || store.load(&id))
+            .await
+            .map_err(Error::storage)?
+            .map_err(Error::storage)?
+            .ok_or_else(|| Error::not_found(&h.id))?;
+        let live = Live::from_record(rec).map_err(Error::storage)?;
+        let event = if live.rec.moves.len() > guard.rec.moves.len() {
+            "move"
+        } else {
+            "sync"
+        };
+        self.apply(h, guard, live, event);
+        self.mark_synced(h, generation);
+        Ok(())
+    }
+
+    /// Make `next` (just saved, or just read from the store) the live game and push it to every
+    /// WebSocket of this instance.
+    pub(crate) fn apply(
+        &self,
+        h: &Arc<GameHandle>,
+        guard: &mut tokio::sync::MutexGuard<'_, Live>,
+        next: Live,
+        event: &str,
+    ) {
+        let was_open = guard.rec.status != "finished";
+        **guard = next;
+        if was_open && guard.rec.status == "finished" {
+            // Saturating: with a shared store a game counted by another instance may end here.
+            let _ = self
+                .open_games
+                .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1));
+        }
+        if guard.rec.status == "finished" {
+            if let Some(ip) = h.engine_by.lock().unwrap_or_else(|e| e.into_inner()).take() {
+                self.engine_games.dec(ip);
+            }
+        }
+        if guard.rec.status != "open" {
+            if let Some(ip) = h
+                .unjoined_by
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .take()
+            {
+                self.unjoined.dec(ip);
+            }
+        }
+        h.deadline
+            .store(guard.flag_deadline().unwrap_or(u64::MAX), Ordering::SeqCst);
+        let view = guard.view(now_ms(), None);
+        tracing::info!(game = %guard.rec.id, event, ply = guard.rec.moves.len(), status = %guard.rec.status, "game changed");
+        let push = Push {
+            r#type: "state",
+            event,
+            game: &view,
+        };
+        if let Ok(text) = serde_json::to_string(&push) {
+            let _ = h.tx.send(Arc::from(text));
+        }
+    }
+
+    /// Subscribe to a game's pushes.
+    pub fn subscribe(h: &GameHandle) -> broadcast::Receiver<Arc<str>> {
+        h.tx.subscribe()
+    }
+
+    /// The current state message of a game for a new WebSocket.
+    pub async fn snapshot(h: &GameHandle, you: Option<crown_core::Color>) -> String {
+        let live = h.live.lock().await;
+        let view = live.view(now_ms(), you);
+        serde_json::to_string(&Push {
+            r#type: "state",
+            event: "snapshot",
+            game: &view,
+        })
+        .unwrap_or_default()
+    }
+}

@@ -1,0 +1,112 @@
+//! The extractors of the HTTP layer: JSON bodies and query strings whose rejections are the
+//! API's JSON errors, the seat token of the `Authorization` header, and the client's address.
+
+use super::error::ApiError;
+use axum::extract::{ConnectInfo, FromRequest, Query, Request};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::Json;
+use serde::de::DeserializeOwned;
+use std::net::SocketAddr;
+
+/// A JSON body whose rejections are [`ApiError`]s (`bad_json`, `payload_too_large`,
+/// `bad_content_type`).
+pub struct JsonBody<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
+        match Json::<serde_json::Value>::from_request(req, state).await {
+            // Every body of this API is a JSON object: serde would also read a struct from an
+            // array of its fields in order (`["11-15"]`), which the API does not document.
+            Ok(Json(v)) if !v.is_object() => Err(ApiError::bad_request(
+                "bad_json",
+                "the body must be a JSON object (see docs/api.md)",
+            )),
+            Ok(Json(v)) => serde_json::from_value(v)
+                .map(JsonBody)
+                .map_err(|e| ApiError::bad_request("bad_json", format!("bad JSON body: {e}"))),
+            Err(rej) => {
+                let status = rej.status();
+                let code = match status {
+                    StatusCode::PAYLOAD_TOO_LARGE => "payload_too_large",
+                    StatusCode::UNSUPPORTED_MEDIA_TYPE => "bad_content_type",
+                    _ => "bad_json",
+                };
+                let status = if code == "bad_json" {
+                    StatusCode::BAD_REQUEST
+                } else {
+                    status
+                };
+                Err(ApiError::new(status, code, rej.body_text()))
+            }
+        }
+    }
+}
+
+/// A query string whose rejections are [`ApiError`]s with code `bad_query` (a value of the wrong
+/// type, a negative or non-numeric number, a parameter given twice).
+pub struct ApiQuery<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> axum::extract::FromRequestParts<S> for ApiQuery<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &S,
+    ) -> Result<Self, ApiError> {
+        match Query::<T>::from_request_parts(parts, state).await {
+            Ok(Query(v)) => Ok(ApiQuery(v)),
+            Err(rej) => Err(ApiError::bad_request("bad_query", rej.body_text())),
+        }
+    }
+}
+
+/// The seat token sent as `Authorization: Bearer <token>`.
+///
+/// # Errors
+/// `401 missing_token` when there is none or the header is not `Bearer <token>`.
+pub fn bearer(headers: &HeaderMap) -> Result<String, ApiError> {
+    let value = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .ok_or_else(|| {
+            ApiError::new(
+                StatusCode::UNAUTHORIZED,
+                "missing_token",
+                "this action needs a seat token: send 'Authorization: Bearer <token>'",
+            )
+        })?;
+    // The auth scheme is case-insensitive (RFC 9110 section 11.1): `Bearer`, `bearer`, `BEARER`.
+    let token = match value.trim_start().split_once(' ') {
+        Some((scheme, rest)) if scheme.eq_ignore_ascii_case("bearer") => rest.trim(),
+        _ => "",
+    };
+    if token.is_empty() {
+        return Err(ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "missing_token",
+            "the Authorization header must be 'Bearer <token>'",
+        ));
+    }
+    Ok(token.to_string())
+}
+
+/// The client's IP address, when the server knows it (`ConnectInfo` set by [`crate::serve`]).
+pub struct ClientIp(pub Option<std::net::IpAddr>);
+
+impl<S: Send + Sync> axum::extract::FromRequestParts<S> for ClientIp {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        _: &S,
+    ) -> Result<Self, Self::Rejection> {
+        Ok(ClientIp(
+            parts
+                .extensions
+                .get::<ConnectInfo<SocketAddr>>()
+                .map(|c| c.0.ip()),
+        ))
+    }
+}

@@ -1,0 +1,311 @@
+//! `POST /api/games` (create), `GET /api/games` (list), `GET /api/games/{id}`, `POST
+//! /api/games/{id}/join` and `GET /api/games/{id}/pdn` (docs/api.md).
+
+use super::error::ApiError;
+use super::extract::{bearer, ApiQuery, ClientIp, JsonBody};
+use crate::app::App;
+use crate::live::{now_ms, GameView, Live};
+use crate::store::{Seat, TimeControl};
+use crate::token::random_hex;
+use axum::extract::{Path, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use crown_core::{Color, ImpasseSetup, Position, Variant};
+use serde::{Deserialize, Serialize};
+
+/// The routes of games: create, list, read, join, export.
+pub fn routes() -> Router<App> {
+    Router::new()
+        .route(
+            "/games",
+            post(create_game).merge(get(list_games).layer(nb!())),
+        )
+        .route("/games/{id}", get(get_game).layer(nb!()))
+        .route("/games/{id}/join", post(join_game).layer(nb!()))
+        .route("/games/{id}/pdn", get(export_pdn).layer(nb!()))
+}
+
+/// Longest time control accepted, in ms (one day).
+pub const MAX_INITIAL_MS: u64 = 24 * 3600 * 1000;
+
+/// Body of `POST /api/games`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreateGame {
+    /// `american`, `pool` or `impasse`.
+    pub variant: String,
+    /// Start position in PDN FEN (default: the variant's start).
+    #[serde(default)]
+    pub fen: Option<String>,
+    /// Impasse only: `seed` (default) or `steere`.
+    #[serde(default)]
+    pub setup: Option<String>,
+    /// `human` (default) or `engine`.
+    #[serde(default)]
+    pub opponent: Option<String>,
+    /// Engine level 1..=10 (default 5).
+    #[serde(default)]
+    pub level: Option<u8>,
+    /// The creator's colour: `black`, `white` or `random` (default: the side that moves first).
+    #[serde(default)]
+    pub color: Option<String>,
+    /// Time control; untimed when absent.
+    #[serde(default)]
+    pub time_control: Option<TimeControl>,
+    /// `true`: a public seek, listed by `GET /api/games` while its seat is open. `false`
+    /// (default): private, reachable only through its link.
+    #[serde(default)]
+    pub public: bool,
+    /// The creator's name, shown on boards and written in PDN (1..=40 characters).
+    #[serde(default)]
+    pub name: Option<String>,
+}
+
+/// Reply to creating or joining a game.
+#[derive(Debug, Serialize)]
+pub struct SeatGranted {
+    /// Game id.
+    pub id: String,
+    /// The caller's colour.
+    pub color: &'static str,
+    /// The caller's secret seat token: send it as `Authorization: Bearer <token>`.
+    pub token: String,
+    /// Link for the other player (join) and for spectators (watch).
+    pub join_url: String,
+    /// The game.
+    pub game: GameView,
+    /// What was repaired in the request's `fen` (an archive FEN with `?` as the side to move, a man
+    /// on its king row read as a king), one printable line of at most 200 characters each; left
+    /// out when nothing was.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
+}
+
+/// Query of `GET /api/games`.
+#[derive(Debug, Deserialize)]
+pub struct ListQuery {
+    /// `open`, `ongoing` or `finished`.
+    pub status: Option<String>,
+    /// At most this many (default 50, at most 500).
+    pub limit: Option<usize>,
+}
+
+/// The page of game `id` for the other player (join) and for spectators (watch).
+pub fn join_url(id: &str) -> String {
+    format!("/g/{id}")
+}
+
+async fn create_game(
+    State(app): State<App>,
+    ClientIp(client): ClientIp,
+    JsonBody(req): JsonBody<CreateGame>,
+) -> Result<(StatusCode, Json<SeatGranted>), ApiError> {
+    let variant: Variant = req
+        .variant
+        .parse()
+        .map_err(|e| ApiError::bad_request("bad_variant", format!("{e}")))?;
+    let mut warnings = Vec::new();
+    let start = match (&req.fen, &req.setup) {
+        (Some(_), Some(_)) => {
+            return Err(ApiError::bad_request(
+                "bad_setup",
+                "give either 'fen' or 'setup', not both",
+            ))
+        }
+        // The one FEN reader of crown-notation, the lenient way a person writes a FEN; its message
+        // already says "bad FEN '…'" (once), quoting at most 60 characters.
+        (Some(fen), None) => {
+            let read = crown_notation::read_fen(variant, fen, crown_notation::FenPolicy::Lenient)
+                .map_err(|e| ApiError::bad_request("bad_fen", e.to_string()))?;
+            warnings = read.warnings;
+            read.position
+        }
+        (None, Some(setup)) => {
+            if variant != Variant::Impasse {
+                return Err(ApiError::bad_request(
+                    "bad_setup",
+                    "'setup' applies to Impasse only",
+                ));
+            }
+            let s: ImpasseSetup = setup
+                .parse()
+                .map_err(|e| ApiError::bad_request("bad_setup", format!("{e}")))?;
+            Position::impasse(s)
+        }
+        (None, None) => Position::new(variant),
+    };
+    if let Some(o) = crown_core::Game::from_position(start).outcome() {
+        // The wording of crown-notation's move reader for a finished game (issue 14).
+        return Err(ApiError::bad_request(
+            "game_already_over",
+            format!("the game is over ({o}): the side to move has no legal move"),
+        ));
+    }
+    let other = match req.opponent.as_deref().unwrap_or("human") {
+        "human" => {
+            if req.level.is_some() {
+                return Err(ApiError::bad_request(
+                    "bad_level",
+                    "'level' applies to engine opponents only",
+                ));
+            }
+            Seat::Human { token_sha256: None }
+        }
+        "engine" => {
+            let level = req.level.unwrap_or(5);
+            if !(1..=10).contains(&level) {
+                return Err(ApiError::bad_request(
+                    "bad_level",
+                    format!("engine level must be 1..=10, not {level}"),
+                ));
+            }
+            if app.engine.is_none() {
+                return Err(ApiError::new(
+                    StatusCode::NOT_IMPLEMENTED,
+                    "engine_unavailable",
+                    "this server was built without the engine",
+                ));
+            }
+            Seat::Engine { level }
+        }
+        other => {
+            return Err(ApiError::bad_request(
+                "bad_opponent",
+                format!("opponent must be 'human' or 'engine', not '{other}'"),
+            ))
+        }
+    };
+    let color = match req.color.as_deref() {
+        None => variant.first_player(),
+        Some("black") => Color::Black,
+        Some("white") => Color::White,
+        Some("random") => {
+            let mut b = [0u8; 1];
+            getrandom::fill(&mut b).map_err(|e| ApiError::storage(e.to_string()))?;
+            if b[0] & 1 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            }
+        }
+        Some(other) => {
+            return Err(ApiError::bad_request(
+                "bad_color",
+                format!("color must be 'black', 'white' or 'random', not '{other}'"),
+            ))
+        }
+    };
+    if let Some(tc) = req.time_control {
+        if tc.initial_ms == 0 || tc.initial_ms > MAX_INITIAL_MS || tc.increment_ms > 3_600_000 {
+            return Err(ApiError::bad_request(
+                "bad_time_control",
+                format!("initial_ms must be 1..={MAX_INITIAL_MS} and increment_ms at most 3600000"),
+            ));
+        }
+    }
+    let id = random_hex(8)?;
+    let token = random_hex(32)?;
+    let mut live = Live::create(
+        id.clone(),
+        start,
+        color,
+        token.clone(),
+        other,
+        req.time_control,
+        now_ms(),
+    );
+    live.rec.meta.public = req.public;
+    if let Some(name) = &req.name {
+        let name = crate::lobby::check_name(name)?;
+        live.rec.meta.names.set(color, Some(name));
+    }
+    let h = app.insert(live, client).await?;
+    let game = h.live.lock().await.view(now_ms(), Some(color));
+    Ok((
+        StatusCode::CREATED,
+        Json(SeatGranted {
+            join_url: join_url(&id),
+            id,
+            color: color.name(),
+            token,
+            game,
+            warnings,
+        }),
+    ))
+}
+
+async fn list_games(
+    State(app): State<App>,
+    ApiQuery(q): ApiQuery<ListQuery>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    if let Some(s) = &q.status {
+        if !matches!(s.as_str(), "open" | "ongoing" | "finished") {
+            return Err(ApiError::bad_request(
+                "bad_status",
+                format!("status must be 'open', 'ongoing' or 'finished', not '{s}'"),
+            ));
+        }
+    }
+    let limit = q.limit.unwrap_or(50);
+    if limit == 0 || limit > 500 {
+        return Err(ApiError::bad_request(
+            "bad_limit",
+            format!("limit must be 1..=500, not {limit}"),
+        ));
+    }
+    let store = app.store.clone();
+    let games = tokio::task::spawn_blocking(move || store.list(q.status.as_deref(), limit))
+        .await
+        .map_err(ApiError::storage)?
+        .map_err(ApiError::storage)?;
+    Ok(Json(serde_json::json!({ "games": games })))
+}
+
+async fn get_game(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Json<GameView>, ApiError> {
+    let h = app.handle(&id).await?;
+    let live = h.live.lock().await;
+    let you = bearer(&headers).ok().and_then(|t| live.seat_of(&t));
+    Ok(Json(live.view(now_ms(), you)))
+}
+
+async fn join_game(
+    State(app): State<App>,
+    Path(id): Path<String>,
+) -> Result<Json<SeatGranted>, ApiError> {
+    let h = app.handle_for_change(&id).await?;
+    let (color, token, game) = app.join(&h).await?;
+    Ok(Json(SeatGranted {
+        join_url: join_url(&id),
+        id,
+        color: color.name(),
+        token,
+        game,
+        warnings: Vec::new(),
+    }))
+}
+
+async fn export_pdn(State(app): State<App>, Path(id): Path<String>) -> Result<Response, ApiError> {
+    let h = app.handle(&id).await?;
+    let live = h.live.lock().await;
+    let text = crate::pdn::export(&live)?;
+    Ok((
+        [
+            (
+                header::CONTENT_TYPE,
+                "application/x-pdn; charset=utf-8".to_string(),
+            ),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"crown-{id}.pdn\""),
+            ),
+        ],
+        text,
+    )
+        .into_response())
+}

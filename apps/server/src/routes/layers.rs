@@ -1,0 +1,137 @@
+//! The layers around the routes: the body, head, rate and time limits, the JSON `405` and
+//! fallback, and the request's tracing span.
+
+use super::error::ApiError;
+use crate::app::App;
+use axum::extract::{ConnectInfo, Request, State};
+use axum::http::{header, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use std::net::SocketAddr;
+use std::time::Duration;
+
+/// Refuse a request that declares a body (`Content-Length` above 0 or any `Transfer-Encoding`)
+/// on an endpoint that takes none: `400 unexpected_body`.
+pub(super) async fn refuse_body(req: Request, next: Next) -> Response {
+    use axum::body::HttpBody;
+    let h = req.headers();
+    let declared = h.contains_key(header::TRANSFER_ENCODING)
+        || req.body().size_hint().exact() != Some(0)
+        || h.get(header::CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.trim() != "0");
+    if declared {
+        return ApiError::bad_request(
+            "unexpected_body",
+            format!("{} {} takes no body", req.method(), req.uri().path()),
+        )
+        .into_response();
+    }
+    next.run(req).await
+}
+
+/// Refuse a request head (request target and headers) larger than `Config::max_header_bytes / 4`
+/// with the JSON error `431 headers_too_large`. Heads beyond `max_header_bytes` never reach the
+/// router: the connection layer answers a bare 431 and closes.
+pub(super) async fn limit_head(State(app): State<App>, req: Request, next: Next) -> Response {
+    let limit = (app.config.max_header_bytes / 4).max(4096);
+    let size = req.uri().to_string().len()
+        + req
+            .headers()
+            .iter()
+            .map(|(k, v)| k.as_str().len() + v.len() + 4)
+            .sum::<usize>();
+    if size > limit {
+        return ApiError::new(
+            StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
+            "headers_too_large",
+            format!("the request head is {size} bytes; at most {limit} are accepted"),
+        )
+        .into_response();
+    }
+    next.run(req).await
+}
+
+/// Turn axum's empty `405 Method Not Allowed` into the JSON error `method_not_allowed` (keeping
+/// the `Allow` header).
+pub(super) async fn json_method_not_allowed(req: Request, next: Next) -> Response {
+    let method = req.method().clone();
+    let path = req.uri().path().to_string();
+    let resp = next.run(req).await;
+    if resp.status() != StatusCode::METHOD_NOT_ALLOWED
+        || resp.headers().contains_key(header::CONTENT_TYPE)
+    {
+        return resp;
+    }
+    let allow = resp.headers().get(header::ALLOW).cloned();
+    let allowed = allow
+        .as_ref()
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_string();
+    let mut e = ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "method_not_allowed",
+        format!("{method} is not allowed on {path}; allowed: {allowed}"),
+    );
+    e.details = Some(serde_json::json!({ "allow": allowed }));
+    let mut out = e.into_response();
+    if let Some(v) = allow {
+        out.headers_mut().insert(header::ALLOW, v);
+    }
+    out
+}
+
+pub(super) async fn rate_limit(
+    State(app): State<App>,
+    req: Request,
+    next: Next,
+) -> Result<Response, ApiError> {
+    let ip = req
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|c| c.0.ip());
+    if let Err(wait) = app.limiter.check(ip) {
+        let mut e = ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "rate_limited",
+            format!("too many requests from this address; retry in {wait} s"),
+        );
+        e.details = Some(serde_json::json!({ "retry_after_s": wait }));
+        e.retry_after_s = Some(wait);
+        return Ok(e.into_response());
+    }
+    Ok(next.run(req).await)
+}
+
+/// Answer `408 timeout` (JSON) when a request takes longer than the configured limit. Changes run
+/// in their own task (see `App::mutate`), so a timed-out change is either fully made or not at all.
+pub(super) async fn request_timeout(State(app): State<App>, req: Request, next: Next) -> Response {
+    let limit = Duration::from_millis(app.config.request_timeout_ms);
+    match tokio::time::timeout(limit, next.run(req)).await {
+        Ok(resp) => resp,
+        Err(_) => ApiError::new(
+            StatusCode::REQUEST_TIMEOUT,
+            "timeout",
+            format!(
+                "the request took longer than {} ms; a move may still have been made, check the game",
+                limit.as_millis()
+            ),
+        )
+        .into_response(),
+    }
+}
+
+pub(super) async fn api_not_found() -> ApiError {
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        "no_route",
+        "no such API endpoint (see docs/api.md)",
+    )
+}
+
+/// The tracing span of a request: method and path only. The query string is never logged, so a
+/// seat token sent as `?token=` (WebSocket) cannot reach the logs at any level.
+pub(super) fn request_span(req: &axum::http::Request<axum::body::Body>) -> tracing::Span {
+    tracing::debug_span!("request", method = %req.method(), path = %req.uri().path(), version = ?req.version())
+}

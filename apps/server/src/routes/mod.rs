@@ -1,0 +1,70 @@
+//! The HTTP layer (docs/api.md), in the shape of axum's examples: one module per feature with its
+//! `routes()`, the extractors in [`extract`], the layers (limits, JSON `405`, time-outs) in
+//! `layers`, and the one mapping of the domain's errors to HTTP in [`error`]. Handlers read the
+//! request, call the domain ([`crate::App`], [`crate::live`], [`crate::chat`], [`crate::lobby`])
+//! and write the answer; no domain module depends on this one.
+
+/// The no-body guard (`400 unexpected_body`) as a layer for one route.
+macro_rules! nb {
+    () => {
+        axum::middleware::from_fn($crate::routes::layers::refuse_body)
+    };
+}
+
+pub mod chat;
+pub mod error;
+pub mod extract;
+pub mod games;
+pub mod health;
+mod layers;
+pub mod lobby;
+pub mod moves;
+pub mod static_files;
+pub mod ws;
+
+use crate::app::App;
+use axum::middleware;
+use axum::Router;
+
+/// The full router: API, WebSocket, `/health`, static files, and every limit and layer.
+pub fn router(app: App) -> Router {
+    let cfg = app.config.clone();
+    let api = Router::new()
+        .merge(games::routes())
+        .merge(moves::routes())
+        .merge(lobby::routes())
+        .merge(chat::routes())
+        .fallback(layers::api_not_found)
+        .layer(middleware::from_fn_with_state(
+            app.clone(),
+            layers::request_timeout,
+        ))
+        .merge(ws::routes())
+        .layer(middleware::from_fn_with_state(
+            app.clone(),
+            layers::rate_limit,
+        ))
+        .layer(axum::extract::DefaultBodyLimit::max(cfg.max_body_bytes));
+    let mut router = health::routes().nest("/api", api);
+    match cfg.static_dir.as_ref().filter(|d| d.is_dir()) {
+        Some(dir) => {
+            router = router.fallback_service(static_files::router(dir));
+        }
+        None => router = router.merge(health::builtin_pages()),
+    }
+    router
+        .layer(middleware::from_fn(layers::json_method_not_allowed))
+        .layer(middleware::from_fn_with_state(
+            app.clone(),
+            layers::limit_head,
+        ))
+        .layer(tower_http::trace::TraceLayer::new_for_http().make_span_with(layers::request_span))
+        .with_state(app)
+}
+
+impl App {
+    /// The axum router with every route and layer.
+    pub fn router(&self) -> axum::Router {
+        router(self.clone())
+    }
+}

@@ -1,0 +1,302 @@
+//! Durable storage of games behind the [`Store`] trait, with SQLite ([`SqliteStore`]) as the embedded
+//! default.
+//!
+//! A game is one row (variant, start FEN, status, seats, clocks, pending offers, declared result) plus
+//! one row per move. Every change is written atomically by [`Store::save`]; the server
+//! acknowledges a move only after `save` returned, so a `kill -9` loses no acknowledged move.
+//!
+//! [`SqliteStore`] writes through one writer thread that **group-commits**: the writes waiting when
+//! it becomes free go into one transaction (each in its own savepoint, so one failing write does
+//! not undo the others), and the single commit's fsync is shared. Every caller still returns only
+//! after the commit that holds its write. Reads use a small pool of separate connections (WAL lets
+//! them run while the writer writes).
+//! Each row carries a `version` used for optimistic concurrency: a save based on a stale version
+//! fails with [`StoreError::Conflict`] (this is what lets several server instances share one
+//! database, see docs/scaling.md).
+//!
+//! - [`record`]: what is stored (games, moves, seats, chat messages), shared by every backend;
+//! - [`sqlite`]: [`SqliteStore`], the embedded default;
+//! - [`pg`]: [`pg::PgStore`], PostgreSQL for several instances sharing one database;
+//! - `schema`: the SQL schema and row helpers both backends use.
+
+pub mod pg;
+pub mod record;
+mod schema;
+pub mod sqlite;
+
+pub use record::*;
+pub use sqlite::{Durability, SqliteStore, WriterStats};
+
+use serde::{Deserialize, Serialize};
+
+/// Why a storage operation failed.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The database reported an error (I/O, corruption, locked, ...).
+    #[error("database error: {0}")]
+    Database(#[from] rusqlite::Error),
+    /// A stored game's JSON column could not be read.
+    #[error("stored game '{id}' is unreadable: {reason}")]
+    Corrupt {
+        /// The game id.
+        id: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// The game was changed by someone else since it was loaded (its version moved on).
+    #[error("game '{0}' was changed concurrently")]
+    Conflict(String),
+    /// The game does not exist.
+    #[error("no game '{0}'")]
+    NotFound(String),
+    /// The transaction holding this write could not be committed (nothing of it was written).
+    #[error("commit failed: {0}")]
+    Commit(String),
+    /// PostgreSQL reported an error (connection, SQL, ...).
+    #[error("PostgreSQL error: {0}")]
+    Postgres(String),
+    /// The store's writer thread has stopped.
+    #[error("the database writer has stopped")]
+    Closed,
+}
+
+/// Durable game storage. Implementations must make each call atomic and durable before returning.
+pub trait Store: Send + Sync + 'static {
+    /// Insert a new game (with its moves).
+    ///
+    /// # Errors
+    /// [`StoreError::Database`] on failure (including a duplicate id).
+    fn create(&self, rec: &GameRecord) -> Result<(), StoreError>;
+
+    /// Write a changed game in one transaction: the row, moves with ply `>= keep_plies` replaced by
+    /// `rec.moves[keep_plies..]`. `rec.version` must be the stored version; on success it is the
+    /// new one.
+    ///
+    /// # Errors
+    /// [`StoreError::Conflict`] if the stored version differs, [`StoreError::Database`] on failure;
+    /// nothing is written then.
+    fn save(&self, rec: &mut GameRecord, keep_plies: usize) -> Result<(), StoreError>;
+
+    /// Load a game with its moves; `Ok(None)` if there is none with this id.
+    ///
+    /// # Errors
+    /// [`StoreError::Database`] or [`StoreError::Corrupt`].
+    fn load(&self, id: &str) -> Result<Option<GameRecord>, StoreError>;
+
+    /// The newest games (by last change), optionally only those with `status`, at most `limit`.
+    /// Private games (`meta.public == false`) are left out while their seat is open: their link is
+    /// the invitation.
+    ///
+    /// # Errors
+    /// [`StoreError::Database`].
+    fn list(&self, status: Option<&str>, limit: usize) -> Result<Vec<GameSummary>, StoreError>;
+
+    /// Ids of all games not finished.
+    ///
+    /// # Errors
+    /// [`StoreError::Database`].
+    fn unfinished(&self) -> Result<Vec<String>, StoreError>;
+
+    /// Record that the server is alive at `now_ms` (used to stop clocks during downtime).
+    ///
+    /// # Errors
+    /// [`StoreError::Database`].
+    fn heartbeat(&self, now_ms: u64) -> Result<(), StoreError>;
+
+    /// The last heartbeat written, if any.
+    ///
+    /// # Errors
+    /// [`StoreError::Database`].
+    fn last_heartbeat(&self) -> Result<Option<u64>, StoreError>;
+
+    /// Every game not finished, with its moves, read as one consistent snapshot (at start-up).
+    /// The default loads them one by one.
+    ///
+    /// # Errors
+    /// [`StoreError::Database`] or [`StoreError::Corrupt`].
+    fn load_unfinished(&self) -> Result<Vec<GameRecord>, StoreError> {
+        let mut out = Vec::new();
+        for id in self.unfinished()? {
+            if let Some(rec) = self.load(&id)? {
+                out.push(rec);
+            }
+        }
+        Ok(out)
+    }
+
+    /// Whether several server instances may share this store (PostgreSQL): then the server
+    /// checks versions before trusting its memory, listens to [`Store::changes`] and takes
+    /// per-game leases before running clocks and the engine. `false` (the default) for a store
+    /// owned by one process (SQLite).
+    fn shared(&self) -> bool {
+        false
+    }
+
+    /// The stored version of game `id`, `None` if there is none. The default loads the game.
+    ///
+    /// # Errors
+    /// As [`Store::load`].
+    fn version(&self, id: &str) -> Result<Option<u64>, StoreError> {
+        Ok(self.load(id)?.map(|r| r.version))
+    }
+
+    /// The stream of committed changes made by any instance (game id and new version), taken once
+    /// by the server at start-up; `None` for a store without cross-instance notifications (the
+    /// default). A [`Change`] with an empty id means notifications may have been lost (the
+    /// listener reconnected): every cached game must be checked.
+    fn changes(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<Change>> {
+        None
+    }
+
+    /// While the change listener is connected and listening, its generation (at least 1; a new
+    /// one after each reconnection); `None` while it is not, and for a store without
+    /// notifications (the default). A copy of a game read or checked under generation `g` has
+    /// seen every change since, as long as this still answers `Some(g)` and the notifications
+    /// received have been applied (docs/scaling.md, "Version checks").
+    fn listening(&self) -> Option<u64> {
+        None
+    }
+
+    /// Take the lease of the new game `id` for instance `owner` until `until_ms` (ms since the
+    /// epoch) unless another instance holds it; returns whether `owner` took it. The default (a
+    /// store owned by one process) takes nothing.
+    ///
+    /// # Errors
+    /// [`StoreError::Postgres`] and the like.
+    fn claim_lease(&self, _id: &str, _owner: &str, _until_ms: u64) -> Result<bool, StoreError> {
+        Ok(false)
+    }
+
+    /// One lease round for instance `owner` at `now_ms`: drop the leases of finished games, extend
+    /// `owner`'s unexpired leases to `now_ms + ttl_ms`, take over every expired lease and every
+    /// unfinished game created more than `ttl_ms` ago without one (a newer one is left to the
+    /// instance that created it, see [`Store::claim_lease`]). Returns what `owner` holds now. The default (a store owned by
+    /// one process) holds nothing.
+    ///
+    /// # Errors
+    /// [`StoreError::Postgres`] and the like; no lease changed then.
+    fn lease_round(&self, _owner: &str, _now_ms: u64, _ttl_ms: u64) -> Result<Leases, StoreError> {
+        Ok(Leases::default())
+    }
+
+    /// Save several changed games whose moves are unchanged (`keep_plies` = all), in one
+    /// transaction where the store can. The default saves them one by one.
+    ///
+    /// # Errors
+    /// As [`Store::save`]; with the default, the games before the failing one stay saved.
+    fn save_rows(&self, recs: &mut [GameRecord]) -> Result<(), StoreError> {
+        for rec in recs {
+            let keep = rec.moves.len();
+            self.save(rec, keep)?;
+        }
+        Ok(())
+    }
+
+    /// Store chat message `msg` of game `game_id` and give it the next number of that game's
+    /// chat (1, 2, ...; `msg.n` is ignored). Returns the number, or `None` for a store that keeps
+    /// no chat (the default: the server then numbers and keeps the messages in memory only).
+    /// A store shared by several instances announces each message on [`Store::chat_changes`].
+    ///
+    /// # Errors
+    /// [`StoreError::Database`], [`StoreError::Postgres`] and the like; nothing is stored then.
+    fn add_chat(&self, _game_id: &str, _msg: &ChatRecord) -> Result<Option<u64>, StoreError> {
+        Ok(None)
+    }
+
+    /// The chat of game `game_id`: the last `limit` messages numbered above `after`, oldest
+    /// first (none from a store that keeps no chat, the default).
+    ///
+    /// # Errors
+    /// [`StoreError::Database`], [`StoreError::Postgres`] and the like.
+    fn load_chat(
+        &self,
+        _game_id: &str,
+        _after: u64,
+        _limit: usize,
+    ) -> Result<Vec<ChatRecord>, StoreError> {
+        Ok(Vec::new())
+    }
+
+    /// The stream of chat messages stored by any instance (game id and the message's number in
+    /// [`Change::version`]), taken once by the server at start-up; `None` for a store without
+    /// cross-instance notifications (the default). An empty id: notifications may have been lost.
+    fn chat_changes(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<Change>> {
+        None
+    }
+}
+
+/// A committed change announced to every instance sharing the store.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Change {
+    /// The game id; empty: anything may have changed (notifications were lost).
+    pub id: String,
+    /// The game's version after the change.
+    pub version: u64,
+    /// What the change wrote, when the notification could carry it: a copy of the game at
+    /// `version - 1` becomes the game at `version` by [`ChangeState::apply_to`] without reading
+    /// the store. `None`: reload the game (the state did not fit in a notification).
+    pub state: Option<Box<ChangeState>>,
+}
+
+/// The columns and moves one [`Store::save`] wrote: enough to bring a copy of the game at the
+/// previous version up to date.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChangeState {
+    /// Moves with a ply below this were kept; the others were replaced by `moves`.
+    pub keep_plies: usize,
+    /// The moves from ply `keep_plies` on.
+    pub moves: Vec<MoveRecord>,
+    /// The new status (`open`, `ongoing`, `finished`).
+    pub status: String,
+    /// The new PDN result, if any.
+    pub result: Option<String>,
+    /// The new seats, clocks and offers.
+    pub meta: GameMeta,
+    /// When the change was made, ms since the Unix epoch.
+    pub updated_ms: u64,
+}
+
+impl ChangeState {
+    /// What a save of `rec` from ply `keep_plies` on writes.
+    pub fn of(rec: &GameRecord, keep_plies: usize) -> ChangeState {
+        ChangeState {
+            keep_plies,
+            moves: rec.moves.get(keep_plies..).unwrap_or_default().to_vec(),
+            status: rec.status.clone(),
+            result: rec.result.clone(),
+            meta: rec.meta.clone(),
+            updated_ms: rec.updated_ms,
+        }
+    }
+
+    /// `rec` (the game at `version - 1`) with this change applied, at `version`; `None` if `rec`
+    /// has fewer than `keep_plies` moves (it is not the game this change was made to).
+    pub fn apply_to(&self, rec: &GameRecord, version: u64) -> Option<GameRecord> {
+        let mut moves = rec.moves.get(..self.keep_plies)?.to_vec();
+        moves.extend(self.moves.iter().cloned());
+        Some(GameRecord {
+            id: rec.id.clone(),
+            variant: rec.variant.clone(),
+            start_fen: rec.start_fen.clone(),
+            status: self.status.clone(),
+            result: self.result.clone(),
+            meta: self.meta.clone(),
+            moves,
+            created_ms: rec.created_ms,
+            updated_ms: self.updated_ms,
+            version,
+        })
+    }
+}
+
+/// The per-game leases an instance holds after [`Store::lease_round`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Leases {
+    /// Games whose lease the instance already held and extended.
+    pub renewed: Vec<String>,
+    /// Games taken over from an expired lease, with the instant (ms since the epoch) that lease
+    /// expired: the time since then is nobody's clock time (see docs/scaling.md).
+    pub taken_over: Vec<(String, u64)>,
+    /// Unfinished games that had no lease at all (e.g. created before leases existed), now held.
+    pub new: Vec<String>,
+}

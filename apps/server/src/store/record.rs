@@ -1,0 +1,247 @@
+//! The records kept by every [`super::Store`]: a game (row and moves), its seats, clocks and
+//! offers, the list summary, and chat messages.
+
+use serde::{Deserialize, Serialize};
+
+/// Who sits in a seat.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Seat {
+    /// A person identified by a secret token; `token_sha256` is `None` while the seat is open.
+    Human {
+        /// SHA-256 (hex) of the seat's secret token, `None` until someone joins. Only the hash is
+        /// stored, so a copy of the database does not reveal the tokens.
+        token_sha256: Option<String>,
+    },
+    /// The server's engine at a casual level 1..=10.
+    Engine {
+        /// Playing level 1..=10.
+        level: u8,
+    },
+}
+
+/// A time control: `initial_ms` on each clock, `increment_ms` added after each move (Fischer).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TimeControl {
+    /// Starting time on each clock, in ms.
+    pub initial_ms: u64,
+    /// Time added to a player's clock after each of their moves, in ms.
+    pub increment_ms: u64,
+}
+
+/// A result set by the players or the clock rather than by the board (the board's results are
+/// recomputed by replaying the moves).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Declared {
+    /// `color` (`black`/`white`) resigned.
+    Resigned {
+        /// Who resigned.
+        color: Side,
+    },
+    /// `color` ran out of time.
+    Timeout {
+        /// Whose flag fell.
+        color: Side,
+    },
+    /// Both players agreed to a draw.
+    AgreedDraw,
+    /// The game ended before anyone joined it: withdrawn by its creator (`expired: false`) or
+    /// expired because nobody joined in time (`expired: true`). No result; status `finished`.
+    Cancelled {
+        /// Whether the server expired it (rather than the creator cancelling it).
+        expired: bool,
+    },
+}
+
+/// A colour as stored: `"black"` or `"white"`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Side {
+    /// Black.
+    Black,
+    /// White.
+    White,
+}
+
+impl From<crown_core::Color> for Side {
+    fn from(c: crown_core::Color) -> Self {
+        match c {
+            crown_core::Color::Black => Side::Black,
+            crown_core::Color::White => Side::White,
+        }
+    }
+}
+
+impl From<Side> for crown_core::Color {
+    fn from(c: Side) -> Self {
+        match c {
+            Side::Black => crown_core::Color::Black,
+            Side::White => crown_core::Color::White,
+        }
+    }
+}
+
+/// One stored move.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MoveRecord {
+    /// The move in Crown notation as written by `Position::move_text` (full path when ambiguous),
+    /// which `Position::parse_move` reads back.
+    pub text: String,
+    /// When it was played, ms since the Unix epoch.
+    pub at_ms: u64,
+}
+
+/// Everything about a game except its moves, stored as JSON in the game's row.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameMeta {
+    /// Black's seat.
+    pub black: Seat,
+    /// White's seat.
+    pub white: Seat,
+    /// The time control, `None` for untimed games.
+    pub time_control: Option<TimeControl>,
+    /// Remaining time in ms: `[black, white]`. For the side to move this is the time left when
+    /// its turn started at `turn_started_ms`.
+    pub clock_ms: [u64; 2],
+    /// When the current turn started (ms since the Unix epoch); 0 while the clock is not running
+    /// (open seat or game over).
+    pub turn_started_ms: u64,
+    /// Result declared by resignation, agreement or time.
+    pub declared: Option<Declared>,
+    /// The colour with a standing draw offer.
+    pub draw_offer: Option<Side>,
+    /// The colour that asked to take back its last move.
+    pub takeback_request: Option<Side>,
+    /// A public seek (listed while open) rather than a private, link-only game. Absent in games
+    /// stored before this field existed: private.
+    #[serde(default)]
+    pub public: bool,
+    /// The players' names as they gave them (at most 40 characters each; absent: unnamed).
+    #[serde(default, skip_serializing_if = "PlayerNames::is_empty")]
+    pub names: PlayerNames,
+    /// The rematch offered after this game ended, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rematch: Option<Rematch>,
+}
+
+/// The names players gave for their seats (display only; never used to identify anyone).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerNames {
+    /// Black's name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub black: Option<String>,
+    /// White's name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub white: Option<String>,
+}
+
+impl PlayerNames {
+    /// Whether neither seat has a name.
+    pub fn is_empty(&self) -> bool {
+        self.black.is_none() && self.white.is_none()
+    }
+
+    /// The name of `color`'s seat.
+    pub fn get(&self, color: crown_core::Color) -> Option<&str> {
+        match color {
+            crown_core::Color::Black => self.black.as_deref(),
+            crown_core::Color::White => self.white.as_deref(),
+        }
+    }
+
+    /// Set the name of `color`'s seat.
+    pub fn set(&mut self, color: crown_core::Color, name: Option<String>) {
+        match color {
+            crown_core::Color::Black => self.black = name,
+            crown_core::Color::White => self.white = name,
+        }
+    }
+}
+
+/// A rematch of a finished game: the new game's id and who asked for it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Rematch {
+    /// Id of the new game (colours swapped).
+    pub id: String,
+    /// The colour (in the finished game) that asked for the rematch.
+    pub by: Side,
+}
+
+/// A whole stored game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRecord {
+    /// Public id (also the link to join or watch).
+    pub id: String,
+    /// Variant id (`american`, `pool`, `impasse`).
+    pub variant: String,
+    /// Start position in PDN FEN.
+    pub start_fen: String,
+    /// `open` (a seat waits for a player), `ongoing` or `finished`.
+    pub status: String,
+    /// PDN result (`1-0`, `0-1`, `1/2-1/2`) once finished.
+    pub result: Option<String>,
+    /// Seats, clocks, offers.
+    pub meta: GameMeta,
+    /// The moves played.
+    pub moves: Vec<MoveRecord>,
+    /// Creation time, ms since the Unix epoch.
+    pub created_ms: u64,
+    /// Last change, ms since the Unix epoch.
+    pub updated_ms: u64,
+    /// Optimistic-concurrency version, incremented by each save.
+    pub version: u64,
+}
+
+/// A row of the game list.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct GameSummary {
+    /// Game id.
+    pub id: String,
+    /// Variant id.
+    pub variant: String,
+    /// `open`, `ongoing` or `finished`.
+    pub status: String,
+    /// PDN result once finished.
+    pub result: Option<String>,
+    /// Plies played.
+    pub plies: u64,
+    /// Creation time, ms since the Unix epoch.
+    pub created_ms: u64,
+    /// Last change, ms since the Unix epoch.
+    pub updated_ms: u64,
+}
+
+/// One stored chat message of a game (docs/api.md, chat).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChatRecord {
+    /// Number of the message in its game (1, 2, ...), given by [`super::Store::add_chat`].
+    pub n: u64,
+    /// The writer's seat.
+    pub color: Side,
+    /// The writer's name when the seat had one.
+    pub name: Option<String>,
+    /// The text, plain (1..=200 characters, no control characters).
+    pub text: String,
+    /// When it was sent, ms since the Unix epoch.
+    pub at_ms: u64,
+}
+
+impl Side {
+    /// `"black"` or `"white"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::Black => "black",
+            Side::White => "white",
+        }
+    }
+
+    /// The colour named `s` (`"black"`/`"white"`), `None` otherwise.
+    pub fn parse(s: &str) -> Option<Side> {
+        match s {
+            "black" => Some(Side::Black),
+            "white" => Some(Side::White),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,195 @@
+//! The SQL schema and the row helpers of both backends, written once: the tables (`games`,
+//! `moves`, `server_meta`, `chat`, and PostgreSQL's `leases`), the columns read back into a
+//! [`GameRecord`], and the columns a save writes.
+
+use super::{GameMeta, GameRecord, GameSummary, MoveRecord, StoreError};
+
+/// The SQL dialect a statement is written for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Dialect {
+    /// SQLite: `INTEGER` columns, `WITHOUT ROWID` tables.
+    Sqlite,
+    /// PostgreSQL: `BIGINT` columns, and the `leases` table of shared stores.
+    Postgres,
+}
+
+/// The tables of every store; `{INT}` is the 64-bit integer type, `{NO_ROWID}` SQLite's
+/// `WITHOUT ROWID` (nothing in PostgreSQL).
+const TABLES: &str = "
+CREATE TABLE IF NOT EXISTS games (
+    id TEXT PRIMARY KEY,
+    variant TEXT NOT NULL,
+    start_fen TEXT NOT NULL,
+    status TEXT NOT NULL,
+    result TEXT,
+    meta TEXT NOT NULL,
+    plies {INT} NOT NULL,
+    created_ms {INT} NOT NULL,
+    updated_ms {INT} NOT NULL,
+    version {INT} NOT NULL
+);
+CREATE INDEX IF NOT EXISTS games_status_updated ON games(status, updated_ms);
+CREATE INDEX IF NOT EXISTS games_updated ON games(updated_ms);
+CREATE TABLE IF NOT EXISTS moves (
+    game_id TEXT NOT NULL,
+    ply {INT} NOT NULL,
+    text TEXT NOT NULL,
+    at_ms {INT} NOT NULL,
+    PRIMARY KEY (game_id, ply)
+){NO_ROWID};
+CREATE TABLE IF NOT EXISTS server_meta (key TEXT PRIMARY KEY, value {INT} NOT NULL);
+CREATE TABLE IF NOT EXISTS chat (
+    game_id TEXT NOT NULL,
+    n {INT} NOT NULL,
+    color TEXT NOT NULL,
+    name TEXT,
+    text TEXT NOT NULL,
+    at_ms {INT} NOT NULL,
+    PRIMARY KEY (game_id, n)
+){NO_ROWID};
+";
+
+/// The per-game leases of a store shared by several instances (docs/scaling.md).
+const LEASES: &str = "
+CREATE TABLE IF NOT EXISTS leases (
+    game_id TEXT PRIMARY KEY,
+    owner TEXT NOT NULL,
+    expires_ms BIGINT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS leases_owner ON leases(owner);
+";
+
+/// The schema (`CREATE … IF NOT EXISTS`, so it can run at every start) in `dialect`.
+pub(super) fn schema(dialect: Dialect) -> String {
+    let (int, no_rowid) = match dialect {
+        Dialect::Sqlite => ("INTEGER", " WITHOUT ROWID"),
+        Dialect::Postgres => ("BIGINT", ""),
+    };
+    let mut sql = TABLES.replace("{INT}", int).replace("{NO_ROWID}", no_rowid);
+    if dialect == Dialect::Postgres {
+        sql.push_str(LEASES);
+    }
+    sql
+}
+
+/// The columns of `games` read into a [`GameRow`], in its field order (the id is known).
+pub(super) const GAME_COLUMNS: &str =
+    "variant, start_fen, status, result, meta, created_ms, updated_ms, version";
+
+/// The columns of `games` read into a [`GameSummary`], in its field order.
+pub(super) const SUMMARY_COLUMNS: &str =
+    "id, variant, status, result, plies, created_ms, updated_ms";
+
+/// The columns an `INSERT INTO games` names, in this order.
+pub(super) const INSERT_COLUMNS: &str =
+    "id, variant, start_fen, status, result, meta, plies, created_ms, updated_ms, version";
+
+/// A game's seats, clocks and offers as the JSON of its `meta` column.
+pub(super) fn meta_json(rec: &GameRecord) -> String {
+    serde_json::to_string(&rec.meta).unwrap_or_else(|_| "{}".into())
+}
+
+/// A row of `games` as read ([`GAME_COLUMNS`]), before its JSON is checked.
+pub(super) struct GameRow {
+    pub variant: String,
+    pub start_fen: String,
+    pub status: String,
+    pub result: Option<String>,
+    pub meta: String,
+    pub created_ms: i64,
+    pub updated_ms: i64,
+    pub version: i64,
+}
+
+impl GameRow {
+    /// The record of game `id` with `moves`.
+    ///
+    /// # Errors
+    /// [`StoreError::Corrupt`] if the `meta` column is not a game's JSON.
+    pub fn into_record(self, id: String, moves: Vec<MoveRecord>) -> Result<GameRecord, StoreError> {
+        let meta: GameMeta = serde_json::from_str(&self.meta).map_err(|e| StoreError::Corrupt {
+            id: id.clone(),
+            reason: e.to_string(),
+        })?;
+        Ok(GameRecord {
+            id,
+            variant: self.variant,
+            start_fen: self.start_fen,
+            status: self.status,
+            result: self.result,
+            meta,
+            moves,
+            created_ms: self.created_ms as u64,
+            updated_ms: self.updated_ms as u64,
+            version: self.version as u64,
+        })
+    }
+}
+
+/// A [`GameSummary`] from the values of [`SUMMARY_COLUMNS`].
+pub(super) fn summary(
+    (id, variant, status, result): (String, String, String, Option<String>),
+    [plies, created_ms, updated_ms]: [i64; 3],
+) -> GameSummary {
+    GameSummary {
+        id,
+        variant,
+        status,
+        result,
+        plies: plies as u64,
+        created_ms: created_ms as u64,
+        updated_ms: updated_ms as u64,
+    }
+}
+
+/// The columns of a game row written by a save: everything but the moves. The save matches the
+/// stored `version` and increments it.
+pub(super) struct RowUpdate {
+    pub id: String,
+    pub status: String,
+    pub result: Option<String>,
+    pub meta: String,
+    pub plies: i64,
+    pub updated_ms: i64,
+    pub version: i64,
+}
+
+impl RowUpdate {
+    /// What a save of `rec` writes to its row.
+    pub fn of(rec: &GameRecord) -> RowUpdate {
+        RowUpdate {
+            id: rec.id.clone(),
+            status: rec.status.clone(),
+            result: rec.result.clone(),
+            meta: meta_json(rec),
+            plies: rec.moves.len() as i64,
+            updated_ms: rec.updated_ms as i64,
+            version: rec.version as i64,
+        }
+    }
+}
+
+/// `(ply, text, at_ms)` of `rec`'s moves from ply `from` on: the rows of `moves` a save writes.
+pub(super) fn move_rows(rec: &GameRecord, from: usize) -> Vec<(i64, String, i64)> {
+    rec.moves
+        .iter()
+        .enumerate()
+        .skip(from)
+        .map(|(ply, m)| (ply as i64, m.text.clone(), m.at_ms as i64))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_dialect_gets_its_types_and_only_postgres_the_leases() {
+        let lite = schema(Dialect::Sqlite);
+        assert!(lite.contains("plies INTEGER NOT NULL") && lite.contains(") WITHOUT ROWID;"));
+        assert!(!lite.contains("BIGINT") && !lite.contains("leases") && !lite.contains('{'));
+        let pg = schema(Dialect::Postgres);
+        assert!(pg.contains("plies BIGINT NOT NULL") && pg.contains("leases_owner"));
+        assert!(!pg.contains("INTEGER") && !pg.contains("ROWID") && !pg.contains('{'));
+    }
+}
