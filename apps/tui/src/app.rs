@@ -3,12 +3,13 @@
 //! write a file) is queued as an [`Effect`] for the runtime. No rules live here: legality, outcomes
 //! and move text all come from `crown-core`.
 
-use crate::engine::{EngineEvent, Job, Purpose, Request, Score, Thought};
+use crate::engine::{EngineEvent, Job, Purpose, Request, Thought};
 use crate::layout::{self, Hit};
 use crate::review::{ReviewEvent, ReviewState};
 use crossterm::event::{
     KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
 };
+use crown_ai::opponent::{self, Opponent};
 use crown_core::{
     Color, CountRule, DrawReason, Game, ImpasseSetup, Move, MoveError, Outcome, Position, Square,
     Variant, WinReason,
@@ -1383,8 +1384,8 @@ impl App {
             },
             movetime_ms: match purpose {
                 Purpose::Move => None,
-                Purpose::Hint => Some(1000),
-                Purpose::DrawOffer => Some(700),
+                Purpose::Hint => Some(opponent::HINT_MOVETIME_MS),
+                Purpose::DrawOffer => Some(opponent::DRAW_JUDGEMENT_MOVETIME_MS),
             },
         };
         self.effects.push(Effect::Search(Job {
@@ -1444,7 +1445,7 @@ impl App {
                     Purpose::DrawOffer => {
                         // The search saw the human to move; turn the score to the engine's view.
                         let engine_view = thought.score.negate();
-                        if accepts_draw(engine_view, self.game.ply_count()) {
+                        if Opponent::accepts_draw(engine_view, self.game.ply_count()) {
                             self.game.agree_draw();
                             self.status = format!("The engine accepts the draw ({engine_view}).");
                             self.after_change();
@@ -1608,16 +1609,6 @@ impl App {
             Hit::Button(key) => self.main_key(KeyCode::Char(key)),
             _ => {}
         }
-    }
-}
-
-/// Whether the engine takes a draw, given its own evaluation: when it is losing (a forced loss, or
-/// at least 0.25 of a man behind), or when the position is level (within 0.10) after 40 plies.
-pub fn accepts_draw(engine_view: Score, plies: usize) -> bool {
-    match engine_view {
-        Score::Loss(_) | Score::DatabaseLoss(_) => true,
-        Score::Win(_) | Score::DatabaseWin(_) => false,
-        Score::Value(v) => v <= -25 || (v.abs() <= 10 && plies >= 40),
     }
 }
 

@@ -27,7 +27,7 @@
 //! assert!(!Opponent::accepts_draw(Score::Value(0), 12));
 //! ```
 
-use crate::{Clock, Engine, EngineOptions, EndgameTables, Limits, Score, SearchRequest};
+use crate::{Clock, EndgameTables, Engine, EngineOptions, Limits, Score, SearchRequest};
 use std::fmt;
 use std::sync::Arc;
 
