@@ -1,6 +1,6 @@
 //! Drawing: [`view`] renders the whole [`App`] from its state, one file per panel and dialog
 //! (board, game info, engine, moves, buttons, the new-game dialog, popups), sharing the look of
-//! [`theme`] and the geometry of [`crate::layout`] (so mouse clicks hit what is drawn).
+//! `theme` and the geometry of [`crate::layout`] (so mouse clicks hit what is drawn).
 
 mod board;
 mod buttons;
