@@ -1,6 +1,9 @@
 //! The board panel: squares, pieces, labels and highlights.
 
-use super::theme::*;
+use super::theme::{
+    block, put, style, BLACK_PIECE, CURSOR, DARK, DEST, HINT, LAST, LIGHT, MUST, PATH, SELECTED,
+    TAKEN, WHITE_PIECE,
+};
 use crate::layout::{self, Geometry};
 use crate::popup::Popup;
 use crate::state::{App, Focus};

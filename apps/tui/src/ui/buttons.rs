@@ -1,6 +1,6 @@
 //! The row of buttons under the board.
 
-use super::theme::*;
+use super::theme::{put, style};
 use crate::layout::{self, Geometry};
 use crate::state::App;
 use ratatui::buffer::Buffer;

@@ -1,6 +1,6 @@
 //! The new-game dialog.
 
-use super::theme::*;
+use super::theme::{block, put};
 use crate::dialog::{Dialog, DIALOG_ROWS};
 use crate::layout::{self};
 use crate::state::App;

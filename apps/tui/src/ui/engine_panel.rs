@@ -1,6 +1,6 @@
 //! The engine panel: the engine's latest depth, score, speed and principal variation.
 
-use super::theme::*;
+use super::theme::block;
 use crate::engine::Purpose;
 use crate::layout::Geometry;
 use crate::state::App;

@@ -1,6 +1,6 @@
 //! The game panel: the game, the players with their pieces and clocks, the state of play.
 
-use super::theme::*;
+use super::theme::{block, style, BLACK_PIECE, DARK, WHITE_PIECE};
 use crate::engine::Purpose;
 use crate::layout::Geometry;
 use crate::state::App;

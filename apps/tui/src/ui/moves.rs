@@ -1,6 +1,6 @@
 //! The move list, with the review's marks.
 
-use super::theme::*;
+use super::theme::{block, put, style};
 use crate::layout::{self, Geometry};
 use crate::state::{App, Focus};
 use ratatui::buffer::Buffer;

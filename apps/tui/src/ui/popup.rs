@@ -1,6 +1,6 @@
 //! The popups: help, move choice, confirmations, input lines, game over.
 
-use super::theme::*;
+use super::theme::{block, put};
 use crate::layout::{self, Geometry};
 use crate::popup::{Confirm, InputKind, Popup};
 use crate::state::App;
