@@ -4,7 +4,7 @@ use crate::analyze_cmd::line_text;
 use crate::common::{pdn_date_today, EgdbArgs};
 use crate::CliError;
 use clap::Args;
-use crown_ai::{EndgameTables, Engine, EngineOptions, Limits, SearchResult};
+use crown_ai::{Engine, EngineOptions, Opponent, SearchResult};
 use crown_core::{Color, Game, ImpasseSetup, Position, Variant};
 use crown_notation::{
     decode_line, game_to_pdn, legal_moves_text, read_fen, read_game_move, FenPolicy,
@@ -170,24 +170,6 @@ pub fn session_watched(
     if !(1..=10).contains(&level) {
         return Err(CliError(format!("--level {level}: expected 1 to 10")));
     }
-    let (limits, options) = match args.movetime {
-        Some(ms) => (
-            Limits::movetime(ms),
-            EngineOptions {
-                hash_mib: 64,
-                threads: 1,
-                level: None,
-            },
-        ),
-        None => (
-            Limits::level(level),
-            EngineOptions {
-                hash_mib: 64,
-                threads: 1,
-                level: Some(level),
-            },
-        ),
-    };
     let strength = match args.movetime {
         Some(ms) => format!("{ms} ms per move"),
         None => format!("level {level}"),
@@ -199,7 +181,10 @@ pub fn session_watched(
         &mut game,
         human,
         &strength,
-        (limits, options, args.egdb.load(), !args.no_book),
+        &Opponent::new(level)
+            .with_movetime(args.movetime)
+            .with_book(!args.no_book)
+            .with_tables(args.egdb.load()),
         input,
         out,
         watch,
@@ -215,14 +200,14 @@ fn play_loop(
     game: &mut Game,
     human: Color,
     strength: &str,
-    (limits, options, tables, book): (Limits, EngineOptions, Option<Arc<dyn EndgameTables>>, bool),
+    opponent: &Opponent,
     mut input: impl BufRead,
     out: &mut impl Write,
     watch: &mut dyn FnMut(&Game, Color, &str),
 ) -> Result<(), CliError> {
     let variant = game.variant();
-    let mut engine = Engine::new(options);
-    engine.set_book(book);
+    let limits = opponent.limits(None);
+    let mut engine = opponent.engine(64, 1);
     let mut hint_engine = Engine::new(EngineOptions {
         hash_mib: 16,
         threads: 1,
@@ -230,8 +215,7 @@ fn play_loop(
     });
     // One loaded set for both engines (levels below crown_ai::TABLES_FROM_LEVEL use it only to
     // convert a database win).
-    engine.set_tables(tables.clone());
-    hint_engine.set_tables(tables);
+    hint_engine.set_tables(opponent.tables.clone());
     let stop = AtomicBool::new(false);
     say!(
         out,
@@ -327,7 +311,7 @@ fn play_loop(
                 }
             }
             "hint" => {
-                let r = hint_engine.search(game, &Limits::movetime(1000), &stop, &mut |_| {});
+                let r = hint_engine.search(game, &Opponent::hint_limits(), &stop, &mut |_| {});
                 if let Some(m) = r.best_move {
                     say!(
                         out,

@@ -69,32 +69,21 @@ impl MovePicker for CrownEngine {
         clock: Option<(u64, u64)>,
         stop: &AtomicBool,
     ) -> Option<String> {
+        // The one opponent policy (crown_ai::Opponent): level, book, databases, clock -> limits.
+        let opponent = crown_ai::Opponent::new(level)
+            .with_book(self.book)
+            .with_tables(self.tables.clone());
         let pooled = self.pool.lock().unwrap_or_else(|e| e.into_inner()).pop();
-        let mut engine = pooled.unwrap_or_else(|| {
-            let mut e = crown_ai::Engine::new(crown_ai::EngineOptions {
-                hash_mib: self.hash_mib,
-                threads: self.threads,
-                level: None,
-            });
-            e.set_tables(self.tables.clone());
-            e
-        });
+        let mut engine = pooled.unwrap_or_else(|| opponent.engine(self.hash_mib, self.threads));
         // Positions of another game would only pollute the table.
         engine.new_game();
-        engine.set_book(self.book);
-        let mut limits = crown_ai::Limits::level(level);
-        if let Some((remaining_ms, increment_ms)) = clock {
-            limits.clock = Some(crown_ai::Clock {
-                remaining_ms,
-                increment_ms,
-            });
-        }
+        opponent.prepare(&mut engine);
+        let clock = clock.map(|(remaining_ms, increment_ms)| crown_ai::Clock {
+            remaining_ms,
+            increment_ms,
+        });
         // The engine session's one search path (crown_ai::session), on this blocking thread.
-        let request = crown_ai::SearchRequest {
-            id: 0,
-            limits,
-            level: Some(level),
-        };
+        let request = opponent.request(0, clock);
         let (_, result) = crown_ai::search_now(&mut engine, game, &request, stop, &mut |_| {});
         self.pool
             .lock()

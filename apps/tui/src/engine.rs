@@ -2,7 +2,7 @@
 //! background thread ([`Worker`] adapts it) and reports progress as [`EngineEvent`]s, so the UI
 //! never waits for it.
 
-use crown_ai::{Clock, Limits, SearchRequest, Searcher, Session, SessionEvent};
+use crown_ai::{Clock, Limits, Opponent, SearchRequest, Searcher, Session, SessionEvent};
 use crown_core::{Game, Move};
 use std::sync::mpsc::Sender;
 
@@ -84,32 +84,32 @@ pub enum EngineEvent {
     },
 }
 
-/// The search limits for a request: the casual level's caps (plus the clock) for the engine's own
-/// moves; full strength for a fixed time for hints and draw offers.
+/// The search limits for a request: the [`Opponent`] policy (the casual level's caps plus the
+/// clock) for the engine's own moves; full strength for a fixed time for hints and draw offers.
 pub fn limits(request: &Request) -> Limits {
-    match request.movetime_ms {
-        Some(ms) => Limits::movetime(ms),
-        None => {
-            let mut l = Limits::level(request.level);
-            l.clock = request.clock.map(|(remaining_ms, increment_ms)| Clock {
-                remaining_ms,
-                increment_ms,
-            });
-            l
-        }
-    }
+    search_request_of(0, request).limits
 }
 
 /// The [`SearchRequest`] of a job: its id, [`limits`], and the casual level for the engine's own
 /// moves (low levels choose among near-best moves; hints and draw judgements use the best).
 pub fn search_request(job: &Job) -> SearchRequest {
-    SearchRequest {
-        id: job.id,
-        limits: limits(&job.request),
-        level: match job.request.movetime_ms {
-            Some(_) => None,
-            None => Some(job.request.level),
+    search_request_of(job.id, &job.request)
+}
+
+fn search_request_of(id: u64, request: &Request) -> SearchRequest {
+    match request.movetime_ms {
+        Some(ms) => SearchRequest {
+            id,
+            limits: Limits::movetime(ms),
+            level: None,
         },
+        None => Opponent::new(request.level).request(
+            id,
+            request.clock.map(|(remaining_ms, increment_ms)| Clock {
+                remaining_ms,
+                increment_ms,
+            }),
+        ),
     }
 }
 

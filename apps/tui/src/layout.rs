@@ -1,7 +1,9 @@
 //! Screen geometry shared by drawing ([`crate::ui`]) and mouse hit-testing ([`hit`]), so a click
 //! always lands on what was drawn there.
 
-use crate::app::{App, Popup, DIALOG_ROWS};
+use crate::dialog::DIALOG_ROWS;
+use crate::popup::Popup;
+use crate::state::App;
 use crown_core::{Color, Square};
 use ratatui::layout::Rect;
 

@@ -8,7 +8,7 @@
 use crate::view::{move_view, MoveView};
 use crate::{error, to_js, WasmGame};
 use crown_ai::{
-    search_now, Clock, Engine, EngineOptions, Limits, Score, SearchInfo, SearchRequest,
+    search_now, Clock, Engine, EngineOptions, Limits, Opponent, Score, SearchInfo, SearchRequest,
     SessionEvent,
 };
 use crown_core::{Move, Position};
@@ -48,9 +48,20 @@ pub struct ClockArg {
 }
 
 impl LimitsArg {
-    /// The engine limits: the level's caps (if any), then every explicit field on top.
+    /// The engine limits: the level's caps and the clock as the one opponent policy makes them
+    /// ([`Opponent::limits`]), then every explicit field on top.
     pub fn to_limits(&self) -> Limits {
-        let mut l = self.level.map(Limits::level).unwrap_or_default();
+        let clock = self.clock.as_ref().map(|c| Clock {
+            remaining_ms: c.remaining_ms,
+            increment_ms: c.increment_ms,
+        });
+        let mut l = match self.level {
+            Some(level) => Opponent::new(level).limits(clock),
+            None => Limits {
+                clock,
+                ..Limits::default()
+            },
+        };
         if self.depth.is_some() {
             l.depth = self.depth;
         }
@@ -60,15 +71,46 @@ impl LimitsArg {
         if self.movetime_ms.is_some() {
             l.movetime_ms = self.movetime_ms;
         }
-        if let Some(c) = &self.clock {
-            l.clock = Some(Clock {
-                remaining_ms: c.remaining_ms,
-                increment_ms: c.increment_ms,
-            });
-        }
         l.infinite = self.infinite;
         l
     }
+}
+
+/// A score as JavaScript gives it back (a [`ScoreView`]; `text` is not needed): exactly one of
+/// `value`, `win` or `loss`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(default)]
+struct ScoreArg {
+    value: Option<i32>,
+    win: Option<u32>,
+    loss: Option<u32>,
+}
+
+impl ScoreArg {
+    fn score(&self) -> Option<Score> {
+        match (self.value, self.win, self.loss) {
+            (_, Some(n), None) => Some(Score::Win(n)),
+            (_, None, Some(n)) => Some(Score::Loss(n)),
+            (Some(v), None, None) => Some(Score::Value(v)),
+            _ => None,
+        }
+    }
+}
+
+/// Whether the engine accepts a draw offer: the one rule of every front end
+/// ([`Opponent::accepts_draw`]: when, in its own view, it is losing — a forced loss or at least
+/// 0.25 of a man behind — or the position is level within 0.10 after 40 plies). `score` is the
+/// engine's evaluation from its own side (`{value, win, loss}` as a search returns it), `plies`
+/// the number of plies played.
+///
+/// # Errors
+/// `ArgumentError` when `score` is not an object with exactly one of `value`, `win`, `loss`.
+#[wasm_bindgen(js_name = engineAcceptsDraw)]
+pub fn engine_accepts_draw(score: JsValue, plies: usize) -> Result<bool, JsValue> {
+    let bad = || error("ArgumentError", "expected a score {value, win or loss}");
+    let arg: ScoreArg = serde_wasm_bindgen::from_value(score).map_err(|_| bad())?;
+    let score = arg.score().ok_or_else(bad)?;
+    Ok(Opponent::accepts_draw(score, plies))
 }
 
 /// A score from the side to move's point of view: exactly one of `value` (centi-men, 100 = one
@@ -312,6 +354,16 @@ mod tests {
         };
         let c = b.to_limits().clock.unwrap();
         assert_eq!((c.remaining_ms, c.increment_ms), (60_000, 2_000));
+    }
+
+    #[test]
+    fn a_score_from_javascript_reads_back() {
+        let s = |value, win, loss| ScoreArg { value, win, loss }.score();
+        assert_eq!(s(Some(-30), None, None), Some(Score::Value(-30)));
+        assert_eq!(s(None, Some(7), None), Some(Score::Win(7)));
+        assert_eq!(s(None, None, Some(4)), Some(Score::Loss(4)));
+        assert_eq!(s(None, None, None), None);
+        assert_eq!(s(None, Some(1), Some(2)), None);
     }
 
     #[test]

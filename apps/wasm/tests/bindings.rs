@@ -336,3 +336,22 @@ fn the_engine_converts_two_kings_against_one_with_the_databases() {
     assert_eq!(o.winner.as_deref(), Some("white"));
     assert_eq!(g.ply_count(), 27);
 }
+
+#[wasm_bindgen_test]
+fn the_engine_judges_a_draw_offer_by_the_one_rule() {
+    use crown_wasm::engine::engine_accepts_draw;
+    let score = |js: &str| js_sys::JSON::parse(js).unwrap();
+    // Behind by a quarter of a man, or a forced loss: accepted at once.
+    assert!(engine_accepts_draw(
+        score(r#"{"value":-25,"win":null,"loss":null,"text":"-0.25"}"#),
+        2
+    )
+    .unwrap());
+    assert!(engine_accepts_draw(score(r#"{"loss":5}"#), 2).unwrap());
+    // Level: only after 40 plies; a win: never.
+    assert!(!engine_accepts_draw(score(r#"{"value":0}"#), 39).unwrap());
+    assert!(engine_accepts_draw(score(r#"{"value":0}"#), 40).unwrap());
+    assert!(!engine_accepts_draw(score(r#"{"win":3}"#), 100).unwrap());
+    let (name, _) = js_error(engine_accepts_draw(score("{}"), 0).unwrap_err());
+    assert_eq!(name, "ArgumentError");
+}

@@ -17,6 +17,8 @@
 //!   controlled randomness of the low levels, which never misses a win in one).
 //! - Time management for clocks ([`Limits::clock`]).
 //! - Opening books per game ([`book`], [`Engine::set_book`]; off by default).
+//! - The opponent a player meets ([`Opponent`]): level, book, databases and clock as search
+//!   limits, hints, and when it accepts a draw; the one policy of every front end.
 //!
 //! ```
 //! use crown_ai::{Engine, EngineOptions, Limits};
@@ -34,6 +36,7 @@
 pub mod bench;
 pub mod book;
 pub mod eval;
+pub mod opponent;
 pub mod review;
 mod search;
 pub mod session;
@@ -47,6 +50,7 @@ use std::fmt;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
+pub use opponent::Opponent;
 pub use search::MAX_PLY;
 pub use session::{search_now, SearchKey, SearchRequest, Searcher, Session, SessionEvent};
 pub use tables::{EndgameTables, TableProbe, Wdl};

@@ -1128,8 +1128,8 @@ function offerDraw() {
     return;
   }
   const s = state.lastScore;
-  // the engine accepts when it does not think it is better by a quarter of a man or more
-  const accept = s && s.win == null && (s.loss != null || s.value < 25) && state.history.length >= 10;
+  // the engine's one draw rule (crown_ai::Opponent::accepts_draw), on the score of its last move
+  const accept = s != null && crown.engineAcceptsDraw(s, state.history.length);
   if (accept) {
     engine.stop();
     state.thinking = false;
