@@ -21,7 +21,7 @@ export class Chat {
   }
 
   /**
-   * A toast (app.js) sits at the bottom edge; while it would cover the chat form (a phone with the
+   * A toast (shared/dialogs.js) sits at the bottom edge; while it would cover the chat form (a phone with the
    * form scrolled to the bottom of the screen) it moves to the top edge instead.
    */
   #keepToastOffTheForm() {

@@ -2,14 +2,14 @@
 // lobby, or the server's engine), share its link, join, spectate, chat, rematch.
 // Moves go over HTTP with the seat token; every change comes back over the game's WebSocket as the
 // whole game view, so the board is always the server's. The online game is kept apart from the
-// local games (app.js swaps them when the mode changes): only the server's view builds its board.
+// local games (online/ctrl.js has a table of its own; app.js switches pages): only the server's view builds its board.
 // A move made while the server is unreachable waits (shown as "not sent yet") and is sent when the
 // connection is back (safe: it carries its ply); if the server refuses it the board goes back to
 // the server's position and says so.
 
 import { Chat } from "./chat.js";
 import { Lobby } from "./lobby.js";
-import { formatClock, timeControl } from "./clock.js";
+import { formatClock, timeControl } from "../shared/clock.js";
 
 const $ = (id) => document.getElementById(id);
 const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);

@@ -1,7 +1,7 @@
 // The lobby of public seeks (GET /api/lobby; accept = join) and "My games": the games this browser
 // holds a seat of (the seat tokens kept in localStorage by online.js).
 
-import { timeControlText } from "./clock.js";
+import { timeControlText } from "../shared/clock.js";
 
 const $ = (id) => document.getElementById(id);
 const VARIANTS = { american: "Checkers", pool: "Pool checkers", impasse: "Impasse" };
