@@ -457,79 +457,35 @@ class App {
  */
 function stateView(app) {
   const { play, analysis } = app;
-  const t = () => app.table;
-  return {
-    get mode() {
-      return app.mode;
-    },
-    get game() {
-      return t().game;
-    },
-    get variant() {
-      return t().variant;
-    },
-    get setup() {
-      return t().setup;
-    },
-    get history() {
-      return t().history;
-    },
-    get viewPly() {
-      return t().viewPly;
-    },
-    get overShown() {
-      return t().overShown;
-    },
-    get flipped() {
-      return app.flipped;
-    },
-    get human() {
-      return play.human;
-    },
-    get hotseat() {
-      return play.hotseat;
-    },
-    get names() {
-      return play.names;
-    },
-    get level() {
-      return play.level;
-    },
-    get thinking() {
-      return play.thinking;
-    },
-    get lastScore() {
-      return play.lastScore;
-    },
+  const fields = {
+    mode: () => app.mode,
+    game: () => app.table.game,
+    variant: () => app.table.variant,
+    setup: () => app.table.setup,
+    history: () => app.table.history,
+    viewPly: () => app.table.viewPly,
+    overShown: () => app.table.overShown,
+    flipped: () => app.flipped,
+    human: () => play.human,
+    hotseat: () => play.hotseat,
+    names: () => play.names,
+    level: () => play.level,
+    thinking: () => play.thinking,
+    lastScore: () => play.lastScore,
     // the local clock is put aside while the online game is on screen
-    get clock() {
-      return app.mode === "online" ? null : play.clock;
-    },
-    get analysisOn() {
-      return analysis.analysisOn;
-    },
-    get review() {
-      return analysis.review;
-    },
-    get root() {
-      return analysis.root;
-    },
-    get path() {
-      return analysis.path;
-    },
-    get mainGame() {
-      return analysis.mainGame;
-    },
-    get pdnInfo() {
-      return analysis.pdnInfo;
-    },
-    get pdnFile() {
-      return analysis.pdn.file;
-    },
-    get pdnIndexMs() {
-      return analysis.pdn.indexMs;
-    },
+    clock: () => (app.mode === "online" ? null : play.clock),
+    analysisOn: () => analysis.analysisOn,
+    review: () => analysis.review,
+    root: () => analysis.root,
+    path: () => analysis.path,
+    mainGame: () => analysis.mainGame,
+    pdnInfo: () => analysis.pdnInfo,
+    pdnFile: () => analysis.pdn.file,
+    pdnIndexMs: () => analysis.pdn.indexMs,
   };
+  const view = {};
+  for (const [name, get] of Object.entries(fields)) Object.defineProperty(view, name, { get, enumerable: true });
+  return view;
 }
 
 async function main() {
