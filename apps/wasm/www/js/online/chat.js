@@ -2,7 +2,8 @@
 // Everything from other people is shown with textContent: no HTML from users ever reaches the page.
 // Spectators read only.
 
-const $ = (id) => document.getElementById(id);
+import { $ } from "../shared/util.js";
+
 const MAX = 200;
 
 export class Chat {
