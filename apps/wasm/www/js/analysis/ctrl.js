@@ -47,7 +47,10 @@ export class AnalysisCtrl {
       this.analysisOn = e.target.checked;
       this.analyse();
     });
-    $("edit-position").addEventListener("click", () => this.editor.open(this.table.variant, this.table.fenAt(this.table.shownPly())));
+    $("edit-position").addEventListener("click", () => {
+      const t = this.table;
+      this.editor.open(t.variant, t.fenAt(t.shownPly()));
+    });
     $("review-game").addEventListener("click", () => this.reviewGame());
     $("play-from-here").addEventListener("click", () => this.playFromHere());
     $("var-promote").addEventListener("click", () => {
