@@ -19,7 +19,9 @@ import { PlayCtrl } from "./play/ctrl.js";
 import { AnalysisCtrl } from "./analysis/ctrl.js";
 import { OnlineCtrl } from "./online/ctrl.js";
 
+/** The mode router: which page is on screen, the board's orientation, and the refresh of the board. */
 class App {
+  /** The router, the shared widgets and the three pages' controllers (the online one on first use). */
   constructor() {
     this.mode = "play";
     this.flipped = false;
@@ -104,6 +106,7 @@ class App {
     this.syncUrl();
   }
 
+  /** The player bars of the page on screen (names and clocks). */
   renderBars() {
     const ctrl = this.ctrl;
     screen.renderBars(this.table, {
@@ -113,6 +116,7 @@ class App {
     });
   }
 
+  /** The title and status line of the page on screen. */
   renderStatus() {
     const ctrl = this.ctrl;
     screen.renderStatus(this.table, this.board, {
@@ -122,6 +126,7 @@ class App {
     });
   }
 
+  /** The play buttons (off on the other pages), the PDN and navigation buttons. */
   renderButtons() {
     this.play.render(this.mode === "play");
     screen.renderNav(this.table, crown);
@@ -136,6 +141,7 @@ class App {
     this.refresh();
   }
 
+  /** Turn the board: `f` puts Black at the bottom. */
   setFlipped(f) {
     this.flipped = f;
     this.board.setFlipped(f);

@@ -17,6 +17,7 @@ import { PdnImport } from "./pdn.js";
 /** Endings the board does not show (a PDN resignation, time, agreement): kept on the tree's nodes. */
 const BOARD_LESS_ENDS = ["resignation", "time", "agreement"];
 
+/** The analysis page: the board with its variation tree, evaluation, review and PDN. */
 export class AnalysisCtrl {
   /** `app`: the router; `table`: the local game; `engine`: the live analysis's engine client. */
   constructor({ app, crown, table, engine }) {
@@ -71,6 +72,7 @@ export class AnalysisCtrl {
 
   // ---- what the router asks every page ----------------------------------------------------------
 
+  /** The title's mode name. */
   modeName() {
     return "analysis";
   }
@@ -87,14 +89,17 @@ export class AnalysisCtrl {
     return this.pdnTag(cap(color)) || cap(color);
   }
 
+  /** The status line while the game goes on (`must`: the capture note). */
   statusText(side, must) {
     return `${cap(side)} to move${must}`;
   }
 
+  /** The game-over dialog's title for outcome `o`. */
   overTitle(o) {
     return o.winner ? `${cap(o.winner)} wins` : "Draw";
   }
 
+  /** The PDN Event tag of a game made on the board. */
   pdnEvent() {
     return "Crown analysis";
   }

@@ -5,6 +5,7 @@ import { $, cap } from "../shared/util.js";
 import { toast } from "../shared/dialogs.js";
 import { Board } from "../shared/board.js";
 
+/** The position editor dialog and its board. */
 export class Editor {
   /** `onDone(game, variant)`: the position built, as a wasm game, when the dialog is confirmed. */
   constructor(crown, onDone) {

@@ -6,6 +6,7 @@ import { toast } from "../shared/dialogs.js";
 import { GamePicker, indexPdn, splitPdn } from "../shared/picker.js";
 import * as tree from "./tree.js";
 
+/** PDN import of the analysis page: the import dialog, the file's games, the game picker. */
 export class PdnImport {
   /** The import of analysis controller `ctrl` (its table, tree and imported game's tags). */
   constructor(ctrl) {

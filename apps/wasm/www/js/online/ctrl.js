@@ -8,6 +8,7 @@ import { toast, setStatus } from "../shared/dialogs.js";
 import { Table } from "../shared/table.js";
 import { Online } from "./online.js";
 
+/** The online page: the server's game on its own table, played through `client` (online.js). */
 export class OnlineCtrl {
   /** `app`: the router; `sounds`: the move sounds. */
   constructor({ app, crown, sounds }) {
@@ -74,10 +75,12 @@ export class OnlineCtrl {
 
   // ---- what the router asks every page ----------------------------------------------------------
 
+  /** The title's mode name. */
   modeName() {
     return "online";
   }
 
+  /** Whether a move may be entered now: this seat is to move, nothing is being sent. */
   canMove() {
     const g = this.table.game;
     if (!g || g.outcome() !== null || this.table.viewPly != null) return false;
@@ -95,6 +98,7 @@ export class OnlineCtrl {
     if (p) board.setArrows([{ from: p.from, to: p.to, color: "#8e44ad" }]);
   }
 
+  /** The name on `color`'s bar (the players' names, "You", the engine). */
   nameOf(color) {
     return this.client.nameOf(color);
   }
@@ -104,10 +108,12 @@ export class OnlineCtrl {
     return this.client.clock();
   }
 
+  /** The status line while the game goes on (`must`: the capture note). */
   statusText(side, must) {
     return this.client.statusText(side) + must;
   }
 
+  /** The game-over dialog's title for outcome `o` (a spectator: who won). */
   overTitle(o) {
     const me = this.client.seat;
     if (me) return o.winner == null ? "Draw" : o.winner === me ? "You won!" : "You lost";
@@ -119,10 +125,12 @@ export class OnlineCtrl {
     return this.client.gameId;
   }
 
+  /** The PDN Event tag. */
   pdnEvent() {
     return "Crown online game";
   }
 
+  /** The PDN name of `color`'s player. */
   pdnName(color) {
     return this.client.pdnName(color);
   }

@@ -8,6 +8,7 @@ import { toast, confirmThen } from "../shared/dialogs.js";
 import * as storage from "../shared/storage.js";
 import { parseClock, renderButtons, wireButtons } from "./view.js";
 
+/** The play page: a local game against the engine or between two players on this device. */
 export class PlayCtrl {
   /**
    * `app`: the router (refresh, checkOver, setFlipped, mode); `table`: the local game;
@@ -222,10 +223,7 @@ export class PlayCtrl {
     this.hotseat = hotseat;
     this.names = { black: (names?.black || "").trim().slice(0, 40), white: (names?.white || "").trim().slice(0, 40) };
     this.level = level;
-    t.viewPly = null;
-    this.thinking = false;
-    this.lastScore = null;
-    t.overShown = false;
+    this.#startFresh();
     this.clock = parseClock(clock);
     if (this.clock) {
       this.clock.running = t.game.sideToMove();
@@ -237,6 +235,14 @@ export class PlayCtrl {
     this.maybeEngineMove();
   }
 
+  /** A new game on the table: its live position shown, no engine score yet, its end not announced. */
+  #startFresh() {
+    this.table.viewPly = null;
+    this.thinking = false;
+    this.lastScore = null;
+    this.table.overShown = false;
+  }
+
   /** "Play the engine from here": game `g` (a position of the analysis board), you to move. */
   playFrom(g) {
     this.engine.stop();
@@ -245,16 +251,14 @@ export class PlayCtrl {
     t.set(g);
     this.human = g.sideToMove();
     this.hotseat = false;
-    t.viewPly = null;
+    this.#startFresh();
     this.clock = null;
-    this.thinking = false;
-    this.lastScore = null;
-    t.overShown = false;
     this.app.setFlipped(this.human === "black");
     this.app.refresh();
     this.maybeEngineMove();
   }
 
+  /** Take back to the human's last turn (hot seat: one ply); a finished game is not taken back. */
   takeback() {
     const g = this.table.game;
     if (this.app.mode !== "play" || g.outcome() !== null) return;
@@ -276,6 +280,7 @@ export class PlayCtrl {
     this.maybeEngineMove();
   }
 
+  /** Offer a draw: the engine accepts when it is not better (hot seat: both agree, asked first). */
   offerDraw() {
     if (this.app.mode !== "play" || this.table.game.outcome()) return;
     if (this.hotseat) {
@@ -302,6 +307,7 @@ export class PlayCtrl {
     }
   }
 
+  /** Resign after asking (hot seat: the player to move resigns). */
   resign() {
     if (this.app.mode !== "play" || this.table.game.outcome()) return;
     if (this.hotseat) {
@@ -314,6 +320,7 @@ export class PlayCtrl {
     confirmThen("Resign?", "The game ends and counts as a loss.", "Resign", () => this.resignNow());
   }
 
+  /** Resign without asking (the confirm dialog said yes). */
   resignNow() {
     const g = this.table.game;
     if (this.app.mode !== "play" || g.outcome()) return;

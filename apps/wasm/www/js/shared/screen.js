@@ -160,6 +160,7 @@ export function renderNav(table, crown) {
 
 /** Tells screen readers about a new ply (the game on the board grew by one since the last call). */
 export class Announcer {
+  /** Nothing announced yet. */
   constructor() {
     this.plies = null;
     this.start = null;

@@ -4,6 +4,7 @@
 // the online page has its own, so that neither the engine nor the analysis board ever touches the
 // online game.
 
+/** The game on the board and the ply shown. */
 export class Table {
   /** An empty table (no game yet) for the wasm module `crown`. */
   constructor(crown) {
