@@ -1,7 +1,7 @@
 //! The Crown engine (crown-ai) for JavaScript: search with limits and progress reports.
 //!
 //! WebAssembly in the browser has one thread here, so a search blocks its caller: run it in a Web
-//! Worker (the web UI does, `www/js/engine-worker.js`). A search ends at its limits; to abandon one
+//! Worker (the web UI does, `www/js/shared/engine-worker.js`). A search ends at its limits; to abandon one
 //! early, terminate the worker. Searches go through crown-ai's engine session path
 //! ([`crown_ai::search_now`], the one the threaded [`crown_ai::Session`] runs).
 

@@ -1,7 +1,7 @@
 //! PDN databases for the analysis board: the tags of every game of a file (the game picker), one
 //! game's movetext tree with its comments and variations, and writing a game back with its tree.
 //!
-//! The tree is plain JSON shared with `www/js/analysis.js`: a line is an array of entries
+//! The tree is plain JSON shared with `www/js/analysis/tree.js`: a line is an array of entries
 //! `{text, comment, strength, nags, variations}` where `variations` are lines that replace this
 //! entry's move (PDN `( … )` after a move, PDN 3.0 §8.2.5).
 

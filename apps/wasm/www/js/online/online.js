@@ -2,44 +2,18 @@
 // lobby, or the server's engine), share its link, join, spectate, chat, rematch.
 // Moves go over HTTP with the seat token; every change comes back over the game's WebSocket as the
 // whole game view, so the board is always the server's. The online game is kept apart from the
-// local games (app.js swaps them when the mode changes): only the server's view builds its board.
+// local games (online/ctrl.js has a table of its own): only the server's view builds its board.
+// The requests and the seats kept are api.js's; the panel's views are view.js's.
 // A move made while the server is unreachable waits (shown as "not sent yet") and is sent when the
 // connection is back (safe: it carries its ply); if the server refuses it the board goes back to
 // the server's position and says so.
 
+import { $, cap, other } from "../shared/util.js";
 import { Chat } from "./chat.js";
 import { Lobby } from "./lobby.js";
-import { formatClock, timeControl } from "./clock.js";
-
-const $ = (id) => document.getElementById(id);
-const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
-const other = (c) => (c === "black" ? "white" : "black");
-const NAME_KEY = "crown-name";
-
-function apiBase() {
-  // the page may be /, /index.html, /g/<id> (with <base>), or a sub-path
-  return new URL("api/", document.baseURI).href;
-}
-
-function seatKey(id) {
-  return `crown-seat-${id}`;
-}
-
-function storedName() {
-  try {
-    return localStorage.getItem(NAME_KEY) || "";
-  } catch (_) {
-    return "";
-  }
-}
-
-function rememberName(name) {
-  try {
-    if (name) localStorage.setItem(NAME_KEY, name);
-  } catch (_) {
-    /* private mode */
-  }
-}
+import { formatClock, timeControl } from "../shared/clock.js";
+import { Api, Seats, apiBase, storedName, rememberName } from "./api.js";
+import { askJoin, renderActions, renderConn, renderPremove, renderShare } from "./view.js";
 
 export class Online {
   constructor(hooks) {
@@ -51,7 +25,8 @@ export class Online {
     this.ws = null;
     this.clockAt = 0; // performance.now() when the clock of `view` was received
     this.closing = false;
-    this.reached = false; // whether the server ever answered this page
+    this.api = new Api(() => this.token);
+    this.seats = new Seats();
     this.conn = "none"; // none | connecting | connected | reconnecting
     this.pending = null; // {move, ply}: a move not yet accepted by the server
     this.premove = null; // {longText, from, to}
@@ -128,55 +103,6 @@ export class Online {
     this.lobby.show(this.gameId);
   }
 
-  async #fetch(path, { method = "GET", body, auth = false } = {}) {
-    const headers = {};
-    if (body !== undefined) headers["content-type"] = "application/json";
-    if (auth && this.token) headers.authorization = `Bearer ${this.token}`;
-    let res;
-    try {
-      res = await fetch(apiBase() + path, {
-        method,
-        headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-    } catch (e) {
-      const err = new Error(
-        this.reached
-          ? "the Crown server is unreachable: reconnecting…"
-          : "cannot reach the Crown server (it may be restarting): try again in a moment",
-      );
-      err.network = true;
-      throw err;
-    }
-    const text = await res.text();
-    let data = null;
-    try {
-      data = JSON.parse(text);
-    } catch (_) {
-      /* not JSON */
-    }
-    if (!res.ok) {
-      if (res.status >= 502 && res.status <= 504 && !(data && data.error)) {
-        // a proxy in front of a server that is down
-        const err = new Error("the Crown server is unreachable: reconnecting…");
-        err.network = true;
-        throw err;
-      }
-      if (!(data && data.error)) {
-        // a plain web server (no Crown API behind it)
-        const err = new Error("this web server has no Crown API: online play needs crown-server");
-        err.code = String(res.status);
-        throw err;
-      }
-      const msg = data.error.message;
-      const err = new Error(msg);
-      err.code = data.error.code;
-      throw err;
-    }
-    if (data === null) throw new Error("the server did not answer with JSON: is this crown-server?");
-    this.reached = true;
-    return data;
-  }
 
   async #create(form) {
     const body = { variant: form.get("variant") };
@@ -207,31 +133,31 @@ export class Online {
     }
   }
 
-  #showError(e) {
-    if (e.network) this.#setConn(this.reached ? "reconnecting" : "none", e.message);
-    else this.hooks.toast(e.message, 6000);
+  #showShare() {
+    renderShare(this.view, this.seat);
+  }
+
+  #renderConn() {
+    renderConn(this.conn, this.connText, this.pending);
+  }
+
+  #fetch(path, opts) {
+    return this.api.fetch(path, opts);
   }
 
   #rememberSeat(id, color, token, variant) {
-    const entry = { color, token, variant, at: Date.now() };
-    try {
-      localStorage.setItem(seatKey(id), JSON.stringify(entry));
-    } catch (_) {
-      /* private mode: the seat lasts for this page only */
-    }
-    this.memSeats = this.memSeats || {};
-    this.memSeats[id] = entry;
+    this.seats.remember(id, color, token, variant);
   }
 
   #storedSeat(id) {
-    if (this.memSeats && this.memSeats[id]) return this.memSeats[id];
-    try {
-      const s = localStorage.getItem(seatKey(id));
-      return s ? JSON.parse(s) : null;
-    } catch (_) {
-      return null;
-    }
+    return this.seats.stored(id);
   }
+
+  #showError(e) {
+    if (e.network) this.#setConn(this.api.reached ? "reconnecting" : "none", e.message);
+    else this.hooks.toast(e.message, 6000);
+  }
+
 
   /** Open game `id` from a link: play with a stored seat, offer the open seat, or watch. */
   async join(id) {
@@ -267,7 +193,7 @@ export class Online {
     }
     if ((offerSeat || accept) && !this.seat && view.status === "open") {
       const openColor = view.black.joined ? "white" : "black";
-      const name = accept ? storedName() : await this.#askJoin(openColor);
+      const name = accept ? storedName() : await askJoin(openColor, storedName());
       if (name !== null) {
         const r = await this.#fetch(`games/${id}/join`, { method: "POST" });
         this.#rememberSeat(id, r.color, r.token, r.game.variant);
@@ -296,52 +222,7 @@ export class Online {
     this.#connect();
   }
 
-  /** Ask whether to take the free seat; resolves to the name given (maybe "") or null to watch. */
-  #askJoin(color) {
-    return new Promise((resolve) => {
-      const box = $("choices");
-      box.replaceChildren();
-      $("choice-title").textContent = "A seat is free in this game";
-      const label = document.createElement("label");
-      label.textContent = "Your name ";
-      const input = document.createElement("input");
-      input.type = "text";
-      input.id = "join-name";
-      input.maxLength = 40;
-      input.placeholder = "Guest";
-      input.value = storedName();
-      label.appendChild(input);
-      const join = document.createElement("button");
-      join.type = "button";
-      join.id = "join-seat";
-      join.textContent = `Play as ${cap(color)}`;
-      const watch = document.createElement("button");
-      watch.type = "button";
-      watch.id = "just-watch";
-      watch.textContent = "Just watch";
-      let answer = null;
-      join.addEventListener("click", () => {
-        answer = input.value.trim();
-        $("dlg-choice").close("chosen");
-      });
-      watch.addEventListener("click", () => $("dlg-choice").close("chosen"));
-      box.append(label, join, watch);
-      $("dlg-choice").onclose = () => resolve(answer);
-      $("dlg-choice").showModal();
-    });
-  }
 
-  #showShare() {
-    const v = this.view;
-    const share = $("online-share");
-    share.hidden = !v;
-    if (!v) return;
-    const link = new URL(`g/${v.id}`, document.baseURI).href;
-    $("share-link").value = link;
-    $("watch-link").value = link;
-    // the invitation is for the creator while the other seat is free
-    $("invite").hidden = !(this.seat && v.status === "open");
-  }
 
   #setConn(state, text = "") {
     this.conn = state;
@@ -349,21 +230,6 @@ export class Online {
     this.#renderConn();
   }
 
-  #renderConn() {
-    const el = $("conn-state");
-    el.dataset.state = this.conn;
-    const texts = {
-      none: "",
-      connecting: "Connecting…",
-      connected: "Connected",
-      reconnecting: "Connection lost — reconnecting…",
-    };
-    let t = this.connText || texts[this.conn] || "";
-    if (this.conn === "connected") t = texts.connected;
-    if (this.pending) t += ` · your move ${this.pending.move} is not sent yet`;
-    el.textContent = t;
-    el.hidden = !t;
-  }
 
   #connect() {
     if (!this.gameId) return;
@@ -376,7 +242,7 @@ export class Online {
     if (this.conn !== "reconnecting") this.#setConn("connecting");
     ws.onopen = () => {
       if (this.ws !== ws) return;
-      this.reached = true;
+      this.api.reached = true;
       this.#setConn("connected");
     };
     ws.onmessage = (e) => {
@@ -502,24 +368,9 @@ export class Online {
   #afterApply(prev) {
     const v = this.view;
     const over = v.status === "finished" || !!v.outcome;
-    const playing = !!this.seat && !over && v.status === "ongoing";
     const theirs = (x) => x && x !== this.seat;
-    $("online-resign").disabled = !playing;
-    for (const id of ["online-resign", "online-offer-draw", "online-takeback"]) $(id).hidden = !this.seat;
-    const offerBtn = $("online-offer-draw");
-    offerBtn.disabled = !playing || v.draw_offer === this.seat;
-    offerBtn.textContent = playing && theirs(v.draw_offer) ? "Accept draw" : "Offer draw";
-    $("online-decline-draw").hidden = !(playing && theirs(v.draw_offer));
-    const tb = $("online-takeback");
-    tb.disabled = !playing || v.takeback_request === this.seat || v.ply === 0;
-    tb.textContent = playing && theirs(v.takeback_request) ? "Accept takeback" : "Take back";
-    $("online-decline-takeback").hidden = !(playing && theirs(v.takeback_request));
-    $("online-cancel").hidden = !(this.seat && v.status === "open");
+    renderActions(v, this.seat);
     const r = v.rematch;
-    const rb = $("online-rematch");
-    rb.hidden = !(this.seat && over && !(v.outcome && v.outcome.result === "*"));
-    rb.disabled = !!(r && r.by === this.seat);
-    rb.textContent = r && r.by !== this.seat ? "Accept rematch" : r ? "Rematch offered" : "Rematch";
     if (prev && prev.id === v.id && this.seat && !over) {
       if (theirs(v.draw_offer) && prev.draw_offer !== v.draw_offer) this.hooks.toast(`${cap(v.draw_offer)} offers a draw`, 5000);
       if (theirs(v.takeback_request) && prev.takeback_request !== v.takeback_request) {
@@ -680,8 +531,7 @@ export class Online {
 
   #renderPremove() {
     const p = this.premove;
-    $("premove").hidden = !p;
-    if (p) $("premove-text").textContent = `Premove: ${p.longText}`;
+    renderPremove(p);
     this.hooks.premoveArrow(p ? { from: p.from, to: p.to, color: "#8e44ad" } : null);
   }
 

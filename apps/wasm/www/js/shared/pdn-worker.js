@@ -2,7 +2,7 @@
 // main thread, chunk by chunk, so that the page stays responsive and shows progress.
 // Message in: {type: "index", text}. Messages out: {type: "progress", done, total} (bytes),
 // {type: "done", entries, chunks} (see picker.js `indexPdn`), {type: "error", message}.
-import init, * as crown from "../pkg/crown_wasm.js";
+import init, * as crown from "../../pkg/crown_wasm.js";
 import { indexInChunks } from "./picker.js";
 
 const ready = init();

@@ -1,4 +1,4 @@
-// Client side of the engine Web Worker (js/engine-worker.js). The search runs in the worker so the
+// Client side of the engine Web Worker (engine-worker.js beside it). The search runs in the worker so the
 // page never freezes. A running search cannot be interrupted inside WebAssembly (no shared memory
 // without cross-origin isolation), so `stop()` terminates the worker and a new one starts on demand.
 

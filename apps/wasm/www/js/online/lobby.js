@@ -1,11 +1,10 @@
 // The lobby of public seeks (GET /api/lobby; accept = join) and "My games": the games this browser
-// holds a seat of (the seat tokens kept in localStorage by online.js).
+// holds a seat of (the seat tokens kept in localStorage by api.js).
 
-import { timeControlText } from "./clock.js";
+import { $, cap } from "../shared/util.js";
+import { timeControlText } from "../shared/clock.js";
 
-const $ = (id) => document.getElementById(id);
 const VARIANTS = { american: "Checkers", pool: "Pool checkers", impasse: "Impasse" };
-const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** The seats this browser holds: [{id, color, variant, at}], newest first. */
 export function mySeats() {

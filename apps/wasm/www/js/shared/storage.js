@@ -29,7 +29,7 @@ export function loadGame() {
   return g && typeof g.startFen === "string" && Array.isArray(g.moves) ? g : null;
 }
 
-/** Save the local game (see app.js `saveLocal` for its fields). */
+/** Save the local game (see `save` in play/ctrl.js and analysis/ctrl.js for its fields). */
 export function saveGame(g) {
   return write(GAME_KEY, g);
 }

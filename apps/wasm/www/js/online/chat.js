@@ -2,7 +2,8 @@
 // Everything from other people is shown with textContent: no HTML from users ever reaches the page.
 // Spectators read only.
 
-const $ = (id) => document.getElementById(id);
+import { $ } from "../shared/util.js";
+
 const MAX = 200;
 
 export class Chat {
@@ -21,7 +22,7 @@ export class Chat {
   }
 
   /**
-   * A toast (app.js) sits at the bottom edge; while it would cover the chat form (a phone with the
+   * A toast (shared/dialogs.js) sits at the bottom edge; while it would cover the chat form (a phone with the
    * form scrolled to the bottom of the screen) it moves to the top edge instead.
    */
   #keepToastOffTheForm() {

@@ -1,6 +1,6 @@
 // The analysis board's variation tree: the main line, variations and comments of a game (from PDN
-// or from moves tried on the board), promoting and deleting variations, and the summaries of the
-// games of a PDN file (the picker itself is picker.js).
+// or from moves tried on the board), promoting and deleting variations (the summaries of the games
+// of a PDN file are the picker's, shared/picker.js).
 //
 // A node is {long, text, comment, strength, nags, children, parent}; the root has no move. A node's
 // children[0] is its main continuation, the others are variations (alternatives to children[0]).
@@ -209,25 +209,4 @@ export function moveLabel(ply, firstMoverIsFirstPlayer) {
   const k = firstMoverIsFirstPlayer ? ply - 1 : ply;
   const num = Math.floor(k / 2) + 1;
   return k % 2 === 0 ? `${num}.` : `${num}…`;
-}
-
-// ---- PDN game picker ---------------------------------------------------------------------------------
-
-/** The value of tag `name` (case-insensitive) of an index entry, or "". */
-export function tagOf(entry, name) {
-  const t = (entry.tags || []).find(([k]) => k.toLowerCase() === name.toLowerCase());
-  return t ? t[1] : "";
-}
-
-/** The result of an index entry: the terminator, else the Result tag, else "*". */
-export function resultOf(entry) {
-  const r = entry.result && entry.result !== "*" ? entry.result : tagOf(entry, "Result");
-  return r || "*";
-}
-
-/** One line about a game: players, event, date, result. */
-export function gameSummary(entry) {
-  const players = `${tagOf(entry, "Black") || "?"} – ${tagOf(entry, "White") || "?"}`;
-  const rest = [tagOf(entry, "Event"), tagOf(entry, "Date"), resultOf(entry)].filter((x) => x && x !== "?");
-  return `${players} · ${rest.join(" · ")}`;
 }

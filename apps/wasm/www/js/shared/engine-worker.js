@@ -3,7 +3,7 @@
 //              {type: "review", id, variant, startFen, moves: [text], movetimeMs}
 // Messages out: {type: "ready", engine: bool}, {type: "info", id, info} (review: {done, total}),
 //               {type: "done", id, result}, {type: "error", id, message}
-import init, * as crown from "../pkg/crown_wasm.js";
+import init, * as crown from "../../pkg/crown_wasm.js";
 
 let engine = null;
 const ready = init().then(() => {

@@ -2,7 +2,24 @@
 // (pdn-worker.js, in chunks of games with progress), and the list is virtualised — only the rows in
 // view are in the page, so thousands of games scroll smoothly.
 
-import { resultOf, gameSummary } from "./analysis.js";
+/** The value of tag `name` (case-insensitive) of an index entry, or "". */
+export function tagOf(entry, name) {
+  const t = (entry.tags || []).find(([k]) => k.toLowerCase() === name.toLowerCase());
+  return t ? t[1] : "";
+}
+
+/** The result of an index entry: the terminator, else the Result tag, else "*". */
+export function resultOf(entry) {
+  const r = entry.result && entry.result !== "*" ? entry.result : tagOf(entry, "Result");
+  return r || "*";
+}
+
+/** One line about a game: players, event, date, result. */
+export function gameSummary(entry) {
+  const players = `${tagOf(entry, "Black") || "?"} – ${tagOf(entry, "White") || "?"}`;
+  const rest = [tagOf(entry, "Event"), tagOf(entry, "Date"), resultOf(entry)].filter((x) => x && x !== "?");
+  return `${players} · ${rest.join(" · ")}`;
+}
 
 /** Height of one row of the list, in CSS pixels (the CSS `.game-row` height). */
 export const ROW_PX = 34;

@@ -1,0 +1,100 @@
+// The online page's views: the game's buttons (resign, draw, takeback, cancel, rematch), the share
+// box, the connection line, the premove line and the "a seat is free" question.
+
+import { $, cap } from "../shared/util.js";
+
+/** The buttons of game view `v` for `seat` (null when watching). */
+export function renderActions(v, seat) {
+  const over = v.status === "finished" || !!v.outcome;
+  const playing = !!seat && !over && v.status === "ongoing";
+  const theirs = (x) => x && x !== seat;
+  $("online-resign").disabled = !playing;
+  for (const id of ["online-resign", "online-offer-draw", "online-takeback"]) $(id).hidden = !seat;
+  const offerBtn = $("online-offer-draw");
+  offerBtn.disabled = !playing || v.draw_offer === seat;
+  offerBtn.textContent = playing && theirs(v.draw_offer) ? "Accept draw" : "Offer draw";
+  $("online-decline-draw").hidden = !(playing && theirs(v.draw_offer));
+  const tb = $("online-takeback");
+  tb.disabled = !playing || v.takeback_request === seat || v.ply === 0;
+  tb.textContent = playing && theirs(v.takeback_request) ? "Accept takeback" : "Take back";
+  $("online-decline-takeback").hidden = !(playing && theirs(v.takeback_request));
+  $("online-cancel").hidden = !(seat && v.status === "open");
+  const r = v.rematch;
+  const rb = $("online-rematch");
+  rb.hidden = !(seat && over && !(v.outcome && v.outcome.result === "*"));
+  rb.disabled = !!(r && r.by === seat);
+  rb.textContent = r && r.by !== seat ? "Accept rematch" : r ? "Rematch offered" : "Rematch";
+}
+
+/** The share box of game view `v` (hidden without one); the invitation while `seat`'s friend is awaited. */
+export function renderShare(v, seat) {
+  const share = $("online-share");
+  share.hidden = !v;
+  if (!v) return;
+  const link = new URL(`g/${v.id}`, document.baseURI).href;
+  $("share-link").value = link;
+  $("watch-link").value = link;
+  // the invitation is for the creator while the other seat is free
+  $("invite").hidden = !(seat && v.status === "open");
+}
+
+/** The connection line: `conn` (none | connecting | connected | reconnecting), its text, a move not sent. */
+export function renderConn(conn, connText, pending) {
+  const el = $("conn-state");
+  el.dataset.state = conn;
+  const texts = {
+    none: "",
+    connecting: "Connecting…",
+    connected: "Connected",
+    reconnecting: "Connection lost — reconnecting…",
+  };
+  let t = connText || texts[conn] || "";
+  if (conn === "connected") t = texts.connected;
+  if (pending) t += ` · your move ${pending.move} is not sent yet`;
+  el.textContent = t;
+  el.hidden = !t;
+}
+
+/** The premove line (`p`: {longText}, null: hidden). */
+export function renderPremove(p) {
+  $("premove").hidden = !p;
+  if (p) $("premove-text").textContent = `Premove: ${p.longText}`;
+}
+
+/**
+ * Ask whether to take the free seat `color` (`name`: the name to offer); resolves to the name
+ * given (maybe "") or null to watch.
+ */
+export function askJoin(color, name) {
+  return new Promise((resolve) => {
+    const box = $("choices");
+    box.replaceChildren();
+    $("choice-title").textContent = "A seat is free in this game";
+    const label = document.createElement("label");
+    label.textContent = "Your name ";
+    const input = document.createElement("input");
+    input.type = "text";
+    input.id = "join-name";
+    input.maxLength = 40;
+    input.placeholder = "Guest";
+    input.value = name;
+    label.appendChild(input);
+    const join = document.createElement("button");
+    join.type = "button";
+    join.id = "join-seat";
+    join.textContent = `Play as ${cap(color)}`;
+    const watch = document.createElement("button");
+    watch.type = "button";
+    watch.id = "just-watch";
+    watch.textContent = "Just watch";
+    let answer = null;
+    join.addEventListener("click", () => {
+      answer = input.value.trim();
+      $("dlg-choice").close("chosen");
+    });
+    watch.addEventListener("click", () => $("dlg-choice").close("chosen"));
+    box.append(label, join, watch);
+    $("dlg-choice").onclose = () => resolve(answer);
+    $("dlg-choice").showModal();
+  });
+}

@@ -1,0 +1,334 @@
+// The play page's controller: a game against the engine in the browser (its worker, engine.js)
+// or between two players on this device (hot seat), with optional clocks. It owns its state —
+// the human's colour, the level, the clock, whether the engine is thinking — and works on the
+// local game's table, which it shares with the analysis page (the router, app.js, hands it over).
+
+import { cap, other, moveTexts } from "../shared/util.js";
+import { toast, confirmThen } from "../shared/dialogs.js";
+import * as storage from "../shared/storage.js";
+import { parseClock, renderButtons, wireButtons } from "./view.js";
+
+/** The play page: a local game against the engine or between two players on this device. */
+export class PlayCtrl {
+  /**
+   * `app`: the router (refresh, checkOver, setFlipped, mode); `table`: the local game;
+   * `engine`: the engine client; `sounds`: the move sounds.
+   */
+  constructor({ app, crown, table, engine, sounds }) {
+    this.app = app;
+    this.crown = crown;
+    this.table = table;
+    this.engine = engine;
+    this.sounds = sounds;
+    this.human = "black"; // the human's colour
+    this.hotseat = false; // two players on this device (no engine), both sides moved by clicking
+    this.names = { black: "", white: "" }; // hot-seat players' names ("" = the colour's name)
+    this.level = 4;
+    this.thinking = false;
+    this.lastScore = null; // engine's last score from its own point of view
+    this.clock = null; // {black, white, inc, running: color|null, last: ms timestamp}
+    wireButtons(this);
+  }
+
+  // ---- what the router asks every page ----------------------------------------------------------
+
+  /** The title's mode name. */
+  modeName() {
+    return this.hotseat ? "two players" : "vs engine";
+  }
+
+  /** Whether a move may be entered on the board now. */
+  canMove() {
+    const g = this.table.game;
+    if (!g || g.outcome() !== null || this.table.viewPly != null) return false;
+    return !this.thinking && (this.hotseat || g.sideToMove() === this.human);
+  }
+
+  /** The name on `color`'s bar. */
+  nameOf(color) {
+    if (this.hotseat) return this.names[color] || cap(color);
+    if (color === this.human) return "You";
+    return this.engine.available === false ? "Second player" : `Crown engine · level ${this.level}`;
+  }
+
+  /** The status line while the game goes on (`must`: the capture note). */
+  statusText(side, must) {
+    if (this.hotseat) {
+      const name = this.names[side];
+      return `${name ? `${name} to move (${cap(side)})` : `${cap(side)} to move`}${must}`;
+    }
+    if (this.thinking) return `Engine is thinking… (${cap(side)} to move)`;
+    if (this.engine.available !== false) return side === this.human ? `Your move (${cap(side)})${must}` : `${cap(side)} to move`;
+    return `${cap(side)} to move${must}`;
+  }
+
+  /** The game-over dialog's title for outcome `o`. */
+  overTitle(o) {
+    if (this.hotseat) return o.winner == null ? "Draw" : `${this.nameOf(o.winner)} wins`;
+    return o.winner == null ? "Draw" : o.winner === this.human ? "You won!" : "You lost";
+  }
+
+  /** The PDN Event tag. */
+  pdnEvent() {
+    return this.hotseat ? "Crown hot-seat game" : "Crown vs human";
+  }
+
+  /** The page's own part of a refresh: its buttons. */
+  render(active) {
+    renderButtons(this, active);
+  }
+
+  /** Keep the address bar plain: a game against the engine has no link. */
+  syncUrl() {
+    if (location.search) history.replaceState(null, "", location.pathname);
+  }
+
+  /** Save the game and its settings (`base`: mode, variant, setup, start, flipped). */
+  save(base) {
+    const g = this.table.game;
+    const c = this.clock;
+    storage.saveGame({
+      ...base,
+      moves: moveTexts(g),
+      outcome: storage.outcomeOf(g),
+      human: this.human,
+      hotseat: this.hotseat || undefined,
+      names: this.hotseat ? this.names : undefined,
+      level: this.level,
+      viewPly: this.table.viewPly,
+      clock: c ? { black: c.black, white: c.white, inc: c.inc, running: c.running } : null,
+    });
+  }
+
+  /** Take the settings of a saved game (storage.js) whose game `g` is on the table. */
+  restore(saved, g) {
+    this.human = saved.human === "white" ? "white" : "black";
+    this.hotseat = saved.hotseat === true;
+    this.names = {
+      black: typeof saved.names?.black === "string" ? saved.names.black.slice(0, 40) : "",
+      white: typeof saved.names?.white === "string" ? saved.names.white.slice(0, 40) : "",
+    };
+    this.level = Number(saved.level) || 4;
+    this.clock = saved.clock ? { ...saved.clock, last: performance.now() } : null;
+    if (this.clock && g.outcome() !== null) this.clock.running = null;
+  }
+
+  // ---- moves ------------------------------------------------------------------------------------
+
+  /** A move entered on the board (or typed). */
+  onBoardMove(m) {
+    this.sounds.play(m.captures && m.captures.length ? "capture" : "move");
+    const before = this.app.playOnTable(m);
+    if (before) this.afterMove(m, before);
+  }
+
+  /** After move `m` was played (`before`: the pieces before it): clocks, refresh, the engine's turn. */
+  afterMove(m, before) {
+    const g = this.table.game;
+    const mover = other(g.sideToMove());
+    if (this.clock && this.app.mode === "play") {
+      this.clock[mover] += this.clock.inc;
+      this.clock.running = g.outcome() ? null : g.sideToMove();
+      this.clock.last = performance.now();
+    }
+    this.table.viewPly = null;
+    this.app.refresh({ animateMove: m, before });
+    this.app.checkOver();
+    if (this.app.mode === "play") this.maybeEngineMove();
+  }
+
+  /** When the engine is to move: search (level, clock) and play its move. */
+  async maybeEngineMove() {
+    const g = this.table.game;
+    if (this.app.mode !== "play" || this.hotseat || g.outcome() || g.sideToMove() === this.human) return;
+    if (!(await this.engine.ready())) {
+      this.app.refresh();
+      return;
+    }
+    this.thinking = true;
+    this.app.renderStatus();
+    this.app.renderButtons();
+    this.app.board.setMoves([]);
+    const limits = { level: this.level };
+    if (this.clock) {
+      const me = g.sideToMove();
+      limits.clock = { remainingMs: Math.max(0, Math.floor(this.clock[me])), incrementMs: this.clock.inc };
+    }
+    const gameAtStart = this.table.game;
+    let result;
+    try {
+      result = await this.engine.search(
+        { variant: this.table.variant, startFen: g.startFen(), moves: moveTexts(g), limits },
+        () => {},
+      );
+    } catch (e) {
+      this.thinking = false;
+      if (!e.cancelled) {
+        toast(`Engine error: ${e.message}`);
+        this.app.refresh();
+      }
+      return;
+    }
+    this.thinking = false;
+    if (this.table.game !== gameAtStart || this.table.game.outcome() || this.app.mode !== "play") return;
+    this.lastScore = result.score;
+    if (!result.bestMove) {
+      this.app.refresh();
+      return;
+    }
+    const before = this.table.game.pieces();
+    const m = this.table.game.play(result.bestMove.longText);
+    this.afterMove(m, before);
+  }
+
+  // ---- clocks -----------------------------------------------------------------------------------
+
+  /** Every 100 ms on this page: the running clock counts down; at zero its side loses on time. */
+  tick() {
+    const c = this.clock;
+    if (!c || !c.running) return;
+    const now = performance.now();
+    c[c.running] -= now - c.last;
+    c.last = now;
+    if (c[c.running] <= 0) {
+      c[c.running] = 0;
+      const loser = c.running;
+      c.running = null;
+      this.engine.stop();
+      this.thinking = false;
+      this.table.game.loseOnTime(loser);
+      this.app.refresh();
+      this.app.checkOver();
+      return;
+    }
+    this.app.renderBars();
+  }
+
+  // ---- games ------------------------------------------------------------------------------------
+
+  /**
+   * A new local game: against the engine (`side`: "first", "second" or "random" for the human,
+   * `level` 1–10), or with `hotseat` two players on this device (`names`: {black, white}, "" for the
+   * colour's name). `clock`: "" or "base+increment" in seconds.
+   */
+  newGame({ variant, setup = "seed", side = "first", level = 4, clock = "", hotseat = false, names = null }) {
+    this.engine.stop();
+    const t = this.table;
+    t.variant = variant;
+    t.setup = setup;
+    t.set(t.fresh());
+    const first = t.game.firstPlayer();
+    if (side === "random") side = Math.random() < 0.5 ? "first" : "second";
+    this.human = side === "first" || hotseat ? first : other(first);
+    this.hotseat = hotseat;
+    this.names = { black: (names?.black || "").trim().slice(0, 40), white: (names?.white || "").trim().slice(0, 40) };
+    this.level = level;
+    this.#startFresh();
+    this.clock = parseClock(clock);
+    if (this.clock) {
+      this.clock.running = t.game.sideToMove();
+      this.clock.last = performance.now();
+    }
+    // the human's pieces at the bottom: Black starts at the top of the standard diagram
+    this.app.setFlipped(this.human === "black");
+    this.app.refresh();
+    this.maybeEngineMove();
+  }
+
+  /** A new game on the table: its live position shown, no engine score yet, its end not announced. */
+  #startFresh() {
+    this.table.viewPly = null;
+    this.thinking = false;
+    this.lastScore = null;
+    this.table.overShown = false;
+  }
+
+  /** "Play the engine from here": game `g` (a position of the analysis board), you to move. */
+  playFrom(g) {
+    this.engine.stop();
+    this.app.setMode("play", { keepGame: true });
+    const t = this.table;
+    t.set(g);
+    this.human = g.sideToMove();
+    this.hotseat = false;
+    this.#startFresh();
+    this.clock = null;
+    this.app.setFlipped(this.human === "black");
+    this.app.refresh();
+    this.maybeEngineMove();
+  }
+
+  /** Take back to the human's last turn (hot seat: one ply); a finished game is not taken back. */
+  takeback() {
+    const g = this.table.game;
+    if (this.app.mode !== "play" || g.outcome() !== null) return;
+    this.engine.stop();
+    this.thinking = false;
+    if (g.plyCount() === 0 && g.outcome() === null) return;
+    const wasOver = g.outcome() !== null;
+    g.undo();
+    // take back to the human's turn (hot seat: one ply)
+    while (!this.hotseat && g.plyCount() > 0 && g.sideToMove() !== this.human) g.undo();
+    if (wasOver && g.outcome() !== null) g.undo();
+    this.table.overShown = false;
+    this.table.viewPly = null;
+    if (this.clock) {
+      this.clock.running = g.sideToMove();
+      this.clock.last = performance.now();
+    }
+    this.app.refresh();
+    this.maybeEngineMove();
+  }
+
+  /** Offer a draw: the engine accepts when it is not better (hot seat: both agree, asked first). */
+  offerDraw() {
+    if (this.app.mode !== "play" || this.table.game.outcome()) return;
+    if (this.hotseat) {
+      // both players are here: a draw by agreement, confirmed like a resignation
+      confirmThen("Agree a draw?", "The game ends drawn by agreement.", "Draw", () => {
+        if (this.app.mode !== "play" || this.table.game.outcome()) return;
+        this.table.game.agreeDraw();
+        this.app.refresh();
+        this.app.checkOver();
+      });
+      return;
+    }
+    const s = this.lastScore;
+    // the engine's one draw rule (crown_ai::Opponent::accepts_draw), on the score of its last move
+    const accept = s != null && this.crown.engineAcceptsDraw(s, this.table.history.length);
+    if (accept) {
+      this.engine.stop();
+      this.thinking = false;
+      this.table.game.agreeDraw();
+      this.app.refresh();
+      this.app.checkOver();
+    } else {
+      toast("The engine declines the draw.");
+    }
+  }
+
+  /** Resign after asking (hot seat: the player to move resigns). */
+  resign() {
+    if (this.app.mode !== "play" || this.table.game.outcome()) return;
+    if (this.hotseat) {
+      const side = this.table.game.sideToMove();
+      confirmThen(`${this.nameOf(side)} resigns?`, `The game ends and counts as a loss for ${cap(side)}.`, "Resign", () =>
+        this.resignNow(),
+      );
+      return;
+    }
+    confirmThen("Resign?", "The game ends and counts as a loss.", "Resign", () => this.resignNow());
+  }
+
+  /** Resign without asking (the confirm dialog said yes). */
+  resignNow() {
+    const g = this.table.game;
+    if (this.app.mode !== "play" || g.outcome()) return;
+    this.engine.stop();
+    this.thinking = false;
+    // hot seat: the player to move resigns
+    g.resign(this.hotseat ? g.sideToMove() : this.human);
+    this.app.refresh();
+    this.app.checkOver();
+  }
+}

@@ -1,0 +1,45 @@
+// Clock display: minutes and seconds, and tenths of a second under 10 s (as in lidraughts).
+
+/** Format `ms` (milliseconds left, negative counts as 0): `4:59`, `0:10`, under 10 s `0:09.4`. */
+export function formatClock(ms) {
+  ms = Math.max(0, ms);
+  if (ms < 10000) {
+    // tenths, rounded down so that 0.0 shows only once the time is really out
+    const tenths = Math.floor(ms / 100);
+    return `0:0${Math.floor(tenths / 10)}.${tenths % 10}`;
+  }
+  const s = Math.ceil(ms / 1000);
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+/**
+ * A time control from the create dialog: a preset `"300+3"` (seconds + seconds), `"custom"` with
+ * `baseMin` minutes and `incSec` seconds, or `""` for none. Returns the API's
+ * `{initial_ms, increment_ms}` or null; throws an Error naming the bad field.
+ */
+export function timeControl(preset, baseMin, incSec) {
+  if (!preset) return null;
+  let base;
+  let inc;
+  if (preset === "custom") {
+    base = Number(baseMin) * 60;
+    inc = Number(incSec);
+    if (!Number.isFinite(base) || base <= 0 || base > 24 * 3600) {
+      throw new Error(`base time must be more than 0 and at most 1440 minutes, not '${baseMin}'`);
+    }
+    if (!Number.isFinite(inc) || inc < 0 || inc > 3600) {
+      throw new Error(`increment must be 0..3600 seconds, not '${incSec}'`);
+    }
+  } else {
+    [base, inc] = preset.split("+").map(Number);
+  }
+  return { initial_ms: Math.round(base * 1000), increment_ms: Math.round((inc || 0) * 1000) };
+}
+
+/** A time control as people write it: `5+3`, `1.5+0` (minutes + seconds), `15s+0`, or `untimed`. */
+export function timeControlText(tc) {
+  if (!tc) return "untimed";
+  if (tc.initial_ms < 60000) return `${Math.round(tc.initial_ms / 1000)}s+${Math.round(tc.increment_ms / 1000)}`;
+  const min = tc.initial_ms / 60000;
+  return `${Number.isInteger(min) ? min : min.toFixed(1)}+${Math.round(tc.increment_ms / 1000)}`;
+}
