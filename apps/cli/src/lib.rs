@@ -3,9 +3,9 @@
 //! `crown moves`, `crown analyze`), and the error type every command returns.
 
 pub mod analyze_cmd;
+pub mod commands;
 pub mod common;
 pub mod engine_cmd;
-pub mod play_cmd;
 pub mod rules_cmd;
 
 /// An error reported as one line on stderr with exit code 2.

@@ -12,7 +12,8 @@ mod tune_cmd;
 
 // The commands with input loops live in the library (tested as functions); `crate::common`,
 // `crate::CliError`, … resolve through these imports.
-use crown_cli::{analyze_cmd, common, engine_cmd, play_cmd, rules_cmd, CliError};
+use crown_cli::commands::play as play_cmd;
+use crown_cli::{analyze_cmd, common, engine_cmd, rules_cmd, CliError};
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
