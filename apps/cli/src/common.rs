@@ -1,9 +1,10 @@
-//! Arguments shared by several commands: variant, Impasse setup and starting FEN.
+//! What several commands share: the position and endgame-database arguments, the output file,
+//! thread caps, PDN dates and the text of a line of moves.
 
 use crate::CliError;
 use clap::Args;
 use crown_ai::EndgameTables;
-use crown_core::{ImpasseSetup, Position, Variant};
+use crown_core::{ImpasseSetup, Move, Position, Variant};
 use crown_notation::{read_fen, FenPolicy};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -284,4 +285,21 @@ mod tests {
         assert_eq!(pdn_date(19_782), "2024.02.29");
         assert_eq!(pdn_date(20_786), "2026.11.29");
     }
+}
+
+/// Most search threads the engine protocol and `crown analyze` accept (also `crown annotate` and `crown match` specs).
+pub const MAX_THREADS: usize = 64;
+
+/// Write a line of moves in the notation `crown moves` prints, each relative to its position.
+pub fn line_text(start: &Position, line: &[Move]) -> Vec<String> {
+    let mut pos = *start;
+    let mut out = Vec::with_capacity(line.len());
+    for mv in line {
+        if !pos.is_legal(mv) {
+            break;
+        }
+        out.push(pos.move_text(mv));
+        pos.play(mv);
+    }
+    out
 }

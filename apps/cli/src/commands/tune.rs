@@ -1,8 +1,8 @@
 //! `crown tune`: self-play training data (`gen`) and training of the pattern evaluation (`fit`).
 //! Both are deterministic for a given seed (and `gen` for any `--threads`).
 
+use crate::commands::r#match::{read_opening_file, shared_dir};
 use crate::common::{check_threads, same_file, OutFile};
-use crate::match_cmd::{read_opening_file, shared_dir};
 use crate::CliError;
 use clap::{Args, Subcommand};
 use crown_ai::eval::EvalKind;

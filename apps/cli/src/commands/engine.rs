@@ -1,8 +1,8 @@
 //! `crown engine`: a line protocol over stdin/stdout modelled on Scan's Hub protocol
 //! (docs/protocol.md).
 
-use crate::analyze_cmd::line_text;
-use crate::common::{egdb_description, EgdbArgs};
+use crate::common::line_text;
+use crate::common::{egdb_description, EgdbArgs, MAX_THREADS};
 use crate::CliError;
 use clap::Args;
 use crown_ai::{Clock, EndgameTables, Engine, EngineOptions, Limits, SearchInfo, MAX_HASH_MIB};
@@ -43,9 +43,6 @@ fn quoted_line(head: &str, value: &str) -> String {
 fn error_line(message: &str) -> String {
     quoted_line("error message", message)
 }
-
-/// Most search threads the engine protocol and `crown analyze` accept.
-pub const MAX_THREADS: usize = 64;
 
 /// Arguments of `crown engine` (the endgame databases; everything else is set over the protocol).
 #[derive(Args, Debug)]

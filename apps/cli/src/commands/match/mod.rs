@@ -18,7 +18,7 @@ use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
 /// The ACF three-move deck (156 ballots), embedded: see the header of the file for its source.
-pub const ACF_THREE_MOVE_PDN: &str = include_str!("../data/acf-3-move-ballots.pdn");
+pub const ACF_THREE_MOVE_PDN: &str = include_str!("../../../data/acf-3-move-ballots.pdn");
 
 /// Arguments of `crown match`.
 #[derive(Args, Debug)]
@@ -213,7 +213,7 @@ fn parse_spec(text: &str, movetime: Option<u64>, nodes: Option<u64>) -> Result<S
             "futility" => tweaks.futility = Some(range("futility", n, 0, 1)? == 1),
             "book" => book = Some(range("book", n, 0, 1)? == 1),
             "threads" => {
-                options.threads = range("threads", n, 1, crate::engine_cmd::MAX_THREADS as u64)? as usize
+                options.threads = range("threads", n, 1, crate::common::MAX_THREADS as u64)? as usize
             }
             _ => {
                 return Err(CliError(format!(
@@ -574,7 +574,7 @@ impl External {
             if line.split_whitespace().next() == Some("wait") {
                 break;
             }
-            if let Ok((cmd, args)) = crate::engine_cmd::parse_line(&line) {
+            if let Ok((cmd, args)) = crate::commands::engine::parse_line(&line) {
                 let get = |k: &str| args.iter().find(|(a, _)| a == k).map(|(_, v)| v.clone());
                 if cmd == "param" && get("name").as_deref() == Some("egdb") {
                     reported_egdb = Some(get("value").unwrap_or_default());
@@ -710,14 +710,14 @@ impl External {
         self.send(&level)?;
         self.send("go think")?;
         let done = self.read_until("done", deadline)?;
-        let (_, args) = crate::engine_cmd::parse_line(&done).map_err(|e| self.err(&e))?;
+        let (_, args) = crate::commands::engine::parse_line(&done).map_err(|e| self.err(&e))?;
         let Some((_, text)) = args.iter().find(|(k, _)| k == "move") else {
             return Err(self.err(&format!("'{done}' has no move")));
         };
         if text == "none" {
             return Ok(None);
         }
-        crate::engine_cmd::find_move(game.position(), text)
+        crate::commands::engine::find_move(game.position(), text)
             .map(Some)
             .map_err(|e| self.err(&format!("move '{text}': {e}")))
     }

@@ -1,8 +1,8 @@
 //! `crown book`: build an opening book by the engine's own analysis, and probe a book
 //! (docs/engine.md, "Opening book").
 
+use crate::commands::r#match::{read_openings, ACF_THREE_MOVE_PDN};
 use crate::common::{check_threads, OutFile, PositionArgs};
-use crate::match_cmd::{read_openings, ACF_THREE_MOVE_PDN};
 use crate::CliError;
 use clap::{Args, Subcommand};
 use crown_ai::book::{Book, BookEntryMove};
