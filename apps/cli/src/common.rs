@@ -272,21 +272,6 @@ pub fn pdn_date(days: i64) -> String {
     format!("{year:04}.{month:02}.{day:02}")
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn pdn_dates_of_known_days() {
-        // Day numbers from Python's datetime: (date - date(1970, 1, 1)).days.
-        assert_eq!(pdn_date(0), "1970.01.01");
-        assert_eq!(pdn_date(10_956), "1999.12.31");
-        assert_eq!(pdn_date(11_017), "2000.03.01");
-        assert_eq!(pdn_date(19_782), "2024.02.29");
-        assert_eq!(pdn_date(20_786), "2026.11.29");
-    }
-}
-
 /// Most search threads the engine protocol and `crown analyze` accept (also `crown annotate` and `crown match` specs).
 pub const MAX_THREADS: usize = 64;
 
@@ -302,4 +287,38 @@ pub fn line_text(start: &Position, line: &[Move]) -> Vec<String> {
         pos.play(mv);
     }
     out
+}
+
+/// The shared data directory: `$CROWN_SHARED`, else `../shared` or `shared` from the current
+/// directory or one of its parents (the first that holds `data/pdn`).
+pub fn shared_dir() -> Option<PathBuf> {
+    if let Ok(p) = std::env::var("CROWN_SHARED") {
+        return Some(PathBuf::from(p));
+    }
+    let mut dir = std::env::current_dir().ok()?;
+    loop {
+        for cand in [dir.join("../shared"), dir.join("shared")] {
+            if cand.join("data/pdn").is_dir() {
+                return Some(cand);
+            }
+        }
+        if !dir.pop() {
+            return None;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pdn_dates_of_known_days() {
+        // Day numbers from Python's datetime: (date - date(1970, 1, 1)).days.
+        assert_eq!(pdn_date(0), "1970.01.01");
+        assert_eq!(pdn_date(10_956), "1999.12.31");
+        assert_eq!(pdn_date(11_017), "2000.03.01");
+        assert_eq!(pdn_date(19_782), "2024.02.29");
+        assert_eq!(pdn_date(20_786), "2026.11.29");
+    }
 }

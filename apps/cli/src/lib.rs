@@ -5,7 +5,6 @@
 
 pub mod commands;
 pub mod common;
-pub mod sprt;
 
 /// An error reported as one line on stderr with exit code 2.
 #[derive(Debug)]
