@@ -180,7 +180,7 @@ fn check(front_end: &str, case: &Case, got: Answer) {
 }
 
 fn cli(case: &Case) -> Answer {
-    let args = crown_cli::rules_cmd::ApplyArgs {
+    let args = crown_cli::commands::rules::ApplyArgs {
         pos: crown_cli::common::PositionArgs {
             variant: case.variant.id().into(),
             setup: None,
@@ -189,7 +189,7 @@ fn cli(case: &Case) -> Answer {
         moves: vec![case.moves.to_string()],
         json: false,
     };
-    crown_cli::rules_cmd::applied(&args)
+    crown_cli::commands::rules::applied(&args)
         .map(|g| g.position().to_fen())
         .map_err(|e| e.0)
 }
@@ -217,15 +217,15 @@ fn engine(case: &Case) -> Answer {
     }
     input.push_str(&format!(" moves=\"{}\"\nquit\n", case.moves));
     let sink = Sink::default();
-    let out: crown_cli::engine_cmd::SharedOut = Arc::new(Mutex::new(Box::new(sink.clone())));
-    crown_cli::engine_cmd::session(input.as_bytes(), out, None).unwrap();
+    let out: crown_cli::commands::engine::SharedOut = Arc::new(Mutex::new(Box::new(sink.clone())));
+    crown_cli::commands::engine::session(input.as_bytes(), out, None).unwrap();
     let text = String::from_utf8(sink.0.lock().unwrap().clone()).unwrap();
     match text.lines().find(|l| l.starts_with("error")) {
         Some(e) => Err(e.to_string()),
         None => {
             // Same moves through the reader the session uses, to name the position reached.
             Ok(through_reader(case, |g, t| {
-                crown_cli::engine_cmd::find_move(g.position(), t)
+                crown_cli::commands::engine::find_move(g.position(), t)
             })?)
         }
     }

@@ -12,7 +12,7 @@
 //! - `cargo xtask e2e`: `wasm`, then the browser end-to-end tests in headless Chromium
 //!   (`apps/wasm/e2e`, Node + playwright-core driving `/usr/bin/chromium`).
 //! - `cargo xtask sprt --base REV [...]`: the current build against revision REV by `crown match`
-//!   until a pentanomial SPRT decides (see `sprt.rs`).
+//!   until a pentanomial SPRT decides (see `crates/arena/src/sprt.rs`).
 
 use std::process::{Command, ExitCode};
 

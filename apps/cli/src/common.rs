@@ -1,9 +1,10 @@
-//! Arguments shared by several commands: variant, Impasse setup and starting FEN.
+//! What several commands share: the position and endgame-database arguments, the output file,
+//! thread caps, PDN dates and the text of a line of moves.
 
 use crate::CliError;
 use clap::Args;
 use crown_ai::EndgameTables;
-use crown_core::{ImpasseSetup, Position, Variant};
+use crown_core::{ImpasseSetup, Move, Position, Variant};
 use crown_notation::{read_fen, FenPolicy};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -269,6 +270,42 @@ pub fn pdn_date(days: i64) -> String {
     let month = if mp < 10 { mp + 3 } else { mp - 9 };
     let year = yoe + era * 400 + i64::from(month <= 2);
     format!("{year:04}.{month:02}.{day:02}")
+}
+
+/// Most search threads the engine protocol and `crown analyze` accept (also `crown annotate` and `crown match` specs).
+pub const MAX_THREADS: usize = 64;
+
+/// Write a line of moves in the notation `crown moves` prints, each relative to its position.
+pub fn line_text(start: &Position, line: &[Move]) -> Vec<String> {
+    let mut pos = *start;
+    let mut out = Vec::with_capacity(line.len());
+    for mv in line {
+        if !pos.is_legal(mv) {
+            break;
+        }
+        out.push(pos.move_text(mv));
+        pos.play(mv);
+    }
+    out
+}
+
+/// The shared data directory: `$CROWN_SHARED`, else `../shared` or `shared` from the current
+/// directory or one of its parents (the first that holds `data/pdn`).
+pub fn shared_dir() -> Option<PathBuf> {
+    if let Ok(p) = std::env::var("CROWN_SHARED") {
+        return Some(PathBuf::from(p));
+    }
+    let mut dir = std::env::current_dir().ok()?;
+    loop {
+        for cand in [dir.join("../shared"), dir.join("shared")] {
+            if cand.join("data/pdn").is_dir() {
+                return Some(cand);
+            }
+        }
+        if !dir.pop() {
+            return None;
+        }
+    }
 }
 
 #[cfg(test)]

@@ -1,12 +1,10 @@
-//! The library half of the `crown` command: the commands whose input loops and readers are tested
-//! as functions (`crown engine` and `crown play` over any `BufRead` and `Write`, `crown apply`,
-//! `crown moves`, `crown analyze`), and the error type every command returns.
+//! The library half of the `crown` command: every command (under [`commands`], each with its
+//! arguments and `run`; the input loops of `crown engine` and `crown play` are tested as functions
+//! over any `BufRead` and `Write`), what they share ([`common`]), and the error type every command
+//! returns. `main.rs` holds the clap tree and the dispatch.
 
-pub mod analyze_cmd;
+pub mod commands;
 pub mod common;
-pub mod engine_cmd;
-pub mod play_cmd;
-pub mod rules_cmd;
 
 /// An error reported as one line on stderr with exit code 2.
 #[derive(Debug)]

@@ -1,20 +1,10 @@
 //! `crown`: the Crown command-line tool. See README.md for every command with examples.
 
-mod annotate_cmd;
-mod bench_cmd;
-mod book_cmd;
-mod egdb_cmd;
-mod match_cmd;
-mod pdn_cmd;
-mod perft_cmd;
-mod sprt;
-mod tune_cmd;
-
-// The commands with input loops live in the library (tested as functions); `crate::common`,
-// `crate::CliError`, … resolve through these imports.
-use crown_cli::{analyze_cmd, common, engine_cmd, play_cmd, rules_cmd, CliError};
-
 use clap::{Parser, Subcommand};
+use crown_cli::commands::{
+    analyze, annotate, bench, book, egdb, engine, pdn, perft, play, r#match, rules, tune,
+};
+use crown_cli::CliError;
 use std::process::ExitCode;
 
 /// Crown: American checkers, American pool checkers and Impasse.
@@ -28,31 +18,31 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Count the move tree to a depth (perft), to check move generation and measure its speed.
-    Perft(perft_cmd::PerftArgs),
+    Perft(perft::PerftArgs),
     /// List the legal moves of a position.
-    Moves(rules_cmd::MovesArgs),
+    Moves(rules::MovesArgs),
     /// Play moves from a position and print the resulting FEN and outcome.
-    Apply(rules_cmd::ApplyArgs),
+    Apply(rules::ApplyArgs),
     /// PDN files: check (parse and replay), fmt (canonical rewrite), fen (a position of a game).
-    Pdn(pdn_cmd::PdnArgs),
+    Pdn(pdn::PdnArgs),
     /// Search a position with the engine and print a line per depth.
-    Analyze(analyze_cmd::AnalyzeArgs),
+    Analyze(analyze::AnalyzeArgs),
     /// Review every move of the games of a PDN file with the engine; write annotated PDN.
-    Annotate(annotate_cmd::AnnotateArgs),
+    Annotate(annotate::AnnotateArgs),
     /// Fixed-depth search over fixed positions of all three games: total nodes and nodes/s.
-    Bench(bench_cmd::BenchArgs),
+    Bench(bench::BenchArgs),
     /// Play a game against the engine in the terminal (default: American checkers, you play Black).
-    Play(play_cmd::PlayArgs),
+    Play(play::PlayArgs),
     /// Engine against engine: score and Elo difference with its 95% error.
-    Match(match_cmd::MatchArgs),
+    Match(r#match::MatchArgs),
     /// Run the engine over a line protocol on stdin/stdout (docs/protocol.md).
-    Engine(engine_cmd::EngineArgs),
+    Engine(engine::EngineArgs),
     /// Endgame databases: build, probe, info, verify (docs/egdb.md).
-    Egdb(egdb_cmd::EgdbArgs),
+    Egdb(egdb::EgdbArgs),
     /// Train the evaluation: self-play data (`gen`) and logistic regression (`fit`).
-    Tune(tune_cmd::TuneArgs),
+    Tune(tune::TuneArgs),
     /// Opening books: build (by the engine's own analysis), probe (docs/engine.md).
-    Book(book_cmd::BookArgs),
+    Book(book::BookArgs),
 }
 
 /// A reader that stops early (`crown moves | head`) closes our stdout; `println!` then panics. Treat
@@ -108,19 +98,19 @@ fn main() -> ExitCode {
         }
     };
     let result = match cli.command {
-        Command::Perft(args) => perft_cmd::run(&args),
-        Command::Moves(args) => rules_cmd::moves(&args),
-        Command::Apply(args) => rules_cmd::apply(&args),
-        Command::Pdn(args) => pdn_cmd::run(&args),
-        Command::Analyze(args) => analyze_cmd::run(&args),
-        Command::Annotate(args) => annotate_cmd::run(&args),
-        Command::Bench(args) => bench_cmd::run(&args),
-        Command::Play(args) => play_cmd::run(&args),
-        Command::Match(args) => match_cmd::run(&args),
-        Command::Engine(args) => engine_cmd::run(&args),
-        Command::Egdb(args) => egdb_cmd::run(&args),
-        Command::Tune(args) => tune_cmd::run(&args),
-        Command::Book(args) => book_cmd::run(&args),
+        Command::Perft(args) => perft::run(&args),
+        Command::Moves(args) => rules::moves(&args),
+        Command::Apply(args) => rules::apply(&args),
+        Command::Pdn(args) => pdn::run(&args),
+        Command::Analyze(args) => analyze::run(&args),
+        Command::Annotate(args) => annotate::run(&args),
+        Command::Bench(args) => bench::run(&args),
+        Command::Play(args) => play::run(&args),
+        Command::Match(args) => r#match::run(&args),
+        Command::Engine(args) => engine::run(&args),
+        Command::Egdb(args) => egdb::run(&args),
+        Command::Tune(args) => tune::run(&args),
+        Command::Book(args) => book::run(&args),
     };
     match result {
         Ok(code) => code,

@@ -3,30 +3,13 @@
 
 mod common;
 
+use common::{crown, shared};
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn shared() -> PathBuf {
-    if let Ok(p) = std::env::var("CROWN_SHARED") {
-        return PathBuf::from(p);
-    }
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared")
-}
-
 fn tinsley() -> String {
     shared().join("data/pdn/tinsley.pdn").display().to_string()
-}
-
-fn crown(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_crown"))
-        .args(args)
-        .output()
-        .expect("run crown");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 fn temp_dir(name: &str) -> PathBuf {
@@ -334,7 +317,7 @@ fn ctrl_c_before_any_game_is_finished_keeps_the_old_output() {
     let dir = temp_dir("sigint");
     let out = dir.join("out.pdn");
     std::fs::write(&out, "[Event \"earlier\"]\n1. 11-15 *\n").unwrap();
-    let child = Command::new(env!("CARGO_BIN_EXE_crown"))
+    let child = common::crown_command()
         .args([
             "annotate",
             &tinsley(),

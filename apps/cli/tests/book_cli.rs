@@ -1,18 +1,8 @@
 //! `crown book build` and `crown book probe` end to end.
 
-use std::process::Command;
+mod common;
 
-fn crown(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_crown"))
-        .args(args)
-        .output()
-        .expect("run crown");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use common::crown;
 
 #[test]
 fn a_small_pool_book_is_built_then_probed() {

@@ -1,19 +1,9 @@
 //! The `crown` binary's rules commands: exact output shapes, published counts, and one-line errors
 //! with exit code 2 for bad input.
 
-use std::process::Command;
+mod common;
 
-fn crown(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_crown"))
-        .args(args)
-        .output()
-        .expect("run crown");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use common::crown;
 
 fn json(args: &[&str]) -> serde_json::Value {
     let (code, out, err) = crown(args);

@@ -3,26 +3,18 @@
 
 mod common;
 
-use std::process::Command;
-
 fn crown(args: &[&str]) -> (i32, String, String) {
     crown_env(args, None)
 }
 
 /// `crown args` with `CROWN_EGDB_DIR` set to `egdb_dir` (removed when `None`).
 fn crown_env(args: &[&str], egdb_dir: Option<&str>) -> (i32, String, String) {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_crown"));
-    cmd.args(args);
-    match egdb_dir {
-        Some(d) => cmd.env("CROWN_EGDB_DIR", d),
-        None => cmd.env_remove("CROWN_EGDB_DIR"),
-    };
-    let out = cmd.output().expect("run crown");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    common::crown_with(args, |cmd| {
+        match egdb_dir {
+            Some(d) => cmd.env("CROWN_EGDB_DIR", d),
+            None => cmd.env_remove("CROWN_EGDB_DIR"),
+        };
+    })
 }
 
 #[test]

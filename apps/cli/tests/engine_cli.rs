@@ -3,6 +3,8 @@
 
 mod common;
 
+use common::shared;
+
 use std::io::Write;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -15,7 +17,7 @@ fn crown_stdin(
     hold: Duration,
     limit: Duration,
 ) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_crown"))
+    let mut child = common::crown_command()
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -41,12 +43,7 @@ fn crown_stdin(
         }
         std::thread::sleep(Duration::from_millis(20));
     }
-    let out = child.wait_with_output().expect("output");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    common::outcome(&child.wait_with_output().expect("output"))
 }
 
 fn crown(args: &[&str]) -> (i32, String, String) {
@@ -118,13 +115,6 @@ fn play_undo_before_the_first_human_move_changes_nothing() {
     assert_eq!(out.matches("engine plays").count(), 1, "{out}");
     // The PDN still holds the engine's first move.
     assert!(out.contains("1. "), "{out}");
-}
-
-fn shared() -> std::path::PathBuf {
-    match std::env::var("CROWN_SHARED") {
-        Ok(p) => p.into(),
-        Err(_) => std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
-    }
 }
 
 #[test]
@@ -403,7 +393,7 @@ fn play_saves_the_game_on_sigterm_and_sighup() {
     for signal in ["-TERM", "-HUP"] {
         let dir = tempfile::tempdir().expect("temp dir");
         let save = dir.path().join("g.pdn");
-        let mut child = Command::new(env!("CARGO_BIN_EXE_crown"))
+        let mut child = common::crown_command()
             .args(["play", "--level", "1", "--save"])
             .arg(&save)
             .stdin(Stdio::piped())

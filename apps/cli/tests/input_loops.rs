@@ -2,8 +2,8 @@
 //! (issue 14): a bad line gets one printable error line of at most 200 characters, the session goes
 //! on, and `play` saves the game however it ends.
 
-use crown_cli::engine_cmd::{session as engine_session, SharedOut};
-use crown_cli::play_cmd::{session as play_session, PlayArgs};
+use crown_cli::commands::engine::{session as engine_session, SharedOut};
+use crown_cli::commands::play::{session as play_session, PlayArgs};
 use proptest::prelude::*;
 use std::io::Write;
 use std::sync::{Arc, Mutex};

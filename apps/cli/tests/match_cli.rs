@@ -9,17 +9,12 @@ use std::process::Command;
 
 /// Run `crown args` with extra environment `env`; return exit code, stdout and stderr.
 fn crown_env(args: &[&str], env: &[(&str, &Path)]) -> (i32, String, String) {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_crown"));
-    cmd.args(args).env_remove("CROWN_EGDB_DIR");
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    let out = cmd.output().expect("run crown");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    common::crown_with(args, |cmd| {
+        cmd.env_remove("CROWN_EGDB_DIR");
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+    })
 }
 
 fn crown(args: &[&str]) -> (i32, String, String) {
@@ -230,7 +225,7 @@ fn engine_b_bin_gets_the_matchs_endgame_databases() {
 fn an_interrupted_match_keeps_its_games() {
     let dir = tempfile::tempdir().unwrap();
     let pdn = dir.path().join("games.pdn");
-    let child = Command::new(env!("CARGO_BIN_EXE_crown"))
+    let child = common::crown_command()
         .args(common::match_args(
             "1000",
             "100",

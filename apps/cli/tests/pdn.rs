@@ -1,29 +1,13 @@
 //! `crown pdn check|fmt|fen` on the shared archives: summaries, JSON, exit codes 0/1/2.
 
-use std::path::PathBuf;
-use std::process::Command;
+mod common;
 
-fn shared() -> PathBuf {
-    if let Ok(p) = std::env::var("CROWN_SHARED") {
-        return PathBuf::from(p);
-    }
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared")
-}
+use common::{crown, shared};
+
+use std::path::PathBuf;
 
 fn pdn(name: &str) -> String {
     shared().join("data/pdn").join(name).display().to_string()
-}
-
-fn crown(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_crown"))
-        .args(args)
-        .output()
-        .expect("run crown");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 #[test]
@@ -31,15 +15,9 @@ fn check_tinsley_reports_petal_game_18() {
     // Run from the data directory: the error line is capped at 200 characters and a long path
     // would leave less room for the Event.
     let path = std::path::PathBuf::from(pdn("tinsley.pdn"));
-    let run = std::process::Command::new(env!("CARGO_BIN_EXE_crown"))
-        .args(["pdn", "check", "tinsley.pdn"])
-        .current_dir(path.parent().unwrap())
-        .output()
-        .expect("run crown");
-    let (code, out) = (
-        run.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&run.stdout).into_owned(),
-    );
+    let (code, out, _) = common::crown_with(&["pdn", "check", "tinsley.pdn"], |cmd| {
+        cmd.current_dir(path.parent().unwrap());
+    });
     assert_eq!(code, 1);
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 2, "{out}");

@@ -3,21 +3,10 @@
 
 mod common;
 
+use common::crown;
+
 use crown_core::{Position, Variant};
 use std::path::{Path, PathBuf};
-use std::process::Command;
-
-fn crown(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_crown"))
-        .args(args)
-        .output()
-        .expect("run crown");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 fn temp(name: &str) -> PathBuf {
     std::env::temp_dir().join(format!("crown-tune-{}-{name}", std::process::id()))

@@ -1,11 +1,12 @@
 //! `crown engine`: a line protocol over stdin/stdout modelled on Scan's Hub protocol
 //! (docs/protocol.md).
 
-use crate::analyze_cmd::line_text;
-use crate::common::{egdb_description, EgdbArgs};
+use crate::common::line_text;
+use crate::common::{egdb_description, EgdbArgs, MAX_THREADS};
 use crate::CliError;
 use clap::Args;
 use crown_ai::{Clock, EndgameTables, Engine, EngineOptions, Limits, SearchInfo, MAX_HASH_MIB};
+use crown_arena::protocol::parse_line;
 use crown_core::{Game, ImpasseSetup, Move, Position, Variant};
 use crown_notation::{
     decode_line, one_line, quote, read_fen, read_game_move, read_move, FenPolicy,
@@ -44,69 +45,11 @@ fn error_line(message: &str) -> String {
     quoted_line("error message", message)
 }
 
-/// Most search threads the engine protocol and `crown analyze` accept.
-pub const MAX_THREADS: usize = 64;
-
 /// Arguments of `crown engine` (the endgame databases; everything else is set over the protocol).
 #[derive(Args, Debug)]
 pub struct EngineArgs {
     #[command(flatten)]
     egdb: EgdbArgs,
-}
-
-/// Split a protocol line into its command word and `key=value` pairs (values may be "quoted").
-/// Bare words after the command are returned as keys with an empty value.
-pub fn parse_line(line: &str) -> Result<(String, Vec<(String, String)>), String> {
-    let mut chars = line.trim().chars().peekable();
-    let mut words: Vec<(String, String)> = Vec::new();
-    loop {
-        while chars.peek().is_some_and(|c| c.is_whitespace()) {
-            chars.next();
-        }
-        if chars.peek().is_none() {
-            break;
-        }
-        let mut key = String::new();
-        while let Some(&c) = chars.peek() {
-            if c.is_whitespace() || c == '=' {
-                break;
-            }
-            key.push(c);
-            chars.next();
-        }
-        let mut value = String::new();
-        if chars.peek() == Some(&'=') {
-            chars.next();
-            if chars.peek() == Some(&'"') {
-                chars.next();
-                let mut closed = false;
-                for c in chars.by_ref() {
-                    if c == '"' {
-                        closed = true;
-                        break;
-                    }
-                    value.push(c);
-                }
-                if !closed {
-                    return Err(format!("unterminated quote after {key}="));
-                }
-            } else {
-                while let Some(&c) = chars.peek() {
-                    if c.is_whitespace() {
-                        break;
-                    }
-                    value.push(c);
-                    chars.next();
-                }
-            }
-        }
-        words.push((key, value));
-    }
-    if words.is_empty() {
-        return Ok((String::new(), Vec::new()));
-    }
-    let cmd = words.remove(0).0;
-    Ok((cmd, words))
 }
 
 /// The command words of the protocol (docs/protocol.md).

@@ -44,7 +44,7 @@ pub struct AnnotateArgs {
     #[arg(long)]
     games: Option<String>,
     /// Games annotated at the same time, one search thread each, 1 to 64.
-    #[arg(long, default_value_t = 1, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=crate::engine_cmd::MAX_THREADS as u64))]
+    #[arg(long, default_value_t = 1, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=crate::common::MAX_THREADS as u64))]
     threads: usize,
     /// Transposition table per game in MiB, 1 to 4096.
     #[arg(long, default_value_t = 16, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=crown_ai::MAX_HASH_MIB as u64))]

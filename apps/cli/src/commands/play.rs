@@ -1,6 +1,6 @@
 //! `crown play`: a text game in the terminal against the engine.
 
-use crate::analyze_cmd::line_text;
+use crate::common::line_text;
 use crate::common::{pdn_date_today, EgdbArgs};
 use crate::CliError;
 use clap::Args;

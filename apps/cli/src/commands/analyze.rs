@@ -1,10 +1,11 @@
 //! `crown analyze`: search one position and print a line per completed depth.
 
+use crate::common::line_text;
 use crate::common::{egdb_description, EgdbArgs, PositionArgs};
 use crate::CliError;
 use clap::Args;
 use crown_ai::{Engine, EngineOptions, Limits, SearchInfo};
-use crown_core::{Game, Move, Position};
+use crown_core::Game;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 
@@ -26,7 +27,7 @@ pub struct AnalyzeArgs {
     #[arg(long)]
     nodes: Option<u64>,
     /// Search threads, 1 to 64.
-    #[arg(long, default_value_t = 1, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=crate::engine_cmd::MAX_THREADS as u64))]
+    #[arg(long, default_value_t = 1, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=crate::common::MAX_THREADS as u64))]
     threads: usize,
     /// Transposition table size in MiB, 1 to 4096.
     #[arg(long, default_value_t = 64, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=crown_ai::MAX_HASH_MIB as u64))]
@@ -40,20 +41,6 @@ pub struct AnalyzeArgs {
     json: bool,
     #[command(flatten)]
     egdb: EgdbArgs,
-}
-
-/// Write a line of moves in the notation `crown moves` prints, each relative to its position.
-pub fn line_text(start: &Position, line: &[Move]) -> Vec<String> {
-    let mut pos = *start;
-    let mut out = Vec::with_capacity(line.len());
-    for mv in line {
-        if !pos.is_legal(mv) {
-            break;
-        }
-        out.push(pos.move_text(mv));
-        pos.play(mv);
-    }
-    out
 }
 
 /// Run `crown analyze`.

@@ -8,6 +8,8 @@
 //! pair distribution the maximum-likelihood one with that expectation (found by solving the secular
 //! equation). The test stops when the LLR leaves `[ln(β/(1−α)), ln((1−β)/α)]`.
 
+use crate::elo::{elo_of_score, logistic};
+
 /// The pentanomial counts of a match, from engine A's point of view: index `i` counts the game pairs
 /// in which A scored `i/2` points (0 = two losses, 4 = two wins).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -25,16 +27,6 @@ impl Pentanomial {
     pub fn pairs(&self) -> u64 {
         self.0.iter().sum()
     }
-}
-
-/// The logistic Elo curve: expected score (0 to 1) of a player `elo` points stronger.
-pub fn logistic(elo: f64) -> f64 {
-    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
-}
-
-/// Inverse of [`logistic`]: the Elo difference for an expected score `p` (0 < p < 1).
-pub fn elo_of_score(p: f64) -> f64 {
-    -400.0 * (1.0 / p - 1.0).log10()
 }
 
 /// The pair distribution: values `i/4` (A's score per game in the pair) with their observed

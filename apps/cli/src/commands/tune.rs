@@ -1,19 +1,21 @@
 //! `crown tune`: self-play training data (`gen`) and training of the pattern evaluation (`fit`).
 //! Both are deterministic for a given seed (and `gen` for any `--threads`).
 
-use crate::common::{check_threads, same_file, OutFile};
-use crate::match_cmd::{read_opening_file, shared_dir};
+use crate::common::{check_threads, same_file, shared_dir, OutFile};
 use crate::CliError;
 use clap::{Args, Subcommand};
 use crown_ai::eval::EvalKind;
 use crown_ai::train::{train, Sample, TrainConfig};
 use crown_ai::{Engine, EngineOptions, Limits, Score};
+use crown_arena::game::{self, SeatConfig, SelfPlay};
+use crown_arena::openings::{random_plies, read_opening_file};
+use crown_arena::runner::{Flow, Pool};
+use crown_core::rng::Rng;
 use crown_core::{Game, Position, Variant};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::atomic::AtomicBool;
 
 /// Arguments of `crown tune`.
 #[derive(Args, Debug)]
@@ -118,65 +120,56 @@ pub fn run(args: &TuneArgs) -> Result<ExitCode, CliError> {
     }
 }
 
-fn mix(mut x: u64) -> u64 {
-    x ^= x >> 33;
-    x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
-    x ^= x >> 33;
-    x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-    (x ^ (x >> 33)) | 1
-}
-
-/// One self-play game from `start` after `random` random plies: its lines for the data file.
+/// One self-play game from `start` after `random` random plies (drawn from `rng`), the arena's
+/// game loop with one engine for both sides: its lines for the data file, one per quiet position
+/// (`game result score FEN`, for the side to move).
 fn play_game(
     n: u32,
     start: Position,
     random: u32,
-    rng: &mut u64,
+    rng: &mut Rng,
     limits: &Limits,
     eval: EvalKind,
     max_plies: usize,
-) -> Vec<String> {
-    let mut next = || {
-        *rng ^= *rng << 13;
-        *rng ^= *rng >> 7;
-        *rng ^= *rng << 17;
-        *rng
-    };
+) -> Result<Vec<String>, CliError> {
     let mut game = Game::from_position(start);
-    for _ in 0..random {
-        let moves = game.legal_moves();
-        if moves.is_empty() {
-            break;
-        }
-        let mv = moves[(next() % moves.len() as u64) as usize];
-        let _ = game.play(&mv);
-    }
+    random_plies(&mut game, random, rng);
     let mut engine = Engine::new(EngineOptions {
         hash_mib: 4,
         threads: 1,
         level: None,
     });
     engine.set_eval(Some(eval));
-    let stop = AtomicBool::new(false);
+    let seat = SeatConfig {
+        name: "(self-play)".into(),
+        limits: limits.clone(),
+        clock: None,
+    };
     let mut rows: Vec<(Position, i32)> = Vec::new();
-    while game.outcome().is_none() && game.ply_count() < max_plies {
-        let r = engine.search(&game, limits, &stop, &mut |_| {});
-        let Some(mv) = r.best_move else { break };
-        let pos = *game.position();
-        if !pos.must_capture() {
-            let score = match r.score {
-                Score::Value(v) => v.clamp(-2000, 2000),
-                Score::Win(_) | Score::DatabaseWin(_) => 2000,
-                Score::Loss(_) | Score::DatabaseLoss(_) => -2000,
-            };
-            rows.push((pos, score));
-        }
-        if game.play(&mv).is_err() {
-            break;
-        }
-    }
-    let winner = game.outcome().and_then(|o| o.winner());
-    rows.into_iter()
+    let color = game.position().side_to_move();
+    let record = game::play(
+        &mut SelfPlay(engine),
+        [&seat, &seat],
+        game,
+        color,
+        max_plies,
+        &mut |game, reply| {
+            let pos = *game.position();
+            if !pos.must_capture() {
+                let score = match reply.score {
+                    Some(Score::Value(v)) => v.clamp(-2000, 2000),
+                    Some(Score::Win(_) | Score::DatabaseWin(_)) => 2000,
+                    Some(Score::Loss(_) | Score::DatabaseLoss(_)) => -2000,
+                    None => 0,
+                };
+                rows.push((pos, score));
+            }
+        },
+    )
+    .map_err(|e| CliError(format!("self-play game {n}: {e}")))?;
+    let winner = record.game.outcome().and_then(|o| o.winner());
+    Ok(rows
+        .into_iter()
         .map(|(pos, score)| {
             let result = match winner {
                 Some(w) if w == pos.side_to_move() => "1",
@@ -185,7 +178,7 @@ fn play_game(
             };
             format!("{n} {result} {score} {}", pos.to_fen())
         })
-        .collect()
+        .collect())
 }
 
 fn gen(args: &GenArgs) -> Result<ExitCode, CliError> {
@@ -221,55 +214,56 @@ fn gen(args: &GenArgs) -> Result<ExitCode, CliError> {
         args.eval,
         args.max_plies,
     );
-    let writer = Mutex::new(Ordered::new(out));
-    if let Ok(mut w) = writer.lock() {
-        w.write_line(&header);
-    }
-    let failed = AtomicBool::new(false);
-    let next = AtomicUsize::new(0);
-    let done = AtomicUsize::new(0);
+    let mut writer = Ordered::new(out);
+    writer.write_line(&header);
+    let never = AtomicBool::new(false);
     let t0 = std::time::Instant::now();
-    std::thread::scope(|s| {
-        for _ in 0..args.threads {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= games || failed.load(Ordering::Relaxed) {
-                    break;
+    let mut done = 0usize;
+    let pool = Pool {
+        jobs: games,
+        threads: args.threads,
+        stop: &never,
+    };
+    let play = |_: &mut (), i: usize, worker: &crown_arena::runner::Worker<_>| {
+        // Game i draws from its own stream of the seed: the data does not depend on --threads.
+        let mut rng = Rng::stream(args.seed, i as u64);
+        let start = if ballots.is_empty() {
+            Position::new(variant)
+        } else {
+            ballots[rng.index(ballots.len())]
+        };
+        let lines = play_game(
+            i as u32,
+            start,
+            random,
+            &mut rng,
+            &limits,
+            eval,
+            args.max_plies as usize,
+        );
+        worker.report((i, lines))
+    };
+    pool.run(
+        |_| Some(()),
+        play,
+        |(i, lines)| {
+            match lines {
+                Ok(lines) => writer.finish(i, lines),
+                Err(e) => {
+                    writer.error.get_or_insert(e);
                 }
-                let mut rng = mix(args.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ i as u64);
-                let start = if ballots.is_empty() {
-                    Position::new(variant)
-                } else {
-                    ballots[(rng % ballots.len() as u64) as usize]
-                };
-                let lines = play_game(
-                    i as u32,
-                    start,
-                    random,
-                    &mut rng,
-                    &limits,
-                    eval,
-                    args.max_plies as usize,
-                );
-                match writer.lock() {
-                    Ok(mut w) => {
-                        w.finish(i, lines);
-                        if w.error.is_some() {
-                            failed.store(true, Ordering::Relaxed);
-                        }
-                    }
-                    Err(_) => failed.store(true, Ordering::Relaxed),
-                }
-                let d = done.fetch_add(1, Ordering::Relaxed) + 1;
-                if d % (games / 10).max(1) == 0 {
-                    eprintln!("{d}/{games} games, {:.0} s", t0.elapsed().as_secs_f64());
-                }
-            });
-        }
-    });
-    let writer = writer
-        .into_inner()
-        .map_err(|_| CliError("a self-play thread panicked".into()))?;
+            }
+            done += 1;
+            if done % (games / 10).max(1) == 0 {
+                eprintln!("{done}/{games} games, {:.0} s", t0.elapsed().as_secs_f64());
+            }
+            if writer.error.is_some() {
+                Flow::Abort
+            } else {
+                Flow::Continue
+            }
+        },
+    );
     if let Some(e) = writer.error {
         return Err(e);
     }

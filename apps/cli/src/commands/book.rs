@@ -2,19 +2,19 @@
 //! (docs/engine.md, "Opening book").
 
 use crate::common::{check_threads, OutFile, PositionArgs};
-use crate::match_cmd::{read_openings, ACF_THREE_MOVE_PDN};
 use crate::CliError;
 use clap::{Args, Subcommand};
 use crown_ai::book::{Book, BookEntryMove};
 use crown_ai::{Engine, EngineOptions, Limits, Score};
+use crown_arena::openings::acf_three_move;
+use crown_arena::runner::{Flow, Pool};
 use crown_core::{Game, ImpasseSetup, Position, Variant};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashSet};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::atomic::AtomicBool;
 
 /// Arguments of `crown book`.
 #[derive(Args, Debug)]
@@ -212,11 +212,7 @@ fn build(args: &BuildArgs) -> Result<ExitCode, CliError> {
         _ => vec![(Position::new(variant), 0)],
     };
     if variant == Variant::American {
-        roots.extend(
-            read_openings(ACF_THREE_MOVE_PDN, "acf3", variant)?
-                .into_iter()
-                .map(|p| (p, 3)),
-        );
+        roots.extend(acf_three_move(variant)?.into_iter().map(|p| (p, 3)));
     }
     let mut queue = BinaryHeap::new();
     let mut seen = HashSet::new();
@@ -241,15 +237,7 @@ fn build(args: &BuildArgs) -> Result<ExitCode, CliError> {
     );
     let started = std::time::Instant::now();
     let mut entries: Vec<(u64, Vec<BookEntryMove>)> = Vec::new();
-    let engines: Vec<Mutex<Engine>> = (0..args.threads)
-        .map(|_| {
-            Mutex::new(Engine::new(EngineOptions {
-                hash_mib: 4,
-                threads: 1,
-                level: None,
-            }))
-        })
-        .collect();
+    let never = AtomicBool::new(false);
     while entries.len() < args.max_positions as usize && !queue.is_empty() {
         let take = BATCH.min(args.max_positions as usize - entries.len());
         let batch: Vec<Pending> = (0..take).filter_map(|_| queue.pop().map(|r| r.0)).collect();
@@ -258,27 +246,30 @@ fn build(args: &BuildArgs) -> Result<ExitCode, CliError> {
             .map(|p| Position::from_fen(variant, &p.fen))
             .collect::<Result<_, _>>()
             .map_err(|e| CliError(format!("book build: {e}")))?;
-        let results: Vec<Mutex<Vec<(u8, i32)>>> =
-            (0..batch.len()).map(|_| Mutex::new(Vec::new())).collect();
-        let next = AtomicUsize::new(0);
-        std::thread::scope(|scope| {
-            for engine in &engines {
-                let (next, positions, results, limits, bar) =
-                    (&next, &positions, &results, &limits, &bar);
-                scope.spawn(move || {
-                    let mut engine = engine.lock().unwrap_or_else(|e| e.into_inner());
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(pos) = positions.get(i) else { break };
-                        let scored = analyse(&mut engine, pos, limits);
-                        *results[i].lock().unwrap_or_else(|e| e.into_inner()) = scored;
-                        bar.inc(1);
-                    }
-                });
-            }
-        });
+        let mut results: Vec<Vec<(u8, i32)>> = vec![Vec::new(); batch.len()];
+        // Each worker has its own single-threaded engine; `analyse` clears its table before every
+        // search, so the book does not depend on which worker analyses which position.
+        let pool = Pool {
+            jobs: positions.len(),
+            threads: args.threads,
+            stop: &never,
+        };
+        pool.run(
+            |_| {
+                Some(Engine::new(EngineOptions {
+                    hash_mib: 4,
+                    threads: 1,
+                    level: None,
+                }))
+            },
+            |engine, i, worker| worker.report((i, analyse(engine, &positions[i], &limits))),
+            |(i, scored)| {
+                results[i] = scored;
+                bar.inc(1);
+                Flow::Continue
+            },
+        );
         for ((pending, pos), scored) in batch.iter().zip(&positions).zip(results) {
-            let scored = scored.into_inner().unwrap_or_else(|e| e.into_inner());
             let Some(&(_, best)) = scored.first() else {
                 continue;
             };
@@ -334,6 +325,7 @@ fn build(args: &BuildArgs) -> Result<ExitCode, CliError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crown_arena::openings::{read_openings, ACF_THREE_MOVE_PDN};
 
     /// The first move of every ballot of the ACF deck, read from the deck's text.
     fn deck_first_moves() -> HashSet<String> {
