@@ -1,5 +1,5 @@
 //! Elo differences: the logistic curve and the estimate from win/draw/loss counts (the pentanomial
-//! estimate of game pairs is [`crate::sprt::elo_estimate`]).
+//! estimate of game pairs, built on these, is `sprt::elo_estimate`).
 
 /// The logistic Elo curve: expected score (0 to 1) of a player `elo` points stronger.
 pub fn logistic(elo: f64) -> f64 {
@@ -11,9 +11,14 @@ pub fn elo_of_score(p: f64) -> f64 {
     -400.0 * (1.0 / p - 1.0).log10()
 }
 
+/// Fewest game pairs for which the pentanomial estimate (`sprt::elo_estimate`) gives a 95 %
+/// interval: below it the normal approximation of the mean pair score says little (and one pair
+/// has no spread at all).
+pub const MIN_PAIRS_FOR_INTERVAL: u64 = 5;
+
 /// Fewest games for which [`wdl_elo`] gives an error bar: as many as the pentanomial estimate
 /// needs pairs, twice over.
-pub const MIN_GAMES_FOR_ERROR: u32 = 2 * crate::sprt::MIN_PAIRS_FOR_INTERVAL as u32;
+pub const MIN_GAMES_FOR_ERROR: u32 = 2 * MIN_PAIRS_FOR_INTERVAL as u32;
 
 /// The Elo difference of A over B from A's wins, draws and losses.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -108,9 +108,7 @@ pub fn bounds(alpha: f64, beta: f64) -> (f64, f64) {
     ((beta / (1.0 - alpha)).ln(), ((1.0 - beta) / alpha).ln())
 }
 
-/// Fewest game pairs for which [`elo_estimate`] gives a 95 % interval: below it the normal
-/// approximation of the mean pair score says little (and one pair has no spread at all).
-pub const MIN_PAIRS_FOR_INTERVAL: u64 = 5;
+pub use crate::elo::MIN_PAIRS_FOR_INTERVAL;
 
 /// The Elo difference A − B estimated from game pairs ([`elo_estimate`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
