@@ -1,7 +1,6 @@
 //! [`Position`]: a board checked against the rules of one variant, with its side to move.
 
-use crate::bitboard::{self, bit, squares, Bb, SquareSet, BOARD};
-use crate::movegen::{far_row, near_row};
+use crate::bitboard::{self, bit, far_row, near_row, squares, Bb, SquareSet, BOARD};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::setup::{FenError, Setup};
 use crate::square::{Color, Piece, Role, Square};
