@@ -32,6 +32,7 @@
 //! ```
 
 pub mod bench;
+mod board;
 pub mod book;
 pub mod eval;
 pub mod review;

@@ -629,7 +629,7 @@ impl<'a> Worker<'a> {
             self.seldepth = ply;
         }
         let side = pos.side_to_move();
-        let board = eval::Board::of(pos);
+        let board = crate::board::Board::of(pos);
         // Impasse: the side that just moved removed its last checker and won.
         if self.sh.variant == Variant::Impasse && pos.checkers(side.opposite()) == 0 {
             return -(MATE - ply as i32);
@@ -898,7 +898,7 @@ fn table_best(tables: &dyn EndgameTables, pos: &Position) -> Option<(Move, Wdl, 
         let (wdl, d, child) = table_move_value(tables, pos, mv)?;
         let key = match wdl {
             Wdl::Win => (2, -(d as i32)),
-            Wdl::Draw => (1, -eval::Board::of(&child).evaluate(pos.variant())),
+            Wdl::Draw => (1, -crate::board::Board::of(&child).evaluate(pos.variant())),
             Wdl::Loss => (0, d as i32),
         };
         if best.as_ref().is_none_or(|b| key > b.0) {
