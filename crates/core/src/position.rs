@@ -670,6 +670,19 @@ impl Position {
                     candidates.push(*m);
                 }
             }
+            // A text that spells one candidate's whole path names it, even when the other
+            // candidates also fit (a capture that loops back through its start square: `19x12` is
+            // both the single jump and `19x26x17x10x19x12`); `move_text` writes such a move so.
+            if candidates.len() > 1 {
+                let exact: Vec<Move> = candidates
+                    .iter()
+                    .filter(|m| m.path().eq(sqs[1..].iter().copied()))
+                    .copied()
+                    .collect();
+                if exact.len() == 1 {
+                    candidates = exact;
+                }
+            }
         } else {
             let (kind_ok, rest): (fn(MoveKind) -> bool, &str) =
                 if let Some(r) = t.strip_prefix(['x', 'X']) {

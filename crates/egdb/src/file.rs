@@ -170,6 +170,15 @@ impl ClassFile {
         if path.file_name().and_then(|n| n.to_str()) != Some(expected_name.as_str()) {
             return Err(corrupt(path, format!("header says class {expected_name}")));
         }
+        // Check the index fits in the file before allocating it: a header of a huge class must not
+        // make the reader allocate gigabytes.
+        let index_end = HEADER_LEN as u64 + 16 * nblocks as u64;
+        if index_end > bytes {
+            return Err(corrupt(
+                path,
+                format!("{bytes} bytes, shorter than the {nblocks}-block index (truncated?)"),
+            ));
+        }
         let mut idx = vec![0u8; 16 * nblocks];
         file.read_exact(&mut idx)
             .map_err(|_| corrupt(path, "truncated block index"))?;
@@ -263,10 +272,17 @@ impl ClassFile {
         if crc32fast::hash(&buf) != crc {
             return Err(corrupt(path, format!("block {b} checksum mismatch")));
         }
-        let raw = lz4_flex::decompress_size_prepended(&buf)
-            .map_err(|e| corrupt(path, format!("block {b}: {e}")))?;
         let bv = self.block_values;
         let want = (self.info.positions as usize - b * bv).min(bv);
+        // The size prefix says how much to allocate: check it before decompressing.
+        let prefix = buf
+            .get(..4)
+            .map(|p| u32::from_le_bytes([p[0], p[1], p[2], p[3]]));
+        if prefix.map(|n| n as usize) != Some(2 * want) {
+            return Err(corrupt(path, format!("block {b} has the wrong length")));
+        }
+        let raw = lz4_flex::decompress_size_prepended(&buf)
+            .map_err(|e| corrupt(path, format!("block {b}: {e}")))?;
         if raw.len() != 2 * want {
             return Err(corrupt(path, format!("block {b} has the wrong length")));
         }
