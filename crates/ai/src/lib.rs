@@ -483,3 +483,8 @@ mod tests {
         check::<Engine>();
     }
 }
+
+/// The README example, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
