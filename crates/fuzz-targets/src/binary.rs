@@ -25,7 +25,7 @@ fn sample_positions(variant: Variant, plies: usize) -> Vec<Position> {
                 break;
             }
             pos = pos.after(&moves[rng.index(moves.len())]);
-            out.push(pos.clone());
+            out.push(pos);
         }
     }
     out

@@ -12,9 +12,12 @@ mod text;
 pub use binary::{book, egdb, weights};
 pub use text::{fen, input, pdn};
 
+/// The body of a fuzz target: it reads any bytes and panics only on a bug.
+pub type Target = fn(&[u8]);
+
 /// The fuzz targets by name (the name of the cargo-fuzz binary and of its corpus directory), each
 /// with its body.
-pub const TARGETS: [(&str, fn(&[u8])); 6] = [
+pub const TARGETS: [(&str, Target); 6] = [
     ("fen", fen),
     ("pdn", pdn),
     ("input", input),
