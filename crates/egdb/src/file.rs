@@ -162,6 +162,8 @@ impl ClassFile {
             || !(256..=65_536).contains(&block_values)
             || nblocks != (positions as usize).div_ceil(block_values)
             || material.pieces(variant) > 32
+            // Only a class that exists (ClassIndex::new assumes one: men that fit their rows).
+            || !Material::with_pieces(variant, material.pieces(variant)).contains(&material)
             || ClassIndex::new(variant, material).size() != positions
         {
             return Err(corrupt(path, "header does not match its class"));
