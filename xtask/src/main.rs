@@ -1,8 +1,8 @@
 //! `cargo xtask`: project automation.
 //!
 //! - `cargo xtask ci`: every check and test: rustfmt check, clippy with `-D warnings`, the Rust tests
-//!   (nextest when installed, else `cargo test`) and doctests, the wasm binding tests under Node and
-//!   the browser end-to-end tests. First installs Debian's Chromium, ChromeDriver, Node.js, npm and
+//!   (nextest when installed, else `cargo test`) and doctests, each fuzz target for 20 s (`fuzz`),
+//!   the wasm binding tests under Node and the browser end-to-end tests. First installs Debian's Chromium, ChromeDriver, Node.js, npm and
 //!   PostgreSQL (for the server's `PgStore` test) with apt-get when they are missing (as root, as on CI).
 //! - `cargo xtask perft`: the deep perft counts of `shared/perft/perft.json` (release build, minutes).
 //! - `cargo xtask wasm`: builds crown-wasm for `wasm32-unknown-unknown` and writes the JS glue and the
@@ -11,11 +11,15 @@
 //! - `cargo xtask wasm-test`: the crown-wasm binding tests under Node (wasm-bindgen-test-runner).
 //! - `cargo xtask e2e`: `wasm`, then the browser end-to-end tests in headless Chromium
 //!   (`apps/wasm/e2e`, Node + playwright-core driving `/usr/bin/chromium`).
+//! - `cargo xtask fuzz [SECONDS]`: every cargo-fuzz target of `fuzz/` for SECONDS (default 20) each,
+//!   with nightly (skipped without it), installing cargo-fuzz from crates.io when missing (see
+//!   `fuzz.rs`); a crash fails.
 //! - `cargo xtask sprt --base REV [...]`: the current build against revision REV by `crown match`
 //!   until a pentanomial SPRT decides (see `crates/arena/src/sprt.rs`).
 
 use std::process::{Command, ExitCode};
 
+mod fuzz;
 mod sprt;
 mod wasm;
 
@@ -62,7 +66,7 @@ fn ci() -> bool {
         } else {
             run("cargo", &["test", "--workspace", "--no-fail-fast"])
         };
-    rust && wasm::test() && wasm::e2e()
+    rust && fuzz::fuzz(fuzz::CI_SECONDS) && wasm::test() && wasm::e2e()
 }
 
 fn have(cmd: &str) -> bool {
@@ -145,9 +149,17 @@ fn main() -> ExitCode {
         "wasm" => wasm::build(),
         "wasm-test" => wasm::test(),
         "e2e" => wasm::e2e(),
+        "fuzz" => match std::env::args().nth(2).map(|s| s.parse::<u32>()) {
+            None => fuzz::fuzz(fuzz::CI_SECONDS),
+            Some(Ok(seconds)) => fuzz::fuzz(seconds),
+            Some(Err(_)) => {
+                eprintln!("usage: cargo xtask fuzz [SECONDS]");
+                false
+            }
+        },
         "sprt" => sprt::sprt(&std::env::args().skip(2).collect::<Vec<_>>()),
         _ => {
-            eprintln!("usage: cargo xtask <ci|perft|wasm|wasm-test|e2e|sprt>");
+            eprintln!("usage: cargo xtask <ci|perft|wasm|wasm-test|e2e|fuzz|sprt>");
             false
         }
     };

@@ -15,6 +15,7 @@
 //! least +0.50 (a half man) names a win, at most −0.50 a loss, anything between a draw.
 
 use crown_ai::{Engine, EngineOptions, Limits, Score};
+use crown_core::rng::Rng;
 use crown_core::{Game, Position, Variant};
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
@@ -28,17 +29,6 @@ fn named(score: Score) -> crown_egdb::Wdl {
         Score::Value(v) if v >= 50 => crown_egdb::Wdl::Win,
         Score::Value(v) if v <= -50 => crown_egdb::Wdl::Loss,
         Score::Value(_) => crown_egdb::Wdl::Draw,
-    }
-}
-
-/// xorshift64*: the same positions on every run.
-struct Rng(u64);
-impl Rng {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) % n
     }
 }
 
@@ -113,7 +103,8 @@ fn main() {
         None => tb.clone(),
     };
     eprintln!("truth: {}; engine: {}", tb.describe(), engine_tb.describe());
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    // Seeded: the same positions on every run.
+    let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
     let positions: Vec<Position> = (0..count)
         .map(|_| random_position(&mut rng, pieces, even))
         .collect();

@@ -34,6 +34,7 @@
 //! ```
 
 pub mod bench;
+mod board;
 pub mod book;
 pub mod eval;
 pub mod opponent;
@@ -486,3 +487,8 @@ mod tests {
         check::<Engine>();
     }
 }
+
+/// The README example, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

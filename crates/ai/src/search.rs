@@ -10,6 +10,15 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 use web_time::Instant;
 
+mod root_tables;
+mod score;
+mod time;
+
+use root_tables::table_root;
+pub(crate) use score::score_of;
+use score::{db_score, from_tt, to_tt};
+use time::time_bounds;
+
 /// The deepest ply the search can reach (nominal depth plus extensions and quiescence).
 pub const MAX_PLY: usize = 128;
 /// Score of a win at the root; a win in `n` plies scores `MATE − n`.
@@ -85,78 +94,6 @@ struct Completed {
     depth: u32,
     score: i32,
     root: Vec<RootMove>,
-}
-
-pub(crate) fn score_of(s: i32) -> Score {
-    if s >= MATE_BOUND {
-        Score::Win((MATE - s) as u32)
-    } else if s <= -MATE_BOUND {
-        Score::Loss((MATE + s) as u32)
-    } else if s >= DB_BOUND {
-        Score::DatabaseWin((DB_WIN - s) as u32)
-    } else if s <= -DB_BOUND {
-        Score::DatabaseLoss((DB_WIN + s) as u32)
-    } else {
-        Score::Value(s)
-    }
-}
-
-/// The search score of a database answer `ply` plies below the root.
-fn db_score(p: TableProbe, ply: usize) -> i32 {
-    let plies = |d: Option<u32>| (ply as u32 + d.unwrap_or(MAX_DB_DISTANCE)).min(MAX_DB_DISTANCE);
-    match p.wdl {
-        Wdl::Draw => 0,
-        Wdl::Win => DB_WIN - plies(p.distance) as i32,
-        Wdl::Loss => -(DB_WIN - plies(p.distance) as i32),
-    }
-}
-
-/// Wins and losses (searched or from the databases) are stored relative to the node.
-fn to_tt(s: i32, ply: usize) -> i32 {
-    if s >= DB_BOUND {
-        s + ply as i32
-    } else if s <= -DB_BOUND {
-        s - ply as i32
-    } else {
-        s
-    }
-}
-
-fn from_tt(s: i32, ply: usize) -> i32 {
-    if s >= DB_BOUND {
-        s - ply as i32
-    } else if s <= -DB_BOUND {
-        s + ply as i32
-    } else {
-        s
-    }
-}
-
-/// Time bounds (soft: do not start another iteration; hard: abort) from the limits.
-fn time_bounds(limits: &Limits) -> (Option<Duration>, Option<Duration>) {
-    if limits.infinite {
-        return (None, None);
-    }
-    let mut soft: Option<u64> = None;
-    let mut hard: Option<u64> = None;
-    if let Some(ms) = limits.movetime_ms {
-        let h = ms.saturating_sub((ms / 20).min(10)).max(1);
-        soft = Some(h);
-        hard = Some(h);
-    }
-    if let Some(c) = limits.clock {
-        // Keep 50 ms + 5% for process, I/O and scheduling latency; plan for about 25 more moves.
-        let usable = c.remaining_ms.saturating_sub(50 + c.remaining_ms / 20);
-        let s = (usable / 25 + c.increment_ms * 2 / 3).min(usable / 2);
-        let h = (s * 3).min(usable / 4).max(1);
-        let s = s.min(h);
-        soft = Some(soft.map_or(s, |x| x.min(s)));
-        hard = Some(hard.map_or(h, |x| x.min(h)));
-    }
-    (
-        soft.map(Duration::from_millis),
-        hard.map(Duration::from_millis),
-    )
 }
 
 pub(crate) fn run(
@@ -629,7 +566,7 @@ impl<'a> Worker<'a> {
             self.seldepth = ply;
         }
         let side = pos.side_to_move();
-        let board = eval::Board::of(pos);
+        let board = crate::board::Board::of(pos);
         // Impasse: the side that just moved removed its last checker and won.
         if self.sh.variant == Variant::Impasse && pos.checkers(side.opposite()) == 0 {
             return -(MATE - ply as i32);
@@ -860,103 +797,6 @@ impl<'a> Worker<'a> {
         }
         best
     }
-}
-
-/// The value of a root move from the databases, from the mover's view: (win/draw/loss, plies to
-/// the end, the position after it); `None` when that position is not in the databases.
-fn table_move_value(
-    tables: &dyn EndgameTables,
-    pos: &Position,
-    mv: &Move,
-) -> Option<(Wdl, u32, Position)> {
-    let child = pos.after(mv);
-    let mover = pos.side_to_move();
-    // The game ends with this move: the opponent has no piece left (checkers) or the mover has
-    // borne off its last checker (Impasse).
-    let over = if pos.variant() == Variant::Impasse {
-        child.checkers(mover) == 0
-    } else {
-        child.piece_count(mover.opposite()) == 0
-    };
-    if over {
-        return Some((Wdl::Win, 1, child));
-    }
-    let p = tables::probe(tables, &child)?;
-    let d = p.distance.unwrap_or(MAX_DB_DISTANCE) + 1;
-    Some(match p.wdl {
-        Wdl::Loss => (Wdl::Win, d, child),
-        Wdl::Draw => (Wdl::Draw, 0, child),
-        Wdl::Win => (Wdl::Loss, d, child),
-    })
-}
-
-/// The best root move by the databases: the shortest win, else a draw (the one the evaluation
-/// likes best for the mover), else the longest loss. `None` when some move leads out of them.
-fn table_best(tables: &dyn EndgameTables, pos: &Position) -> Option<(Move, Wdl, u32)> {
-    let mut best: Option<((i32, i32), Move, Wdl, u32)> = None;
-    for mv in pos.legal_moves().iter() {
-        let (wdl, d, child) = table_move_value(tables, pos, mv)?;
-        let key = match wdl {
-            Wdl::Win => (2, -(d as i32)),
-            Wdl::Draw => (1, -eval::Board::of(&child).evaluate(pos.variant())),
-            Wdl::Loss => (0, d as i32),
-        };
-        if best.as_ref().is_none_or(|b| key > b.0) {
-            best = Some((key, *mv, wdl, d));
-        }
-    }
-    best.map(|(_, mv, wdl, d)| (mv, wdl, d))
-}
-
-/// The root in the databases: play the database-best move without searching (the winner makes
-/// progress by the distance, so it always converts; the loser resists longest). `None` when the
-/// root or one of its moves is not in the databases (then the normal search runs, probing inside).
-fn table_root(
-    tables: &dyn EndgameTables,
-    pos: &Position,
-    start: Instant,
-    on_info: &mut dyn FnMut(&SearchInfo),
-) -> Option<SearchResult> {
-    tables::probe(tables, pos)?;
-    let (mv, wdl, d) = table_best(tables, pos)?;
-    let score = match wdl {
-        Wdl::Win => Score::DatabaseWin(d),
-        Wdl::Draw => Score::Value(0),
-        Wdl::Loss => Score::DatabaseLoss(d),
-    };
-    // The principal variation: both sides keep playing the database-best move.
-    let mut pv = vec![mv];
-    let mut probes = pos.legal_moves().len() as u64 + 1;
-    if wdl != Wdl::Draw {
-        let mut p = pos.after(&mv);
-        while pv.len() < 40 && !p.legal_moves().is_empty() {
-            probes += p.legal_moves().len() as u64;
-            let Some((m, _, _)) = table_best(tables, &p) else {
-                break;
-            };
-            pv.push(m);
-            p = p.after(&m);
-        }
-    }
-    let elapsed = start.elapsed();
-    let time_ms = elapsed.as_millis() as u64;
-    on_info(&SearchInfo {
-        depth: 1,
-        seldepth: pv.len() as u32,
-        score,
-        nodes: probes,
-        nps: nodes_per_second(probes, elapsed),
-        time_ms,
-        pv: pv.clone(),
-    });
-    Some(SearchResult {
-        best_move: Some(mv),
-        score,
-        pv,
-        depth: 1,
-        nodes: probes,
-        time_ms,
-    })
 }
 
 /// Most a history score can reach in either direction (killers score 2^21 and more, above it).

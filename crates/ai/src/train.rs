@@ -10,7 +10,7 @@
 //!    mini-batches with a linearly decaying learning rate. One game in ten (chosen by a hash of the
 //!    game number and the seed) is held out for the validation loss.
 
-use crate::eval::Board;
+use crate::board::Board;
 use crate::trained::{features, phase, Oriented, Weights, FEATURES, SCALE};
 use crown_core::{Position, Variant};
 

@@ -18,7 +18,7 @@
 //!   our king / their man / their king, a base-5 index;
 //! - [`MISC`] terms that patterns cannot see (listed at [`Misc`]).
 
-use crate::eval::{Board, NEIGH};
+use crate::board::{Board, NEIGH, NO};
 use crown_core::Variant;
 use std::sync::OnceLock;
 
@@ -112,7 +112,6 @@ fn bits(mut m: u32) -> impl Iterator<Item = usize> {
     })
 }
 
-const NO: u8 = 255;
 const LONG_DIAGONAL: u32 =
     (1 << 3) | (1 << 7) | (1 << 10) | (1 << 14) | (1 << 17) | (1 << 21) | (1 << 24) | (1 << 28);
 

@@ -9,7 +9,7 @@
 //!
 //! and a step off the board lands on a ghost bit or beyond bit 34, removed by masking with [`BOARD`].
 
-use crate::square::Square;
+use crate::square::{Color, Square};
 use std::fmt;
 
 /// Internal bitboard in the ghost-square layout.
@@ -176,6 +176,30 @@ impl fmt::Debug for SquareSet {
             .entries(self.iter().map(|s| s.number()))
             .finish()
     }
+}
+
+/// Forward directions of a side's men / singles: Black toward 29–32, White toward 1–4.
+#[inline(always)]
+pub(crate) const fn forward(color: Color) -> [i32; 2] {
+    match color {
+        Color::Black => [4, 5],
+        Color::White => [-4, -5],
+    }
+}
+
+/// The row where a side's men are crowned (checkers) / its furthest row (Impasse).
+#[inline(always)]
+pub(crate) const fn far_row(color: Color) -> Bb {
+    match color {
+        Color::Black => ROWS[7],
+        Color::White => ROWS[0],
+    }
+}
+
+/// A side's own back row: its nearest row in Impasse.
+#[inline(always)]
+pub(crate) const fn near_row(color: Color) -> Bb {
+    far_row(color.opposite())
 }
 
 #[cfg(test)]

@@ -68,3 +68,8 @@ pub use position::{
 pub use setup::{FenError, Setup};
 pub use square::{Color, Piece, Role, Square};
 pub use variant::{ImpasseSetup, UnknownName, Variant};
+
+/// The README example, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

@@ -1,7 +1,6 @@
 //! [`Position`]: a board checked against the rules of one variant, with its side to move.
 
-use crate::bitboard::{self, bit, squares, Bb, SquareSet, BOARD};
-use crate::movegen::{far_row, near_row};
+use crate::bitboard::{self, bit, far_row, near_row, squares, Bb, SquareSet, BOARD};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::setup::{FenError, Setup};
 use crate::square::{Color, Piece, Role, Square};
@@ -669,6 +668,19 @@ impl Position {
                 let fits = sqs[1..sqs.len() - 1].iter().all(|s| path.any(|p| p == *s));
                 if fits && !candidates.contains(m) {
                     candidates.push(*m);
+                }
+            }
+            // A text that spells one candidate's whole path names it, even when the other
+            // candidates also fit (a capture that loops back through its start square: `19x12` is
+            // both the single jump and `19x26x17x10x19x12`); `move_text` writes such a move so.
+            if candidates.len() > 1 {
+                let exact: Vec<Move> = candidates
+                    .iter()
+                    .filter(|m| m.path().eq(sqs[1..].iter().copied()))
+                    .copied()
+                    .collect();
+                if exact.len() == 1 {
+                    candidates = exact;
                 }
             }
         } else {

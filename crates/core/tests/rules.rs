@@ -494,3 +494,22 @@ fn a_side_with_no_pieces_has_lost_even_when_not_to_move() {
         })
     );
 }
+
+/// Found by the `fen` fuzz target: a pool man's single jump 19x12 (men capture backward in pool) and its loop 19x26x17x10x19x12
+/// share start and end; `move_text` of each must read back as that move (the single jump's text
+/// `19x12` spells its whole path, so it names it).
+#[test]
+fn pool_capture_loop_and_single_jump_read_back() {
+    let pos = Position::from_fen(Variant::Pool, "B:W14,15,16,21,22,23,30:B6,7,8,19,11,13").unwrap();
+    let moves = pos.legal_moves();
+    let from_19: Vec<_> = moves.iter().filter(|m| m.from().number() == 19).collect();
+    assert!(from_19.len() >= 2, "{from_19:?}");
+    for m in moves.iter() {
+        assert_eq!(
+            pos.parse_move(&pos.move_text(m)).as_ref(),
+            Ok(m),
+            "{}",
+            pos.move_text(m)
+        );
+    }
+}

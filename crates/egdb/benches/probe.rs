@@ -2,6 +2,7 @@
 //! again), over random positions of every loaded class of the directory in `CROWN_EGDB_DIR`
 //! (default: the per-user data directory). `cargo bench -p crown-egdb --bench probe`.
 
+use crown_core::rng::Rng;
 use crown_core::{Color, Position, Setup, SquareSet};
 use crown_egdb::{ClassIndex, Tablebase};
 use std::time::Instant;
@@ -16,15 +17,10 @@ fn main() {
         eprintln!("no databases in {}", dir.display());
         return;
     }
-    // Deterministic pseudo-random positions (splitmix64), both sides to move.
-    let mut state = 0x2545_f491_4f6c_dd1du64;
-    let mut next = || {
-        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    };
+    // Deterministic pseudo-random positions (crown_core::rng, SplitMix64: the same sequence as the
+    // hand-written generator this replaced), both sides to move.
+    let mut rng = Rng::new(0x2545_f491_4f6c_dd1d);
+    let mut next = || rng.next_u64();
     let mut positions = Vec::new();
     while positions.len() < 200_000 {
         let c = &classes[(next() % classes.len() as u64) as usize];

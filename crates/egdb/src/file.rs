@@ -162,6 +162,8 @@ impl ClassFile {
             || !(256..=65_536).contains(&block_values)
             || nblocks != (positions as usize).div_ceil(block_values)
             || material.pieces(variant) > 32
+            // Only a class that exists (ClassIndex::new assumes one: men that fit their rows).
+            || !Material::with_pieces(variant, material.pieces(variant)).contains(&material)
             || ClassIndex::new(variant, material).size() != positions
         {
             return Err(corrupt(path, "header does not match its class"));
@@ -169,6 +171,15 @@ impl ClassFile {
         let expected_name = file_name(variant, &material);
         if path.file_name().and_then(|n| n.to_str()) != Some(expected_name.as_str()) {
             return Err(corrupt(path, format!("header says class {expected_name}")));
+        }
+        // Check the index fits in the file before allocating it: a header of a huge class must not
+        // make the reader allocate gigabytes.
+        let index_end = HEADER_LEN as u64 + 16 * nblocks as u64;
+        if index_end > bytes {
+            return Err(corrupt(
+                path,
+                format!("{bytes} bytes, shorter than the {nblocks}-block index (truncated?)"),
+            ));
         }
         let mut idx = vec![0u8; 16 * nblocks];
         file.read_exact(&mut idx)
@@ -263,10 +274,17 @@ impl ClassFile {
         if crc32fast::hash(&buf) != crc {
             return Err(corrupt(path, format!("block {b} checksum mismatch")));
         }
-        let raw = lz4_flex::decompress_size_prepended(&buf)
-            .map_err(|e| corrupt(path, format!("block {b}: {e}")))?;
         let bv = self.block_values;
         let want = (self.info.positions as usize - b * bv).min(bv);
+        // The size prefix says how much to allocate: check it before decompressing.
+        let prefix = buf
+            .get(..4)
+            .map(|p| u32::from_le_bytes([p[0], p[1], p[2], p[3]]));
+        if prefix.map(|n| n as usize) != Some(2 * want) {
+            return Err(corrupt(path, format!("block {b} has the wrong length")));
+        }
+        let raw = lz4_flex::decompress_size_prepended(&buf)
+            .map_err(|e| corrupt(path, format!("block {b}: {e}")))?;
         if raw.len() != 2 * want {
             return Err(corrupt(path, format!("block {b} has the wrong length")));
         }

@@ -452,3 +452,8 @@ fn not_covered(pos: &Position) -> EgdbError {
         class: Material::of(pos).name(),
     }
 }
+
+/// The README example, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

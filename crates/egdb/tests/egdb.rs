@@ -676,3 +676,31 @@ fn the_in_memory_build_equals_the_files() {
     }
     assert!(crown_egdb::build_in_memory(Variant::American, 7).is_err());
 }
+
+/// Found by the `egdb` fuzz target: a block whose lz4 size prefix claims gigabytes (checksums
+/// recomputed) is a corrupt file, not a 3 GB allocation.
+#[test]
+fn a_block_claiming_a_huge_size_is_corrupt() {
+    let src = built(Variant::American, 2).join("american-m0k1-m0k1.egdb");
+    let mut bytes = std::fs::read(&src).unwrap();
+    let u32_at = |b: &[u8], at: usize| u32::from_le_bytes(b[at..at + 4].try_into().unwrap());
+    let nblocks = u32_at(&bytes, 32) as usize;
+    let off = u64::from_le_bytes(bytes[72..80].try_into().unwrap()) as usize;
+    let len = u32_at(&bytes, 80) as usize;
+    bytes[off..off + 4].copy_from_slice(&0xC000_0000u32.to_le_bytes());
+    let crc = crc32fast::hash(&bytes[off..off + len]);
+    bytes[84..88].copy_from_slice(&crc.to_le_bytes());
+    let crc = crc32fast::hash(&bytes[72..72 + 16 * nblocks]);
+    bytes[64..68].copy_from_slice(&crc.to_le_bytes());
+    let crc = crc32fast::hash(&bytes[..68]);
+    bytes[68..72].copy_from_slice(&crc.to_le_bytes());
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("american-m0k1-m0k1.egdb"), &bytes).unwrap();
+    let tb = Tablebase::open(dir.path()).unwrap();
+    match tb.check_files() {
+        Err(EgdbError::Corrupt { reason, .. }) => {
+            assert!(reason.contains("wrong length"), "{reason}")
+        }
+        other => panic!("{other:?}"),
+    }
+}

@@ -77,3 +77,8 @@ pub fn pdn_to_game(text: &str) -> Result<Game, PdnError> {
         .or(first.tag("Result"));
     Ok(r.to_game(result))
 }
+
+/// The README example, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

@@ -47,7 +47,8 @@ fn snapshot_ambiguous_capture_written_in_full() {
 
 #[test]
 fn snapshot_impasse_and_pool_games() {
-    // A fixed pseudo-random Impasse game (xorshift64): slides, transposes, bear-offs, crowns.
+    // A fixed pseudo-random Impasse game (xorshift64): slides, transposes, bear-offs, crowns. Kept
+    // rather than crown_core::rng: the insta snapshot below records this exact game.
     let mut g = Game::impasse(ImpasseSetup::Steere);
     let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
     for _ in 0..70 {
