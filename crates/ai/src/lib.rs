@@ -311,7 +311,7 @@ pub const MAX_HASH_MIB: usize = 4096;
 pub struct Engine {
     options: EngineOptions,
     tt: tt::Table,
-    rng: u64,
+    rng: crown_core::rng::Rng,
     tables: Option<Arc<dyn EndgameTables>>,
     /// The evaluation chosen with [`Engine::set_eval`]; `None` = the game's default.
     eval: Option<eval::EvalKind>,
@@ -339,7 +339,7 @@ impl Engine {
         Engine {
             tt: tt::Table::new(mib),
             options,
-            rng: seed | 1,
+            rng: crown_core::rng::Rng::new(seed),
             tables: None,
             eval: None,
             weights: None,
@@ -423,7 +423,7 @@ impl Engine {
 
     /// Seed the random choices of the low levels (for reproducible tests).
     pub fn set_seed(&mut self, seed: u64) {
-        self.rng = seed | 1;
+        self.rng = crown_core::rng::Rng::new(seed);
     }
 
     /// Forget everything learnt (transposition table) before a new game.
@@ -446,13 +446,7 @@ impl Engine {
     }
 
     fn next_random(&mut self) -> u64 {
-        // xorshift64*
-        let mut x = self.rng;
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        self.rng = x;
-        x.wrapping_mul(0x2545_f491_4f6c_dd1d)
+        self.rng.next_u64()
     }
 }
 

@@ -198,17 +198,9 @@ impl Rows {
     }
 }
 
-fn mix(mut x: u64) -> u64 {
-    x ^= x >> 33;
-    x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
-    x ^= x >> 33;
-    x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-    x ^ (x >> 33)
-}
-
 /// Whether game `game` is held out for validation (one in ten, by a hash with `seed`).
 pub fn is_validation(game: u32, seed: u64) -> bool {
-    mix(u64::from(game) ^ seed.wrapping_mul(0x9e37_79b9_7f4a_7c15)) % 10 == 0
+    crown_core::rng::Rng::stream(seed, u64::from(game)).next_u64() % 10 == 0
 }
 
 /// Quantise float weights to the stored form (1/[`SCALE`] centi-men, saturating).
@@ -275,18 +267,12 @@ pub fn train(
     let mut touched: Vec<u32> = Vec::new();
     let (b1, b2, eps) = (0.9f64, 0.999f64, 1e-8f64);
     let mut order: Vec<u32> = (0..tr.len() as u32).collect();
-    let mut rng = cfg.seed | 1;
+    let mut rng = crown_core::rng::Rng::new(cfg.seed);
     let batch = cfg.batch.max(1);
     let steps_total = (u64::from(cfg.epochs) * tr.len().div_ceil(batch) as u64).max(1);
     let mut step = 0u64;
     for epoch in 0..cfg.epochs {
-        // Fisher–Yates with xorshift64.
-        for i in (1..order.len()).rev() {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            order.swap(i, (rng % (i as u64 + 1)) as usize);
-        }
+        rng.shuffle(&mut order);
         for chunk in order.chunks(batch) {
             for &r in chunk {
                 let r = r as usize;
