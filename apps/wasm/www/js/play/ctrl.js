@@ -270,6 +270,8 @@ export class PlayCtrl {
     // take back to the human's turn (hot seat: one ply)
     while (!this.hotseat && g.plyCount() > 0 && g.sideToMove() !== this.human) g.undo();
     if (wasOver && g.outcome() !== null) g.undo();
+    // the engine's score was of a position no longer on the board
+    this.lastScore = null;
     this.table.overShown = false;
     this.table.viewPly = null;
     if (this.clock) {
@@ -291,6 +293,11 @@ export class PlayCtrl {
         this.app.refresh();
         this.app.checkOver();
       });
+      return;
+    }
+    if (this.thinking) {
+      // as in the terminal UI: the engine judges an offer made on the player's own move
+      toast("Offer a draw on your move.");
       return;
     }
     const s = this.lastScore;
