@@ -99,6 +99,8 @@ test("a spectator is offered the rematch and follows it", async (t) => {
   await screenshot(c, "60-spectator-rematch-offered");
   await c.click("#online-watch-rematch");
   await c.waitForFunction((id) => window.crownApp.online().gameId === id, second);
+  // the address bar follows once the new game's view has been fetched (gameId is set before)
+  await c.waitForFunction((id) => new URL(location.href).searchParams.get("game") === id, second);
   assert.equal(await c.evaluate(() => window.crownApp.online().seat), null, "the spectator still only watches");
   assert.match(new URL(c.url()).searchParams.get("game"), new RegExp(`^${second}$`));
 
