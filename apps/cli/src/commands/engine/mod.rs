@@ -199,10 +199,16 @@ impl State {
             let mut pv = r.pv.clone();
             if let (Some(m), 1) = (r.best_move, pv.len()) {
                 // No expected answer in the line (it was cut short): a quick 2-ply search of the
-                // position after the move names one, as Scan's `quick_move` does.
+                // position after the move names one, as Scan's `quick_move` does, with a table of
+                // its own so that the engine's next searches are the same as without it.
                 let mut after = game.clone();
                 if after.play(&m).is_ok() && after.outcome().is_none() {
-                    let quick = engine.search(
+                    let quick = Engine::new(EngineOptions {
+                        hash_mib: 1,
+                        threads: 1,
+                        level: None,
+                    })
+                    .search(
                         &after,
                         &Limits::depth(2),
                         &AtomicBool::new(false),
