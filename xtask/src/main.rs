@@ -14,12 +14,16 @@
 //! - `cargo xtask fuzz [SECONDS]`: every cargo-fuzz target of `fuzz/` for SECONDS (default 20) each,
 //!   with nightly (skipped without it), installing cargo-fuzz from crates.io when missing (see
 //!   `fuzz.rs`); a crash fails.
+//! - `cargo xtask python`: the Python package `apps/python` (rustfmt, clippy, `maturin build`, the
+//!   wheel installed in a venv of `<target>/python`) and its pytest suite, which also drives
+//!   `crown engine` through pydraughts' Hub client (see `python.rs`).
 //! - `cargo xtask sprt --base REV [...]`: the current build against revision REV by `crown match`
 //!   until a pentanomial SPRT decides (see `crates/arena/src/sprt.rs`).
 
 use std::process::{Command, ExitCode};
 
 mod fuzz;
+mod python;
 mod sprt;
 mod wasm;
 
@@ -66,7 +70,7 @@ fn ci() -> bool {
         } else {
             run("cargo", &["test", "--workspace", "--no-fail-fast"])
         };
-    rust && fuzz::fuzz(fuzz::CI_SECONDS) && wasm::test() && wasm::e2e()
+    rust && python::python() && fuzz::fuzz(fuzz::CI_SECONDS) && wasm::test() && wasm::e2e()
 }
 
 fn have(cmd: &str) -> bool {
@@ -157,9 +161,10 @@ fn main() -> ExitCode {
                 false
             }
         },
+        "python" => python::python(),
         "sprt" => sprt::sprt(&std::env::args().skip(2).collect::<Vec<_>>()),
         _ => {
-            eprintln!("usage: cargo xtask <ci|perft|wasm|wasm-test|e2e|fuzz|sprt>");
+            eprintln!("usage: cargo xtask <ci|perft|wasm|wasm-test|e2e|fuzz|python|sprt>");
             false
         }
     };

@@ -260,3 +260,31 @@ fn play_saves_an_empty_game_to_a_named_file() {
     let game = crown_notation::pdn_to_game(&pdn).unwrap();
     assert_eq!(game.ply_count(), 0);
 }
+
+/// Hub 2 (docs/protocol.md): `ponder-hit` turns the ponder search into the timed one, which
+/// answers once; `stop` ends `go analyze` with one `done`; a Hub position string sets the
+/// position (the start, turned: White to move after 11-15) and moves come back in Hub text.
+#[test]
+fn hub_ponder_hit_stop_and_position_strings() {
+    let done = |out: &str| out.lines().filter(|l| l.starts_with("done")).count();
+    let out = engine(b"pos moves=\"11-15\"\nlevel depth=3\ngo ponder\nponder-hit\nping\n");
+    assert_eq!(done(&out), 1, "{out}");
+    let out = engine(b"pos\ngo analyze\nstop\nping\n");
+    assert_eq!(done(&out), 1, "{out}");
+    assert!(out.ends_with("pong\n"), "{out}");
+    let out = engine(
+        b"set-param name=variant value=english\npos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww moves=\"11-15\"\nlevel depth=4\ngo think\n",
+    );
+    let last = out.lines().last().unwrap();
+    let mv = last.strip_prefix("done move=").unwrap().split(' ').next().unwrap();
+    let white = ["21-17", "22-17", "22-18", "23-18", "23-19", "24-19", "24-20"];
+    assert!(white.contains(&mv), "{out}");
+    // A capture answers in Hub text: start, end, captured square.
+    let out = engine(b"pos pos=\"B:W15:B11\"\nlevel depth=2\ngo think\n");
+    assert!(out.ends_with("done move=11x18x15\n"), "{out}");
+    let info = out.lines().find(|l| l.starts_with("info ")).unwrap();
+    for key in ["depth=", "mean-depth=", "score=", "nodes=", "time=", "nps=", "pv=\""] {
+        assert!(info.contains(&format!(" {key}")), "{info}");
+    }
+    assert!(info.contains(" score=99.99 "), "{info}");
+}

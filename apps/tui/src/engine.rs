@@ -215,6 +215,7 @@ mod tests {
             on_info(&SearchInfo {
                 depth: 1,
                 seldepth: 1,
+                mean_depth_hundredths: 0,
                 score: Score::Value(0),
                 nodes: 1,
                 nps: 1,

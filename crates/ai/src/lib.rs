@@ -204,6 +204,10 @@ pub struct SearchInfo {
     pub depth: u32,
     /// Deepest ply reached (extensions and capture quiescence included).
     pub seldepth: u32,
+    /// The mean ply of the positions the main thread evaluated statically (its leaves) during
+    /// this depth, in hundredths of a ply (1350 = 13.5 plies); 0 when it evaluated none (a
+    /// database or book answer). The Hub protocol's `mean-depth`.
+    pub mean_depth_hundredths: u32,
     /// Score of the best move.
     pub score: Score,
     /// Nodes searched so far (all threads).

@@ -85,6 +85,10 @@ struct Worker<'a> {
     nodes: u64,
     flushed: u64,
     seldepth: usize,
+    /// Positions evaluated statically (the leaves) in the current iteration, and the sum of their
+    /// plies: the `mean-depth` of the Hub protocol's `info` line.
+    leaves: u64,
+    leaf_plies: u64,
     stopped: bool,
     /// The main thread may stop on time or the flag only after completing depth 1.
     can_stop: bool,
@@ -123,9 +127,25 @@ impl<'a> Worker<'a> {
             nodes: 0,
             flushed: 0,
             seldepth: 0,
+            leaves: 0,
+            leaf_plies: 0,
             stopped: false,
             can_stop: false,
         }
+    }
+
+    /// Count a leaf (a static evaluation) at `ply`.
+    #[inline]
+    fn leaf(&mut self, ply: usize) {
+        self.leaves += 1;
+        self.leaf_plies += ply as u64;
+    }
+
+    /// The mean ply of the leaves of the current iteration in hundredths of a ply (0 when none).
+    fn mean_depth_hundredths(&self) -> u32 {
+        (self.leaf_plies * 100)
+            .checked_div(self.leaves)
+            .map_or(0, |m| m.min(u64::from(u32::MAX)) as u32)
     }
 
     fn flush(&mut self) {
@@ -169,6 +189,8 @@ impl<'a> Worker<'a> {
         let mut prev: i32 = 0;
         let mut depth = 1;
         while depth <= max_depth {
+            self.leaves = 0;
+            self.leaf_plies = 0;
             // Helpers search one ply deeper on odd ids, for diversity.
             let d = if self.id % 2 == 1 && depth > 1 {
                 depth + 1
@@ -376,6 +398,7 @@ impl<'a> Worker<'a> {
             return alpha;
         }
         if ply >= MAX_PLY - 1 {
+            self.leaf(ply);
             return board.evaluate_with(self.sh.variant, self.sh.weights);
         }
         let mut hash_idx = None;
@@ -412,6 +435,7 @@ impl<'a> Worker<'a> {
                 threat = true;
                 depth = 1;
             } else {
+                self.leaf(ply);
                 return board.evaluate_with(self.sh.variant, self.sh.weights);
             }
         }

@@ -1,5 +1,10 @@
 //! An engine in another process, driven over Crown's engine protocol (`docs/protocol.md`): e.g. an
 //! older `crown` binary playing a SPRT against the in-process engine.
+//!
+//! Two dialects are spoken, told apart by the engine's `id` line: the Hub protocol version 2
+//! (`id … protocol=2`, Crown since issue 24: times in seconds, Hub move text) and the earlier
+//! Crown dialect (no `protocol` key: times in milliseconds, `done move=none` for no move), so that
+//! a binary built before the change still plays.
 
 use crate::protocol::parse_line;
 use crate::{ArenaError, Player, Reply};
@@ -73,6 +78,67 @@ pub struct ExternalOptions {
     pub egdb: EgdbWanted,
 }
 
+/// The protocol dialect of an external engine, from its `id` line.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    /// Hub protocol version 2 (`id … protocol=2`): `level` times in seconds, Hub move text.
+    Hub2,
+    /// Crown's dialect before Hub 2 (no `protocol` key): `level` times in milliseconds.
+    Legacy,
+}
+
+impl Dialect {
+    /// The dialect an `id` line announces: [`Dialect::Hub2`] for `protocol=2` or later, else
+    /// [`Dialect::Legacy`].
+    pub fn of_id(args: &[(String, String)]) -> Dialect {
+        let version = args
+            .iter()
+            .find(|(k, _)| k == "protocol")
+            .and_then(|(_, v)| v.parse::<u32>().ok());
+        if version.is_some_and(|v| v >= 2) {
+            Dialect::Hub2
+        } else {
+            Dialect::Legacy
+        }
+    }
+
+    /// `ms` as this dialect writes a time: seconds with three decimals (`1.500`), or whole
+    /// milliseconds.
+    pub fn time(self, ms: u64) -> String {
+        match self {
+            Dialect::Hub2 => format!("{}.{:03}", ms / 1000, ms % 1000),
+            Dialect::Legacy => ms.to_string(),
+        }
+    }
+
+    /// The `level` line of `limits`: `depth`, `nodes`, `move-time`, and the clock as `time` and
+    /// `inc` (Hub 2's `time` excludes the increment of this move, which the engine adds first).
+    pub fn level_line(self, limits: &Limits) -> String {
+        let mut level = String::from("level");
+        if let Some(d) = limits.depth {
+            level.push_str(&format!(" depth={d}"));
+        }
+        if let Some(n) = limits.nodes {
+            level.push_str(&format!(" nodes={n}"));
+        }
+        if let Some(ms) = limits.movetime_ms {
+            level.push_str(&format!(" move-time={}", self.time(ms)));
+        }
+        if let Some(c) = limits.clock {
+            let time = match self {
+                Dialect::Hub2 => c.remaining_ms.saturating_sub(c.increment_ms),
+                Dialect::Legacy => c.remaining_ms,
+            };
+            level.push_str(&format!(
+                " time={} inc={}",
+                self.time(time),
+                self.time(c.increment_ms)
+            ));
+        }
+        level
+    }
+}
+
 /// An engine binary run as `PATH engine`, speaking Crown's engine protocol on its stdin and
 /// stdout. Dropping it asks the engine to quit (and kills it after 5 s).
 pub struct ExternalEngine {
@@ -87,6 +153,8 @@ pub struct ExternalEngine {
     killed: bool,
     /// A note for the user from the start (e.g. an older binary without an `egdb` parameter).
     warning: Option<String>,
+    /// The dialect its `id` line announced.
+    dialect: Dialect,
 }
 
 impl ExternalEngine {
@@ -147,6 +215,7 @@ impl ExternalEngine {
             lines,
             killed: false,
             warning: None,
+            dialect: Dialect::Legacy,
         };
         e.send("hub")?;
         let mut reported_egdb = None;
@@ -158,6 +227,9 @@ impl ExternalEngine {
             }
             if let Ok((cmd, args)) = parse_line(&line) {
                 let get = |k: &str| args.iter().find(|(a, _)| a == k).map(|(_, v)| v.clone());
+                if cmd == "id" {
+                    e.dialect = Dialect::of_id(&args);
+                }
                 if cmd == "param" && get("name").as_deref() == Some("egdb") {
                     reported_egdb = Some(get("value").unwrap_or_default());
                 }
@@ -174,7 +246,10 @@ impl ExternalEngine {
             o.level.unwrap_or(0)
         ))?;
         if o.book {
-            e.send("set-param name=book value=on")?;
+            e.send(match e.dialect {
+                Dialect::Hub2 => "set-param name=book value=true",
+                Dialect::Legacy => "set-param name=book value=on",
+            })?;
         }
         let egdb = &o.egdb;
         match reported_egdb {
@@ -192,6 +267,11 @@ impl ExternalEngine {
             None => {}
         }
         Ok(e)
+    }
+
+    /// The protocol dialect the engine announced in its `id` line.
+    pub fn dialect(&self) -> Dialect {
+        self.dialect
     }
 
     /// The warning of [`ExternalEngine::start`], once.
@@ -270,32 +350,25 @@ impl ExternalEngine {
     ) -> Result<Reply, ArenaError> {
         let mut moves = Vec::new();
         for (pos, mv) in game.history() {
-            moves.push(pos.move_text(mv));
+            moves.push(match self.dialect {
+                Dialect::Hub2 => crown_notation::hub_move(pos, mv),
+                Dialect::Legacy => pos.move_text(mv),
+            });
         }
         self.send(&format!(
             "pos pos=\"{}\" moves=\"{}\"",
             game.start().to_fen(),
             moves.join(" ")
         ))?;
-        let mut level = String::from("level");
-        if let Some(d) = limits.depth {
-            level.push_str(&format!(" depth={d}"));
-        }
-        if let Some(n) = limits.nodes {
-            level.push_str(&format!(" nodes={n}"));
-        }
-        if let Some(ms) = limits.movetime_ms {
-            level.push_str(&format!(" move-time={ms}"));
-        }
-        if let Some(c) = limits.clock {
-            level.push_str(&format!(" time={} inc={}", c.remaining_ms, c.increment_ms));
-        }
-        self.send(&level)?;
+        self.send(&self.dialect.level_line(limits))?;
         self.send("go think")?;
         let done = self.read_until("done", deadline)?;
         let (_, args) = parse_line(&done).map_err(|e| self.err(&e))?;
-        let Some((_, text)) = args.iter().find(|(k, _)| k == "move") else {
-            return Err(self.err(&format!("'{done}' has no move")));
+        let text = match args.iter().find(|(k, _)| k == "move") {
+            Some((_, t)) => t.as_str(),
+            // Hub 2: a bare `done` when the game is over.
+            None if self.dialect == Dialect::Hub2 => "none",
+            None => return Err(self.err(&format!("'{done}' has no move"))),
         };
         let best_move = if text == "none" {
             None
@@ -318,8 +391,9 @@ impl Player for ExternalEngine {
         self.send("new-game")
     }
 
-    /// Send the game (`pos` with its start and moves), the limits (`level`) and `go think`, and
-    /// read the `done move=…` reply within [`answer_deadline`]; `move=none` is no move.
+    /// Send the game (`pos` with its start FEN and moves), the limits (`level`, in the engine's
+    /// [`Dialect`]) and `go think`, and read the `done move=…` reply within [`answer_deadline`];
+    /// `move=none` (or, in Hub 2, a bare `done`) is no move.
     ///
     /// # Errors
     /// [`ArenaError::Engine`]: an `error` line, the engine exited, no `done` in time (the engine
@@ -381,6 +455,106 @@ mod tests {
             increment_ms: 10,
         });
         assert_eq!(ms(&l), 10_300);
+    }
+
+    /// The `level` line in each dialect: Hub 2 in seconds with `time` less this move's increment,
+    /// the earlier dialect in milliseconds with the clock as it is.
+    #[test]
+    fn level_lines_per_dialect() {
+        let l = Limits {
+            depth: Some(9),
+            movetime_ms: Some(1500),
+            clock: Some(Clock {
+                remaining_ms: 30_000,
+                increment_ms: 2_000,
+            }),
+            ..Limits::default()
+        };
+        assert_eq!(
+            Dialect::Hub2.level_line(&l),
+            "level depth=9 move-time=1.500 time=28.000 inc=2.000"
+        );
+        assert_eq!(
+            Dialect::Legacy.level_line(&l),
+            "level depth=9 move-time=1500 time=30000 inc=2000"
+        );
+        let id = |line: &str| Dialect::of_id(&crate::protocol::parse_line(line).unwrap().1);
+        assert_eq!(id("id name=Crown version=0.1.0 protocol=2"), Dialect::Hub2);
+        assert_eq!(
+            id("id name=Crown version=0.1.0 author=\"Crown developers\""),
+            Dialect::Legacy
+        );
+    }
+
+    /// A scripted engine that records every line it is sent in `log` and answers `go` with `done`
+    /// (`id` is its first reply line, `done` its answer to `go`).
+    #[cfg(unix)]
+    fn scripted_engine(dir: &Path, id: &str, done: &str) -> std::path::PathBuf {
+        use std::os::unix::fs::PermissionsExt;
+        let path = dir.join("engine.sh");
+        let log = dir.join("log");
+        std::fs::write(
+            &path,
+            format!(
+                "#!/bin/sh\nwhile read -r line; do\n  echo \"$line\" >> '{}'\n  case \"$line\" in\n    hub) echo '{id}'; echo 'param name=egdb value=none type=string'; echo wait;;\n    init) echo ready;;\n    go*) echo 'info depth=1'; echo '{done}';;\n    quit) exit 0;;\n  esac\ndone\n",
+                log.display()
+            ),
+        )
+        .unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        path
+    }
+
+    /// A binary of the earlier dialect (as built from commit 6765126: no `protocol` in `id`,
+    /// milliseconds, Crown move text, `score="…"` in `done`) still plays; so does a Hub 2 one.
+    #[cfg(unix)]
+    #[test]
+    fn both_dialects_play() {
+        let options = ExternalOptions {
+            variant: Variant::American,
+            hash_mib: 16,
+            threads: 1,
+            level: None,
+            book: true,
+            egdb: EgdbWanted::none(),
+        };
+        let mut game = Game::new(Variant::American);
+        for m in ["11-15", "23-19", "8-11", "22-17", "15x24"] {
+            game.play_text(m).unwrap();
+        }
+        let limits = Limits::movetime(250);
+        for (id, done, dialect, level, moves, book) in [
+            (
+                "id name=Crown version=0.1.0 author=\"Crown developers\"",
+                "done move=28x19 ponder=11x18x15 score=\"+0.01\"",
+                Dialect::Legacy,
+                "level move-time=250",
+                "11-15 23-19 8-11 22-17 15x24",
+                "set-param name=book value=on",
+            ),
+            (
+                "id name=Crown version=0.2.0 author=\"Crown developers\" protocol=2",
+                "done move=28x19x24 ponder=11x18x15",
+                Dialect::Hub2,
+                "level move-time=0.250",
+                "11-15 23-19 8-11 22-17 15x24x19",
+                "set-param name=book value=true",
+            ),
+        ] {
+            let dir = tempfile::tempdir().unwrap();
+            let path = scripted_engine(dir.path(), id, done);
+            let mut b = ExternalEngine::start(&path, "engine B", &options).unwrap();
+            assert_eq!(b.dialect(), dialect);
+            let r = b.go(&game, &limits).unwrap();
+            let m = r.best_move.unwrap();
+            assert_eq!(game.position().move_text(&m), "28x19");
+            drop(b);
+            let log = std::fs::read_to_string(dir.path().join("log")).unwrap();
+            assert!(log.lines().any(|l| l == level), "{log}");
+            assert!(log.lines().any(|l| l == book), "{log}");
+            let pos = format!("pos pos=\"B:W21-32:B1-12\" moves=\"{moves}\"");
+            assert!(log.lines().any(|l| l == pos), "{log}");
+        }
     }
 
     /// An engine that never answers `go` is stopped at the deadline with an error naming the

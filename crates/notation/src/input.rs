@@ -107,7 +107,7 @@ pub struct InputError {
 }
 
 impl InputError {
-    fn new(kind: InputErrorKind, message: impl AsRef<str>) -> InputError {
+    pub(crate) fn new(kind: InputErrorKind, message: impl AsRef<str>) -> InputError {
         InputError {
             kind,
             message: one_line(message.as_ref()),
@@ -199,7 +199,7 @@ fn utf16_error() -> InputError {
 
 /// [`utf16_error`] when `text` (already UTF-8, e.g. from JSON or a command-line argument) holds
 /// UTF-16 with its 0 bytes as NUL characters.
-fn check_not_utf16(text: &str) -> Result<(), InputError> {
+pub(crate) fn check_not_utf16(text: &str) -> Result<(), InputError> {
     if text.contains('\0') && utf16_without_bom(text.as_bytes()).is_some() {
         Err(utf16_error())
     } else {
@@ -341,7 +341,7 @@ fn fen_error_text(e: &FenError) -> String {
     }
 }
 
-fn position_error_text(variant: Variant, e: &PositionError) -> String {
+pub(crate) fn position_error_text(variant: Variant, e: &PositionError) -> String {
     match e {
         PositionError::Fen(f) => fen_error_text(f),
         PositionError::TooManyPieces { color, count } if variant.is_draughts() => format!(

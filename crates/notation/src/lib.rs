@@ -25,6 +25,7 @@
 
 mod error;
 mod gametype;
+mod hub;
 mod input;
 mod reader;
 mod replay;
@@ -33,6 +34,7 @@ mod writer;
 pub use crown_core::{FenError, MoveError, Setup};
 pub use error::{Location, PdnError, PdnErrorKind, PdnWarning, LEGAL_MOVES_SHOWN};
 pub use gametype::{game_type_tag, variant_from_game_type, IMPASSE_GAME_TYPE};
+pub use hub::{hub_move, hub_position, is_hub_position, read_hub_position, HUB_POSITION_CHARS};
 pub use input::{
     decode_line, decode_utf16_file, legal_moves_text, needs_escape, one_line, play_moves,
     printable, quote, read_fen, read_game_move, read_move, utf16_without_bom, FenPolicy,

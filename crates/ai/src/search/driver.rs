@@ -118,6 +118,7 @@ pub(crate) fn run(
             on_info(&SearchInfo {
                 depth: c.depth,
                 seldepth: w.seldepth as u32,
+                mean_depth_hundredths: w.mean_depth_hundredths(),
                 score: score_of(c.score),
                 nodes,
                 nps: nodes_per_second(nodes, elapsed),

@@ -83,6 +83,7 @@ pub(super) fn table_root(
     on_info(&SearchInfo {
         depth: 1,
         seldepth: pv.len() as u32,
+        mean_depth_hundredths: 0,
         score,
         nodes: probes,
         nps: nodes_per_second(probes, elapsed),
