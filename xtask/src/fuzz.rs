@@ -11,7 +11,7 @@ use std::process::Command;
 use std::time::Instant;
 
 /// The cargo-fuzz binaries of `fuzz/Cargo.toml`, in the order they run.
-const TARGETS: [&str; 6] = ["fen", "pdn", "input", "book", "weights", "egdb"];
+const TARGETS: [&str; 7] = ["fen", "pdn", "input", "book", "weights", "egdb", "dataset"];
 /// Seconds per target in CI.
 pub(crate) const CI_SECONDS: u32 = 20;
 

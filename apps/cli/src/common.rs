@@ -221,6 +221,18 @@ impl OutFile {
     }
 }
 
+/// Writing to an [`OutFile`] writes to its temporary file (errors name no file: prefer
+/// [`OutFile::write_all`] where the message matters).
+impl Write for OutFile {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.tmp.write(buf)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.tmp.flush()
+    }
+}
+
 /// Most worker threads of the long jobs (`crown tune gen`, `crown book build`).
 pub const MAX_JOB_THREADS: usize = 64;
 

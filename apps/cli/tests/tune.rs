@@ -203,7 +203,8 @@ fn data_of_another_variant_is_refused_and_comments_are_skipped() {
         let (code, out, err) = crown(&fit_args(variant, data, &w, &["--epochs", "1"]));
         assert_eq!(code, 0, "{err}");
         // Two games of two positions each: the comment lines are not positions.
-        assert!(out.starts_with("4 positions,"), "{out}");
+        assert!(out.lines().any(|l| l.starts_with("4 positions,")), "{out}");
+        assert!(out.contains(": 4 positions from 2 games (text)"), "{out}");
         let _ = std::fs::remove_file(w);
     }
     for p in [pool, plain] {
@@ -261,7 +262,11 @@ fn with_no_held_out_game_no_validation_loss_is_printed() {
     ));
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("no game was held out"), "{out}");
-    assert!(out.starts_with("2 positions, all for training"), "{out}");
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("2 positions, all for training")),
+        "{out}"
+    );
     assert!(!out.contains("validation loss"), "{out}");
     assert!(!out.contains("0 validation"), "{out}");
     assert!(!err.contains("validation"), "{err}");

@@ -36,6 +36,8 @@
 pub mod bench;
 mod board;
 pub mod book;
+#[cfg(feature = "dataset")]
+pub mod dataset;
 pub mod eval;
 pub mod opponent;
 pub mod review;

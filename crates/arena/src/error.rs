@@ -15,6 +15,10 @@ pub enum ArenaError {
     /// A player broke the game: no move where it has legal moves, or an illegal move.
     #[error("{0}")]
     Player(String),
+    /// Training data that cannot be made: a chunk file that cannot be read or written, or one
+    /// made with other settings.
+    #[error("{0}")]
+    Data(String),
     /// A game of a run failed: its round (`PAIR.GAME`), the opening's FEN, and why.
     #[error("game {round} (opening \"{opening}\"): {source}")]
     Game {

@@ -1,5 +1,6 @@
 //! The one game loop: two seats (or one player in self-play) move in turn under their limits and
-//! clocks until the game ends, a player loses on time, or the ply cap adjudicates a draw.
+//! clocks until the game ends, a player loses on time, the ply cap adjudicates a draw, or an
+//! adjudicator (e.g. the endgame databases of self-play data) gives the result.
 
 use crate::{ArenaError, Player, Reply};
 use crown_ai::{Clock, Limits};
@@ -72,6 +73,15 @@ pub struct TimeLoss {
     pub ply: usize,
 }
 
+/// A result given before the game's end by the adjudicator of [`play_adjudicated`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Adjudication {
+    /// This colour wins.
+    Win(Color),
+    /// A draw.
+    Draw,
+}
+
 /// A finished game.
 #[derive(Clone, Debug)]
 pub struct GameRecord {
@@ -81,6 +91,9 @@ pub struct GameRecord {
     pub seat0_color: Color,
     /// Seat 0's points in half points: 2 for a win, 1 for a draw (or the ply cap), 0 for a loss.
     pub half_points: u8,
+    /// The adjudicator's result, when it ended the game ([`play_adjudicated`]); the game itself
+    /// then has no outcome.
+    pub adjudication: Option<Adjudication>,
     /// The loss on time that ended the game, if one did.
     pub time_loss: Option<TimeLoss>,
     /// The longest time one move took, in ms, for seat 0 and seat 1.
@@ -91,6 +104,16 @@ impl GameRecord {
     /// Whether `seat` lost this game on time.
     pub fn lost_on_time(&self, seat: usize) -> bool {
         self.time_loss.is_some_and(|t| t.seat == seat)
+    }
+
+    /// The winner: by the game's outcome, or by the adjudication; `None` for a draw (the ply cap
+    /// included).
+    pub fn winner(&self) -> Option<Color> {
+        match self.adjudication {
+            Some(Adjudication::Win(c)) => Some(c),
+            Some(Adjudication::Draw) => None,
+            None => self.game.outcome().and_then(|o| o.winner()),
+        }
     }
 }
 
@@ -111,13 +134,44 @@ pub fn play<S: Seats + ?Sized>(
     max_plies: usize,
     observe: &mut dyn FnMut(&Game, &Reply),
 ) -> Result<GameRecord, ArenaError> {
+    play_adjudicated(
+        seats,
+        configs,
+        start,
+        seat0_color,
+        max_plies,
+        &mut |_| None,
+        observe,
+    )
+}
+
+/// [`play`] with an adjudicator: before each move (while the game has no outcome and is below
+/// `max_plies`), `adjudicate` sees the game and may end it with a result
+/// ([`GameRecord::adjudication`]); the game's last position is then the one it judged.
+///
+/// # Errors
+/// As [`play`].
+pub fn play_adjudicated<S: Seats + ?Sized>(
+    seats: &mut S,
+    configs: [&SeatConfig; 2],
+    start: Game,
+    seat0_color: Color,
+    max_plies: usize,
+    adjudicate: &mut dyn FnMut(&Game) -> Option<Adjudication>,
+    observe: &mut dyn FnMut(&Game, &Reply),
+) -> Result<GameRecord, ArenaError> {
     seats.new_game()?;
     let mut game = start;
     // Remaining clock time of seat 0 and seat 1, in ms.
     let mut left = configs.map(|c| c.clock.map(|c| c.remaining_ms));
     let mut time_loss = None;
     let mut longest_ms = [0u64; 2];
+    let mut adjudication = None;
     while game.outcome().is_none() && game.ply_count() < max_plies {
+        if let Some(a) = adjudicate(&game) {
+            adjudication = Some(a);
+            break;
+        }
         let mover = game.position().side_to_move();
         let seat = usize::from(mover != seat0_color);
         let config = configs[seat];
@@ -165,18 +219,20 @@ pub fn play<S: Seats + ?Sized>(
             ))
         })?;
     }
-    let half_points = match game.outcome().and_then(|o| o.winner()) {
+    let mut record = GameRecord {
+        game,
+        seat0_color,
+        half_points: 1,
+        adjudication,
+        time_loss,
+        longest_ms,
+    };
+    record.half_points = match record.winner() {
         Some(w) if w == seat0_color => 2,
         Some(_) => 0,
         None => 1,
     };
-    Ok(GameRecord {
-        game,
-        seat0_color,
-        half_points,
-        time_loss,
-        longest_ms,
-    })
+    Ok(record)
 }
 
 #[cfg(test)]
@@ -217,6 +273,31 @@ mod tests {
         .unwrap();
         assert_eq!((r.game.ply_count(), seen, r.half_points), (6, 6, 1));
         assert!(!r.lost_on_time(0) && !r.lost_on_time(1));
+    }
+
+    /// The adjudicator ends the game at the first position it judges, with its result.
+    #[test]
+    fn an_adjudication_ends_the_game_with_its_result() {
+        let seat = SeatConfig {
+            name: "A".into(),
+            limits: Limits::depth(1),
+            clock: None,
+        };
+        let mut seen = 0;
+        let r = play_adjudicated(
+            &mut SelfPlay(engine()),
+            [&seat, &seat],
+            Game::new(Variant::American),
+            Color::White,
+            100,
+            &mut |g| (g.ply_count() == 4).then_some(Adjudication::Win(Color::White)),
+            &mut |_, _| seen += 1,
+        )
+        .unwrap();
+        assert_eq!((r.game.ply_count(), seen), (4, 4));
+        assert!(r.game.outcome().is_none());
+        assert_eq!(r.winner(), Some(Color::White));
+        assert_eq!(r.half_points, 2);
     }
 
     /// A player that gives no move where it has legal moves is an error naming it.

@@ -13,6 +13,9 @@
 //!   and an observer of every reply.
 //! - [`elo`] and [`sprt`]: Elo from win/draw/loss counts, the pentanomial of game pairs, its Elo
 //!   interval and fishtest's generalised SPRT.
+//! - [`datagen`]: self-play training data at scale — varied openings, quiet positions labelled by
+//!   result, search score and endgame databases, deterministic chunks of [`crown_ai::dataset`]
+//!   files, resumable.
 //! - [`runner`]: jobs on worker threads with a stop flag (Ctrl-C) and a callback per result, and
 //!   [`runner::Match`], game pairs with colours swapped.
 //!
@@ -33,6 +36,7 @@
 //! assert!(record.game.ply_count() <= 20);
 //! ```
 
+pub mod datagen;
 pub mod elo;
 mod error;
 pub mod external;

@@ -48,53 +48,87 @@ pub fn read_openings(
     name: &str,
     variant: Variant,
 ) -> Result<Vec<Position>, ArenaError> {
-    let err = ArenaError::Openings;
     let mut out = Vec::new();
     for game in read_games(text) {
-        let mut game = game.map_err(|e| err(format!("openings {name}: {e}")))?;
-        let (index, line) = (game.index, game.line);
-        let at = || format!("openings {name}: game {index} (line {line})");
-        let game_type = game.tag("GameType");
-        let ok = match variant_from_game_type(game_type) {
-            Ok(v) if game_type.is_some() => v == variant,
-            Ok(_) => variant != Variant::Impasse,
-            Err(e) => return Err(err(format!("{}: {e}", at()))),
-        };
-        if !ok {
-            let named = match game_type {
-                Some(t) => format!("GameType \"{t}\""),
-                None => "no GameType tag (checkers)".to_string(),
-            };
-            return Err(err(format!(
-                "{}: {named} is not {} (--variant {})",
-                at(),
-                variant.name(),
-                variant.id()
-            )));
-        }
-        if let Some(fen) = game.tag("FEN") {
-            Position::from_fen(variant, fen)
-                .map_err(|e| err(format!("{}: FEN \"{fen}\": {e}", at())))?;
-        }
-        if game.tag("FEN").is_none() && game.main_line().next().is_none() {
-            continue;
-        }
-        // A checkers game without GameType is replayed by the rules of `variant` (pool men capture
-        // backwards).
-        game.set_tag("GameType", game_type_tag(variant));
-        let r = replay(&game).map_err(|e| err(format!("{}: {e}", at())))?;
-        if let Some(o) = Game::from_position(r.end()).outcome() {
-            return Err(err(format!(
-                "{}: the game is already over ({o}), so it is no opening",
-                at()
-            )));
-        }
-        out.push(r.end());
+        let game = game.map_err(|e| ArenaError::Openings(format!("openings {name}: {e}")))?;
+        out.extend(read_opening(game, name, variant)?);
     }
     if out.is_empty() {
-        return Err(err(format!("openings {name}: no openings found")));
+        return Err(ArenaError::Openings(format!(
+            "openings {name}: no openings found"
+        )));
     }
     Ok(out)
+}
+
+/// The openings of PDN `text` (named `name` in errors) that `variant`'s rules can play, as
+/// [`read_openings`] reads them, and the error of each game they cannot (e.g. a three-move ballot
+/// of American checkers whose move is illegal in pool checkers, where men capture backwards).
+///
+/// # Errors
+/// [`ArenaError::Openings`]: unreadable PDN.
+pub fn playable_openings(
+    text: &str,
+    name: &str,
+    variant: Variant,
+) -> Result<(Vec<Position>, Vec<ArenaError>), ArenaError> {
+    let (mut out, mut refused) = (Vec::new(), Vec::new());
+    for game in read_games(text) {
+        let game = game.map_err(|e| ArenaError::Openings(format!("openings {name}: {e}")))?;
+        match read_opening(game, name, variant) {
+            Ok(p) => out.extend(p),
+            Err(e) => refused.push(e),
+        }
+    }
+    Ok((out, refused))
+}
+
+/// The opening of one PDN game (see [`read_openings`]): `None` for a game with neither a FEN tag
+/// nor a move.
+fn read_opening(
+    mut game: crown_notation::PdnGame,
+    name: &str,
+    variant: Variant,
+) -> Result<Option<Position>, ArenaError> {
+    let err = ArenaError::Openings;
+    let (index, line) = (game.index, game.line);
+    let at = || format!("openings {name}: game {index} (line {line})");
+    let game_type = game.tag("GameType");
+    let ok = match variant_from_game_type(game_type) {
+        Ok(v) if game_type.is_some() => v == variant,
+        Ok(_) => variant != Variant::Impasse,
+        Err(e) => return Err(err(format!("{}: {e}", at()))),
+    };
+    if !ok {
+        let named = match game_type {
+            Some(t) => format!("GameType \"{t}\""),
+            None => "no GameType tag (checkers)".to_string(),
+        };
+        return Err(err(format!(
+            "{}: {named} is not {} (--variant {})",
+            at(),
+            variant.name(),
+            variant.id()
+        )));
+    }
+    if let Some(fen) = game.tag("FEN") {
+        Position::from_fen(variant, fen)
+            .map_err(|e| err(format!("{}: FEN \"{fen}\": {e}", at())))?;
+    }
+    if game.tag("FEN").is_none() && game.main_line().next().is_none() {
+        return Ok(None);
+    }
+    // A checkers game without GameType is replayed by the rules of `variant` (pool men capture
+    // backwards).
+    game.set_tag("GameType", game_type_tag(variant));
+    let r = replay(&game).map_err(|e| err(format!("{}: {e}", at())))?;
+    if let Some(o) = Game::from_position(r.end()).outcome() {
+        return Err(err(format!(
+            "{}: the game is already over ({o}), so it is no opening",
+            at()
+        )));
+    }
+    Ok(Some(r.end()))
 }
 
 /// Play up to `plies` uniformly random legal moves in `game` (fewer when it ends), drawing from
@@ -213,6 +247,29 @@ mod tests {
         fens.sort();
         fens.dedup();
         assert_eq!(fens.len(), 156);
+    }
+
+    /// Every ballot of the deck is three legal plies under pool rules too (men capture backwards
+    /// there, but no capture is open to a man behind it in the first three moves), so
+    /// `crown tune gen` starts pool games from all 156; a ballot that a game's rules refuse would be
+    /// reported, not fatal.
+    #[test]
+    fn the_three_move_deck_is_playable_in_pool() {
+        let (deck, refused) = playable_openings(ACF_THREE_MOVE_PDN, "acf3", Variant::Pool).unwrap();
+        assert_eq!((deck.len(), refused.len()), (156, 0));
+        // The same boards as American's deck (men only, no capture differs in three plies).
+        let fens = |d: &[Position]| d.iter().map(Position::to_fen).collect::<Vec<_>>();
+        assert!(fens(&deck) == fens(&acf_three_move(Variant::American).unwrap()));
+        // An illegal opening (9-15 is no move) is refused, naming its game; the others are kept.
+        let pdn = "1. 9-14 *\n\n1. 9-15 *\n";
+        let (ok, refused) = playable_openings(pdn, "y.pdn", Variant::Pool).unwrap();
+        assert_eq!(ok.len(), 1);
+        assert_eq!(refused.len(), 1);
+        assert!(
+            msg(refused[0].clone()).starts_with("openings y.pdn: game 2 "),
+            "{:?}",
+            refused
+        );
     }
 
     /// The message of an [`ArenaError`], as the tests below read it.

@@ -1,11 +1,13 @@
 //! The binary files users hand Crown: opening books (`crown_ai::book`), trained weights
-//! (`crown_ai::trained`) and endgame database class files (crown-egdb).
+//! (`crown_ai::trained`), endgame database class files (crown-egdb) and training data
+//! (`crown_ai::dataset`).
 //!
 //! Books have no checksum, so the fuzzer reaches every field. Weights and database files carry
 //! checksums that random bytes almost never match, so those targets also read a *repaired* copy of
 //! the input whose checksums are recomputed: the fuzzer then reaches the fields behind them.
 
 use crown_ai::book::{self, Book};
+use crown_ai::dataset;
 use crown_ai::trained::{fnv1a, Weights};
 use crown_core::rng::Rng;
 use crown_core::{Position, Variant};
@@ -195,4 +197,83 @@ pub fn egdb(data: &[u8]) {
         let _ = std::fs::remove_file(&path);
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `data` with the CRCs of a training-data file (`crown_ai::dataset`, format in its module
+/// documentation) recomputed over what is there: the header's, each block's whose payload
+/// inflates, and the end's. Stops at the first block that cannot be walked.
+fn repair_dataset(data: &[u8]) -> Option<Vec<u8>> {
+    use std::io::Read;
+    let u32_at = |b: &[u8], at: usize| -> Option<u32> {
+        Some(u32::from_le_bytes(b.get(at..at + 4)?.try_into().ok()?))
+    };
+    let mut out = data.to_vec();
+    let len = u32_at(&out, 24)? as usize;
+    let crc_at = 28usize.checked_add(len)?;
+    let crc = crc32fast::hash(out.get(..crc_at)?);
+    out.get_mut(crc_at..crc_at + 4)?
+        .copy_from_slice(&crc.to_le_bytes());
+    let mut at = crc_at + 4;
+    loop {
+        let count = u32_at(&out, at)?;
+        if count == 0 {
+            let end = at + 16;
+            let crc = crc32fast::hash(out.get(at..end)?);
+            out.get_mut(end..end + 4)?
+                .copy_from_slice(&crc.to_le_bytes());
+            return Some(out);
+        }
+        let plen = u32_at(&out, at + 4)? as usize;
+        let start = at + 12;
+        let payload = out.get(start..start.checked_add(plen)?)?;
+        let mut plain = Vec::new();
+        let limit = (count as u64).saturating_mul(dataset::ROW as u64) + 1;
+        if flate2::read::DeflateDecoder::new(payload)
+            .take(limit)
+            .read_to_end(&mut plain)
+            .is_ok()
+        {
+            let crc = crc32fast::hash(&plain);
+            out.get_mut(at + 8..at + 12)?
+                .copy_from_slice(&crc.to_le_bytes());
+        }
+        at = start + plen;
+    }
+}
+
+/// The training-data reader: `dataset::Reader` never panics on any bytes (nor on the bytes with
+/// their CRCs repaired), its errors name the file, and the records of a file it reads whole
+/// write back to a file that reads as the same header and records.
+pub fn dataset(data: &[u8]) {
+    for bytes in std::iter::once(data.to_vec()).chain(repair_dataset(data)) {
+        let Ok(mut reader) = dataset::Reader::new(&bytes[..], "fuzz.ctd") else {
+            continue;
+        };
+        let header = reader.header().clone();
+        let mut records = Vec::new();
+        let mut failed = false;
+        for r in reader.by_ref() {
+            match r {
+                Ok(r) => records.push(r),
+                Err(e) => {
+                    assert_eq!(e.file, "fuzz.ctd");
+                    failed = true;
+                }
+            }
+        }
+        let Some(totals) = reader.totals().filter(|_| !failed) else {
+            continue;
+        };
+        assert_eq!(totals.records, records.len() as u64);
+        let again = dataset::to_bytes(&header, &records, totals.games)
+            .expect("records read back must write");
+        let mut back = dataset::Reader::new(&again[..], "again").expect("written header reads");
+        assert_eq!(back.header(), &header);
+        let reread: Vec<_> = back
+            .by_ref()
+            .map(|r| r.expect("written records read"))
+            .collect();
+        assert_eq!(reread, records);
+        assert_eq!(back.totals(), Some(totals));
+    }
 }

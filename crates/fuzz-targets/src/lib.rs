@@ -9,7 +9,7 @@
 mod binary;
 mod text;
 
-pub use binary::{book, egdb, weights};
+pub use binary::{book, dataset, egdb, weights};
 pub use text::{fen, input, pdn};
 
 /// The body of a fuzz target: it reads any bytes and panics only on a bug.
@@ -17,11 +17,12 @@ pub type Target = fn(&[u8]);
 
 /// The fuzz targets by name (the name of the cargo-fuzz binary and of its corpus directory), each
 /// with its body.
-pub const TARGETS: [(&str, Target); 6] = [
+pub const TARGETS: [(&str, Target); 7] = [
     ("fen", fen),
     ("pdn", pdn),
     ("input", input),
     ("book", book),
     ("weights", weights),
     ("egdb", egdb),
+    ("dataset", dataset),
 ];

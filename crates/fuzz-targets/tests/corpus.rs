@@ -59,6 +59,11 @@ fn egdb_corpus() {
 }
 
 #[test]
+fn dataset_corpus() {
+    replay("dataset");
+}
+
+#[test]
 fn every_target_has_a_cargo_fuzz_binary() {
     let manifest = std::fs::read_to_string(
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/Cargo.toml"),

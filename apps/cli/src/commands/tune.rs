@@ -1,5 +1,9 @@
-//! `crown tune`: self-play training data (`gen`) and training of the pattern evaluation (`fit`).
-//! Both are deterministic for a given seed (and `gen` for any `--threads`).
+//! `crown tune`: self-play training data (`gen`: a text file, or binary chunks at scale with
+//! `--out-dir`, see [`data`]), conversion of text data to the binary form (`pack`) and training
+//! of the pattern evaluation (`fit`). All are deterministic for a given seed (and `gen` for any
+//! `--threads`).
+
+mod data;
 
 use crate::common::{check_threads, same_file, shared_dir, OutFile};
 use crate::CliError;
@@ -26,8 +30,11 @@ pub struct TuneArgs {
 
 #[derive(Subcommand, Debug)]
 enum TuneCommand {
-    /// Play self-play games and write their quiet positions, labelled, one per line.
+    /// Play self-play games and write their quiet positions, labelled: one per line in a text
+    /// file (`--out`), or binary chunks of games in a directory (`--out-dir`, resumable).
     Gen(GenArgs),
+    /// Convert text data files of `gen --out` to the binary form of `gen --out-dir`.
+    Pack(data::PackArgs),
     /// Train evaluation weights from `gen` files and write the weights file.
     Fit(FitArgs),
 }
@@ -38,25 +45,28 @@ pub struct GenArgs {
     /// Game: american, pool or impasse.
     #[arg(long, default_value = "american")]
     variant: String,
-    /// Number of games (at least 1).
-    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..))]
-    games: u32,
+    /// Number of games, at least 1 [default: 1000 with --out]. With --out-dir: the chunks
+    /// 0..⌈N / chunk-games⌉ (whole chunks).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..), conflicts_with = "chunks")]
+    games: Option<u32>,
     /// Seed: game n uses a generator seeded from (seed, n).
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Search depth per move in plies, 1 to 60.
-    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=60))]
-    depth: u32,
-    /// Node cap per move (0 = none).
-    #[arg(long, default_value_t = 0)]
-    nodes: u64,
-    /// Random plies after the opening (default: American 2 after an 11-man ballot, pool 6 and
-    /// Impasse 4 from the start).
+    /// Search depth cap per move in plies, 1 to 60 [default: 4 with --out, none with --out-dir].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
+    depth: Option<u32>,
+    /// Node cap per move, 0 = none [default: 0 with --out, 2000 with --out-dir].
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Random plies after the opening. With --out the default is American 2 after an 11-man
+    /// ballot, pool 6 and Impasse 4 from the start; with --out-dir each start has its own
+    /// (11-man ballot 2, three-move ballot 3, start 8, Impasse start 6) and this replaces them all.
     #[arg(long)]
     random_plies: Option<u32>,
-    /// Evaluation of the self-play engine: classic or trained.
-    #[arg(long, default_value = "classic")]
-    eval: String,
+    /// Evaluation of the self-play engine: classic or trained [default: classic with --out, the
+    /// game's default (trained) with --out-dir].
+    #[arg(long)]
+    eval: Option<String>,
     /// Draw adjudicated after this many plies (at least 1).
     #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..))]
     max_plies: u32,
@@ -67,8 +77,28 @@ pub struct GenArgs {
     /// `game result score FEN` (result for the side to move: 1, 0.5, 0; score in centi-men for the
     /// side to move). Checked before any work; written when the run ends (until then the games
     /// played so far are in `.NAME.partial.XXXXXX` beside it).
-    #[arg(long)]
-    out: PathBuf,
+    #[arg(long, required_unless_present = "out_dir", conflicts_with = "out_dir")]
+    out: Option<PathBuf>,
+    /// Output directory of binary chunks `<variant>-<seed>-cNNNNN.ctd` of --chunk-games games
+    /// each (format in docs/engine.md): chunks already there are checked and skipped, each new
+    /// one is written when complete, so a run stopped or killed goes on where it was when run
+    /// again with the same settings.
+    #[arg(long, value_name = "DIR")]
+    out_dir: Option<PathBuf>,
+    /// Games per chunk with --out-dir (at least 1).
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..), requires = "out_dir")]
+    chunk_games: u32,
+    /// The chunks to make with --out-dir: `A..B` (A to B − 1), `A..=B` or `A`.
+    #[arg(long, requires = "out_dir")]
+    chunks: Option<String>,
+    /// Endgame database directory (with --out-dir): the engine searches with them, every position
+    /// they hold is labelled with its exact value, and a game ends at its first such position
+    /// with the databases' result (unless --play-endings).
+    #[arg(long, value_name = "DIR", requires = "out_dir")]
+    egdb: Option<PathBuf>,
+    /// With --egdb: play the games on inside the databases instead of ending them there.
+    #[arg(long, requires = "egdb")]
+    play_endings: bool,
 }
 
 /// Arguments of `crown tune fit`.
@@ -77,8 +107,9 @@ pub struct FitArgs {
     /// Game: american, pool or impasse.
     #[arg(long, default_value = "american")]
     variant: String,
-    /// Data files written by `crown tune gen` (game numbers are offset per file; a header naming
-    /// another variant is refused; lines starting with `#` are comments).
+    /// Data written by `crown tune gen`: text files (game numbers are offset per file; lines
+    /// starting with `#` are comments), binary chunks, or directories of binary chunks (their
+    /// `*.ctd` files), mixed; data of another variant is refused.
     #[arg(long, required = true, num_args = 1..)]
     data: Vec<PathBuf>,
     /// Seed of the validation split and the shuffles.
@@ -115,7 +146,9 @@ pub struct FitArgs {
 /// Run `crown tune`.
 pub fn run(args: &TuneArgs) -> Result<ExitCode, CliError> {
     match &args.command {
+        TuneCommand::Gen(a) if a.out_dir.is_some() => data::gen_chunks(a),
         TuneCommand::Gen(a) => gen(a),
+        TuneCommand::Pack(a) => data::pack(a),
         TuneCommand::Fit(a) => fit(a),
     }
 }
@@ -183,7 +216,14 @@ fn play_game(
 
 fn gen(args: &GenArgs) -> Result<ExitCode, CliError> {
     let variant: Variant = args.variant.parse()?;
-    let eval: EvalKind = args.eval.parse().map_err(CliError)?;
+    let eval_name = args.eval.as_deref().unwrap_or("classic");
+    let eval: EvalKind = eval_name.parse().map_err(CliError)?;
+    let depth = args.depth.unwrap_or(4);
+    let nodes = args.nodes.unwrap_or(0);
+    let out_path = args
+        .out
+        .as_deref()
+        .ok_or_else(|| CliError("give --out FILE or --out-dir DIR".into()))?;
     check_threads(args.threads)?;
     let ballots = if variant == Variant::American {
         let dir = shared_dir()
@@ -197,12 +237,12 @@ fn gen(args: &GenArgs) -> Result<ExitCode, CliError> {
         Variant::Pool => 6,
         Variant::Impasse => 4,
     });
-    let mut limits = Limits::depth(args.depth);
-    if args.nodes > 0 {
-        limits.nodes = Some(args.nodes);
+    let mut limits = Limits::depth(depth);
+    if nodes > 0 {
+        limits.nodes = Some(nodes);
     }
-    let games = args.games as usize;
-    let out = OutFile::create(&args.out, "--out")?;
+    let games = args.games.unwrap_or(1000) as usize;
+    let out = OutFile::create(out_path, "--out")?;
     // Ctrl-C keeps the games written so far (in the temporary file, named on stderr).
     out.on_interrupt(true);
     let header = format!(
@@ -210,8 +250,8 @@ fn gen(args: &GenArgs) -> Result<ExitCode, CliError> {
         variant.id(),
         limits.depth.unwrap_or(0),
         args.seed,
-        args.nodes,
-        args.eval,
+        nodes,
+        eval_name,
         args.max_plies,
     );
     let mut writer = Ordered::new(out);
@@ -277,7 +317,7 @@ fn gen(args: &GenArgs) -> Result<ExitCode, CliError> {
     writer.out.persist()?;
     println!(
         "{games} games, {count} quiet positions written to {} in {:.1} s",
-        args.out.display(),
+        out_path.display(),
         t0.elapsed().as_secs_f64()
     );
     Ok(ExitCode::SUCCESS)
@@ -499,11 +539,7 @@ fn fit(args: &FitArgs) -> Result<ExitCode, CliError> {
     let mut out = OutFile::create(&args.out, "--out")?;
     out.on_interrupt(false);
     let mut samples = Vec::new();
-    let mut offset = 0u32;
-    for path in &args.data {
-        let max = read_data(path, variant, offset, &mut samples)?;
-        offset += max + 1;
-    }
+    data::read_inputs(&args.data, variant, &mut samples)?;
     if samples.is_empty() {
         return Err(CliError("no positions in the data files".into()));
     }

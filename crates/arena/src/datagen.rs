@@ -1,0 +1,699 @@
+//! Self-play training data at scale: games of one engine against itself at a fixed node budget,
+//! from varied openings, whose quiet positions are labelled with the game's result, the search
+//! score and (with endgame databases) their exact value, written in chunks of a fixed number of
+//! games as [`crown_ai::dataset`] files (`crown tune gen --out-dir` is a thin layer over
+//! [`DataGen::run`]).
+//!
+//! Game `n` (numbered from 0 over the whole run) draws everything from [`Rng::stream`]`(seed, n)`
+//! and uses an engine of its own, so chunk `c` (games `c × G` to `c × G + G − 1`) is the same file
+//! whatever the number of threads and whichever chunks were made before. A chunk is written to a
+//! temporary file beside its name and renamed when complete, so a killed run loses only the
+//! chunks in progress, and a run over a range skips the chunks that are already there.
+
+use crate::game::{self, Adjudication, SeatConfig, SelfPlay};
+use crate::openings::random_plies;
+use crate::runner::{Flow, Pool, Worker};
+use crate::ArenaError;
+use crown_ai::dataset::{self, Header, Record};
+use crown_ai::eval::EvalKind;
+use crown_ai::tables::pieces_on_board;
+use crown_ai::{EndgameTables, Engine, EngineOptions, Limits, Score, Wdl};
+use crown_core::rng::Rng;
+use crown_core::{Game, Position, Variant};
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+/// Largest search score stored, in centi-men: wins and losses are stored as ±this.
+pub const SCORE_CLIP: i32 = 2000;
+
+/// Transposition table of each self-play engine, in MiB.
+const HASH_MIB: usize = 4;
+
+/// Whether `pos` is quiet: neither the side to move nor (were it to move) the other side has a
+/// capture. Impasse has no captures, so all its positions are quiet.
+pub fn quiet(pos: &Position) -> bool {
+    !pos.must_capture() && !pos.can_capture(pos.side_to_move().opposite())
+}
+
+/// Where a game of the data starts, before its random plies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StartKind {
+    /// An 11-man ballot (American and pool checkers).
+    Ballot,
+    /// A ballot of the ACF three-move deck (American checkers, and the ballots pool's rules can
+    /// play).
+    ThreeMove,
+    /// The game's start position.
+    Start,
+}
+
+impl StartKind {
+    /// The name in the settings text: `ballots11`, `acf3`, `start`.
+    pub fn id(self) -> &'static str {
+        match self {
+            StartKind::Ballot => "ballots11",
+            StartKind::ThreeMove => "acf3",
+            StartKind::Start => "start",
+        }
+    }
+
+    /// The random plies played after this start by default: 2 after an 11-man ballot, 3 after a
+    /// three-move ballot, 8 from the start of checkers, 6 from the start of Impasse — enough for
+    /// 100,000 games to start from nearly as many different positions (docs/engine.md).
+    pub fn default_random_plies(self, variant: Variant) -> u32 {
+        match (self, variant) {
+            (StartKind::Ballot, _) => 2,
+            (StartKind::ThreeMove, _) => 3,
+            (StartKind::Start, Variant::Impasse) => 6,
+            (StartKind::Start, _) => 8,
+        }
+    }
+}
+
+/// How the games of a run are made (everything that decides a chunk's bytes, with the seed).
+#[derive(Clone)]
+pub struct DataGen {
+    /// The game.
+    pub variant: Variant,
+    /// The run's seed: game `n` draws from stream `n` of it.
+    pub seed: u64,
+    /// Games per chunk (at least 1).
+    pub chunk_games: u32,
+    /// The search limits of every move (a node budget; no clock).
+    pub limits: Limits,
+    /// The evaluation (`None`: the game's default, [`EvalKind::default_for`]).
+    pub eval: Option<EvalKind>,
+    /// Draw adjudicated at this many plies from the game's first position.
+    pub max_plies: u32,
+    /// Random plies after every start (`None`: [`StartKind::default_random_plies`]).
+    pub random_plies: Option<u32>,
+    /// The 11-man ballots to start from (empty: none).
+    pub ballots: Vec<Position>,
+    /// The three-move ballots to start from (empty: none).
+    pub three_move: Vec<Position>,
+    /// Endgame databases: the engine searches with them, the positions they hold get their exact
+    /// value, and with [`DataGen::adjudicate`] a game ends at the first position they hold.
+    pub tables: Option<Arc<dyn EndgameTables>>,
+    /// End a game at its first position the databases hold, with their result.
+    pub adjudicate: bool,
+}
+
+/// One game of data.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameData {
+    /// The game's number in the run.
+    pub number: u32,
+    /// Where it started.
+    pub start: StartKind,
+    /// Its quiet positions, labelled, in the order played.
+    pub records: Vec<Record>,
+    /// Plies played (random plies included).
+    pub plies: usize,
+}
+
+/// What [`DataGen::run`] reports as it goes.
+#[derive(Debug)]
+pub enum DataEvent<'a> {
+    /// A chunk was already complete in the directory: not made again.
+    Skipped {
+        /// The chunk.
+        chunk: u32,
+        /// Its file.
+        path: &'a Path,
+        /// Its games and records.
+        totals: dataset::Totals,
+    },
+    /// A game ended.
+    Game(&'a GameData),
+    /// A chunk is complete and written.
+    Written {
+        /// The chunk.
+        chunk: u32,
+        /// Its file.
+        path: &'a Path,
+        /// Its games and records.
+        totals: dataset::Totals,
+        /// Its size in bytes.
+        bytes: u64,
+    },
+}
+
+/// How a run ended.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DataSummary {
+    /// Chunks written by this run.
+    pub written: Vec<u32>,
+    /// Chunks found complete and skipped.
+    pub skipped: Vec<u32>,
+    /// Games played (those of unfinished chunks included).
+    pub games: u64,
+    /// Records of the chunks written.
+    pub records: u64,
+}
+
+impl DataGen {
+    /// The starts this run draws from, each with equal chance.
+    pub fn starts(&self) -> Vec<StartKind> {
+        let mut out = Vec::new();
+        if !self.ballots.is_empty() {
+            out.push(StartKind::Ballot);
+        }
+        if !self.three_move.is_empty() {
+            out.push(StartKind::ThreeMove);
+        }
+        out.push(StartKind::Start);
+        out
+    }
+
+    fn random_for(&self, kind: StartKind) -> u32 {
+        self.random_plies
+            .unwrap_or_else(|| kind.default_random_plies(self.variant))
+    }
+
+    /// The settings text of every chunk's header: all that decides the games besides the seed and
+    /// the chunk (a chunk found in the directory with other settings is refused).
+    pub fn settings(&self) -> String {
+        let starts: Vec<String> = self
+            .starts()
+            .iter()
+            .map(|&k| {
+                let n = match k {
+                    StartKind::Ballot => self.ballots.len(),
+                    StartKind::ThreeMove => self.three_move.len(),
+                    StartKind::Start => 1,
+                };
+                format!("{}:{n}+{}", k.id(), self.random_for(k))
+            })
+            .collect();
+        let eval = self
+            .eval
+            .unwrap_or_else(|| EvalKind::default_for(self.variant));
+        let eval = match eval {
+            EvalKind::Classic => "classic",
+            EvalKind::Trained => "trained",
+        };
+        let egdb = match &self.tables {
+            Some(t) => format!(
+                "egdb={} adjudicate={}",
+                t.max_pieces(self.variant),
+                u8::from(self.adjudicate)
+            ),
+            None => "egdb=0".into(),
+        };
+        format!(
+            "crown-tune-gen format=1 variant={} chunk-games={} nodes={} depth={} eval={eval} max-plies={} openings={} {egdb} quiet=both score-clip={SCORE_CLIP}",
+            self.variant.id(),
+            self.chunk_games,
+            self.limits.nodes.unwrap_or(0),
+            self.limits.depth.unwrap_or(0),
+            self.max_plies,
+            starts.join(","),
+        )
+    }
+
+    /// The file name of chunk `chunk`: `<variant>-<seed>-cNNNNN.ctd`.
+    pub fn chunk_name(&self, chunk: u32) -> String {
+        format!(
+            "{}-{}-c{chunk:05}.{}",
+            self.variant.id(),
+            self.seed,
+            dataset::EXTENSION
+        )
+    }
+
+    /// The header of chunk `chunk`.
+    pub fn header(&self, chunk: u32) -> Header {
+        Header {
+            variant: self.variant,
+            seed: self.seed,
+            chunk,
+            settings: self.settings(),
+        }
+    }
+
+    /// Game `n`'s first position and random plies, drawn from `rng` (stream `n` of the seed).
+    pub fn opening(&self, rng: &mut Rng) -> (Game, StartKind) {
+        let starts = self.starts();
+        let kind = starts[rng.index(starts.len())];
+        let start = match kind {
+            StartKind::Ballot => self.ballots[rng.index(self.ballots.len())],
+            StartKind::ThreeMove => self.three_move[rng.index(self.three_move.len())],
+            StartKind::Start => Position::new(self.variant),
+        };
+        let mut game = Game::from_position(start);
+        random_plies(&mut game, self.random_for(kind), rng);
+        (game, kind)
+    }
+
+    /// The exact value of `pos` in the databases, when they hold it.
+    fn probe(&self, pos: &Position) -> Option<Wdl> {
+        let t = self.tables.as_ref()?;
+        if pieces_on_board(pos) > t.max_pieces(pos.variant()) {
+            return None;
+        }
+        t.probe(pos).map(|p| p.wdl)
+    }
+
+    /// Play game `n` of the run.
+    ///
+    /// # Errors
+    /// The engine gave no move or an illegal one ([`ArenaError::Player`]), or `n` is past the
+    /// last game number a `u32` holds.
+    pub fn play_game(&self, n: u64) -> Result<GameData, ArenaError> {
+        let number = u32::try_from(n)
+            .map_err(|_| ArenaError::Data(format!("game number {n} is above {}", u32::MAX)))?;
+        let mut rng = Rng::stream(self.seed, n);
+        let (game, start) = self.opening(&mut rng);
+        let mut engine = Engine::new(EngineOptions {
+            hash_mib: HASH_MIB,
+            threads: 1,
+            level: None,
+        });
+        engine.set_eval(self.eval);
+        engine.set_tables(self.tables.clone());
+        let seat = SeatConfig {
+            name: "(self-play)".into(),
+            limits: self.limits.clone(),
+            clock: None,
+        };
+        // (position, score, ply) of each quiet position, labelled once the result is known.
+        let mut rows: Vec<(Position, i16, usize)> = Vec::new();
+        let color = game.position().side_to_move();
+        let mut adjudicate = |g: &Game| {
+            if !self.adjudicate {
+                return None;
+            }
+            let side = g.position().side_to_move();
+            self.probe(g.position()).map(|w| match w {
+                Wdl::Win => Adjudication::Win(side),
+                Wdl::Loss => Adjudication::Win(side.opposite()),
+                Wdl::Draw => Adjudication::Draw,
+            })
+        };
+        let record = game::play_adjudicated(
+            &mut SelfPlay(engine),
+            [&seat, &seat],
+            game,
+            color,
+            self.max_plies as usize,
+            &mut adjudicate,
+            &mut |g, reply| {
+                let pos = *g.position();
+                if quiet(&pos) {
+                    rows.push((pos, clip(reply.score), g.ply_count()));
+                }
+            },
+        )
+        .map_err(|e| ArenaError::Game {
+            round: format!("{n}"),
+            opening: "(self-play data)".into(),
+            source: Box::new(e),
+        })?;
+        // The judged position ends the game unsearched: its score is the databases' value.
+        if let Some(a) = record.adjudication {
+            let pos = *record.game.position();
+            if quiet(&pos) {
+                let score = match a {
+                    Adjudication::Draw => 0,
+                    Adjudication::Win(c) if c == pos.side_to_move() => SCORE_CLIP as i16,
+                    Adjudication::Win(_) => -SCORE_CLIP as i16,
+                };
+                rows.push((pos, score, record.game.ply_count()));
+            }
+        }
+        let winner = record.winner();
+        let records = rows
+            .into_iter()
+            .map(|(position, score, ply)| Record {
+                position,
+                result: match winner {
+                    Some(w) if w == position.side_to_move() => Wdl::Win,
+                    Some(_) => Wdl::Loss,
+                    None => Wdl::Draw,
+                },
+                score,
+                game: number,
+                ply: u16::try_from(ply).ok().filter(|&p| p < u16::MAX),
+                exact: self.probe(&position),
+            })
+            .collect();
+        Ok(GameData {
+            number,
+            start,
+            records,
+            plies: record.game.ply_count(),
+        })
+    }
+
+    /// The records of chunk `chunk`, played on this thread (the reference the parallel
+    /// [`DataGen::run`] matches).
+    ///
+    /// # Errors
+    /// As [`DataGen::play_game`].
+    pub fn chunk_records(&self, chunk: u32) -> Result<Vec<Record>, ArenaError> {
+        let first = u64::from(chunk) * u64::from(self.chunk_games);
+        let mut out = Vec::new();
+        for n in first..first + u64::from(self.chunk_games) {
+            out.extend(self.play_game(n)?.records);
+        }
+        Ok(out)
+    }
+
+    /// Check the file of chunk `chunk` found at `path`: its header must be this run's and the
+    /// whole file must read. Returns its totals.
+    fn check_existing(&self, chunk: u32, path: &Path) -> Result<dataset::Totals, ArenaError> {
+        let reader = dataset::Reader::open(path).map_err(|e| ArenaError::Data(e.to_string()))?;
+        let want = self.header(chunk);
+        let got = reader.header();
+        if got != &want {
+            return Err(ArenaError::Data(format!(
+                "{} was made with other settings (seed {}, chunk {}: {}) than this run's (seed {}, chunk {}: {}); give another --out-dir or remove it",
+                path.display(),
+                got.seed,
+                got.chunk,
+                got.settings,
+                want.seed,
+                want.chunk,
+                want.settings
+            )));
+        }
+        let totals = reader
+            .check()
+            .map_err(|e| ArenaError::Data(format!("{e}; remove the file to make it again")))?;
+        if totals.games != self.chunk_games {
+            return Err(ArenaError::Data(format!(
+                "{}: {} games, not the {} of a chunk",
+                path.display(),
+                totals.games,
+                self.chunk_games
+            )));
+        }
+        Ok(totals)
+    }
+
+    /// Make chunks `chunks` in `dir` on `threads` threads: chunks already there are checked (all
+    /// of them before the first event) and skipped, the others played game by game (games of the chunks in order, so that the chunks
+    /// end roughly in order) and each written when all its games are over. `on_event` sees each
+    /// [`DataEvent`] on the calling thread; [`Flow::Halt`] or `stop` start no new game (the
+    /// chunks not finished are then not written).
+    ///
+    /// # Errors
+    /// [`ArenaError::Data`]: `dir` is not a directory, a chunk there has other settings or cannot
+    /// be read, a chunk cannot be written, or the range has game numbers past `u32`; or a game's
+    /// error. Chunks written before the error stay.
+    pub fn run(
+        &self,
+        dir: &Path,
+        chunks: Range<u32>,
+        threads: usize,
+        stop: &AtomicBool,
+        mut on_event: impl FnMut(DataEvent<'_>) -> Flow,
+    ) -> Result<DataSummary, ArenaError> {
+        if !dir.is_dir() {
+            return Err(ArenaError::Data(format!(
+                "--out-dir {}: not a directory",
+                dir.display()
+            )));
+        }
+        let g = u64::from(self.chunk_games.max(1));
+        if u64::from(chunks.end) * g > u64::from(u32::MAX) + 1 {
+            return Err(ArenaError::Data(format!(
+                "chunks up to {} of {g} games number games past {}",
+                chunks.end,
+                u32::MAX
+            )));
+        }
+        let mut summary = DataSummary::default();
+        let mut todo = Vec::new();
+        // Every chunk already there is checked before any event.
+        let mut found = Vec::new();
+        for c in chunks {
+            let path = dir.join(self.chunk_name(c));
+            if path.exists() {
+                found.push((c, self.check_existing(c, &path)?, path));
+            } else {
+                todo.push(c);
+            }
+        }
+        for (c, totals, path) in found {
+            summary.skipped.push(c);
+            if on_event(DataEvent::Skipped {
+                chunk: c,
+                path: &path,
+                totals,
+            }) != Flow::Continue
+            {
+                return Ok(summary);
+            }
+        }
+        if todo.is_empty() {
+            return Ok(summary);
+        }
+        let pool = Pool {
+            jobs: todo.len() * g as usize,
+            threads,
+            stop,
+        };
+        // Games of each unfinished chunk as they end (indexed by game within the chunk).
+        let mut pending: BTreeMap<u32, Vec<Option<GameData>>> = BTreeMap::new();
+        let mut failure: Option<ArenaError> = None;
+        let work = |_: &mut (), job: usize, worker: &Worker<Result<GameData, ArenaError>>| {
+            let chunk = todo[job / g as usize];
+            let n = u64::from(chunk) * g + (job as u64 % g);
+            let result = self.play_game(n);
+            let failed = result.is_err();
+            worker.report(result) && !failed
+        };
+        pool.run(
+            |_| Some(()),
+            work,
+            |result| {
+                let data = match result {
+                    Ok(d) => d,
+                    Err(e) => {
+                        failure.get_or_insert(e);
+                        return Flow::Abort;
+                    }
+                };
+                summary.games += 1;
+                let mut flow = on_event(DataEvent::Game(&data));
+                let chunk = (u64::from(data.number) / g) as u32;
+                let slot = pending
+                    .entry(chunk)
+                    .or_insert_with(|| vec![None; g as usize]);
+                let i = (u64::from(data.number) % g) as usize;
+                slot[i] = Some(data);
+                if slot.iter().all(Option::is_some) {
+                    let games: Vec<GameData> = pending
+                        .remove(&chunk)
+                        .unwrap_or_default()
+                        .into_iter()
+                        .flatten()
+                        .collect();
+                    let path = dir.join(self.chunk_name(chunk));
+                    match self.write_chunk(chunk, &path, &games) {
+                        Ok((totals, bytes)) => {
+                            summary.written.push(chunk);
+                            summary.records += totals.records;
+                            let f = on_event(DataEvent::Written {
+                                chunk,
+                                path: &path,
+                                totals,
+                                bytes,
+                            });
+                            if f != Flow::Continue {
+                                flow = f;
+                            }
+                        }
+                        Err(e) => {
+                            failure.get_or_insert(e);
+                            return Flow::Abort;
+                        }
+                    }
+                }
+                flow
+            },
+        );
+        match failure {
+            Some(e) => Err(e),
+            None => Ok(summary),
+        }
+    }
+
+    /// Write chunk `chunk` (its `games`, in order) to `path` through a temporary file beside it,
+    /// synced to disk before the rename. Returns its totals and size.
+    fn write_chunk(
+        &self,
+        chunk: u32,
+        path: &Path,
+        games: &[GameData],
+    ) -> Result<(dataset::Totals, u64), ArenaError> {
+        let fail = |what: String| ArenaError::Data(format!("writing {}: {what}", path.display()));
+        let dir = path
+            .parent()
+            .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+        let name = path
+            .file_name()
+            .map_or_else(|| "chunk".into(), |n| n.to_string_lossy().into_owned());
+        let mut builder = tempfile::Builder::new();
+        let prefix = format!(".{name}.partial.");
+        builder.prefix(&prefix);
+        // An ordinary file once renamed (0666 less the umask), not a temporary file's 0600.
+        #[cfg(unix)]
+        builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+        let tmp = builder.tempfile_in(&dir).map_err(|e| fail(e.to_string()))?;
+        let mut w = dataset::Writer::new(std::io::BufWriter::new(tmp), &self.header(chunk))
+            .map_err(|e| fail(e.to_string()))?;
+        for r in games.iter().flat_map(|g| &g.records) {
+            w.push(r).map_err(|e| fail(e.to_string()))?;
+        }
+        let records = w.records();
+        let games_n = games.len() as u32;
+        let mut out = w.finish(games_n).map_err(|e| fail(e.to_string()))?;
+        out.flush().map_err(|e| fail(e.to_string()))?;
+        let tmp = out.into_inner().map_err(|e| fail(e.error().to_string()))?;
+        tmp.as_file().sync_all().map_err(|e| fail(e.to_string()))?;
+        let bytes = tmp
+            .as_file()
+            .metadata()
+            .map(|m| m.len())
+            .map_err(|e| fail(e.to_string()))?;
+        tmp.persist(path).map_err(|e| fail(e.error.to_string()))?;
+        Ok((
+            dataset::Totals {
+                records,
+                games: games_n,
+            },
+            bytes,
+        ))
+    }
+}
+
+/// A search score for the data: centi-men clipped to ±[`SCORE_CLIP`], wins and losses at the clip.
+fn clip(score: Option<Score>) -> i16 {
+    let v = match score {
+        Some(Score::Value(v)) => v.clamp(-SCORE_CLIP, SCORE_CLIP),
+        Some(Score::Win(_) | Score::DatabaseWin(_)) => SCORE_CLIP,
+        Some(Score::Loss(_) | Score::DatabaseLoss(_)) => -SCORE_CLIP,
+        None => 0,
+    };
+    v as i16
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::openings::{read_openings, ACF_THREE_MOVE_PDN};
+    use crown_core::Color;
+
+    fn gen(variant: Variant) -> DataGen {
+        DataGen {
+            variant,
+            seed: 3,
+            chunk_games: 2,
+            limits: Limits {
+                nodes: Some(200),
+                ..Limits::default()
+            },
+            eval: None,
+            max_plies: 80,
+            random_plies: None,
+            ballots: Vec::new(),
+            three_move: if variant == Variant::Impasse {
+                Vec::new()
+            } else {
+                read_openings(ACF_THREE_MOVE_PDN, "acf3", variant).unwrap()
+            },
+            tables: None,
+            adjudicate: false,
+        }
+    }
+
+    /// A position where the side to move has no capture but the other side has one is not quiet
+    /// (American rule: a man captures forward only; pool: backward too).
+    #[test]
+    fn a_capture_of_either_side_makes_a_position_loud() {
+        // Black to move: its man on 14 cannot jump White's 18 (23 is taken); White's man on 18
+        // could jump it to 9.
+        let only_white = Position::from_fen(Variant::American, "B:W18,23:B14").unwrap();
+        assert!(!only_white.must_capture());
+        assert!(only_white.can_capture(Color::White));
+        assert!(!quiet(&only_white));
+        // White to move there must capture: not quiet either.
+        let white_moves = Position::from_fen(Variant::American, "W:W18,23:B14").unwrap();
+        assert!(white_moves.must_capture() && !quiet(&white_moves));
+        // Far apart: quiet.
+        let calm = Position::from_fen(Variant::American, "B:W29:B1").unwrap();
+        assert!(quiet(&calm));
+        // White to move has no capture in either game (17 and 21 block its men); Black's man on
+        // 14 could jump White's 10 backwards to 7, which only pool's men may do.
+        let fen = "W:W10,17,21:B14";
+        let pool = Position::from_fen(Variant::Pool, fen).unwrap();
+        let american = Position::from_fen(Variant::American, fen).unwrap();
+        assert!(!pool.must_capture() && pool.can_capture(Color::Black) && !quiet(&pool));
+        assert!(quiet(&american), "American men do not capture backwards");
+        // Impasse has no captures.
+        assert!(quiet(&Position::new(Variant::Impasse)));
+    }
+
+    /// The starts are drawn from every source; the random plies follow the defaults.
+    #[test]
+    fn openings_come_from_every_start_and_depend_on_the_game_number_only() {
+        let g = gen(Variant::American);
+        assert_eq!(g.starts(), [StartKind::ThreeMove, StartKind::Start]);
+        let mut seen = [0; 2];
+        for n in 0..60 {
+            let (a, kind) = g.opening(&mut Rng::stream(g.seed, n));
+            let (b, _) = g.opening(&mut Rng::stream(g.seed, n));
+            assert_eq!(a.position(), b.position());
+            let plies = a.ply_count();
+            match kind {
+                StartKind::ThreeMove => {
+                    seen[0] += 1;
+                    assert!(plies <= 3);
+                }
+                StartKind::Start => {
+                    seen[1] += 1;
+                    assert!(plies <= 8);
+                }
+                StartKind::Ballot => unreachable!(),
+            }
+        }
+        assert!(seen.iter().all(|&s| s > 10), "{seen:?}");
+    }
+
+    /// A run on two threads writes the chunks that playing them one game after the other gives.
+    #[test]
+    fn parallel_chunks_are_the_sequential_records() {
+        let g = gen(Variant::Pool);
+        let dir = tempfile::tempdir().unwrap();
+        let stop = AtomicBool::new(false);
+        let mut events = 0;
+        let s = g
+            .run(dir.path(), 0..3, 2, &stop, |_| {
+                events += 1;
+                Flow::Continue
+            })
+            .unwrap();
+        let mut written = s.written.clone();
+        written.sort_unstable();
+        assert_eq!(written, [0, 1, 2]);
+        assert_eq!(events, 3 * 2 + 3);
+        for c in 0..3 {
+            let path = dir.path().join(g.chunk_name(c));
+            let r = dataset::Reader::open(&path).unwrap();
+            assert_eq!(r.header(), &g.header(c));
+            let read: Vec<Record> = r.map(Result::unwrap).collect();
+            assert_eq!(read, g.chunk_records(c).unwrap(), "chunk {c}");
+        }
+        // Again: every chunk is there, nothing is played.
+        let s = g
+            .run(dir.path(), 0..3, 2, &stop, |_| Flow::Continue)
+            .unwrap();
+        assert_eq!((s.skipped.len(), s.games), (3, 0));
+    }
+}
