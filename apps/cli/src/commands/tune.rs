@@ -106,6 +106,14 @@ pub struct FitArgs {
     /// whole target (neither the game result nor the search score). Default: no relabelling.
     #[arg(long)]
     egdb: Option<PathBuf>,
+    /// Parts of the evaluation to train besides the base features: `blocks` (4 × 4 block
+    /// patterns), `scale` (material scales), both as `blocks,scale`, or `base` for neither (the
+    /// weights of format version 1).
+    #[arg(long, default_value = "blocks,scale")]
+    features: crown_ai::trained::FeatureSet,
+    /// Training threads, 1 to 64 (the weights do not depend on it).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
     /// Output weights file (e.g. crates/ai/weights/american.bin); checked before any work, not one
     /// of the data files.
     #[arg(long)]
@@ -489,6 +497,7 @@ fn check_fit_settings(args: &FitArgs) -> Result<(), CliError> {
 fn fit(args: &FitArgs) -> Result<ExitCode, CliError> {
     let variant: Variant = args.variant.parse()?;
     check_fit_settings(args)?;
+    check_threads(args.threads)?;
     if let Some(data) = args.data.iter().find(|d| same_file(d, &args.out)) {
         return Err(CliError(format!(
             "--out {} is the data file {}; give another file name",
@@ -534,6 +543,8 @@ fn fit(args: &FitArgs) -> Result<ExitCode, CliError> {
         lambda: args.lambda,
         seed: args.seed,
         k: args.k,
+        features: args.features,
+        threads: args.threads,
         ..TrainConfig::default()
     };
     // One game in ten is held out; with about ten games or fewer there may be none.
@@ -541,19 +552,29 @@ fn fit(args: &FitArgs) -> Result<ExitCode, CliError> {
         .iter()
         .any(|s| crown_ai::train::is_validation(s.game, cfg.seed));
     let t0 = std::time::Instant::now();
+    let mut last = t0;
     let (weights, report) = train(variant, &samples, &cfg, &mut |e, lt, lv| {
+        let now = std::time::Instant::now();
+        let times = format!(
+            "{:.1} s, {:.0} s in all",
+            (now - last).as_secs_f64(),
+            (now - t0).as_secs_f64()
+        );
+        last = now;
         if held_out {
-            eprintln!(
-                "epoch {e:>3}: train loss {lt:.5}, validation loss {lv:.5} ({:.0} s)",
-                t0.elapsed().as_secs_f64()
-            );
+            eprintln!("epoch {e:>3}: train loss {lt:.5}, validation loss {lv:.5} ({times})");
         } else {
-            eprintln!(
-                "epoch {e:>3}: train loss {lt:.5} ({:.0} s)",
-                t0.elapsed().as_secs_f64()
-            );
+            eprintln!("epoch {e:>3}: train loss {lt:.5} ({times})");
         }
     });
+    println!(
+        "features {}: rows of {} positions built in {:.1} s ({} MiB), {:.1} s per epoch",
+        cfg.features,
+        samples.len(),
+        report.rows_seconds,
+        report.rows_bytes >> 20,
+        report.epoch_seconds.iter().sum::<f64>() / report.epoch_seconds.len().max(1) as f64
+    );
     out.write_all(&weights.to_bytes())?;
     out.persist()?;
     if held_out {

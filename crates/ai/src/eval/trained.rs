@@ -17,7 +17,18 @@
 //! - `128..128 + 21 × 625` patterns: 21 regions of four squares (two adjacent squares of a row and
 //!   the two below them: rows r and r + 1, squares k and k + 1 of each), each square empty / our man /
 //!   our king / their man / their king, a base-5 index;
-//! - [`MISC`] terms that patterns cannot see (listed at [`Misc`]).
+//! - [`MISC`] terms that patterns cannot see (listed at [`Misc`]);
+//! - with [`FeatureSet::blocks`], from [`BLOCK_BASE`]: 15 **blocks** of 4 × 4 board squares (rows
+//!   r to r + 3, squares k and k + 1 of each: 8 playable squares), each square empty / ours / theirs
+//!   (a king counts as its side's piece), a base-3 index into 3⁸ = 6561 weights per block.
+//!
+//! The first [`BASE_FEATURES`] features are those of format version 1, at the same indices, so a
+//! version-1 file is a [`FeatureSet::BASE`] set of weights.
+//!
+//! With [`FeatureSet::scale`] the score is then multiplied by a learnt **material scale**
+//! `scale / 256` chosen by the material on the board (our men, our kings, their men, their kings:
+//! [`scale_index`]): it lets equal-force endings that are dead draws read near 0, and lets the
+//! leads that win count fully.
 
 use super::board::{clear_to_edge, squares, Board, CONES, LONG_DIAGONAL, NEIGH, NO};
 use crown_core::Variant;
@@ -39,10 +50,92 @@ pub const PATTERN_BASE: usize = 128;
 pub const MISC_BASE: usize = PATTERN_BASE + REGIONS * REGION_STATES;
 /// Number of miscellaneous features.
 pub const MISC: usize = 24;
+/// Number of features of format version 1 ([`FeatureSet::BASE`]): piece-square tables, four-square
+/// patterns and the miscellaneous terms.
+pub const BASE_FEATURES: usize = MISC_BASE + MISC;
+/// Number of 4 × 4 blocks.
+pub const BLOCKS: usize = 15;
+/// States of a block (3⁸).
+pub const BLOCK_STATES: usize = 6561;
+/// First block feature.
+pub const BLOCK_BASE: usize = BASE_FEATURES;
 /// Total number of features (each with an opening and an endgame weight).
-pub const FEATURES: usize = MISC_BASE + MISC;
+pub const FEATURES: usize = BLOCK_BASE + BLOCKS * BLOCK_STATES;
+/// Entries of the material scale table: 13⁴ (each of the four piece counts 0–12).
+pub const SCALE_ENTRIES: usize = 13 * 13 * 13 * 13;
+/// The material scale that leaves a score unchanged (scales are in 1/256).
+pub const SCALE_ONE: i32 = 256;
+/// Largest material scale (4: a score at most quadrupled).
+pub const SCALE_MAX: i32 = 4 * SCALE_ONE;
 /// Pieces at which the opening weights apply fully.
 const PHASE_MAX: i32 = 24;
+
+/// Which optional parts of the trained evaluation a set of weights uses (the base features are
+/// always on). Written `base`, `blocks`, `scale` or `blocks,scale`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct FeatureSet {
+    /// The 4 × 4 block patterns ([`BLOCK_BASE`]).
+    pub blocks: bool,
+    /// The material scale ([`scale_index`]).
+    pub scale: bool,
+}
+
+impl FeatureSet {
+    /// The features of format version 1 only.
+    pub const BASE: FeatureSet = FeatureSet {
+        blocks: false,
+        scale: false,
+    };
+    /// Every part.
+    pub const ALL: FeatureSet = FeatureSet {
+        blocks: true,
+        scale: true,
+    };
+
+    /// Number of features of this set: [`FEATURES`] with the blocks, else [`BASE_FEATURES`].
+    pub fn features(self) -> usize {
+        if self.blocks {
+            FEATURES
+        } else {
+            BASE_FEATURES
+        }
+    }
+}
+
+impl std::fmt::Display for FeatureSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match (self.blocks, self.scale) {
+            (false, false) => write!(f, "base"),
+            (true, false) => write!(f, "blocks"),
+            (false, true) => write!(f, "scale"),
+            (true, true) => write!(f, "blocks,scale"),
+        }
+    }
+}
+
+impl std::str::FromStr for FeatureSet {
+    type Err = String;
+
+    /// `base`, or a comma-separated list of `blocks` and `scale`.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let mut set = FeatureSet::BASE;
+        if s == "base" {
+            return Ok(set);
+        }
+        for part in s.split(',') {
+            match part.trim() {
+                "blocks" => set.blocks = true,
+                "scale" => set.scale = true,
+                other => {
+                    return Err(format!(
+                    "unknown feature part {other:?} in {s:?} (base, or a list of blocks and scale)"
+                ))
+                }
+            }
+        }
+        Ok(set)
+    }
+}
 
 /// Miscellaneous features, offsets from [`MISC_BASE`]; "us / them" pairs are consecutive.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -112,10 +205,58 @@ const fn region_start(r: usize) -> usize {
     (r / 3) * 4 + r % 3
 }
 
-/// Call `f(feature, value)` for every active feature of `o` in `variant` (features with value 0
-/// may be skipped). The same function drives the evaluation and the training, so they agree.
+/// Base-3 value of each 8-bit set of block squares: bit j counts 3ʲ.
+static BASE3: [u16; 256] = {
+    let mut t = [0u16; 256];
+    let mut m = 0;
+    while m < 256 {
+        let (mut v, mut p, mut j) = (0u16, 1u16, 0);
+        while j < 8 {
+            if m & (1 << j) != 0 {
+                v += p;
+            }
+            p *= 3;
+            j += 1;
+        }
+        t[m] = v;
+        m += 1;
+    }
+    t
+};
+
+/// The 8 squares of block `r` in set `x`, as 8 bits (row by row, two squares each).
 #[inline]
-pub fn features(o: &Oriented, variant: Variant, f: &mut impl FnMut(usize, i32)) {
+fn block_bits(x: u32, r: usize) -> usize {
+    let y = (x >> (4 * (r / 3) + r % 3)) & 0x3333;
+    ((y & 3) | ((y >> 2) & 0xc) | ((y >> 4) & 0x30) | ((y >> 6) & 0xc0)) as usize
+}
+
+/// The base-3 index (0 empty, 1 ours, 2 theirs per square) of block `r` of `o`.
+#[inline]
+pub fn block_index(o: &Oriented, r: usize) -> usize {
+    let ours = o.men[0] | o.kings[0];
+    let theirs = o.men[1] | o.kings[1];
+    usize::from(BASE3[block_bits(ours, r)]) + 2 * usize::from(BASE3[block_bits(theirs, r)])
+}
+
+/// The entry of the material scale table for `o`: our men, our kings, their men and their kings,
+/// each counted up to 12, as a base-13 number.
+#[inline]
+pub fn scale_index(o: &Oriented) -> usize {
+    let n = |x: u32| (x.count_ones() as usize).min(12);
+    ((n(o.men[0]) * 13 + n(o.kings[0])) * 13 + n(o.men[1])) * 13 + n(o.kings[1])
+}
+
+/// Call `f(feature, value)` for every active feature of `o` in `variant` with the parts of `set`
+/// (features with value 0 may be skipped). The same function drives the evaluation and the
+/// training, so they agree.
+#[inline]
+pub fn features(o: &Oriented, variant: Variant, set: FeatureSet, f: &mut impl FnMut(usize, i32)) {
+    if set.blocks {
+        for r in 0..BLOCKS {
+            f(BLOCK_BASE + r * BLOCK_STATES + block_index(o, r), 1);
+        }
+    }
     let occ = o.occupied();
     let empty = !occ;
     let mut state = [0u8; 32];
@@ -272,12 +413,20 @@ impl Weights {
         let o = Oriented::of(b);
         let (mut open, mut end) = (0i32, 0i32);
         let w = &self.w[..];
-        features(&o, variant, &mut |i, v| {
-            let pair = w[i];
-            open += i32::from(pair[0]) * v;
-            end += i32::from(pair[1]) * v;
+        features(&o, variant, self.set, &mut |i, v| {
+            // Every index is below FEATURES; weights built by hand may be shorter.
+            if let Some(pair) = w.get(i) {
+                open += i32::from(pair[0]) * v;
+                end += i32::from(pair[1]) * v;
+            }
         });
         let p = phase(&o);
-        (open * p + end * (PHASE_MAX - p)) / (PHASE_MAX * SCALE)
+        let s = (open * p + end * (PHASE_MAX - p)) / (PHASE_MAX * SCALE);
+        match self.set.scale {
+            true => self.scale.get(scale_index(&o)).map_or(s, |&k| {
+                (i64::from(s) * i64::from(k) / i64::from(SCALE_ONE)) as i32
+            }),
+            false => s,
+        }
     }
 }
