@@ -334,6 +334,45 @@ fn cross_entropy_one(e: f64, t: f64, k: f64) -> f64 {
     -(t * p.ln() + (1.0 - t) * (1.0 - p).ln())
 }
 
+/// The training target of `s`: its exact result when a database gave it, else
+/// `λ × result + (1 − λ) × sigmoid(k × search score)`.
+pub fn target(s: &Sample, k: f64, lambda: f64) -> f64 {
+    if s.exact {
+        f64::from(s.result)
+    } else {
+        lambda * f64::from(s.result)
+            + (1.0 - lambda) * sigmoid(k * f64::from(s.score.clamp(-2000, 2000)))
+    }
+}
+
+/// Mean cross-entropy of `sigmoid(k × eval)` against the targets ([`target`]) of `samples`, with
+/// the engine's own (integer) evaluation by `weights` (`None`: the classic evaluation), computed
+/// by up to `threads` threads (the result does not depend on it).
+pub fn loss(
+    weights: Option<&Weights>,
+    samples: &[Sample],
+    k: f64,
+    lambda: f64,
+    threads: usize,
+) -> f64 {
+    if samples.is_empty() {
+        return 0.0;
+    }
+    let sums = par_map(samples.len().div_ceil(ROW_BLOCK), threads, |b| {
+        samples[b * ROW_BLOCK..samples.len().min((b + 1) * ROW_BLOCK)]
+            .iter()
+            .map(|s| {
+                let e = match weights {
+                    Some(w) => w.evaluate_position(&s.position),
+                    None => crate::eval::evaluate_with(&s.position, crate::eval::EvalKind::Classic),
+                };
+                cross_entropy_one(f64::from(e), target(s, k, lambda), k)
+            })
+            .sum::<f64>()
+    });
+    sums.iter().sum::<f64>() / samples.len() as f64
+}
+
 /// Whether game `game` is held out for validation (one in ten, by a hash with `seed`).
 pub fn is_validation(game: u32, seed: u64) -> bool {
     crown_core::rng::Rng::stream(seed, u64::from(game)).next_u64() % 10 == 0
@@ -402,12 +441,7 @@ pub fn train(
     let (mut tr_items, mut va_items) = (Vec::new(), Vec::new());
     let mut classic_valid = Vec::new();
     for (s, &c) in samples.iter().zip(&classic) {
-        let t = if s.exact {
-            f64::from(s.result)
-        } else {
-            cfg.lambda * f64::from(s.result)
-                + (1.0 - cfg.lambda) * sigmoid(k * f64::from(s.score.clamp(-2000, 2000)))
-        };
+        let t = target(s, k, cfg.lambda);
         if is_validation(s.game, cfg.seed) {
             va_items.push((&s.position, t as f32));
             classic_valid.push((c, t));

@@ -30,6 +30,35 @@ enum TuneCommand {
     Gen(GenArgs),
     /// Train evaluation weights from `gen` files and write the weights file.
     Fit(FitArgs),
+    /// The loss of weights files on `gen` files (e.g. a chunk held out of training).
+    Loss(LossArgs),
+}
+
+/// Arguments of `crown tune loss`.
+#[derive(Args, Debug)]
+pub struct LossArgs {
+    /// Game: american, pool or impasse.
+    #[arg(long, default_value = "american")]
+    variant: String,
+    /// Data files written by `crown tune gen`.
+    #[arg(long, required = true, num_args = 1..)]
+    data: Vec<PathBuf>,
+    /// Weights files to measure (`classic` for the classic evaluation).
+    #[arg(long, required = true, num_args = 1..)]
+    weights: Vec<String>,
+    /// The scale k of sigmoid(k × eval), eval in centi-men, 1e-6 to 1 (that of the weights, e.g.
+    /// 0.00757 for American).
+    #[arg(long)]
+    k: f64,
+    /// Weight of the game result in the target, 0 to 1, as in `fit`.
+    #[arg(long, default_value_t = 0.7)]
+    lambda: f64,
+    /// Endgame database directory: positions it holds get their exact result as the target.
+    #[arg(long)]
+    egdb: Option<PathBuf>,
+    /// Threads, 1 to 64.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
 }
 
 /// Arguments of `crown tune gen`.
@@ -125,6 +154,7 @@ pub fn run(args: &TuneArgs) -> Result<ExitCode, CliError> {
     match &args.command {
         TuneCommand::Gen(a) => gen(a),
         TuneCommand::Fit(a) => fit(a),
+        TuneCommand::Loss(a) => loss(a),
     }
 }
 
@@ -494,29 +524,23 @@ fn check_fit_settings(args: &FitArgs) -> Result<(), CliError> {
     Ok(())
 }
 
-fn fit(args: &FitArgs) -> Result<ExitCode, CliError> {
-    let variant: Variant = args.variant.parse()?;
-    check_fit_settings(args)?;
-    check_threads(args.threads)?;
-    if let Some(data) = args.data.iter().find(|d| same_file(d, &args.out)) {
-        return Err(CliError(format!(
-            "--out {} is the data file {}; give another file name",
-            args.out.display(),
-            data.display()
-        )));
-    }
-    let mut out = OutFile::create(&args.out, "--out")?;
-    out.on_interrupt(false);
+/// Read the `--data` files of `variant` (game numbers offset per file), optionally labelled by the
+/// databases in `egdb` (printing how many positions they labelled).
+fn read_samples(
+    data: &[PathBuf],
+    variant: Variant,
+    egdb: Option<&Path>,
+) -> Result<Vec<Sample>, CliError> {
     let mut samples = Vec::new();
     let mut offset = 0u32;
-    for path in &args.data {
+    for path in data {
         let max = read_data(path, variant, offset, &mut samples)?;
         offset += max + 1;
     }
     if samples.is_empty() {
         return Err(CliError("no positions in the data files".into()));
     }
-    if let Some(dir) = &args.egdb {
+    if let Some(dir) = egdb {
         let tables = crown_ai::tables::load(Some(dir))
             .map_err(CliError)?
             .ok_or_else(|| CliError(format!("no endgame databases in {}", dir.display())))?;
@@ -536,6 +560,71 @@ fn fit(args: &FitArgs) -> Result<ExitCode, CliError> {
             );
         }
     }
+    Ok(samples)
+}
+
+fn loss(args: &LossArgs) -> Result<ExitCode, CliError> {
+    let variant: Variant = args.variant.parse()?;
+    check_threads(args.threads)?;
+    if !(1e-6..=1.0).contains(&args.k) {
+        return Err(CliError(format!(
+            "--k {:e}: expected a number from 1e-6 to 1",
+            args.k
+        )));
+    }
+    if !(0.0..=1.0).contains(&args.lambda) {
+        return Err(CliError(format!(
+            "--lambda {}: expected a number from 0 to 1",
+            args.lambda
+        )));
+    }
+    let mut all = Vec::new();
+    for name in &args.weights {
+        let w = if name == "classic" {
+            None
+        } else {
+            let bytes =
+                std::fs::read(name).map_err(|e| CliError(format!("reading {name}: {e}")))?;
+            let w = crown_ai::trained::Weights::from_bytes(&bytes)
+                .map_err(|e| CliError(format!("{name}: {e}")))?;
+            if w.variant != variant {
+                return Err(CliError(format!(
+                    "{name}: the weights are for {}, not {variant}",
+                    w.variant
+                )));
+            }
+            Some(w)
+        };
+        all.push((name, w));
+    }
+    let samples = read_samples(&args.data, variant, args.egdb.as_deref())?;
+    println!(
+        "{} positions, k = {}, lambda = {}",
+        samples.len(),
+        args.k,
+        args.lambda
+    );
+    for (name, w) in &all {
+        let l = crown_ai::train::loss(w.as_ref(), &samples, args.k, args.lambda, args.threads);
+        println!("{name}: loss {l:.5}");
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn fit(args: &FitArgs) -> Result<ExitCode, CliError> {
+    let variant: Variant = args.variant.parse()?;
+    check_fit_settings(args)?;
+    check_threads(args.threads)?;
+    if let Some(data) = args.data.iter().find(|d| same_file(d, &args.out)) {
+        return Err(CliError(format!(
+            "--out {} is the data file {}; give another file name",
+            args.out.display(),
+            data.display()
+        )));
+    }
+    let mut out = OutFile::create(&args.out, "--out")?;
+    out.on_interrupt(false);
+    let samples = read_samples(&args.data, variant, args.egdb.as_deref())?;
     let cfg = TrainConfig {
         epochs: args.epochs,
         lr: args.lr,
