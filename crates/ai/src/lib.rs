@@ -11,8 +11,8 @@
 //! - Endgame databases ([`Engine::set_tables`], [`tables`]): probed at the root (the shortest win,
 //!   the longest loss, so won endings are converted) and at every node with few enough pieces;
 //!   their wins and losses are scored [`Score::DatabaseWin`] / [`Score::DatabaseLoss`].
-//! - Evaluation per game: see [`eval`] (classic, hand-set) and [`trained`] (pattern tables learnt
-//!   from self-play, the default for American and pool checkers; trained by [`train`] and `crown tune`).
+//! - Evaluation per game: see [`eval`]: [`eval::classic`] (hand-set) and [`eval::trained`] (pattern
+//!   tables learnt from self-play, the default of every game; trained by [`train`] and `crown tune`).
 //! - Casual levels 1–10 ([`Limits::level`] for the search caps, [`EngineOptions::level`] for the
 //!   controlled randomness of the low levels, which never misses a win in one).
 //! - Time management for clocks ([`Limits::clock`]).
@@ -34,7 +34,6 @@
 //! ```
 
 pub mod bench;
-mod board;
 pub mod book;
 #[cfg(feature = "dataset")]
 pub mod dataset;
@@ -45,8 +44,12 @@ mod search;
 pub mod session;
 pub mod tables;
 pub mod train;
-pub mod trained;
 mod tt;
+
+/// The evaluations' board view, [`eval::board`].
+use eval::board;
+/// The trained evaluation, [`eval::trained`] (its historical path).
+pub use eval::trained;
 
 use crown_core::Move;
 use std::fmt;

@@ -1,7 +1,6 @@
 //! The search: iterative deepening over a principal-variation negamax with a shared transposition
 //! table, run by one main thread and `threads − 1` lazy-SMP helpers.
 
-use crate::eval;
 use crate::tables::{self, EndgameTables, TableProbe, Wdl};
 use crate::tt::{Bound, Table};
 use crate::{Engine, Limits, Score, SearchInfo, SearchResult};
@@ -428,10 +427,7 @@ impl<'a> Worker<'a> {
         let mut threat = false;
         let mut depth = depth;
         if depth <= 0 && !captures {
-            if depth == 0
-                && draughts
-                && eval::can_capture(&board, 1 - side as usize, self.sh.variant)
-            {
+            if depth == 0 && draughts && pos.can_capture(side.opposite()) {
                 threat = true;
                 depth = 1;
             } else {
@@ -452,7 +448,7 @@ impl<'a> Worker<'a> {
             && (1..=3).contains(&depth)
             && alpha.abs() < DB_BOUND
             && beta.abs() < DB_BOUND
-            && !(draughts && eval::can_capture(&board, 1 - side as usize, self.sh.variant))
+            && !(draughts && pos.can_capture(side.opposite()))
         {
             let ev = board.evaluate_with(self.sh.variant, self.sh.weights);
             if tw.reverse_futility && ev - crate::RFP_MARGIN * depth >= beta {

@@ -3,7 +3,10 @@
 
 use crown_ai::eval::{evaluate_with, EvalKind};
 use crown_ai::train::{train, Sample, TrainConfig};
-use crown_ai::trained::{Weights, WeightsError, EMBEDDED, EMBEDDED_WITHOUT_TABLES, FEATURES};
+use crown_ai::trained::{
+    fnv1a, FeatureSet, Weights, WeightsError, BASE_FEATURES, EMBEDDED, EMBEDDED_WITHOUT_TABLES,
+    FEATURES, SCALE_ENTRIES,
+};
 use crown_core::{Color, Game, Position, Setup, SquareSet, Variant};
 
 /// Each embedded weights file loads, is for its own game, and has every feature.
@@ -16,6 +19,80 @@ fn embedded_weights_load_and_match_their_checksum() {
         // Writing it back gives the same bytes (the format has one encoding).
         assert_eq!(w.to_bytes(), bytes);
     }
+}
+
+/// A weights file of format version 1, written here from its specification (docs/engine.md: magic,
+/// version 1, variant, a zero byte, feature count, scale 16, the `i16` pairs, FNV-1a 64).
+fn version_1_file(w: &Weights) -> Vec<u8> {
+    let mut out = b"CRWNEVAL".to_vec();
+    out.extend_from_slice(&1u16.to_le_bytes());
+    out.push(match w.variant {
+        Variant::American => 0,
+        Variant::Pool => 1,
+        Variant::Impasse => 2,
+    });
+    out.push(0);
+    out.extend_from_slice(&(BASE_FEATURES as u32).to_le_bytes());
+    out.extend_from_slice(&16u32.to_le_bytes());
+    for pair in &w.w[..BASE_FEATURES] {
+        out.extend_from_slice(&pair[0].to_le_bytes());
+        out.extend_from_slice(&pair[1].to_le_bytes());
+    }
+    let sum = fnv1a(&out);
+    out.extend_from_slice(&sum.to_le_bytes());
+    out
+}
+
+/// Files of format version 1 still load, as base-feature weights that evaluate every position
+/// exactly as the same weights in version 2; an unknown version or parts byte is refused.
+#[test]
+fn version_1_files_load_and_other_versions_are_refused() {
+    for (variant, bytes) in EMBEDDED {
+        let w = Weights::from_bytes(bytes).unwrap();
+        if w.set != FeatureSet::BASE {
+            continue;
+        }
+        let old = Weights::from_bytes(&version_1_file(&w)).unwrap();
+        assert_eq!(old, w, "{variant}");
+        random_positions(variant, 5, |pos| {
+            assert_eq!(old.evaluate_position(pos), w.evaluate_position(pos));
+        });
+    }
+    let mut v3 = EMBEDDED[0].1.to_vec();
+    v3[8] = 3;
+    assert_eq!(Weights::from_bytes(&v3), Err(WeightsError::Version(3)));
+    let mut parts = EMBEDDED[0].1.to_vec();
+    parts[11] = 4;
+    assert_eq!(Weights::from_bytes(&parts), Err(WeightsError::Parts(4)));
+}
+
+/// Weights with every part survive writing and reading; untouched entries cost little room, and
+/// the material scale multiplies the score.
+#[test]
+fn weights_with_blocks_and_scales_round_trip() {
+    let mut w = Weights::zero_with(Variant::American, FeatureSet::ALL);
+    for (i, pair) in w.w.iter_mut().enumerate().step_by(97) {
+        *pair = [(i % 2000) as i16 - 1000, -((i % 300) as i16)];
+    }
+    w.scale[1234] = 0;
+    w.scale[SCALE_ENTRIES - 1] = 700;
+    let bytes = w.to_bytes();
+    assert_eq!(Weights::from_bytes(&bytes).as_ref(), Ok(&w));
+    // About 1,150 nonzero pairs of FEATURES: far below the 4 bytes per pair of a dense file.
+    assert!(bytes.len() < 4 * FEATURES / 20, "{} bytes", bytes.len());
+    // One man against one man, side to move's men on 5, theirs on 28: with a scale of 0 for that
+    // material (1 man each side: index ((1 × 13 + 0) × 13 + 1) × 13 + 0) it reads 0.
+    let pos = Position::from_fen(Variant::American, "B:W28:B5").unwrap();
+    let mut material = Weights::zero_with(Variant::American, FeatureSet::ALL);
+    for s in 0..32 {
+        material.w[s] = [1600; 2];
+    }
+    assert_eq!(material.evaluate_position(&pos), 100);
+    let one_man_each = 2210; // ((1 × 13 + 0) × 13 + 1) × 13 + 0
+    material.scale[one_man_each] = 0;
+    assert_eq!(material.evaluate_position(&pos), 0);
+    material.scale[one_man_each] = 128;
+    assert_eq!(material.evaluate_position(&pos), 50);
 }
 
 /// A flipped byte anywhere in the weights is caught by the checksum; a short file is rejected.
@@ -31,8 +108,16 @@ fn corrupted_weights_are_rejected() {
             "byte {at}"
         );
     }
+    // A cut file: its last 8 bytes are no longer the checksum of the rest.
+    for len in [bytes.len() - 1, bytes.len() / 2, 40] {
+        assert_eq!(
+            Weights::from_bytes(&bytes[..len]),
+            Err(WeightsError::Checksum),
+            "{len} bytes"
+        );
+    }
     assert_eq!(
-        Weights::from_bytes(&bytes[..bytes.len() - 1]),
+        Weights::from_bytes(&bytes[..27]),
         Err(WeightsError::Truncated)
     );
     let mut bad = bytes.to_vec();

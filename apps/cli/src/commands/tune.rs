@@ -37,6 +37,35 @@ enum TuneCommand {
     Pack(data::PackArgs),
     /// Train evaluation weights from `gen` files and write the weights file.
     Fit(FitArgs),
+    /// The loss of weights files on `gen` files (e.g. a chunk held out of training).
+    Loss(LossArgs),
+}
+
+/// Arguments of `crown tune loss`.
+#[derive(Args, Debug)]
+pub struct LossArgs {
+    /// Game: american, pool or impasse.
+    #[arg(long, default_value = "american")]
+    variant: String,
+    /// Data files written by `crown tune gen`.
+    #[arg(long, required = true, num_args = 1..)]
+    data: Vec<PathBuf>,
+    /// Weights files to measure (`classic` for the classic evaluation).
+    #[arg(long, required = true, num_args = 1..)]
+    weights: Vec<String>,
+    /// The scale k of sigmoid(k × eval), eval in centi-men, 1e-6 to 1 (that of the weights, e.g.
+    /// 0.00757 for American).
+    #[arg(long)]
+    k: f64,
+    /// Weight of the game result in the target, 0 to 1, as in `fit`.
+    #[arg(long, default_value_t = 0.7)]
+    lambda: f64,
+    /// Endgame database directory: positions it holds get their exact result as the target.
+    #[arg(long)]
+    egdb: Option<PathBuf>,
+    /// Threads, 1 to 64.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
 }
 
 /// Arguments of `crown tune gen`.
@@ -137,6 +166,14 @@ pub struct FitArgs {
     /// whole target (neither the game result nor the search score). Default: no relabelling.
     #[arg(long)]
     egdb: Option<PathBuf>,
+    /// Parts of the evaluation to train besides the base features: `blocks` (4 × 4 block
+    /// patterns), `scale` (material scales), both as `blocks,scale`, or `base` for neither (the
+    /// weights of format version 1).
+    #[arg(long, default_value = "blocks,scale")]
+    features: crown_ai::trained::FeatureSet,
+    /// Training threads, 1 to 64 (the weights do not depend on it).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
     /// Output weights file (e.g. crates/ai/weights/american.bin); checked before any work, not one
     /// of the data files.
     #[arg(long)]
@@ -150,6 +187,7 @@ pub fn run(args: &TuneArgs) -> Result<ExitCode, CliError> {
         TuneCommand::Gen(a) => gen(a),
         TuneCommand::Pack(a) => data::pack(a),
         TuneCommand::Fit(a) => fit(a),
+        TuneCommand::Loss(a) => loss(a),
     }
 }
 
@@ -526,24 +564,19 @@ fn check_fit_settings(args: &FitArgs) -> Result<(), CliError> {
     Ok(())
 }
 
-fn fit(args: &FitArgs) -> Result<ExitCode, CliError> {
-    let variant: Variant = args.variant.parse()?;
-    check_fit_settings(args)?;
-    if let Some(data) = args.data.iter().find(|d| same_file(d, &args.out)) {
-        return Err(CliError(format!(
-            "--out {} is the data file {}; give another file name",
-            args.out.display(),
-            data.display()
-        )));
-    }
-    let mut out = OutFile::create(&args.out, "--out")?;
-    out.on_interrupt(false);
+/// Read the `--data` files of `variant` (game numbers offset per file), optionally labelled by the
+/// databases in `egdb` (printing how many positions they labelled).
+fn read_samples(
+    data: &[PathBuf],
+    variant: Variant,
+    egdb: Option<&Path>,
+) -> Result<Vec<Sample>, CliError> {
     let mut samples = Vec::new();
-    data::read_inputs(&args.data, variant, &mut samples)?;
+    data::read_inputs(data, variant, &mut samples)?;
     if samples.is_empty() {
         return Err(CliError("no positions in the data files".into()));
     }
-    if let Some(dir) = &args.egdb {
+    if let Some(dir) = egdb {
         let tables = crown_ai::tables::load(Some(dir))
             .map_err(CliError)?
             .ok_or_else(|| CliError(format!("no endgame databases in {}", dir.display())))?;
@@ -563,6 +596,71 @@ fn fit(args: &FitArgs) -> Result<ExitCode, CliError> {
             );
         }
     }
+    Ok(samples)
+}
+
+fn loss(args: &LossArgs) -> Result<ExitCode, CliError> {
+    let variant: Variant = args.variant.parse()?;
+    check_threads(args.threads)?;
+    if !(1e-6..=1.0).contains(&args.k) {
+        return Err(CliError(format!(
+            "--k {:e}: expected a number from 1e-6 to 1",
+            args.k
+        )));
+    }
+    if !(0.0..=1.0).contains(&args.lambda) {
+        return Err(CliError(format!(
+            "--lambda {}: expected a number from 0 to 1",
+            args.lambda
+        )));
+    }
+    let mut all = Vec::new();
+    for name in &args.weights {
+        let w = if name == "classic" {
+            None
+        } else {
+            let bytes =
+                std::fs::read(name).map_err(|e| CliError(format!("reading {name}: {e}")))?;
+            let w = crown_ai::trained::Weights::from_bytes(&bytes)
+                .map_err(|e| CliError(format!("{name}: {e}")))?;
+            if w.variant != variant {
+                return Err(CliError(format!(
+                    "{name}: the weights are for {}, not {variant}",
+                    w.variant
+                )));
+            }
+            Some(w)
+        };
+        all.push((name, w));
+    }
+    let samples = read_samples(&args.data, variant, args.egdb.as_deref())?;
+    println!(
+        "{} positions, k = {}, lambda = {}",
+        samples.len(),
+        args.k,
+        args.lambda
+    );
+    for (name, w) in &all {
+        let l = crown_ai::train::loss(w.as_ref(), &samples, args.k, args.lambda, args.threads);
+        println!("{name}: loss {l:.5}");
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn fit(args: &FitArgs) -> Result<ExitCode, CliError> {
+    let variant: Variant = args.variant.parse()?;
+    check_fit_settings(args)?;
+    check_threads(args.threads)?;
+    if let Some(data) = args.data.iter().find(|d| same_file(d, &args.out)) {
+        return Err(CliError(format!(
+            "--out {} is the data file {}; give another file name",
+            args.out.display(),
+            data.display()
+        )));
+    }
+    let mut out = OutFile::create(&args.out, "--out")?;
+    out.on_interrupt(false);
+    let samples = read_samples(&args.data, variant, args.egdb.as_deref())?;
     let cfg = TrainConfig {
         epochs: args.epochs,
         lr: args.lr,
@@ -570,6 +668,8 @@ fn fit(args: &FitArgs) -> Result<ExitCode, CliError> {
         lambda: args.lambda,
         seed: args.seed,
         k: args.k,
+        features: args.features,
+        threads: args.threads,
         ..TrainConfig::default()
     };
     // One game in ten is held out; with about ten games or fewer there may be none.
@@ -577,19 +677,29 @@ fn fit(args: &FitArgs) -> Result<ExitCode, CliError> {
         .iter()
         .any(|s| crown_ai::train::is_validation(s.game, cfg.seed));
     let t0 = std::time::Instant::now();
+    let mut last = t0;
     let (weights, report) = train(variant, &samples, &cfg, &mut |e, lt, lv| {
+        let now = std::time::Instant::now();
+        let times = format!(
+            "{:.1} s, {:.0} s in all",
+            (now - last).as_secs_f64(),
+            (now - t0).as_secs_f64()
+        );
+        last = now;
         if held_out {
-            eprintln!(
-                "epoch {e:>3}: train loss {lt:.5}, validation loss {lv:.5} ({:.0} s)",
-                t0.elapsed().as_secs_f64()
-            );
+            eprintln!("epoch {e:>3}: train loss {lt:.5}, validation loss {lv:.5} ({times})");
         } else {
-            eprintln!(
-                "epoch {e:>3}: train loss {lt:.5} ({:.0} s)",
-                t0.elapsed().as_secs_f64()
-            );
+            eprintln!("epoch {e:>3}: train loss {lt:.5} ({times})");
         }
     });
+    println!(
+        "features {}: rows of {} positions built in {:.1} s ({} MiB), {:.1} s per epoch",
+        cfg.features,
+        samples.len(),
+        report.rows_seconds,
+        report.rows_bytes >> 20,
+        report.epoch_seconds.iter().sum::<f64>() / report.epoch_seconds.len().max(1) as f64
+    );
     out.write_all(&weights.to_bytes())?;
     out.persist()?;
     if held_out {
