@@ -264,9 +264,9 @@ pub struct EngineOptions {
 pub const TABLES_FROM_LEVEL: u8 = 4;
 
 /// Switches of single search heuristics, so that each can be measured by SPRT within one build
-/// (`crown match` spec keys `malus=0|1`, `rfp=0|1`, `futility=0|1`). `None` in a field means the
-/// game's default; the defaults are the settings kept by SPRT
-/// (docs/engine.md, "Results").
+/// (`crown match` spec keys, see [`SearchTweaks::KEYS`] and [`SearchTweaks::set`]). `None` in a
+/// field means the game's default; the defaults are the settings kept by SPRT (docs/engine.md,
+/// "Results").
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SearchTweaks {
     /// History malus: each quiet move searched before a quiet cutoff move at a node loses the
@@ -283,6 +283,81 @@ pub struct SearchTweaks {
     pub futility: Option<bool>,
 }
 
+/// A spec key of [`SearchTweaks::set`] that does not exist or a value out of its range.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TweakError {
+    /// No switch has this key (the keys are [`SearchTweaks::KEYS`]).
+    UnknownKey(String),
+    /// The value is outside the switch's range `lo..=hi`.
+    OutOfRange {
+        /// The key.
+        key: &'static str,
+        /// The value given.
+        value: u64,
+        /// The least value allowed.
+        lo: u64,
+        /// The greatest value allowed.
+        hi: u64,
+    },
+}
+
+impl fmt::Display for TweakError {
+    /// `unknown search switch 'KEY'`, `KEY VALUE is not LO to HI`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TweakError::UnknownKey(k) => write!(f, "unknown search switch '{k}'"),
+            TweakError::OutOfRange { key, value, lo, hi } => {
+                write!(f, "{key} {value} is not {lo} to {hi}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for TweakError {}
+
+impl SearchTweaks {
+    /// The spec key of each switch with its range (`crown match --engine-a KEY=VALUE`), in the
+    /// order `crown match --help` lists them.
+    pub const KEYS: &'static [(&'static str, u64, u64)] =
+        &[("malus", 0, 1), ("rfp", 0, 1), ("futility", 0, 1)];
+
+    /// Set the switch named by spec key `key` (one of [`SearchTweaks::KEYS`]) to `value`
+    /// (0 = off, 1 = on for the on/off switches).
+    ///
+    /// # Errors
+    /// [`TweakError::UnknownKey`] when no switch has that key, [`TweakError::OutOfRange`] when
+    /// `value` is outside the key's range.
+    pub fn set(&mut self, key: &str, value: u64) -> Result<(), TweakError> {
+        let Some(&(name, lo, hi)) = Self::KEYS.iter().find(|(k, _, _)| *k == key) else {
+            return Err(TweakError::UnknownKey(key.to_string()));
+        };
+        if !(lo..=hi).contains(&value) {
+            return Err(TweakError::OutOfRange {
+                key: name,
+                value,
+                lo,
+                hi,
+            });
+        }
+        let on = value == 1;
+        match name {
+            "malus" => self.history_malus = Some(on),
+            "rfp" => self.reverse_futility = Some(on),
+            _ => self.futility = Some(on),
+        }
+        Ok(())
+    }
+
+    /// The setting of each switch in `variant`: the field when set, else the game's default.
+    pub(crate) fn resolve(&self, variant: crown_core::Variant) -> Tweaks {
+        Tweaks {
+            history_malus: self.history_malus.unwrap_or(variant.is_draughts()),
+            reverse_futility: self.reverse_futility.unwrap_or(false),
+            futility: self.futility.unwrap_or(false),
+        }
+    }
+}
+
 /// Reverse futility margin in centi-men per ply of remaining depth ([`SearchTweaks::reverse_futility`]).
 pub const RFP_MARGIN: i32 = 80;
 /// Futility margin in centi-men per ply of remaining depth ([`SearchTweaks::futility`]).
@@ -294,17 +369,6 @@ pub(crate) struct Tweaks {
     pub(crate) history_malus: bool,
     pub(crate) reverse_futility: bool,
     pub(crate) futility: bool,
-}
-
-impl SearchTweaks {
-    /// The setting of each switch in `variant`: the field when set, else the game's default.
-    pub(crate) fn resolve(&self, variant: crown_core::Variant) -> Tweaks {
-        Tweaks {
-            history_malus: self.history_malus.unwrap_or(variant.is_draughts()),
-            reverse_futility: self.reverse_futility.unwrap_or(false),
-            futility: self.futility.unwrap_or(false),
-        }
-    }
 }
 
 /// Default transposition table size in MiB.

@@ -101,6 +101,7 @@ fn search_switches_keep_the_tactics() {
             history_malus: Some(bits & 1 != 0),
             reverse_futility: Some(bits & 2 != 0),
             futility: Some(bits & 4 != 0),
+            ..SearchTweaks::default()
         };
         for (variant, fen, best, depth) in cases {
             let pos = Position::from_fen(variant, fen).unwrap();
@@ -335,6 +336,7 @@ fn search_switch_defaults_per_game() {
             history_malus: Some(malus),
             reverse_futility: Some(false),
             futility: Some(false),
+            ..SearchTweaks::default()
         };
         assert_eq!(
             nodes(variant, SearchTweaks::default()),

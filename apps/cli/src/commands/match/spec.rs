@@ -1,7 +1,7 @@
 //! Engine specs of `crown match`: `--engine-a` / `--engine-b` text, comma-separated key=value.
 
 use crate::CliError;
-use crown_ai::{Clock, EngineOptions, Limits, SearchTweaks, MAX_HASH_MIB};
+use crown_ai::{Clock, EngineOptions, Limits, SearchTweaks, TweakError, MAX_HASH_MIB};
 use std::sync::Arc;
 
 /// One engine's settings, parsed from a SPEC.
@@ -16,7 +16,7 @@ pub(super) struct Spec {
     pub(super) egdb: bool,
     /// Evaluation (`eval=classic|trained`); `None` = the game's default.
     pub(super) eval: Option<crown_ai::eval::EvalKind>,
-    /// Search switches (`malus=0|1`, `rfp=0|1`, `futility=0|1`); unset ones keep the game's default.
+    /// Search switches (the keys of [`SearchTweaks::KEYS`]); unset ones keep the game's default.
     pub(super) tweaks: SearchTweaks,
     /// Opening book (`book=0|1`); `None` = the match's `--book`.
     pub(super) book: Option<bool>,
@@ -121,17 +121,19 @@ pub(super) fn parse_spec(
             }
             "inc" => clock.get_or_insert(Clock::default()).increment_ms = n,
             "egdb" => egdb = range("egdb", n, 0, 1)? == 1,
-            "malus" => tweaks.history_malus = Some(range("malus", n, 0, 1)? == 1),
-            "rfp" => tweaks.reverse_futility = Some(range("rfp", n, 0, 1)? == 1),
-            "futility" => tweaks.futility = Some(range("futility", n, 0, 1)? == 1),
             "book" => book = Some(range("book", n, 0, 1)? == 1),
             "threads" => {
-                options.threads = range("threads", n, 1, crate::common::MAX_THREADS as u64)? as usize
+                options.threads =
+                    range("threads", n, 1, crate::common::MAX_THREADS as u64)? as usize
             }
             _ => {
-                return Err(CliError(format!(
-                    "engine spec '{text}': unknown key '{k}' (level, depth, movetime, nodes, hash, threads, time, inc, egdb, eval, malus, rfp, futility, book, weights)"
-                )))
+                tweaks.set(k, n).map_err(|e| match e {
+                    TweakError::UnknownKey(_) => CliError(format!(
+                        "engine spec '{text}': unknown key '{k}' (level, depth, movetime, nodes, hash, threads, time, inc, egdb, eval, {}, book, weights)",
+                        tweak_keys().join(", ")
+                    )),
+                    e => CliError(format!("engine spec '{text}': {e}")),
+                })?;
             }
         }
     }
@@ -167,17 +169,25 @@ pub(super) fn parse_spec(
     })
 }
 
-/// The spec keys that the `crown engine` protocol cannot set (docs/protocol.md has no such
-/// `set-param`), so that an engine B given by `--engine-b-bin` cannot honour them.
-const BUILT_IN_ONLY_KEYS: [&str; 5] = ["eval", "malus", "rfp", "futility", "weights"];
+/// The spec keys of the search switches ([`SearchTweaks::KEYS`]).
+fn tweak_keys() -> Vec<&'static str> {
+    SearchTweaks::KEYS.iter().map(|(k, _, _)| *k).collect()
+}
 
-/// Refuse a spec for `--engine-b-bin` that gives a key of [`BUILT_IN_ONLY_KEYS`]: B would silently
+/// Whether the `crown engine` protocol cannot set spec key `key` (docs/protocol.md has no such
+/// `set-param`: the evaluation, the weights and every search switch), so that an engine B given by
+/// `--engine-b-bin` cannot honour it.
+fn built_in_only(key: &str) -> bool {
+    key == "eval" || key == "weights" || tweak_keys().contains(&key)
+}
+
+/// Refuse a spec for `--engine-b-bin` that gives a key [`built_in_only`]: B would silently
 /// play with another setup than the spec says.
 pub(super) fn check_external_spec(spec: &Spec) -> Result<(), CliError> {
     match spec
         .keys
         .iter()
-        .find(|k| BUILT_IN_ONLY_KEYS.contains(&k.as_str()))
+        .find(|k| built_in_only(k))
     {
         Some(k) => Err(CliError(format!(
             "engine B spec '{}': {k}= is for the built-in engine, not --engine-b-bin (the crown engine protocol cannot set it)",
@@ -269,7 +279,7 @@ mod tests {
             SearchTweaks {
                 history_malus: Some(false),
                 reverse_futility: Some(true),
-                futility: None,
+                ..SearchTweaks::default()
             }
         );
         assert_eq!(
