@@ -1,7 +1,7 @@
 //! `cargo xtask`: project automation.
 //!
 //! - `cargo xtask ci`: every check and test: rustfmt check, clippy with `-D warnings`, the Rust tests
-//!   (nextest when installed, else `cargo test`) and doctests, each fuzz target for 20 s (`fuzz`),
+//!   (nextest when installed, else `cargo test`) and doctests, `cargo xtask python`, each fuzz target for 20 s (`fuzz`),
 //!   the wasm binding tests under Node and the browser end-to-end tests. First installs Debian's Chromium, ChromeDriver, Node.js, npm and
 //!   PostgreSQL (for the server's `PgStore` test) with apt-get when they are missing (as root, as on CI).
 //! - `cargo xtask perft`: the deep perft counts of `shared/perft/perft.json` (release build, minutes).

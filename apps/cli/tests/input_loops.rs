@@ -276,14 +276,29 @@ fn hub_ponder_hit_stop_and_position_strings() {
         b"set-param name=variant value=english\npos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww moves=\"11-15\"\nlevel depth=4\ngo think\n",
     );
     let last = out.lines().last().unwrap();
-    let mv = last.strip_prefix("done move=").unwrap().split(' ').next().unwrap();
-    let white = ["21-17", "22-17", "22-18", "23-18", "23-19", "24-19", "24-20"];
+    let mv = last
+        .strip_prefix("done move=")
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap();
+    let white = [
+        "21-17", "22-17", "22-18", "23-18", "23-19", "24-19", "24-20",
+    ];
     assert!(white.contains(&mv), "{out}");
     // A capture answers in Hub text: start, end, captured square.
     let out = engine(b"pos pos=\"B:W15:B11\"\nlevel depth=2\ngo think\n");
     assert!(out.ends_with("done move=11x18x15\n"), "{out}");
     let info = out.lines().find(|l| l.starts_with("info ")).unwrap();
-    for key in ["depth=", "mean-depth=", "score=", "nodes=", "time=", "nps=", "pv=\""] {
+    for key in [
+        "depth=",
+        "mean-depth=",
+        "score=",
+        "nodes=",
+        "time=",
+        "nps=",
+        "pv=\"",
+    ] {
         assert!(info.contains(&format!(" {key}")), "{info}");
     }
     assert!(info.contains(" score=99.99 "), "{info}");

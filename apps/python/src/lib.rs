@@ -84,8 +84,8 @@ impl Move {
     }
 
     /// The square the piece starts on (1–32).
-    #[getter]
-    fn from_square(&self) -> u32 {
+    #[getter(from_square)]
+    fn start_square(&self) -> u32 {
         u32::from(self.mv.from().number())
     }
 

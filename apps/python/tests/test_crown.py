@@ -147,16 +147,36 @@ def test_engine_plays_every_game(variant):
 
 
 def test_tablebase_probe(tmp_path):
-    egdb = os.environ.get("CROWN_TEST_EGDB")
-    if not egdb:
-        pytest.skip("CROWN_TEST_EGDB names no endgame database directory")
-    tb = crown.Tablebase(egdb)
-    # Two kings against one in the double corner: a win for the side with two (rules: the lone
-    # king cannot hold; published 2-vs-1 king endings).
+    """The databases `crown egdb build` writes, probed from Python, answer as `crown egdb probe`."""
+    import subprocess
+
+    crown_bin = os.environ.get("CROWN_BIN", str(ROOT / "target" / "debug" / "crown"))
+    if not pathlib.Path(crown_bin).exists():
+        pytest.skip(f"{crown_bin} not built")
+    subprocess.run(
+        [crown_bin, "egdb", "build", "--variant", "american", "--pieces", "3", "--dir", str(tmp_path)],
+        check=True,
+        capture_output=True,
+    )
+    tb = crown.Tablebase(tmp_path)
+    assert "american" in tb.describe()
+    # Two kings against a man: a win for the kings (the lone man cannot hold).
     pos = crown.Position("american", "W:WK19,K23:B12")
+    cli = json.loads(
+        subprocess.run(
+            [crown_bin, "egdb", "probe", "--variant", "american", "--fen", pos.fen(), "--dir", str(tmp_path), "--json"],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
+    )
     value = tb.probe(pos)
-    assert value is not None and value[0] == "win" and value[1] % 2 == 1
-    assert tb.best_move(pos) in pos.legal_moves()
+    assert value == (cli["result"], cli["distance"]) and value[0] == "win"
+    assert value[1] % 2 == 1  # a win ends on the winner's move: an odd number of plies
+    best = tb.best_move(pos)
+    assert best in pos.legal_moves() and best.text == cli["best_move"]
+    # Outside the built classes: no answer.
+    assert tb.probe(crown.Position("american")) is None
 
 
 def test_the_readme_example_runs(monkeypatch):

@@ -519,25 +519,25 @@ mod tests {
             egdb: EgdbWanted::none(),
         };
         let mut game = Game::new(Variant::American);
-        for m in ["11-15", "23-19", "8-11", "22-17", "15x24"] {
+        for m in ["11-15", "24-20", "15-19", "23x16"] {
             game.play_text(m).unwrap();
         }
         let limits = Limits::movetime(250);
         for (id, done, dialect, level, moves, book) in [
             (
                 "id name=Crown version=0.1.0 author=\"Crown developers\"",
-                "done move=28x19 ponder=11x18x15 score=\"+0.01\"",
+                "done move=12x19 ponder=27-23 score=\"+0.01\"",
                 Dialect::Legacy,
                 "level move-time=250",
-                "11-15 23-19 8-11 22-17 15x24",
+                "11-15 24-20 15-19 23x16",
                 "set-param name=book value=on",
             ),
             (
                 "id name=Crown version=0.2.0 author=\"Crown developers\" protocol=2",
-                "done move=28x19x24 ponder=11x18x15",
+                "done move=12x19x16 ponder=27-23",
                 Dialect::Hub2,
                 "level move-time=0.250",
-                "11-15 23-19 8-11 22-17 15x24x19",
+                "11-15 24-20 15-19 23x16x19",
                 "set-param name=book value=true",
             ),
         ] {
@@ -547,12 +547,14 @@ mod tests {
             assert_eq!(b.dialect(), dialect);
             let r = b.go(&game, &limits).unwrap();
             let m = r.best_move.unwrap();
-            assert_eq!(game.position().move_text(&m), "28x19");
+            assert_eq!(game.position().move_text(&m), "12x19");
             drop(b);
             let log = std::fs::read_to_string(dir.path().join("log")).unwrap();
             assert!(log.lines().any(|l| l == level), "{log}");
             assert!(log.lines().any(|l| l == book), "{log}");
-            let pos = format!("pos pos=\"B:W21-32:B1-12\" moves=\"{moves}\"");
+            let pos = format!(
+                "pos pos=\"B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12\" moves=\"{moves}\""
+            );
             assert!(log.lines().any(|l| l == pos), "{log}");
         }
     }

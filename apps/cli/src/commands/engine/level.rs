@@ -55,7 +55,10 @@ impl Level {
                 "time" => seconds_ms(v).map(|ms| next.time_ms = Some(ms)),
                 "inc" => seconds_ms(v).map(|ms| next.inc_ms = Some(ms)),
                 "moves" => int.map(|n| next.moves = Some(n)),
-                "infinite" if v.is_empty() => Some(next.infinite = true),
+                "infinite" if v.is_empty() => {
+                    next.infinite = true;
+                    Some(())
+                }
                 // Scan accepts `ponder` here and ignores it; so does Crown.
                 "ponder" if v.is_empty() => Some(()),
                 _ => None,
