@@ -39,7 +39,7 @@ enum Command {
     Engine(engine::EngineArgs),
     /// Endgame databases: build, probe, info, verify (docs/egdb.md).
     Egdb(egdb::EgdbArgs),
-    /// Train the evaluation: self-play data (`gen`) and logistic regression (`fit`).
+    /// Train the evaluation: self-play data (`gen`, `pack`) and logistic regression (`fit`).
     Tune(tune::TuneArgs),
     /// Opening books: build (by the engine's own analysis), probe (docs/engine.md).
     Book(book::BookArgs),

@@ -4,14 +4,16 @@
 //! games as [`crown_ai::dataset`] files (`crown tune gen --out-dir` is a thin layer over
 //! [`DataGen::run`]).
 //!
-//! Game `n` (numbered from 0 over the whole run) draws everything from [`Rng::stream`]`(seed, n)`
-//! and uses an engine of its own, so chunk `c` (games `c × G` to `c × G + G − 1`) is the same file
+//! The openings are every distinct position a few plies after each start (11-man ballots,
+//! three-move ballots, the start position), shuffled by the seed: game `n` (numbered from 0 over
+//! the whole run) plays opening `n` modulo their number, so no two games of a run start alike
+//! until the list is used up (the engine being deterministic, they would be the same game). Each
+//! game has an engine of its own, so chunk `c` (games `c × G` to `c × G + G − 1`) is the same file
 //! whatever the number of threads and whichever chunks were made before. A chunk is written to a
 //! temporary file beside its name and renamed when complete, so a killed run loses only the
 //! chunks in progress, and a run over a range skips the chunks that are already there.
 
 use crate::game::{self, Adjudication, SeatConfig, SelfPlay};
-use crate::openings::random_plies;
 use crate::runner::{Flow, Pool, Worker};
 use crate::ArenaError;
 use crown_ai::dataset::{self, Header, Record};
@@ -19,6 +21,7 @@ use crown_ai::eval::EvalKind;
 use crown_ai::tables::pieces_on_board;
 use crown_ai::{EndgameTables, Engine, EngineOptions, Limits, Score, Wdl};
 use crown_core::rng::Rng;
+use crown_core::Color;
 use crown_core::{Game, Position, Variant};
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -40,7 +43,7 @@ pub fn quiet(pos: &Position) -> bool {
 }
 
 /// Where a game of the data starts, before its random plies.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum StartKind {
     /// An 11-man ballot (American and pool checkers).
     Ballot,
@@ -61,9 +64,11 @@ impl StartKind {
         }
     }
 
-    /// The random plies played after this start by default: 2 after an 11-man ballot, 3 after a
-    /// three-move ballot, 8 from the start of checkers, 6 from the start of Impasse — enough for
-    /// 100,000 games to start from nearly as many different positions (docs/engine.md).
+    /// The plies played after this start by default: 2 after an 11-man ballot, 3 after a
+    /// three-move ballot, 8 from the start of checkers, 6 from the start of Impasse. The openings
+    /// are then 42,200 + 8,129 + 85,340 = 135,669 distinct positions in American checkers,
+    /// 42,200 + 8,502 + 100,410 = 151,112 in pool, 239,555 in Impasse (tests
+    /// `the_opening_lists_have_the_documented_sizes` and the CLI's).
     pub fn default_random_plies(self, variant: Variant) -> u32 {
         match (self, variant) {
             (StartKind::Ballot, _) => 2,
@@ -76,10 +81,10 @@ impl StartKind {
 
 /// How the games of a run are made (everything that decides a chunk's bytes, with the seed).
 #[derive(Clone)]
-pub struct DataGen {
+pub struct DataSettings {
     /// The game.
     pub variant: Variant,
-    /// The run's seed: game `n` draws from stream `n` of it.
+    /// The run's seed: it orders the openings.
     pub seed: u64,
     /// Games per chunk (at least 1).
     pub chunk_games: u32,
@@ -87,19 +92,41 @@ pub struct DataGen {
     pub limits: Limits,
     /// The evaluation (`None`: the game's default, [`EvalKind::default_for`]).
     pub eval: Option<EvalKind>,
-    /// Draw adjudicated at this many plies from the game's first position.
+    /// Draw adjudicated at this many plies from the game's first position (the start or ballot).
     pub max_plies: u32,
-    /// Random plies after every start (`None`: [`StartKind::default_random_plies`]).
+    /// Plies after every start (`None`: [`StartKind::default_random_plies`]).
     pub random_plies: Option<u32>,
     /// The 11-man ballots to start from (empty: none).
     pub ballots: Vec<Position>,
     /// The three-move ballots to start from (empty: none).
     pub three_move: Vec<Position>,
     /// Endgame databases: the engine searches with them, the positions they hold get their exact
-    /// value, and with [`DataGen::adjudicate`] a game ends at the first position they hold.
+    /// value, and with [`DataSettings::adjudicate`] a game ends at the first position they hold.
     pub tables: Option<Arc<dyn EndgameTables>>,
     /// End a game at its first position the databases hold, with their result.
     pub adjudicate: bool,
+}
+
+/// Most positions [`DataGen::new`] visits to list the openings of one start kind (the defaults
+/// visit at most about 1.5 million).
+pub const MAX_OPENING_LEAVES: u64 = 10_000_000;
+
+/// One opening of the list: where it came from, how many plies after it, the position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Opening {
+    /// The start it came from.
+    pub kind: StartKind,
+    /// The plies from that start.
+    pub plies: u32,
+    /// The position.
+    pub position: Position,
+}
+
+/// A run's settings with its list of openings ([`DataGen::new`]).
+#[derive(Clone)]
+pub struct DataGen {
+    settings: DataSettings,
+    openings: Vec<Opening>,
 }
 
 /// One game of data.
@@ -111,7 +138,7 @@ pub struct GameData {
     pub start: StartKind,
     /// Its quiet positions, labelled, in the order played.
     pub records: Vec<Record>,
-    /// Plies played (random plies included).
+    /// Plies from the game's first position (the opening's plies included).
     pub plies: usize,
 }
 
@@ -155,62 +182,168 @@ pub struct DataSummary {
     pub records: u64,
 }
 
+/// The distinct positions `plies` plies after `start` (lines where the game ends sooner give
+/// none) into `out`, counting the positions visited in `visited`; `false` once that passes
+/// [`MAX_OPENING_LEAVES`].
+fn openings_after(
+    start: &Position,
+    plies: u32,
+    out: &mut Vec<Position>,
+    visited: &mut u64,
+    limit: u64,
+) -> bool {
+    *visited += 1;
+    if *visited > limit {
+        return false;
+    }
+    let moves = start.legal_moves();
+    if moves.is_empty() || start.winner().is_some() {
+        return true;
+    }
+    if plies == 0 {
+        out.push(*start);
+        return true;
+    }
+    moves
+        .iter()
+        .all(|m| openings_after(&start.after(m), plies - 1, out, visited, limit))
+}
+
+/// A sort key of a position of one variant (its pieces and side to move).
+fn key(p: &Position) -> (u32, u32, u32, u32, bool) {
+    (
+        p.men(Color::Black).0,
+        p.men(Color::White).0,
+        p.kings(Color::Black).0,
+        p.kings(Color::White).0,
+        p.side_to_move() == Color::White,
+    )
+}
+
+/// The start kinds of `s`: those with positions to start from, and the start position.
+fn starts(s: &DataSettings) -> Vec<StartKind> {
+    let mut out = Vec::new();
+    if !s.ballots.is_empty() {
+        out.push(StartKind::Ballot);
+    }
+    if !s.three_move.is_empty() {
+        out.push(StartKind::ThreeMove);
+    }
+    out.push(StartKind::Start);
+    out
+}
+
+/// The plies after a start of `kind` under `s`.
+fn random_for(s: &DataSettings, kind: StartKind) -> u32 {
+    s.random_plies
+        .unwrap_or_else(|| kind.default_random_plies(s.variant))
+}
+
 impl DataGen {
-    /// The starts this run draws from, each with equal chance.
-    pub fn starts(&self) -> Vec<StartKind> {
-        let mut out = Vec::new();
-        if !self.ballots.is_empty() {
-            out.push(StartKind::Ballot);
-        }
-        if !self.three_move.is_empty() {
-            out.push(StartKind::ThreeMove);
-        }
-        out.push(StartKind::Start);
-        out
+    /// The run of `settings`: lists every distinct position [`StartKind::default_random_plies`]
+    /// (or `random_plies`) plies after each start, each kind sorted and without repeats (a
+    /// position reached from two kinds is kept in both), then shuffled together by the seed.
+    ///
+    /// # Errors
+    /// [`ArenaError::Openings`] when a start kind would take more than [`MAX_OPENING_LEAVES`]
+    /// positions to list (too many plies), or when the list is empty.
+    pub fn new(settings: DataSettings) -> Result<DataGen, ArenaError> {
+        DataGen::with_limit(settings, MAX_OPENING_LEAVES)
     }
 
-    fn random_for(&self, kind: StartKind) -> u32 {
-        self.random_plies
-            .unwrap_or_else(|| kind.default_random_plies(self.variant))
+    /// [`DataGen::new`] visiting at most `limit` positions per start kind.
+    fn with_limit(settings: DataSettings, limit: u64) -> Result<DataGen, ArenaError> {
+        let mut openings = Vec::new();
+        for kind in starts(&settings) {
+            let plies = random_for(&settings, kind);
+            let starts: Vec<Position> = match kind {
+                StartKind::Ballot => settings.ballots.clone(),
+                StartKind::ThreeMove => settings.three_move.clone(),
+                StartKind::Start => vec![Position::new(settings.variant)],
+            };
+            let (mut list, mut visited) = (Vec::new(), 0u64);
+            for p in &starts {
+                if !openings_after(p, plies, &mut list, &mut visited, limit) {
+                    return Err(ArenaError::Openings(format!(
+                        "{} plies after the {} ({} of them) are more than {limit} positions to list; give fewer --random-plies",
+                        plies,
+                        kind.id(),
+                        starts.len()
+                    )));
+                }
+            }
+            // By Zobrist key (fixed constants, so the order is the same everywhere), the pieces
+            // breaking ties.
+            list.sort_unstable_by(|a, b| {
+                a.zobrist()
+                    .cmp(&b.zobrist())
+                    .then_with(|| key(a).cmp(&key(b)))
+            });
+            list.dedup();
+            openings.extend(list.into_iter().map(|position| Opening {
+                kind,
+                plies,
+                position,
+            }));
+        }
+        if openings.is_empty() {
+            return Err(ArenaError::Openings(
+                "no opening: every line ends before its plies".into(),
+            ));
+        }
+        Rng::new(settings.seed).shuffle(&mut openings);
+        Ok(DataGen { settings, openings })
+    }
+
+    /// The settings.
+    pub fn settings(&self) -> &DataSettings {
+        &self.settings
+    }
+
+    /// The openings in the order the games use them.
+    pub fn openings(&self) -> &[Opening] {
+        &self.openings
     }
 
     /// The settings text of every chunk's header: all that decides the games besides the seed and
     /// the chunk (a chunk found in the directory with other settings is refused).
-    pub fn settings(&self) -> String {
-        let starts: Vec<String> = self
-            .starts()
+    pub fn settings_text(&self) -> String {
+        let st = &self.settings;
+        let mut count = BTreeMap::new();
+        for o in &self.openings {
+            *count.entry((o.kind.id(), o.plies)).or_insert(0usize) += 1;
+        }
+        let starts: Vec<String> = starts(st)
             .iter()
             .map(|&k| {
-                let n = match k {
-                    StartKind::Ballot => self.ballots.len(),
-                    StartKind::ThreeMove => self.three_move.len(),
-                    StartKind::Start => 1,
-                };
-                format!("{}:{n}+{}", k.id(), self.random_for(k))
+                let plies = random_for(st, k);
+                format!(
+                    "{}+{plies}:{}",
+                    k.id(),
+                    count.get(&(k.id(), plies)).unwrap_or(&0)
+                )
             })
             .collect();
-        let eval = self
-            .eval
-            .unwrap_or_else(|| EvalKind::default_for(self.variant));
+        let eval = st.eval.unwrap_or_else(|| EvalKind::default_for(st.variant));
         let eval = match eval {
             EvalKind::Classic => "classic",
             EvalKind::Trained => "trained",
         };
-        let egdb = match &self.tables {
+        let egdb = match &st.tables {
             Some(t) => format!(
                 "egdb={} adjudicate={}",
-                t.max_pieces(self.variant),
-                u8::from(self.adjudicate)
+                t.max_pieces(st.variant),
+                u8::from(st.adjudicate)
             ),
             None => "egdb=0".into(),
         };
         format!(
             "crown-tune-gen format=1 variant={} chunk-games={} nodes={} depth={} eval={eval} max-plies={} openings={} {egdb} quiet=both score-clip={SCORE_CLIP}",
-            self.variant.id(),
-            self.chunk_games,
-            self.limits.nodes.unwrap_or(0),
-            self.limits.depth.unwrap_or(0),
-            self.max_plies,
+            st.variant.id(),
+            st.chunk_games,
+            st.limits.nodes.unwrap_or(0),
+            st.limits.depth.unwrap_or(0),
+            st.max_plies,
             starts.join(","),
         )
     }
@@ -219,8 +352,8 @@ impl DataGen {
     pub fn chunk_name(&self, chunk: u32) -> String {
         format!(
             "{}-{}-c{chunk:05}.{}",
-            self.variant.id(),
-            self.seed,
+            self.settings.variant.id(),
+            self.settings.seed,
             dataset::EXTENSION
         )
     }
@@ -228,30 +361,21 @@ impl DataGen {
     /// The header of chunk `chunk`.
     pub fn header(&self, chunk: u32) -> Header {
         Header {
-            variant: self.variant,
-            seed: self.seed,
+            variant: self.settings.variant,
+            seed: self.settings.seed,
             chunk,
-            settings: self.settings(),
+            settings: self.settings_text(),
         }
     }
 
-    /// Game `n`'s first position and random plies, drawn from `rng` (stream `n` of the seed).
-    pub fn opening(&self, rng: &mut Rng) -> (Game, StartKind) {
-        let starts = self.starts();
-        let kind = starts[rng.index(starts.len())];
-        let start = match kind {
-            StartKind::Ballot => self.ballots[rng.index(self.ballots.len())],
-            StartKind::ThreeMove => self.three_move[rng.index(self.three_move.len())],
-            StartKind::Start => Position::new(self.variant),
-        };
-        let mut game = Game::from_position(start);
-        random_plies(&mut game, self.random_for(kind), rng);
-        (game, kind)
+    /// The opening of game `n`: entry `n` modulo the list's length.
+    pub fn opening(&self, n: u64) -> Opening {
+        self.openings[(n % self.openings.len() as u64) as usize]
     }
 
     /// The exact value of `pos` in the databases, when they hold it.
     fn probe(&self, pos: &Position) -> Option<Wdl> {
-        let t = self.tables.as_ref()?;
+        let t = self.settings.tables.as_ref()?;
         if pieces_on_board(pos) > t.max_pieces(pos.variant()) {
             return None;
         }
@@ -266,25 +390,27 @@ impl DataGen {
     pub fn play_game(&self, n: u64) -> Result<GameData, ArenaError> {
         let number = u32::try_from(n)
             .map_err(|_| ArenaError::Data(format!("game number {n} is above {}", u32::MAX)))?;
-        let mut rng = Rng::stream(self.seed, n);
-        let (game, start) = self.opening(&mut rng);
+        let st = &self.settings;
+        let opening = self.opening(n);
+        let game = Game::from_position(opening.position);
+        let before = opening.plies as usize;
         let mut engine = Engine::new(EngineOptions {
             hash_mib: HASH_MIB,
             threads: 1,
             level: None,
         });
-        engine.set_eval(self.eval);
-        engine.set_tables(self.tables.clone());
+        engine.set_eval(st.eval);
+        engine.set_tables(st.tables.clone());
         let seat = SeatConfig {
             name: "(self-play)".into(),
-            limits: self.limits.clone(),
+            limits: st.limits.clone(),
             clock: None,
         };
         // (position, score, ply) of each quiet position, labelled once the result is known.
         let mut rows: Vec<(Position, i16, usize)> = Vec::new();
         let color = game.position().side_to_move();
         let mut adjudicate = |g: &Game| {
-            if !self.adjudicate {
+            if !st.adjudicate {
                 return None;
             }
             let side = g.position().side_to_move();
@@ -299,12 +425,12 @@ impl DataGen {
             [&seat, &seat],
             game,
             color,
-            self.max_plies as usize,
+            (st.max_plies as usize).saturating_sub(before),
             &mut adjudicate,
             &mut |g, reply| {
                 let pos = *g.position();
                 if quiet(&pos) {
-                    rows.push((pos, clip(reply.score), g.ply_count()));
+                    rows.push((pos, clip(reply.score), before + g.ply_count()));
                 }
             },
         )
@@ -322,7 +448,7 @@ impl DataGen {
                     Adjudication::Win(c) if c == pos.side_to_move() => SCORE_CLIP as i16,
                     Adjudication::Win(_) => -SCORE_CLIP as i16,
                 };
-                rows.push((pos, score, record.game.ply_count()));
+                rows.push((pos, score, before + record.game.ply_count()));
             }
         }
         let winner = record.winner();
@@ -343,9 +469,9 @@ impl DataGen {
             .collect();
         Ok(GameData {
             number,
-            start,
+            start: opening.kind,
             records,
-            plies: record.game.ply_count(),
+            plies: before + record.game.ply_count(),
         })
     }
 
@@ -355,9 +481,10 @@ impl DataGen {
     /// # Errors
     /// As [`DataGen::play_game`].
     pub fn chunk_records(&self, chunk: u32) -> Result<Vec<Record>, ArenaError> {
-        let first = u64::from(chunk) * u64::from(self.chunk_games);
+        let g = u64::from(self.settings.chunk_games);
+        let first = u64::from(chunk) * g;
         let mut out = Vec::new();
-        for n in first..first + u64::from(self.chunk_games) {
+        for n in first..first + g {
             out.extend(self.play_game(n)?.records);
         }
         Ok(out)
@@ -384,12 +511,12 @@ impl DataGen {
         let totals = reader
             .check()
             .map_err(|e| ArenaError::Data(format!("{e}; remove the file to make it again")))?;
-        if totals.games != self.chunk_games {
+        if totals.games != self.settings.chunk_games {
             return Err(ArenaError::Data(format!(
                 "{}: {} games, not the {} of a chunk",
                 path.display(),
                 totals.games,
-                self.chunk_games
+                self.settings.chunk_games
             )));
         }
         Ok(totals)
@@ -419,7 +546,7 @@ impl DataGen {
                 dir.display()
             )));
         }
-        let g = u64::from(self.chunk_games.max(1));
+        let g = u64::from(self.settings.chunk_games.max(1));
         if u64::from(chunks.end) * g > u64::from(u32::MAX) + 1 {
             return Err(ArenaError::Data(format!(
                 "chunks up to {} of {g} games number games past {}",
@@ -590,8 +717,8 @@ mod tests {
     use crate::openings::{read_openings, ACF_THREE_MOVE_PDN};
     use crown_core::Color;
 
-    fn gen(variant: Variant) -> DataGen {
-        DataGen {
+    fn settings(variant: Variant) -> DataSettings {
+        DataSettings {
             variant,
             seed: 3,
             chunk_games: 2,
@@ -640,36 +767,77 @@ mod tests {
         assert!(quiet(&Position::new(Variant::Impasse)));
     }
 
-    /// The starts are drawn from every source; the random plies follow the defaults.
+    /// The openings are the distinct positions after each start's plies, every one of them, in
+    /// an order set by the seed; the counts are those of docs/engine.md (the 11-man ballots,
+    /// shared data, are counted by the CLI's tests).
     #[test]
-    fn openings_come_from_every_start_and_depend_on_the_game_number_only() {
-        let g = gen(Variant::American);
-        assert_eq!(g.starts(), [StartKind::ThreeMove, StartKind::Start]);
-        let mut seen = [0; 2];
-        for n in 0..60 {
-            let (a, kind) = g.opening(&mut Rng::stream(g.seed, n));
-            let (b, _) = g.opening(&mut Rng::stream(g.seed, n));
-            assert_eq!(a.position(), b.position());
-            let plies = a.ply_count();
-            match kind {
-                StartKind::ThreeMove => {
-                    seen[0] += 1;
-                    assert!(plies <= 3);
-                }
-                StartKind::Start => {
-                    seen[1] += 1;
-                    assert!(plies <= 8);
-                }
-                StartKind::Ballot => unreachable!(),
+    fn the_opening_lists_have_the_documented_sizes() {
+        for (variant, acf3, start) in [
+            (Variant::American, 8_129, 85_340),
+            (Variant::Pool, 8_502, 100_410),
+            (Variant::Impasse, 0, 239_555),
+        ] {
+            let g = DataGen::new(settings(variant)).unwrap();
+            let count = |k: StartKind| g.openings().iter().filter(|o| o.kind == k).count();
+            assert_eq!(
+                (count(StartKind::ThreeMove), count(StartKind::Start)),
+                (acf3, start),
+                "{variant}"
+            );
+            let mut fens: Vec<_> = g
+                .openings()
+                .iter()
+                .map(|o| (o.kind, key(&o.position)))
+                .collect();
+            let n = fens.len();
+            fens.sort();
+            fens.dedup();
+            assert_eq!(fens.len(), n, "{variant}: an opening twice");
+            for o in g.openings().iter().take(50) {
+                assert!(Game::from_position(o.position).outcome().is_none());
             }
+            // Game n and game n + len share their opening.
+            let len = g.openings().len() as u64;
+            assert_eq!(g.opening(7), g.opening(7 + len));
         }
-        assert!(seen.iter().all(|&s| s > 10), "{seen:?}");
+        // Another seed, the same openings in another order.
+        let few = |seed| {
+            DataGen::new(DataSettings {
+                seed,
+                random_plies: Some(2),
+                ..settings(Variant::Pool)
+            })
+            .unwrap()
+        };
+        let (a, b) = (few(3), few(4));
+        assert_ne!(a.openings()[..20], b.openings()[..20]);
+        let sorted = |g: &DataGen| {
+            let mut k: Vec<_> = g
+                .openings()
+                .iter()
+                .map(|o| (o.kind, key(&o.position)))
+                .collect();
+            k.sort();
+            k
+        };
+        assert_eq!(sorted(&a), sorted(&b));
+        // Too many plies to list is an error, not hours of work.
+        let e = DataGen::with_limit(
+            DataSettings {
+                random_plies: Some(30),
+                ..settings(Variant::American)
+            },
+            100_000,
+        )
+        .err()
+        .unwrap();
+        assert!(e.to_string().contains("give fewer --random-plies"), "{e}");
     }
 
     /// A run on two threads writes the chunks that playing them one game after the other gives.
     #[test]
     fn parallel_chunks_are_the_sequential_records() {
-        let g = gen(Variant::Pool);
+        let g = DataGen::new(settings(Variant::Pool)).unwrap();
         let dir = tempfile::tempdir().unwrap();
         let stop = AtomicBool::new(false);
         let mut events = 0;

@@ -78,7 +78,8 @@ pub struct GenArgs {
     /// 0..⌈N / chunk-games⌉ (whole chunks).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..), conflicts_with = "chunks")]
     games: Option<u32>,
-    /// Seed: game n uses a generator seeded from (seed, n).
+    /// Seed: with --out game n uses a generator seeded from (seed, n); with --out-dir it orders
+    /// the openings (game n plays the n-th).
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Search depth cap per move in plies, 1 to 60 [default: 4 with --out, none with --out-dir].
@@ -88,8 +89,9 @@ pub struct GenArgs {
     #[arg(long)]
     nodes: Option<u64>,
     /// Random plies after the opening. With --out the default is American 2 after an 11-man
-    /// ballot, pool 6 and Impasse 4 from the start; with --out-dir each start has its own
-    /// (11-man ballot 2, three-move ballot 3, start 8, Impasse start 6) and this replaces them all.
+    /// ballot, pool 6 and Impasse 4 from the start. With --out-dir the openings are every distinct
+    /// position that many plies after each start (11-man ballot 2, three-move ballot 3, start 8,
+    /// Impasse start 6), and this replaces all of them.
     #[arg(long)]
     random_plies: Option<u32>,
     /// Evaluation of the self-play engine: classic or trained [default: classic with --out, the

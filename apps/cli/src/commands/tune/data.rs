@@ -10,7 +10,7 @@ use crown_ai::dataset::{self, Header, Reader, Record};
 use crown_ai::eval::EvalKind;
 use crown_ai::train::Sample;
 use crown_ai::{Limits, Wdl};
-use crown_arena::datagen::{DataEvent, DataGen};
+use crown_arena::datagen::{DataEvent, DataGen, DataSettings};
 use crown_arena::openings::{playable_openings, read_opening_file, ACF_THREE_MOVE_PDN};
 use crown_arena::runner::Flow;
 use crown_core::Variant;
@@ -111,7 +111,7 @@ fn data_gen(args: &GenArgs) -> Result<DataGen, CliError> {
                 .into(),
         ));
     }
-    Ok(DataGen {
+    Ok(DataGen::new(DataSettings {
         variant,
         seed: args.seed,
         chunk_games: args.chunk_games,
@@ -123,7 +123,7 @@ fn data_gen(args: &GenArgs) -> Result<DataGen, CliError> {
         three_move,
         adjudicate: tables.is_some() && !args.play_endings,
         tables,
-    })
+    })?)
 }
 
 /// A duration in whole seconds as `1h02m`, `3m05s` or `12s`.
@@ -169,9 +169,9 @@ pub(super) fn gen_chunks(args: &GenArgs) -> Result<ExitCode, CliError> {
         n_chunks,
         chunks.start,
         chunks.end,
-        gen.chunk_games,
+        gen.settings().chunk_games,
         dir.display(),
-        gen.settings()
+        gen.settings_text()
     );
     let mut said = false;
     // Ctrl-C (or SIGTERM): the chunks written are complete; the games in progress are lost.
@@ -210,7 +210,7 @@ pub(super) fn gen_chunks(args: &GenArgs) -> Result<ExitCode, CliError> {
             DataEvent::Game(g) => {
                 if !started {
                     started = true;
-                    to_play = (n_chunks - done_chunks) as u64 * u64::from(gen.chunk_games);
+                    to_play = (n_chunks - done_chunks) as u64 * u64::from(gen.settings().chunk_games);
                     bar.set_length(to_play);
                 }
                 games_played += 1;
