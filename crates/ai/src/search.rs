@@ -36,6 +36,9 @@ pub(crate) const MAX_DB_DISTANCE: u32 = 900;
 const INF: i32 = 31_000;
 /// Nodes between checks of the clock and the stop flag.
 const CHECK_EVERY: u64 = 1024;
+/// One ply of remaining depth inside the search (and in the transposition table): depths are
+/// counted in quarter plies, so that extensions and reductions can be fractions of a ply.
+pub(crate) const PLY: i32 = 4;
 
 /// Everything the threads of one search share.
 struct Shared<'a> {
@@ -197,7 +200,7 @@ impl<'a> Worker<'a> {
                 depth
             } as i32;
             let score = if d >= 5 && !self.sh.exact_root && prev.abs() < DB_BOUND {
-                let mut delta = 30;
+                let mut delta = self.sh.tweaks.aspiration;
                 let mut alpha = (prev - delta).max(-INF);
                 let mut beta = (prev + delta).min(INF);
                 loop {
@@ -265,6 +268,19 @@ impl<'a> Worker<'a> {
         done
     }
 
+    /// One step of the selection sort of the moves at `ply`: the best-scored of moves `k..n` is
+    /// swapped to `k`.
+    fn select(&mut self, ply: usize, k: usize, n: usize) {
+        let mut bi = k;
+        for j in k + 1..n {
+            if self.scores[ply][j] > self.scores[ply][bi] {
+                bi = j;
+            }
+        }
+        self.scores[ply].swap(k, bi);
+        self.order[ply].swap(k, bi);
+    }
+
     fn is_man_move(&self, pos: &Position, mv: &Move) -> bool {
         self.sh.variant.is_draughts() && pos.men(pos.side_to_move()).contains(mv.from())
     }
@@ -282,18 +298,23 @@ impl<'a> Worker<'a> {
             } else {
                 quiet + 1
             };
-            let ext = i32::from(n == 1);
+            let ext = if n == 1 {
+                self.sh.tweaks.single_reply
+            } else {
+                0
+            };
             let s = if k == 0 || self.sh.exact_root {
                 let (a, b) = if self.sh.exact_root {
                     (-INF, INF)
                 } else {
                     (alpha, beta)
                 };
-                -self.negamax(&child, depth - 1 + ext, -b, -a, 1, cq)
+                -self.negamax(&child, (depth - 1) * PLY + ext, -b, -a, 1, cq, 0)
             } else {
-                let mut s = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, 1, cq);
+                let d = (depth - 1) * PLY;
+                let mut s = -self.negamax(&child, d, -alpha - 1, -alpha, 1, cq, 0);
                 if s > alpha && s < beta && !self.stopped {
-                    s = -self.negamax(&child, depth - 1, -beta, -alpha, 1, cq);
+                    s = -self.negamax(&child, d, -beta, -alpha, 1, cq, 0);
                 }
                 s
             };
@@ -335,11 +356,18 @@ impl<'a> Worker<'a> {
             } else {
                 Bound::Exact
             };
-            self.sh.tt.store(key, to_tt(best, 0), depth, bound, idx);
+            self.sh
+                .tt
+                .store(key, to_tt(best, 0), depth * PLY, bound, idx);
         }
         best
     }
 
+    /// The alpha-beta search of `pos` at `ply` with `depth` left (in [`PLY`] units: quarter
+    /// plies); `quiet` counts the plies since the last capture or man move (draw rules), `trunc`
+    /// the depth the material truncation took on the way here (given back when the material comes
+    /// inside the margin again).
+    #[allow(clippy::too_many_arguments)]
     fn negamax(
         &mut self,
         pos: &Position,
@@ -348,6 +376,7 @@ impl<'a> Worker<'a> {
         mut beta: i32,
         ply: usize,
         quiet: u32,
+        trunc: i32,
     ) -> i32 {
         let pv_node = beta - alpha > 1;
         if pv_node {
@@ -400,6 +429,25 @@ impl<'a> Worker<'a> {
             self.leaf(ply);
             return board.evaluate_with(self.sh.variant, self.sh.weights);
         }
+        let tw = self.sh.tweaks;
+        let (depth_in, trunc_in) = (depth, trunc);
+        let mut depth = depth;
+        let mut trunc = trunc;
+        // Material truncation (Cake): a side far outside the window by material alone loses a
+        // ply; the plies come back once the material is inside the margin again.
+        if tw.truncation > 0 {
+            let outside = pos.piece_count(side) + pos.piece_count(side.opposite()) > 8 && {
+                let m = material(pos, side, self.sh.variant);
+                m < alpha - tw.truncation || m > beta + tw.truncation
+            };
+            if outside {
+                depth -= tw.truncation_depth;
+                trunc += tw.truncation_depth;
+            } else {
+                depth += trunc;
+                trunc = 0;
+            }
+        }
         let mut hash_idx = None;
         // Leaves and capture quiescence do not use the table (it would cost a cache miss per node).
         let use_tt = depth > 0;
@@ -415,6 +463,30 @@ impl<'a> Worker<'a> {
                 }
             }
         }
+        // ProbCut (Buro): a shallower null-window search of this node well above beta that fails
+        // high is taken as a cutoff.
+        if tw.probcut
+            && !pv_node
+            && depth >= 5 * PLY
+            && beta.abs() < DB_BOUND - crate::PROBCUT_MARGIN
+        {
+            let rbeta = beta + crate::PROBCUT_MARGIN;
+            let s = self.negamax(
+                pos,
+                depth_in - crate::PROBCUT_REDUCTION * PLY,
+                rbeta - 1,
+                rbeta,
+                ply,
+                quiet,
+                trunc_in,
+            );
+            if self.stopped {
+                return 0;
+            }
+            if s >= rbeta {
+                return s;
+            }
+        }
         pos.legal_moves_into(&mut self.lists[ply]);
         let n = self.lists[ply].len();
         if n == 0 {
@@ -425,36 +497,52 @@ impl<'a> Worker<'a> {
         // At the horizon: stand pat, unless the opponent threatens a capture; then every move is
         // searched one more ply (its replies only resolve captures).
         let mut threat = false;
-        let mut depth = depth;
         if depth <= 0 && !captures {
-            if depth == 0 && draughts && pos.can_capture(side.opposite()) {
+            if depth > -PLY && draughts && tw.threat_extension && pos.can_capture(side.opposite()) {
+                if tw.threat_margin > 0 {
+                    let ev = board.evaluate_with(self.sh.variant, self.sh.weights);
+                    if ev < alpha - tw.threat_margin || ev > beta + tw.threat_margin {
+                        return ev;
+                    }
+                }
                 threat = true;
-                depth = 1;
+                depth = PLY;
             } else {
                 self.leaf(ply);
                 return board.evaluate_with(self.sh.variant, self.sh.weights);
             }
         }
-        let ext = i32::from(n == 1 && depth > 0);
+        // Internal iterative reduction: no move from the table, one ply less.
+        if tw.iir && depth >= 4 * PLY && hash_idx.is_none() {
+            depth -= PLY;
+        }
+        let ext = if n == 1 && depth > 0 {
+            tw.single_reply
+        } else {
+            0
+        };
         // Reverse futility and futility pruning near the horizon (switches in `SearchTweaks`), only
         // where the static evaluation means something: no capture for either side, no proven score.
-        let tw = self.sh.tweaks;
         let mut futile = false;
         if (tw.reverse_futility || tw.futility)
             && !pv_node
             && !captures
             && !threat
             && n > 1
-            && (1..=3).contains(&depth)
+            && depth > 0
+            && depth <= 3 * PLY
             && alpha.abs() < DB_BOUND
             && beta.abs() < DB_BOUND
             && !(draughts && pos.can_capture(side.opposite()))
         {
             let ev = board.evaluate_with(self.sh.variant, self.sh.weights);
-            if tw.reverse_futility && ev - crate::RFP_MARGIN * depth >= beta {
-                return ev - crate::RFP_MARGIN * depth;
+            let rfp = crate::RFP_MARGIN * depth / PLY;
+            if tw.reverse_futility && ev - rfp >= beta {
+                return ev - rfp;
             }
-            futile = tw.futility && depth <= 2 && ev + crate::FUTILITY_MARGIN * depth <= alpha;
+            futile = tw.futility
+                && depth <= 2 * PLY
+                && ev + crate::FUTILITY_MARGIN * depth / PLY <= alpha;
         }
         let my_men = if draughts {
             board.men[side as usize]
@@ -490,16 +578,41 @@ impl<'a> Worker<'a> {
         // Quiet moves searched so far at this node: `self.tried[ply][..n_tried]`.
         let mut n_tried = 0;
         self.keys.push(key);
-        for k in 0..n {
-            // Selection sort step.
-            let mut bi = k;
-            for j in k + 1..n {
-                if self.scores[ply][j] > self.scores[ply][bi] {
-                    bi = j;
+        // Multi-cut (Björnsson and Marsland): three of the first six moves failing high in a
+        // shallower search end the node.
+        if tw.multicut
+            && !pv_node
+            && !captures
+            && !threat
+            && depth >= 6 * PLY
+            && n >= 3
+            && beta.abs() < DB_BOUND
+        {
+            let mut cuts = 0;
+            for k in 0..n.min(6) {
+                self.select(ply, k, n);
+                let idx = self.order[ply][k] as usize;
+                let mv = self.lists[ply][idx];
+                let child = pos.after(&mv);
+                let man_move = draughts && my_men & (1 << mv.from().index()) != 0;
+                let cq = if man_move { 0 } else { quiet + 1 };
+                let d = depth - PLY + ext - crate::MULTICUT_REDUCTION * PLY;
+                let s = -self.negamax(&child, d, -beta, -beta + 1, ply + 1, cq, trunc);
+                if self.stopped {
+                    self.keys.pop();
+                    return 0;
+                }
+                if s >= beta {
+                    cuts += 1;
+                    if cuts >= 3 {
+                        self.keys.pop();
+                        return beta;
+                    }
                 }
             }
-            self.scores[ply].swap(k, bi);
-            self.order[ply].swap(k, bi);
+        }
+        for k in 0..n {
+            self.select(ply, k, n);
             let idx = self.order[ply][k] as usize;
             let mv = self.lists[ply][idx];
             let quiet_move = !captures
@@ -517,21 +630,40 @@ impl<'a> Worker<'a> {
             } else {
                 quiet + 1
             };
-            let new_depth = if threat { -1 } else { depth - 1 + ext };
+            let new_depth = if threat { -PLY } else { depth - PLY + ext };
             let s = if k == 0 {
-                -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, cq)
+                -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, cq, trunc)
             } else {
-                let r = if quiet_move && depth >= 3 && k >= 3 {
-                    1 + i32::from(depth >= 6 && k >= 8)
+                let r = if quiet_move && depth >= 3 * PLY && k >= 3 {
+                    let base = if tw.lmr == 2 {
+                        lmr_reduction(depth / PLY, k) - i32::from(pv_node)
+                    } else {
+                        1 + i32::from(depth >= 6 * PLY && k >= 8)
+                    };
+                    let history = self.scores[ply][k];
+                    let adjust = if tw.lmr >= 1 {
+                        i32::from(history < 0) - i32::from(history > HISTORY_MAX / 2)
+                    } else {
+                        0
+                    };
+                    ((base + adjust) * PLY).clamp(0, new_depth - PLY)
                 } else {
                     0
                 };
-                let mut s = -self.negamax(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, cq);
+                let mut s = -self.negamax(
+                    &child,
+                    new_depth - r,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    cq,
+                    trunc,
+                );
                 if s > alpha && r > 0 && !self.stopped {
-                    s = -self.negamax(&child, new_depth, -alpha - 1, -alpha, ply + 1, cq);
+                    s = -self.negamax(&child, new_depth, -alpha - 1, -alpha, ply + 1, cq, trunc);
                 }
                 if s > alpha && s < beta && !self.stopped {
-                    s = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, cq);
+                    s = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, cq, trunc);
                 }
                 s
             };
@@ -556,7 +688,7 @@ impl<'a> Worker<'a> {
                                 self.killers[ply][1] = self.killers[ply][0];
                                 self.killers[ply][0] = Some(mv);
                             }
-                            let bonus = depth * depth;
+                            let bonus = depth * depth / (PLY * PLY);
                             let slot = ci + mv.from().index() * 32 + mv.to().index();
                             update_history(&mut self.history[slot], bonus);
                             // The quiet moves tried before it failed to cut: a malus.
@@ -594,6 +726,35 @@ impl<'a> Worker<'a> {
         }
         best
     }
+}
+
+/// Material of the side to move minus the other's, in centi-men (man 100, king
+/// [`crate::TRUNC_KING_AMERICAN`] or [`crate::TRUNC_KING_POOL`]), for the material truncation.
+fn material(pos: &Position, side: crown_core::Color, variant: Variant) -> i32 {
+    let king = if variant == Variant::Pool {
+        crate::TRUNC_KING_POOL
+    } else {
+        crate::TRUNC_KING_AMERICAN
+    };
+    let count = |c| (pos.men(c).len() as i32, pos.kings(c).len() as i32);
+    let ((m0, k0), (m1, k1)) = (count(side), count(side.opposite()));
+    100 * (m0 - m1) + king * (k0 - k1)
+}
+
+/// The logarithmic late-move reduction for the `k`-th move (0-based) at `depth`:
+/// `round(ln depth · ln (k + 1) / 2.25)` ([`crate::SearchTweaks::lmr`] = 2), from a table.
+fn lmr_reduction(depth: i32, k: usize) -> i32 {
+    static TABLE: std::sync::OnceLock<[[u8; 64]; 64]> = std::sync::OnceLock::new();
+    let t = TABLE.get_or_init(|| {
+        let mut t = [[0u8; 64]; 64];
+        for (d, row) in t.iter_mut().enumerate().skip(1) {
+            for (k, r) in row.iter_mut().enumerate() {
+                *r = ((d as f64).ln() * ((k + 1) as f64).ln() / 2.25).round() as u8;
+            }
+        }
+        t
+    });
+    i32::from(t[depth.clamp(0, 63) as usize][k.min(63)])
 }
 
 /// Most a history score can reach in either direction (killers score 2^21 and more, above it).

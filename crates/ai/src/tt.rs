@@ -28,6 +28,7 @@ pub(crate) enum Bound {
 #[derive(Copy, Clone, Debug)]
 pub(crate) struct Entry {
     pub score: i32,
+    /// Remaining depth in the search's units (quarter plies, `search::PLY`), −1 to 1022.
     pub depth: i32,
     pub bound: Bound,
     /// Index of the best move in the legal move list, if any.
@@ -143,8 +144,8 @@ impl Table {
         let first = &self.slots[b];
         let old = first.data.load(Ordering::Relaxed);
         let old_key = first.check.load(Ordering::Relaxed) ^ old;
-        let old_depth = ((old >> 16) & 0xff) as i32 - 1;
-        let old_age = ((old >> 36) & 0xff) as u8;
+        let old_depth = ((old >> 16) & 0x3ff) as i32 - 1;
+        let old_age = ((old >> 38) & 0xff) as u8;
         let slot = if old == 0 || old_key == key || old_age != self.age || depth.max(0) >= old_depth
         {
             first
@@ -158,20 +159,20 @@ impl Table {
 
 fn pack(score: i32, depth: i32, bound: Bound, move_index: Option<usize>, age: u8) -> u64 {
     let s = (score.clamp(-32767, 32767) as i16) as u16 as u64;
-    let d = (depth.clamp(-1, 254) + 1) as u64;
+    let d = (depth.clamp(-1, 1022) + 1) as u64;
     let m = move_index.map_or(NO_MOVE, |i| (i as u64).min(NO_MOVE - 1));
-    s | (d << 16) | ((bound as u64) << 24) | (m << 26) | ((age as u64) << 36)
+    s | (d << 16) | ((bound as u64) << 26) | (m << 28) | ((age as u64) << 38)
 }
 
 fn unpack(data: u64) -> Entry {
     let score = (data & 0xffff) as u16 as i16 as i32;
-    let depth = ((data >> 16) & 0xff) as i32 - 1;
-    let bound = match (data >> 24) & 3 {
+    let depth = ((data >> 16) & 0x3ff) as i32 - 1;
+    let bound = match (data >> 26) & 3 {
         1 => Bound::Upper,
         2 => Bound::Lower,
         _ => Bound::Exact,
     };
-    let m = (data >> 26) & 0x3ff;
+    let m = (data >> 28) & 0x3ff;
     Entry {
         score,
         depth,
@@ -194,6 +195,14 @@ mod tests {
         assert_eq!(e.bound, Bound::Lower);
         assert_eq!(e.move_index, Some(3));
         assert!(t.probe(0x1234_5678_9abc_def1).is_none());
+        // The deepest iteration (120 plies of 4 quarter plies) keeps its depth and the fields
+        // after it.
+        t.store(99, 31_000, 480, Bound::Upper, Some(1022));
+        let e = t.probe(99).unwrap();
+        assert_eq!(
+            (e.score, e.depth, e.bound, e.move_index),
+            (31_000, 480, Bound::Upper, Some(1022))
+        );
     }
 
     #[test]

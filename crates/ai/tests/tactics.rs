@@ -122,6 +122,113 @@ fn search_switches_keep_the_tactics() {
     }
 }
 
+/// Every other search switch (each of `SearchTweaks::KEYS` set away from its default, alone, at
+/// depths two plies above those of the test before, so the reductions and pruning have room)
+/// keeps these tactics too, and the search stays deterministic with it.
+#[test]
+fn each_search_switch_keeps_the_tactics() {
+    let cases: [(Variant, &str, &str, u32); 3] = [
+        (
+            Variant::American,
+            "B:W18,19,25,29,30:B1,4,8,10,11",
+            "11-15",
+            8,
+        ),
+        (Variant::Pool, "B:WK4,32:B7,8,23,27,28", "7-11", 6),
+        (Variant::Impasse, "W:W14:B19", "14-3", 8),
+    ];
+    let settings: [(&str, u64); 15] = [
+        ("malus", 0),
+        ("rfp", 1),
+        ("futility", 1),
+        ("lmr", 1),
+        ("lmr", 2),
+        ("trunc", 100),
+        ("threat", 0),
+        ("tmargin", 60),
+        ("ext", 0),
+        ("ext", 2),
+        ("truncd", 6),
+        ("iir", 1),
+        ("asp", 10),
+        ("probcut", 1),
+        ("mc", 1),
+    ];
+    let keys: std::collections::BTreeSet<&str> = settings.iter().map(|(k, _)| *k).collect();
+    assert_eq!(
+        keys.len(),
+        SearchTweaks::KEYS.len(),
+        "a switch of SearchTweaks::KEYS is missing here"
+    );
+    let stop = AtomicBool::new(false);
+    for (key, value) in settings {
+        let mut tweaks = SearchTweaks::default();
+        tweaks.set(key, value).unwrap();
+        for (variant, fen, best, depth) in cases {
+            let pos = Position::from_fen(variant, fen).unwrap();
+            let run = || {
+                let mut engine = Engine::new(small());
+                engine.set_tweaks(tweaks);
+                engine.search(
+                    &Game::from_position(pos),
+                    &Limits::depth(depth),
+                    &stop,
+                    &mut |_| {},
+                )
+            };
+            let (a, b) = (run(), run());
+            assert_eq!(
+                pos.move_text(&a.best_move.unwrap()),
+                best,
+                "{fen} {key}={value}"
+            );
+            assert_eq!(
+                (a.score, a.nodes),
+                (b.score, b.nodes),
+                "{fen} {key}={value}"
+            );
+        }
+    }
+}
+
+/// `SearchTweaks::set` takes each key of `SearchTweaks::KEYS` within its range and refuses an
+/// unknown key or a value outside the range, naming both.
+#[test]
+fn search_switch_keys_and_ranges() {
+    for &(key, lo, hi) in SearchTweaks::KEYS {
+        let mut t = SearchTweaks::default();
+        t.set(key, lo).unwrap();
+        t.set(key, hi).unwrap();
+        assert_ne!(t, SearchTweaks::default(), "{key}");
+        let e = t.set(key, hi + 1).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!("{key} {} is not {lo} to {hi}", hi + 1)
+        );
+    }
+    let mut t = SearchTweaks::default();
+    t.set("lmr", 2).unwrap();
+    t.set("trunc", 110).unwrap();
+    t.set("asp", 15).unwrap();
+    assert_eq!(
+        t,
+        SearchTweaks {
+            lmr: Some(2),
+            truncation: Some(110),
+            aspiration: Some(15),
+            ..SearchTweaks::default()
+        }
+    );
+    assert_eq!(
+        SearchTweaks::default()
+            .set("speed", 1)
+            .unwrap_err()
+            .to_string(),
+        "unknown search switch 'speed'"
+    );
+    assert!(SearchTweaks::default().set("asp", 4).is_err());
+}
+
 /// The low levels choose randomly among good moves but never miss a win in one.
 #[test]
 fn level_one_never_misses_a_win_in_one() {
@@ -314,7 +421,8 @@ fn repetition_from_game_history_is_taken_as_a_draw() {
 }
 
 /// The switches' defaults per game: the history malus is on in American and pool checkers and off
-/// in Impasse (docs/engine.md, SPRT results), pruning switches are off. A default engine searches
+/// in Impasse (docs/engine.md, SPRT results), the other switches as documented on `SearchTweaks`.
+/// A default engine searches
 /// exactly like one given those settings explicitly (same node count at a fixed depth).
 #[test]
 fn search_switch_defaults_per_game() {
@@ -336,7 +444,16 @@ fn search_switch_defaults_per_game() {
             history_malus: Some(malus),
             reverse_futility: Some(false),
             futility: Some(false),
-            ..SearchTweaks::default()
+            lmr: Some(0),
+            truncation: Some(0),
+            threat_extension: Some(true),
+            threat_margin: Some(0),
+            truncation_depth: Some(4),
+            single_reply: Some(1),
+            iir: Some(false),
+            aspiration: Some(30),
+            probcut: Some(false),
+            multicut: Some(false),
         };
         assert_eq!(
             nodes(variant, SearchTweaks::default()),

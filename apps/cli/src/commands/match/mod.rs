@@ -44,8 +44,10 @@ pub struct MatchArgs {
     /// movetime=MS, nodes=N,
     /// hash=MIB, threads=N, time=MS and inc=MS (a game clock: the engine loses on time when it runs
     /// out), egdb=0|1 (use the match's endgame databases, default 1),
-    /// eval=classic|trained (default: the game's), malus=0|1, rfp=0|1, futility=0|1 (search
-    /// switches, built-in engines only: history malus, reverse futility, futility pruning),
+    /// eval=classic|trained (default: the game's), the search switches (built-in engines only,
+    /// docs/engine.md "Search switches"): malus=0|1, rfp=0|1, futility=0|1, lmr=0..2,
+    /// trunc=MARGIN, truncd=1..8, threat=0|1, tmargin=MARGIN, ext=0..2, iir=0|1, asp=5..500,
+    /// probcut=0|1, mc=0|1,
     /// book=0|1 (play from the embedded opening book; default: --book), weights=FILE (trained
     /// weights written by `crown tune fit`, for this game; built-in engines only), e.g. "level=10",
     /// "depth=8,hash=32" or
@@ -57,7 +59,7 @@ pub struct MatchArgs {
     engine_b: String,
     /// Engine B is this `crown` binary instead of the built-in engine, driven through its
     /// `crown engine` line protocol (docs/protocol.md); e.g. an older revision for a SPRT. Its spec
-    /// may not use the keys the protocol cannot set (eval, malus, rfp, futility, weights). It has
+    /// may not use the keys the protocol cannot set (eval, weights, the search switches). It has
     /// 10 s plus 5 times its move time (or clock) to answer each move.
     #[arg(long)]
     engine_b_bin: Option<PathBuf>,

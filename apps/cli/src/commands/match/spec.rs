@@ -226,7 +226,7 @@ mod tests {
         let e = parse_spec_t("speed=3", None).unwrap_err().0;
         assert!(
             e.ends_with(
-                "(level, depth, movetime, nodes, hash, threads, time, inc, egdb, eval, malus, rfp, futility, book, weights)"
+                "(level, depth, movetime, nodes, hash, threads, time, inc, egdb, eval, malus, rfp, futility, lmr, trunc, truncd, threat, tmargin, ext, iir, asp, probcut, mc, book, weights)"
             ),
             "{e}"
         );
@@ -326,7 +326,14 @@ mod tests {
     /// those it can send are accepted.
     #[test]
     fn external_engine_specs_keep_to_the_protocol() {
-        for key in ["eval=classic", "malus=0", "rfp=1", "futility=0"] {
+        for key in [
+            "eval=classic",
+            "malus=0",
+            "rfp=1",
+            "futility=0",
+            "trunc=100",
+            "asp=15",
+        ] {
             let spec = parse_spec_t(&format!("depth=4,{key}"), None).unwrap();
             let e = check_external_spec(&spec).unwrap_err().0;
             let name = key.split('=').next().unwrap();
