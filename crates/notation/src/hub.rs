@@ -42,13 +42,13 @@ fn hub_color(variant: Variant, c: Color) -> Color {
     }
 }
 
-/// Whether `text` has the shape of a Hub position string (33 characters: `W` or `B`, then only
-/// `e`, `w`, `b`, `W`, `B`) rather than a FEN.
+/// Whether `text` is to be read as a Hub position string (33 characters: `W` or `B`, then only
+/// `e`, `w`, `b`, `W`, `B`) rather than a FEN: every text without the `:` that separates a PDN FEN's
+/// fields (PDN 3.0 FEN grammar) and not empty. So a Hub string of the wrong length or with a bad
+/// letter is refused by [`read_hub_position`], naming what is wrong, instead of read as a FEN.
 pub fn is_hub_position(text: &str) -> bool {
     let t = text.trim();
-    t.len() == HUB_POSITION_CHARS
-        && t.starts_with(['W', 'B'])
-        && t[1..].bytes().all(|b| b"ewbWB".contains(&b))
+    !t.is_empty() && !t.contains(':')
 }
 
 /// The Hub position string of `pos` (see the module documentation for the frame), e.g.
@@ -254,6 +254,10 @@ mod tests {
         let e = read_hub_position(Variant::American, &on_row).unwrap_err();
         assert_eq!(e.kind, InputErrorKind::BadPosition);
         assert!(!is_hub_position("B:W21-32:B1-12"));
+        // Not a FEN (no field separator), so read as a Hub string and refused as one.
+        assert!(is_hub_position("Wbbb"));
+        let e = read_hub_position(Variant::American, "Wbbb").unwrap_err().to_string();
+        assert!(e.contains("33 characters"), "{e}");
     }
 
     #[test]
