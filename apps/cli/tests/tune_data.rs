@@ -314,6 +314,23 @@ fn pack_converts_text_without_loss_and_fit_reads_text_and_binary_mixed() {
         assert_eq!(Position::from_fen(Variant::Pool, f[3]).unwrap(), r.position);
         assert_eq!((r.ply, r.exact), (None, None));
     }
+    // --out-dir: one file per input, with the seed of its header and the same records.
+    let each = d.join("each");
+    std::fs::create_dir_all(&each).unwrap();
+    let (code, _, err) = crown(&[
+        "tune",
+        "pack",
+        "--variant",
+        "pool",
+        "--data",
+        text.to_str().unwrap(),
+        "--out-dir",
+        each.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let one = each.join("pool.ctd");
+    assert_eq!(Reader::open(&one).unwrap().header().seed, 3);
+    assert_eq!(records(&one), recs);
     // fit: the text file, the binary file and a directory of chunks, mixed.
     let chunks = dir("pack-chunks");
     let (code, _, err) = crown(&gen_args("pool", &chunks, &["--chunks", "0..2"]));

@@ -321,6 +321,14 @@ pub struct SearchTweaks {
     /// six moves are searched [`MULTICUT_REDUCTION`] plies shallower with a null window at beta;
     /// when three of them fail high the node returns beta. Default: off.
     pub multicut: Option<bool>,
+    /// Late-move pruning (`lmp=0|1`): at a non-PV node at most 3 plies from the horizon with no
+    /// capture or threat, quiet moves after the first `3 + d²` (`d` = plies left) are skipped.
+    /// Default: off.
+    pub lmp: Option<bool>,
+    /// Enhanced transposition cutoffs (`etc=0|1`): at a non-PV node of depth ≥ 3, before the
+    /// moves are searched, a child whose stored result (deep enough, not a lower bound) already
+    /// scores at or above beta for this node ends it. Default: off.
+    pub etc: Option<bool>,
 }
 
 /// A spec key of [`SearchTweaks::set`] that does not exist or a value out of its range.
@@ -372,6 +380,8 @@ impl SearchTweaks {
         ("asp", 5, 500),
         ("probcut", 0, 1),
         ("mc", 0, 1),
+        ("lmp", 0, 1),
+        ("etc", 0, 1),
     ];
 
     /// Set the switch named by spec key `key` (one of [`SearchTweaks::KEYS`]) to `value`
@@ -408,7 +418,9 @@ impl SearchTweaks {
             "iir" => self.iir = Some(on),
             "asp" => self.aspiration = Some(small),
             "probcut" => self.probcut = Some(on),
-            _ => self.multicut = Some(on),
+            "mc" => self.multicut = Some(on),
+            "lmp" => self.lmp = Some(on),
+            _ => self.etc = Some(on),
         }
         Ok(())
     }
@@ -437,6 +449,8 @@ impl SearchTweaks {
             aspiration: i32::from(self.aspiration.unwrap_or(30)),
             probcut: self.probcut.unwrap_or(false),
             multicut: self.multicut.unwrap_or(false),
+            lmp: self.lmp.unwrap_or(false),
+            etc: self.etc.unwrap_or(false),
         }
     }
 }
@@ -479,6 +493,8 @@ pub(crate) struct Tweaks {
     pub(crate) aspiration: i32,
     pub(crate) probcut: bool,
     pub(crate) multicut: bool,
+    pub(crate) lmp: bool,
+    pub(crate) etc: bool,
 }
 
 /// Default transposition table size in MiB.

@@ -572,6 +572,26 @@ impl<'a> Worker<'a> {
             self.scores[ply][i] = s;
             self.order[ply][i] = i as u16;
         }
+        // Enhanced transposition cutoffs: a child whose stored bound already refutes this node.
+        if tw.etc && !pv_node && !threat && depth >= 3 * PLY && beta.abs() < DB_BOUND {
+            let child_depth = depth - PLY + ext;
+            for i in 0..n {
+                let child = pos.after(&self.lists[ply][i]);
+                if let Some(e) = self.sh.tt.probe(child.zobrist()) {
+                    let s = -from_tt(e.score, ply + 1);
+                    if e.depth >= child_depth && e.bound != Bound::Lower && s >= beta {
+                        return s;
+                    }
+                }
+            }
+        }
+        // Late-move pruning: near the horizon, quiet moves after the first few are skipped.
+        let lmp_after = if tw.lmp && !pv_node && !captures && !threat && depth <= 3 * PLY {
+            let d = (depth + PLY - 1) / PLY;
+            (3 + d * d) as usize
+        } else {
+            usize::MAX
+        };
         let alpha_orig = alpha;
         let mut best = -INF;
         let mut best_idx = None;
@@ -620,7 +640,7 @@ impl<'a> Worker<'a> {
                 && !mv.bears_off()
                 && mv.crown().is_none()
                 && self.scores[ply][k] < (1 << 21);
-            if futile && k > 0 && quiet_move {
+            if (futile && k > 0 || k >= lmp_after) && quiet_move {
                 continue;
             }
             let child = pos.after(&mv);

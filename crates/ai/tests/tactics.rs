@@ -137,7 +137,7 @@ fn each_search_switch_keeps_the_tactics() {
         (Variant::Pool, "B:WK4,32:B7,8,23,27,28", "7-11", 6),
         (Variant::Impasse, "W:W14:B19", "14-3", 8),
     ];
-    let settings: [(&str, u64); 15] = [
+    let settings: [(&str, u64); 17] = [
         ("malus", 0),
         ("rfp", 1),
         ("futility", 1),
@@ -153,6 +153,8 @@ fn each_search_switch_keeps_the_tactics() {
         ("asp", 10),
         ("probcut", 1),
         ("mc", 1),
+        ("lmp", 1),
+        ("etc", 1),
     ];
     let keys: std::collections::BTreeSet<&str> = settings.iter().map(|(k, _)| *k).collect();
     assert_eq!(
@@ -454,6 +456,8 @@ fn search_switch_defaults_per_game() {
             aspiration: Some(30),
             probcut: Some(false),
             multicut: Some(false),
+            lmp: Some(false),
+            etc: Some(false),
         };
         assert_eq!(
             nodes(variant, SearchTweaks::default()),

@@ -394,17 +394,9 @@ pub(super) fn read_inputs(
 
 /// The seed a text data file's header names (`seed=N`), or 0.
 fn text_seed(path: &Path) -> u64 {
-    let Ok(f) = std::fs::File::open(path) else {
-        return 0;
-    };
-    let mut first = String::new();
-    let _ = std::io::BufRead::read_line(&mut std::io::BufReader::new(f), &mut first);
-    first
-        .strip_prefix("# crown tune gen")
-        .and_then(|rest| {
-            rest.split_whitespace()
-                .find_map(|w| w.strip_prefix("seed="))
-        })
+    text_header(path)
+        .split_whitespace()
+        .find_map(|w| w.strip_prefix("seed="))
         .and_then(|s| s.parse().ok())
         .unwrap_or(0)
 }
