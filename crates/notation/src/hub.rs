@@ -256,7 +256,9 @@ mod tests {
         assert!(!is_hub_position("B:W21-32:B1-12"));
         // Not a FEN (no field separator), so read as a Hub string and refused as one.
         assert!(is_hub_position("Wbbb"));
-        let e = read_hub_position(Variant::American, "Wbbb").unwrap_err().to_string();
+        let e = read_hub_position(Variant::American, "Wbbb")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("33 characters"), "{e}");
     }
 
