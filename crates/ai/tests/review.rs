@@ -146,18 +146,20 @@ fn material(pos: &Position, plies: u32) -> i32 {
 }
 
 #[test]
-fn dropping_a_man_to_a_shot_in_the_opening_is_a_blunder() {
+fn dropping_a_man_to_a_shot_in_the_opening_is_at_least_a_mistake() {
     // 1. 9-13 21-17 2. 5-9 24-19?? runs into the two-for-one shot 10-15! 19x10 7x14x21. The brute
     // force agrees: after 24-19 Black wins a man by force within 6 plies, while White's 25-21 keeps
     // the material level. One man in a level position is E(0) − E(−100) = 0.23 ≥ 0.20: `??`.
+    // But the position is not level for the engine: the trained evaluation of issue 21 reads it as
+    // about −0.35 for White, and a man more from there costs E(−35) − E(−135) ≈ 0.21; the search
+    // measured 0.1997 at depth 10 and 0.164 at depth 12 (0.101 at depth 8, too shallow to see it
+    // all): at depth 10, at least a mistake `?` (0.12), not surely a blunder (0.20).
     let mut pos = Position::new(Variant::American);
     for m in ["9-13", "21-17", "5-9"] {
         pos = pos.after(&mv(&pos, m));
     }
     assert_eq!(material(&pos.after(&mv(&pos, "24-19")), 6), 1);
     assert_eq!(material(&pos.after(&mv(&pos, "25-21")), 6), 0);
-    // The trained evaluation of issue 21 reads the position before as about −0.35 for White, so
-    // the man costs 0.16–0.20 in expected score at depths 10–12: at least a mistake.
     let r = review_one(&pos.to_fen(), "24-19", 10);
     assert!(
         matches!(r.mark, Some(Mark::Blunder | Mark::Mistake)),
