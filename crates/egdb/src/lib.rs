@@ -13,6 +13,7 @@
 mod build;
 mod file;
 pub mod index;
+mod lock;
 
 use crown_core::{Move, Position, Variant};
 use std::path::{Path, PathBuf};
@@ -20,6 +21,7 @@ use std::path::{Path, PathBuf};
 pub use build::{build, build_in_memory, verify, BuildOptions, BuildReport, Progress};
 pub use file::ClassInfo;
 pub use index::{ClassIndex, Material};
+pub use lock::{BuildLock, LOCK_FILE};
 
 /// The game-theoretic value of a position from the side to move's view.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
