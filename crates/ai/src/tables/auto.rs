@@ -36,9 +36,27 @@ use std::time::{Duration, Instant};
 /// builds in about 1.5 minutes on one core of a current machine (pool about 2, Impasse seconds).
 pub const RECOMMENDED_PIECES: u32 = 5;
 
-/// The environment variable that turns the background build off: `0`, `false`, `no` or `off`
-/// (any case). Tests and CI set `CROWN_EGDB_BUILD=0`.
+/// The environment variable of the background build: `0`, `false`, `no` or `off` (any case)
+/// turn it off (tests and CI set `CROWN_EGDB_BUILD=0`); a number from 2 to [`MAX_ENV_PIECES`]
+/// builds that many pieces instead of [`RECOMMENDED_PIECES`] (e.g. `6`, or `3` in tests that
+/// wait for a build); anything else (`1`, `on`, empty) is the default, the recommended set.
 pub const BUILD_ENV: &str = "CROWN_EGDB_BUILD";
+
+/// The largest piece count [`BUILD_ENV`] may ask for (≤7 American is far beyond a background
+/// job: hundreds of gigabytes of memory).
+pub const MAX_ENV_PIECES: u32 = 6;
+
+/// The piece count [`BUILD_ENV`]'s `value` asks for: `None` when it turns the build off.
+pub fn env_pieces(value: Option<&OsStr>) -> Option<u32> {
+    match value {
+        None => Some(RECOMMENDED_PIECES),
+        Some(v) if env_says_off(v) => None,
+        Some(v) => match v.to_string_lossy().trim().parse::<u32>() {
+            Ok(n) if (2..=MAX_ENV_PIECES).contains(&n) => Some(n),
+            _ => Some(RECOMMENDED_PIECES),
+        },
+    }
+}
 
 /// What a front end was told about databases on its command line.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -467,8 +485,8 @@ impl AutoBuild {
         Ok(AutoBuild { shared, jobs })
     }
 
-    /// [`decide_from_env`], then [`AutoBuild::start`] with [`RECOMMENDED_PIECES`]: the builder of a
-    /// front end.
+    /// [`decide_from_env`], then [`AutoBuild::start`] with [`RECOMMENDED_PIECES`] (or the count
+    /// [`BUILD_ENV`] gives, [`env_pieces`]): the builder of a front end.
     ///
     /// # Errors
     /// [`Off`] saying why there is none (the policy, or the thread could not start).
@@ -478,7 +496,8 @@ impl AutoBuild {
         observer: Option<Box<dyn Fn(&Status) + Send + Sync>>,
     ) -> Result<AutoBuild, Off> {
         let dir = decide_from_env(request)?;
-        AutoBuild::start(dir, RECOMMENDED_PIECES, tables, observer).map_err(Off::NoThread)
+        let pieces = env_pieces(std::env::var_os(BUILD_ENV).as_deref()).ok_or(Off::Env)?;
+        AutoBuild::start(dir, pieces, tables, observer).map_err(Off::NoThread)
     }
 
     /// The databases for the front end's engines: what the directory holds, reloaded after each
@@ -586,7 +605,13 @@ mod tests {
         }
         for v in ["1", "", "yes"] {
             assert!(!env_says_off(OsStr::new(v)), "{v}");
+            assert_eq!(env_pieces(Some(OsStr::new(v))), Some(RECOMMENDED_PIECES));
         }
+        assert_eq!(env_pieces(None), Some(RECOMMENDED_PIECES));
+        assert_eq!(env_pieces(Some(OsStr::new("0"))), None);
+        assert_eq!(env_pieces(Some(OsStr::new("3"))), Some(3));
+        assert_eq!(env_pieces(Some(OsStr::new("6"))), Some(6));
+        assert_eq!(env_pieces(Some(OsStr::new("9"))), Some(RECOMMENDED_PIECES));
         let flag = Request {
             no_build: true,
             ..on
