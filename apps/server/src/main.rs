@@ -145,6 +145,14 @@ fn run(args: Args) -> Result<(), String> {
     };
     let config = Config {
         engine_workers: args.engine_workers.unwrap_or(config.engine_workers).max(1),
+        // The browser's engine loads the ≤4-piece files of the engine's own directory.
+        egdb_dir: if args.no_egdb {
+            None
+        } else {
+            args.egdb_dir
+                .clone()
+                .or_else(crown_egdb::Tablebase::default_dir)
+        },
         ..config
     };
     let store: Arc<dyn crown_server::store::Store> = match &args.database {
