@@ -127,7 +127,10 @@ mod tests {
             })
             .collect();
         let _ = std::fs::remove_dir_all(&dir);
-        assert_eq!(install(Variant::Pool, vec![("x.egdb".into(), vec![0; 9])]), 0);
+        assert_eq!(
+            install(Variant::Pool, vec![("x.egdb".into(), vec![0; 9])]),
+            0
+        );
         assert!(LOADED[slot(Variant::Pool)].lock().unwrap().is_none());
         assert_eq!(install(Variant::Impasse, files), 4);
         let t = for_variant(Variant::Impasse).unwrap();

@@ -34,10 +34,13 @@ struct Listed {
     sha256: String,
 }
 
+/// What the list was computed from: each file with its size and time.
+type Key = Vec<(PathBuf, u64, Option<SystemTime>)>;
+
 struct Files {
     dir: Option<PathBuf>,
     pieces: u32,
-    cache: Mutex<Option<(Vec<(PathBuf, u64, Option<SystemTime>)>, Arc<Vec<Listed>>)>>,
+    cache: Mutex<Option<(Key, Arc<Vec<Listed>>)>>,
 }
 
 impl Files {
@@ -61,7 +64,7 @@ impl Files {
                 }
             }
         }
-        let key: Vec<(PathBuf, u64, Option<SystemTime>)> = wanted
+        let key: Key = wanted
             .iter()
             .map(|(_, p)| {
                 let m = std::fs::metadata(p).ok();

@@ -258,11 +258,9 @@ impl Status {
     /// Percent done while building (0–100), else `None`.
     pub fn percent(&self) -> Option<u32> {
         match self {
-            Status::Building { done, total, .. } => Some(if *total == 0 {
-                0
-            } else {
-                ((*done).min(*total) * 100 / *total) as u32
-            }),
+            Status::Building { done, total, .. } => {
+                Some(((*done).min(*total) * 100).checked_div(*total).unwrap_or(0) as u32)
+            }
             _ => None,
         }
     }
@@ -292,7 +290,8 @@ impl Status {
     }
 }
 
-type Observer = Box<dyn Fn(&Status) + Send + Sync>;
+/// A function told of every change of [`Status`] ([`AutoBuild::start`]).
+pub type Observer = Box<dyn Fn(&Status) + Send + Sync>;
 
 struct State {
     status: Status,
@@ -455,7 +454,7 @@ impl AutoBuild {
         dir: PathBuf,
         pieces: u32,
         tables: Option<Arc<dyn EndgameTables>>,
-        observer: Option<Box<dyn Fn(&Status) + Send + Sync>>,
+        observer: Option<Observer>,
     ) -> Result<AutoBuild, String> {
         let shared = Arc::new(Shared {
             dir,
@@ -493,7 +492,7 @@ impl AutoBuild {
     pub fn for_front_end(
         request: Request,
         tables: Option<Arc<dyn EndgameTables>>,
-        observer: Option<Box<dyn Fn(&Status) + Send + Sync>>,
+        observer: Option<Observer>,
     ) -> Result<AutoBuild, Off> {
         let dir = decide_from_env(request)?;
         let pieces = env_pieces(std::env::var_os(BUILD_ENV).as_deref()).ok_or(Off::Env)?;
