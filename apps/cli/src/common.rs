@@ -98,6 +98,71 @@ impl EgdbArgs {
     }
 }
 
+/// `--no-egdb-build`: the commands that play or analyse (`play`, `analyze`, `engine`) build the
+/// recommended endgame databases in the background when the default directory lacks them
+/// ([`crown_ai::tables::auto`]).
+#[derive(Args, Debug, Clone, Default)]
+pub struct EgdbBuildArgs {
+    /// Do not build the recommended endgame databases (≤5 pieces) in the background when the
+    /// default directory lacks them (also: CROWN_EGDB_BUILD=0; never with --egdb or --no-egdb).
+    #[arg(long)]
+    pub no_egdb_build: bool,
+}
+
+/// The process's background build, started by the first [`EgdbArgs::load_building`] (`None`:
+/// turned off or not possible).
+static AUTO_BUILD: std::sync::OnceLock<Option<crown_ai::tables::auto::AutoBuild>> =
+    std::sync::OnceLock::new();
+
+/// Ask the process's background build (if any) for the databases of `variant`, printing its one
+/// announcement line on stderr when a build starts.
+pub fn egdb_build_ensure(variant: Variant) {
+    if let Some(Some(auto)) = AUTO_BUILD.get() {
+        if let Some(line) = auto.ensure(variant) {
+            eprintln!("{line}");
+        }
+    }
+}
+
+impl EgdbArgs {
+    /// [`EgdbArgs::load`], and unless turned off ([`crown_ai::tables::auto::decide`]) the
+    /// background build of the recommended set of `variant` (its one line on stderr; `None`:
+    /// the game is not known yet, [`egdb_build_ensure`] asks later): the tables are then
+    /// reloaded when the build is done.
+    pub fn load_building(
+        &self,
+        build: &EgdbBuildArgs,
+        variant: Option<Variant>,
+    ) -> Option<Arc<dyn EndgameTables>> {
+        use crown_ai::tables::auto::{AutoBuild, Request};
+        let tables = self.load();
+        let request = Request {
+            dir_given: self.egdb.is_some(),
+            no_egdb: self.no_egdb,
+            no_build: build.no_egdb_build,
+        };
+        let auto = AUTO_BUILD.get_or_init(|| {
+            match AutoBuild::for_front_end(request, tables.clone(), None) {
+                Ok(a) => Some(a),
+                Err(crown_ai::tables::auto::Off::NoThread(e)) => {
+                    eprintln!("warning: {e}");
+                    None
+                }
+                Err(_) => None,
+            }
+        });
+        match auto {
+            Some(a) => {
+                if let Some(v) = variant {
+                    egdb_build_ensure(v);
+                }
+                Some(a.tables())
+            }
+            None => tables,
+        }
+    }
+}
+
 /// What `tables` hold, for an `info egdb …` line: their description, or `none`.
 pub fn egdb_description(tables: Option<&Arc<dyn EndgameTables>>) -> String {
     tables.map_or_else(|| "none".to_string(), |t| t.describe())

@@ -313,3 +313,51 @@ fn play_from_a_fen_converts_with_the_databases() {
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.contains("FEN"), "{err}");
 }
+
+/// The background build of the recommended set: `crown analyze` (as `play` and `engine`) with an
+/// empty default directory prints one line on stderr saying it builds there; the variable, the
+/// option and an explicit `--egdb`/`--no-egdb` turn it off. (The process ends after its search;
+/// the build resumes at the next run.)
+#[test]
+fn an_empty_default_directory_starts_the_background_build_with_one_stderr_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let run = |extra: &[&str], build_env: Option<&str>| {
+        let mut args = vec!["analyze", "--variant", "impasse", "--depth", "1"];
+        args.extend_from_slice(extra);
+        common::crown_with(&args, |cmd| {
+            cmd.env("CROWN_EGDB_DIR", d);
+            match build_env {
+                Some(v) => cmd.env("CROWN_EGDB_BUILD", v),
+                None => cmd.env_remove("CROWN_EGDB_BUILD"),
+            };
+        })
+    };
+    let (code, _, err) = run(&[], None);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = err
+        .lines()
+        .filter(|l| l.contains("endgame databases"))
+        .collect();
+    assert_eq!(lines.len(), 1, "{err}");
+    assert!(
+        lines[0].starts_with(&format!(
+            "building the ≤5-piece impasse endgame databases in {d} in the background"
+        )),
+        "{err}"
+    );
+    assert!(
+        lines[0].contains("--no-egdb-build or CROWN_EGDB_BUILD=0"),
+        "{err}"
+    );
+    for (extra, env) in [
+        (&["--no-egdb-build"][..], None),
+        (&[][..], Some("0")),
+        (&["--egdb", d][..], None),
+        (&["--no-egdb"][..], None),
+    ] {
+        let (code, _, err) = run(extra, env);
+        assert_eq!(code, 0, "{extra:?} {env:?}: {err}");
+        assert!(!err.contains("building the"), "{extra:?} {env:?}: {err}");
+    }
+}

@@ -66,6 +66,9 @@ fn play_args(save: &std::path::Path) -> PlayArgs {
             egdb: None,
             no_egdb: true,
         },
+        egdb_build: crown_cli::common::EgdbBuildArgs {
+            no_egdb_build: true,
+        },
         no_book: false,
     }
 }

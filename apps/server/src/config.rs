@@ -52,7 +52,16 @@ pub struct Config {
     /// instance renews its leases every third of this; when it dies, another instance takes its
     /// games over within `lease_ms` plus one renewal interval (docs/scaling.md).
     pub lease_ms: u64,
+    /// The endgame database directory whose files the browser's engine loads
+    /// (`/egdb/index.json`, `routes::egdb_files`); `None`: an empty index.
+    pub egdb_dir: Option<PathBuf>,
+    /// The browser gets the complete sets up to this many pieces ([`DEFAULT_EGDB_SERVE_PIECES`]).
+    pub egdb_serve_pieces: u32,
 }
+
+/// The largest sets served to the browser: ≤4 pieces (American ≤4 is 5.3 MB of files, about
+/// 3 MB gzip-compressed; ≤5 would be about 150 MB, too much for a page).
+pub const DEFAULT_EGDB_SERVE_PIECES: u32 = 4;
 
 impl Default for Config {
     fn default() -> Self {
@@ -77,6 +86,8 @@ impl Default for Config {
             ws_msgs_per_sec: 5,
             ws_msg_burst: 20,
             lease_ms: 10_000,
+            egdb_dir: None,
+            egdb_serve_pieces: DEFAULT_EGDB_SERVE_PIECES,
         }
     }
 }

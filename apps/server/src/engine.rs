@@ -17,6 +17,12 @@ pub trait MovePicker: Send + Sync + 'static {
         clock: Option<(u64, u64)>,
         stop: &AtomicBool,
     ) -> Option<String>;
+
+    /// The endgame databases for `/health`: what is loaded and the background build's state
+    /// (`crown_ai::tables::auto`), or `None` when the picker has none to report.
+    fn egdb_status(&self) -> Option<serde_json::Value> {
+        None
+    }
 }
 
 /// The crown-ai engine as a [`MovePicker`]: a pool of [`crown_ai::Engine`]s (each with its own
@@ -28,6 +34,8 @@ pub struct CrownEngine {
     tables: Option<std::sync::Arc<dyn crown_ai::EndgameTables>>,
     /// Play from the embedded opening book (on unless [`CrownEngine::with_book`] turns it off).
     book: bool,
+    /// The background build of the recommended databases ([`CrownEngine::with_auto_build`]).
+    auto: Option<crown_ai::tables::auto::AutoBuild>,
 }
 
 impl CrownEngine {
@@ -39,6 +47,7 @@ impl CrownEngine {
             pool: std::sync::Mutex::new(Vec::new()),
             tables: None,
             book: true,
+            auto: None,
         }
     }
 
@@ -59,6 +68,49 @@ impl CrownEngine {
         self.tables = tables;
         self
     }
+
+    /// The same pool with this background build of the recommended databases: its engines use
+    /// the builder's tables (reloaded when a set is done), and the first move of each game kind
+    /// asks for that game's set (logged when a build starts).
+    #[must_use]
+    pub fn with_auto_build(
+        mut self,
+        auto: Option<crown_ai::tables::auto::AutoBuild>,
+    ) -> CrownEngine {
+        if let Some(a) = &auto {
+            self.tables = Some(a.tables());
+        }
+        self.auto = auto;
+        self
+    }
+}
+
+/// The `/health` report of the databases: `loaded` (one line) and `build` (null when there is no
+/// background build): `state`, `variant`, `pieces`, `percent`, `dir`, `error`.
+pub fn egdb_json(
+    tables: Option<&std::sync::Arc<dyn crown_ai::EndgameTables>>,
+    auto: Option<&crown_ai::tables::auto::AutoBuild>,
+) -> serde_json::Value {
+    let build = auto.map(|a| {
+        let status = a.status();
+        let error = match &status {
+            crown_ai::tables::auto::Status::Failed { error, .. } => Some(error.clone()),
+            _ => None,
+        };
+        serde_json::json!({
+            "state": status.id(),
+            "variant": status.variant().map(|v| v.id()),
+            "pieces": a.pieces(),
+            "percent": status.percent(),
+            "line": status.line(a.pieces()),
+            "dir": a.dir().display().to_string(),
+            "error": error,
+        })
+    });
+    serde_json::json!({
+        "loaded": tables.map(|t| t.describe()),
+        "build": build,
+    })
 }
 
 impl MovePicker for CrownEngine {
@@ -69,6 +121,9 @@ impl MovePicker for CrownEngine {
         clock: Option<(u64, u64)>,
         stop: &AtomicBool,
     ) -> Option<String> {
+        if let Some(line) = self.auto.as_ref().and_then(|a| a.ensure(game.variant())) {
+            tracing::info!("{line}");
+        }
         // The one opponent policy (crown_ai::Opponent): level, book, databases, clock -> limits.
         let opponent = crown_ai::Opponent::new(level)
             .with_book(self.book)
@@ -91,6 +146,10 @@ impl MovePicker for CrownEngine {
             .push(engine);
         let mv = result.best_move?;
         Some(game.position().move_text(&mv))
+    }
+
+    fn egdb_status(&self) -> Option<serde_json::Value> {
+        Some(egdb_json(self.tables.as_ref(), self.auto.as_ref()))
     }
 }
 

@@ -91,6 +91,11 @@ struct Args {
     /// Play without endgame databases.
     #[arg(long, conflicts_with = "egdb_dir")]
     no_egdb: bool,
+    /// Do not build the recommended endgame databases (≤5 pieces) of the games played in the
+    /// background when the default directory lacks them (also: CROWN_EGDB_BUILD=0; never with
+    /// --egdb-dir or --no-egdb). `/health` reports the build under `egdb.build`.
+    #[arg(long)]
+    no_egdb_build: bool,
     /// Search every engine move instead of playing the opening from the embedded book.
     #[arg(long)]
     no_book: bool,
@@ -140,6 +145,14 @@ fn run(args: Args) -> Result<(), String> {
     };
     let config = Config {
         engine_workers: args.engine_workers.unwrap_or(config.engine_workers).max(1),
+        // The browser's engine loads the ≤4-piece files of the engine's own directory.
+        egdb_dir: if args.no_egdb {
+            None
+        } else {
+            args.egdb_dir
+                .clone()
+                .or_else(crown_egdb::Tablebase::default_dir)
+        },
         ..config
     };
     let store: Arc<dyn crown_server::store::Store> = match &args.database {
@@ -171,12 +184,45 @@ fn run(args: Args) -> Result<(), String> {
         Some(t) => tracing::info!(egdb = %t.describe(), "endgame databases loaded"),
         None => tracing::info!("no endgame databases"),
     }
-    let engine = crown_server::engine::default_picker(
-        args.engine_threads,
-        args.hash_mib,
-        tables,
-        !args.no_book,
-    );
+    // The background build (crown_ai::tables::auto): only for the default directory, i.e. not
+    // with --egdb-dir on the command line (`egdb_dir` also holds $CROWN_EGDB_DIR: clap's env).
+    let env_dir = std::env::var_os("CROWN_EGDB_DIR").map(PathBuf::from);
+    let request = crown_ai::tables::auto::Request {
+        dir_given: args.egdb_dir.is_some() && args.egdb_dir != env_dir,
+        no_egdb: args.no_egdb,
+        no_build: args.no_egdb_build,
+    };
+    let pieces = crown_ai::tables::auto::env_pieces(
+        std::env::var_os(crown_ai::tables::auto::BUILD_ENV).as_deref(),
+    )
+    .unwrap_or(crown_ai::tables::auto::RECOMMENDED_PIECES);
+    let observer = move |s: &crown_ai::tables::auto::Status| {
+        tracing::info!(state = s.id(), "endgame database build: {}", s.line(pieces));
+    };
+    let auto = match crown_ai::tables::auto::AutoBuild::for_front_end(
+        request,
+        tables.clone(),
+        Some(Box::new(observer)),
+    ) {
+        Ok(a) => {
+            tracing::info!(dir = %a.dir().display(), pieces = a.pieces(), "endgame database background build on");
+            Some(a)
+        }
+        Err(crown_ai::tables::auto::Off::NoThread(e)) => {
+            tracing::warn!("{e}");
+            None
+        }
+        Err(off) => {
+            tracing::info!(reason = ?off, "endgame database background build off");
+            None
+        }
+    };
+    let engine: Option<Arc<dyn crown_server::engine::MovePicker>> = Some(Arc::new(
+        crown_server::engine::CrownEngine::new(args.engine_threads, args.hash_mib)
+            .with_tables(tables)
+            .with_book(!args.no_book)
+            .with_auto_build(auto),
+    ));
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

@@ -58,6 +58,7 @@ impl App {
             names: [None, None],
             review: None,
             status: String::new(),
+            egdb_status: String::new(),
             size: (80, 24),
             started: false,
             quit: false,

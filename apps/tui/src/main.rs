@@ -1,9 +1,10 @@
 //! `crown-tui`: play American checkers, pool checkers and Impasse in the terminal.
 //!
-//! Usage: `crown-tui [--ascii] [--egdb DIR | --no-egdb] [--no-book]`. The new-game dialog opens first; press `?` in the game for all keys.
+//! Usage: `crown-tui [--ascii] [--egdb DIR | --no-egdb] [--no-egdb-build] [--no-book]`. The new-game dialog opens first; press `?` in the game for all keys.
 
 use crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event};
 use crossterm::execute;
+use crown_ai::tables::auto::{AutoBuild, Off, Request};
 use crown_ai::Searcher;
 use crown_tui::app::{App, Effect, Msg};
 use crown_tui::engine::{EngineEvent, Worker};
@@ -15,20 +16,35 @@ use std::time::{Duration, Instant};
 
 const USAGE: &str = "crown-tui: American checkers, pool checkers and Impasse in the terminal
 
-Usage: crown-tui [--ascii] [--egdb DIR | --no-egdb] [--no-book]
+Usage: crown-tui [--ascii] [--egdb DIR | --no-egdb] [--no-egdb-build] [--no-book]
 
   --ascii      plain ASCII board without colours (also chosen for TERM=dumb/linux/vt100 or NO_COLOR)
   --egdb DIR   endgame databases to use (default: $CROWN_EGDB_DIR, else the per-user data
                directory, e.g. ~/.local/share/crown/egdb, where `crown egdb build` writes)
   --no-egdb    play without endgame databases
+  --no-egdb-build
+               do not build the recommended databases (≤5 pieces) of the game being played in
+               the background when the default directory lacks them (also: CROWN_EGDB_BUILD=0);
+               the status line shows the build, the engine uses the databases once built
   --no-book    search every move instead of playing the opening from the embedded book
   --help       this text
 
 In the game press ? for the keys. The mouse works too.";
 
 /// The engine of this build, with the endgame databases in `egdb` (`None`: the default directory;
-/// `Some(None)`: none). A missing or broken directory is a warning on stderr, not an error.
-fn brain(egdb: Option<Option<std::path::PathBuf>>, book: bool) -> Option<Box<dyn Searcher>> {
+/// `Some(None)`: none), and the background build of the recommended databases unless turned off
+/// (`no_build`, `CROWN_EGDB_BUILD=0`, an explicit `egdb`). A missing or broken directory is a
+/// warning on stderr, not an error.
+fn brain(
+    egdb: Option<Option<std::path::PathBuf>>,
+    book: bool,
+    no_build: bool,
+) -> (Option<Box<dyn Searcher>>, Option<AutoBuild>) {
+    let request = Request {
+        dir_given: matches!(egdb, Some(Some(_))),
+        no_egdb: matches!(egdb, Some(None)),
+        no_build,
+    };
     let tables = match egdb {
         Some(None) => Ok(None),
         Some(Some(dir)) => crown_ai::tables::load(Some(&dir)),
@@ -41,19 +57,33 @@ fn brain(egdb: Option<Option<std::path::PathBuf>>, book: bool) -> Option<Box<dyn
     for w in tables.iter().flat_map(|t| t.warnings()) {
         eprintln!("crown-tui: warning: {w}");
     }
-    Some(crown_tui::crown_engine::searcher(tables, book))
+    let auto = match AutoBuild::for_front_end(request, tables.clone(), None) {
+        Ok(a) => Some(a),
+        Err(Off::NoThread(e)) => {
+            eprintln!("crown-tui: warning: {e}");
+            None
+        }
+        Err(_) => None,
+    };
+    let tables = match &auto {
+        Some(a) => Some(a.tables()),
+        None => tables,
+    };
+    (Some(crown_tui::crown_engine::searcher(tables, book)), auto)
 }
 
 fn main() {
     let mut ascii = false;
     let mut egdb: Option<Option<std::path::PathBuf>> = None;
     let mut book = true;
+    let mut no_build = false;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--ascii" => ascii = true,
             "--no-egdb" => egdb = Some(None),
             "--no-book" => book = false,
+            "--no-egdb-build" => no_build = true,
             "--egdb" => match args.next() {
                 Some(dir) => egdb = Some(Some(dir.into())),
                 None => {
@@ -76,14 +106,14 @@ fn main() {
     {
         ascii = true;
     }
-    let brain = brain(egdb, book);
-    if let Err(e) = run(ascii, brain) {
+    let (brain, auto) = brain(egdb, book, no_build);
+    if let Err(e) = run(ascii, brain, auto) {
         eprintln!("crown-tui: {e}");
         std::process::exit(1);
     }
 }
 
-fn run(ascii: bool, brain: Option<Box<dyn Searcher>>) -> io::Result<()> {
+fn run(ascii: bool, brain: Option<Box<dyn Searcher>>, auto: Option<AutoBuild>) -> io::Result<()> {
     let seed = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_nanos() as u64)
@@ -106,6 +136,7 @@ fn run(ascii: bool, brain: Option<Box<dyn Searcher>>) -> io::Result<()> {
         worker: worker.as_ref(),
         review_tx,
         review: None,
+        auto,
     };
     let result = event_loop(&mut terminal, &mut app, &mut rt, &rx, &review_rx);
     drop(rt);
@@ -120,6 +151,8 @@ struct Runtime<'a> {
     worker: Option<&'a Worker>,
     review_tx: mpsc::Sender<ReviewEvent>,
     review: Option<ReviewRunner>,
+    /// The background build of the recommended endgame databases, if on.
+    auto: Option<AutoBuild>,
 }
 
 fn event_loop(
@@ -171,6 +204,13 @@ fn event_loop(
             run_effects(app, rt);
             dirty = true;
         }
+        if let Some(auto) = &rt.auto {
+            let line = auto.status().line(auto.pieces());
+            if line != app.egdb_status {
+                app.egdb_status = line;
+                dirty = true;
+            }
+        }
         let ms = last.elapsed().as_millis() as u64;
         if ms > 0 {
             last += Duration::from_millis(ms);
@@ -205,6 +245,11 @@ fn run_effects(app: &mut App, rt: &mut Runtime) {
                 Effect::NewGame => {
                     if let Some(w) = worker {
                         w.new_game();
+                    }
+                    // The databases of the game about to be played (built once, in the
+                    // background; the status line shows the build).
+                    if let Some(auto) = &rt.auto {
+                        auto.ensure(app.game.variant());
                     }
                     rt.review = None;
                 }

@@ -72,6 +72,10 @@ pub struct App {
     pub review: Option<ReviewState>,
     /// One line of feedback.
     pub status: String,
+    /// The background endgame database build, shown at the right of the status line (e.g.
+    /// `building databases (american ≤5): 37%`, then `databases ready (american ≤5)`); empty when
+    /// there is none.
+    pub egdb_status: String,
     /// Terminal size (columns, rows).
     pub size: (u16, u16),
     /// Whether a game was started (the dialog can then be closed with Esc).

@@ -76,6 +76,8 @@ fn plays_a_few_moves_in_a_real_terminal() {
         "30",
         "-e",
         "TERM=xterm-256color",
+        "-e",
+        "CROWN_EGDB_BUILD=0",
         bin,
     ]);
     let dialog = tmux.wait_for("Start game");

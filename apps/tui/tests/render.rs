@@ -228,3 +228,32 @@ fn tiny_terminal_shows_a_message() {
     a.update(Msg::Resize(40, 10));
     insta::assert_snapshot!(screen(&a).backend());
 }
+
+/// The background database build takes the right end of the status line, beside the game's own
+/// message: its progress, then "databases ready".
+#[test]
+fn the_database_build_shows_in_the_status_line() {
+    let mut a = app(GameChoice::American, true, (100, 30));
+    let status_row = |a: &App| -> String {
+        let t = screen(a);
+        let buf = t.backend().buffer().clone();
+        let g = layout::geometry(a);
+        (0..buf.area.width)
+            .map(|x| buf[(x, g.status.y)].symbol().to_string())
+            .collect()
+    };
+    a.egdb_status = "building databases (american ≤5): 37%".into();
+    let row = status_row(&a);
+    assert!(row.contains("New game"), "{row}");
+    assert!(
+        row.trim_end()
+            .ends_with("building databases (american ≤5): 37%"),
+        "{row}"
+    );
+    a.egdb_status = "databases ready (american ≤5)".into();
+    let row = status_row(&a);
+    assert!(
+        row.trim_end().ends_with("databases ready (american ≤5)"),
+        "{row}"
+    );
+}

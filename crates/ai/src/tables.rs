@@ -4,7 +4,8 @@
 //! system and so cannot run in the browser): it asks an [`EndgameTables`] for the perfect-play value
 //! of a position. Front ends open the databases once and hand the same `Arc` to every engine with
 //! [`crate::Engine::set_tables`]; with the `egdb` feature, `load` does that for the files of
-//! `crown-egdb`.
+//! `crown-egdb`, and with the `egdb-build` feature [`auto`] builds the recommended set in the
+//! background when a front end's database directory lacks it.
 //!
 //! A database value is from the side to move's point of view: win, draw or loss under perfect
 //! play, and for wins and losses the distance in plies to the end of the game (the side with no
@@ -177,3 +178,6 @@ mod files {
 
 #[cfg(feature = "egdb")]
 pub use files::load;
+
+#[cfg(feature = "egdb-build")]
+pub mod auto;

@@ -178,6 +178,8 @@ impl ExternalEngine {
         let mut command = Command::new(path);
         command
             .arg("engine")
+            // A match engine never builds databases in the background (it would skew its timing).
+            .env("CROWN_EGDB_BUILD", "0")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null());

@@ -142,7 +142,9 @@ fn classes_up_to(variant: Variant, pieces: u32) -> Vec<Material> {
 ///
 /// Classes already present are checked (header, block index, every block's checksum) and kept;
 /// damaged or wrong-version files and leftover temporary files are replaced. Each class is written
-/// atomically, so a build killed at any time resumes where it stopped.
+/// atomically, so a build killed at any time resumes where it stopped. The directory's
+/// [`crate::BuildLock`] is held throughout: a second build of the same directory, in this process
+/// or another, waits for the first and then keeps what it built.
 ///
 /// # Errors
 /// [`EgdbError::Io`] naming the file (e.g. a full disk), [`EgdbError::Invalid`] for fewer than 2
@@ -161,10 +163,8 @@ pub fn build(opts: &BuildOptions, progress: &dyn Progress) -> Result<BuildReport
             opts.pieces
         )));
     }
-    std::fs::create_dir_all(&opts.dir).map_err(|source| EgdbError::Io {
-        path: opts.dir.clone(),
-        source,
-    })?;
+    // One builder at a time in a directory (another process may be building into it: wait).
+    let _lock = crate::BuildLock::acquire(&opts.dir)?;
     // Temporary files left by a killed build are incomplete: remove them.
     if let Ok(rd) = std::fs::read_dir(&opts.dir) {
         for e in rd.flatten() {

@@ -91,6 +91,8 @@ struct ClassFile {
     blocks: Vec<(u64, u32, u32)>,
     /// The open file; `None` for a class held in memory.
     file: Option<Mutex<File>>,
+    /// The whole file's bytes, for a class read from bytes ([`Store::from_file_bytes`]).
+    bytes: Option<Arc<Vec<u8>>>,
     /// All values of a class held in memory ([`Store::memory`]); `None` for a file.
     values: Option<Arc<Vec<u16>>>,
 }
@@ -126,6 +128,22 @@ impl ClassFile {
     fn open(path: &Path) -> Result<ClassFile, EgdbError> {
         let mut file = File::open(path).map_err(io(path))?;
         let bytes = file.metadata().map_err(io(path))?.len();
+        let mut class = ClassFile::parse(path, &mut file, bytes)?;
+        class.file = Some(Mutex::new(file));
+        Ok(class)
+    }
+
+    /// A class from the whole bytes of its file, named `path` (its file name must be the class's).
+    fn from_bytes(path: &Path, data: Vec<u8>) -> Result<ClassFile, EgdbError> {
+        let len = data.len() as u64;
+        let mut class = ClassFile::parse(path, &mut std::io::Cursor::new(&data[..]), len)?;
+        class.bytes = Some(Arc::new(data));
+        Ok(class)
+    }
+
+    /// Read and check the header and block index of a class file of `bytes` bytes from `file`
+    /// (at its start); no source is attached.
+    fn parse(path: &Path, file: &mut impl Read, bytes: u64) -> Result<ClassFile, EgdbError> {
         let mut h = [0u8; HEADER_LEN];
         if bytes < HEADER_LEN as u64 {
             return Err(corrupt(
@@ -219,7 +237,8 @@ impl ClassFile {
                 bytes,
             },
             blocks,
-            file: Some(Mutex::new(file)),
+            file: None,
+            bytes: None,
             values: None,
         })
     }
@@ -257,6 +276,7 @@ impl ClassFile {
             block_values: values.len().max(1),
             blocks: Vec::new(),
             file: None,
+            bytes: None,
             values: Some(values),
         }
     }
@@ -270,6 +290,12 @@ impl ClassFile {
             let mut f = f.lock().unwrap_or_else(|e| e.into_inner());
             f.seek(SeekFrom::Start(off)).map_err(io(path))?;
             f.read_exact(&mut buf).map_err(io(path))?;
+        } else if let Some(data) = &self.bytes {
+            let at = usize::try_from(off).unwrap_or(usize::MAX);
+            let block = data
+                .get(at..at.saturating_add(len as usize))
+                .ok_or_else(|| corrupt(path, format!("block {b} lies outside the file")))?;
+            buf.copy_from_slice(block);
         }
         if crc32fast::hash(&buf) != crc {
             return Err(corrupt(path, format!("block {b} checksum mismatch")));
@@ -442,6 +468,32 @@ impl Store {
             .map(|(m, v)| ClassFile::memory(variant, m, v))
             .collect();
         Store::from_classes(PathBuf::new(), classes)
+    }
+
+    /// Classes from the whole bytes of their files, each with its file name (e.g.
+    /// `american-m0k2-m1k1.egdb`); a file that cannot be used is left out and listed in
+    /// [`Store::damaged`] under its name.
+    pub(crate) fn from_file_bytes(files: Vec<(String, Vec<u8>)>) -> Store {
+        let mut classes = Vec::new();
+        let mut damaged = Vec::new();
+        for (name, data) in files {
+            // Only a plain file name: the name is checked against the header's class.
+            let path = PathBuf::from(Path::new(&name).file_name().unwrap_or_default());
+            match ClassFile::from_bytes(&path, data) {
+                Ok(c)
+                    if !classes
+                        .iter()
+                        .any(|k: &ClassFile| k.info.path == c.info.path) =>
+                {
+                    classes.push(c)
+                }
+                Ok(_) => damaged.push((path, format!("{name}: given twice"))),
+                Err(e) => damaged.push((path, e.to_string())),
+            }
+        }
+        let mut store = Store::from_classes(PathBuf::new(), classes);
+        store.damaged = damaged;
+        store
     }
 
     /// The files left out by [`Store::open_lenient`], each with its one-line error.

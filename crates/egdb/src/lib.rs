@@ -13,6 +13,7 @@
 mod build;
 mod file;
 pub mod index;
+mod lock;
 
 use crown_core::{Move, Position, Variant};
 use std::path::{Path, PathBuf};
@@ -20,6 +21,7 @@ use std::path::{Path, PathBuf};
 pub use build::{build, build_in_memory, verify, BuildOptions, BuildReport, Progress};
 pub use file::ClassInfo;
 pub use index::{ClassIndex, Material};
+pub use lock::{BuildLock, LOCK_FILE};
 
 /// The game-theoretic value of a position from the side to move's view.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -241,6 +243,36 @@ impl Tablebase {
     /// mismatch`), sorted by path.
     pub fn damaged(&self) -> &[(PathBuf, String)] {
         self.store.damaged()
+    }
+
+    /// Databases from the whole bytes of their files, each with its file name as
+    /// `crown egdb build` wrote it (e.g. `american-m0k2-m1k1.egdb`): no file system (the browser
+    /// loads the files the server serves). Each file is checked as [`Tablebase::open`] checks it
+    /// (header, block index; blocks at first use); one that cannot be used — damaged, another
+    /// version, a name that is not its class — is left out and listed by [`Tablebase::damaged`].
+    ///
+    /// ```
+    /// use crown_core::{Position, Variant};
+    /// use crown_egdb::{build, BuildOptions, Tablebase, Wdl};
+    ///
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let opts = BuildOptions { variant: Variant::American, pieces: 2, dir: dir.path().into(), threads: Some(1) };
+    /// build(&opts, &()).unwrap();
+    /// let files = std::fs::read_dir(dir.path()).unwrap()
+    ///     .map(|e| e.unwrap().path())
+    ///     .filter(|p| p.extension().is_some_and(|x| x == "egdb"))
+    ///     .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(&p).unwrap()))
+    ///     .collect();
+    /// let tb = Tablebase::from_file_bytes(files);
+    /// assert_eq!(tb.max_pieces(Variant::American), 2);
+    /// let pos = Position::from_fen(Variant::American, "B:WK32:BK1").unwrap();
+    /// assert_eq!(tb.probe(&pos).unwrap().wdl, Wdl::Draw);
+    /// assert!(Tablebase::from_file_bytes(vec![("x.egdb".into(), vec![1, 2, 3])]).damaged().len() == 1);
+    /// ```
+    pub fn from_file_bytes(files: Vec<(String, Vec<u8>)>) -> Tablebase {
+        Tablebase {
+            store: file::Store::from_file_bytes(files),
+        }
     }
 
     pub(crate) fn from_store(store: file::Store) -> Tablebase {

@@ -704,3 +704,34 @@ fn a_block_claiming_a_huge_size_is_corrupt() {
         other => panic!("{other:?}"),
     }
 }
+
+/// `Tablebase::from_file_bytes` (the browser's way, no file system) answers as the files do, and a
+/// truncated file is left out by name without a panic.
+#[test]
+fn databases_from_file_bytes_answer_as_the_files() {
+    let dir = built(Variant::Pool, 3);
+    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "egdb"))
+        .map(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read(&p).unwrap())
+        })
+        .collect();
+    files.sort();
+    let disk = Tablebase::open(&dir).unwrap();
+    let mem = Tablebase::from_file_bytes(files.clone());
+    assert_eq!(mem.max_pieces(Variant::Pool), 3);
+    assert!(mem.damaged().is_empty());
+    for fen in ["W:WK29:B22,19", "B:WK32:BK1,5", "W:W28:B5,K1"] {
+        let pos = Position::from_fen(Variant::Pool, fen).unwrap();
+        assert_eq!(mem.probe(&pos).unwrap(), disk.probe(&pos).unwrap(), "{fen}");
+    }
+    let (name, data) = files.pop().unwrap();
+    let half = data[..data.len() / 2].to_vec();
+    files.push((name.clone(), half));
+    let cut = Tablebase::from_file_bytes(files);
+    assert_eq!(cut.damaged().len(), 1);
+    assert!(cut.damaged()[0].1.contains(&name), "{:?}", cut.damaged());
+}

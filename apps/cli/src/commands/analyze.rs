@@ -1,7 +1,7 @@
 //! `crown analyze`: search one position and print a line per completed depth.
 
 use crate::common::line_text;
-use crate::common::{egdb_description, EgdbArgs, PositionArgs};
+use crate::common::{egdb_description, EgdbArgs, EgdbBuildArgs, PositionArgs};
 use crate::CliError;
 use clap::Args;
 use crown_ai::{Engine, EngineOptions, Limits, SearchInfo};
@@ -41,6 +41,8 @@ pub struct AnalyzeArgs {
     json: bool,
     #[command(flatten)]
     egdb: EgdbArgs,
+    #[command(flatten)]
+    egdb_build: EgdbBuildArgs,
 }
 
 /// Run `crown analyze`.
@@ -66,7 +68,10 @@ pub fn run(args: &AnalyzeArgs) -> Result<ExitCode, CliError> {
         threads: args.threads,
         level: None,
     });
-    engine.set_tables(args.egdb.load());
+    engine.set_tables(
+        args.egdb
+            .load_building(&args.egdb_build, Some(game.variant())),
+    );
     if args.json {
         let loaded = engine.tables().map(|t| t.describe());
         println!("{}", serde_json::json!({ "egdb": loaded }));

@@ -76,8 +76,9 @@ struct BuildArgs {
     /// Game: american, pool or impasse.
     #[arg(long)]
     variant: String,
-    /// Largest number of pieces (Impasse: checkers, a double counting two).
-    #[arg(long)]
+    /// Largest number of pieces (Impasse: checkers, a double counting two); the default is the
+    /// recommended set, the one the engine's front ends build in the background.
+    #[arg(long, default_value_t = crown_ai::tables::auto::RECOMMENDED_PIECES)]
     pieces: u32,
     #[command(flatten)]
     dir: DirArgs,

@@ -1,7 +1,7 @@
 //! `crown play`: a text game in the terminal against the engine.
 
 use crate::common::line_text;
-use crate::common::{pdn_date_today, EgdbArgs};
+use crate::common::{pdn_date_today, EgdbArgs, EgdbBuildArgs};
 use crate::CliError;
 use clap::Args;
 use crown_ai::{Engine, EngineOptions, Opponent, SearchResult};
@@ -44,6 +44,9 @@ pub struct PlayArgs {
     /// Endgame databases (`--egdb DIR`, `--no-egdb`).
     #[command(flatten)]
     pub egdb: EgdbArgs,
+    /// `--no-egdb-build`.
+    #[command(flatten)]
+    pub egdb_build: EgdbBuildArgs,
     /// Search every move instead of playing the opening from the embedded book.
     #[arg(long)]
     pub no_book: bool,
@@ -177,6 +180,9 @@ pub fn session_watched(
     if let Some(path) = args.save.as_deref().filter(|p| *p != "-") {
         check_save_path(std::path::Path::new(path))?;
     }
+    let tables = args
+        .egdb
+        .load_building(&args.egdb_build, Some(game.variant()));
     let played = play_loop(
         &mut game,
         human,
@@ -184,7 +190,7 @@ pub fn session_watched(
         &Opponent::new(level)
             .with_movetime(args.movetime)
             .with_book(!args.no_book)
-            .with_tables(args.egdb.load()),
+            .with_tables(tables),
         input,
         out,
         watch,

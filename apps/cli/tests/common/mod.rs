@@ -6,9 +6,12 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-/// A `Command` for the `crown` binary of this build.
+/// A `Command` for the `crown` binary of this build, with the background database build off
+/// (`CROWN_EGDB_BUILD=0`: a test never builds into the per-user directory by accident).
 pub fn crown_command() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_crown"))
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_crown"));
+    cmd.env("CROWN_EGDB_BUILD", "0");
+    cmd
 }
 
 /// Exit code (-1 when killed by a signal), stdout and stderr of a finished `crown`.

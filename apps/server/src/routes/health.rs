@@ -24,6 +24,7 @@ async fn health(State(app): State<App>) -> Json<serde_json::Value> {
         "status": "ok",
         "open_games": app.open_games(),
         "engine": app.engine.is_some(),
+        "egdb": app.engine.as_ref().and_then(|e| e.egdb_status()),
         "pdn": crate::pdn::AVAILABLE,
         "time_ms": now_ms(),
     }))

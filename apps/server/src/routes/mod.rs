@@ -12,6 +12,7 @@ macro_rules! nb {
 }
 
 pub mod chat;
+pub mod egdb_files;
 pub mod error;
 pub mod extract;
 pub mod games;
@@ -45,7 +46,12 @@ pub fn router(app: App) -> Router {
             layers::rate_limit,
         ))
         .layer(axum::extract::DefaultBodyLimit::max(cfg.max_body_bytes));
-    let mut router = health::routes().nest("/api", api);
+    let mut router = health::routes()
+        .merge(egdb_files::routes(
+            cfg.egdb_dir.clone(),
+            cfg.egdb_serve_pieces,
+        ))
+        .nest("/api", api);
     match cfg.static_dir.as_ref().filter(|d| d.is_dir()) {
         Some(dir) => {
             router = router.fallback_service(static_files::router(dir));

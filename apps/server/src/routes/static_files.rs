@@ -56,7 +56,7 @@ fn none_match(if_none_match: &str, tag: &str) -> bool {
 
 /// Middleware: add the ETag and Cache-Control to file responses; answer a GET or HEAD whose
 /// `If-None-Match` names the current tag with `304 Not Modified` (RFC 9110 §13.1.2).
-async fn etag(req: Request, next: Next) -> Response {
+pub(crate) async fn etag(req: Request, next: Next) -> Response {
     let conditional = matches!(*req.method(), Method::GET | Method::HEAD);
     let inm = req
         .headers()

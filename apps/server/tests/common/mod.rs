@@ -116,6 +116,8 @@ pub fn spawn_server(args: &[&std::ffi::OsStr]) -> (std::process::Child, String) 
     use std::io::{BufRead, BufReader};
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_crown-server"))
         .args(args)
+        // Never a background database build into the per-user directory from a test.
+        .env("CROWN_EGDB_BUILD", "0")
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::inherit())
         .spawn()

@@ -50,11 +50,29 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     info::render_info(app, &g, buf);
     engine_panel::render_engine(app, &g, buf);
     moves::render_moves(app, &g, buf);
+    // The database build's state takes the right end of the status line (at most half of it).
+    let mut status_area = g.status;
+    if !app.egdb_status.is_empty() {
+        let want = app.egdb_status.chars().count() as u16 + 2;
+        let width = want.min(g.status.width / 2);
+        status_area.width -= width;
+        let right = Rect {
+            x: status_area.x + status_area.width,
+            width,
+            ..g.status
+        };
+        Paragraph::new(Line::from(Span::styled(
+            app.egdb_status.clone(),
+            theme::style(app, Style::default()),
+        )))
+        .alignment(ratatui::layout::Alignment::Right)
+        .render(right, buf);
+    }
     Paragraph::new(Line::from(Span::styled(
         app.status.clone(),
         theme::style(app, Style::default().add_modifier(Modifier::BOLD)),
     )))
-    .render(g.status, buf);
+    .render(status_area, buf);
     buttons::render_buttons(app, &g, buf);
     if let Some(d) = &app.dialog {
         dialog::render_dialog(app, d, g.area, buf);

@@ -4,7 +4,7 @@
 mod level;
 mod reply;
 
-use crate::common::{egdb_description, EgdbArgs, MAX_THREADS};
+use crate::common::{egdb_build_ensure, egdb_description, EgdbArgs, EgdbBuildArgs, MAX_THREADS};
 use crate::CliError;
 use clap::Args;
 use crown_ai::{EndgameTables, Engine, EngineOptions, Limits, SearchInfo, MAX_HASH_MIB};
@@ -45,6 +45,8 @@ fn say(out: &SharedOut, line: &str) {
 pub struct EngineArgs {
     #[command(flatten)]
     egdb: EgdbArgs,
+    #[command(flatten)]
+    egdb_build: EgdbBuildArgs,
 }
 
 /// The command words of the protocol (docs/protocol.md).
@@ -267,7 +269,10 @@ fn start_game(variant: Variant, setup: ImpasseSetup) -> Game {
 /// A [`CliError`] when stdin cannot be read.
 pub fn run(args: &EngineArgs) -> Result<ExitCode, CliError> {
     let out: SharedOut = Arc::new(Mutex::new(Box::new(std::io::stdout())));
-    session(std::io::stdin().lock(), out, args.egdb.load())
+    // The game is not known before the first `go`: the background build starts for the variant
+    // of each search (once per variant), the tables are shared from the start.
+    let tables = args.egdb.load_building(&args.egdb_build, None);
+    session(std::io::stdin().lock(), out, tables)
         .map_err(|e| CliError(format!("reading stdin: {e}")))?;
     Ok(ExitCode::SUCCESS)
 }
@@ -569,6 +574,7 @@ pub fn session(
                 }
             }
             "go" => {
+                egdb_build_ensure(st.variant);
                 let mode = match go_mode(&args) {
                     Ok(m) => m,
                     Err(e) => {

@@ -12,6 +12,46 @@ const ready = init().then(() => {
   return has;
 });
 
+// Endgame databases from the server (crown-server's /egdb/index.json: the ≤4-piece files it has),
+// fetched lazily at the first search of each game and handed to the engine; the browser's HTTP
+// cache keeps them (ETag revalidation). Without a server, or when anything fails, the engine
+// builds its small in-memory tables as before (apps/wasm/src/tables.rs).
+const tablesLoading = {};
+
+async function fetchTables(variant) {
+  if (!/^https?:$/.test(self.location.protocol)) return 0;
+  const base = new URL("../../egdb/", self.location.href);
+  const res = await fetch(new URL("index.json", base));
+  if (!res.ok) return 0;
+  const index = await res.json();
+  const set = index && index.variants && index.variants[variant];
+  if (!set || !Array.isArray(set.files) || !(set.pieces > 3)) return 0;
+  const files = await Promise.all(
+    set.files.map(async (f) => {
+      const r = await fetch(new URL(f.url, self.location.origin));
+      if (!r.ok) throw new Error(`${f.name}: ${r.status}`);
+      const bytes = new Uint8Array(await r.arrayBuffer());
+      if (bytes.length !== f.bytes) throw new Error(`${f.name}: ${bytes.length} bytes, not ${f.bytes}`);
+      if (self.crypto && self.crypto.subtle && f.sha256) {
+        const d = new Uint8Array(await self.crypto.subtle.digest("SHA-256", bytes));
+        const hex = Array.from(d, (b) => b.toString(16).padStart(2, "0")).join("");
+        if (hex !== f.sha256) throw new Error(`${f.name}: checksum mismatch`);
+      }
+      return [f.name, bytes];
+    }),
+  );
+  for (const [name, bytes] of files) crown.addTableFile(name, bytes);
+  return crown.useTables(variant);
+}
+
+function loadTables(variant) {
+  if (typeof crown.useTables !== "function") return Promise.resolve(0);
+  if (!tablesLoading[variant]) {
+    tablesLoading[variant] = fetchTables(variant).catch(() => 0);
+  }
+  return tablesLoading[variant];
+}
+
 self.onmessage = async (e) => {
   const msg = e.data;
   if (msg.type !== "search" && msg.type !== "review") return;
@@ -33,6 +73,7 @@ self.onmessage = async (e) => {
       postMessage({ type: "done", id, result });
       return;
     }
+    await loadTables(msg.variant);
     if (!engine) engine = new crown.Engine(32);
     const result = engine.search(game, msg.limits || {}, (info) => {
       postMessage({ type: "info", id, info });
