@@ -3,6 +3,7 @@
 mod common;
 use axum::http::{Method, StatusCode};
 use common::{send, server};
+use crown_server::chat::{BURST, REFILL_MS};
 use crown_server::store::SqliteStore;
 use crown_server::App;
 use serde_json::{json, Value};
@@ -211,6 +212,8 @@ async fn chat_is_for_seats_limited_in_length_and_rate_and_kept_as_text() {
     let white = join(&app, id).await["token"].as_str().unwrap().to_string();
     let uri = format!("/api/games/{id}/chat");
     let html = "<img src=x onerror=alert(1)> good luck";
+    // Black's rate bucket starts with this first message.
+    let started = std::time::Instant::now();
     let (s, m) = send(
         &app,
         Method::POST,
@@ -256,30 +259,35 @@ async fn chat_is_for_seats_limited_in_length_and_rate_and_kept_as_text() {
         .await;
         assert_eq!((s, code(&v)), (StatusCode::BAD_REQUEST, "bad_chat"));
     }
-    // Five at once, then the sixth waits (429 with Retry-After).
-    for i in 0..4 {
+    // Five at once, then the next waits (429 with Retry-After). The bucket refills one message
+    // per `REFILL_MS` from Black's first message: on a starved machine sending may take that long,
+    // so the test sends until refused and allows one more message per refill interval elapsed.
+    let mut sent = vec![html.to_string()];
+    loop {
+        let text = format!("m{}", sent.len() - 1);
         let (s, v) = send(
             &app,
             Method::POST,
             &uri,
             Some(black),
-            Some(json!({"text": format!("m{i}")})),
+            Some(json!({"text": text})),
         )
         .await;
+        if s == StatusCode::TOO_MANY_REQUESTS {
+            assert_eq!(code(&v), "chat_rate_limited", "{v}");
+            break;
+        }
         assert_eq!(s, StatusCode::CREATED, "{v}");
+        sent.push(text);
+        let refills = started.elapsed().as_millis() as usize / REFILL_MS as usize;
+        assert!(
+            sent.len() <= BURST as usize + refills + 1,
+            "{} messages accepted in {:?}",
+            sent.len(),
+            started.elapsed()
+        );
     }
-    let (s, v) = send(
-        &app,
-        Method::POST,
-        &uri,
-        Some(black),
-        Some(json!({"text": "one too many"})),
-    )
-    .await;
-    assert_eq!(
-        (s, code(&v)),
-        (StatusCode::TOO_MANY_REQUESTS, "chat_rate_limited")
-    );
+    assert!(sent.len() >= BURST as usize, "{sent:?}");
     let (s, log) = send(&app, Method::GET, &uri, None, None).await;
     assert_eq!(s, StatusCode::OK);
     let texts: Vec<&str> = log["messages"]
@@ -288,9 +296,10 @@ async fn chat_is_for_seats_limited_in_length_and_rate_and_kept_as_text() {
         .iter()
         .map(|m| m["text"].as_str().unwrap())
         .collect();
-    assert_eq!(texts.len(), 6, "{log}");
+    // Black's messages and White's one of 200 characters (second).
+    assert_eq!(texts.len(), sent.len() + 1, "{log}");
     assert_eq!(texts[0], html);
-    assert_eq!(texts[5], "m3");
+    assert_eq!(texts.last().copied(), sent.last().map(String::as_str));
     let (s, v) = send(&app, Method::GET, "/api/games/nosuchgame/chat", None, None).await;
     assert_eq!((s, code(&v)), (StatusCode::NOT_FOUND, "not_found"));
 }
