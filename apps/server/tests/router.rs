@@ -1753,3 +1753,52 @@ fn app_engine_busy(p: &Gated) -> bool {
     p.gate.lock().unwrap().is_none()
 }
 
+/// Send `body` as the raw text of a JSON request (duplicate keys cannot be built with `json!`).
+async fn send_text(app: &App, uri: &str, token: Option<&str>, body: &str) -> (StatusCode, Value) {
+    let mut req = Request::builder()
+        .method(Method::POST)
+        .uri(uri)
+        .header(header::CONTENT_TYPE, "application/json");
+    if let Some(t) = token {
+        req = req.header(header::AUTHORIZATION, format!("Bearer {t}"));
+    }
+    raw(app, req.body(Body::from(body.to_string())).unwrap()).await
+}
+
+#[tokio::test]
+async fn duplicate_keys_and_malformed_nested_objects_are_bad_json() {
+    let app = app().await;
+    let (id, black, _) = two_player(&app, json!({"variant": "american"})).await;
+    let uri = format!("/api/games/{id}/moves");
+    for body in [
+        r#"{"move":"11-15","move":"9-13"}"#,
+        r#"{"move":"11-15","ply":0,"ply":0}"#,
+    ] {
+        let (s, v) = send_text(&app, &uri, Some(&black), body).await;
+        assert_eq!((s, code(&v)), (StatusCode::BAD_REQUEST, "bad_json"), "{body}: {v}");
+    }
+    let (_, g) = send(&app, Method::GET, &format!("/api/games/{id}"), None, None).await;
+    assert_eq!(g["ply"], 0, "nothing was played: {g}");
+    for body in [
+        r#"{"variant":"american","variant":"pool"}"#,
+        r#"{"variant":"american","time_control":{"initial_ms":1000,"initial_ms":2000,"increment_ms":0}}"#,
+        r#"{"variant":"american","time_control":[60000,0]}"#,
+        r#"{"variant":"american","time_control":{"initial_ms":60000,"increment_ms":0,"delay_ms":5}}"#,
+        r#"{"variant":"american","time_control":{"initial_ms":60000}}"#,
+        r#"{"variant":"american","time_control":"60+0"}"#,
+        r#"{"variant":"american","time_control":{"initial_ms":"60000","increment_ms":0}}"#,
+    ] {
+        let (s, v) = send_text(&app, "/api/games", None, body).await;
+        assert_eq!((s, code(&v)), (StatusCode::BAD_REQUEST, "bad_json"), "{body}: {v}");
+    }
+    // The well-formed ones still pass, with or without a time control.
+    for body in [
+        r#"{"variant":"american","time_control":{"initial_ms":60000,"increment_ms":0}}"#,
+        r#"{"variant":"american","time_control":null}"#,
+        r#"{"variant":"american"}"#,
+    ] {
+        let (s, v) = send_text(&app, "/api/games", None, body).await;
+        assert_eq!(s, StatusCode::CREATED, "{body}: {v}");
+    }
+}
+
