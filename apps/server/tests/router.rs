@@ -1802,3 +1802,24 @@ async fn duplicate_keys_and_malformed_nested_objects_are_bad_json() {
     }
 }
 
+/// A game-ending move sent twice at once (a retry racing its first try): both are answered
+/// 200 with the same finished game, never `409 game_over` for the retry.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_ending_move_sent_twice_at_once_is_answered_200_both_times() {
+    let app = app().await;
+    for round in 0..40 {
+        // Black's 14x23 takes White's last piece.
+        let (id, black, _) = two_player(&app, json!({"variant": "american", "fen": "B:W18:B14"})).await;
+        let uri = format!("/api/games/{id}/moves");
+        let body = json!({"move": "14x23", "ply": 0});
+        let (a, b) = tokio::join!(
+            send(&app, Method::POST, &uri, Some(&black), Some(body.clone())),
+            send(&app, Method::POST, &uri, Some(&black), Some(body.clone())),
+        );
+        for (s, v) in [&a, &b] {
+            assert_eq!(*s, StatusCode::OK, "round {round}: {v}");
+            assert_eq!(v["status"], "finished", "round {round}: {v}");
+            assert_eq!(v["moves"], json!(["14x23"]), "round {round}: {v}");
+        }
+    }
+}
