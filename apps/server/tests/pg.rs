@@ -116,6 +116,7 @@ fn record(id: &str) -> GameRecord {
             public: false,
             names: PlayerNames::default(),
             rematch: None,
+            reserved: false,
         },
         moves: vec![],
         created_ms: 1,
