@@ -170,7 +170,9 @@ async fn accept(app: &App, new_id: String) -> Result<RematchSeat, Error> {
 /// as any unjoined game).
 async fn withdraw(app: &App, nh: &Arc<GameHandle>, color: Color) {
     if let Err(e) = app
-        .mutate(nh, "cancel", Some(color), move |live, now| live.cancel(color, now))
+        .mutate(nh, "cancel", Some(color), move |live, now| {
+            live.cancel(color, now)
+        })
         .await
     {
         tracing::warn!(game = %nh.id, error = %e, "could not withdraw a duplicate rematch");

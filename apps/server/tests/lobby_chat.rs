@@ -416,7 +416,11 @@ async fn a_rematch_seat_belongs_to_the_opponent_not_to_whoever_joins_first() {
         None,
     )
     .await;
-    assert_eq!((s, code(&v)), (StatusCode::CONFLICT, "seat_reserved"), "{v}");
+    assert_eq!(
+        (s, code(&v)),
+        (StatusCode::CONFLICT, "seat_reserved"),
+        "{v}"
+    );
     // The opponent still takes it.
     let (s, a) = send(&app, Method::POST, &uri, Some(&white), None).await;
     assert_eq!(s, StatusCode::OK, "{a}");

@@ -1775,7 +1775,11 @@ async fn duplicate_keys_and_malformed_nested_objects_are_bad_json() {
         r#"{"move":"11-15","ply":0,"ply":0}"#,
     ] {
         let (s, v) = send_text(&app, &uri, Some(&black), body).await;
-        assert_eq!((s, code(&v)), (StatusCode::BAD_REQUEST, "bad_json"), "{body}: {v}");
+        assert_eq!(
+            (s, code(&v)),
+            (StatusCode::BAD_REQUEST, "bad_json"),
+            "{body}: {v}"
+        );
     }
     let (_, g) = send(&app, Method::GET, &format!("/api/games/{id}"), None, None).await;
     assert_eq!(g["ply"], 0, "nothing was played: {g}");
@@ -1789,7 +1793,11 @@ async fn duplicate_keys_and_malformed_nested_objects_are_bad_json() {
         r#"{"variant":"american","time_control":{"initial_ms":"60000","increment_ms":0}}"#,
     ] {
         let (s, v) = send_text(&app, "/api/games", None, body).await;
-        assert_eq!((s, code(&v)), (StatusCode::BAD_REQUEST, "bad_json"), "{body}: {v}");
+        assert_eq!(
+            (s, code(&v)),
+            (StatusCode::BAD_REQUEST, "bad_json"),
+            "{body}: {v}"
+        );
     }
     // The well-formed ones still pass, with or without a time control.
     for body in [
@@ -1809,7 +1817,8 @@ async fn a_game_ending_move_sent_twice_at_once_is_answered_200_both_times() {
     let app = app().await;
     for round in 0..40 {
         // Black's 14x23 takes White's last piece.
-        let (id, black, _) = two_player(&app, json!({"variant": "american", "fen": "B:W18:B14"})).await;
+        let (id, black, _) =
+            two_player(&app, json!({"variant": "american", "fen": "B:W18:B14"})).await;
         let uri = format!("/api/games/{id}/moves");
         let body = json!({"move": "14x23", "ply": 0});
         let (a, b) = tokio::join!(
