@@ -30,6 +30,9 @@ pub struct GameHandle {
     /// copy was last read or checked against the store (0: never). While the listener still
     /// has that generation, every committed change has been announced to this instance.
     pub(crate) synced: AtomicU64,
+    /// Held while a rematch of this (finished) game is asked for, so that both players asking at
+    /// once on one instance converge on one new game.
+    pub(crate) rematch_lock: tokio::sync::Mutex<()>,
 }
 
 impl GameHandle {
@@ -47,6 +50,7 @@ impl GameHandle {
             engine_waiting: AtomicBool::new(false),
             chat: Mutex::new(ChatLog::default()),
             synced: AtomicU64::new(0),
+            rematch_lock: tokio::sync::Mutex::new(()),
         })
     }
 }

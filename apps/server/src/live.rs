@@ -131,6 +131,7 @@ impl Live {
             public: false,
             names: crate::store::PlayerNames::default(),
             rematch: None,
+            reserved: false,
         };
         *seat_mut(&mut meta, creator) = Seat::Human {
             token_sha256: Some(token_hash(&creator_token)),

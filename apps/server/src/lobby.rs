@@ -152,6 +152,33 @@ pub async fn set_name(
     Ok(view)
 }
 
+/// The opponent accepts a rematch: take the reserved seat of the new game `new_id`.
+async fn accept(app: &App, new_id: String) -> Result<RematchSeat, Error> {
+    let nh = app.handle(&new_id).await?;
+    let (new_color, token, game) = app.join_seat(&nh, true).await?;
+    Ok(RematchSeat {
+        created: false,
+        id: new_id,
+        color: new_color,
+        token,
+        game,
+    })
+}
+
+/// Withdraw the rematch game `nh` made for a request that lost a race (its creator's seat is
+/// `color`), so that no open game is left behind; a failure is logged (the game then expires
+/// as any unjoined game).
+async fn withdraw(app: &App, nh: &Arc<GameHandle>, color: Color) {
+    if let Err(e) = app
+        .mutate(nh, "cancel", Some(color), move |live, now| {
+            live.cancel(color, now)
+        })
+        .await
+    {
+        tracing::warn!(game = %nh.id, error = %e, "could not withdraw a duplicate rematch");
+    }
+}
+
 /// The seat a rematch gave: in a game just created (`created`) or joined.
 #[derive(Debug)]
 pub struct RematchSeat {
@@ -183,6 +210,8 @@ pub async fn rematch(
     color: Color,
     client: Option<std::net::IpAddr>,
 ) -> Result<RematchSeat, Error> {
+    // Both players asking at once on this instance: the second waits and joins the first's game.
+    let _asking = h.rematch_lock.lock().await;
     let (existing, fresh) = {
         let live = h.live.lock().await;
         if live.cancelled() {
@@ -206,6 +235,7 @@ pub async fn rematch(
                 Seat::Human { .. } => Seat::Human { token_sha256: None },
             };
             let token = random_hex(32)?;
+            let reserved = matches!(other, Seat::Human { .. });
             let mut next = Live::create(
                 random_hex(8)?,
                 start,
@@ -223,6 +253,8 @@ pub async fn rematch(
                 .meta
                 .names
                 .set(color, meta.names.get(color.opposite()).map(str::to_string));
+            // A human opponent's seat is theirs: only their rematch request takes it.
+            next.rec.meta.reserved = reserved;
             Ok((next, token))
         };
         match &meta.rematch {
@@ -237,16 +269,7 @@ pub async fn rematch(
         }
     };
     if let Some(new_id) = existing {
-        // The opponent accepts: take the open seat of the new game.
-        let nh = app.handle(&new_id).await?;
-        let (new_color, token, game) = app.join(&nh).await?;
-        return Ok(RematchSeat {
-            created: false,
-            id: new_id,
-            color: new_color,
-            token,
-            game,
-        });
+        return accept(app, new_id).await;
     }
     let Some((next, token)) = fresh else {
         return Err(Error::storage("rematch: no game to create"));
@@ -256,20 +279,37 @@ pub async fn rematch(
     let nh = app.insert(next, client).await?;
     let by = color.into();
     let rid = new_id.clone();
-    app.mutate(h, "rematch", Some(color), move |live, _| {
-        if let Some(r) = &live.rec.meta.rematch {
-            return Err(Error::conflict(
-                "already_requested",
-                format!("a rematch was asked for at the same time: game {}", r.id),
-            ));
+    let asked = app
+        .mutate(h, "rematch", Some(color), move |live, _| {
+            match &live.rec.meta.rematch {
+                // The opponent asked at the same time (on another instance): use theirs.
+                Some(r) if Color::from(r.by) != color => Ok(Some(r.id.clone())),
+                Some(r) => Err(Error::conflict(
+                    "already_requested",
+                    format!("you already asked for a rematch: game {}", r.id),
+                )),
+                None => {
+                    live.rec.meta.rematch = Some(Rematch {
+                        id: rid.clone(),
+                        by,
+                    });
+                    Ok(None)
+                }
+            }
+        })
+        .await;
+    let theirs = match asked {
+        Ok((theirs, _)) => theirs,
+        Err(e) => {
+            withdraw(app, &nh, new_color).await;
+            return Err(e);
         }
-        live.rec.meta.rematch = Some(Rematch {
-            id: rid.clone(),
-            by,
-        });
-        Ok(())
-    })
-    .await?;
+    };
+    if let Some(their_id) = theirs {
+        // No orphan: the game made for this request is withdrawn, the opponent's is joined.
+        withdraw(app, &nh, new_color).await;
+        return accept(app, their_id).await;
+    }
     let game = nh.live.lock().await.view(now_ms(), Some(new_color));
     Ok(RematchSeat {
         created: true,

@@ -153,10 +153,32 @@ impl App {
         &self,
         h: &Arc<GameHandle>,
     ) -> Result<(crown_core::Color, String, live::GameView), Error> {
+        self.join_seat(h, false).await
+    }
+
+    /// [`App::join`]; with `reserved_ok` (the finished game's opponent accepting a rematch) also
+    /// the seat of a rematch reserved for that opponent, which a plain join may not take.
+    ///
+    /// # Errors
+    /// Those of [`App::join`], and `seat_reserved` for a reserved seat without `reserved_ok`.
+    pub(crate) async fn join_seat(
+        &self,
+        h: &Arc<GameHandle>,
+        reserved_ok: bool,
+    ) -> Result<(crown_core::Color, String, live::GameView), Error> {
         let token = crate::token::random_hex(32)?;
         let t2 = token.clone();
         let (color, _) = self
-            .mutate(h, "join", None, move |live, now| live.join(t2.clone(), now))
+            .mutate(h, "join", None, move |live, now| {
+                if live.rec.meta.reserved && !reserved_ok && live.rec.status == "open" {
+                    return Err(Error::conflict(
+                        "seat_reserved",
+                        "this rematch's seat belongs to the finished game's opponent, who takes it \
+                         with POST /api/games/{id}/rematch on the finished game",
+                    ));
+                }
+                live.join(t2.clone(), now)
+            })
             .await?;
         let game = h.live.lock().await.view(now_ms(), Some(color));
         Ok((color, token, game))

@@ -3,7 +3,8 @@
 mod common;
 use axum::http::{Method, StatusCode};
 use common::{send, server};
-use crown_server::store::SqliteStore;
+use crown_server::chat::{BURST, REFILL_MS};
+use crown_server::store::{SqliteStore, Store};
 use crown_server::App;
 use serde_json::{json, Value};
 use std::sync::Arc;
@@ -211,6 +212,8 @@ async fn chat_is_for_seats_limited_in_length_and_rate_and_kept_as_text() {
     let white = join(&app, id).await["token"].as_str().unwrap().to_string();
     let uri = format!("/api/games/{id}/chat");
     let html = "<img src=x onerror=alert(1)> good luck";
+    // Black's rate bucket starts with this first message.
+    let started = std::time::Instant::now();
     let (s, m) = send(
         &app,
         Method::POST,
@@ -256,30 +259,35 @@ async fn chat_is_for_seats_limited_in_length_and_rate_and_kept_as_text() {
         .await;
         assert_eq!((s, code(&v)), (StatusCode::BAD_REQUEST, "bad_chat"));
     }
-    // Five at once, then the sixth waits (429 with Retry-After).
-    for i in 0..4 {
+    // Five at once, then the next waits (429 with Retry-After). The bucket refills one message
+    // per `REFILL_MS` from Black's first message: on a starved machine sending may take that long,
+    // so the test sends until refused and allows one more message per refill interval elapsed.
+    let mut sent = vec![html.to_string()];
+    loop {
+        let text = format!("m{}", sent.len() - 1);
         let (s, v) = send(
             &app,
             Method::POST,
             &uri,
             Some(black),
-            Some(json!({"text": format!("m{i}")})),
+            Some(json!({"text": text})),
         )
         .await;
+        if s == StatusCode::TOO_MANY_REQUESTS {
+            assert_eq!(code(&v), "chat_rate_limited", "{v}");
+            break;
+        }
         assert_eq!(s, StatusCode::CREATED, "{v}");
+        sent.push(text);
+        let refills = started.elapsed().as_millis() as usize / REFILL_MS as usize;
+        assert!(
+            sent.len() <= BURST as usize + refills + 1,
+            "{} messages accepted in {:?}",
+            sent.len(),
+            started.elapsed()
+        );
     }
-    let (s, v) = send(
-        &app,
-        Method::POST,
-        &uri,
-        Some(black),
-        Some(json!({"text": "one too many"})),
-    )
-    .await;
-    assert_eq!(
-        (s, code(&v)),
-        (StatusCode::TOO_MANY_REQUESTS, "chat_rate_limited")
-    );
+    assert!(sent.len() >= BURST as usize, "{sent:?}");
     let (s, log) = send(&app, Method::GET, &uri, None, None).await;
     assert_eq!(s, StatusCode::OK);
     let texts: Vec<&str> = log["messages"]
@@ -288,9 +296,10 @@ async fn chat_is_for_seats_limited_in_length_and_rate_and_kept_as_text() {
         .iter()
         .map(|m| m["text"].as_str().unwrap())
         .collect();
-    assert_eq!(texts.len(), 6, "{log}");
+    // Black's messages and White's one of 200 characters (second).
+    assert_eq!(texts.len(), sent.len() + 1, "{log}");
     assert_eq!(texts[0], html);
-    assert_eq!(texts[5], "m3");
+    assert_eq!(texts.last().copied(), sent.last().map(String::as_str));
     let (s, v) = send(&app, Method::GET, "/api/games/nosuchgame/chat", None, None).await;
     assert_eq!((s, code(&v)), (StatusCode::NOT_FOUND, "not_found"));
 }
@@ -370,4 +379,84 @@ async fn chat_is_stored_with_the_game_and_read_back_after_a_restart() {
     .await;
     assert_eq!((s, m["n"].as_u64()), (StatusCode::CREATED, Some(3)), "{m}");
     app2.shutdown();
+}
+
+/// A finished two-player game on `app`: (id, black token, white token).
+async fn finished_game(app: &App) -> (String, String, String) {
+    let created = create(app, json!({"variant": "american"})).await;
+    let id = created["id"].as_str().unwrap().to_string();
+    let black = created["token"].as_str().unwrap().to_string();
+    let white = join(app, &id).await["token"].as_str().unwrap().to_string();
+    let (s, _) = send(
+        app,
+        Method::POST,
+        &format!("/api/games/{id}/resign"),
+        Some(&white),
+        None,
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK);
+    (id, black, white)
+}
+
+#[tokio::test]
+async fn a_rematch_seat_belongs_to_the_opponent_not_to_whoever_joins_first() {
+    let app = app().await;
+    let (id, black, white) = finished_game(&app).await;
+    let uri = format!("/api/games/{id}/rematch");
+    let (s, r) = send(&app, Method::POST, &uri, Some(&black), None).await;
+    assert_eq!(s, StatusCode::CREATED, "{r}");
+    let new_id = r["id"].as_str().unwrap().to_string();
+    // Anyone reading the finished game sees the rematch's id, but cannot take its seat.
+    let (s, v) = send(
+        &app,
+        Method::POST,
+        &format!("/api/games/{new_id}/join"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(
+        (s, code(&v)),
+        (StatusCode::CONFLICT, "seat_reserved"),
+        "{v}"
+    );
+    // The opponent still takes it.
+    let (s, a) = send(&app, Method::POST, &uri, Some(&white), None).await;
+    assert_eq!(s, StatusCode::OK, "{a}");
+    assert_eq!(a["id"], new_id.as_str());
+    assert_eq!(a["game"]["status"], "ongoing");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn both_players_asking_for_a_rematch_at_once_get_one_game_and_leave_no_orphan() {
+    let store = Arc::new(SqliteStore::open_in_memory().unwrap());
+    let app = server().store(store.clone()).start().await;
+    for round in 0..10 {
+        let (id, black, white) = finished_game(&app).await;
+        let uri = format!("/api/games/{id}/rematch");
+        let (a, b) = tokio::join!(
+            send(&app, Method::POST, &uri, Some(&black), None),
+            send(&app, Method::POST, &uri, Some(&white), None),
+        );
+        let mut statuses = [a.0, b.0];
+        statuses.sort();
+        assert_eq!(
+            statuses,
+            [StatusCode::OK, StatusCode::CREATED],
+            "round {round}: {} / {}",
+            a.1,
+            b.1
+        );
+        assert_eq!(a.1["id"], b.1["id"], "round {round}: one rematch");
+        assert_ne!(a.1["color"], b.1["color"]);
+    }
+    let open: Vec<_> = tokio::task::spawn_blocking(move || store.load_unfinished().unwrap())
+        .await
+        .unwrap()
+        .into_iter()
+        .filter(|g| g.status == "open")
+        .map(|g| g.id)
+        .collect();
+    assert_eq!(open, Vec::<String>::new(), "orphan open games");
 }

@@ -116,6 +116,7 @@ fn record(id: &str) -> GameRecord {
             public: false,
             names: PlayerNames::default(),
             rematch: None,
+            reserved: false,
         },
         moves: vec![],
         created_ms: 1,
@@ -186,4 +187,39 @@ fn a_batch_commits_each_game_whose_version_matches_and_announces_its_state() {
     let change = next();
     assert_eq!((change.id.as_str(), change.version), ("big", 1));
     assert!(change.state.is_none());
+}
+
+/// A store handed out by `connect` already listens: a change committed the moment it returns (by
+/// another connection) is announced, with no wait for a listener thread to start.
+#[test]
+fn a_store_listens_before_connect_returns() {
+    let Some(pg) = Pg::start_or_skip() else {
+        return;
+    };
+    let writer = PgStore::connect(&pg.url()).unwrap();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .build()
+        .unwrap();
+    for round in 0..5 {
+        let store = PgStore::connect(&pg.url()).unwrap();
+        assert_eq!(
+            store.listening(),
+            Some(1),
+            "round {round}: listening when connect returns"
+        );
+        let mut changes = store.changes().unwrap();
+        let id = format!("at-once-{round}");
+        writer.create(&record(&id)).unwrap();
+        let mut rec = writer.load(&id).unwrap().unwrap();
+        rec.updated_ms = 9;
+        writer.save(&mut rec, 0).unwrap();
+        let change = rt
+            .block_on(async {
+                tokio::time::timeout(std::time::Duration::from_secs(60), changes.recv()).await
+            })
+            .expect("a notification within 60 s")
+            .expect("the listener is running");
+        assert_eq!((change.id.as_str(), change.version), (id.as_str(), 1));
+    }
 }

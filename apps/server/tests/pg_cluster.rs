@@ -13,6 +13,11 @@ use serde_json::{json, Value};
 use std::time::{Duration, Instant};
 use tokio_tungstenite::tungstenite::Message;
 
+/// The bound on waiting for a state message: generous, since a starved machine (CI beside other
+/// jobs) may take seconds for what takes milliseconds on a quiet one; a passing run never waits
+/// it out.
+const WAIT_S: u64 = 60;
+
 /// Read state messages until `done` holds for one; returns that game view.
 async fn wait_for(ws: &mut Ws, what: &str, secs: u64, done: impl Fn(&Value) -> bool) -> Value {
     let deadline = tokio::time::Instant::now() + Duration::from_secs(secs);
@@ -32,7 +37,7 @@ async fn wait_for(ws: &mut Ws, what: &str, secs: u64, done: impl Fn(&Value) -> b
 }
 
 async fn wait_ply(ws: &mut Ws, ply: usize) -> Value {
-    wait_for(ws, &format!("ply {ply}"), 10, |g| g["ply"] == ply).await
+    wait_for(ws, &format!("ply {ply}"), WAIT_S, |g| g["ply"] == ply).await
 }
 
 /// Play `mv` (or the first legal move) for `token` on `base`; returns the game after it.
@@ -80,7 +85,7 @@ async fn two_instances_share_games_and_take_over_from_a_killed_one() {
     assert_eq!(s, 200, "{joined}");
     let white = joined["token"].as_str().unwrap().to_string();
     // The join on B reaches the watcher on A.
-    wait_for(&mut watch_a, "status ongoing", 10, |g| {
+    wait_for(&mut watch_a, "status ongoing", WAIT_S, |g| {
         g["status"] == "ongoing"
     })
     .await;
@@ -152,27 +157,31 @@ async fn two_instances_share_games_and_take_over_from_a_killed_one() {
     let (_, fj) = post(&b.base, &format!("/api/games/{fid}/join"), None, None).await;
     let fwhite = fj["token"].as_str().unwrap().to_string();
     let fv = play(&a.base, &fid, &fblack, 0, &fj["game"]).await;
+    // Black's turn starts after this instant (on the server, while White's move is played).
+    let before_black_turn = Instant::now();
     let fv = play(&b.base, &fid, &fwhite, 1, &fv).await;
     let black_left = running_ms(&fv, "black");
     let mut watch_f = watch(&b.base, &fid).await;
 
     // Kill A, which holds all three leases (it created the games).
+    // Taken before the read, so that the time charged from the read's clock on is within the
+    // time the test measures, however slowly the machine answers.
+    let black_turn_started = Instant::now();
     let black_turn_view = get(&b.base, &format!("/api/games/{id}")).await;
     let black_ms_before = running_ms(&black_turn_view, "black");
-    let black_turn_started = Instant::now();
     a.child.kill().unwrap();
     a.child.wait().unwrap();
     let killed = Instant::now();
 
     // Game 3: B takes the lease over and lets Black's flag fall; not before Black's time is up.
-    let ended = wait_for(&mut watch_f, "a flag fall", 20, |g| {
+    let ended = wait_for(&mut watch_f, "a flag fall", WAIT_S, |g| {
         g["status"] == "finished"
     })
     .await;
     assert!(
-        killed.elapsed() >= Duration::from_millis(black_left.saturating_sub(300)),
-        "flag declared after {:?}, with {black_left} ms left",
-        killed.elapsed()
+        before_black_turn.elapsed() >= Duration::from_millis(black_left.saturating_sub(300)),
+        "flag declared {:?} after Black's turn began, with {black_left} ms left",
+        before_black_turn.elapsed()
     );
     assert_eq!(ended["outcome"]["winner"], "white", "{ended}");
     assert_eq!(ended["outcome"]["result"], "0-1", "{ended}");
@@ -203,7 +212,7 @@ async fn two_instances_share_games_and_take_over_from_a_killed_one() {
         "charged {charged} ms in {real_after} ms"
     );
     assert!(
-        charged + LEASE_MS / 3 + 300 >= real,
+        charged + LEASE_MS / 3 + 1000 >= real,
         "charged {charged} ms of {real} ms: more credited than the unowned gap"
     );
     // The game goes on on B to its end (White resigns): every move is kept.
@@ -217,7 +226,7 @@ async fn two_instances_share_games_and_take_over_from_a_killed_one() {
     )
     .await;
     assert_eq!(s, 200, "{fin}");
-    let last = wait_for(&mut watch_b, "the resignation", 10, |g| {
+    let last = wait_for(&mut watch_b, "the resignation", WAIT_S, |g| {
         g["status"] == "finished"
     })
     .await;

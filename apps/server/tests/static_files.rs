@@ -146,3 +146,28 @@ async fn the_api_is_not_given_file_cache_headers() {
         Some("no-cache")
     );
 }
+
+/// A directory asked for without its slash is redirected to a path on this server, never to a
+/// protocol-relative `//host/...` (which a browser reads as another host).
+#[tokio::test]
+async fn a_directory_redirect_is_a_path_never_protocol_relative() {
+    let (app, dir, _js) = app().await;
+    std::fs::create_dir(dir.path().join("css")).unwrap();
+    std::fs::write(dir.path().join("css").join("index.html"), "css").unwrap();
+    let (s, h, _) = get(&app, "/css", &[]).await;
+    assert_eq!(s, StatusCode::TEMPORARY_REDIRECT);
+    assert_eq!(h[header::LOCATION], "/css/");
+    for (uri, to) in [
+        ("//css", "/css/"),
+        ("///css", "/css/"),
+        ("//css?x=1", "/css/?x=1"),
+    ] {
+        let (s, h, _) = get(&app, uri, &[]).await;
+        let location = h.get(header::LOCATION).map(|v| v.to_str().unwrap());
+        assert!(s.is_redirection(), "{uri}: {s}");
+        assert_eq!(location, Some(to), "{uri}");
+    }
+    // A file asked for with extra leading slashes is the file.
+    let (s, _, body) = get(&app, "//css/index.html", &[]).await;
+    assert_eq!((s, body), (StatusCode::OK, b"css".to_vec()));
+}

@@ -2,7 +2,7 @@
 //! /api/games/{id}/join` and `GET /api/games/{id}/pdn` (docs/api.md).
 
 use super::error::ApiError;
-use super::extract::{bearer, ApiQuery, ClientIp, JsonBody};
+use super::extract::{bearer, opt_object, ApiQuery, ClientIp, JsonBody};
 use crate::app::App;
 use crate::live::{now_ms, GameView, Live};
 use crate::store::{Seat, TimeControl};
@@ -51,9 +51,10 @@ pub struct CreateGame {
     /// The creator's colour: `black`, `white` or `random` (default: the side that moves first).
     #[serde(default)]
     pub color: Option<String>,
-    /// Time control; untimed when absent.
-    #[serde(default)]
-    pub time_control: Option<TimeControl>,
+    /// Time control (an object with exactly `initial_ms` and `increment_ms`); untimed when
+    /// absent.
+    #[serde(default, deserialize_with = "opt_object::<_, TimeControlBody>")]
+    pub time_control: Option<TimeControlBody>,
     /// `true`: a public seek, listed by `GET /api/games` while its seat is open. `false`
     /// (default): private, reachable only through its link.
     #[serde(default)]
@@ -61,6 +62,25 @@ pub struct CreateGame {
     /// The creator's name, shown on boards and written in PDN (1..=40 characters).
     #[serde(default)]
     pub name: Option<String>,
+}
+
+/// The `time_control` of [`CreateGame`]: an object with exactly these fields.
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TimeControlBody {
+    /// Starting time on each clock, in ms.
+    pub initial_ms: u64,
+    /// Time added to a player's clock after each of their moves, in ms.
+    pub increment_ms: u64,
+}
+
+impl From<TimeControlBody> for TimeControl {
+    fn from(t: TimeControlBody) -> TimeControl {
+        TimeControl {
+            initial_ms: t.initial_ms,
+            increment_ms: t.increment_ms,
+        }
+    }
 }
 
 /// Reply to creating or joining a game.
@@ -213,7 +233,7 @@ async fn create_game(
         color,
         token.clone(),
         other,
-        req.time_control,
+        req.time_control.map(TimeControl::from),
         now_ms(),
     );
     live.rec.meta.public = req.public;

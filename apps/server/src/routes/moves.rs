@@ -70,11 +70,13 @@ async fn make_move(
         .await
     {
         Ok((_, view)) => Ok(Json(view)),
-        // With a shared store this instance's copy may have been behind: the move was played
-        // against it, lost the version race and was refused on the reloaded game. If the
-        // reloaded game holds this very move at `ply` (a retry sent to another instance), the
-        // retry is answered like the first time, as above.
-        Err(e) if e.code == "stale_ply" => {
+        // The move may have been committed since the check above: by a twin of this request
+        // racing it (a retry sent before the first try was answered; a game-ending move then
+        // leaves the twin `game_over`), or, with a shared store, on another instance (this
+        // copy was behind, the move lost the version race and was refused on the reloaded
+        // game). If the game now holds this very move at `ply`, the request is answered like
+        // the first time, as above.
+        Err(e) => {
             let live = h.live.lock().await;
             match ply {
                 Some(p) if live.already_played(color, &mv, p) => {
@@ -83,7 +85,6 @@ async fn make_move(
                 _ => Err(e.into()),
             }
         }
-        Err(e) => Err(e.into()),
     }
 }
 

@@ -31,6 +31,58 @@ pub fn router(dir: &Path) -> Router {
         )
         .layer(middleware::from_fn(etag))
         .layer(CompressionLayer::new())
+        .layer(middleware::from_fn(one_leading_slash))
+}
+
+/// The path `p` with its leading slashes (two or more) collapsed to one: `//css` is `/css`.
+fn collapse_leading_slashes(p: &str) -> String {
+    format!("/{}", p.trim_start_matches('/'))
+}
+
+/// Middleware: serve a path with several leading slashes as the path with one (`//css` as
+/// `/css`), so that a directory's redirect (`/css` to `/css/`) is a path on this server, never
+/// the protocol-relative `//css/` a browser reads as the host `css`; and never let a
+/// `Location` starting with `//` out.
+async fn one_leading_slash(mut req: Request, next: Next) -> Response {
+    if req.uri().path().starts_with("//") {
+        let path = collapse_leading_slashes(req.uri().path());
+        let pq = match req.uri().query() {
+            Some(q) => format!("{path}?{q}"),
+            None => path,
+        };
+        let mut parts = req.uri().clone().into_parts();
+        match pq.parse() {
+            Ok(pq) => parts.path_and_query = Some(pq),
+            Err(_) => return plain(StatusCode::BAD_REQUEST),
+        }
+        match axum::http::Uri::from_parts(parts) {
+            Ok(uri) => *req.uri_mut() = uri,
+            Err(_) => return plain(StatusCode::BAD_REQUEST),
+        }
+    }
+    let mut res = next.run(req).await;
+    let relative = res
+        .headers()
+        .get(header::LOCATION)
+        .and_then(|l| l.to_str().ok())
+        .filter(|l| l.starts_with("//") || l.starts_with("/\\"))
+        .map(|l| collapse_leading_slashes(&l.replace('\\', "/")));
+    if let Some(l) = relative {
+        match HeaderValue::from_str(&l) {
+            Ok(v) => {
+                res.headers_mut().insert(header::LOCATION, v);
+            }
+            Err(_) => return plain(StatusCode::NOT_FOUND),
+        }
+    }
+    res
+}
+
+/// An empty response with `status`.
+fn plain(status: StatusCode) -> Response {
+    let mut res = Response::new(Body::empty());
+    *res.status_mut() = status;
+    res
 }
 
 /// A weak entity tag of a file response from its `Last-Modified` date and length (the same file

@@ -123,6 +123,11 @@ pub struct GameMeta {
     /// The rematch offered after this game ended, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rematch: Option<Rematch>,
+    /// This game is a rematch whose open seat belongs to the finished game's opponent: only
+    /// `POST /api/games/{finished}/rematch` with that opponent's token takes it, never a plain
+    /// join (`409 seat_reserved`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub reserved: bool,
 }
 
 /// The names players gave for their seats (display only; never used to identify anyone).

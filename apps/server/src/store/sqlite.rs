@@ -551,6 +551,7 @@ mod tests {
                 public: false,
                 names: PlayerNames::default(),
                 rematch: None,
+                reserved: false,
             },
             moves: vec![],
             created_ms: 1,

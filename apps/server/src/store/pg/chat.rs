@@ -113,7 +113,8 @@ pub(super) fn listen(url: &str) -> Option<tokio::sync::mpsc::UnboundedReceiver<C
                 listening: None,
                 parse: super::listen::parse_version_id,
             };
-            super::listen::run(client, &channel, &tx);
+            // Chat read before `LISTEN` is active is read again once it is.
+            super::listen::run(client, &channel, &tx, false, true);
         })
         .ok()?;
     Some(rx)

@@ -1,6 +1,8 @@
 //! The reconnecting `LISTEN` loop shared by the game and chat notification channels: forward
-//! each notification as a [`Change`]; on a lost connection, reconnect (every second) and send an
-//! empty-id [`Change`] (anything may have changed meanwhile). Ends when the receiver is gone.
+//! each notification as a [`Change`]; on a lost connection, reconnect (every second) and, once
+//! `LISTEN` is active again, send an empty-id [`Change`] (anything may have changed meanwhile: the
+//! receiver reads everything anew, and nothing committed after that read can be missed). Ends when
+//! the receiver is gone.
 
 use crate::store::Change;
 use postgres::fallible_iterator::FallibleIterator;
@@ -23,12 +25,27 @@ pub(super) struct Channel<'a> {
     pub parse: fn(&str) -> Option<Change>,
 }
 
+/// Run `LISTEN` for channel `name` on `client`: when this returns `Ok`, every notification
+/// committed from then on is delivered to `client`.
+///
+/// # Errors
+/// The database's error if the statement fails.
+pub(super) fn listen(client: &mut Client, name: &str) -> Result<(), postgres::Error> {
+    client.batch_execute(&format!("LISTEN {name}"))
+}
+
 /// Listen on `channel` with `client` (reconnecting as needed) and send every change to `tx`
 /// until `tx` is closed. Runs on a thread of its own (it blocks).
+///
+/// `listening`: `client` already ran [`listen`] (the caller confirmed the subscription before
+/// handing it out). Otherwise `LISTEN` is run here first, and with `catch_up` an empty-id
+/// [`Change`] is sent once it is active, so that whatever the receiver read before is read again.
 pub(super) fn run(
     mut client: Client,
     channel: &Channel<'_>,
     tx: &tokio::sync::mpsc::UnboundedSender<Change>,
+    listening: bool,
+    catch_up: bool,
 ) {
     let mut generation = 0;
     let set_listening = |g: u64| {
@@ -36,13 +53,19 @@ pub(super) fn run(
             l.store(g, Ordering::SeqCst);
         }
     };
+    let (mut active, mut catch_up) = (listening, catch_up && !listening);
     loop {
-        if client
-            .batch_execute(&format!("LISTEN {}", channel.name))
-            .is_ok()
-        {
+        if active || listen(&mut client, channel.name).is_ok() {
+            active = false;
             generation += 1;
             set_listening(generation);
+            if catch_up {
+                let _ = tx.send(Change {
+                    id: String::new(),
+                    version: 0,
+                    state: None,
+                });
+            }
             loop {
                 if tx.is_closed() {
                     drop(client);
@@ -62,6 +85,7 @@ pub(super) fn run(
             }
         }
         set_listening(0);
+        catch_up = true;
         tracing::warn!(
             "lost the PostgreSQL {} connection; reconnecting",
             channel.what
@@ -75,11 +99,6 @@ pub(super) fn run(
                 break c;
             }
         };
-        let _ = tx.send(Change {
-            id: String::new(),
-            version: 0,
-            state: None,
-        });
     }
 }
 

@@ -320,9 +320,12 @@ impl PgStore {
         tx.batch_execute(&schema(Dialect::Postgres)).map_err(db)?;
         tx.commit().map_err(db)?;
         let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
-        let listener = Client::connect(url, NoTls).map_err(db)?;
+        // The subscription is confirmed before the store is handed out: a change committed by
+        // anyone once `connect` returns is announced.
+        let mut listener = Client::connect(url, NoTls).map_err(db)?;
+        listen::listen(&mut listener, CHANNEL).map_err(db)?;
         let url2 = url.to_string();
-        let listening = Arc::new(AtomicU64::new(0));
+        let listening = Arc::new(AtomicU64::new(1));
         let l2 = listening.clone();
         std::thread::Builder::new()
             .name("crown-pg-listen".into())
@@ -437,7 +440,8 @@ impl PgStore {
     }
 }
 
-/// The listener thread of the game channel ([`CHANNEL`], payloads read by [`parse_note`]).
+/// The listener thread of the game channel ([`CHANNEL`], payloads read by [`parse_note`]);
+/// `client` already listens.
 fn listen_games(
     client: Client,
     url: &str,
@@ -451,7 +455,7 @@ fn listen_games(
         listening: Some(listening),
         parse: parse_note,
     };
-    listen::run(client, &channel, tx);
+    listen::run(client, &channel, tx, true, false);
 }
 
 fn insert_moves(
