@@ -163,9 +163,17 @@ impl EgdbArgs {
     }
 }
 
-/// What `tables` hold, for an `info egdb …` line: their description, or `none`.
+/// What `tables` hold, for an `info egdb …` line: their description, or `none` when there are none
+/// or they hold nothing yet (a background build that has not finished a file).
 pub fn egdb_description(tables: Option<&Arc<dyn EndgameTables>>) -> String {
-    tables.map_or_else(|| "none".to_string(), |t| t.describe())
+    egdb_loaded(tables).unwrap_or_else(|| "none".to_string())
+}
+
+/// The description of `tables` when they hold a position of any game, else `None` (JSON `null`).
+pub fn egdb_loaded(tables: Option<&Arc<dyn EndgameTables>>) -> Option<String> {
+    tables
+        .filter(|t| Variant::ALL.iter().any(|&v| t.max_pieces(v) > 0))
+        .map(|t| t.describe())
 }
 
 /// An output file of a long job (`--out`), written safely: [`OutFile::create`] checks at the start
@@ -388,6 +396,22 @@ pub fn shared_dir() -> Option<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A background build's live tables that hold nothing yet read as no databases: `none` in
+    /// `info egdb`, JSON `null` (they used to say "no endgame databases" and give that string).
+    #[test]
+    fn live_tables_that_hold_nothing_yet_are_none() {
+        let empty: Arc<dyn EndgameTables> = Arc::new(crown_ai::tables::auto::LiveTables::new(None));
+        assert_eq!(egdb_loaded(Some(&empty)), None);
+        assert_eq!(egdb_description(Some(&empty)), "none");
+        assert_eq!(egdb_description(None), "none");
+        let tb: Arc<dyn EndgameTables> =
+            Arc::new(crown_egdb::build_in_memory(Variant::Impasse, 2).unwrap());
+        let live: Arc<dyn EndgameTables> =
+            Arc::new(crown_ai::tables::auto::LiveTables::new(Some(tb)));
+        let shown = egdb_loaded(Some(&live)).expect("holds impasse ≤2");
+        assert!(shown.contains("impasse"), "{shown}");
+    }
 
     #[test]
     fn pdn_dates_of_known_days() {

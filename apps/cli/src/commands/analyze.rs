@@ -1,7 +1,7 @@
 //! `crown analyze`: search one position and print a line per completed depth.
 
 use crate::common::line_text;
-use crate::common::{egdb_description, EgdbArgs, EgdbBuildArgs, PositionArgs};
+use crate::common::{egdb_description, egdb_loaded, EgdbArgs, EgdbBuildArgs, PositionArgs};
 use crate::CliError;
 use clap::Args;
 use crown_ai::{Engine, EngineOptions, Limits, SearchInfo};
@@ -73,7 +73,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<ExitCode, CliError> {
             .load_building(&args.egdb_build, Some(game.variant())),
     );
     if args.json {
-        let loaded = engine.tables().map(|t| t.describe());
+        let loaded = egdb_loaded(engine.tables());
         println!("{}", serde_json::json!({ "egdb": loaded }));
     } else {
         println!("info egdb {}", egdb_description(engine.tables()));

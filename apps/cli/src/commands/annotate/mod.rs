@@ -156,7 +156,7 @@ fn settings_text(args: &AnnotateArgs, tables: Option<&Arc<dyn EndgameTables>>) -
         Some(d) => format!("depth {d}"),
         None => format!("movetime {} ms", args.movetime.unwrap_or(100)),
     };
-    let egdb = tables.map_or(String::new(), |t| format!(", egdb {}", t.describe()));
+    let egdb = crate::common::egdb_loaded(tables).map_or(String::new(), |d| format!(", egdb {d}"));
     format!(
         "crown-ai {}, {limit} per position, hash {} MiB{egdb}",
         env!("CARGO_PKG_VERSION"),
