@@ -39,6 +39,30 @@ enum TuneCommand {
     Fit(FitArgs),
     /// The loss of weights files on `gen` files (e.g. a chunk held out of training).
     Loss(LossArgs),
+    /// Re-express weights fitted with one logistic scale k in the units of another: every score
+    /// times k-from / k-to (the same predictions, other centi-men).
+    Rescale(RescaleArgs),
+}
+
+/// Arguments of `crown tune rescale`.
+#[derive(Args, Debug)]
+pub struct RescaleArgs {
+    /// Game: american, pool or impasse (the weights must be for it).
+    #[arg(long, default_value = "american")]
+    variant: String,
+    /// Weights file written by `crown tune fit` with the material scale part (`scale`).
+    #[arg(long)]
+    weights: PathBuf,
+    /// The k the weights were fitted with (`sigmoid(k × eval)`, eval in centi-men), 1e-6 to 1.
+    #[arg(long)]
+    k_from: f64,
+    /// The k of the units wanted, 1e-6 to 1 (e.g. 0.00757, American's, so that equal scores mean
+    /// equal expected results in both games).
+    #[arg(long)]
+    k_to: f64,
+    /// Output weights file; checked before any work, not the input.
+    #[arg(long)]
+    out: PathBuf,
 }
 
 /// Arguments of `crown tune loss`.
@@ -190,6 +214,7 @@ pub fn run(args: &TuneArgs) -> Result<ExitCode, CliError> {
         TuneCommand::Pack(a) => data::pack(a),
         TuneCommand::Fit(a) => fit(a),
         TuneCommand::Loss(a) => loss(a),
+        TuneCommand::Rescale(a) => rescale(a),
     }
 }
 
@@ -646,6 +671,48 @@ fn loss(args: &LossArgs) -> Result<ExitCode, CliError> {
         let l = crown_ai::train::loss(w.as_ref(), &samples, args.k, args.lambda, args.threads);
         println!("{name}: loss {l:.5}");
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn rescale(args: &RescaleArgs) -> Result<ExitCode, CliError> {
+    let variant: Variant = args.variant.parse()?;
+    for (name, k) in [("--k-from", args.k_from), ("--k-to", args.k_to)] {
+        if !(1e-6..=1.0).contains(&k) {
+            return Err(CliError(format!(
+                "{name} {k:e}: expected a number from 1e-6 to 1"
+            )));
+        }
+    }
+    if same_file(&args.weights, &args.out) {
+        return Err(CliError(format!(
+            "--out {} is the input weights file; give another file name",
+            args.out.display()
+        )));
+    }
+    let name = args.weights.display();
+    let bytes =
+        std::fs::read(&args.weights).map_err(|e| CliError(format!("reading {name}: {e}")))?;
+    let w = crown_ai::trained::Weights::from_bytes(&bytes)
+        .map_err(|e| CliError(format!("{name}: {e}")))?;
+    if w.variant != variant {
+        return Err(CliError(format!(
+            "{name}: the weights are for {}, not {variant}",
+            w.variant
+        )));
+    }
+    let factor = args.k_from / args.k_to;
+    let out_w = w
+        .rescaled(factor)
+        .map_err(|e| CliError(format!("{name}: {e}")))?;
+    let mut out = OutFile::create(&args.out, "--out")?;
+    out.write_all(&out_w.to_bytes())?;
+    out.persist()?;
+    println!(
+        "scores times {factor:.5} (k {} -> {}): weights written to {}",
+        args.k_from,
+        args.k_to,
+        args.out.display()
+    );
     Ok(ExitCode::SUCCESS)
 }
 

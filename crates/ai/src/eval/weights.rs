@@ -282,6 +282,42 @@ impl Weights {
         }
     }
 
+    /// The same evaluation in other units: every score multiplied by `factor` (0 to 4), through
+    /// the material scale table (each entry times `factor`, rounded, at most [`SCALE_MAX`]), so no
+    /// feature weight loses precision. Used to re-express weights fitted with the logistic scale
+    /// `k_from` of `sigmoid(k × eval)` in the units of `k_to`: `factor = k_from / k_to` (`crown
+    /// tune rescale`).
+    ///
+    /// # Errors
+    /// A message when the weights have no material scale table ([`FeatureSet::scale`] off), when
+    /// `factor` is not in (0, 4], or when an entry would exceed [`SCALE_MAX`] (a score at most
+    /// quadrupled).
+    pub fn rescaled(&self, factor: f64) -> Result<Weights, String> {
+        if !self.set.scale {
+            return Err(format!(
+                "these weights have no material scale table (parts {}); rescaling needs `scale`",
+                self.set
+            ));
+        }
+        if !(factor > 0.0 && factor <= 4.0) {
+            return Err(format!("factor {factor} is not above 0 and at most 4"));
+        }
+        let mut scale = Vec::with_capacity(self.scale.len());
+        for (entry, &k) in self.scale.iter().enumerate() {
+            let v = (f64::from(k) * factor).round();
+            if v > f64::from(SCALE_MAX) {
+                return Err(format!(
+                    "material scale {entry} would be {v}/256, above {SCALE_MAX}/256"
+                ));
+            }
+            scale.push(v as i16);
+        }
+        Ok(Weights {
+            scale,
+            ..self.clone()
+        })
+    }
+
     /// The file (format version 2, in the module documentation). Weights beyond the feature count
     /// of [`Weights::set`] are not written (they must be zero); missing ones are written as zero.
     pub fn to_bytes(&self) -> Vec<u8> {
@@ -495,6 +531,33 @@ mod tests {
         let sum = fnv1a(&out);
         out.extend_from_slice(&sum.to_le_bytes());
         out
+    }
+
+    #[test]
+    fn rescaling_multiplies_every_score_and_needs_the_scale_table() {
+        let w = embedded(Variant::Pool).expect("embedded pool weights");
+        assert!(w.set.scale);
+        let half = w.rescaled(0.5).unwrap();
+        let mut pos = crown_core::Position::new(Variant::Pool);
+        for m in ["9-13", "21-17", "5-9", "24-19", "10-15", "19x10"] {
+            pos = pos.after(&pos.parse_move(m).unwrap());
+        }
+        let (full, halved) = (w.evaluate_position(&pos), half.evaluate_position(&pos));
+        assert!(full.abs() > 100, "a man up: {full}");
+        assert!(
+            (2 * halved - full).abs() <= 2 + full.abs() / 128,
+            "{full} {halved}"
+        );
+        // The file round-trips.
+        assert_eq!(Weights::from_bytes(&half.to_bytes()).unwrap(), half);
+        assert!(w.rescaled(0.0).is_err());
+        assert!(w.rescaled(f64::NAN).is_err());
+        assert!(Weights::zero(Variant::Pool).rescaled(0.5).is_err());
+        // An entry that would pass 4 is refused, not clamped.
+        let mut top = Weights::zero_with(Variant::Pool, FeatureSet::ALL);
+        assert!(top.rescaled(4.0).is_ok(), "1 × 4 is the largest scale");
+        top.scale[7] = SCALE_MAX as i16;
+        assert!(top.rescaled(1.5).unwrap_err().contains("material scale 7"));
     }
 
     fn varint(n: usize) -> Vec<u8> {
