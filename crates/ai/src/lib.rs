@@ -332,7 +332,16 @@ pub struct SearchTweaks {
     /// moves are searched, a child whose stored result (deep enough, not a lower bound) already
     /// scores at or above beta for this node ends it. Default: off.
     pub etc: Option<bool>,
+    /// Impasse crown quiescence (`cq=0|1|2`): at the horizon, when the side to move can crown (1)
+    /// or crown or bear off (2), it may stand pat on the static evaluation or make one of those
+    /// moves, and so on until neither side has one (at most [`CROWN_QUIESCENCE_PLIES`] plies), so
+    /// that a leaf does not hide a crown the opponent makes next. Not in checkers. Default: 0.
+    pub crown_quiescence: Option<u8>,
 }
+
+/// How many plies the Impasse crown quiescence ([`SearchTweaks::crown_quiescence`]) may go
+/// beyond the horizon.
+pub const CROWN_QUIESCENCE_PLIES: i32 = 8;
 
 /// A spec key of [`SearchTweaks::set`] that does not exist or a value out of its range.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -385,6 +394,7 @@ impl SearchTweaks {
         ("mc", 0, 1),
         ("lmp", 0, 1),
         ("etc", 0, 1),
+        ("cq", 0, 2),
     ];
 
     /// Set the switch named by spec key `key` (one of [`SearchTweaks::KEYS`]) to `value`
@@ -423,6 +433,7 @@ impl SearchTweaks {
             "probcut" => self.probcut = Some(on),
             "mc" => self.multicut = Some(on),
             "lmp" => self.lmp = Some(on),
+            "cq" => self.crown_quiescence = Some(value as u8),
             _ => self.etc = Some(on),
         }
         Ok(())
@@ -454,6 +465,10 @@ impl SearchTweaks {
             multicut: self.multicut.unwrap_or(false),
             lmp: self.lmp.unwrap_or(false),
             etc: self.etc.unwrap_or(false),
+            crown_quiescence: match variant {
+                crown_core::Variant::Impasse => self.crown_quiescence.unwrap_or(0),
+                _ => 0,
+            },
         }
     }
 }
@@ -498,6 +513,8 @@ pub(crate) struct Tweaks {
     pub(crate) multicut: bool,
     pub(crate) lmp: bool,
     pub(crate) etc: bool,
+    /// 0 = off, 1 = crowns, 2 = crowns and bear-offs (Impasse only).
+    pub(crate) crown_quiescence: u8,
 }
 
 /// Default transposition table size in MiB.

@@ -497,6 +497,8 @@ impl<'a> Worker<'a> {
         // At the horizon: stand pat, unless the opponent threatens a capture; then every move is
         // searched one more ply (its replies only resolve captures).
         let mut threat = false;
+        // Impasse crown quiescence: the static evaluation this node may stand pat on.
+        let mut stand_pat = None;
         if depth <= 0 && !captures {
             if depth > -PLY && draughts && tw.threat_extension && pos.can_capture(side.opposite()) {
                 if tw.threat_margin > 0 {
@@ -507,6 +509,20 @@ impl<'a> Worker<'a> {
                 }
                 threat = true;
                 depth = PLY;
+            } else if !draughts
+                && tw.crown_quiescence > 0
+                && depth > -crate::CROWN_QUIESCENCE_PLIES * PLY
+                && self.lists[ply]
+                    .iter()
+                    .any(|m| progress_move(m, tw.crown_quiescence))
+            {
+                // Impasse crown quiescence: stand pat, or crown (bear off) and look again.
+                let ev = board.evaluate_with(self.sh.variant, self.sh.weights);
+                if ev >= beta {
+                    self.leaf(ply);
+                    return ev;
+                }
+                stand_pat = Some(ev);
             } else {
                 self.leaf(ply);
                 return board.evaluate_with(self.sh.variant, self.sh.weights);
@@ -586,7 +602,13 @@ impl<'a> Worker<'a> {
             }
         }
         // Late-move pruning: near the horizon, quiet moves after the first few are skipped.
-        let lmp_after = if tw.lmp && !pv_node && !captures && !threat && depth <= 3 * PLY {
+        let lmp_after = if tw.lmp
+            && !pv_node
+            && !captures
+            && !threat
+            && stand_pat.is_none()
+            && depth <= 3 * PLY
+        {
             let d = (depth + PLY - 1) / PLY;
             (3 + d * d) as usize
         } else {
@@ -595,6 +617,10 @@ impl<'a> Worker<'a> {
         let alpha_orig = alpha;
         let mut best = -INF;
         let mut best_idx = None;
+        if let Some(ev) = stand_pat {
+            best = ev;
+            alpha = alpha.max(ev);
+        }
         // Quiet moves searched so far at this node: `self.tried[ply][..n_tried]`.
         let mut n_tried = 0;
         self.keys.push(key);
@@ -641,6 +667,9 @@ impl<'a> Worker<'a> {
                 && mv.crown().is_none()
                 && self.scores[ply][k] < (1 << 21);
             if (futile && k > 0 || k >= lmp_after) && quiet_move {
+                continue;
+            }
+            if stand_pat.is_some() && !progress_move(&mv, tw.crown_quiescence) {
                 continue;
             }
             let child = pos.after(&mv);
@@ -703,7 +732,7 @@ impl<'a> Worker<'a> {
                         head[ply].extend_from_slice(&tail[0]);
                     }
                     if s >= beta {
-                        if !mv.is_capture() {
+                        if !mv.is_capture() && stand_pat.is_none() {
                             if self.killers[ply][0] != Some(mv) {
                                 self.killers[ply][1] = self.killers[ply][0];
                                 self.killers[ply][0] = Some(mv);
@@ -746,6 +775,12 @@ impl<'a> Worker<'a> {
         }
         best
     }
+}
+
+/// Whether `mv` is searched by the Impasse crown quiescence at setting `cq` (1: crowns; 2: crowns
+/// and bear-offs).
+fn progress_move(mv: &Move, cq: u8) -> bool {
+    mv.crown().is_some() || (cq >= 2 && mv.bears_off())
 }
 
 /// Material of the side to move minus the other's, in centi-men (man 100, king

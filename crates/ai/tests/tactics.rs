@@ -137,7 +137,7 @@ fn each_search_switch_keeps_the_tactics() {
         (Variant::Pool, "B:WK4,32:B7,8,23,27,28", "7-11", 6),
         (Variant::Impasse, "W:W14:B19", "14-3", 8),
     ];
-    let settings: [(&str, u64); 17] = [
+    let settings: [(&str, u64); 19] = [
         ("malus", 0),
         ("rfp", 1),
         ("futility", 1),
@@ -155,6 +155,8 @@ fn each_search_switch_keeps_the_tactics() {
         ("mc", 1),
         ("lmp", 1),
         ("etc", 1),
+        ("cq", 1),
+        ("cq", 2),
     ];
     let keys: std::collections::BTreeSet<&str> = settings.iter().map(|(k, _)| *k).collect();
     assert_eq!(
@@ -459,6 +461,7 @@ fn search_switch_defaults_per_game() {
             multicut: Some(false),
             lmp: Some(false),
             etc: Some(false),
+            crown_quiescence: Some(0),
         };
         assert_eq!(
             nodes(variant, SearchTweaks::default()),
