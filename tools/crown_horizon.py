@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""Impasse one-move crown horizon: how often does a short search play a move after which the opponent
+crowns at once, where a long search plays a move that allows no crown?
+
+    tools/crown_horizon.py GAMES.pdn STEP SHORT_MS LONG_MS REF_BIN BIN...
+
+For every STEP-th position of each game (Impasse, the game's FEN tag then its moves), REF_BIN searches
+LONG_MS (`crown analyze --movetime LONG_MS --no-egdb`) and each BIN SHORT_MS; a BIN's move is a
+*horizon crown* when the opponent has a crown among its replies (`crown moves --json`, a move whose
+"crown" is set) while REF_BIN's move allows none. Prints each such case and a tally per BIN.
+"""
+import json
+import subprocess
+import sys
+
+from same_search import games_of
+
+ENV = {'CROWN_EGDB_BUILD': '0', 'PATH': '/usr/bin:/bin'}
+
+
+def run(args):
+    r = subprocess.run(args, capture_output=True, text=True, env=ENV)
+    if r.returncode != 0:
+        sys.exit(f'{" ".join(args[:3])}: {r.stderr.strip()[:300]}')
+    return r.stdout
+
+
+def fen_after(b, fen, moves):
+    args = [b, 'apply', '--variant', 'impasse', '--json']
+    if fen:
+        args += ['--fen', fen]
+    return json.loads(run(args + moves))['fen']
+
+
+def best(b, fen, ms):
+    out = run([b, 'analyze', '--variant', 'impasse', '--no-egdb', '--json', '--movetime', str(ms),
+               '--fen', fen])
+    return json.loads(out.splitlines()[-1])['bestmove']
+
+
+def allows_crown(b, fen, mv):
+    after = fen_after(b, fen, [mv])
+    replies = json.loads(run([b, 'moves', '--variant', 'impasse', '--json', '--fen', after]))
+    return any(m.get('crown') for m in replies)
+
+
+def main():
+    pdn, step, short, long_ms, ref = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
+    bins = sys.argv[6:]
+    tally = {b: 0 for b in bins}
+    positions = 0
+    for gi, (fen0, toks) in enumerate(games_of(pdn)):
+        for k in range(step, len(toks), step):
+            fen = fen_after(ref, fen0, toks[:k])
+            r = best(ref, fen, long_ms)
+            if r is None or allows_crown(ref, fen, r):
+                continue
+            positions += 1
+            for b in bins:
+                m = best(b, fen, short)
+                if m != r and allows_crown(b, fen, m):
+                    tally[b] += 1
+                    print(f'horizon crown: {b} game {gi} ply {k} {fen} plays {m}, {long_ms} ms plays {r}',
+                          flush=True)
+    print(f'positions {positions} (the long search allows no crown):',
+          ', '.join(f'{b} {n}' for b, n in tally.items()))
+
+
+if __name__ == '__main__':
+    main()
