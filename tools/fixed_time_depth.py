@@ -9,10 +9,9 @@ same load.
 is over are skipped.
 """
 import re
-import subprocess
 import sys
 
-from same_search import games_of
+from same_search import analyze, games_of
 
 
 def main():
@@ -26,13 +25,7 @@ def main():
                 break
             done += 1
             for b in (bins if done % 2 else bins[::-1]):
-                args = [b, 'analyze', '--variant', variant, '--no-egdb', '--movetime', ms]
-                if fen:
-                    args += ['--fen', fen]
-                if k:
-                    args += ['--moves'] + toks[:k]
-                r = subprocess.run(args, capture_output=True, text=True,
-                                   env={'CROWN_EGDB_BUILD': '0', 'PATH': '/usr/bin:/bin'})
+                r = analyze(b, variant, fen, toks[:k], '--movetime', ms)
                 m = re.search(r'bestmove \S+ score \S+ depth (\d+) nodes (\d+) time (\d+) ms', r.stdout)
                 if not m:
                     continue

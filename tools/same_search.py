@@ -25,6 +25,17 @@ def games_of(path):
     return out
 
 
+def analyze(b, variant, fen, moves, *limit):
+    """Run `B analyze --variant VARIANT --no-egdb LIMIT...` from FEN (None: the start) after MOVES."""
+    args = [b, 'analyze', '--variant', variant, '--no-egdb', *limit]
+    if fen:
+        args += ['--fen', fen]
+    if moves:
+        args += ['--moves'] + moves
+    return subprocess.run(args, capture_output=True, text=True,
+                          env={'CROWN_EGDB_BUILD': '0', 'PATH': '/usr/bin:/bin'})
+
+
 def main():
     variant, pdn, depth, step = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
     bins = sys.argv[5:7]
@@ -33,13 +44,7 @@ def main():
         for k in range(0, len(toks), step):
             outs = []
             for b in bins:
-                args = [b, 'analyze', '--variant', variant, '--no-egdb', '--depth', depth]
-                if fen:
-                    args += ['--fen', fen]
-                if k:
-                    args += ['--moves'] + toks[:k]
-                r = subprocess.run(args, capture_output=True, text=True,
-                                   env={'CROWN_EGDB_BUILD': '0', 'PATH': '/usr/bin:/bin'})
+                r = analyze(b, variant, fen, toks[:k], '--depth', depth)
                 last = [l for l in r.stdout.splitlines() if l.startswith('bestmove')]
                 if not last:
                     sys.exit(f'{b}: game {gi} ply {k}: {r.stderr.strip()[:300]}')

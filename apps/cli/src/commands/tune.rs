@@ -646,17 +646,7 @@ fn loss(args: &LossArgs) -> Result<ExitCode, CliError> {
         let w = if name == "classic" {
             None
         } else {
-            let bytes =
-                std::fs::read(name).map_err(|e| CliError(format!("reading {name}: {e}")))?;
-            let w = crown_ai::trained::Weights::from_bytes(&bytes)
-                .map_err(|e| CliError(format!("{name}: {e}")))?;
-            if w.variant != variant {
-                return Err(CliError(format!(
-                    "{name}: the weights are for {}, not {variant}",
-                    w.variant
-                )));
-            }
-            Some(w)
+            Some(read_weights(Path::new(name), variant)?)
         };
         all.push((name, w));
     }
@@ -674,6 +664,25 @@ fn loss(args: &LossArgs) -> Result<ExitCode, CliError> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The trained weights in file `path`, which must be for `variant`.
+///
+/// # Errors
+/// The file cannot be read, is not a weights file, or holds another game's weights (each message
+/// names the file).
+fn read_weights(path: &Path, variant: Variant) -> Result<crown_ai::trained::Weights, CliError> {
+    let name = path.display();
+    let bytes = std::fs::read(path).map_err(|e| CliError(format!("reading {name}: {e}")))?;
+    let w = crown_ai::trained::Weights::from_bytes(&bytes)
+        .map_err(|e| CliError(format!("{name}: {e}")))?;
+    if w.variant != variant {
+        return Err(CliError(format!(
+            "{name}: the weights are for {}, not {variant}",
+            w.variant
+        )));
+    }
+    Ok(w)
+}
+
 fn rescale(args: &RescaleArgs) -> Result<ExitCode, CliError> {
     let variant: Variant = args.variant.parse()?;
     for (name, k) in [("--k-from", args.k_from), ("--k-to", args.k_to)] {
@@ -689,21 +698,11 @@ fn rescale(args: &RescaleArgs) -> Result<ExitCode, CliError> {
             args.out.display()
         )));
     }
-    let name = args.weights.display();
-    let bytes =
-        std::fs::read(&args.weights).map_err(|e| CliError(format!("reading {name}: {e}")))?;
-    let w = crown_ai::trained::Weights::from_bytes(&bytes)
-        .map_err(|e| CliError(format!("{name}: {e}")))?;
-    if w.variant != variant {
-        return Err(CliError(format!(
-            "{name}: the weights are for {}, not {variant}",
-            w.variant
-        )));
-    }
+    let w = read_weights(&args.weights, variant)?;
     let factor = args.k_from / args.k_to;
     let out_w = w
         .rescaled(factor)
-        .map_err(|e| CliError(format!("{name}: {e}")))?;
+        .map_err(|e| CliError(format!("{}: {e}", args.weights.display())))?;
     let mut out = OutFile::create(&args.out, "--out")?;
     out.write_all(&out_w.to_bytes())?;
     out.persist()?;
