@@ -10,18 +10,15 @@ LONG_MS (`crown analyze --movetime LONG_MS --no-egdb`) and each BIN SHORT_MS; a 
 "crown" is set) while REF_BIN's move allows none. Prints each such case and a tally per BIN.
 """
 import json
-import subprocess
-import sys
 
-from same_search import games_of
-
-ENV = {'CROWN_EGDB_BUILD': '0', 'PATH': '/usr/bin:/bin'}
+from toolkit import args, binary, fail, games_of, positive
+from toolkit import run as run_binary
 
 
-def run(args):
-    r = subprocess.run(args, capture_output=True, text=True, env=ENV)
+def run(argv):
+    r = run_binary(argv)
     if r.returncode != 0:
-        sys.exit(f'{" ".join(args[:3])}: {r.stderr.strip()[:300]}')
+        fail(f'{" ".join(argv[:3])}: {r.stderr.strip()[:300]}')
     return r.stdout
 
 
@@ -45,8 +42,11 @@ def allows_crown(b, fen, mv):
 
 
 def main():
-    pdn, step, short, long_ms, ref = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
-    bins = sys.argv[6:]
+    a = args(__doc__, ['GAMES.pdn', 'STEP', 'SHORT_MS', 'LONG_MS', 'REF_BIN', 'BIN...'])
+    pdn, step = a[0], positive('STEP', a[1])
+    short, long_ms = str(positive('SHORT_MS', a[2])), str(positive('LONG_MS', a[3]))
+    ref = binary(a[4])
+    bins = [binary(b) for b in a[5:]]
     tally = {b: 0 for b in bins}
     positions = 0
     for gi, (fen0, toks) in enumerate(games_of(pdn)):

@@ -5,30 +5,33 @@ same load.
 
     tools/fixed_time_depth.py VARIANT GAMES.pdn MS STEP N BIN...
 
-(tools/depth_tally.py does the same over the 11-man ballots, American only.) Positions where the game
-is over are skipped.
+(tools/depth_tally.py does the same over the 11-man ballots, American only.) A position a binary
+cannot search (not a position of VARIANT, a move it cannot read) stops the run with the error.
 """
 import re
-import sys
 
-from same_search import analyze, games_of
+from toolkit import analyze, args, binary, fail, games_of, positive, variant
 
 
 def main():
-    variant, pdn, ms, step, n = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
-    bins = sys.argv[6:]
+    a = args(__doc__, ['VARIANT', 'GAMES.pdn', 'MS', 'STEP', 'N', 'BIN...'])
+    var, pdn = variant(a[0]), a[1]
+    ms, step, n = str(positive('MS', a[2])), positive('STEP', a[3]), positive('N', a[4])
+    bins = [binary(b) for b in a[5:]]
     stats = {b: [0, 0, 0, 0] for b in bins}  # positions, depth sum, nodes sum, ms sum
     done = 0
-    for fen, toks in games_of(pdn):
-        for k in range(0, len(toks), step):
+    for gi, (fen, toks) in enumerate(games_of(pdn)):
+        for k in range(0, max(len(toks), 1), step):
             if done >= n:
                 break
             done += 1
             for b in (bins if done % 2 else bins[::-1]):
-                r = analyze(b, variant, fen, toks[:k], '--movetime', ms)
+                r = analyze(b, var, fen, toks[:k], '--movetime', ms)
                 m = re.search(r'bestmove \S+ score \S+ depth (\d+) nodes (\d+) time (\d+) ms', r.stdout)
                 if not m:
-                    continue
+                    if r.returncode != 0:
+                        fail(f'{b}: game {gi} ply {k}: {r.stderr.strip()[:300]}')
+                    continue  # the game is over here: no best move
                 s = stats[b]
                 s[0] += 1
                 s[1] += int(m.group(1))

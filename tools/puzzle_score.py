@@ -9,30 +9,34 @@ runs `BIN analyze --variant V --fen FEN --movetime MS` with `--egdb EGDB_DIR` (o
 Prints the misses and a tally per game. A line that is not a puzzle stops the run naming the line.
 """
 import json
-import subprocess
 import sys
+
+from toolkit import args, binary, fail, positive, run
 
 
 def main():
-    if len(sys.argv) not in (4, 5):
-        sys.exit(__doc__)
-    b, path, ms = sys.argv[1], sys.argv[2], sys.argv[3]
-    egdb = sys.argv[4] if len(sys.argv) == 5 else 'none'
+    if len(sys.argv) == 4:
+        sys.argv.append('none')
+    a = args(__doc__, ['BIN', 'PUZZLES.jsonl', 'MS', 'EGDB_DIR'])
+    b, path, ms, egdb = binary(a[0]), a[1], str(positive('MS', a[2])), a[3]
+    try:
+        lines = open(path, encoding='utf-8').read().splitlines()
+    except (OSError, UnicodeDecodeError) as e:
+        fail(f'{path}: {e}')
     tables = ['--no-egdb'] if egdb == 'none' else ['--egdb', egdb]
     tally = {}
-    for n, line in enumerate(open(path), 1):
+    for n, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
             p = json.loads(line)
             variant, fen, key = p['variant'], p['fen'], p['solution'][0]
         except (ValueError, KeyError, IndexError, TypeError) as e:
-            sys.exit(f'{path}:{n}: not a puzzle: {e}')
-        r = subprocess.run([b, 'analyze', '--variant', variant, '--fen', fen, '--movetime', ms,
-                            '--json', *tables], capture_output=True, text=True,
-                           env={'CROWN_EGDB_BUILD': '0', 'PATH': '/usr/bin:/bin'})
+            fail(f'{path}:{n}: not a puzzle: {e}')
+        r = run([b, 'analyze', '--variant', variant, '--fen', fen, '--movetime', ms, '--json',
+                 *tables])
         if r.returncode != 0:
-            sys.exit(f'{path}:{n}: {r.stderr.strip()[:300]}')
+            fail(f'{path}:{n}: {r.stderr.strip()[:300]}')
         best = json.loads(r.stdout.splitlines()[-1]).get('bestmove')
         t = tally.setdefault(variant, [0, 0])
         t[1] += 1

@@ -7,47 +7,27 @@ binary and compare the final `bestmove ... score ... depth ... nodes` line (time
 
 Prints each position that differs and a tally. Identical lines at a fixed depth over many positions
 mean the search is the same function; at a fixed time the two then differ only in speed (see
-tools/fixed_time_depth.py). A position the binaries cannot read stops the run with the error.
+tools/fixed_time_depth.py). A position a binary cannot read stops the run with the error.
 """
 import re
-import subprocess
-import sys
 
-
-def games_of(path):
-    """(FEN, [move text]) of each game: tags and comments dropped, move numbers and results too."""
-    out = []
-    for g in ['[Event ' + x for x in open(path).read().split('[Event ')[1:]]:
-        fen = re.search(r'\[FEN "([^"]+)"\]', g)
-        body = re.sub(r'\{[^}]*\}', '', re.sub(r'\[[^\]]*\]', '', g))
-        toks = [t for t in body.split() if not re.fullmatch(r'\d+\.|1-0|0-1|1/2-1/2|\*', t)]
-        out.append((fen.group(1) if fen else None, toks))
-    return out
-
-
-def analyze(b, variant, fen, moves, *limit):
-    """Run `B analyze --variant VARIANT --no-egdb LIMIT...` from FEN (None: the start) after MOVES."""
-    args = [b, 'analyze', '--variant', variant, '--no-egdb', *limit]
-    if fen:
-        args += ['--fen', fen]
-    if moves:
-        args += ['--moves'] + moves
-    return subprocess.run(args, capture_output=True, text=True,
-                          env={'CROWN_EGDB_BUILD': '0', 'PATH': '/usr/bin:/bin'})
+from toolkit import analyze, args, binary, fail, games_of, positive, variant
 
 
 def main():
-    variant, pdn, depth, step = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
-    bins = sys.argv[5:7]
+    a = args(__doc__, ['VARIANT', 'GAMES.pdn', 'DEPTH', 'STEP', 'BIN_A', 'BIN_B'])
+    var, pdn = variant(a[0]), a[1]
+    depth, step = str(positive('DEPTH', a[2])), positive('STEP', a[3])
+    bins = [binary(b) for b in a[4:6]]
     same = diff = 0
     for gi, (fen, toks) in enumerate(games_of(pdn)):
-        for k in range(0, len(toks), step):
+        for k in range(0, max(len(toks), 1), step):
             outs = []
             for b in bins:
-                r = analyze(b, variant, fen, toks[:k], '--depth', depth)
+                r = analyze(b, var, fen, toks[:k], '--depth', depth)
                 last = [l for l in r.stdout.splitlines() if l.startswith('bestmove')]
                 if not last:
-                    sys.exit(f'{b}: game {gi} ply {k}: {r.stderr.strip()[:300]}')
+                    fail(f'{b}: game {gi} ply {k}: {r.stderr.strip()[:300]}')
                 outs.append(re.sub(r' time \d+ ms', '', last[-1]))
             if len(set(outs)) == 1:
                 same += 1

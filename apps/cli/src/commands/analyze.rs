@@ -15,16 +15,16 @@ pub struct AnalyzeArgs {
     #[command(flatten)]
     pos: PositionArgs,
     /// Moves to play from the position before analysing, in Crown's move notation.
-    #[arg(long = "moves", num_args = 1.., allow_hyphen_values = true)]
+    #[arg(long = "moves", num_args = 1..)]
     moves: Vec<String>,
     /// Search to this depth in plies, 1 to 128.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=crown_ai::MAX_PLY as i64))]
     depth: Option<u32>,
-    /// Search for this many ms (default 1000 when no depth or nodes are given).
-    #[arg(long)]
+    /// Search for this many ms, at least 1 (default 1000 when no depth or nodes are given).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     movetime: Option<u64>,
-    /// Stop after this many nodes.
-    #[arg(long)]
+    /// Stop after this many nodes, at least 1.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     nodes: Option<u64>,
     /// Search threads, 1 to 64.
     #[arg(long, default_value_t = 1, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=crate::common::MAX_THREADS as u64))]

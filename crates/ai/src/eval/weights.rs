@@ -282,16 +282,17 @@ impl Weights {
         }
     }
 
-    /// The same evaluation in other units: every score multiplied by `factor` (0 to 4), through
-    /// the material scale table (each entry times `factor`, rounded, at most [`SCALE_MAX`]), so no
-    /// feature weight loses precision. Used to re-express weights fitted with the logistic scale
-    /// `k_from` of `sigmoid(k × eval)` in the units of `k_to`: `factor = k_from / k_to` (`crown
-    /// tune rescale`).
+    /// The same evaluation in other units: every score multiplied by `factor` (above 0, at most
+    /// 16), through the material scale table (each entry times `factor`, rounded, at most
+    /// [`SCALE_MAX`]), so no feature weight loses precision. Used to re-express weights fitted with
+    /// the logistic scale `k_from` of `sigmoid(k × eval)` in the units of `k_to`: `factor = k_from
+    /// / k_to` (`crown tune rescale`); the inverse factor undoes it (up to rounding).
     ///
     /// # Errors
     /// A message when the weights have no material scale table ([`FeatureSet::scale`] off), when
-    /// `factor` is not in (0, 4], or when an entry would exceed [`SCALE_MAX`] (a score at most
-    /// quadrupled).
+    /// `factor` is not in (0, 16], when an entry would exceed [`SCALE_MAX`] (a score at most four
+    /// times the unscaled one), or when an entry that is not 0 would round to 0 (that material
+    /// would always evaluate as a dead draw).
     pub fn rescaled(&self, factor: f64) -> Result<Weights, String> {
         if !self.set.scale {
             return Err(format!(
@@ -299,8 +300,10 @@ impl Weights {
                 self.set
             ));
         }
-        if !(factor > 0.0 && factor <= 4.0) {
-            return Err(format!("factor {factor} is not above 0 and at most 4"));
+        if !(factor > 0.0 && factor <= 16.0) {
+            return Err(format!(
+                "the factor k-from / k-to = {factor} must be above 0 and at most 16"
+            ));
         }
         let mut scale = Vec::with_capacity(self.scale.len());
         for (entry, &k) in self.scale.iter().enumerate() {
@@ -308,6 +311,11 @@ impl Weights {
             if v > f64::from(SCALE_MAX) {
                 return Err(format!(
                     "material scale {entry} would be {v}/256, above {SCALE_MAX}/256"
+                ));
+            }
+            if k != 0 && v == 0.0 {
+                return Err(format!(
+                    "material scale {entry} ({k}/256) would round to 0: the factor {factor} is too small"
                 ));
             }
             scale.push(v as i16);
@@ -558,6 +566,11 @@ mod tests {
         assert!(top.rescaled(4.0).is_ok(), "1 × 4 is the largest scale");
         top.scale[7] = SCALE_MAX as i16;
         assert!(top.rescaled(1.5).unwrap_err().contains("material scale 7"));
+        // The inverse factor undoes a rescale; a factor that rounds an entry to 0 is refused.
+        let back = half.rescaled(2.0).unwrap().evaluate_position(&pos);
+        assert!((back - full).abs() <= 2 + full.abs() / 128, "{full} {back}");
+        assert!(w.rescaled(17.0).is_err());
+        assert!(w.rescaled(1e-6).unwrap_err().contains("would round to 0"));
     }
 
     fn varint(n: usize) -> Vec<u8> {

@@ -137,6 +137,11 @@ pub(super) fn parse_spec(
             }
         }
     }
+    if clock.is_some_and(|c| c.remaining_ms == 0) {
+        return Err(CliError(format!(
+            "engine spec '{text}': inc= needs time= (the clock's time at the start, in ms)"
+        )));
+    }
     if eval == Some(crown_ai::eval::EvalKind::Classic) && weights.is_some() {
         return Err(CliError(format!(
             "engine spec '{text}': eval=classic and weights= contradict each other (the weights replace the evaluation)"
@@ -291,7 +296,7 @@ mod tests {
     }
 
     /// Degenerate specs are refused with the key named: a key given twice, a zero node, time or
-    /// clock budget, and `eval=classic` with `weights=` (the weights replace the evaluation).
+    /// clock budget, an increment without a clock, and `eval=classic` with `weights=` (the weights replace the evaluation).
     #[test]
     fn degenerate_specs_are_refused() {
         let e = parse_spec_t("level=3,level=4", None).unwrap_err().0;
@@ -307,6 +312,12 @@ mod tests {
             assert!(e.contains(&format!("{key} is not 1 to ")), "{e}");
         }
         assert_eq!(parse_spec_t("nodes=1", None).unwrap().limits.nodes, Some(1));
+        // An increment without a clock: a clock of 0 ms would lose at once.
+        let e = parse_spec_t("inc=5", None).unwrap_err().0;
+        assert_eq!(
+            e,
+            "engine spec 'inc=5': inc= needs time= (the clock's time at the start, in ms)"
+        );
         let dir = tempfile::tempdir().unwrap();
         let w = dir.path().join("american.bin");
         std::fs::write(
