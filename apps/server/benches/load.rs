@@ -290,6 +290,7 @@ fn main() {
                     rate_per_sec: 0,
                     max_open_games: max_games,
                     max_unjoined_per_ip: usize::MAX,
+                    max_games_per_ip: usize::MAX,
                     max_conns_per_ip: usize::MAX,
                     max_ws_per_ip: usize::MAX,
                     ..Config::default()
