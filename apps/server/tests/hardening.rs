@@ -397,3 +397,21 @@ async fn the_per_game_websocket_cap_holds_under_concurrent_upgrades() {
     }
     srv.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn many_small_headers_get_the_json_431() {
+    // Issue 23: ~150 small headers (about 2 KB) got an empty 431 from hyper.
+    let srv = start(quick()).await;
+    let head = |n: usize| {
+        let fields: String = (0..n).map(|i| format!("X-H{i}: v\r\n")).collect();
+        format!("GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n{fields}\r\n")
+    };
+    let (status, body) = http([127, 0, 0, 1], srv.addr, &head(150)).await;
+    assert_eq!(status, 431, "{body}");
+    let v: Value = serde_json::from_str(&body).unwrap_or_else(|e| panic!("{e}: {body:?}"));
+    assert_eq!(v["error"]["code"], "headers_too_large", "{v}");
+    // 96 fields and the two above: within the limit of 100.
+    let (status, body) = http([127, 0, 0, 1], srv.addr, &head(96)).await;
+    assert_eq!(status, 200, "{body}");
+    srv.stop().await;
+}
