@@ -169,6 +169,19 @@ fn missing_argument_is_named_on_the_one_line() {
 }
 
 #[test]
+fn apply_json_gives_the_canonical_move_text_and_the_input_as_given() {
+    // The same two moves typed as algebraic squares and as numbers: the same canonical `moves`,
+    // the words as typed in `input` (one argument holding two moves counts as two words).
+    let algebraic = json(&["apply", "--variant", "american", "--json", "f6-e5 c3-d4"]);
+    let numeric = json(&["apply", "--variant", "american", "--json", "11-15", "22-18"]);
+    assert_eq!(algebraic["moves"], serde_json::json!(["11-15", "22-18"]));
+    assert_eq!(numeric["moves"], serde_json::json!(["11-15", "22-18"]));
+    assert_eq!(algebraic["input"], serde_json::json!(["f6-e5", "c3-d4"]));
+    assert_eq!(numeric["input"], serde_json::json!(["11-15", "22-18"]));
+    assert_eq!(algebraic["fen"], numeric["fen"]);
+}
+
+#[test]
 fn options_may_follow_the_moves() {
     let v = json(&["apply", "22-18", "--variant", "impasse", "--json"]);
     assert_eq!(

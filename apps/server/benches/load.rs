@@ -20,7 +20,13 @@
 //! cargo bench -p crown-server --bench load -- --games 100,1000,5000 --secs 30 --watchers 2
 //! cargo bench -p crown-server --bench load -- --games 1000 --sync normal
 //! cargo bench -p crown-server --bench load -- --games 100,1000 --temp-pg --instances 2
+//! cargo bench -p crown-server --bench load -- --games 100 --engine-games 8 --engine-level 10
 //! ```
+//!
+//! `--engine-games N` runs N games against the in-process server's engine at `--engine-level`
+//! (10) beside the measured human games, for the whole row: their human side answers each engine
+//! move at once with its first legal move (a new game replaces a finished one), so the engine
+//! searches all the time. Only the human games' moves are measured.
 
 #[allow(dead_code)]
 #[path = "../tests/common/pg.rs"]
@@ -47,6 +53,8 @@ struct Opts {
     database: Option<String>,
     temp_pg: bool,
     instances: usize,
+    engine_games: usize,
+    engine_level: u8,
 }
 
 fn parse_args() -> Result<Opts, String> {
@@ -60,6 +68,8 @@ fn parse_args() -> Result<Opts, String> {
         database: None,
         temp_pg: false,
         instances: 1,
+        engine_games: 0,
+        engine_level: 10,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -102,6 +112,19 @@ fn parse_args() -> Result<Opts, String> {
                 o.instances = value()?.parse().map_err(|e| format!("--instances: {e}"))?;
                 if o.instances == 0 {
                     return Err("--instances must be at least 1".into());
+                }
+            }
+            "--engine-games" => {
+                o.engine_games = value()?
+                    .parse()
+                    .map_err(|e| format!("--engine-games: {e}"))?
+            }
+            "--engine-level" => {
+                o.engine_level = value()?
+                    .parse()
+                    .map_err(|e| format!("--engine-level: {e}"))?;
+                if !(1..=10).contains(&o.engine_level) {
+                    return Err("--engine-level must be 1..=10".into());
                 }
             }
             "--bench" => {}
@@ -222,6 +245,68 @@ async fn play(
     (times, errors)
 }
 
+/// Keep one game against the engine going until `end` (a new one when it finishes): the human
+/// side (Black) answers each engine move at once. Returns the engine moves seen.
+async fn engine_game(http: reqwest::Client, base: String, level: u8, end: Instant) -> u64 {
+    let mut engine_moves = 0;
+    while Instant::now() < end {
+        let Ok(created) = post(
+            &http,
+            format!("{base}/api/games"),
+            None,
+            Some(json!({"variant": "american", "opponent": "engine", "level": level, "color": "black"})),
+        )
+        .await
+        else {
+            return engine_moves;
+        };
+        let id = created["id"].as_str().unwrap_or_default().to_string();
+        let token = created["token"].as_str().unwrap_or_default().to_string();
+        let ws_url = format!("{}/api/games/{id}/ws", base.replace("http://", "ws://"));
+        let Ok((mut ws, _)) = tokio_tungstenite::connect_async(ws_url).await else {
+            return engine_moves;
+        };
+        let mut posted = None;
+        loop {
+            let msg = match tokio::time::timeout_at(end, ws.next()).await {
+                Ok(Some(Ok(m))) => m,
+                _ => return engine_moves,
+            };
+            let Ok(text) = msg.to_text() else { continue };
+            let Ok(v) = serde_json::from_str::<Value>(text) else {
+                continue;
+            };
+            let game = &v["game"];
+            if game["status"] == "finished" {
+                break;
+            }
+            let ply = game["ply"].as_u64().unwrap_or(0);
+            if game["side_to_move"] != "black" || posted == Some(ply) {
+                continue;
+            }
+            if ply > 0 {
+                engine_moves += 1;
+            }
+            let Some(mv) = game["legal_moves"][0]["text"].as_str() else {
+                break;
+            };
+            posted = Some(ply);
+            if post(
+                &http,
+                format!("{base}/api/games/{id}/moves"),
+                Some(&token),
+                Some(json!({"move": mv, "ply": ply})),
+            )
+            .await
+            .is_err()
+            {
+                break;
+            }
+        }
+    }
+    engine_moves
+}
+
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
     if sorted.is_empty() {
         return Duration::ZERO;
@@ -261,7 +346,7 @@ fn main() {
         .unwrap();
     rt.block_on(async move {
         let dir = tempfile::tempdir().unwrap();
-        let max_games = opts.games.iter().sum::<usize>() + 10;
+        let max_games = opts.games.iter().sum::<usize>() + opts.engine_games + 10;
         let temp_pg = if opts.temp_pg {
             match pg::Pg::start_with(true) {
                 Some(p) => Some(p),
@@ -290,11 +375,18 @@ fn main() {
                     rate_per_sec: 0,
                     max_open_games: max_games,
                     max_unjoined_per_ip: usize::MAX,
+                    max_games_per_ip: usize::MAX,
                     max_conns_per_ip: usize::MAX,
                     max_ws_per_ip: usize::MAX,
+                    max_engine_games_per_ip: usize::MAX,
                     ..Config::default()
                 };
-                let app = App::start(store, config, None).await.unwrap();
+                let engine = if opts.engine_games > 0 {
+                    crown_server::engine::default_picker(1, 16, None, true)
+                } else {
+                    None
+                };
+                let app = App::start(store, config, engine).await.unwrap();
                 let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
                 let addr = listener.local_addr().unwrap();
                 tokio::spawn(crown_server::serve(app, listener, std::future::pending()));
@@ -367,6 +459,9 @@ fn main() {
             let before = pushes.load(Ordering::Relaxed);
             let start = Instant::now() + Duration::from_millis(200);
             let end = start + Duration::from_secs(opts.secs);
+            let engines: Vec<_> = (0..opts.engine_games)
+                .map(|_| tokio::spawn(engine_game(http.clone(), base.clone(), opts.engine_level, end)))
+                .collect();
             let tasks: Vec<_> = games
                 .into_iter()
                 .enumerate()
@@ -390,6 +485,16 @@ fn main() {
                 for e in errs {
                     *errors.entry(e).or_default() += 1;
                 }
+            }
+            let mut engine_moves = 0;
+            for e in engines {
+                engine_moves += e.await.unwrap_or(0);
+            }
+            if opts.engine_games > 0 {
+                eprintln!(
+                    "      {} engine games at level {} beside: {engine_moves} engine moves",
+                    opts.engine_games, opts.engine_level
+                );
             }
             let rss = rss_mib().map_or("?".to_string(), |m| format!("{m:.0}"));
             let wall = start.elapsed().as_secs_f64();

@@ -30,6 +30,8 @@ pub struct AppInner {
     pub(crate) conns: ConnCounter,
     /// Unjoined (status `open`) games per creating address.
     pub(crate) unjoined: ConnCounter,
+    /// Unfinished games per address holding a seat (created or joined).
+    pub(crate) seated: ConnCounter,
     /// Unfinished engine games per creating address.
     pub(crate) engine_games: ConnCounter,
     /// Open WebSockets per client address.

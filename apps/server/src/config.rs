@@ -33,6 +33,15 @@ pub struct Config {
     /// Most games nobody has joined yet (status `open`) created from one client address; more are
     /// refused with `429 too_many_unjoined`.
     pub max_unjoined_per_ip: usize,
+    /// Most unfinished games in which one client address holds a seat (created or joined; a
+    /// game where it holds both seats counts once); more are refused with
+    /// `429 too_many_active_games`. Counted per instance, from the requests this instance
+    /// served since it started.
+    pub max_games_per_ip: usize,
+    /// An untimed game whose side to move (a person) makes no move within this time of the
+    /// start of its turn ends as abandoned (no result, event `abandoned`), in ms; 0 never.
+    /// Timed games end by their flag instead.
+    pub abandon_after_ms: u64,
     /// Engine searches running at once (a bounded pool; more wait, with the engine's clock
     /// stopped). Searches run at a lower OS priority than request handling (Linux: nice +10).
     pub engine_workers: usize,
@@ -59,6 +68,12 @@ pub struct Config {
     pub egdb_serve_pieces: u32,
 }
 
+/// Default of [`Config::max_games_per_ip`].
+pub const DEFAULT_MAX_GAMES_PER_IP: usize = 32;
+
+/// Default of [`Config::abandon_after_ms`], in seconds: one day without a move.
+pub const DEFAULT_ABANDON_AFTER_SECS: u64 = 24 * 3600;
+
 /// The largest sets served to the browser: ≤4 pieces (American ≤4 is 5.3 MB of files, about
 /// 3 MB gzip-compressed; ≤5 would be about 150 MB, too much for a page).
 pub const DEFAULT_EGDB_SERVE_PIECES: u32 = 4;
@@ -78,6 +93,8 @@ impl Default for Config {
             max_header_bytes: 64 * 1024,
             max_conns_per_ip: 64,
             max_unjoined_per_ip: 20,
+            max_games_per_ip: DEFAULT_MAX_GAMES_PER_IP,
+            abandon_after_ms: DEFAULT_ABANDON_AFTER_SECS * 1000,
             engine_workers: std::thread::available_parallelism()
                 .map_or(1, |n| n.get().saturating_sub(1).max(1)),
             max_engine_games_per_ip: 4,

@@ -22,6 +22,12 @@ pub struct GameHandle {
     /// The address that created this engine game while it counts toward that address's engine
     /// games (cleared once the game is finished).
     pub(crate) engine_by: Mutex<Option<std::net::IpAddr>>,
+    /// The addresses that hold a seat of this unfinished game, each counted once toward its
+    /// `max_games_per_ip` (emptied, and the counts freed, once the game is finished).
+    pub(crate) seated_by: Mutex<Vec<std::net::IpAddr>>,
+    /// WebSockets open (or being upgraded) on this game, for `max_ws_per_game`: taken before
+    /// the upgrade, atomically, so that concurrent upgrades never exceed it.
+    pub(crate) ws_count: std::sync::atomic::AtomicUsize,
     /// Set while the engine's search waits for a free worker: its clock is stopped meanwhile.
     pub(crate) engine_waiting: AtomicBool,
     /// The game's chat: the last messages, read from the store when first used (see `chat.rs`).
@@ -47,6 +53,8 @@ impl GameHandle {
             deadline,
             unjoined_by: Mutex::new(None),
             engine_by: Mutex::new(None),
+            seated_by: Mutex::new(Vec::new()),
+            ws_count: std::sync::atomic::AtomicUsize::new(0),
             engine_waiting: AtomicBool::new(false),
             chat: Mutex::new(ChatLog::default()),
             synced: AtomicU64::new(0),

@@ -44,7 +44,9 @@ impl App {
                         }
                     }
                 }
-                if rounds % 10 == 0 && app.config.open_game_ttl_ms > 0 {
+                if rounds % 10 == 0
+                    && (app.config.open_game_ttl_ms > 0 || app.config.abandon_after_ms > 0)
+                {
                     app.expire_unjoined(now).await;
                 }
                 if rounds % 300 == 0 {
@@ -68,17 +70,40 @@ impl App {
         });
     }
 
-    /// End every open game nobody joined within `open_game_ttl_ms` of its creation.
+    /// End every open game nobody joined within `open_game_ttl_ms` of its creation, and every
+    /// untimed game whose player to move made no move within `abandon_after_ms`
+    /// ([`crate::live::Live::abandon_if_idle`]).
     pub(crate) async fn expire_unjoined(&self, now: u64) {
         let ttl = self.config.open_game_ttl_ms;
+        let idle = self.config.abandon_after_ms;
         for h in self.all_handles() {
             if !self.owns(&h.id) {
                 continue;
             }
-            let due = {
+            let (due, abandon) = {
                 let live = h.live.lock().await;
-                live.rec.status == "open" && now >= live.rec.created_ms.saturating_add(ttl)
+                let due = ttl > 0
+                    && live.rec.status == "open"
+                    && now >= live.rec.created_ms.saturating_add(ttl);
+                (due, live.idle(idle, now))
             };
+            if abandon {
+                let r = self
+                    .mutate(&h, "abandoned", None, move |live, now| {
+                        if live.abandon_if_idle(idle, now) {
+                            Ok(())
+                        } else {
+                            Err(Error::conflict("not_due", "the game is not abandoned"))
+                        }
+                    })
+                    .await;
+                if let Err(e) = r {
+                    if e.code != "not_due" {
+                        tracing::warn!(error = %e, "ending an abandoned game failed");
+                    }
+                }
+                continue;
+            }
             if !due {
                 continue;
             }

@@ -50,7 +50,7 @@ fn declare(game: &mut Game, declared: Option<Declared>) {
         Some(Declared::Resigned { color }) => game.resign(color.into()),
         Some(Declared::Timeout { color }) => game.lose_on_time(color.into()),
         Some(Declared::AgreedDraw) => game.agree_draw(),
-        Some(Declared::Cancelled { .. }) | None => {}
+        Some(Declared::Cancelled { .. } | Declared::Abandoned { .. }) | None => {}
     }
 }
 
@@ -174,7 +174,7 @@ impl Live {
 
     /// The colour whose seat is the engine, if it is that colour's turn.
     pub fn engine_to_move(&self) -> Option<u8> {
-        if self.game.outcome().is_some() || !self.seated() {
+        if self.game.outcome().is_some() || self.abandoned() || !self.seated() {
             return None;
         }
         match seat(&self.rec.meta, self.game.position().side_to_move()) {
@@ -193,6 +193,46 @@ impl Live {
     /// Whether the game was cancelled or expired before anyone joined it.
     pub fn cancelled(&self) -> bool {
         matches!(self.rec.meta.declared, Some(Declared::Cancelled { .. }))
+    }
+
+    /// Whether the server ended this game as abandoned (no move in time, untimed games only).
+    pub fn abandoned(&self) -> bool {
+        matches!(self.rec.meta.declared, Some(Declared::Abandoned { .. }))
+    }
+
+    /// The error for acting on an abandoned game.
+    fn abandoned_error(&self) -> Error {
+        Error::conflict(
+            "game_over",
+            "the game is over (abandoned: no move was made in time)",
+        )
+    }
+
+    /// Whether [`Live::abandon_if_idle`] would end this game at `now`.
+    pub fn idle(&self, after_ms: u64, now: u64) -> bool {
+        let started = self.rec.meta.turn_started_ms;
+        !(after_ms == 0
+            || self.rec.meta.time_control.is_some()
+            || self.rec.meta.declared.is_some()
+            || started == 0
+            || now < started.saturating_add(after_ms)
+            || self.game.outcome().is_some()
+            || !self.seated()
+            || self.engine_to_move().is_some())
+    }
+
+    /// If this is an untimed game, seated, not over, with a human to move who has not moved
+    /// within `after_ms` of the start of the turn, end it as abandoned (no result); returns
+    /// whether it did. `after_ms == 0` never abandons. A timed game ends by its flag instead; an
+    /// engine to move always moves.
+    pub fn abandon_if_idle(&mut self, after_ms: u64, now: u64) -> bool {
+        if !self.idle(after_ms, now) {
+            return false;
+        }
+        let stm = self.game.position().side_to_move();
+        self.rec.meta.declared = Some(Declared::Abandoned { color: stm.into() });
+        self.refresh(now);
+        true
     }
 
     /// The error for acting on a cancelled game.
@@ -214,6 +254,9 @@ impl Live {
         }
         if let Some(o) = self.game.outcome() {
             return Err(Error::game_over(&o));
+        }
+        if self.abandoned() {
+            return Err(self.abandoned_error());
         }
         if self.seated() {
             return Err(Error::conflict(
@@ -245,7 +288,8 @@ impl Live {
     /// Recompute status, result and the clock's running state after a change at `now`.
     fn refresh(&mut self, now: u64) {
         let outcome = self.game.outcome();
-        self.rec.status = if outcome.is_some() || self.cancelled() {
+        let abandoned = self.abandoned();
+        self.rec.status = if outcome.is_some() || self.cancelled() || abandoned {
             "finished"
         } else if self.seated() {
             "ongoing"
@@ -254,7 +298,7 @@ impl Live {
         }
         .to_string();
         self.rec.result = outcome.map(|o| o.pdn_result(self.game.variant()).to_string());
-        if outcome.is_some() {
+        if outcome.is_some() || abandoned {
             if self.rec.meta.turn_started_ms != 0 {
                 // Stop the clock: charge the side to move for its time so far.
                 let stm = self.game.position().side_to_move();
@@ -313,6 +357,9 @@ impl Live {
     fn require_playing(&self) -> Result<(), Error> {
         if self.cancelled() {
             return Err(self.cancelled_error());
+        }
+        if self.abandoned() {
+            return Err(self.abandoned_error());
         }
         if let Some(o) = self.game.outcome() {
             return Err(Error::game_over(&o));
@@ -686,6 +733,35 @@ mod tests {
         );
         live.join("tw".into(), 1_000).unwrap();
         live
+    }
+
+    #[test]
+    fn only_an_untimed_game_idle_past_the_limit_is_abandoned() {
+        // Joined at 1,000: Black's turn started then.
+        let mut g = human_game(None);
+        assert!(!g.abandon_if_idle(500, 1_499));
+        assert!(!g.abandon_if_idle(0, u64::MAX), "0 never abandons");
+        assert!(g.abandon_if_idle(500, 1_500));
+        assert_eq!(g.rec.status, "finished");
+        assert_eq!(g.rec.result, None);
+        let v = g.view(1_500, None);
+        assert_eq!(v.outcome.as_ref().unwrap().result, "*");
+        assert!(v.legal_moves.is_empty());
+        assert_eq!(
+            g.play(Color::Black, "11-15", None, 1_600).unwrap_err().code,
+            "game_over"
+        );
+        assert_eq!(g.resign(Color::Black, 1_600).unwrap_err().code, "game_over");
+        // Read back from the record: still abandoned.
+        let back = Live::from_record(g.rec.clone()).unwrap();
+        assert!(back.abandoned());
+        // A timed game ends by its flag, never as abandoned.
+        let tc = TimeControl {
+            initial_ms: 60_000,
+            increment_ms: 0,
+        };
+        let mut timed = human_game(Some(tc));
+        assert!(!timed.abandon_if_idle(500, 10_000_000));
     }
 
     #[test]

@@ -153,9 +153,13 @@ pub async fn set_name(
 }
 
 /// The opponent accepts a rematch: take the reserved seat of the new game `new_id`.
-async fn accept(app: &App, new_id: String) -> Result<RematchSeat, Error> {
+async fn accept(
+    app: &App,
+    new_id: String,
+    client: Option<std::net::IpAddr>,
+) -> Result<RematchSeat, Error> {
     let nh = app.handle(&new_id).await?;
-    let (new_color, token, game) = app.join_seat(&nh, true).await?;
+    let (new_color, token, game) = app.join_seat(&nh, true, client).await?;
     Ok(RematchSeat {
         created: false,
         id: new_id,
@@ -269,7 +273,7 @@ pub async fn rematch(
         }
     };
     if let Some(new_id) = existing {
-        return accept(app, new_id).await;
+        return accept(app, new_id, client).await;
     }
     let Some((next, token)) = fresh else {
         return Err(Error::storage("rematch: no game to create"));
@@ -308,7 +312,7 @@ pub async fn rematch(
     if let Some(their_id) = theirs {
         // No orphan: the game made for this request is withdrawn, the opponent's is joined.
         withdraw(app, &nh, new_color).await;
-        return accept(app, their_id).await;
+        return accept(app, their_id, client).await;
     }
     let game = nh.live.lock().await.view(now_ms(), Some(new_color));
     Ok(RematchSeat {

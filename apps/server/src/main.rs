@@ -61,6 +61,13 @@ struct Args {
     /// Most games nobody has joined yet, per client address.
     #[arg(long, env = "CROWN_MAX_UNJOINED_PER_IP", default_value_t = 20)]
     max_unjoined_per_ip: usize,
+    /// Most unfinished games in which one client address holds a seat (created or joined).
+    #[arg(long, env = "CROWN_MAX_GAMES_PER_IP", default_value_t = crown_server::config::DEFAULT_MAX_GAMES_PER_IP)]
+    max_games_per_ip: usize,
+    /// An untimed game whose player to move makes no move for this many seconds ends as
+    /// abandoned (0 = never).
+    #[arg(long, env = "CROWN_ABANDON_AFTER_SECS", default_value_t = crown_server::config::DEFAULT_ABANDON_AFTER_SECS)]
+    abandon_after_secs: u64,
     /// Most unfinished engine games, per client address.
     #[arg(long, env = "CROWN_MAX_ENGINE_GAMES_PER_IP", default_value_t = 4)]
     max_engine_games_per_ip: usize,
@@ -136,6 +143,8 @@ fn run(args: Args) -> Result<(), String> {
         open_game_ttl_ms: args.open_game_expiry_secs.saturating_mul(1000),
         max_unjoined_per_ip: args.max_unjoined_per_ip,
         max_engine_games_per_ip: args.max_engine_games_per_ip,
+        max_games_per_ip: args.max_games_per_ip,
+        abandon_after_ms: args.abandon_after_secs.saturating_mul(1000),
         max_conns_per_ip: args.max_conns_per_ip,
         header_read_timeout_ms: args.header_timeout_ms,
         max_ws_per_ip: args.max_ws_per_ip,

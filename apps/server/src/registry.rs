@@ -54,6 +54,7 @@ impl App {
             shutdown_tx,
             conns: ConnCounter::default(),
             unjoined: ConnCounter::default(),
+            seated: ConnCounter::default(),
             engine_games: ConnCounter::default(),
             ws_per_ip: ConnCounter::default(),
             instance: crate::cluster::instance_id(),
@@ -153,7 +154,63 @@ impl App {
         &self,
         h: &Arc<GameHandle>,
     ) -> Result<(crown_core::Color, String, live::GameView), Error> {
-        self.join_seat(h, false).await
+        self.join_seat(h, false, None).await
+    }
+
+    /// [`App::join`] by a client at `client`, which then holds a seat of the game: counted
+    /// toward its `max_games_per_ip` (once per game) until the game is finished.
+    ///
+    /// # Errors
+    /// Those of [`App::join`], and `too_many_active_games` when `client` already holds seats of
+    /// `max_games_per_ip` unfinished games.
+    pub async fn join_from(
+        &self,
+        h: &Arc<GameHandle>,
+        client: Option<std::net::IpAddr>,
+    ) -> Result<(crown_core::Color, String, live::GameView), Error> {
+        self.join_seat(h, false, client).await
+    }
+
+    /// The error for an address that holds seats of `max_games_per_ip` unfinished games.
+    fn too_many_active(&self) -> Error {
+        let max = self.config.max_games_per_ip;
+        Error::limited(
+            "too_many_active_games",
+            format!(
+                "this address already holds a seat in {max} unfinished games; finish, resign \
+                 or cancel one first"
+            ),
+        )
+    }
+
+    /// Count `client` as holding a seat of `h` (once per game); `Ok(Some(ip))` when this call
+    /// counted it (to undo with [`App::uncount_seat`] if the seat is not taken after all).
+    fn count_seat(
+        &self,
+        h: &GameHandle,
+        client: Option<std::net::IpAddr>,
+    ) -> Result<Option<std::net::IpAddr>, Error> {
+        let Some(ip) = client else { return Ok(None) };
+        let mut by = h.seated_by.lock().unwrap_or_else(|e| e.into_inner());
+        if by.contains(&ip) {
+            return Ok(None);
+        }
+        if !self.seated.try_inc(ip, self.config.max_games_per_ip) {
+            return Err(self.too_many_active());
+        }
+        by.push(ip);
+        Ok(Some(ip))
+    }
+
+    /// Undo a [`App::count_seat`] whose seat was not taken (unless the game's finish already
+    /// freed it).
+    fn uncount_seat(&self, h: &GameHandle, counted: Option<std::net::IpAddr>) {
+        let Some(ip) = counted else { return };
+        let mut by = h.seated_by.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(i) = by.iter().position(|&x| x == ip) {
+            by.swap_remove(i);
+            self.seated.dec(ip);
+        }
     }
 
     /// [`App::join`]; with `reserved_ok` (the finished game's opponent accepting a rematch) also
@@ -165,10 +222,12 @@ impl App {
         &self,
         h: &Arc<GameHandle>,
         reserved_ok: bool,
+        client: Option<std::net::IpAddr>,
     ) -> Result<(crown_core::Color, String, live::GameView), Error> {
         let token = crate::token::random_hex(32)?;
         let t2 = token.clone();
-        let (color, _) = self
+        let counted = self.count_seat(h, client)?;
+        let joined = self
             .mutate(h, "join", None, move |live, now| {
                 if live.rec.meta.reserved && !reserved_ok && live.rec.status == "open" {
                     return Err(Error::conflict(
@@ -179,7 +238,14 @@ impl App {
                 }
                 live.join(t2.clone(), now)
             })
-            .await?;
+            .await;
+        let (color, _) = match joined {
+            Ok(j) => j,
+            Err(e) => {
+                self.uncount_seat(h, counted);
+                return Err(e);
+            }
+        };
         let game = h.live.lock().await.view(now_ms(), Some(color));
         Ok((color, token, game))
     }
@@ -257,10 +323,22 @@ impl App {
         live: Live,
         client: Option<std::net::IpAddr>,
     ) -> Result<Arc<GameHandle>, Error> {
+        let seated = match client {
+            Some(ip) if live.rec.status != "finished" => {
+                if !self.seated.try_inc(ip, self.config.max_games_per_ip) {
+                    return Err(self.too_many_active());
+                }
+                Some(ip)
+            }
+            _ => None,
+        };
         let counted = match client {
             Some(ip) if live.rec.status == "open" => {
                 let max = self.config.max_unjoined_per_ip;
                 if !self.unjoined.try_inc(ip, max) {
+                    if let Some(ip) = seated {
+                        self.seated.dec(ip);
+                    }
                     return Err(Error::limited(
                         "too_many_unjoined",
                         format!(
@@ -280,6 +358,9 @@ impl App {
                     if let Some(ip) = counted {
                         self.unjoined.dec(ip);
                     }
+                    if let Some(ip) = seated {
+                        self.seated.dec(ip);
+                    }
                     return Err(Error::limited(
                         "too_many_engine_games",
                         format!(
@@ -292,8 +373,11 @@ impl App {
             }
             _ => None,
         };
-        let r = self.insert_counted(live, counted, engine).await;
+        let r = self.insert_counted(live, counted, engine, seated).await;
         if r.is_err() {
+            if let Some(ip) = seated {
+                self.seated.dec(ip);
+            }
             if let Some(ip) = counted {
                 self.unjoined.dec(ip);
             }
@@ -309,6 +393,7 @@ impl App {
         live: Live,
         counted: Option<std::net::IpAddr>,
         engine: Option<std::net::IpAddr>,
+        seated: Option<std::net::IpAddr>,
     ) -> Result<Arc<GameHandle>, Error> {
         let max = self.config.max_open_games;
         if self
@@ -340,6 +425,7 @@ impl App {
         self.mark_synced(&h, generation);
         *h.unjoined_by.lock().unwrap_or_else(|e| e.into_inner()) = counted;
         *h.engine_by.lock().unwrap_or_else(|e| e.into_inner()) = engine;
+        *h.seated_by.lock().unwrap_or_else(|e| e.into_inner()) = seated.into_iter().collect();
         if self.store.shared() {
             let (store, me) = (self.store.clone(), self.instance.clone());
             let (id2, until) = (id.clone(), now_ms() + self.config.lease_ms);
@@ -508,6 +594,11 @@ impl App {
         if guard.rec.status == "finished" {
             if let Some(ip) = h.engine_by.lock().unwrap_or_else(|e| e.into_inner()).take() {
                 self.engine_games.dec(ip);
+            }
+            let seated =
+                std::mem::take(&mut *h.seated_by.lock().unwrap_or_else(|e| e.into_inner()));
+            for ip in seated {
+                self.seated.dec(ip);
             }
         }
         if guard.rec.status != "open" {

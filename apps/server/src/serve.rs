@@ -5,6 +5,10 @@ use crate::app::App;
 use std::sync::Arc;
 use std::time::Duration;
 
+/// Most header fields hyper parses in a request; more get hyper's bare 431 (fewer, but more than
+/// the router's limit of 100, its JSON `431 headers_too_large`).
+pub const MAX_HEADER_FIELDS: usize = 1000;
+
 /// Serve `app` on `listener` until `shutdown` resolves, then stop WebSockets and background tasks
 /// and wait for requests in flight.
 ///
@@ -32,6 +36,10 @@ pub async fn serve(
             app.config.header_read_timeout_ms.max(1),
         ))
         .max_buf_size(app.config.max_header_bytes.max(8192))
+        // Above hyper's default of 100, so that the router answers a request with too many
+        // header fields with its JSON 431 (`routes::layers::MAX_HEADERS`) instead of hyper's bare
+        // one.
+        .max_headers(MAX_HEADER_FIELDS)
         .keep_alive(true);
     let builder = Arc::new(builder);
     // Every connection task holds a sender; when all are dropped, every connection has ended.

@@ -290,3 +290,128 @@ async fn websockets_are_capped_per_address_and_per_game() {
     drop((s2, s3, s4));
     srv.stop().await;
 }
+
+/// Read `ws` until the server's close frame (its code) or the end of the stream (`None`), within
+/// a generous bound; panics on a reset (no closing handshake).
+async fn close_code_of(ws: &mut Ws) -> Option<u16> {
+    use futures_util::StreamExt;
+    use tokio_tungstenite::tungstenite::Message;
+    tokio::time::timeout(Duration::from_secs(20), async {
+        loop {
+            match ws.next().await {
+                Some(Ok(Message::Close(f))) => return f.map(|f| u16::from(f.code)),
+                Some(Ok(_)) => {}
+                Some(Err(e)) => panic!("no close frame: {e}"),
+                None => return None,
+            }
+        }
+    })
+    .await
+    .expect("the server closes within 20 s")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unsolicited_pongs_are_limited_like_other_messages() {
+    // Issue 23: 1 GB of pongs in 3.3 s over one socket, never closed.
+    use futures_util::SinkExt;
+    use tokio_tungstenite::tungstenite::Message;
+    let srv = start(quick().with(|c| {
+        c.ws_msgs_per_sec = 5;
+        c.ws_msg_burst = 10;
+    }))
+    .await;
+    let id = create_game(srv.addr).await;
+    let mut ws = ws_from([127, 0, 0, 1], srv.addr, &id).await.unwrap();
+    for _ in 0..1000 {
+        if ws.send(Message::Pong(vec![7u8; 125].into())).await.is_err() {
+            break;
+        }
+    }
+    assert_eq!(close_code_of(&mut ws).await, Some(1008));
+    srv.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_close_gets_a_close_frame_back() {
+    use futures_util::SinkExt;
+    use tokio_tungstenite::tungstenite::protocol::{frame::coding::CloseCode, CloseFrame};
+    use tokio_tungstenite::tungstenite::Message;
+    let srv = start(quick()).await;
+    let id = create_game(srv.addr).await;
+    let mut ws = ws_from([127, 0, 0, 1], srv.addr, &id).await.unwrap();
+    ws.send(Message::Close(Some(CloseFrame {
+        code: CloseCode::Normal,
+        reason: "bye".into(),
+    })))
+    .await
+    .unwrap();
+    // The server's answer echoes the code (RFC 6455 5.5.1).
+    assert_eq!(close_code_of(&mut ws).await, Some(1000));
+    srv.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_message_over_the_size_limit_is_closed_with_1009() {
+    // Issue 23: a message over 4 KiB ended in a TCP reset.
+    use futures_util::SinkExt;
+    use tokio_tungstenite::tungstenite::Message;
+    let srv = start(quick()).await;
+    let id = create_game(srv.addr).await;
+    let mut ws = ws_from([127, 0, 0, 1], srv.addr, &id).await.unwrap();
+    // Just over the limit, as text and as binary; at the limit is fine.
+    ws.send(Message::text("x".repeat(4096))).await.unwrap();
+    let mut ok = ws_from([127, 0, 0, 1], srv.addr, &id).await.unwrap();
+    ws.send(Message::text("x".repeat(4097))).await.unwrap();
+    assert_eq!(close_code_of(&mut ws).await, Some(1009));
+    ok.send(Message::binary(vec![0u8; 20_000])).await.unwrap();
+    assert_eq!(close_code_of(&mut ok).await, Some(1009));
+    srv.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_per_game_websocket_cap_holds_under_concurrent_upgrades() {
+    // Issue 23: `--max-ws-per-game 10` let 11 in under 32 concurrent upgrades (2 runs of 5).
+    let srv = start(quick().with(|c| {
+        c.max_ws_per_game = 10;
+        c.max_ws_per_ip = 100;
+    }))
+    .await;
+    for round in 0..5 {
+        let id = create_game(srv.addr).await;
+        let tries: Vec<_> = (0..32u8)
+            .map(|i| {
+                let (to, id) = (srv.addr, id.clone());
+                tokio::spawn(async move { ws_from([127, 0, 1, i + 1], to, &id).await })
+            })
+            .collect();
+        let mut open = Vec::new();
+        let mut refused = 0;
+        for t in tries {
+            match t.await.unwrap() {
+                Ok(ws) => open.push(ws),
+                Err(429) => refused += 1,
+                Err(s) => panic!("status {s}"),
+            }
+        }
+        assert_eq!((open.len(), refused), (10, 22), "round {round}");
+    }
+    srv.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn many_small_headers_get_the_json_431() {
+    // Issue 23: ~150 small headers (about 2 KB) got an empty 431 from hyper.
+    let srv = start(quick()).await;
+    let head = |n: usize| {
+        let fields: String = (0..n).map(|i| format!("X-H{i}: v\r\n")).collect();
+        format!("GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n{fields}\r\n")
+    };
+    let (status, body) = http([127, 0, 0, 1], srv.addr, &head(150)).await;
+    assert_eq!(status, 431, "{body}");
+    let v: Value = serde_json::from_str(&body).unwrap_or_else(|e| panic!("{e}: {body:?}"));
+    assert_eq!(v["error"]["code"], "headers_too_large", "{v}");
+    // 96 fields and the two above: within the limit of 100.
+    let (status, body) = http([127, 0, 0, 1], srv.addr, &head(96)).await;
+    assert_eq!(status, 200, "{body}");
+    srv.stop().await;
+}

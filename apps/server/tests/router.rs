@@ -1368,13 +1368,16 @@ async fn private_games_stay_out_of_the_lobby() {
 }
 
 /// A request from `ip` (what `crown_server::serve` records for each connection).
+/// POST `body` (`null`: no body) to `uri` as the client address `ip`.
 async fn send_from(app: &App, ip: [u8; 4], uri: &str, body: Value) -> (StatusCode, Value) {
-    let mut req = Request::builder()
-        .method(Method::POST)
-        .uri(uri)
-        .header(header::CONTENT_TYPE, "application/json")
-        .body(Body::from(body.to_string()))
-        .unwrap();
+    let req = Request::builder().method(Method::POST).uri(uri);
+    let mut req = if body.is_null() {
+        req.body(Body::empty()).unwrap()
+    } else {
+        req.header(header::CONTENT_TYPE, "application/json")
+            .body(Body::from(body.to_string()))
+            .unwrap()
+    };
     req.extensions_mut()
         .insert(axum::extract::ConnectInfo(std::net::SocketAddr::from((
             ip, 40000,
@@ -1420,6 +1423,140 @@ async fn one_address_cannot_lock_everyone_out_with_unjoined_games() {
     .await;
     assert_eq!(s, StatusCode::OK);
     let (s, v) = send_from(&app, a, "/api/games", json!({"variant": "american"})).await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+}
+
+#[tokio::test]
+async fn one_address_cannot_lock_everyone_out_with_games_it_joins_itself() {
+    // Issue 23: creating *and joining* its own games, one address filled the server-wide limit.
+    let app = server()
+        .with(|c| {
+            c.max_games_per_ip = 3;
+            c.max_open_games = 5;
+        })
+        .start()
+        .await;
+    let a = [10, 0, 0, 1];
+    let mut tokens = Vec::new();
+    for _ in 0..3 {
+        let (s, v) = send_from(&app, a, "/api/games", json!({"variant": "american"})).await;
+        assert_eq!(s, StatusCode::CREATED, "{v}");
+        let id = v["id"].as_str().unwrap().to_string();
+        let (s, j) = send_from(&app, a, &format!("/api/games/{id}/join"), json!(null)).await;
+        assert_eq!(s, StatusCode::OK, "{j}");
+        tokens.push((id, v["token"].as_str().unwrap().to_string()));
+    }
+    // A fourth game, created or joined, is refused to that address only.
+    let (s, v) = send_from(&app, a, "/api/games", json!({"variant": "american"})).await;
+    assert_eq!(
+        (s, code(&v)),
+        (StatusCode::TOO_MANY_REQUESTS, "too_many_active_games"),
+        "{v}"
+    );
+    let (s, other) = send_from(
+        &app,
+        [10, 0, 0, 2],
+        "/api/games",
+        json!({"variant": "pool"}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::CREATED, "{other}");
+    let other_id = other["id"].as_str().unwrap();
+    let (s, v) = send_from(&app, a, &format!("/api/games/{other_id}/join"), json!(null)).await;
+    assert_eq!(
+        (s, code(&v)),
+        (StatusCode::TOO_MANY_REQUESTS, "too_many_active_games"),
+        "{v}"
+    );
+    // The refused join took no seat: a third address still can.
+    let (s, v) = send_from(
+        &app,
+        [10, 0, 0, 3],
+        &format!("/api/games/{other_id}/join"),
+        json!(null),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    // A game it finishes frees its place.
+    let (id, token) = &tokens[0];
+    let (s, v) = send(
+        &app,
+        Method::POST,
+        &format!("/api/games/{id}/resign"),
+        Some(token),
+        None,
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let (s, v) = send_from(&app, a, "/api/games", json!({"variant": "american"})).await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+}
+
+#[tokio::test]
+async fn an_untimed_game_nobody_moves_in_ends_abandoned_and_frees_its_place() {
+    // Issue 23: joined games never expired, so the server-wide limit stayed full for good.
+    assert!(Config::default().abandon_after_ms >= 3600 * 1000);
+    let app = server()
+        .with(|c| {
+            c.abandon_after_ms = 300;
+            c.max_open_games = 1;
+        })
+        .start()
+        .await;
+    let (id, black, _) = two_player(&app, json!({"variant": "american"})).await;
+    let (s, v) = send(
+        &app,
+        Method::POST,
+        "/api/games",
+        None,
+        Some(json!({"variant": "pool"})),
+    )
+    .await;
+    assert_eq!(
+        (s, code(&v)),
+        (StatusCode::SERVICE_UNAVAILABLE, "too_many_games"),
+        "{v}"
+    );
+    let h = app.handle(&id).await.unwrap();
+    let mut rx = App::subscribe(&h);
+    // Ended by the server within a generous bound (checked about once a second).
+    let pushed = tokio::time::timeout(std::time::Duration::from_secs(60), async {
+        loop {
+            let msg = rx.recv().await.unwrap();
+            let v: Value = serde_json::from_str(&msg).unwrap();
+            if v["event"] == "abandoned" {
+                break v;
+            }
+        }
+    })
+    .await
+    .expect("an abandoned event within 60 s");
+    assert_eq!(pushed["game"]["status"], "finished");
+    let outcome = &pushed["game"]["outcome"];
+    assert_eq!(outcome["result"], "*", "{outcome}");
+    assert_eq!(outcome["winner"], Value::Null);
+    assert!(
+        outcome["reason"].as_str().unwrap().starts_with("abandoned"),
+        "{outcome}"
+    );
+    let (s, v) = send(
+        &app,
+        Method::POST,
+        &format!("/api/games/{id}/moves"),
+        Some(&black),
+        Some(json!({"move": "11-15"})),
+    )
+    .await;
+    assert_eq!((s, code(&v)), (StatusCode::CONFLICT, "game_over"), "{v}");
+    // Its place is free.
+    let (s, v) = send(
+        &app,
+        Method::POST,
+        "/api/games",
+        None,
+        Some(json!({"variant": "pool"})),
+    )
+    .await;
     assert_eq!(s, StatusCode::CREATED, "{v}");
 }
 

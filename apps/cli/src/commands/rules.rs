@@ -25,7 +25,8 @@ pub struct ApplyArgs {
     /// Moves in Crown's move notation (docs/notation.md), e.g. 11-15 23-19 (or "11-15 23-19" as one
     /// argument; algebraic squares f6-e5 too).
     pub moves: Vec<String>,
-    /// Print a JSON object {"fen","outcome","moves"}.
+    /// Print a JSON object {"fen","outcome","moves","input"}: `moves` in canonical (numeric PDN)
+    /// notation, `input` the move texts as given.
     #[arg(long)]
     pub json: bool,
 }
@@ -97,9 +98,22 @@ pub fn apply(args: &ApplyArgs) -> Result<ExitCode, CliError> {
         None => "ongoing".to_string(),
     };
     if args.json {
+        // The moves as played, in the notation the rest of the JSON uses (`notation` of
+        // `crown moves --json`), whatever form they were typed in; the input words beside them.
+        let moves: Vec<String> = game.history().map(|(pos, m)| pos.move_text(m)).collect();
+        let input: Vec<&str> = args
+            .moves
+            .iter()
+            .flat_map(|t| t.split_whitespace())
+            .collect();
         println!(
             "{}",
-            serde_json::json!({"fen": game.position().to_fen(), "outcome": outcome, "moves": args.moves})
+            serde_json::json!({
+                "fen": game.position().to_fen(),
+                "outcome": outcome,
+                "moves": moves,
+                "input": input,
+            })
         );
     } else {
         println!("fen: {}", game.position().to_fen());

@@ -11,9 +11,13 @@ impl Live {
     pub fn view(&self, now: u64, you: Option<Color>) -> GameView {
         let pos = self.game.position();
         let outcome = self.game.outcome();
-        let legal = self
-            .game
-            .legal_moves()
+        // An abandoned game has no outcome on the board but no move is legal any more.
+        let moves = if self.abandoned() {
+            crown_core::MoveList::new()
+        } else {
+            self.game.legal_moves()
+        };
+        let legal = moves
             .iter()
             .map(|m| LegalMove {
                 text: pos.move_text(m),
@@ -73,6 +77,14 @@ impl Live {
                     } else {
                         "cancelled by its creator before anyone joined".to_string()
                     },
+                }),
+                Some(Declared::Abandoned { color }) => Some(OutcomeView {
+                    result: "*".to_string(),
+                    winner: None,
+                    reason: format!(
+                        "abandoned: {} made no move in time",
+                        Color::from(color).name()
+                    ),
                 }),
                 _ => outcome.map(|o| OutcomeView {
                     result: o.pdn_result(self.game.variant()).to_string(),

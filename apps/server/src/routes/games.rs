@@ -296,10 +296,11 @@ async fn get_game(
 
 async fn join_game(
     State(app): State<App>,
+    ClientIp(client): ClientIp,
     Path(id): Path<String>,
 ) -> Result<Json<SeatGranted>, ApiError> {
     let h = app.handle_for_change(&id).await?;
-    let (color, token, game) = app.join(&h).await?;
+    let (color, token, game) = app.join_from(&h, client).await?;
     Ok(Json(SeatGranted {
         join_url: join_url(&id),
         id,

@@ -30,10 +30,25 @@ pub(super) async fn refuse_body(req: Request, next: Next) -> Response {
     next.run(req).await
 }
 
-/// Refuse a request head (request target and headers) larger than `Config::max_header_bytes / 4`
-/// with the JSON error `431 headers_too_large`. Heads beyond `max_header_bytes` never reach the
-/// router: the connection layer answers a bare 431 and closes.
+/// Most header fields in a request answered normally: more get the JSON error
+/// `431 headers_too_large` (up to [`crate::serve::MAX_HEADER_FIELDS`], beyond which hyper answers
+/// a bare 431 before the router sees the request).
+pub const MAX_HEADERS: usize = 100;
+
+/// Refuse a request head (request target and headers) larger than `Config::max_header_bytes / 4`,
+/// or with more than [`MAX_HEADERS`] header fields, with the JSON error `431 headers_too_large`.
+/// Heads beyond `max_header_bytes` (or [`crate::serve::MAX_HEADER_FIELDS`] fields) never reach
+/// the router: the connection layer answers a bare 431 and closes.
 pub(super) async fn limit_head(State(app): State<App>, req: Request, next: Next) -> Response {
+    let count = req.headers().len();
+    if count > MAX_HEADERS {
+        return ApiError::new(
+            StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
+            "headers_too_large",
+            format!("the request has {count} header fields; at most {MAX_HEADERS} are accepted"),
+        )
+        .into_response();
+    }
     let limit = (app.config.max_header_bytes / 4).max(4096);
     let size = req.uri().to_string().len()
         + req

@@ -28,10 +28,24 @@ pub struct TokenQuery {
     pub token: Option<String>,
 }
 
-/// One counted WebSocket of a client address; dropping it frees the place.
+/// Largest message a client may send, in bytes: a larger one closes the socket with code 1009.
+pub const MAX_WS_MESSAGE_BYTES: usize = 4096;
+
+/// Largest message or frame the WebSocket layer reads whole before the size check: messages
+/// between [`MAX_WS_MESSAGE_BYTES`] and this are read and answered with a clean close 1009; a
+/// larger frame is refused on its header, with a close 1009 sent but its payload left unread
+/// (the kernel may then reset the connection).
+const WS_READ_LIMIT_BYTES: usize = 64 * 1024;
+
+/// How long a socket the server closes waits for the client's close frame (the closing
+/// handshake) before it is dropped.
+const CLOSE_WAIT: Duration = Duration::from_secs(5);
+
+/// One counted WebSocket of a client address and of a game; dropping it frees both places.
 struct WsSlot {
     app: App,
     ip: Option<std::net::IpAddr>,
+    game: Arc<GameHandle>,
 }
 
 impl Drop for WsSlot {
@@ -39,6 +53,9 @@ impl Drop for WsSlot {
         if let Some(ip) = self.ip {
             self.app.ws_per_ip.dec(ip);
         }
+        self.game
+            .ws_count
+            .fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
     }
 }
 
@@ -60,7 +77,16 @@ async fn game_ws(
         None => None,
     };
     let per_game = app.config.max_ws_per_game;
-    if h.tx.receiver_count() >= per_game {
+    // Counted at once (not by the subscriptions made after the upgrade), so that concurrent
+    // upgrades never let more in.
+    if h.ws_count
+        .fetch_update(
+            std::sync::atomic::Ordering::SeqCst,
+            std::sync::atomic::Ordering::SeqCst,
+            |n| (n < per_game).then_some(n + 1),
+        )
+        .is_err()
+    {
         return Err(too_many_sockets(format!(
             "this game already has {per_game} WebSockets open"
         )));
@@ -68,6 +94,7 @@ async fn game_ws(
     if let Some(ip) = client {
         let max = app.config.max_ws_per_ip;
         if !app.ws_per_ip.try_inc(ip, max) {
+            h.ws_count.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
             return Err(too_many_sockets(format!(
                 "this address already has {max} WebSockets open"
             )));
@@ -76,13 +103,14 @@ async fn game_ws(
     let slot = WsSlot {
         app: app.clone(),
         ip: client,
+        game: h.clone(),
     };
-    // Client messages are small (at most 4 KiB): a small read buffer instead of tungstenite's
-    // 128 KiB; pushes are written at once, and a client that stops reading is dropped once
-    // 256 KiB wait for it.
+    // Client messages are small (at most 4 KiB, checked in `ws_session`): a small read buffer
+    // instead of tungstenite's 128 KiB; pushes are written at once, and a client that stops
+    // reading is dropped once 256 KiB wait for it.
     Ok(ws
-        .max_message_size(4096)
-        .max_frame_size(4096)
+        .max_message_size(WS_READ_LIMIT_BYTES)
+        .max_frame_size(WS_READ_LIMIT_BYTES)
         .read_buffer_size(4096)
         .write_buffer_size(0)
         .max_write_buffer_size(256 * 1024)
@@ -123,25 +151,44 @@ async fn ws_session(app: App, h: Arc<GameHandle>, you: Option<Color>, mut socket
                 Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
             },
             incoming = socket.recv() => {
-                match incoming {
-                    Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
-                    Some(Ok(Message::Pong(_))) => continue,
-                    Some(Ok(_)) => {}
+                let msg = match incoming {
+                    None => return,
+                    Some(Err(e)) => {
+                        if too_big(e) {
+                            close(socket, 1009, "message too big").await;
+                        }
+                        return;
+                    }
+                    Some(Ok(Message::Close(_))) => {
+                        // The WebSocket layer queued the close frame answering the client's:
+                        // send it before the socket goes.
+                        let _ = futures_util::SinkExt::flush(&mut socket).await;
+                        return;
+                    }
+                    Some(Ok(m)) => m,
+                };
+                let len = match &msg {
+                    Message::Text(t) => t.len(),
+                    Message::Binary(b) | Message::Ping(b) | Message::Pong(b) => b.len(),
+                    Message::Close(_) => 0,
+                };
+                if len > MAX_WS_MESSAGE_BYTES {
+                    close(socket, 1009, "message too big").await;
+                    return;
                 }
+                // Every message counts, pings and unsolicited pongs too (a pong answering the
+                // server's ping every `ws_ping_ms` is far below the rate).
                 let now = tokio::time::Instant::now();
                 if rate > 0.0 {
                     tokens = (tokens + now.duration_since(at).as_secs_f64() * rate).min(burst);
                     at = now;
                     if tokens < 1.0 {
-                        let _ = socket.send(Message::Close(Some(axum::extract::ws::CloseFrame {
-                            code: 1008,
-                            reason: "too many messages".into(),
-                        }))).await;
+                        close(socket, 1008, "too many messages").await;
                         return;
                     }
                     tokens -= 1.0;
                 }
-                if let Some(Ok(Message::Text(t))) = incoming {
+                if let Message::Text(t) = msg {
                     if t.as_str().contains("\"snapshot\"") {
                         let snap = App::snapshot(&h, you).await;
                         if socket.send(Message::Text(snap.into())).await.is_err() {
@@ -164,4 +211,36 @@ async fn ws_session(app: App, h: Arc<GameHandle>, you: Option<Color>, mut socket
             }
         }
     }
+}
+
+/// Whether a read error is a message or frame over the WebSocket layer's size limit.
+fn too_big(e: axum::Error) -> bool {
+    use tokio_tungstenite::tungstenite::Error as WsError;
+    matches!(
+        e.into_inner().downcast_ref::<WsError>(),
+        Some(WsError::Capacity(_))
+    )
+}
+
+/// Close `socket` with `code` and `reason`, then read (and drop) what the client still sends
+/// until its close frame, for at most [`CLOSE_WAIT`] and 64 messages: the closing handshake, so the client gets
+/// the code instead of a connection reset.
+async fn close(mut socket: WebSocket, code: u16, reason: &'static str) {
+    let frame = axum::extract::ws::CloseFrame {
+        code,
+        reason: reason.into(),
+    };
+    if socket.send(Message::Close(Some(frame))).await.is_err() {
+        return;
+    }
+    let _ = tokio::time::timeout(CLOSE_WAIT, async {
+        // At most a few messages: a flooding client is not read for the whole wait.
+        for _ in 0..64 {
+            match socket.recv().await {
+                Some(Ok(Message::Close(_))) | Some(Err(_)) | None => break,
+                Some(Ok(_)) => {}
+            }
+        }
+    })
+    .await;
 }

@@ -52,6 +52,12 @@ pub enum Declared {
         /// Whether the server expired it (rather than the creator cancelling it).
         expired: bool,
     },
+    /// The server ended an untimed game whose side to move, `color`, made no move within
+    /// `Config::abandon_after_ms` (docs/api.md, limits). No result (`*`); status `finished`.
+    Abandoned {
+        /// The side that was to move.
+        color: Side,
+    },
 }
 
 /// A colour as stored: `"black"` or `"white"`.
