@@ -435,7 +435,7 @@ class App {
   #onKey(e) {
     if (document.querySelector("dialog[open]")) return;
     if (e.target instanceof Element && e.target.closest("#board")) return;
-    if (e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement) return;
+    if (takesKeys(e.target)) return;
     const t = this.table;
     if (e.key === "ArrowLeft") this.goto(t.shownPly() - 1);
     else if (e.key === "ArrowRight") this.goto(t.shownPly() + 1);
@@ -455,6 +455,20 @@ class App {
     if (this.mode === "play") this.play.tick();
     else if (this.mode === "online" && this.online.clock()) this.renderBars();
   }
+}
+
+/** Input types that are clicked, not typed in: the arrow keys still navigate when one has focus. */
+const CLICKED_INPUTS = new Set(["checkbox", "button", "submit", "reset", "image", "color", "file"]);
+
+/**
+ * True when `el` uses the navigation keys itself (a text field, a text area, a select, radios, a
+ * range, editable text); a focused checkbox or button does not, so ← / → still navigate after a
+ * click on "Engine" or "Numbers".
+ */
+function takesKeys(el) {
+  if (!(el instanceof Element)) return false;
+  if (el instanceof HTMLInputElement) return !CLICKED_INPUTS.has(el.type);
+  return el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement || el.isContentEditable;
 }
 
 /**

