@@ -87,3 +87,45 @@ test("defect 8: ← / → navigate after a click on the Engine or Numbers checkb
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+/** Import one game from PDN text on the analysis board. */
+async function importPdn(page, text) {
+  await page.click("#pdn-import");
+  await page.fill("#pdn-text", text);
+  await page.click("#pdn-ok");
+  await page.waitForFunction(() => window.crownApp.state.pdnInfo && !document.querySelector("#dlg-pdn[open]"));
+}
+
+const status = (page) => page.textContent("#status");
+
+test("defect 3: the analysis status line describes the shown ply, and a PDN result only at the end, as the PDN says it", async () => {
+  const page = await newPage(browser);
+  await openApp(page, server.url, "?mode=analysis&variant=american");
+  const moves = await line(page, 11);
+  await openLine(page, moves);
+  // after 11 plies of American (Black moves first) White is to move; at the start Black is
+  assert.match(await status(page), /^White to move/);
+  await page.click("#show-numbers"); // a focused checkbox (defect 8) does not matter here
+  await page.keyboard.press("Home");
+  assert.equal(await shownPly(page), 0);
+  assert.match(await status(page), /^Black to move/, "Home: the start position's side to move");
+  await page.keyboard.press("ArrowRight");
+  assert.match(await status(page), /^White to move/, "ply 1: White to move");
+  await page.keyboard.press("ArrowRight");
+  assert.match(await status(page), /^Black to move/, "ply 2: Black to move");
+
+  // an imported game whose PDN only says 1-0 (docs/notation.md: the first player, Black, won)
+  const pdn = `[Event "Status test"]\n[Black "A"]\n[White "B"]\n[Result "1-0"]\n\n1. ${moves[0]} ${moves[1]} 2. ${moves[2]} ${moves[3]} 1-0\n`;
+  await importPdn(page, pdn);
+  assert.equal(await shownPly(page), 0, "an imported game opens at its start");
+  assert.match(await status(page), /^Black to move/);
+  assert.doesNotMatch(await status(page), /1-0|wins|resign/);
+  await page.keyboard.press("ArrowRight");
+  assert.match(await status(page), /^White to move/);
+  await page.keyboard.press("End");
+  const end = await status(page);
+  assert.match(end, /^1-0 · Black wins/, "the result at the last ply");
+  assert.doesNotMatch(end, /resign|time|agree/i, "nothing the PDN does not say");
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

@@ -123,6 +123,7 @@ class App {
       modeName: ctrl.modeName(),
       browsing: this.mode === "analysis",
       statusText: (side, must) => ctrl.statusText(side, must),
+      outcomeText: ctrl.outcomeText ? (o) => ctrl.outcomeText(o) : null,
     });
   }
 

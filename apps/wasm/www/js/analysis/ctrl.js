@@ -94,6 +94,19 @@ export class AnalysisCtrl {
     return `${cap(side)} to move${must}`;
   }
 
+  /**
+   * The status line's result at the end of the line: an imported game's result that the board
+   * does not show (a PDN's `1-0` is recorded as a resignation) is said as the PDN says it, never
+   * as a resignation, time or agreement the file does not mention.
+   */
+  outcomeText(o) {
+    if (this.pdnInfo && BOARD_LESS_ENDS.includes(o.reason)) {
+      const who = o.winner ? `${cap(o.winner)} wins` : "Draw";
+      return `${o.result} · ${who} (the result the PDN gives; how the game ended is not recorded)`;
+    }
+    return `${o.result} · ${o.text}`;
+  }
+
   /** The game-over dialog's title for outcome `o`. */
   overTitle(o) {
     return o.winner ? `${cap(o.winner)} wins` : "Draw";

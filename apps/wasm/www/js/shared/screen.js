@@ -120,26 +120,41 @@ export function renderBars(table, { flipped, nameOf, clock }) {
 }
 
 /**
- * The title ("American checkers · vs engine") and the status line: the result, "Viewing move…"
- * when `browsing` is off and an earlier ply is shown, else `statusText(side, must)` (`must`: the
- * " — must capture" note or "").
+ * The title ("American checkers · vs engine") and the status line of the position on the board:
+ * when `browsing` is off and an earlier ply is shown, "Viewing move…" (a finished game's result
+ * first); when on, the shown ply's own side to move, and the result only at the end of the line.
+ * `statusText(side, must)` words the side to move (`must`: the " — must capture" note or "");
+ * `outcomeText(o)`, when given, words a result (default: "1-0 · Black wins: …").
  */
-export function renderStatus(table, board, { modeName, browsing, statusText }) {
+export function renderStatus(table, board, { modeName, browsing, statusText, outcomeText = null }) {
   const g = table.game;
   $("game-title").textContent = `${VARIANT_NAMES[table.variant] || table.variant} · ${modeName}`;
-  const o = g.outcome();
+  const n = table.history.length;
+  const ply = table.shownPly();
+  const o = !browsing || ply === n ? g.outcome() : null;
   if (o) {
-    setStatus(`${o.result} · ${o.text}`, "over");
+    setStatus(outcomeText ? outcomeText(o) : `${o.result} · ${o.text}`, "over");
     return;
   }
-  const side = g.sideToMove();
   if (table.viewPly != null && !browsing) {
-    setStatus(`Viewing move ${table.viewPly} of ${table.history.length} — press ⏭ to return`);
+    setStatus(`Viewing move ${table.viewPly} of ${n} — press ⏭ to return`);
     return;
   }
-  const must = g.mustCapture()
+  let side;
+  let mustCapture;
+  if (ply === n) {
+    side = g.sideToMove();
+    mustCapture = g.mustCapture();
+  } else {
+    // an earlier ply of the line: its own position says who is to move
+    const probe = table.crown.Game.fromFen(table.variant, table.fenAt(ply));
+    side = probe.sideToMove();
+    mustCapture = probe.mustCapture();
+    probe.free();
+  }
+  const must = mustCapture
     ? " — must capture"
-    : board.forcedRemoval() && table.shownPly() === table.history.length
+    : board.forcedRemoval() && ply === n
       ? " — Impasse: remove one of your checkers"
       : "";
   setStatus(statusText(side, must));
