@@ -129,3 +129,59 @@ test("defect 3: the analysis status line describes the shown ply, and a PDN resu
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+/** The main line's move texts of a PDN text (tags, comments, variations, numbers and result dropped). */
+function pdnMainLine(text) {
+  let body = text.replace(/^\s*\[.*\]\s*$/gm, "").replace(/\{[^}]*\}/g, " ");
+  let prev;
+  do {
+    prev = body;
+    body = body.replace(/\([^()]*\)/g, " ");
+  } while (body !== prev);
+  return body
+    .split(/\s+/)
+    .map((w) => w.replace(/^\d+\.(\.\.)?/, ""))
+    .filter((w) => /^\d+([-x]\d+)+$/.test(w));
+}
+
+test("defect 4: a new variation stays out of the main column until Make main line; screen and PDN agree", async () => {
+  const page = await newPage(browser);
+  await openApp(page, server.url, "?mode=analysis&variant=american");
+  const moves = await line(page, 6);
+  await openLine(page, moves);
+  // at ply 2 play another move than the main line's third
+  await page.keyboard.press("Home");
+  await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("ArrowRight");
+  const other = await page.evaluate((main) => {
+    const s = window.crownApp.state;
+    const g = window.crownApp.crown.Game.fromFen(s.variant, s.history[1].fenAfter);
+    const m = g.legalMoves().find((x) => x.text !== main);
+    g.free();
+    return m.text;
+  }, moves[2]);
+  await page.fill("#move-input", other);
+  await page.press("#move-input", "Enter");
+  await page.waitForFunction(() => window.crownApp.state.path.length === 3);
+  assert.deepEqual(await moveList(page), moves, "the main column keeps the main line");
+  const current = await page.$$eval("#movelist .vmove.current", (els) => els.map((e) => e.textContent));
+  assert.equal(current.length, 1, "the shown move is marked in its variation");
+  assert.match(current[0], new RegExp(`${other}$`));
+  assert.equal(await page.$$eval("#movelist .mv.current", (els) => els.length), 0, "no main-line move is the shown one");
+  let out = (await download(page, () => page.click("#pdn-download"))).text;
+  assert.deepEqual(pdnMainLine(out), await moveList(page), `screen and PDN agree:\n${out}`);
+  assert.ok(out.includes(`(2. ${other})`), out);
+  await screenshot(page, "issue26-variation-kept");
+  // a click on a main-line move goes back to the main line
+  await page.click('#movelist .mv[data-ply="4"]');
+  assert.equal(await shownPly(page), 4);
+  assert.equal(await page.textContent("#movelist .mv.current"), moves[3]);
+  // into the variation again, then make it the main line: now the column and the PDN have it
+  await page.click(`#movelist .variation .vmove:has-text("${other}")`);
+  await page.click("#var-promote");
+  assert.deepEqual(await moveList(page), [...moves.slice(0, 2), other]);
+  out = (await download(page, () => page.click("#pdn-download"))).text;
+  assert.deepEqual(pdnMainLine(out), await moveList(page), `screen and PDN agree after promotion:\n${out}`);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

@@ -91,10 +91,12 @@ class App {
     if (ctrl.afterPosition) ctrl.afterPosition(this.board);
     if (animateMove && before) this.board.animate(animateMove, before);
     const analysing = this.mode === "analysis";
+    const line = analysing ? this.analysis.moveListLine() : null;
     screen.renderMoveList(t, {
-      marks: this.analysis.reviewMarks(t),
+      marks: line ? this.analysis.reviewMarks(t, line.history) : this.analysis.reviewMarks(t),
       extras: analysing ? (k) => this.analysis.extras(k) : null,
       goto: (p) => this.goto(p),
+      line,
     });
     this.renderBars();
     this.renderStatus();

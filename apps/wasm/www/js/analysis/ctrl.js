@@ -129,14 +129,53 @@ export class AnalysisCtrl {
     this.syncTree();
   }
 
-  /** The move list's comments and variations after ply k+1 (a list item or null). */
+  /**
+   * What the move list's main column shows: the tree's main line (its history views, result, the
+   * shown ply on it or -1 when the board shows a variation, and a click's target), or null without
+   * a tree. A variation played on the board stays among the variations until "Make main line".
+   */
+  moveListLine() {
+    if (!this.root) return null;
+    const t = this.table;
+    const main = tree.mainLine(this.root);
+    const ply = t.shownPly();
+    const shown = this.shownNode();
+    const onMain = ply === 0 || main[ply - 1] === shown;
+    let history;
+    let outcome;
+    if (tree.isMainLine(this.path) && this.path.length === main.length) {
+      history = t.history;
+      outcome = t.game.outcome();
+    } else if (this.mainGame && this.mainGame.plyCount() === main.length) {
+      history = this.mainGame.history();
+      outcome = this.mainGame.outcome();
+    } else {
+      return null;
+    }
+    if (history.some((h, i) => h.mv.longText !== main[i].long)) return null;
+    const goto = (p) => {
+      if (tree.isMainLine(this.path)) this.app.goto(p);
+      else this.showNode(p <= 0 ? this.root : main[Math.min(p, main.length) - 1]);
+    };
+    return { history, outcome, current: onMain ? ply : -1, goto };
+  }
+
+  /** The move list's comments and variations after main-line ply k+1 (a list item or null). */
   extras(k) {
-    if (!this.path[k]) return null;
-    return view.lineExtras(this.table, this.path, k, {
-      show: (n) => this.showNode(n),
-      promote: (v) => this.promoteLine(v),
-      delete: (v) => this.deleteLine(v),
-    });
+    const main = this.root ? tree.mainLine(this.root) : [];
+    const line = main[k] ? main : this.path;
+    if (!line[k]) return null;
+    return view.lineExtras(
+      this.table,
+      line,
+      k,
+      {
+        show: (n) => this.showNode(n),
+        promote: (v) => this.promoteLine(v),
+        delete: (v) => this.deleteLine(v),
+      },
+      this.shownNode(),
+    );
   }
 
   /** The page's own part of a refresh (hidden when the page is not `active`). */
@@ -469,18 +508,21 @@ export class AnalysisCtrl {
   // ---- game review ------------------------------------------------------------------------------
 
   /** The review, when it is of the game on `t` (same start, and its moves and the game's agree). */
-  currentReview(t = this.table) {
+  currentReview(t = this.table, history = t.history) {
     const r = this.review;
     if (!r || !r.result || r.startFen !== t.game.startFen()) return null;
-    const moves = t.history.map((h) => h.mv.longText);
+    const moves = history.map((h) => h.mv.longText);
     const n = Math.min(moves.length, r.moves.length);
     for (let i = 0; i < n; i++) if (moves[i] !== r.moves[i]) return null;
     return r;
   }
 
-  /** The review's marks by ply (0-based) for the game on `t`, empty without a review of it. */
-  reviewMarks(t = this.table) {
-    const r = this.currentReview(t);
+  /**
+   * The review's marks by ply (0-based) for the game on `t`, empty without a review of it;
+   * `history`: the line they are for (default: the one on the board).
+   */
+  reviewMarks(t = this.table, history = t.history) {
+    const r = this.currentReview(t, history);
     const marks = new Map();
     if (r) for (const m of r.result.moves) if (m.mark) marks.set(m.ply, m.mark);
     return marks;

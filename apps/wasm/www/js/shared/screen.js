@@ -16,12 +16,16 @@ export const MARK_CLASS = { "??": "blunder", "?": "mistake", "?!": "inaccuracy",
  * the list item `extras(k)` returns (the analysis board's comments and variations; null: none),
  * and the result; a click on a move calls `goto(ply)`.
  */
-export function renderMoveList(table, { marks, extras, goto }) {
+export function renderMoveList(table, { marks, extras, goto, line = null }) {
   const list = $("movelist");
   list.replaceChildren();
   const first = table.game.firstPlayer();
-  const h = table.history;
-  const cur = table.shownPly();
+  // `line` (the analysis board): the main line in the main column ({history, outcome, current:
+  // the shown ply on it, -1 when a variation is shown, goto}), so a variation stays a variation
+  // until it is made the main line, as the exported PDN writes it
+  const h = line ? line.history : table.history;
+  const cur = line ? line.current : table.shownPly();
+  if (line) goto = line.goto;
   let num = 1;
   let i = 0;
   const cell = (k) => {
@@ -72,7 +76,7 @@ export function renderMoveList(table, { marks, extras, goto }) {
     more(i);
     if (i + 1 < h.length) more(i + 1);
   }
-  const o = table.game.outcome();
+  const o = line ? line.outcome : table.game.outcome();
   if (o) {
     const li = document.createElement("li");
     const r = document.createElement("span");
@@ -81,7 +85,7 @@ export function renderMoveList(table, { marks, extras, goto }) {
     li.appendChild(r);
     list.appendChild(li);
   }
-  const curEl = list.querySelector(".mv.current");
+  const curEl = list.querySelector(".mv.current, .vmove.current");
   if (curEl) curEl.scrollIntoView({ block: "nearest" });
   else list.parentElement.scrollTop = cur === 0 ? 0 : list.parentElement.scrollHeight;
 }
