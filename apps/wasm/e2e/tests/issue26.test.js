@@ -185,3 +185,49 @@ test("defect 4: a new variation stays out of the main column until Make main lin
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test("defect 5: a game review is reproducible (Tinsley game 14 reviewed twice: the same marks)", async () => {
+  const text = fs.readFileSync(TINSLEY, "utf8");
+  // the file's 14th game (US National 1946, 43 plies), the one issue 26 saw reviewed two ways
+  const starts = [...text.matchAll(/^\[Event /gm)].map((m) => m.index);
+  const game = text.slice(starts[13], starts[14]);
+  assert.match(game, /\[Event "US National 1946"\]/);
+  const page = await newPage(browser);
+  await openApp(page, server.url, "?mode=analysis&variant=american");
+  await importPdn(page, game);
+  const review = async () => {
+    const t0 = Date.now();
+    await page.click("#review-game");
+    await page.waitForFunction(() => {
+      const r = window.crownApp.state.review;
+      return r && r.result && document.querySelector("#review-game").textContent === "Review game";
+    }, null, { timeout: 120000 });
+    const ms = Date.now() - t0;
+    const marks = await page.$$eval("#movelist .mv:not(.empty)", (els) =>
+      els.map((e) => (e.querySelector(".mark") || {}).textContent || "").map((m, i) => (m ? `${i}${m}` : "")).filter(Boolean),
+    );
+    return { ms, marks, summary: await page.textContent("#review-summary") };
+  };
+  const a = await review();
+  // forget the first review and search again, in a fresh page (a new worker and engine) too
+  await page.evaluate(() => (window.crownApp.app.analysis.review = null));
+  const b = await review();
+  const other = await newPage(browser);
+  await openApp(other, server.url, "?mode=analysis&variant=american");
+  await importPdn(other, game);
+  const pageA = page;
+  const c = await (async () => {
+    const t0 = Date.now();
+    await other.click("#review-game");
+    await other.waitForFunction(() => window.crownApp.state.review && window.crownApp.state.review.result, null, { timeout: 120000 });
+    return { ms: Date.now() - t0, summary: await other.textContent("#review-summary") };
+  })();
+  console.log(`review of Tinsley game 14: ${a.ms} ms, ${b.ms} ms, ${c.ms} ms; marks ${a.marks.join(" ")}`);
+  assert.deepEqual(b.marks, a.marks, "the same marks twice");
+  assert.equal(b.summary, a.summary);
+  assert.equal(c.summary, a.summary, "the same summary in another page");
+  assert.ok(a.ms < 60000, `the review takes ${a.ms} ms`);
+  assert.deepEqual(pageA.errors, []);
+  await page.context().close();
+  await other.context().close();
+});

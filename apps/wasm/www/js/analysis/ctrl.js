@@ -17,6 +17,14 @@ import { PdnImport } from "./pdn.js";
 /** Endings the board does not show (a PDN resignation, time, agreement): kept on the tree's nodes. */
 const BOARD_LESS_ENDS = ["resignation", "time", "agreement"];
 
+/**
+ * The search budget of each position of a game review: a fixed depth with a node cap, never a
+ * time, so that the same game gets the same verdicts every time on any machine (issue 26). Depth
+ * 14 costs about as much as the 100 ms per position it replaces: Tinsley's game 14 (43 plies)
+ * takes 5–6 s in V8 on one core.
+ */
+export const REVIEW_BUDGET = { depth: 14, nodes: 300000 };
+
 /** The analysis page: the board with its variation tree, evaluation, review and PDN. */
 export class AnalysisCtrl {
   /** `app`: the router; `table`: the local game; `engine`: the live analysis's engine client. */
@@ -540,7 +548,7 @@ export class AnalysisCtrl {
       toast("No moves to review yet.");
       return;
     }
-    const req = { variant: this.table.variant, startFen: g.startFen(), moves, movetimeMs: 100 };
+    const req = { variant: this.table.variant, startFen: g.startFen(), moves, ...REVIEW_BUDGET };
     this.review = { startFen: req.startFen, moves, result: null };
     $("review-game").textContent = "Stop review";
     try {
