@@ -231,3 +231,81 @@ test("defect 5: a game review is reproducible (Tinsley game 14 reviewed twice: t
   await page.context().close();
   await other.context().close();
 });
+
+/** The names on the two player bars. */
+const bars = (page) => Promise.all([page.textContent("#name-top"), page.textContent("#name-bottom")]);
+
+/** PDN tag `name` of `text` (null when missing). */
+function tagOf(text, name) {
+  const m = text.match(new RegExp(`^\\[${name} "(.*)"\\]$`, "m"));
+  return m ? m[1] : null;
+}
+
+test("defect 6: a finished game against the engine exports its event, players, level, marks and result; the link carries them", async () => {
+  const page = await newPage(browser);
+  await openApp(page, server.url);
+  await page.click("#new-game");
+  await page.$eval("#level-range", (el) => {
+    el.value = "6";
+    el.dispatchEvent(new Event("input", { bubbles: true }));
+    el.dispatchEvent(new Event("change", { bubbles: true }));
+  });
+  await page.click("#new-ok");
+  assert.equal(await page.evaluate(() => window.crownApp.state.level), 6);
+  // three moves of Black (the first legal move each time), the engine answering
+  for (let i = 0; i < 3; i++) {
+    await page.waitForFunction((n) => window.crownApp.state.game.plyCount() === n && !window.crownApp.state.thinking, 2 * i, { timeout: 30000 });
+    const mv = await page.evaluate(() => window.crownApp.board.moves[0].text);
+    await page.fill("#move-input", mv);
+    await page.press("#move-input", "Enter");
+  }
+  await page.waitForFunction(() => window.crownApp.state.game.plyCount() === 6 && !window.crownApp.state.thinking, null, { timeout: 30000 });
+  const day = await page.evaluate(() => {
+    const d = new Date();
+    return [d.getFullYear(), String(d.getMonth() + 1).padStart(2, "0"), String(d.getDate()).padStart(2, "0")];
+  });
+  // the play page's own export
+  let d = await download(page, () => page.click("#pdn-download"));
+  assert.equal(d.name, `crown-american-${day.join("-")}-you-vs-crown-level-6.pdn`);
+  assert.equal(tagOf(d.text, "Black"), "You");
+  assert.equal(tagOf(d.text, "White"), "Crown level 6");
+  assert.match(tagOf(d.text, "Event"), /level 6/);
+  assert.equal(tagOf(d.text, "Date"), day.join("."));
+  // resign, then analyse the finished game and export it from there
+  await page.click("#resign");
+  await page.click("#confirm-yes");
+  await page.waitForSelector("#dlg-over[open]");
+  await page.click("#over-analyse");
+  await page.waitForFunction(() => window.crownApp.state.mode === "analysis");
+  d = await download(page, () => page.click("#pdn-download"));
+  assert.equal(d.name, `crown-american-${day.join("-")}-you-vs-crown-level-6.pdn`);
+  assert.equal(tagOf(d.text, "Event"), "Crown vs engine, level 6");
+  assert.equal(tagOf(d.text, "Black"), "You");
+  assert.equal(tagOf(d.text, "White"), "Crown level 6");
+  assert.equal(tagOf(d.text, "Result"), "0-1", "Black resigned: White won");
+  assert.match(d.text, /0-1\s*$/);
+  assert.deepEqual((await bars(page)).sort(), ["Crown level 6", "You"], "the analysis board's bars name the players");
+  // a review's marks go into the export
+  await page.click("#review-game");
+  await page.waitForFunction(() => window.crownApp.state.review && window.crownApp.state.review.result, null, { timeout: 60000 });
+  const marks = await page.$$eval("#movelist .mark", (els) => els.map((e) => e.textContent));
+  console.log(`review marks of the game: ${marks.join(" ") || "none"}`);
+  d = await download(page, () => page.click("#pdn-download"));
+  const written = (d.text.replace(/^\[.*$/gm, "").match(/\d+(?:[-x]\d+)+(\?\?|\?!|\?|!)/g) || []).map((m) => m.match(/(\?\?|\?!|\?|!)$/)[0]);
+  assert.deepEqual(written, marks, `the review's marks in the PDN:\n${d.text}`);
+  // the analysis link carries the players and the event
+  const url = new URL(page.url());
+  assert.equal(url.searchParams.get("black"), "You");
+  assert.equal(url.searchParams.get("white"), "Crown level 6");
+  assert.equal(url.searchParams.get("event"), "Crown vs engine, level 6");
+  const other = await newPage(browser);
+  await openApp(other, server.url, url.search);
+  assert.deepEqual((await bars(other)).sort(), ["Crown level 6", "You"], "the link's board names the players");
+  d = await download(other, () => other.click("#pdn-download"));
+  assert.equal(tagOf(d.text, "White"), "Crown level 6");
+  assert.equal(tagOf(d.text, "Event"), "Crown vs engine, level 6");
+  assert.deepEqual(page.errors, []);
+  assert.deepEqual(other.errors, []);
+  await page.context().close();
+  await other.context().close();
+});

@@ -11,7 +11,7 @@ import * as storage from "./shared/storage.js";
 import { initTheme } from "./shared/theme.js";
 import * as keyboard from "./shared/keyboard.js";
 import { Sounds } from "./shared/sounds.js";
-import { $, cap, hasPdn } from "./shared/util.js";
+import { $, cap, hasPdn, dateText, pdnFileName } from "./shared/util.js";
 import { Table } from "./shared/table.js";
 import { toast, setStatus, download, showGameOver, wireMoveChoices } from "./shared/dialogs.js";
 import * as screen from "./shared/screen.js";
@@ -223,6 +223,8 @@ class App {
   setMode(mode, { keepGame = false } = {}) {
     if (this.mode !== mode) this.engine.stop();
     const prev = this.mode;
+    // the game brought to the analysis board keeps its players and event (read before the swap)
+    const context = mode === "analysis" && prev !== "analysis" && (prev === "play" || keepGame) ? this.#contextTags(this[prev]) : null;
     this.mode = mode;
     document.body.dataset.mode = mode; // style.css: the analysis panel's two columns
     if (mode === "online" && !this.online) this.online = new OnlineCtrl({ app: this, crown, sounds: this.sounds });
@@ -240,7 +242,19 @@ class App {
       // analyse the game on the board
       this.table.viewPly = null;
     }
+    if (context && this.table.game && this.table.game.plyCount() > 0) this.analysis.setContext(context);
     if (this.table.game) this.refresh();
+  }
+
+  /** The Event, Black and White tags page controller `ctrl` gives its game. */
+  #contextTags(ctrl) {
+    if (!ctrl || !ctrl.pdnEvent) return null;
+    const name = (c) => (ctrl.pdnName ? ctrl.pdnName(c) : ctrl.nameOf(c));
+    return [
+      ["Event", ctrl.pdnEvent()],
+      ["Black", name("black")],
+      ["White", name("white")],
+    ];
   }
 
   #swapGames(from, to, keepGame) {
@@ -328,8 +342,7 @@ class App {
 
   /** The PDN tags of the game on screen: event, site, date, players. */
   pdnTags() {
-    const d = new Date();
-    const date = `${d.getFullYear()}.${String(d.getMonth() + 1).padStart(2, "0")}.${String(d.getDate()).padStart(2, "0")}`;
+    const date = dateText();
     const ctrl = this.ctrl;
     const tags = [
       ["Event", ctrl.pdnEvent()],
@@ -345,9 +358,10 @@ class App {
     if (!hasPdn(crown)) return;
     try {
       const t = this.table;
-      const treeText = this.mode === "analysis" ? this.analysis.pdnTreeText(() => this.pdnTags()) : null;
-      const text = treeText ?? t.game.toPdn(this.pdnTags());
-      download(`crown-${t.variant}-${Date.now()}.pdn`, text);
+      const tags = this.mode === "analysis" ? this.analysis.exportTags(this.pdnTags()) : this.pdnTags();
+      const treeText = this.mode === "analysis" ? this.analysis.pdnTreeText(tags) : null;
+      const text = treeText ?? t.game.toPdn(tags);
+      download(pdnFileName(t.variant, tags), text);
     } catch (e) {
       toast(e.message);
     }

@@ -45,6 +45,9 @@ export class AnalysisCtrl {
     this.path = [];
     this.mainGame = null;
     this.pdnInfo = null; // {tags: [[name, value]], index, count, error}
+    // the players and event of a game brought from the play or online page, or from a link:
+    // {tags: [[name, value]], startFen, moves: [long text]} (kept while the board holds that game)
+    this.context = null;
     this.analysisTimer = 0;
     this.editor = new Editor(crown, (g, variant) => this.loadPosition(g, variant));
     this.pdn = new PdnImport(this);
@@ -72,6 +75,7 @@ export class AnalysisCtrl {
       if (v) this.deleteLine(v);
     });
     $("analysis-new").addEventListener("click", () => {
+      this.context = null;
       this.table.set(this.table.fresh());
       this.table.viewPly = null;
       this.app.refresh();
@@ -92,9 +96,27 @@ export class AnalysisCtrl {
     return this.table.viewPly != null || g.outcome() === null;
   }
 
-  /** The players of an imported game (PDN tags Black and White), else the colours. */
+  /** The players of an imported game (PDN tags Black and White) or of the game brought here, else the colours. */
   nameOf(color) {
-    return this.pdnTag(cap(color)) || cap(color);
+    return this.pdnTag(cap(color)) || this.contextTag(cap(color)) || cap(color);
+  }
+
+  /** Keep `tags` (Event, Black, White) with the game now on the board. */
+  setContext(tags) {
+    const g = this.table.game;
+    this.context = tags ? { tags, startFen: g.startFen(), moves: moveTexts(g) } : null;
+  }
+
+  /** The value of tag `name` of the game brought here ("" when none, or the board holds another game). */
+  contextTag(name) {
+    const c = this.context;
+    if (!c || this.app.mode !== "analysis" || !this.table.game || c.startFen !== this.table.game.startFen()) return "";
+    // the board's main line and the game brought here agree as far as both go
+    const main = this.mainGame && this.root ? tree.mainLine(this.root).map((n) => n.long) : moveTexts(this.table.game);
+    const n = Math.min(main.length, c.moves.length);
+    for (let i = 0; i < n; i++) if (main[i] !== c.moves[i]) return "";
+    const x = c.tags.find(([k]) => k.toLowerCase() === name.toLowerCase());
+    return x && x[1] && x[1] !== "?" ? x[1] : "";
   }
 
   /** The status line while the game goes on (`must`: the capture note). */
@@ -122,7 +144,7 @@ export class AnalysisCtrl {
 
   /** The PDN Event tag of a game made on the board. */
   pdnEvent() {
-    return "Crown analysis";
+    return this.contextTag("Event") || "Crown analysis";
   }
 
   /** The value of tag `name` of the imported game ("" when missing or "?"). */
@@ -219,6 +241,7 @@ export class AnalysisCtrl {
       path: tree.pathIndices(this.path),
       viewPly: this.table.viewPly,
       pdnInfo: this.pdnInfo,
+      context: this.context,
     });
   }
 
@@ -227,6 +250,8 @@ export class AnalysisCtrl {
     this.root = saved.tree ? tree.treeFromJson(saved.tree) : tree.treeOfHistory(g.history());
     this.mainGame = g.clone();
     this.pdnInfo = saved.pdnInfo || null;
+    const c = saved.context;
+    this.context = c && Array.isArray(c.tags) && Array.isArray(c.moves) && typeof c.startFen === "string" ? c : null;
     this.path = tree.lineThrough(this.root);
     const target = tree.nodeAt(this.root, saved.path || []);
     this.table.history = g.history();
@@ -253,6 +278,7 @@ export class AnalysisCtrl {
   /** Position `g` of `variant` (the editor's) on the analysis board. */
   loadPosition(g, variant) {
     this.app.setMode("analysis", { keepGame: true });
+    this.context = null;
     this.table.set(g, variant);
     this.table.viewPly = null;
     this.table.overShown = false;
@@ -295,6 +321,11 @@ export class AnalysisCtrl {
     const moves = moveTexts(t.game);
     if (moves.length) q.set("moves", moves.join(","));
     if (t.viewPly != null) q.set("ply", String(t.viewPly));
+    // the players and event travel with the link
+    for (const [tag, key] of [["Event", "event"], ["Black", "black"], ["White", "white"]]) {
+      const v = this.pdnTag(tag) || this.contextTag(tag);
+      if (v) q.set(key, v.slice(0, 80));
+    }
     return `?${q}`;
   }
 
@@ -345,6 +376,16 @@ export class AnalysisCtrl {
     t.viewPly = params.has("ply") && Number.isInteger(ply) && ply >= 0 && ply < g.plyCount() ? ply : null;
     t.overShown = g.outcome() !== null;
     this.app.setMode("analysis", { keepGame: true });
+    // players and event from the link (plain text, at most 80 characters each)
+    const tags = [];
+    for (const [tag, key] of [["Event", "event"], ["Black", "black"], ["White", "white"]]) {
+      const v = (params.get(key) || "").replace(/[\u0000-\u001f\u007f]/g, " ").trim().slice(0, 80);
+      if (v) tags.push([tag, v]);
+    }
+    if (tags.length) {
+      this.setContext(tags);
+      this.app.refresh();
+    }
   }
 
   // ---- variation tree ---------------------------------------------------------------------------
@@ -566,15 +607,27 @@ export class AnalysisCtrl {
 
   // ---- PDN export -------------------------------------------------------------------------------
 
-  /** The PDN of the tree (main line with its variations and comments), or null without one. */
+  /** The tags of an export: an imported game keeps all its tags, else `tags` (the page's). */
+  exportTags(tags) {
+    return this.pdnInfo
+      ? this.pdnInfo.tags.filter(([k]) => !["result", "gametype", "setup", "fen"].includes(k.toLowerCase()))
+      : tags;
+  }
+
+  /**
+   * The PDN of the tree (main line with its variations and comments, the review's marks on the
+   * main line's moves that have none of their own) with `tags`, or null without a tree.
+   */
   pdnTreeText(tags) {
     if (!this.root || typeof this.table.game.toPdnTree !== "function") return null;
     this.syncTree();
-    // an imported game keeps all its tags
-    const own = this.pdnInfo
-      ? this.pdnInfo.tags.filter(([k]) => !["result", "gametype", "setup", "fen"].includes(k.toLowerCase()))
-      : tags();
     const main = this.mainGame || this.table.game;
-    return main.toPdnTree(own, this.root.comment || "", tree.pdnEntries(this.root));
+    const entries = tree.pdnEntries(this.root);
+    const marks = this.reviewMarks(this.table, main.history());
+    entries.forEach((e, i) => {
+      const mark = marks.get(i);
+      if (mark && !e.strength && !(e.nags && e.nags.length)) e.strength = mark;
+    });
+    return main.toPdnTree(tags, this.root.comment || "", entries);
   }
 }

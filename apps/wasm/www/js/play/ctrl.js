@@ -68,9 +68,17 @@ export class PlayCtrl {
     return o.winner == null ? "Draw" : o.winner === this.human ? "You won!" : "You lost";
   }
 
-  /** The PDN Event tag. */
+  /** The PDN Event tag (a game against the engine names its level). */
   pdnEvent() {
-    return this.hotseat ? "Crown hot-seat game" : "Crown vs human";
+    if (this.hotseat) return "Crown hot-seat game";
+    return this.engine.available === false ? "Crown game" : `Crown vs engine, level ${this.level}`;
+  }
+
+  /** The PDN name of `color`'s player: the hot-seat name, "You", or "Crown level N". */
+  pdnName(color) {
+    if (this.hotseat) return this.names[color] || cap(color);
+    if (color === this.human) return "You";
+    return this.engine.available === false ? "Second player" : `Crown level ${this.level}`;
   }
 
   /** The page's own part of a refresh: its buttons. */
