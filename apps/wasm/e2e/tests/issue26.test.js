@@ -251,7 +251,8 @@ test("defect 6: a finished game against the engine exports its event, players, l
     el.dispatchEvent(new Event("change", { bubbles: true }));
   });
   await page.click("#new-ok");
-  assert.equal(await page.evaluate(() => window.crownApp.state.level), 6);
+  // the dialog's close event (which starts the game) comes in a task of its own
+  await page.waitForFunction(() => window.crownApp.state.level === 6 && window.crownApp.state.game.plyCount() === 0);
   // three moves of Black (the first legal move each time), the engine answering
   for (let i = 0; i < 3; i++) {
     await page.waitForFunction((n) => window.crownApp.state.game.plyCount() === n && !window.crownApp.state.thinking, 2 * i, { timeout: 30000 });
