@@ -154,22 +154,35 @@ pub fn review_view(start: &Position, moves: &[Move], review: &GameReview) -> Rev
 }
 
 /// Review every move of `game` (see `crown_ai::review`): each position is searched to `depth`
-/// plies, or for `movetimeMs` ms (default 100 when neither is given). `onProgress(done, total)` is
-/// called after each move. Returns `{first, moves: [{ply, mover, played, best, bestLine, score,
+/// plies, or for `movetimeMs` ms (default 100 when neither is given); `nodes`, with a depth, caps
+/// each search at that many nodes. A depth (and node) budget gives the same review of the same
+/// game every time (one thread, a fresh engine); a time budget does not, as the depth reached
+/// depends on the machine's load. `onProgress(done, total)` is called after each move. Returns `{first, moves: [{ply, mover, played, best, bestLine, score,
 /// bestScore, depth, loss, mark}], evals, turningPoints: [{ply, before, after}], firstSummary,
 /// secondSummary}` (summaries: `{moves, onlyMoves, inaccuracies, mistakes, blunders,
 /// averageLoss}`).
 ///
 /// # Errors
-/// `ArgumentError` for a depth of 0 or above 120, or a movetime of 0.
+/// `ArgumentError` for a depth of 0 or above 120, a movetime of 0, or nodes below 1.
 #[wasm_bindgen(js_name = reviewGame)]
 pub fn review_game_js(
     game: &WasmGame,
     depth: Option<u32>,
     movetime_ms: Option<f64>,
     on_progress: Option<js_sys::Function>,
+    nodes: Option<f64>,
 ) -> Result<JsValue, JsValue> {
-    let limits = match (depth, movetime_ms) {
+    let nodes = match nodes {
+        Some(n) if n.is_nan() || n < 1.0 => {
+            return Err(error(
+                "ArgumentError",
+                format!("nodes {n} is out of range: at least 1"),
+            ))
+        }
+        Some(n) => Some(n as u64),
+        None => None,
+    };
+    let mut limits = match (depth, movetime_ms) {
         (Some(d), _) if d == 0 || d > 120 => {
             return Err(error(
                 "ArgumentError",
@@ -186,6 +199,9 @@ pub fn review_game_js(
         (None, Some(ms)) => Limits::movetime(ms as u64),
         (None, None) => Limits::movetime(100),
     };
+    if limits.depth.is_some() {
+        limits.nodes = nodes;
+    }
     let core = game.core();
     let start = *core.start();
     let moves = core.moves();

@@ -112,18 +112,22 @@ test("analysis of a finished game: a move at an earlier ply starts a variation; 
   await page.click('#movelist .mv[data-ply="2"]');
   await clickSquare(page, 9);
   await clickSquare(page, 14);
-  await page.waitForFunction(() => document.querySelectorAll("#movelist .mv:not(.empty)").length === 3);
-  assert.deepEqual(await moveList(page), ["11-15", "23-19", "9-14"]);
-  // the main line is kept as a variation of the new line
+  await page.waitForFunction(() => window.crownApp.state.path.length === 3);
+  // the main column keeps the main line (issue 26, defect 4); the new move is a variation, marked
+  assert.deepEqual(await moveList(page), ["11-15", "23-19", "8-11", "22-17"]);
   const vars = await page.$$eval("#movelist .variation", (els) => els.map((e) => e.textContent));
-  assert.ok(vars.some((v) => v.includes("2. 8-11")), `main line shown as an alternative: ${vars}`);
+  assert.ok(vars.some((v) => v.includes("2. 9-14")), `the new move shown as a variation: ${vars}`);
+  assert.match(await page.textContent("#movelist .vmove.current"), /9-14/);
   // and moves keep going in the variation
   await clickSquare(page, 22);
   await clickSquare(page, 18);
-  assert.deepEqual(await moveList(page), ["11-15", "23-19", "9-14", "22-18"]);
+  await page.waitForFunction(() => window.crownApp.state.path.length === 4);
+  assert.deepEqual(await page.evaluate(() => window.crownApp.state.history.map((h) => h.text)), ["11-15", "23-19", "9-14", "22-18"]);
+  assert.match(await page.textContent("#movelist .vmove.current"), /22-18/);
   await screenshot(page, "52-variation");
-  // back to the main line by clicking it: the result is still there
-  await page.click('#movelist .variation .vmove:has-text("8-11")');
+  // back to the main line by clicking its last move: the result is still there
+  await page.click('#movelist .mv[data-ply="4"]');
+  assert.equal(await page.evaluate(() => window.crownApp.state.viewPly), null);
   assert.deepEqual(await moveList(page), ["11-15", "23-19", "8-11", "22-17"]);
   assert.match(await page.textContent("#movelist"), /1-0/);
   // the export has the variations and comments, and reads back

@@ -213,7 +213,9 @@ test("evaluation graph while analysing, without a review: filled in the backgrou
   // a variation: its new position is added to the graph of the line on the board
   await clickSquare(page, 22);
   await clickSquare(page, 18);
-  assert.deepEqual(await moveList(page), ["11-15", "23-19", "8-11", "22-18"]);
+  // a variation: the main column keeps the main line (issue 26, defect 4), the board the variation
+  assert.deepEqual(await moveList(page), ["11-15", "23-19", "8-11", "22-17", "9-13", "17-14", "10x17", "21x14"]);
+  assert.deepEqual(await page.evaluate(() => window.crownApp.state.history.map((h) => h.text)), ["11-15", "23-19", "8-11", "22-18"]);
   await page.waitForFunction(() => {
     const g = document.querySelector("#eval-graph");
     return g.dataset.points === "5" && g.dataset.filled === "5";
@@ -251,7 +253,8 @@ test("variations: make main line and delete, written so in the exported PDN", as
   assert.ok(!out.includes("24-20"), out);
   // go into the 23-19 line, make it the main line again with the button under the list: the result comes back
   await page.click('#movelist .variation .vmove:has-text("8-11")');
-  assert.deepEqual(await moveList(page), ["11-15", "23-19", "8-11", "22-17"]);
+  assert.deepEqual(await page.evaluate(() => window.crownApp.state.history.map((h) => h.text)), ["11-15", "23-19", "8-11", "22-17"]);
+  assert.deepEqual(await moveList(page), ["11-15", "22-18", "15x22"], "the main column keeps the main line");
   assert.equal(await page.isDisabled("#var-promote"), false);
   await page.click("#var-promote");
   out = await download(page, () => page.click("#pdn-download"));
@@ -259,7 +262,7 @@ test("variations: make main line and delete, written so in the exported PDN", as
   assert.match(out, /\[Result "1-0"\]/);
   // go into 22-18 and delete it with the button under the list: back to the position before it
   await page.click('#movelist .variation .vmove:has-text("22-18")');
-  assert.deepEqual((await moveList(page)).slice(0, 2), ["11-15", "22-18"]);
+  assert.deepEqual((await page.evaluate(() => window.crownApp.state.history.map((h) => h.text))).slice(0, 2), ["11-15", "22-18"]);
   await page.click("#var-delete");
   assert.equal(await page.evaluate(() => window.crownApp.state.viewPly), 1);
   assert.deepEqual(await moveList(page), ["11-15", "23-19", "8-11", "22-17"]);

@@ -11,7 +11,7 @@ import * as storage from "./shared/storage.js";
 import { initTheme } from "./shared/theme.js";
 import * as keyboard from "./shared/keyboard.js";
 import { Sounds } from "./shared/sounds.js";
-import { $, cap, hasPdn } from "./shared/util.js";
+import { $, cap, hasPdn, dateText, pdnFileName } from "./shared/util.js";
 import { Table } from "./shared/table.js";
 import { toast, setStatus, download, showGameOver, wireMoveChoices } from "./shared/dialogs.js";
 import * as screen from "./shared/screen.js";
@@ -91,10 +91,12 @@ class App {
     if (ctrl.afterPosition) ctrl.afterPosition(this.board);
     if (animateMove && before) this.board.animate(animateMove, before);
     const analysing = this.mode === "analysis";
+    const line = analysing ? this.analysis.moveListLine() : null;
     screen.renderMoveList(t, {
-      marks: this.analysis.reviewMarks(t),
+      marks: line ? this.analysis.reviewMarks(t, line.history) : this.analysis.reviewMarks(t),
       extras: analysing ? (k) => this.analysis.extras(k) : null,
       goto: (p) => this.goto(p),
+      line,
     });
     this.renderBars();
     this.renderStatus();
@@ -123,6 +125,7 @@ class App {
       modeName: ctrl.modeName(),
       browsing: this.mode === "analysis",
       statusText: (side, must) => ctrl.statusText(side, must),
+      outcomeText: ctrl.outcomeText ? (o) => ctrl.outcomeText(o) : null,
     });
   }
 
@@ -220,6 +223,8 @@ class App {
   setMode(mode, { keepGame = false } = {}) {
     if (this.mode !== mode) this.engine.stop();
     const prev = this.mode;
+    // the game brought to the analysis board keeps its players and event (read before the swap)
+    const context = mode === "analysis" && prev !== "analysis" && (prev === "play" || keepGame) ? this.#contextTags(this[prev]) : null;
     this.mode = mode;
     document.body.dataset.mode = mode; // style.css: the analysis panel's two columns
     if (mode === "online" && !this.online) this.online = new OnlineCtrl({ app: this, crown, sounds: this.sounds });
@@ -237,7 +242,19 @@ class App {
       // analyse the game on the board
       this.table.viewPly = null;
     }
+    if (context && this.table.game && this.table.game.plyCount() > 0) this.analysis.setContext(context);
     if (this.table.game) this.refresh();
+  }
+
+  /** The Event, Black and White tags page controller `ctrl` gives its game. */
+  #contextTags(ctrl) {
+    if (!ctrl || !ctrl.pdnEvent) return null;
+    const name = (c) => (ctrl.pdnName ? ctrl.pdnName(c) : ctrl.nameOf(c));
+    return [
+      ["Event", ctrl.pdnEvent()],
+      ["Black", name("black")],
+      ["White", name("white")],
+    ];
   }
 
   #swapGames(from, to, keepGame) {
@@ -325,8 +342,7 @@ class App {
 
   /** The PDN tags of the game on screen: event, site, date, players. */
   pdnTags() {
-    const d = new Date();
-    const date = `${d.getFullYear()}.${String(d.getMonth() + 1).padStart(2, "0")}.${String(d.getDate()).padStart(2, "0")}`;
+    const date = dateText();
     const ctrl = this.ctrl;
     const tags = [
       ["Event", ctrl.pdnEvent()],
@@ -342,9 +358,10 @@ class App {
     if (!hasPdn(crown)) return;
     try {
       const t = this.table;
-      const treeText = this.mode === "analysis" ? this.analysis.pdnTreeText(() => this.pdnTags()) : null;
-      const text = treeText ?? t.game.toPdn(this.pdnTags());
-      download(`crown-${t.variant}-${Date.now()}.pdn`, text);
+      const tags = this.mode === "analysis" ? this.analysis.exportTags(this.pdnTags()) : this.pdnTags();
+      const treeText = this.mode === "analysis" ? this.analysis.pdnTreeText(tags) : null;
+      const text = treeText ?? t.game.toPdn(tags);
+      download(pdnFileName(t.variant, tags), text);
     } catch (e) {
       toast(e.message);
     }
@@ -435,7 +452,7 @@ class App {
   #onKey(e) {
     if (document.querySelector("dialog[open]")) return;
     if (e.target instanceof Element && e.target.closest("#board")) return;
-    if (e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement) return;
+    if (takesKeys(e.target)) return;
     const t = this.table;
     if (e.key === "ArrowLeft") this.goto(t.shownPly() - 1);
     else if (e.key === "ArrowRight") this.goto(t.shownPly() + 1);
@@ -455,6 +472,20 @@ class App {
     if (this.mode === "play") this.play.tick();
     else if (this.mode === "online" && this.online.clock()) this.renderBars();
   }
+}
+
+/** Input types that are clicked, not typed in: the arrow keys still navigate when one has focus. */
+const CLICKED_INPUTS = new Set(["checkbox", "button", "submit", "reset", "image", "color", "file"]);
+
+/**
+ * True when `el` uses the navigation keys itself (a text field, a text area, a select, radios, a
+ * range, editable text); a focused checkbox or button does not, so ← / → still navigate after a
+ * click on "Engine" or "Numbers".
+ */
+function takesKeys(el) {
+  if (!(el instanceof Element)) return false;
+  if (el instanceof HTMLInputElement) return !CLICKED_INPUTS.has(el.type);
+  return el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement || el.isContentEditable;
 }
 
 /**

@@ -17,6 +17,14 @@ import { PdnImport } from "./pdn.js";
 /** Endings the board does not show (a PDN resignation, time, agreement): kept on the tree's nodes. */
 const BOARD_LESS_ENDS = ["resignation", "time", "agreement"];
 
+/**
+ * The search budget of each position of a game review: a fixed depth with a node cap, never a
+ * time, so that the same game gets the same verdicts every time on any machine (issue 26). Depth
+ * 14 costs about as much as the 100 ms per position it replaces: Tinsley's game 14 (43 plies)
+ * takes 5–6 s in V8 on one core.
+ */
+export const REVIEW_BUDGET = { depth: 14, nodes: 300000 };
+
 /** The analysis page: the board with its variation tree, evaluation, review and PDN. */
 export class AnalysisCtrl {
   /** `app`: the router; `table`: the local game; `engine`: the live analysis's engine client. */
@@ -37,6 +45,9 @@ export class AnalysisCtrl {
     this.path = [];
     this.mainGame = null;
     this.pdnInfo = null; // {tags: [[name, value]], index, count, error}
+    // the players and event of a game brought from the play or online page, or from a link:
+    // {tags: [[name, value]], startFen, moves: [long text]} (kept while the board holds that game)
+    this.context = null;
     this.analysisTimer = 0;
     this.editor = new Editor(crown, (g, variant) => this.loadPosition(g, variant));
     this.pdn = new PdnImport(this);
@@ -64,6 +75,7 @@ export class AnalysisCtrl {
       if (v) this.deleteLine(v);
     });
     $("analysis-new").addEventListener("click", () => {
+      this.context = null;
       this.table.set(this.table.fresh());
       this.table.viewPly = null;
       this.app.refresh();
@@ -84,14 +96,45 @@ export class AnalysisCtrl {
     return this.table.viewPly != null || g.outcome() === null;
   }
 
-  /** The players of an imported game (PDN tags Black and White), else the colours. */
+  /** The players of an imported game (PDN tags Black and White) or of the game brought here, else the colours. */
   nameOf(color) {
-    return this.pdnTag(cap(color)) || cap(color);
+    return this.pdnTag(cap(color)) || this.contextTag(cap(color)) || cap(color);
+  }
+
+  /** Keep `tags` (Event, Black, White) with the game now on the board. */
+  setContext(tags) {
+    const g = this.table.game;
+    this.context = tags ? { tags, startFen: g.startFen(), moves: moveTexts(g) } : null;
+  }
+
+  /** The value of tag `name` of the game brought here ("" when none, or the board holds another game). */
+  contextTag(name) {
+    const c = this.context;
+    if (!c || this.app.mode !== "analysis" || !this.table.game || c.startFen !== this.table.game.startFen()) return "";
+    // the board's main line and the game brought here agree as far as both go
+    const main = this.mainGame && this.root ? tree.mainLine(this.root).map((n) => n.long) : moveTexts(this.table.game);
+    const n = Math.min(main.length, c.moves.length);
+    for (let i = 0; i < n; i++) if (main[i] !== c.moves[i]) return "";
+    const x = c.tags.find(([k]) => k.toLowerCase() === name.toLowerCase());
+    return x && x[1] && x[1] !== "?" ? x[1] : "";
   }
 
   /** The status line while the game goes on (`must`: the capture note). */
   statusText(side, must) {
     return `${cap(side)} to move${must}`;
+  }
+
+  /**
+   * The status line's result at the end of the line: an imported game's result that the board
+   * does not show (a PDN's `1-0` is recorded as a resignation) is said as the PDN says it, never
+   * as a resignation, time or agreement the file does not mention.
+   */
+  outcomeText(o) {
+    if (this.pdnInfo && BOARD_LESS_ENDS.includes(o.reason)) {
+      const who = o.winner ? `${cap(o.winner)} wins` : "Draw";
+      return `${o.result} · ${who} (the result the PDN gives; how the game ended is not recorded)`;
+    }
+    return `${o.result} · ${o.text}`;
   }
 
   /** The game-over dialog's title for outcome `o`. */
@@ -101,7 +144,7 @@ export class AnalysisCtrl {
 
   /** The PDN Event tag of a game made on the board. */
   pdnEvent() {
-    return "Crown analysis";
+    return this.contextTag("Event") || "Crown analysis";
   }
 
   /** The value of tag `name` of the imported game ("" when missing or "?"). */
@@ -116,14 +159,53 @@ export class AnalysisCtrl {
     this.syncTree();
   }
 
-  /** The move list's comments and variations after ply k+1 (a list item or null). */
+  /**
+   * What the move list's main column shows: the tree's main line (its history views, result, the
+   * shown ply on it or -1 when the board shows a variation, and a click's target), or null without
+   * a tree. A variation played on the board stays among the variations until "Make main line".
+   */
+  moveListLine() {
+    if (!this.root) return null;
+    const t = this.table;
+    const main = tree.mainLine(this.root);
+    const ply = t.shownPly();
+    const shown = this.shownNode();
+    const onMain = ply === 0 || main[ply - 1] === shown;
+    let history;
+    let outcome;
+    if (tree.isMainLine(this.path) && this.path.length === main.length) {
+      history = t.history;
+      outcome = t.game.outcome();
+    } else if (this.mainGame && this.mainGame.plyCount() === main.length) {
+      history = this.mainGame.history();
+      outcome = this.mainGame.outcome();
+    } else {
+      return null;
+    }
+    if (history.some((h, i) => h.mv.longText !== main[i].long)) return null;
+    const goto = (p) => {
+      if (tree.isMainLine(this.path)) this.app.goto(p);
+      else this.showNode(p <= 0 ? this.root : main[Math.min(p, main.length) - 1]);
+    };
+    return { history, outcome, current: onMain ? ply : -1, goto };
+  }
+
+  /** The move list's comments and variations after main-line ply k+1 (a list item or null). */
   extras(k) {
-    if (!this.path[k]) return null;
-    return view.lineExtras(this.table, this.path, k, {
-      show: (n) => this.showNode(n),
-      promote: (v) => this.promoteLine(v),
-      delete: (v) => this.deleteLine(v),
-    });
+    const main = this.root ? tree.mainLine(this.root) : [];
+    const line = main[k] ? main : this.path;
+    if (!line[k]) return null;
+    return view.lineExtras(
+      this.table,
+      line,
+      k,
+      {
+        show: (n) => this.showNode(n),
+        promote: (v) => this.promoteLine(v),
+        delete: (v) => this.deleteLine(v),
+      },
+      this.shownNode(),
+    );
   }
 
   /** The page's own part of a refresh (hidden when the page is not `active`). */
@@ -159,6 +241,7 @@ export class AnalysisCtrl {
       path: tree.pathIndices(this.path),
       viewPly: this.table.viewPly,
       pdnInfo: this.pdnInfo,
+      context: this.context,
     });
   }
 
@@ -167,6 +250,8 @@ export class AnalysisCtrl {
     this.root = saved.tree ? tree.treeFromJson(saved.tree) : tree.treeOfHistory(g.history());
     this.mainGame = g.clone();
     this.pdnInfo = saved.pdnInfo || null;
+    const c = saved.context;
+    this.context = c && Array.isArray(c.tags) && Array.isArray(c.moves) && typeof c.startFen === "string" ? c : null;
     this.path = tree.lineThrough(this.root);
     const target = tree.nodeAt(this.root, saved.path || []);
     this.table.history = g.history();
@@ -193,6 +278,7 @@ export class AnalysisCtrl {
   /** Position `g` of `variant` (the editor's) on the analysis board. */
   loadPosition(g, variant) {
     this.app.setMode("analysis", { keepGame: true });
+    this.context = null;
     this.table.set(g, variant);
     this.table.viewPly = null;
     this.table.overShown = false;
@@ -235,6 +321,11 @@ export class AnalysisCtrl {
     const moves = moveTexts(t.game);
     if (moves.length) q.set("moves", moves.join(","));
     if (t.viewPly != null) q.set("ply", String(t.viewPly));
+    // the players and event travel with the link
+    for (const [tag, key] of [["Event", "event"], ["Black", "black"], ["White", "white"]]) {
+      const v = this.pdnTag(tag) || this.contextTag(tag);
+      if (v) q.set(key, v.slice(0, 80));
+    }
     return `?${q}`;
   }
 
@@ -285,6 +376,16 @@ export class AnalysisCtrl {
     t.viewPly = params.has("ply") && Number.isInteger(ply) && ply >= 0 && ply < g.plyCount() ? ply : null;
     t.overShown = g.outcome() !== null;
     this.app.setMode("analysis", { keepGame: true });
+    // players and event from the link (plain text, at most 80 characters each)
+    const tags = [];
+    for (const [tag, key] of [["Event", "event"], ["Black", "black"], ["White", "white"]]) {
+      const v = (params.get(key) || "").replace(/[\u0000-\u001f\u007f]/g, " ").trim().slice(0, 80);
+      if (v) tags.push([tag, v]);
+    }
+    if (tags.length) {
+      this.setContext(tags);
+      this.app.refresh();
+    }
   }
 
   // ---- variation tree ---------------------------------------------------------------------------
@@ -456,18 +557,21 @@ export class AnalysisCtrl {
   // ---- game review ------------------------------------------------------------------------------
 
   /** The review, when it is of the game on `t` (same start, and its moves and the game's agree). */
-  currentReview(t = this.table) {
+  currentReview(t = this.table, history = t.history) {
     const r = this.review;
     if (!r || !r.result || r.startFen !== t.game.startFen()) return null;
-    const moves = t.history.map((h) => h.mv.longText);
+    const moves = history.map((h) => h.mv.longText);
     const n = Math.min(moves.length, r.moves.length);
     for (let i = 0; i < n; i++) if (moves[i] !== r.moves[i]) return null;
     return r;
   }
 
-  /** The review's marks by ply (0-based) for the game on `t`, empty without a review of it. */
-  reviewMarks(t = this.table) {
-    const r = this.currentReview(t);
+  /**
+   * The review's marks by ply (0-based) for the game on `t`, empty without a review of it;
+   * `history`: the line they are for (default: the one on the board).
+   */
+  reviewMarks(t = this.table, history = t.history) {
+    const r = this.currentReview(t, history);
     const marks = new Map();
     if (r) for (const m of r.result.moves) if (m.mark) marks.set(m.ply, m.mark);
     return marks;
@@ -485,7 +589,7 @@ export class AnalysisCtrl {
       toast("No moves to review yet.");
       return;
     }
-    const req = { variant: this.table.variant, startFen: g.startFen(), moves, movetimeMs: 100 };
+    const req = { variant: this.table.variant, startFen: g.startFen(), moves, ...REVIEW_BUDGET };
     this.review = { startFen: req.startFen, moves, result: null };
     $("review-game").textContent = "Stop review";
     try {
@@ -503,15 +607,27 @@ export class AnalysisCtrl {
 
   // ---- PDN export -------------------------------------------------------------------------------
 
-  /** The PDN of the tree (main line with its variations and comments), or null without one. */
+  /** The tags of an export: an imported game keeps all its tags, else `tags` (the page's). */
+  exportTags(tags) {
+    return this.pdnInfo
+      ? this.pdnInfo.tags.filter(([k]) => !["result", "gametype", "setup", "fen"].includes(k.toLowerCase()))
+      : tags;
+  }
+
+  /**
+   * The PDN of the tree (main line with its variations and comments, the review's marks on the
+   * main line's moves that have none of their own) with `tags`, or null without a tree.
+   */
   pdnTreeText(tags) {
     if (!this.root || typeof this.table.game.toPdnTree !== "function") return null;
     this.syncTree();
-    // an imported game keeps all its tags
-    const own = this.pdnInfo
-      ? this.pdnInfo.tags.filter(([k]) => !["result", "gametype", "setup", "fen"].includes(k.toLowerCase()))
-      : tags();
     const main = this.mainGame || this.table.game;
-    return main.toPdnTree(own, this.root.comment || "", tree.pdnEntries(this.root));
+    const entries = tree.pdnEntries(this.root);
+    const marks = this.reviewMarks(this.table, main.history());
+    entries.forEach((e, i) => {
+      const mark = marks.get(i);
+      if (mark && !e.strength && !(e.nags && e.nags.length)) e.strength = mark;
+    });
+    return main.toPdnTree(tags, this.root.comment || "", entries);
   }
 }

@@ -121,6 +121,7 @@ export class PdnImport {
       ctrl.syncTree();
     }
     ctrl.pdnInfo = info;
+    ctrl.context = null;
     t.viewPly = 0;
     t.overShown = true;
     ctrl.app.refresh();

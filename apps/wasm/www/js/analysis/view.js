@@ -8,9 +8,10 @@ import * as tree from "./tree.js";
 /**
  * A list item with ply k+1's comment and its variations (each move clickable: `on.show(node)`;
  * beside a variation `on.promote(v)` and `on.delete(v)`), or null. `table`: the board's game;
- * `path`: the tree's line on the board.
+ * `path`: the line of the move list's main column; `current`: the node shown on the board (its
+ * move is marked when it is in a variation).
  */
-export function lineExtras(table, path, k, on) {
+export function lineExtras(table, path, k, on, current = null) {
   const n = path[k];
   const alts = n.parent.children.filter((c) => c !== n);
   if (!n.comment && !alts.length) return null;
@@ -33,7 +34,8 @@ export function lineExtras(table, path, k, on) {
     while (x && count < 24) {
       const b = document.createElement("button");
       b.type = "button";
-      b.className = "vmove";
+      b.className = x === current ? "vmove current" : "vmove";
+      if (x === current) b.setAttribute("aria-current", "true");
       const label = count === 0 || ply % 2 === (firstIsFirst ? 1 : 0) ? tree.moveLabel(ply, firstIsFirst) + " " : "";
       b.textContent = label + x.text + (x.strength || "");
       const target = x;

@@ -219,10 +219,18 @@ export class Online {
     this.#showShare();
     this.lobby.hide();
     this.chat.open(id, !!this.seat);
+    this.#renderChat();
     this.#connect();
   }
 
 
+
+  /** The chat box: shown for a game between players, not against the server's engine (nobody to talk to). */
+  #renderChat() {
+    const v = this.view;
+    const engine = !!v && ["black", "white"].some((c) => v[c] && v[c].kind === "engine");
+    $("chat").hidden = !this.chat.gameId || engine;
+  }
 
   #setConn(state, text = "") {
     this.conn = state;
@@ -390,6 +398,7 @@ export class Online {
       this.hooks.toast(`${who} asked for a rematch: “Watch the rematch” follows it`, 6000);
     }
     this.chat.setWritable(!!this.seat);
+    this.#renderChat();
     this.#showShare();
     this.#renderConn();
     this.#title();

@@ -14,6 +14,8 @@ export function renderActions(v, seat) {
   offerBtn.disabled = !playing || v.draw_offer === seat;
   offerBtn.textContent = playing && theirs(v.draw_offer) ? "Accept draw" : "Offer draw";
   $("online-decline-draw").hidden = !(playing && theirs(v.draw_offer));
+  // Impasse has no draws (docs/rules.md): no offer to make or answer
+  if (v.variant === "impasse") offerBtn.hidden = $("online-decline-draw").hidden = true;
   const tb = $("online-takeback");
   tb.disabled = !playing || v.takeback_request === seat || v.ply === 0;
   tb.textContent = playing && theirs(v.takeback_request) ? "Accept takeback" : "Take back";

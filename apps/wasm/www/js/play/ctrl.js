@@ -8,6 +8,19 @@ import { toast, confirmThen } from "../shared/dialogs.js";
 import * as storage from "../shared/storage.js";
 import { parseClock, renderButtons, wireButtons } from "./view.js";
 
+/**
+ * The least time (ms) the engine of casual level 1–10 takes over a move, as a person would: 1.5 s
+ * at level 1 down to 0.4 s at level 7, none from level 8 (the search itself takes longer there).
+ * Its search is as fast as ever; the move is only shown later. With a clock the pause is at most a
+ * twentieth of the engine's remaining time.
+ */
+export const THINK_FLOOR_MS = [0, 1500, 1300, 1100, 950, 800, 600, 400, 0, 0, 0];
+
+/** The least think time of `level` in ms (0 outside 1–7). */
+export function thinkFloorMs(level) {
+  return THINK_FLOOR_MS[Math.round(level)] || 0;
+}
+
 /** The play page: a local game against the engine or between two players on this device. */
 export class PlayCtrl {
   /**
@@ -24,6 +37,7 @@ export class PlayCtrl {
     this.hotseat = false; // two players on this device (no engine), both sides moved by clicking
     this.names = { black: "", white: "" }; // hot-seat players' names ("" = the colour's name)
     this.level = 4;
+    this.engineTurn = 0; // counts the engine's turns: a move that comes after a takeback or a new game is dropped
     this.thinking = false;
     this.lastScore = null; // engine's last score from its own point of view
     this.clock = null; // {black, white, inc, running: color|null, last: ms timestamp}
@@ -68,9 +82,17 @@ export class PlayCtrl {
     return o.winner == null ? "Draw" : o.winner === this.human ? "You won!" : "You lost";
   }
 
-  /** The PDN Event tag. */
+  /** The PDN Event tag (a game against the engine names its level). */
   pdnEvent() {
-    return this.hotseat ? "Crown hot-seat game" : "Crown vs human";
+    if (this.hotseat) return "Crown hot-seat game";
+    return this.engine.available === false ? "Crown game" : `Crown vs engine, level ${this.level}`;
+  }
+
+  /** The PDN name of `color`'s player: the hot-seat name, "You", or "Crown level N". */
+  pdnName(color) {
+    if (this.hotseat) return this.names[color] || cap(color);
+    if (color === this.human) return "You";
+    return this.engine.available === false ? "Second player" : `Crown level ${this.level}`;
   }
 
   /** The page's own part of a refresh: its buttons. */
@@ -150,11 +172,15 @@ export class PlayCtrl {
     this.app.renderButtons();
     this.app.board.setMoves([]);
     const limits = { level: this.level };
+    let floor = thinkFloorMs(this.level);
     if (this.clock) {
       const me = g.sideToMove();
       limits.clock = { remainingMs: Math.max(0, Math.floor(this.clock[me])), incrementMs: this.clock.inc };
+      floor = Math.min(floor, this.clock[me] / 20);
     }
     const gameAtStart = this.table.game;
+    const turn = ++this.engineTurn;
+    const started = performance.now();
     let result;
     try {
       result = await this.engine.search(
@@ -169,6 +195,10 @@ export class PlayCtrl {
       }
       return;
     }
+    // a human-like pause at the low levels (THINK_FLOOR_MS), still "thinking"
+    const wait = floor - (performance.now() - started);
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    if (turn !== this.engineTurn) return; // taken back or a new game meanwhile
     this.thinking = false;
     if (this.table.game !== gameAtStart || this.table.game.outcome() || this.app.mode !== "play") return;
     this.lastScore = result.score;
@@ -238,6 +268,7 @@ export class PlayCtrl {
   /** A new game on the table: its live position shown, no engine score yet, its end not announced. */
   #startFresh() {
     this.table.viewPly = null;
+    this.engineTurn++; // an engine move still pausing (THINK_FLOOR_MS) is not played in the new game
     this.thinking = false;
     this.lastScore = null;
     this.table.overShown = false;
@@ -263,6 +294,7 @@ export class PlayCtrl {
     const g = this.table.game;
     if (this.app.mode !== "play" || g.outcome() !== null) return;
     this.engine.stop();
+    this.engineTurn++;
     this.thinking = false;
     if (g.plyCount() === 0 && g.outcome() === null) return;
     const wasOver = g.outcome() !== null;

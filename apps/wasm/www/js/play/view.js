@@ -17,6 +17,8 @@ export function renderButtons(ctrl, active) {
   $("resign").disabled = !active || over;
   $("offer-draw").disabled = !active || over || (ctrl.engine.available === false && !ctrl.hotseat);
   $("offer-draw").textContent = ctrl.hotseat ? "Agree draw" : "Offer draw";
+  // Impasse has no draws (docs/rules.md): no offer to make
+  $("offer-draw").hidden = ctrl.table.variant === "impasse";
 }
 
 /** Wire the play buttons and the new game dialog (#dlg-new) to `ctrl`. */

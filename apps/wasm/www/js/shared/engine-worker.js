@@ -1,6 +1,6 @@
 // Web Worker that runs the Crown engine (crown-ai compiled to WebAssembly) off the main thread.
 // Messages in: {type: "search", id, variant, startFen, moves: [text], limits},
-//              {type: "review", id, variant, startFen, moves: [text], movetimeMs}
+//              {type: "review", id, variant, startFen, moves: [text], depth, nodes} (or movetimeMs)
 // Messages out: {type: "ready", engine: bool}, {type: "info", id, info} (review: {done, total}),
 //               {type: "done", id, result}, {type: "error", id, message}
 import init, * as crown from "../../pkg/crown_wasm.js";
@@ -65,10 +65,15 @@ self.onmessage = async (e) => {
     const game = crown.Game.fromFen(msg.variant, msg.startFen);
     for (const m of msg.moves) game.play(m);
     if (msg.type === "review") {
-      // The same review as `crown annotate` and the TUI (crown_ai::review).
-      const result = crown.reviewGame(game, undefined, msg.movetimeMs || 100, (done, total) => {
+      // The same review as `crown annotate` and the TUI (crown_ai::review). With a depth (and node)
+      // budget it is the same every time; the databases are the same as well (loaded first).
+      await loadTables(msg.variant);
+      const progress = (done, total) => {
         postMessage({ type: "info", id, info: { done, total } });
-      });
+      };
+      const result = msg.depth
+        ? crown.reviewGame(game, msg.depth, undefined, progress, msg.nodes || undefined)
+        : crown.reviewGame(game, undefined, msg.movetimeMs || 100, progress);
       game.free();
       postMessage({ type: "done", id, result });
       return;

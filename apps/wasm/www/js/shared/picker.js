@@ -15,9 +15,9 @@ export function resultOf(entry) {
 }
 
 /** One line about a game: players, event, date, result. */
-export function gameSummary(entry) {
+export function gameSummary(entry, withResult = true) {
   const players = `${tagOf(entry, "Black") || "?"} – ${tagOf(entry, "White") || "?"}`;
-  const rest = [tagOf(entry, "Event"), tagOf(entry, "Date"), resultOf(entry)].filter((x) => x && x !== "?");
+  const rest = [tagOf(entry, "Event"), tagOf(entry, "Date"), withResult ? resultOf(entry) : ""].filter((x) => x && x !== "?");
   return `${players} · ${rest.join(" · ")}`;
 }
 
@@ -272,9 +272,14 @@ export class GamePicker {
     n.textContent = `#${e.index}`;
     const s = document.createElement("span");
     s.className = "game-text";
-    s.textContent = e.error ? `unreadable: ${e.error}` : gameSummary(e);
-    b.title = s.textContent;
-    b.append(n, s);
+    b.title = e.error ? `unreadable: ${e.error}` : gameSummary(e);
+    // the result in a column of its own, never cut off by a long event name
+    const result = e.error ? "" : resultOf(e) || "";
+    s.textContent = e.error ? b.title : gameSummary(e, false);
+    const r = document.createElement("span");
+    r.className = "game-result";
+    r.textContent = result && result !== "?" ? result : "";
+    b.append(n, s, r);
     b.disabled = !!e.error;
     b.addEventListener("click", () => {
       this.dialog.close();

@@ -16,12 +16,16 @@ export const MARK_CLASS = { "??": "blunder", "?": "mistake", "?!": "inaccuracy",
  * the list item `extras(k)` returns (the analysis board's comments and variations; null: none),
  * and the result; a click on a move calls `goto(ply)`.
  */
-export function renderMoveList(table, { marks, extras, goto }) {
+export function renderMoveList(table, { marks, extras, goto, line = null }) {
   const list = $("movelist");
   list.replaceChildren();
   const first = table.game.firstPlayer();
-  const h = table.history;
-  const cur = table.shownPly();
+  // `line` (the analysis board): the main line in the main column ({history, outcome, current:
+  // the shown ply on it, -1 when a variation is shown, goto}), so a variation stays a variation
+  // until it is made the main line, as the exported PDN writes it
+  const h = line ? line.history : table.history;
+  const cur = line ? line.current : table.shownPly();
+  if (line) goto = line.goto;
   let num = 1;
   let i = 0;
   const cell = (k) => {
@@ -72,7 +76,7 @@ export function renderMoveList(table, { marks, extras, goto }) {
     more(i);
     if (i + 1 < h.length) more(i + 1);
   }
-  const o = table.game.outcome();
+  const o = line ? line.outcome : table.game.outcome();
   if (o) {
     const li = document.createElement("li");
     const r = document.createElement("span");
@@ -81,7 +85,7 @@ export function renderMoveList(table, { marks, extras, goto }) {
     li.appendChild(r);
     list.appendChild(li);
   }
-  const curEl = list.querySelector(".mv.current");
+  const curEl = list.querySelector(".mv.current, .vmove.current");
   if (curEl) curEl.scrollIntoView({ block: "nearest" });
   else list.parentElement.scrollTop = cur === 0 ? 0 : list.parentElement.scrollHeight;
 }
@@ -120,26 +124,41 @@ export function renderBars(table, { flipped, nameOf, clock }) {
 }
 
 /**
- * The title ("American checkers · vs engine") and the status line: the result, "Viewing move…"
- * when `browsing` is off and an earlier ply is shown, else `statusText(side, must)` (`must`: the
- * " — must capture" note or "").
+ * The title ("American checkers · vs engine") and the status line of the position on the board:
+ * when `browsing` is off and an earlier ply is shown, "Viewing move…" (a finished game's result
+ * first); when on, the shown ply's own side to move, and the result only at the end of the line.
+ * `statusText(side, must)` words the side to move (`must`: the " — must capture" note or "");
+ * `outcomeText(o)`, when given, words a result (default: "1-0 · Black wins: …").
  */
-export function renderStatus(table, board, { modeName, browsing, statusText }) {
+export function renderStatus(table, board, { modeName, browsing, statusText, outcomeText = null }) {
   const g = table.game;
   $("game-title").textContent = `${VARIANT_NAMES[table.variant] || table.variant} · ${modeName}`;
-  const o = g.outcome();
+  const n = table.history.length;
+  const ply = table.shownPly();
+  const o = !browsing || ply === n ? g.outcome() : null;
   if (o) {
-    setStatus(`${o.result} · ${o.text}`, "over");
+    setStatus(outcomeText ? outcomeText(o) : `${o.result} · ${o.text}`, "over");
     return;
   }
-  const side = g.sideToMove();
   if (table.viewPly != null && !browsing) {
-    setStatus(`Viewing move ${table.viewPly} of ${table.history.length} — press ⏭ to return`);
+    setStatus(`Viewing move ${table.viewPly} of ${n} — press ⏭ to return`);
     return;
   }
-  const must = g.mustCapture()
+  let side;
+  let mustCapture;
+  if (ply === n) {
+    side = g.sideToMove();
+    mustCapture = g.mustCapture();
+  } else {
+    // an earlier ply of the line: its own position says who is to move
+    const probe = table.crown.Game.fromFen(table.variant, table.fenAt(ply));
+    side = probe.sideToMove();
+    mustCapture = probe.mustCapture();
+    probe.free();
+  }
+  const must = mustCapture
     ? " — must capture"
-    : board.forcedRemoval() && table.shownPly() === table.history.length
+    : board.forcedRemoval() && ply === n
       ? " — Impasse: remove one of your checkers"
       : "";
   setStatus(statusText(side, must));

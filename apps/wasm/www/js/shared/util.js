@@ -12,6 +12,37 @@ export const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 /** The other colour ("black" ↔ "white"). */
 export const other = (c) => (c === "black" ? "white" : "black");
 
+/** `d` as PDN writes dates ("2026.12.03"), or with `sep` ("2026-12-03"). */
+export function dateText(d = new Date(), sep = ".") {
+  return [d.getFullYear(), String(d.getMonth() + 1).padStart(2, "0"), String(d.getDate()).padStart(2, "0")].join(sep);
+}
+
+/**
+ * The file name of an exported game: `crown-american-2026-12-03-you-vs-crown-level-6.pdn` (the
+ * players first moving first; left out when they are only the colours or unknown).
+ */
+export function pdnFileName(variant, tags, d = new Date()) {
+  const tag = (k) => (tags.find(([n]) => n.toLowerCase() === k.toLowerCase()) || [])[1] || "";
+  const slug = (s) =>
+    s
+      .normalize("NFKD")
+      .replace(/[\u0300-\u036f]/g, "")
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-+|-+$/g, "")
+      .slice(0, 40);
+  const named = (color) => {
+    const n = tag(color);
+    return n && n !== "?" && n.toLowerCase() !== color.toLowerCase() ? slug(n) : "";
+  };
+  const first = variant === "impasse" ? "White" : "Black";
+  const second = first === "Black" ? "White" : "Black";
+  const a = named(first);
+  const b = named(second);
+  const players = a || b ? `-${a || "unknown"}-vs-${b || "unknown"}` : "";
+  return `crown-${slug(variant)}-${dateText(d, "-")}${players}.pdn`;
+}
+
 /** The moves of a wasm game in long notation, in order. */
 export function moveTexts(game) {
   return game.history().map((h) => h.mv.longText);
