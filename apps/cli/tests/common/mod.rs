@@ -7,10 +7,15 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 /// A `Command` for the `crown` binary of this build, with the background database build off
-/// (`CROWN_EGDB_BUILD=0`: a test never builds into the per-user directory by accident).
+/// (`CROWN_EGDB_BUILD=0`: a test never builds into the per-user directory by accident) and the
+/// per-user data directory an empty one of this build (`XDG_DATA_HOME`), so that databases a user
+/// of the machine built there never change a test's output. A test may set either again.
 pub fn crown_command() -> Command {
+    let data = Path::new(env!("CARGO_TARGET_TMPDIR")).join("empty-data-home");
+    // A test that finds it missing reads "no per-user databases", as with an empty one.
+    let _ = std::fs::create_dir_all(&data);
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_crown"));
-    cmd.env("CROWN_EGDB_BUILD", "0");
+    cmd.env("CROWN_EGDB_BUILD", "0").env("XDG_DATA_HOME", &data);
     cmd
 }
 
