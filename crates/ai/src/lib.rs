@@ -39,6 +39,7 @@ pub mod book;
 pub mod dataset;
 pub mod eval;
 pub mod opponent;
+pub mod puzzle;
 pub mod review;
 mod search;
 pub mod session;
