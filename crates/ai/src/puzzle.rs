@@ -619,7 +619,8 @@ impl<'a> Finder<'a> {
     }
 
     /// Decide whether `pos` has exactly one move that wins (or, when it does not win, one move that
-    /// keeps a draw that every other move loses): see the module documentation. `None` when not,
+    /// keeps a draw that every other move loses): see the module documentation. The engine's hash
+    /// table is cleared first. `None` when not,
     /// when the position has fewer than two legal moves, or when stopped.
     pub fn prove(&mut self, pos: &Position) -> Option<Verdict> {
         if pos.winner().is_some() || pos.legal_moves().len() < 2 {
@@ -628,6 +629,9 @@ impl<'a> Finder<'a> {
         if let Some(v) = self.prove_by_tables(pos) {
             return v;
         }
+        // A fresh hash table: the same position gets the same answer whatever was searched before
+        // (with node or depth limits and one thread, `check` repeats `find_in_game` exactly).
+        self.engine.new_game();
         let limits = self.options.limits.clone();
         let (mv, goal, _) = self.search_round(pos, &limits)?;
         let confirm = self.options.confirm.clone();
