@@ -216,3 +216,28 @@ fn jsonl_round_trip_and_errors_name_the_line() {
         Ok(_) => panic!("accepted bytes that are not UTF-8"),
     }
 }
+
+/// The committed sets read (every FEN and solution legal), hold only their own game, have unique
+/// ids, and each solution has an odd number of moves (it ends with the solver's move).
+#[test]
+fn the_committed_sets_read() {
+    for v in Variant::ALL {
+        let path = format!("{}/puzzles/{}.jsonl", env!("CARGO_MANIFEST_DIR"), v.id());
+        let file = std::fs::File::open(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let set =
+            read_jsonl(std::io::BufReader::new(file)).unwrap_or_else(|e| panic!("{path}: {e}"));
+        assert!(set.len() >= 12, "{path}: {} puzzles", set.len());
+        let ids: HashSet<&str> = set.iter().map(|p| p.id.as_str()).collect();
+        assert_eq!(ids.len(), set.len(), "{path}: duplicate ids");
+        for p in &set {
+            assert_eq!(p.variant, v, "{}", p.id);
+            assert_eq!(p.solution.len() % 2, 1, "{}", p.id);
+            assert_eq!(
+                p.themes.contains(&Theme::DrawSave),
+                p.goal == Goal::Draw,
+                "{}",
+                p.id
+            );
+        }
+    }
+}
