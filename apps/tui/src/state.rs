@@ -70,6 +70,8 @@ pub struct App {
     pub names: [Option<String>; 2],
     /// The game review ("Review game", key `v`), running or done.
     pub review: Option<ReviewState>,
+    /// Puzzles mode (key `z`), when on.
+    pub puzzles: Option<crate::app::PuzzleMode>,
     /// One line of feedback.
     pub status: String,
     /// The background endgame database build, shown at the right of the status line (e.g.

@@ -122,3 +122,88 @@ fn plays_a_few_moves_in_a_real_terminal() {
         std::thread::sleep(Duration::from_millis(50));
     }
 }
+
+/// Puzzles mode in a real terminal: the first committed American puzzle is solved by typing its
+/// solution (the reply is played by the program), the second is failed with another legal move.
+#[test]
+fn solves_one_puzzle_and_fails_one() {
+    if Command::new("tmux").arg("-V").output().is_err() {
+        eprintln!("SKIPPED: tmux is not installed, so the end-to-end terminal test cannot run");
+        return;
+    }
+    let set = crown_ai::puzzle::read_jsonl(
+        crown_ai::puzzle::embedded_set(crown_core::Variant::American).as_bytes(),
+    )
+    .expect("the committed set reads");
+    assert!(set.len() >= 2);
+    let tmux = Tmux {
+        socket: format!("crown-e2e-pz-{}", std::process::id()),
+    };
+    let bin = env!("CARGO_BIN_EXE_crown-tui");
+    tmux.run(&[
+        "new-session",
+        "-d",
+        "-s",
+        "crown",
+        "-x",
+        "120",
+        "-y",
+        "32",
+        "-e",
+        "TERM=xterm-256color",
+        "-e",
+        "CROWN_EGDB_BUILD=0",
+        bin,
+    ]);
+    tmux.wait_for("Start game");
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("Black to move");
+    let type_move = |text: &str| {
+        let keys: Vec<String> = text.chars().map(|c| c.to_string()).collect();
+        let mut k: Vec<&str> = keys.iter().map(String::as_str).collect();
+        k.push("Enter");
+        tmux.keys(&k);
+    };
+    tmux.keys(&["z"]);
+    tmux.wait_for(&format!("Puzzle 1/{}", set.len()));
+    let solution = &set[0].solution;
+    for i in (0..solution.len()).step_by(2) {
+        type_move(&solution[i]);
+        match solution.get(i + 1) {
+            Some(reply) => {
+                tmux.wait_for(&format!("The reply: {reply}."));
+            }
+            None => {
+                tmux.wait_for("Solved! Streak 1");
+            }
+        }
+    }
+    // The second puzzle: a legal move that is not the solution is refused, the board unchanged.
+    tmux.keys(&["z"]);
+    tmux.wait_for(&format!("Puzzle 2/{}", set.len()));
+    let pos = crown_core::Position::from_fen(set[1].variant, &set[1].fen).unwrap();
+    let key = pos.parse_move(&set[1].solution[0]).unwrap();
+    let wrong = pos
+        .legal_moves()
+        .iter()
+        .find(|m| **m != key)
+        .copied()
+        .expect("a puzzle has at least two legal moves");
+    let wrong_text = pos.move_text(&wrong);
+    type_move(&wrong_text);
+    tmux.wait_for(&format!("{wrong_text} is not the move"));
+    tmux.keys(&["t"]);
+    tmux.wait_for("Hint: move the piece on");
+    tmux.keys(&["q"]);
+    let start = Instant::now();
+    while tmux.run(&["list-sessions"]).contains("crown") {
+        if tmux.screen().contains("Quit?") {
+            tmux.keys(&["y"]);
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "crown-tui did not exit"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}

@@ -287,6 +287,16 @@ pub fn read_jsonl(input: impl BufRead) -> Result<Vec<Puzzle>, PuzzleError> {
     Ok(out)
 }
 
+/// The committed puzzle set of `variant` (`crates/ai/puzzles/<variant>.jsonl`), as JSON Lines text
+/// for [`read_jsonl`].
+pub fn embedded_set(variant: Variant) -> &'static str {
+    match variant {
+        Variant::American => include_str!("../puzzles/american.jsonl"),
+        Variant::Pool => include_str!("../puzzles/pool.jsonl"),
+        Variant::Impasse => include_str!("../puzzles/impasse.jsonl"),
+    }
+}
+
 /// Write puzzles, one JSON object per line.
 ///
 /// # Errors

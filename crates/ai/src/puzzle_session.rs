@@ -59,6 +59,7 @@ pub enum Hint {
 }
 
 /// One puzzle being solved.
+#[derive(Clone, Debug)]
 pub struct PuzzleSession {
     puzzle: Puzzle,
     positions: Vec<Position>,
