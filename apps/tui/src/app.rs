@@ -21,7 +21,7 @@ pub use crate::msg::{Effect, Msg};
 pub use crate::popup::{Confirm, InputKind, Popup};
 pub use crate::state::{App, Clocks, Focus};
 pub use play::typed_move;
-pub use puzzles::PuzzleMode;
+pub use puzzles::{puzzle_store_path, PuzzleMode, PuzzleRatings};
 
 use crate::layout;
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
@@ -60,6 +60,8 @@ impl App {
             names: [None, None],
             review: None,
             puzzles: None,
+            puzzle_ratings: PuzzleRatings::default(),
+            puzzle_store: None,
             status: String::new(),
             egdb_status: String::new(),
             size: (80, 24),

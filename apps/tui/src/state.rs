@@ -72,6 +72,10 @@ pub struct App {
     pub review: Option<ReviewState>,
     /// Puzzles mode (key `z`), when on.
     pub puzzles: Option<crate::app::PuzzleMode>,
+    /// The player's and the puzzles' Glicko-2 ratings, kept across sessions.
+    pub puzzle_ratings: crate::app::PuzzleRatings,
+    /// Where the ratings are stored (`None`: not stored).
+    pub puzzle_store: Option<std::path::PathBuf>,
     /// One line of feedback.
     pub status: String,
     /// The background endgame database build, shown at the right of the status line (e.g.

@@ -140,6 +140,10 @@ fn solves_one_puzzle_and_fails_one() {
         socket: format!("crown-e2e-pz-{}", std::process::id()),
     };
     let bin = env!("CARGO_BIN_EXE_crown-tui");
+    // The ratings go to a fresh data directory of this test.
+    let data = std::env::temp_dir().join(format!("crown-e2e-pz-data-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&data);
+    let data_env = format!("CROWN_DATA_DIR={}", data.display());
     tmux.run(&[
         "new-session",
         "-d",
@@ -153,6 +157,8 @@ fn solves_one_puzzle_and_fails_one() {
         "TERM=xterm-256color",
         "-e",
         "CROWN_EGDB_BUILD=0",
+        "-e",
+        &data_env,
         bin,
     ]);
     tmux.wait_for("Start game");
@@ -178,6 +184,26 @@ fn solves_one_puzzle_and_fails_one() {
             }
         }
     }
+    // A clean solve raises the player's rating above the starting 1500, stored in the data
+    // directory.
+    let store = data.join("puzzles.json");
+    let start = Instant::now();
+    let stored = loop {
+        if let Ok(t) = std::fs::read_to_string(&store) {
+            if t.contains(&set[0].id) {
+                break t;
+            }
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "{} not written",
+            store.display()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let v: serde_json::Value = serde_json::from_str(&stored).unwrap();
+    assert!(v["player"]["rating"].as_f64().unwrap() > 1500.0, "{stored}");
+    assert_eq!(v["best_streak"], 1, "{stored}");
     // The second puzzle: a legal move that is not the solution is refused, the board unchanged.
     tmux.keys(&["z"]);
     tmux.wait_for(&format!("Puzzle 2/{}", set.len()));
@@ -196,6 +222,7 @@ fn solves_one_puzzle_and_fails_one() {
     tmux.wait_for("Hint: move the piece on");
     tmux.keys(&["q"]);
     let start = Instant::now();
+    let _ = std::fs::remove_dir_all(&data);
     while tmux.run(&["list-sessions"]).contains("crown") {
         if tmux.screen().contains("Quit?") {
             tmux.keys(&["y"]);

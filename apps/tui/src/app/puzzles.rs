@@ -8,7 +8,67 @@ use crate::state::App;
 use crown_ai::puzzle::{embedded_set, read_jsonl, Puzzle};
 use crown_ai::puzzle_session::{Answer, Hint, PuzzleSession};
 use crown_ai::{Engine, EngineOptions, Limits};
+use crown_arena::glicko::{Glicko2, Outcome, DEFAULT_DEVIATION, DEFAULT_TAU};
 use crown_core::{Color, DrawRules, Game, Move};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// The ratings of the puzzles mode: the player's, and each puzzle's (by id) once tried. An attempt
+/// is a game of the player against the puzzle: solved with no wrong move and no hint is a win.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct PuzzleRatings {
+    /// The player's rating.
+    pub player: Glicko2,
+    /// The best streak of clean solves.
+    #[serde(default)]
+    pub best_streak: u32,
+    /// Each tried puzzle's rating (a new one starts at its difficulty, deviation 350).
+    #[serde(default)]
+    pub puzzles: BTreeMap<String, Glicko2>,
+}
+
+impl PuzzleRatings {
+    /// Rate one attempt at `puzzle`: both ratings move (Glicko-2, τ 0.5, one game per period).
+    pub fn rate(&mut self, puzzle: &Puzzle, solved_clean: bool) {
+        let p = self
+            .puzzles
+            .get(&puzzle.id)
+            .copied()
+            .unwrap_or(Glicko2::new(
+                f64::from(puzzle.difficulty),
+                DEFAULT_DEVIATION,
+                0.06,
+            ));
+        let out = if solved_clean {
+            Outcome::Win
+        } else {
+            Outcome::Loss
+        };
+        let me = self.player;
+        self.player = me.update(&[(p, out)], DEFAULT_TAU);
+        self.puzzles.insert(
+            puzzle.id.clone(),
+            p.update(&[(me, out.reversed())], DEFAULT_TAU),
+        );
+    }
+}
+
+/// The ratings file: `puzzles.json` in `$CROWN_DATA_DIR`, else in `crown` in the per-user data
+/// directory (`$XDG_DATA_HOME`, else `~/.local/share`; the directory of the endgame databases'
+/// `crown/egdb`); `None` when none is known.
+pub fn puzzle_store_path() -> Option<PathBuf> {
+    let env = |k: &str| {
+        std::env::var_os(k)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    if let Some(d) = env("CROWN_DATA_DIR") {
+        return Some(d.join("puzzles.json"));
+    }
+    let data =
+        env("XDG_DATA_HOME").or_else(|| env("HOME").map(|h| h.join(".local").join("share")))?;
+    Some(data.join("crown").join("puzzles.json"))
+}
 
 /// The puzzles being solved.
 #[derive(Clone, Debug)]
@@ -28,12 +88,39 @@ pub struct PuzzleMode {
 }
 
 impl App {
+    /// Where the puzzle ratings are kept: read them from `path` now (a missing or unreadable file
+    /// starts afresh) and write them there after each rated attempt.
+    pub fn set_puzzle_store(&mut self, path: Option<PathBuf>) {
+        if let Some(p) = &path {
+            if let Ok(text) = std::fs::read_to_string(p) {
+                if let Ok(r) = serde_json::from_str(&text) {
+                    self.puzzle_ratings = r;
+                }
+            }
+        }
+        self.puzzle_store = path;
+    }
+
+    fn store_ratings(&mut self) {
+        if let (Some(path), Ok(text)) = (
+            self.puzzle_store.clone(),
+            serde_json::to_string_pretty(&self.puzzle_ratings),
+        ) {
+            self.effects.push(crate::msg::Effect::Store { path, text });
+        }
+    }
+
     /// Start the puzzles of the current game, or go on to the next one.
     pub(crate) fn next_puzzle(&mut self) {
         self.stop_thinking();
         let variant = self.game.variant();
         let (set, index, streak, solved, tried) = match self.puzzles.take() {
             Some(m) if m.set.first().map(|p| p.variant) == Some(variant) => {
+                // Skipping a puzzle after a wrong move or a hint rates it as failed.
+                if !m.session.is_over() && (m.session.mistakes() > 0 || m.session.hints() > 0) {
+                    self.puzzle_ratings.rate(m.session.puzzle(), false);
+                    self.store_ratings();
+                }
                 // A puzzle left unfinished counts as tried and ends the streak.
                 let tried = m.tried + u32::from(!m.session.is_over());
                 let streak = if m.session.solved_clean() {
@@ -134,6 +221,7 @@ impl App {
                 }
                 if solved {
                     let clean = m.session.solved_clean();
+                    self.puzzle_ratings.rate(m.session.puzzle(), clean);
                     m.tried += 1;
                     if clean {
                         m.solved += 1;
@@ -141,13 +229,18 @@ impl App {
                     } else {
                         m.streak = 0;
                     }
+                    let r = self.puzzle_ratings.player;
+                    self.puzzle_ratings.best_streak = self.puzzle_ratings.best_streak.max(m.streak);
                     self.status = format!(
-                        "Solved{}! Streak {}, {}/{} clean. z: next puzzle.",
+                        "Solved{}! Streak {}, {}/{} clean, rating {:.0} ±{:.0}. z: next puzzle.",
                         if clean { "" } else { " (with help)" },
                         m.streak,
                         m.solved,
-                        m.tried
+                        m.tried,
+                        r.rating,
+                        r.deviation
                     );
+                    self.store_ratings();
                 } else {
                     self.status = format!("Correct. The reply: {text}. Your move.");
                 }
@@ -183,9 +276,11 @@ impl App {
         if let Some(m) = self.puzzles.as_mut() {
             let rest = m.session.give_up();
             if !rest.is_empty() {
+                self.puzzle_ratings.rate(m.session.puzzle(), false);
                 m.tried += 1;
                 m.streak = 0;
                 self.status = format!("The solution: {}. z: next puzzle.", rest.join(" "));
+                self.store_ratings();
             }
         }
     }
