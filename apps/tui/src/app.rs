@@ -62,6 +62,7 @@ impl App {
             puzzles: None,
             puzzle_ratings: PuzzleRatings::default(),
             puzzle_store: None,
+            puzzle_theme: None,
             status: String::new(),
             egdb_status: String::new(),
             size: (80, 24),
@@ -242,6 +243,7 @@ impl App {
             KeyCode::Char('t') if self.in_puzzle() => self.puzzle_hint(),
             KeyCode::Char('g') if self.in_puzzle() => self.puzzle_give_up(),
             KeyCode::Char('z') => self.next_puzzle(),
+            KeyCode::Char('Z') => self.cycle_puzzle_theme(),
             KeyCode::Char('t') => self.hint(),
             KeyCode::Char('d') => self.offer_draw(),
             KeyCode::Char('r') if self.game.outcome().is_none() => {

@@ -5,7 +5,7 @@
 //! The session itself is [`crown_ai::puzzle_session`], shared with the web.
 
 use crate::state::App;
-use crown_ai::puzzle::{embedded_set, read_jsonl, Puzzle};
+use crown_ai::puzzle::{embedded_set, read_jsonl, Puzzle, Theme};
 use crown_ai::puzzle_session::{Answer, Hint, PuzzleSession};
 use crown_ai::{Engine, EngineOptions, Limits};
 use crown_arena::glicko::{Glicko2, Outcome, DEFAULT_DEVIATION, DEFAULT_TAU};
@@ -143,6 +143,18 @@ impl App {
                 }
             },
         };
+        // The theme filter: the next puzzle (from `index`, round the set) that has the theme.
+        let theme = self.puzzle_theme;
+        let Some(index) = (0..set.len())
+            .map(|k| (index + k) % set.len())
+            .find(|&i| theme.is_none_or(|t| set[i].themes.contains(&t)))
+        else {
+            self.status = format!(
+                "No {variant} puzzle has the theme {}; Z changes the filter.",
+                theme.map_or("?", |t| t.id())
+            );
+            return;
+        };
         let session = match PuzzleSession::new(set[index].clone()) {
             Ok(s) => s,
             Err(e) => {
@@ -190,6 +202,27 @@ impl App {
             tried,
         });
         self.home_cursor();
+    }
+
+    /// Change the theme filter of the puzzles (all, then each theme in turn) and go to the next
+    /// puzzle that has it.
+    pub(crate) fn cycle_puzzle_theme(&mut self) {
+        let all = Theme::ALL;
+        self.puzzle_theme = match self.puzzle_theme {
+            None => Some(all[0]),
+            Some(t) => all
+                .iter()
+                .position(|x| *x == t)
+                .and_then(|i| all.get(i + 1))
+                .copied(),
+        };
+        self.next_puzzle();
+        if !self.status.starts_with("No ") {
+            let f = self
+                .puzzle_theme
+                .map_or("all themes".to_string(), |t| format!("theme {t}"));
+            self.status = format!("Puzzles: {f}. {}", self.status);
+        }
     }
 
     /// Whether a puzzle is being solved (the player's moves go to it).
