@@ -2,7 +2,7 @@
 
 use clap::{Parser, Subcommand};
 use crown_cli::commands::{
-    analyze, annotate, bench, book, egdb, engine, pdn, perft, play, r#match, rules, tune,
+    analyze, annotate, bench, book, egdb, engine, pdn, perft, play, puzzles, r#match, rules, tune,
 };
 use crown_cli::CliError;
 use std::process::ExitCode;
@@ -43,6 +43,8 @@ enum Command {
     Tune(tune::TuneArgs),
     /// Opening books: build (by the engine's own analysis), probe (docs/engine.md).
     Book(book::BookArgs),
+    /// Puzzles: gen (find them in the games of PDN files), check (re-prove a puzzle file).
+    Puzzles(puzzles::PuzzlesArgs),
 }
 
 /// A reader that stops early (`crown moves | head`) closes our stdout; `println!` then panics. Treat
@@ -111,6 +113,7 @@ fn main() -> ExitCode {
         Command::Egdb(args) => egdb::run(&args),
         Command::Tune(args) => tune::run(&args),
         Command::Book(args) => book::run(&args),
+        Command::Puzzles(args) => puzzles::run(&args),
     };
     match result {
         Ok(code) => code,

@@ -12,6 +12,7 @@ mod dialog_keys;
 mod mouse;
 mod play;
 mod popup_keys;
+mod puzzles;
 mod review;
 mod thinking;
 
@@ -20,6 +21,7 @@ pub use crate::msg::{Effect, Msg};
 pub use crate::popup::{Confirm, InputKind, Popup};
 pub use crate::state::{App, Clocks, Focus};
 pub use play::typed_move;
+pub use puzzles::{puzzle_store_path, PuzzleMode, PuzzleRatings};
 
 use crate::layout;
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
@@ -57,6 +59,10 @@ impl App {
             clocks: None,
             names: [None, None],
             review: None,
+            puzzles: None,
+            puzzle_ratings: PuzzleRatings::default(),
+            puzzle_store: None,
+            puzzle_theme: None,
             status: String::new(),
             egdb_status: String::new(),
             size: (80, 24),
@@ -105,6 +111,7 @@ impl App {
         });
         self.dialog = None;
         self.popup = None;
+        self.puzzles = None;
         self.selected = None;
         self.hint = None;
         self.thought = None;
@@ -228,7 +235,15 @@ impl App {
                     text,
                 });
             }
+            KeyCode::Char('u') if self.in_puzzle() => {
+                self.status =
+                    "No take-back in a puzzle: a wrong move is not played (z: next).".into()
+            }
             KeyCode::Char('u') => self.undo(),
+            KeyCode::Char('t') if self.in_puzzle() => self.puzzle_hint(),
+            KeyCode::Char('g') if self.in_puzzle() => self.puzzle_give_up(),
+            KeyCode::Char('z') => self.next_puzzle(),
+            KeyCode::Char('Z') => self.cycle_puzzle_theme(),
             KeyCode::Char('t') => self.hint(),
             KeyCode::Char('d') => self.offer_draw(),
             KeyCode::Char('r') if self.game.outcome().is_none() => {

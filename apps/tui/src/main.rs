@@ -128,6 +128,7 @@ fn run(ascii: bool, brain: Option<Box<dyn Searcher>>, auto: Option<AutoBuild>) -
     });
     let mut app = App::new(worker.is_some(), seed);
     app.ascii = ascii;
+    app.set_puzzle_store(crown_tui::app::puzzle_store_path());
 
     let mut terminal = ratatui::init();
     let _ = execute!(io::stdout(), EnableMouseCapture);
@@ -272,6 +273,15 @@ fn run_effects(app: &mut App, rt: &mut Runtime) {
                 Effect::Save { path, text } => {
                     let result = std::fs::write(&path, text).map_err(|e| e.to_string());
                     app.update(Msg::Saved { path, result });
+                }
+                Effect::Store { path, text } => {
+                    if let Some(dir) = path.parent() {
+                        let _ = std::fs::create_dir_all(dir);
+                    }
+                    let tmp = path.with_extension("json.tmp");
+                    if std::fs::write(&tmp, text).is_ok() {
+                        let _ = std::fs::rename(&tmp, &path);
+                    }
                 }
                 Effect::Load { path } => {
                     let result = std::fs::read_to_string(&path).map_err(|e| e.to_string());

@@ -69,4 +69,11 @@ pub enum Effect {
     },
     /// Stop the running review.
     StopReview,
+    /// Write `text` to `path` quietly (creating its directory): the puzzle ratings.
+    Store {
+        /// File path.
+        path: std::path::PathBuf,
+        /// JSON text.
+        text: String,
+    },
 }

@@ -70,6 +70,14 @@ pub struct App {
     pub names: [Option<String>; 2],
     /// The game review ("Review game", key `v`), running or done.
     pub review: Option<ReviewState>,
+    /// Puzzles mode (key `z`), when on.
+    pub puzzles: Option<crate::app::PuzzleMode>,
+    /// The player's and the puzzles' Glicko-2 ratings, kept across sessions.
+    pub puzzle_ratings: crate::app::PuzzleRatings,
+    /// The puzzles' theme filter (key `Z`; `None`: every puzzle).
+    pub puzzle_theme: Option<crown_ai::puzzle::Theme>,
+    /// Where the ratings are stored (`None`: not stored).
+    pub puzzle_store: Option<std::path::PathBuf>,
     /// One line of feedback.
     pub status: String,
     /// The background endgame database build, shown at the right of the status line (e.g.

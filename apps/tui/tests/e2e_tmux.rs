@@ -122,3 +122,115 @@ fn plays_a_few_moves_in_a_real_terminal() {
         std::thread::sleep(Duration::from_millis(50));
     }
 }
+
+/// Puzzles mode in a real terminal: the first committed American puzzle is solved by typing its
+/// solution (the reply is played by the program), the second is failed with another legal move.
+#[test]
+fn solves_one_puzzle_and_fails_one() {
+    if Command::new("tmux").arg("-V").output().is_err() {
+        eprintln!("SKIPPED: tmux is not installed, so the end-to-end terminal test cannot run");
+        return;
+    }
+    let set = crown_ai::puzzle::read_jsonl(
+        crown_ai::puzzle::embedded_set(crown_core::Variant::American).as_bytes(),
+    )
+    .expect("the committed set reads");
+    assert!(set.len() >= 2);
+    let tmux = Tmux {
+        socket: format!("crown-e2e-pz-{}", std::process::id()),
+    };
+    let bin = env!("CARGO_BIN_EXE_crown-tui");
+    // The ratings go to a fresh data directory of this test.
+    let data = std::env::temp_dir().join(format!("crown-e2e-pz-data-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&data);
+    let data_env = format!("CROWN_DATA_DIR={}", data.display());
+    tmux.run(&[
+        "new-session",
+        "-d",
+        "-s",
+        "crown",
+        "-x",
+        "120",
+        "-y",
+        "32",
+        "-e",
+        "TERM=xterm-256color",
+        "-e",
+        "CROWN_EGDB_BUILD=0",
+        "-e",
+        &data_env,
+        bin,
+    ]);
+    tmux.wait_for("Start game");
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("Black to move");
+    let type_move = |text: &str| {
+        let keys: Vec<String> = text.chars().map(|c| c.to_string()).collect();
+        let mut k: Vec<&str> = keys.iter().map(String::as_str).collect();
+        k.push("Enter");
+        tmux.keys(&k);
+    };
+    tmux.keys(&["z"]);
+    tmux.wait_for(&format!("Puzzle 1/{}", set.len()));
+    let solution = &set[0].solution;
+    for i in (0..solution.len()).step_by(2) {
+        type_move(&solution[i]);
+        match solution.get(i + 1) {
+            Some(reply) => {
+                tmux.wait_for(&format!("The reply: {reply}."));
+            }
+            None => {
+                tmux.wait_for("Solved! Streak 1");
+            }
+        }
+    }
+    // A clean solve raises the player's rating above the starting 1500, stored in the data
+    // directory.
+    let store = data.join("puzzles.json");
+    let start = Instant::now();
+    let stored = loop {
+        if let Ok(t) = std::fs::read_to_string(&store) {
+            if t.contains(&set[0].id) {
+                break t;
+            }
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "{} not written",
+            store.display()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let v: serde_json::Value = serde_json::from_str(&stored).unwrap();
+    assert!(v["player"]["rating"].as_f64().unwrap() > 1500.0, "{stored}");
+    assert_eq!(v["best_streak"], 1, "{stored}");
+    // The second puzzle: a legal move that is not the solution is refused, the board unchanged.
+    tmux.keys(&["z"]);
+    tmux.wait_for(&format!("Puzzle 2/{}", set.len()));
+    let pos = crown_core::Position::from_fen(set[1].variant, &set[1].fen).unwrap();
+    let key = pos.parse_move(&set[1].solution[0]).unwrap();
+    let wrong = pos
+        .legal_moves()
+        .iter()
+        .find(|m| **m != key)
+        .copied()
+        .expect("a puzzle has at least two legal moves");
+    let wrong_text = pos.move_text(&wrong);
+    type_move(&wrong_text);
+    tmux.wait_for(&format!("{wrong_text} is not the move"));
+    tmux.keys(&["t"]);
+    tmux.wait_for("Hint: move the piece on");
+    tmux.keys(&["q"]);
+    let start = Instant::now();
+    let _ = std::fs::remove_dir_all(&data);
+    while tmux.run(&["list-sessions"]).contains("crown") {
+        if tmux.screen().contains("Quit?") {
+            tmux.keys(&["y"]);
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "crown-tui did not exit"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}

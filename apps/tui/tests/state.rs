@@ -1105,3 +1105,25 @@ fn lenient_fens_load_with_a_warning() {
     assert_eq!(app.game.position().to_fen(), "B:WK1:B14");
     assert!(app.status.contains("king"), "{}", app.status);
 }
+
+/// Puzzles mode: `z` opens the first committed puzzle of the game with the solver to move; `Z`
+/// filters by theme, so every puzzle shown then has it.
+#[test]
+fn puzzles_open_and_filter_by_theme() {
+    let mut app = two_players(GameChoice::American);
+    key(&mut app, KeyCode::Char('z'));
+    let m = app.puzzles.as_ref().expect("puzzles mode");
+    assert_eq!(app.game.position().to_fen(), m.session.puzzle().fen);
+    assert!(app.status.starts_with("Puzzle 1/"), "{}", app.status);
+    key(&mut app, KeyCode::Char('Z'));
+    assert_eq!(app.puzzle_theme, Some(crown_ai::puzzle::Theme::Shot));
+    for _ in 0..3 {
+        let m = app.puzzles.as_ref().unwrap();
+        assert!(m
+            .session
+            .puzzle()
+            .themes
+            .contains(&crown_ai::puzzle::Theme::Shot));
+        key(&mut app, KeyCode::Char('z'));
+    }
+}

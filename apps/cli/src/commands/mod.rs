@@ -12,5 +12,6 @@ pub mod r#match;
 pub mod pdn;
 pub mod perft;
 pub mod play;
+pub mod puzzles;
 pub mod rules;
 pub mod tune;

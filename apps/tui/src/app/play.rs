@@ -94,6 +94,10 @@ impl App {
     }
 
     pub(crate) fn play(&mut self, mv: Move) {
+        if self.in_puzzle() {
+            self.puzzle_move(mv);
+            return;
+        }
         // A hint or draw offer was about the position before this move: drop it.
         if self.thinking.is_some_and(|t| t.1 != Purpose::Move) {
             self.stop_thinking();
@@ -195,6 +199,7 @@ impl App {
 
     /// Replace the game with one read from PDN or FEN text (`source` names it in messages).
     pub fn load_text(&mut self, text: &str, source: &str) {
+        self.puzzles = None;
         let t = text.trim();
         let fen = looks_like_fen(t);
         let mut names = [None, None];

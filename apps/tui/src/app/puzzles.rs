@@ -1,0 +1,320 @@
+//! Puzzles mode (key `z`): the committed puzzles of the current game, one after another. The board
+//! is turned to the side to move; the player finds the move, the forced reply is played, until the
+//! line ends; a wrong move leaves the board as it was and shows the engine's refutation; `t` is a
+//! hint (the piece, then the move), `g` gives up (shows the solution), `z` goes to the next puzzle.
+//! The session itself is [`crown_ai::puzzle_session`], shared with the web.
+
+use crate::state::App;
+use crown_ai::puzzle::{embedded_set, read_jsonl, Puzzle, Theme};
+use crown_ai::puzzle_session::{Answer, Hint, PuzzleSession};
+use crown_ai::{Engine, EngineOptions, Limits};
+use crown_arena::glicko::{Glicko2, Outcome, DEFAULT_DEVIATION, DEFAULT_TAU};
+use crown_core::{Color, DrawRules, Game, Move};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// The ratings of the puzzles mode: the player's, and each puzzle's (by id) once tried. An attempt
+/// is a game of the player against the puzzle: solved with no wrong move and no hint is a win.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct PuzzleRatings {
+    /// The player's rating.
+    pub player: Glicko2,
+    /// The best streak of clean solves.
+    #[serde(default)]
+    pub best_streak: u32,
+    /// Each tried puzzle's rating (a new one starts at its difficulty, deviation 350).
+    #[serde(default)]
+    pub puzzles: BTreeMap<String, Glicko2>,
+}
+
+impl PuzzleRatings {
+    /// Rate one attempt at `puzzle`: both ratings move (Glicko-2, τ 0.5, one game per period).
+    pub fn rate(&mut self, puzzle: &Puzzle, solved_clean: bool) {
+        let p = self
+            .puzzles
+            .get(&puzzle.id)
+            .copied()
+            .unwrap_or(Glicko2::new(
+                f64::from(puzzle.difficulty),
+                DEFAULT_DEVIATION,
+                0.06,
+            ));
+        let out = if solved_clean {
+            Outcome::Win
+        } else {
+            Outcome::Loss
+        };
+        let me = self.player;
+        self.player = me.update(&[(p, out)], DEFAULT_TAU);
+        self.puzzles.insert(
+            puzzle.id.clone(),
+            p.update(&[(me, out.reversed())], DEFAULT_TAU),
+        );
+    }
+}
+
+/// The ratings file: `puzzles.json` in `$CROWN_DATA_DIR`, else in `crown` in the per-user data
+/// directory (`$XDG_DATA_HOME`, else `~/.local/share`; the directory of the endgame databases'
+/// `crown/egdb`); `None` when none is known.
+pub fn puzzle_store_path() -> Option<PathBuf> {
+    let env = |k: &str| {
+        std::env::var_os(k)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    if let Some(d) = env("CROWN_DATA_DIR") {
+        return Some(d.join("puzzles.json"));
+    }
+    let data =
+        env("XDG_DATA_HOME").or_else(|| env("HOME").map(|h| h.join(".local").join("share")))?;
+    Some(data.join("crown").join("puzzles.json"))
+}
+
+/// The puzzles being solved.
+#[derive(Clone, Debug)]
+pub struct PuzzleMode {
+    /// The set (the committed puzzles of one game).
+    pub set: Vec<Puzzle>,
+    /// Index of the current puzzle in the set.
+    pub index: usize,
+    /// The current puzzle.
+    pub session: PuzzleSession,
+    /// Puzzles solved clean in a row.
+    pub streak: u32,
+    /// Puzzles solved clean / tried in this run.
+    pub solved: u32,
+    /// Puzzles tried in this run.
+    pub tried: u32,
+}
+
+impl App {
+    /// Where the puzzle ratings are kept: read them from `path` now (a missing or unreadable file
+    /// starts afresh) and write them there after each rated attempt.
+    pub fn set_puzzle_store(&mut self, path: Option<PathBuf>) {
+        if let Some(p) = &path {
+            if let Ok(text) = std::fs::read_to_string(p) {
+                if let Ok(r) = serde_json::from_str(&text) {
+                    self.puzzle_ratings = r;
+                }
+            }
+        }
+        self.puzzle_store = path;
+    }
+
+    fn store_ratings(&mut self) {
+        if let (Some(path), Ok(text)) = (
+            self.puzzle_store.clone(),
+            serde_json::to_string_pretty(&self.puzzle_ratings),
+        ) {
+            self.effects.push(crate::msg::Effect::Store { path, text });
+        }
+    }
+
+    /// Start the puzzles of the current game, or go on to the next one.
+    pub(crate) fn next_puzzle(&mut self) {
+        self.stop_thinking();
+        let variant = self.game.variant();
+        let (set, index, streak, solved, tried) = match self.puzzles.take() {
+            Some(m) if m.set.first().map(|p| p.variant) == Some(variant) => {
+                // Skipping a puzzle after a wrong move or a hint rates it as failed.
+                if !m.session.is_over() && (m.session.mistakes() > 0 || m.session.hints() > 0) {
+                    self.puzzle_ratings.rate(m.session.puzzle(), false);
+                    self.store_ratings();
+                }
+                // A puzzle left unfinished counts as tried and ends the streak.
+                let tried = m.tried + u32::from(!m.session.is_over());
+                let streak = if m.session.solved_clean() {
+                    m.streak
+                } else {
+                    0
+                };
+                let next = (m.index + 1) % m.set.len().max(1);
+                (m.set, next, streak, m.solved, tried)
+            }
+            _ => match read_jsonl(embedded_set(variant).as_bytes()) {
+                Ok(set) if !set.is_empty() => (set, 0, 0, 0, 0),
+                Ok(_) => {
+                    self.status = format!("No puzzles for {variant}.");
+                    return;
+                }
+                Err(e) => {
+                    self.status = format!("The puzzle set of {variant} is damaged: {e}");
+                    return;
+                }
+            },
+        };
+        // The theme filter: the next puzzle (from `index`, round the set) that has the theme.
+        let theme = self.puzzle_theme;
+        let Some(index) = (0..set.len())
+            .map(|k| (index + k) % set.len())
+            .find(|&i| theme.is_none_or(|t| set[i].themes.contains(&t)))
+        else {
+            self.status = format!(
+                "No {variant} puzzle has the theme {}; Z changes the filter.",
+                theme.map_or("?", |t| t.id())
+            );
+            return;
+        };
+        let session = match PuzzleSession::new(set[index].clone()) {
+            Ok(s) => s,
+            Err(e) => {
+                self.status = format!("{e}");
+                return;
+            }
+        };
+        let mut game = Game::from_position(session.position());
+        game.set_draw_rules(DrawRules::default());
+        self.game = game;
+        self.engine_side = None;
+        self.clocks = None;
+        self.dialog = None;
+        self.popup = None;
+        self.selected = None;
+        self.hint = None;
+        self.thought = None;
+        self.view_ply = None;
+        self.review = None;
+        self.names = [None, None];
+        self.started = true;
+        let solver = session.solver();
+        // The solver at the bottom (Black starts at the top of the standard diagram).
+        self.flipped = solver == Color::Black;
+        let p = session.puzzle();
+        let goal = match p.goal {
+            crown_ai::puzzle::Goal::Win => "win",
+            crown_ai::puzzle::Goal::Draw => "save the draw",
+        };
+        let themes: Vec<&str> = p.themes.iter().map(|t| t.id()).collect();
+        self.status = format!(
+            "Puzzle {}/{} ({}, {}): {solver} to move and {goal}. [{}]",
+            index + 1,
+            set.len(),
+            p.id,
+            p.difficulty,
+            themes.join(" ")
+        );
+        self.puzzles = Some(PuzzleMode {
+            set,
+            index,
+            session,
+            streak,
+            solved,
+            tried,
+        });
+        self.home_cursor();
+    }
+
+    /// Change the theme filter of the puzzles (all, then each theme in turn) and go to the next
+    /// puzzle that has it.
+    pub(crate) fn cycle_puzzle_theme(&mut self) {
+        let all = Theme::ALL;
+        self.puzzle_theme = match self.puzzle_theme {
+            None => Some(all[0]),
+            Some(t) => all
+                .iter()
+                .position(|x| *x == t)
+                .and_then(|i| all.get(i + 1))
+                .copied(),
+        };
+        self.next_puzzle();
+        if !self.status.starts_with("No ") {
+            let f = self
+                .puzzle_theme
+                .map_or("all themes".to_string(), |t| format!("theme {t}"));
+            self.status = format!("Puzzles: {f}. {}", self.status);
+        }
+    }
+
+    /// Whether a puzzle is being solved (the player's moves go to it).
+    pub fn in_puzzle(&self) -> bool {
+        self.puzzles.as_ref().is_some_and(|m| !m.session.is_over())
+    }
+
+    /// The player's move in a puzzle.
+    pub(crate) fn puzzle_move(&mut self, mv: Move) {
+        let Some(m) = self.puzzles.as_mut() else {
+            return;
+        };
+        let mut engine = Engine::new(EngineOptions {
+            hash_mib: 4,
+            threads: 1,
+            level: None,
+        });
+        let limits = Limits::depth(6);
+        let answer = m.session.play(&mv, Some((&mut engine, &limits)));
+        self.selected = None;
+        match answer {
+            Answer::Correct { reply, solved } => {
+                let _ = self.game.play(&mv);
+                let text = reply.clone().unwrap_or_default();
+                if let Some(r) = reply {
+                    if let Ok(rm) = self.game.position().parse_move(&r) {
+                        let _ = self.game.play(&rm);
+                    }
+                }
+                if solved {
+                    let clean = m.session.solved_clean();
+                    self.puzzle_ratings.rate(m.session.puzzle(), clean);
+                    m.tried += 1;
+                    if clean {
+                        m.solved += 1;
+                        m.streak += 1;
+                    } else {
+                        m.streak = 0;
+                    }
+                    let r = self.puzzle_ratings.player;
+                    self.puzzle_ratings.best_streak = self.puzzle_ratings.best_streak.max(m.streak);
+                    self.status = format!(
+                        "Solved{}! Streak {}, {}/{} clean, rating {:.0} ±{:.0}. z: next puzzle.",
+                        if clean { "" } else { " (with help)" },
+                        m.streak,
+                        m.solved,
+                        m.tried,
+                        r.rating,
+                        r.deviation
+                    );
+                    self.store_ratings();
+                } else {
+                    self.status = format!("Correct. The reply: {text}. Your move.");
+                }
+            }
+            Answer::Wrong { played, refutation } => {
+                m.streak = 0;
+                self.status = if refutation.is_empty() {
+                    format!("{played} is not the move. Try again (t hint, g give up, z next).")
+                } else {
+                    format!(
+                        "{played} is not the move: {}. Try again (t hint, g give up, z next).",
+                        refutation.join(" ")
+                    )
+                };
+            }
+            Answer::Over => self.status = "This puzzle is over: z for the next one.".into(),
+        }
+    }
+
+    /// A hint in a puzzle.
+    pub(crate) fn puzzle_hint(&mut self) {
+        if let Some(m) = self.puzzles.as_mut() {
+            self.status = match m.session.hint() {
+                Some(Hint::From(sq)) => format!("Hint: move the piece on {sq}."),
+                Some(Hint::Move(t)) => format!("Hint: {t}."),
+                None => "This puzzle is over: z for the next one.".into(),
+            };
+        }
+    }
+
+    /// Give up the puzzle: the solution is shown.
+    pub(crate) fn puzzle_give_up(&mut self) {
+        if let Some(m) = self.puzzles.as_mut() {
+            let rest = m.session.give_up();
+            if !rest.is_empty() {
+                self.puzzle_ratings.rate(m.session.puzzle(), false);
+                m.tried += 1;
+                m.streak = 0;
+                self.status = format!("The solution: {}. z: next puzzle.", rest.join(" "));
+                self.store_ratings();
+            }
+        }
+    }
+}
