@@ -219,17 +219,24 @@ async fn create_game(to: SocketAddr) -> String {
     v["id"].as_str().unwrap().to_string()
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn websocket_message_floods_are_cut_off() {
-    use futures_util::{SinkExt, StreamExt};
-    use tokio_tungstenite::tungstenite::Message;
+/// A server whose sockets may send 5 messages a second (bursts of 10), and one socket watching a
+/// new game on it.
+async fn rate_limited_socket() -> (Running, Ws) {
     let srv = start(quick().with(|c| {
         c.ws_msgs_per_sec = 5;
         c.ws_msg_burst = 10;
     }))
     .await;
     let id = create_game(srv.addr).await;
-    let mut ws = ws_from([127, 0, 0, 1], srv.addr, &id).await.unwrap();
+    let ws = ws_from([127, 0, 0, 1], srv.addr, &id).await.unwrap();
+    (srv, ws)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn websocket_message_floods_are_cut_off() {
+    use futures_util::{SinkExt, StreamExt};
+    use tokio_tungstenite::tungstenite::Message;
+    let (srv, mut ws) = rate_limited_socket().await;
     for _ in 0..200 {
         if ws
             .send(Message::text(r#"{"type":"snapshot"}"#))
@@ -315,13 +322,7 @@ async fn unsolicited_pongs_are_limited_like_other_messages() {
     // Issue 23: 1 GB of pongs in 3.3 s over one socket, never closed.
     use futures_util::SinkExt;
     use tokio_tungstenite::tungstenite::Message;
-    let srv = start(quick().with(|c| {
-        c.ws_msgs_per_sec = 5;
-        c.ws_msg_burst = 10;
-    }))
-    .await;
-    let id = create_game(srv.addr).await;
-    let mut ws = ws_from([127, 0, 0, 1], srv.addr, &id).await.unwrap();
+    let (srv, mut ws) = rate_limited_socket().await;
     for _ in 0..1000 {
         if ws.send(Message::Pong(vec![7u8; 125].into())).await.is_err() {
             break;

@@ -1,6 +1,7 @@
 // Shared helpers of the browser end-to-end tests: a static server for apps/wasm/www (or crown-server),
 // Debian's headless Chromium driven by playwright-core, screenshots in target/e2e-artifacts/.
 import { chromium } from "playwright-core";
+import { before, after } from "node:test";
 import http from "node:http";
 import fs from "node:fs";
 import path from "node:path";
@@ -205,4 +206,21 @@ export async function startCrownServer() {
 export async function startServer() {
   if (process.env.CROWN_E2E_URL) return { url: process.env.CROWN_E2E_URL, close() {} };
   return (await startCrownServer()) || startStaticServer();
+}
+
+/**
+ * Start the server (`startServer`) and Chromium before a test file's tests and stop both after;
+ * returns the object whose `server` and `browser` are set once `before` has run.
+ */
+export function serverAndBrowser() {
+  const env = { server: null, browser: null };
+  before(async () => {
+    env.server = await startServer();
+    env.browser = await launch();
+  });
+  after(async () => {
+    if (env.browser) await env.browser.close();
+    if (env.server) await env.server.close();
+  });
+  return env;
 }

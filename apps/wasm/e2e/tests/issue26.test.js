@@ -2,27 +2,16 @@
 // checkbox (8), the analysis status line at the shown ply (3), a new variation kept out of the
 // main column until promoted (4), a reproducible game review (5), exports that keep their context
 // (6), and the smaller front-end points (9).
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { startServer, launch, newPage, openApp, screenshot, clickSquare, moveList, artifacts, repoRoot } from "./harness.js";
+import { serverAndBrowser, newPage, openApp, screenshot, clickSquare, moveList, artifacts, repoRoot } from "./harness.js";
 
 const shared = process.env.CROWN_SHARED || path.join(repoRoot, "../shared");
 const TINSLEY = path.join(shared, "data/pdn/tinsley.pdn");
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (server) await server.close();
-});
+const env = serverAndBrowser();
 
 /** An `n`-ply line of American checkers (each ply the first legal move), as move texts. */
 async function line(page, n, variant = "american") {
@@ -44,7 +33,7 @@ async function line(page, n, variant = "american") {
 
 /** Open the analysis board on `moves` (texts) of `variant`. */
 async function openLine(page, moves, variant = "american") {
-  await openApp(page, server.url, `?mode=analysis&variant=${variant}&moves=${encodeURIComponent(moves.join(","))}`);
+  await openApp(page, env.server.url, `?mode=analysis&variant=${variant}&moves=${encodeURIComponent(moves.join(","))}`);
   await page.waitForFunction((n) => window.crownApp.state.history.length === n, moves.length);
 }
 
@@ -62,8 +51,8 @@ async function download(page, click) {
 }
 
 test("defect 8: ← / → navigate after a click on the Engine or Numbers checkbox or a button, not in a text field", async () => {
-  const page = await newPage(browser);
-  await openApp(page, server.url, "?mode=analysis&variant=american");
+  const page = await newPage(env.browser);
+  await openApp(page, env.server.url, "?mode=analysis&variant=american");
   const moves = await line(page, 6);
   await openLine(page, moves);
   assert.equal(await shownPly(page), 6);
@@ -99,8 +88,8 @@ async function importPdn(page, text) {
 const status = (page) => page.textContent("#status");
 
 test("defect 3: the analysis status line describes the shown ply, and a PDN result only at the end, as the PDN says it", async () => {
-  const page = await newPage(browser);
-  await openApp(page, server.url, "?mode=analysis&variant=american");
+  const page = await newPage(env.browser);
+  await openApp(page, env.server.url, "?mode=analysis&variant=american");
   const moves = await line(page, 11);
   await openLine(page, moves);
   // after 11 plies of American (Black moves first) White is to move; at the start Black is
@@ -145,8 +134,8 @@ function pdnMainLine(text) {
 }
 
 test("defect 4: a new variation stays out of the main column until Make main line; screen and PDN agree", async () => {
-  const page = await newPage(browser);
-  await openApp(page, server.url, "?mode=analysis&variant=american");
+  const page = await newPage(env.browser);
+  await openApp(page, env.server.url, "?mode=analysis&variant=american");
   const moves = await line(page, 6);
   await openLine(page, moves);
   // at ply 2 play another move than the main line's third
@@ -192,8 +181,8 @@ test("defect 5: a game review is reproducible (Tinsley game 14 reviewed twice: t
   const starts = [...text.matchAll(/^\[Event /gm)].map((m) => m.index);
   const game = text.slice(starts[13], starts[14]);
   assert.match(game, /\[Event "US National 1946"\]/);
-  const page = await newPage(browser);
-  await openApp(page, server.url, "?mode=analysis&variant=american");
+  const page = await newPage(env.browser);
+  await openApp(page, env.server.url, "?mode=analysis&variant=american");
   await importPdn(page, game);
   const review = async () => {
     const t0 = Date.now();
@@ -212,8 +201,8 @@ test("defect 5: a game review is reproducible (Tinsley game 14 reviewed twice: t
   // forget the first review and search again, in a fresh page (a new worker and engine) too
   await page.evaluate(() => (window.crownApp.app.analysis.review = null));
   const b = await review();
-  const other = await newPage(browser);
-  await openApp(other, server.url, "?mode=analysis&variant=american");
+  const other = await newPage(env.browser);
+  await openApp(other, env.server.url, "?mode=analysis&variant=american");
   await importPdn(other, game);
   const pageA = page;
   const c = await (async () => {
@@ -242,8 +231,8 @@ function tagOf(text, name) {
 }
 
 test("defect 6: a finished game against the engine exports its event, players, level, marks and result; the link carries them", async () => {
-  const page = await newPage(browser);
-  await openApp(page, server.url);
+  const page = await newPage(env.browser);
+  await openApp(page, env.server.url);
   await page.click("#new-game");
   await page.$eval("#level-range", (el) => {
     el.value = "6";
@@ -299,8 +288,8 @@ test("defect 6: a finished game against the engine exports its event, players, l
   assert.equal(url.searchParams.get("black"), "You");
   assert.equal(url.searchParams.get("white"), "Crown level 6");
   assert.equal(url.searchParams.get("event"), "Crown vs engine, level 6");
-  const other = await newPage(browser);
-  await openApp(other, server.url, url.search);
+  const other = await newPage(env.browser);
+  await openApp(other, env.server.url, url.search);
   assert.deepEqual((await bars(other)).sort(), ["Crown level 6", "You"], "the link's board names the players");
   d = await download(other, () => other.click("#pdn-download"));
   assert.equal(tagOf(d.text, "White"), "Crown level 6");
@@ -334,8 +323,8 @@ async function setTheme(page, theme) {
 }
 
 test("defect 9: the game picker shows every row's result and event at 1280 px", async () => {
-  const page = await newPage(browser, { width: 1280, height: 800 });
-  await openApp(page, server.url, "?mode=analysis&variant=american");
+  const page = await newPage(env.browser, { width: 1280, height: 800 });
+  await openApp(page, env.server.url, "?mode=analysis&variant=american");
   await page.click("#pdn-import");
   await page.setInputFiles("#pdn-file", TINSLEY);
   await page.waitForFunction(() => document.querySelector("#pdn-text").value.length > 300000);
@@ -368,8 +357,8 @@ test("defect 9: the game picker shows every row's result and event at 1280 px", 
 });
 
 test("defect 9: the running clock is clearly marked, Black's dot is visible in the dark theme", async () => {
-  const page = await newPage(browser, { width: 1280, height: 800 });
-  await openApp(page, server.url);
+  const page = await newPage(env.browser, { width: 1280, height: 800 });
+  await openApp(page, env.server.url);
   await page.click("#new-game");
   await page.selectOption("#form-new select[name=clock]", "300+3");
   await page.click("#new-ok");
@@ -408,21 +397,21 @@ test("defect 9: the running clock is clearly marked, Black's dot is visible in t
 });
 
 test("defect 9: toasts cover none of the panel's controls (Import PDN, Numbers) at 1280×800", async () => {
-  const page = await newPage(browser, { width: 1280, height: 800 });
-  await openApp(page, server.url);
+  const page = await newPage(env.browser, { width: 1280, height: 800 });
+  await openApp(page, env.server.url);
   const pages = ["", "?mode=analysis&variant=american&moves=11-15,23-19"];
   if (process.env.CROWN_SERVER_BIN) pages.push("online");
   for (const query of pages) {
     if (query === "online") {
       // an online game waiting for a friend: the share box makes the panel long
-      await openApp(page, server.url);
+      await openApp(page, env.server.url);
       await page.click("#mode-online");
       await page.waitForSelector("#dlg-online[open]");
       await page.check("#form-online input[name=opponent][value=friend]");
       await page.fill("#form-online input[name=name]", "Ann");
       await page.click("#online-ok");
       await page.waitForFunction(() => document.querySelector("#share-link").value.includes("/g/"));
-    } else if (query) await openApp(page, server.url, query);
+    } else if (query) await openApp(page, env.server.url, query);
     // a real message: the FEN button's (clipboard refused in headless: the FEN itself, 8 s)
     await page.click("#fen-copy");
     await page.waitForSelector("#toast:not([hidden])");
@@ -438,8 +427,8 @@ test("defect 9: toasts cover none of the panel's controls (Import PDN, Numbers) 
 });
 
 test("defect 9: no Offer draw in Impasse", async () => {
-  const page = await newPage(browser, { width: 1280, height: 800 });
-  await openApp(page, server.url);
+  const page = await newPage(env.browser, { width: 1280, height: 800 });
+  await openApp(page, env.server.url);
   assert.equal(await page.isVisible("#offer-draw"), true, "American: a draw may be offered");
   await page.click("#new-game");
   await page.check("#form-new input[name=variant][value=impasse]");
@@ -450,8 +439,8 @@ test("defect 9: no Offer draw in Impasse", async () => {
 });
 
 test("defect 9: the engine takes a human-like time at levels 1–7 (1.5 s at level 1, 0.4 s at level 7)", async () => {
-  const page = await newPage(browser, { width: 1280, height: 800 });
-  await openApp(page, server.url);
+  const page = await newPage(env.browser, { width: 1280, height: 800 });
+  await openApp(page, env.server.url);
   for (const [level, floor] of [
     [1, 1500],
     [7, 400],
@@ -482,8 +471,8 @@ test("defect 9: the engine takes a human-like time at levels 1–7 (1.5 s at lev
 
 test("defect 9: no chat in a game against the server's engine; no draw offer in an online Impasse game", async (t) => {
   if (!process.env.CROWN_SERVER_BIN) return t.skip("CROWN_SERVER_BIN is not set");
-  const page = await newPage(browser, { width: 1280, height: 800 });
-  await openApp(page, server.url);
+  const page = await newPage(env.browser, { width: 1280, height: 800 });
+  await openApp(page, env.server.url);
   const create = async ({ variant, opponent }) => {
     if (await page.isVisible("#online-new")) await page.click("#online-new");
     else await page.click("#mode-online");
