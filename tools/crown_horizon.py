@@ -23,10 +23,10 @@ def run(argv):
 
 
 def fen_after(b, fen, moves):
-    args = [b, 'apply', '--variant', 'impasse', '--json']
+    argv = [b, 'apply', '--variant', 'impasse', '--json']
     if fen:
-        args += ['--fen', fen]
-    return json.loads(run(args + moves))['fen']
+        argv += ['--fen', fen]
+    return json.loads(run(argv + moves))['fen']
 
 
 def best(b, fen, ms):
