@@ -21,12 +21,16 @@
 //! cargo bench -p crown-server --bench load -- --games 1000 --sync normal
 //! cargo bench -p crown-server --bench load -- --games 100,1000 --temp-pg --instances 2
 //! cargo bench -p crown-server --bench load -- --games 100 --engine-games 8 --engine-level 10
+//! cargo bench -p crown-server --bench load -- --games 100 --engine-games 8 --engine-in-process
 //! ```
 //!
 //! `--engine-games N` runs N games against the in-process server's engine at `--engine-level`
 //! (10) beside the measured human games, for the whole row: their human side answers each engine
 //! move at once with its first legal move (a new game replaces a finished one), so the engine
-//! searches all the time. Only the human games' moves are measured.
+//! searches all the time. Only the human games' moves are measured. The engine searches in a
+//! worker process, as `crown-server` runs it (`WorkerPicker`: the server binary with
+//! `--engine-worker`, in a session of its own at nice 19); `--engine-in-process` searches on
+//! threads of the benchmark's own process instead (at nice +10, the server's way before issue 23).
 
 #[allow(dead_code)]
 #[path = "../tests/common/pg.rs"]
@@ -55,6 +59,7 @@ struct Opts {
     instances: usize,
     engine_games: usize,
     engine_level: u8,
+    engine_in_process: bool,
 }
 
 fn parse_args() -> Result<Opts, String> {
@@ -70,6 +75,7 @@ fn parse_args() -> Result<Opts, String> {
         instances: 1,
         engine_games: 0,
         engine_level: 10,
+        engine_in_process: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -127,6 +133,7 @@ fn parse_args() -> Result<Opts, String> {
                     return Err("--engine-level must be 1..=10".into());
                 }
             }
+            "--engine-in-process" => o.engine_in_process = true,
             "--bench" => {}
             other => return Err(format!("unknown argument {other}")),
         }
@@ -381,10 +388,17 @@ fn main() {
                     max_engine_games_per_ip: usize::MAX,
                     ..Config::default()
                 };
-                let engine = if opts.engine_games > 0 {
+                let engine: Option<Arc<dyn crown_server::engine::MovePicker>> = if opts.engine_games == 0 {
+                    None
+                } else if opts.engine_in_process {
                     crown_server::engine::default_picker(1, 16, None, true)
                 } else {
-                    None
+                    // As the server binary runs it: a worker process (its own session, nice 19).
+                    let args = ["--engine-worker", "--engine-threads", "1", "--hash-mib", "16", "--no-egdb"];
+                    Some(Arc::new(crown_server::engine::WorkerPicker::new(
+                        env!("CARGO_BIN_EXE_crown-server"),
+                        args.iter().map(Into::into).collect(),
+                    )))
                 };
                 let app = App::start(store, config, engine).await.unwrap();
                 let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();

@@ -106,6 +106,10 @@ struct Args {
     /// Search every engine move instead of playing the opening from the embedded book.
     #[arg(long)]
     no_book: bool,
+    /// Run as the engine worker process the server starts (searches asked on stdin, moves
+    /// answered on stdout; see crown_server::engine::serve_worker). Not for people.
+    #[arg(long, hide = true)]
+    engine_worker: bool,
 }
 
 fn main() {
@@ -125,6 +129,10 @@ fn run(args: Args) -> Result<(), String> {
         .with_writer(std::io::stderr)
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .init();
+    if args.engine_worker {
+        return run_engine_worker(&args);
+    }
+    let worker_args = worker_args(&args);
     let static_dir = match args.static_dir {
         Some(d) => {
             if !d.is_dir() {
@@ -226,12 +234,24 @@ fn run(args: Args) -> Result<(), String> {
             None
         }
     };
-    let engine: Option<Arc<dyn crown_server::engine::MovePicker>> = Some(Arc::new(
-        crown_server::engine::CrownEngine::new(args.engine_threads, args.hash_mib)
-            .with_tables(tables)
-            .with_book(!args.no_book)
-            .with_auto_build(auto),
-    ));
+    // The engine searches in a worker process of its own (this binary, --engine-worker), so that
+    // its CPU is charged to another scheduling group than request handling (docs/api.md).
+    let engine: Option<Arc<dyn crown_server::engine::MovePicker>> = match std::env::current_exe() {
+        Ok(exe) => Some(Arc::new(
+            crown_server::engine::WorkerPicker::new(exe, worker_args)
+                .with_tables(tables)
+                .with_auto_build(auto),
+        )),
+        Err(e) => {
+            tracing::warn!(error = %e, "cannot find this program to start the engine worker; the engine searches in the server process");
+            Some(Arc::new(
+                crown_server::engine::CrownEngine::new(args.engine_threads, args.hash_mib)
+                    .with_tables(tables)
+                    .with_book(!args.no_book)
+                    .with_auto_build(auto),
+            ))
+        }
+    };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -260,6 +280,57 @@ fn run(args: Args) -> Result<(), String> {
             .map_err(|e| format!("server error: {e}"))
     })?;
     tracing::info!("stopped");
+    Ok(())
+}
+
+/// The arguments of the engine worker: this server's engine options.
+fn worker_args(args: &Args) -> Vec<std::ffi::OsString> {
+    let mut v: Vec<std::ffi::OsString> = vec![
+        "--engine-worker".into(),
+        "--engine-threads".into(),
+        args.engine_threads.to_string().into(),
+        "--hash-mib".into(),
+        args.hash_mib.to_string().into(),
+        "--log".into(),
+        args.log.clone().into(),
+    ];
+    if args.no_book {
+        v.push("--no-book".into());
+    }
+    if args.no_egdb {
+        v.push("--no-egdb".into());
+    } else if let Some(d) = &args.egdb_dir {
+        v.push("--egdb-dir".into());
+        v.push(d.clone().into());
+    }
+    v
+}
+
+/// `--engine-worker`: serve searches on stdin/stdout at the lowest priority until stdin ends.
+fn run_engine_worker(args: &Args) -> Result<(), String> {
+    crown_server::engine::lower_worker_priority();
+    let load = {
+        let (no_egdb, dir) = (args.no_egdb, args.egdb_dir.clone());
+        move || {
+            if no_egdb {
+                return None;
+            }
+            crown_ai::tables::load(dir.as_deref()).unwrap_or_else(|e| {
+                tracing::warn!("engine worker: {e}; searching without endgame databases");
+                None
+            })
+        }
+    };
+    let live = Arc::new(crown_ai::tables::auto::LiveTables::new(load()));
+    let engine = crown_server::engine::CrownEngine::new(args.engine_threads, args.hash_mib)
+        .with_tables(Some(live.clone()))
+        .with_book(!args.no_book);
+    crown_server::engine::serve_worker(
+        Arc::new(engine),
+        std::io::stdin().lock(),
+        std::io::stdout(),
+        move || live.set(load()),
+    );
     Ok(())
 }
 

@@ -1,5 +1,6 @@
 //! Engine scheduling: when it is an engine seat's turn, its search waits for one of the bounded
-//! pool's workers (with the engine's clock stopped), runs on a thread of lower OS priority, and
+//! pool's workers (with the engine's clock stopped), is asked of the picker from a thread of
+//! lower OS priority (the server's picker hands it to its worker process, `WorkerPicker`), and
 //! its move is played like any other change.
 
 use crate::app::App;
