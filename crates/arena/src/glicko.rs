@@ -174,6 +174,44 @@ impl Glicko2 {
     }
 }
 
+/// The ratings of a puzzle trainer (the TUI's `puzzles.json`, the web app's local storage): the
+/// player's, and each puzzle's (by id) once tried. An attempt is a game of the player against the
+/// puzzle: solved with no wrong move and no hint is a win, anything else a loss.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct PuzzleRatings {
+    /// The player's rating.
+    pub player: Glicko2,
+    /// The best streak of clean solves.
+    #[serde(default)]
+    pub best_streak: u32,
+    /// Each tried puzzle's rating (a new one starts at its difficulty, deviation 350).
+    #[serde(default)]
+    pub puzzles: std::collections::BTreeMap<String, Glicko2>,
+}
+
+impl PuzzleRatings {
+    /// Rate one attempt at the puzzle `id` whose starting rating is `difficulty`: both ratings
+    /// move (Glicko-2, τ [`DEFAULT_TAU`], one game per rating period).
+    pub fn rate(&mut self, id: &str, difficulty: u32, solved_clean: bool) {
+        let p = self.puzzles.get(id).copied().unwrap_or(Glicko2::new(
+            f64::from(difficulty),
+            DEFAULT_DEVIATION,
+            DEFAULT_VOLATILITY,
+        ));
+        let out = if solved_clean {
+            Outcome::Win
+        } else {
+            Outcome::Loss
+        };
+        let me = self.player;
+        self.player = me.update(&[(p, out)], DEFAULT_TAU);
+        self.puzzles.insert(
+            id.to_string(),
+            p.update(&[(me, out.reversed())], DEFAULT_TAU),
+        );
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -202,6 +240,23 @@ mod tests {
         // sqrt(φ² + σ²) on the internal scale.
         let phi = 200.0 / SCALE;
         assert!((q.deviation - (phi * phi + 0.0036f64).sqrt() * SCALE).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_puzzle_attempt_moves_both_ratings_the_opposite_ways() {
+        let mut r = PuzzleRatings::default();
+        r.rate("p1", 1500, true);
+        // A win over an equal opponent from 1500/350: the player rises, the puzzle falls as much.
+        assert!(r.player.rating > 1500.0, "{r:?}");
+        let p = r.puzzles["p1"];
+        assert!(
+            (r.player.rating - 1500.0 + (p.rating - 1500.0)).abs() < 1e-6,
+            "{r:?}"
+        );
+        let before = r.player.rating;
+        r.rate("p2", 1200, false);
+        assert!(r.player.rating < before, "{r:?}");
+        assert!(r.puzzles["p2"].rating > 1200.0, "{r:?}");
     }
 
     #[test]

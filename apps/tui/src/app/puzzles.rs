@@ -8,50 +8,10 @@ use crate::state::App;
 use crown_ai::puzzle::{embedded_set, read_jsonl, Puzzle, Theme};
 use crown_ai::puzzle_session::{Answer, Hint, PuzzleSession};
 use crown_ai::{Engine, EngineOptions, Limits};
-use crown_arena::glicko::{Glicko2, Outcome, DEFAULT_DEVIATION, DEFAULT_TAU};
 use crown_core::{Color, DrawRules, Game, Move};
-use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-/// The ratings of the puzzles mode: the player's, and each puzzle's (by id) once tried. An attempt
-/// is a game of the player against the puzzle: solved with no wrong move and no hint is a win.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct PuzzleRatings {
-    /// The player's rating.
-    pub player: Glicko2,
-    /// The best streak of clean solves.
-    #[serde(default)]
-    pub best_streak: u32,
-    /// Each tried puzzle's rating (a new one starts at its difficulty, deviation 350).
-    #[serde(default)]
-    pub puzzles: BTreeMap<String, Glicko2>,
-}
-
-impl PuzzleRatings {
-    /// Rate one attempt at `puzzle`: both ratings move (Glicko-2, τ 0.5, one game per period).
-    pub fn rate(&mut self, puzzle: &Puzzle, solved_clean: bool) {
-        let p = self
-            .puzzles
-            .get(&puzzle.id)
-            .copied()
-            .unwrap_or(Glicko2::new(
-                f64::from(puzzle.difficulty),
-                DEFAULT_DEVIATION,
-                0.06,
-            ));
-        let out = if solved_clean {
-            Outcome::Win
-        } else {
-            Outcome::Loss
-        };
-        let me = self.player;
-        self.player = me.update(&[(p, out)], DEFAULT_TAU);
-        self.puzzles.insert(
-            puzzle.id.clone(),
-            p.update(&[(me, out.reversed())], DEFAULT_TAU),
-        );
-    }
-}
+pub use crown_arena::glicko::PuzzleRatings;
 
 /// The ratings file: `puzzles.json` in `$CROWN_DATA_DIR`, else in `crown` in the per-user data
 /// directory (`$XDG_DATA_HOME`, else `~/.local/share`; the directory of the endgame databases'
@@ -118,7 +78,10 @@ impl App {
             Some(m) if m.set.first().map(|p| p.variant) == Some(variant) => {
                 // Skipping a puzzle after a wrong move or a hint rates it as failed.
                 if !m.session.is_over() && (m.session.mistakes() > 0 || m.session.hints() > 0) {
-                    self.puzzle_ratings.rate(m.session.puzzle(), false);
+                    {
+                        let p = m.session.puzzle();
+                        self.puzzle_ratings.rate(&p.id, p.difficulty, false);
+                    }
                     self.store_ratings();
                 }
                 // A puzzle left unfinished counts as tried and ends the streak.
@@ -254,7 +217,8 @@ impl App {
                 }
                 if solved {
                     let clean = m.session.solved_clean();
-                    self.puzzle_ratings.rate(m.session.puzzle(), clean);
+                    let p = m.session.puzzle();
+                    self.puzzle_ratings.rate(&p.id, p.difficulty, clean);
                     m.tried += 1;
                     if clean {
                         m.solved += 1;
@@ -309,7 +273,10 @@ impl App {
         if let Some(m) = self.puzzles.as_mut() {
             let rest = m.session.give_up();
             if !rest.is_empty() {
-                self.puzzle_ratings.rate(m.session.puzzle(), false);
+                {
+                    let p = m.session.puzzle();
+                    self.puzzle_ratings.rate(&p.id, p.difficulty, false);
+                }
                 m.tried += 1;
                 m.streak = 0;
                 self.status = format!("The solution: {}. z: next puzzle.", rest.join(" "));
