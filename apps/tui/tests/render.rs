@@ -144,6 +144,15 @@ fn help_popup() {
     insta::assert_snapshot!(screen(&a).backend());
 }
 
+/// In puzzles mode the help lists the puzzle keys (t, g, z, Z) instead of the game's.
+#[test]
+fn help_popup_in_puzzles() {
+    let mut a = app(GameChoice::American, false, (80, 26));
+    key(&mut a, 'z');
+    key(&mut a, '?');
+    insta::assert_snapshot!(screen(&a).backend());
+}
+
 #[test]
 fn engine_panel_and_move_list() {
     let mut a = app(GameChoice::American, true, (80, 24));

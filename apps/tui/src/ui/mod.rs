@@ -12,7 +12,7 @@ mod popup;
 mod theme;
 
 pub use board::BoardWidget;
-pub use popup::HELP;
+pub use popup::{HELP, PUZZLE_HELP};
 
 use crate::layout;
 use crate::state::App;

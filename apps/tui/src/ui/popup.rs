@@ -40,7 +40,12 @@ pub(super) fn render_popup(app: &App, p: &Popup, g: &Geometry, buf: &mut Buffer)
     match p {
         Popup::Help => {
             block(app, " Keys ", true).render(r, buf);
-            Paragraph::new(HELP.join("\n")).render(inner, buf);
+            let lines = if app.puzzles.is_some() {
+                PUZZLE_HELP
+            } else {
+                HELP
+            };
+            Paragraph::new(lines.join("\n")).render(inner, buf);
         }
         Popup::Choice { options, index } => {
             let pos = app.game.position();
@@ -154,7 +159,7 @@ pub(super) fn describe(text: String, mv: &Move) -> String {
     }
 }
 
-/// The lines of the help popup.
+/// The lines of the help popup during a game (the puzzle keys that open puzzles included).
 pub const HELP: [&str; 22] = [
     "Arrows / h j k l   move the cursor",
     "Enter / Space      select a piece, then its destination",
@@ -167,14 +172,40 @@ pub const HELP: [&str; 22] = [
     "u                  undo (to your last move)",
     "t                  hint from the engine",
     "v, [ ]             review the game; jump between key moments",
-    "d                  offer a draw",
-    "r                  resign",
+    "d / r              offer a draw / resign",
     "c                  claim a count (pool, APCA rules 27-28)",
     "s / o              save as PDN / load PDN or FEN",
+    "z / Z              puzzles: find the shot / by theme",
     "f                  flip the board",
     "#                  show square numbers",
     "a                  ASCII mode (no colour, no Unicode)",
     "n                  new game",
+    "? / F1             this help",
+    "q / Ctrl-C         quit",
+    "Any key closes this help.",
+];
+
+/// The lines of the help popup in puzzles mode (key `z`): the puzzle keys in place of the game's.
+pub const PUZZLE_HELP: [&str; 22] = [
+    "Arrows / h j k l   move the cursor",
+    "Enter / Space      select a piece, then its destination",
+    "mouse              click squares, list entries, buttons",
+    "0-9, x, :          type a move (11-15, 11x18x25, 6>10, x14)",
+    "Esc                cancel the selection / back to the puzzle",
+    "Tab                switch the arrows to the move list",
+    ", .  PgUp PgDn     walk back / forward through the moves",
+    "Home / End         start of the line / back to the puzzle",
+    "",
+    "Puzzles: find the only move; the forced reply is played.",
+    "t                  hint: the piece to move, then the move",
+    "g                  give up: show the solution",
+    "z                  next puzzle",
+    "Z                  theme filter: all, shot, multi-jump, ...",
+    "",
+    "f                  flip the board",
+    "#                  show square numbers",
+    "a                  ASCII mode (no colour, no Unicode)",
+    "n                  new game (leaves the puzzles)",
     "? / F1             this help",
     "q / Ctrl-C         quit",
     "Any key closes this help.",
