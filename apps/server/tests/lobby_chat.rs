@@ -58,6 +58,9 @@ async fn lobby_lists_public_seeks_only_while_their_seat_is_open() {
     assert_eq!(seeks[0]["time_control"]["initial_ms"], 180000);
     assert_eq!(seeks[0]["time_control"]["increment_ms"], 2000);
     assert_ne!(seeks[0]["id"], private["id"]);
+    // The game views say which is which (the web app words its waiting line by it).
+    assert_eq!(seek["game"]["public"], true, "{seek}");
+    assert_eq!(private["game"]["public"], false, "{private}");
     // Accepting the seek is joining it; it leaves the lobby.
     let joined = join(&app, seek["id"].as_str().unwrap()).await;
     assert_eq!(joined["color"], "black");

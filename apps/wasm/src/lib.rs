@@ -69,6 +69,14 @@ fn parse_setup(name: Option<String>) -> Result<ImpasseSetup, JsValue> {
     }
 }
 
+/// The APCA rule number of a count: 28 for the 13 count, 27 for the 38 count.
+fn rule_number(rule: crown_core::CountRule) -> u8 {
+    match rule {
+        crown_core::CountRule::Thirteen => 28,
+        crown_core::CountRule::ThirtyEight => 27,
+    }
+}
+
 fn color_arg(s: &str) -> Result<Color, JsValue> {
     parse_color(s).map_err(|e| error("ArgumentError", e))
 }
@@ -398,6 +406,66 @@ impl WasmGame {
     pub fn lose_on_time(&mut self, color: &str) -> Result<(), JsValue> {
         self.game.lose_on_time(color_arg(color)?);
         Ok(())
+    }
+
+    /// The APCA count `color` may claim now (pool checkers): `28` (rule 28, the 13 count), `27`
+    /// (rule 27, the 38 count) or `undefined` when none applies, a count runs or the game is over
+    /// ([`Game::claimable_count`]).
+    ///
+    /// # Errors
+    /// `ArgumentError` for an unknown colour.
+    #[wasm_bindgen(js_name = claimableCount)]
+    pub fn claimable_count(&self, color: &str) -> Result<Option<u8>, JsValue> {
+        Ok(self
+            .game
+            .claimable_count(color_arg(color)?)
+            .map(rule_number))
+    }
+
+    /// `color` claims the APCA count of `rule` (`27` or `28`); the claimant's next moves are
+    /// counted and its `limit`-th (38 or 13) draws the game.
+    ///
+    /// # Errors
+    /// `ArgumentError` for an unknown colour or a rule other than 27 and 28; `GameError` with the
+    /// core's reason when the rule does not apply (not pool, wrong material or side, a count already
+    /// running, the game over). The game is unchanged then.
+    #[wasm_bindgen(js_name = claimCount)]
+    pub fn claim_count(&mut self, color: &str, rule: u8) -> Result<(), JsValue> {
+        let rule = match rule {
+            27 => crown_core::CountRule::ThirtyEight,
+            28 => crown_core::CountRule::Thirteen,
+            n => {
+                return Err(error(
+                    "ArgumentError",
+                    format!("no APCA count rule {n}: rule 27 (38 moves) or 28 (13 moves)"),
+                ))
+            }
+        };
+        self.game
+            .claim_count(color_arg(color)?, rule)
+            .map_err(|e| error("GameError", e))
+    }
+
+    /// The running APCA count, or `null`: `{rule, limit, claimant, moves}` where `rule` is 27 or 28,
+    /// `limit` the claimant's moves that draw (38 or 13), `claimant` `black`/`white` and `moves`
+    /// the moves it has completed since the claim.
+    pub fn count(&self) -> Result<JsValue, JsValue> {
+        #[derive(Serialize)]
+        struct CountView {
+            rule: u8,
+            limit: u32,
+            claimant: &'static str,
+            moves: u32,
+        }
+        match self.game.count() {
+            None => Ok(JsValue::NULL),
+            Some(c) => to_js(&CountView {
+                rule: rule_number(c.rule),
+                limit: c.rule.limit(),
+                claimant: color_id(c.claimant),
+                moves: c.moves,
+            }),
+        }
     }
 
     /// Plies since the last capture or man move (the 40-move rule counts 80 of them).

@@ -144,6 +144,54 @@ fn resignation_and_draw_agreement() {
 }
 
 #[wasm_bindgen_test]
+fn the_apca_13_count_is_claimed_counted_and_draws() {
+    // APCA rule 28: three kings against a lone king; the lone king's side claims, and its 13th move
+    // after the claim draws. Black's king shuttles 32-28-32, White's 21-25-21.
+    let mut g = WasmGame::from_fen("pool", "B:WK5,K13,K21:BK32").unwrap();
+    // The shuttle repeats the position: the repetition rule would draw first.
+    g.set_draw_rules(false, false);
+    assert_eq!(g.claimable_count("black").unwrap(), Some(28));
+    assert_eq!(g.claimable_count("white").unwrap(), None);
+    let (name, message) = js_error(g.claim_count("white", 28).err().unwrap());
+    assert_eq!(name, "GameError");
+    assert!(message.contains("rule 28"), "{message}");
+    assert_eq!(
+        js_error(g.claim_count("black", 26).err().unwrap()).0,
+        "ArgumentError"
+    );
+    assert!(g.count().unwrap().is_null());
+    g.claim_count("black", 28).unwrap();
+    assert_eq!(
+        g.claimable_count("black").unwrap(),
+        None,
+        "a count is running"
+    );
+    for i in 0..13 {
+        assert!(g.outcome().unwrap().is_null(), "black move {i}");
+        g.play(if i % 2 == 0 { "32-28" } else { "28-32" }).unwrap();
+        if i < 12 {
+            g.play(if i % 2 == 0 { "21-25" } else { "25-21" }).unwrap();
+        }
+        let c = g.count().unwrap();
+        let moves = js_sys::Reflect::get(&c, &"moves".into()).unwrap();
+        assert_eq!(moves.as_f64(), Some(f64::from(i + 1)));
+    }
+    let o: OutcomeView = serde_wasm_bindgen::from_value(g.outcome().unwrap()).unwrap();
+    assert_eq!(
+        (o.result.as_str(), o.reason.as_str()),
+        ("1/2-1/2", "thirteen_count")
+    );
+    // Taking the last move back takes back the draw and keeps the count at 12.
+    g.undo();
+    let c = g.count().unwrap();
+    let get = |k: &str| js_sys::Reflect::get(&c, &k.into()).unwrap();
+    assert_eq!(get("moves").as_f64(), Some(12.0));
+    assert_eq!(get("limit").as_f64(), Some(13.0));
+    assert_eq!(get("rule").as_f64(), Some(28.0));
+    assert_eq!(get("claimant").as_string().as_deref(), Some("black"));
+}
+
+#[wasm_bindgen_test]
 fn impasse_setups_and_move_kinds() {
     // Impasse: White moves first; the Steere setup has 8 doubles.
     let g = WasmGame::new("impasse", Some("steere".into())).unwrap();

@@ -451,6 +451,20 @@ impl Game {
         }
     }
 
+    /// The APCA count `claimant` may claim now, if any: rule 28 (the 13 count) when it applies, else
+    /// rule 27 (the 38 count) when `claimant` is weaker by points (a king 2, a man 1). `None` when
+    /// neither applies, outside pool checkers, while a count is running, or once the game is over.
+    /// Three kings against a lone king also satisfy rule 27; rule 28 is the one the rules give for
+    /// that ending, so it is preferred. Front ends offer this claim to the player.
+    pub fn claimable_count(&self, claimant: Color) -> Option<CountRule> {
+        if self.variant() != Variant::Pool || self.count.is_some() || self.outcome().is_some() {
+            return None;
+        }
+        [CountRule::Thirteen, CountRule::ThirtyEight]
+            .into_iter()
+            .find(|&rule| count_applies(&self.position, rule, claimant))
+    }
+
     /// `claimant` starts an APCA count (pool only).
     ///
     /// # Errors

@@ -450,6 +450,37 @@ fn pool_rule_27_thirty_eight_count() {
 }
 
 #[test]
+fn the_claimable_count_follows_apca_rules_27_and_28() {
+    use crown_core::Color::{Black, White};
+    let game = |variant, fen| Game::from_position(Position::from_fen(variant, fen).unwrap());
+    // Rule 28: four pieces, all kings, three against one: the lone king's side claims the 13 count.
+    let g = game(Variant::Pool, "B:WK5,K13,K21:BK32");
+    assert_eq!(g.claimable_count(Black), Some(CountRule::Thirteen));
+    assert_eq!(
+        g.claimable_count(White),
+        None,
+        "the stronger side has nothing to claim"
+    );
+    // Three men against a king: not all kings, so rule 27 (1+1+1 = 3 points against 2).
+    let g = game(Variant::Pool, "B:W5,13,21:BK32");
+    assert_eq!(g.claimable_count(Black), Some(CountRule::ThirtyEight));
+    // Equal points (a king against two men): neither side is weaker.
+    let g = game(Variant::Pool, "B:W5,13:BK32");
+    assert_eq!(
+        (g.claimable_count(Black), g.claimable_count(White)),
+        (None, None)
+    );
+    // The counts are pool rules only.
+    let g = game(Variant::American, "B:WK5,K13,K21:BK32");
+    assert_eq!(g.claimable_count(Black), None);
+    // Nothing more to claim while a count runs.
+    let mut g = game(Variant::Pool, "B:WK5,K13:BK32");
+    assert_eq!(g.claimable_count(Black), Some(CountRule::ThirtyEight));
+    g.claim_count(Black, CountRule::ThirtyEight).unwrap();
+    assert_eq!(g.claimable_count(Black), None);
+}
+
+#[test]
 fn move_text_with_the_end_square_repeated_is_illegal() {
     let pos = Position::from_fen(Variant::Pool, "B:W10,23:BK1").unwrap();
     assert!(matches!(

@@ -106,6 +106,7 @@ impl Live {
                 id: r.id.clone(),
                 by: Color::from(r.by).name(),
             }),
+            public: self.rec.meta.public,
             created_ms: self.rec.created_ms,
             updated_ms: self.rec.updated_ms,
         }
@@ -219,6 +220,9 @@ pub struct GameView {
     pub takeback_request: Option<&'static str>,
     /// The rematch offered after the game ended (`POST .../rematch`), `null` if none.
     pub rematch: Option<RematchView>,
+    /// `true` for a public seek (created with `"public": true`, listed in the lobby while a seat is
+    /// open), `false` for a private, link-only game or a game against the engine.
+    pub public: bool,
     /// Creation time, ms since the epoch.
     pub created_ms: u64,
     /// Last change, ms since the epoch.

@@ -378,10 +378,12 @@ impl App {
             .engine_side
             .map(Color::opposite)
             .unwrap_or(self.game.position().side_to_move());
-        let r = self
+        // The count that applies (rule 28 before rule 27); if none does, rule 27's refusal says why.
+        let rule = self
             .game
-            .claim_count(who, CountRule::Thirteen)
-            .or_else(|_| self.game.claim_count(who, CountRule::ThirtyEight));
+            .claimable_count(who)
+            .unwrap_or(CountRule::ThirtyEight);
+        let r = self.game.claim_count(who, rule);
         self.status = match r {
             Ok(()) => match self.game.count() {
                 Some(c) => format!("{who} claims the {}-move count.", c.rule.limit()),

@@ -406,6 +406,7 @@ test("defect 9: toasts cover none of the panel's controls (Import PDN, Numbers) 
       // an online game waiting for a friend: the share box makes the panel long
       await openApp(page, env.server.url);
       await page.click("#mode-online");
+      await page.click("#online-new");
       await page.waitForSelector("#dlg-online[open]");
       await page.check("#form-online input[name=opponent][value=friend]");
       await page.fill("#form-online input[name=name]", "Ann");
@@ -474,8 +475,8 @@ test("defect 9: no chat in a game against the server's engine; no draw offer in 
   const page = await newPage(env.browser, { width: 1280, height: 800 });
   await openApp(page, env.server.url);
   const create = async ({ variant, opponent }) => {
-    if (await page.isVisible("#online-new")) await page.click("#online-new");
-    else await page.click("#mode-online");
+    if (!(await page.isVisible("#online-new"))) await page.click("#mode-online");
+    await page.click("#online-new");
     await page.waitForSelector("#dlg-online[open]");
     await page.check(`#form-online input[name=opponent][value=${opponent}]`);
     await page.check(`#form-online input[name=variant][value=${variant}]`);

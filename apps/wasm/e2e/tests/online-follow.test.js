@@ -34,8 +34,8 @@ const gameId = (p) => p.evaluate(() => window.crownApp.online().gameId);
 
 /** Player A creates a private game against a friend (A is Black); returns the share link. */
 async function createGame(a, name) {
-  if (await a.isVisible("#online-new")) await a.click("#online-new");
-  else await a.click("#mode-online");
+  if (!(await a.isVisible("#online-new"))) await a.click("#mode-online");
+  await a.click("#online-new");
   await a.waitForSelector("#dlg-online[open]");
   await a.check("#form-online input[name=opponent][value=friend]");
   await a.check("#form-online input[name=variant][value=american]");

@@ -36,8 +36,8 @@ const waitMoves = (page, n, timeout = 10000) =>
 
 /** Player A creates a game through the dialog; returns the share link. */
 async function createGame(a, { variant = "american", side = "first", clock = "", name = "", opponent = "friend", custom, level } = {}) {
-  if (await a.isVisible("#online-new")) await a.click("#online-new");
-  else await a.click("#mode-online");
+  if (!(await a.isVisible("#online-new"))) await a.click("#mode-online");
+  await a.click("#online-new");
   await a.waitForSelector("#dlg-online[open]");
   await a.check(`#form-online input[name=opponent][value=${opponent}]`);
   await a.check(`#form-online input[name=variant][value=${variant}]`);
@@ -151,20 +151,29 @@ test("lobby seek with a custom clock, draw decline, takeback, resign, rematch, m
   await openApp(a, server.url);
   // A public seek: pool checkers, custom 2 min + 1 s, A plays second (White).
   await createGame(a, { variant: "pool", side: "second", clock: "custom", custom: [2, 1], name: "Ann", opponent: "seek" });
-  assert.match(await status(a), /Waiting for your friend/);
-  // B sees it in the lobby and accepts.
+  // A public seek waits for anyone, not for "your friend" (issue 26 defect 7).
+  assert.match(await status(a), /^Waiting for an opponent: your seek is in the lobby$/);
+  // B opens Play online: the lobby comes first, not the create dialog (issue 26 defect 7).
   const b = await newPage(browser);
   await openApp(b, server.url);
   await b.click("#mode-online");
-  await b.waitForSelector("#dlg-online[open]");
-  await b.keyboard.press("Escape");
   await b.waitForSelector("#lobby-list .seek");
+  assert.equal(await b.isVisible("#dlg-online"), false, "Play online opened the create dialog over the lobby");
   assert.match(await b.textContent("#lobby-list .seek .seek-what"), /Pool checkers · 2\+1/);
   assert.match(await b.textContent("#lobby-list .seek .seek-who"), /Ann · you play Black/);
   await screenshot(b, "51-online-lobby");
+  // Accepting asks B for a name (none remembered yet), which A then sees on the bar and in the chat.
   await b.click("#lobby-list .seek-accept");
+  await b.waitForSelector("#dlg-choice[open] #join-name");
+  assert.equal(await b.textContent("#choice-title"), "Accept this seek");
+  await b.fill("#join-name", "Bob");
+  await b.click("#join-seat");
   await waitStatus(b, /Your move/);
-  await waitStatus(a, /friend's move/);
+  await waitStatus(a, /^Your opponent's move$/);
+  await a.waitForFunction(() => document.querySelector("#name-top").textContent === "Bob");
+  await b.fill("#chat-input", "hello");
+  await b.click("#chat-send");
+  await a.waitForFunction(() => document.querySelector("#chat-log .chat-who")?.textContent === "Bob: ");
   // The clock shows the custom base time.
   assert.equal(await a.textContent("#clock-bottom"), "2:00");
 
@@ -283,8 +292,7 @@ test("the engine through the server; sounds, mute, title alert, premove, tenths"
   const a2 = await newPage(browser);
   await openApp(a2, server.url);
   await a2.click("#mode-online");
-  await a2.waitForSelector("#dlg-online[open]");
-  await a2.keyboard.press("Escape");
+  await a2.waitForSelector("#lobby:not([hidden])");
   // Mute, reload: still muted.
   await a2.click("#sound-toggle");
   assert.equal(await a2.getAttribute("#sound-toggle", "aria-pressed"), "true");
@@ -401,6 +409,7 @@ test("on a plain web server the page says online play needs crown-server", async
     const a = await newPage(br);
     await openApp(a, st.url);
     await a.click("#mode-online");
+    await a.click("#online-new");
     await a.waitForSelector("#dlg-online[open]");
     await a.click("#online-ok");
     await a.waitForFunction(() => /needs crown-server/.test(document.querySelector("#toast").textContent));

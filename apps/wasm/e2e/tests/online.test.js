@@ -33,6 +33,7 @@ test("create, share, join, spectate, play, decline a draw, resign — three brow
   const a = await newPage(browser);
   await openApp(a, server.url);
   await a.click("#mode-online");
+  await a.click("#online-new");
   await a.waitForSelector("#dlg-online[open]");
   await a.check("#form-online input[name=variant][value=american]");
   await a.check("#form-online input[name=side][value=first]");

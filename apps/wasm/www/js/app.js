@@ -376,10 +376,8 @@ class App {
         if (mode === "online") {
           this.setMode("online");
           const client = this.online.client;
-          if (!client.gameId) {
-            client.showLobby();
-            client.openCreateDialog();
-          }
+          // No game shown: the lobby first (its seeks, "My games" and the Create a game button).
+          if (!client.gameId) client.showLobby();
         } else {
           this.setMode(mode);
           if (mode === "play") this.play.maybeEngineMove();

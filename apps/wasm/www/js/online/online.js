@@ -193,7 +193,9 @@ export class Online {
     }
     if ((offerSeat || accept) && !this.seat && view.status === "open") {
       const openColor = view.black.joined ? "white" : "black";
-      const name = accept ? storedName() : await askJoin(openColor, storedName());
+      // Accepting a seek asks for a name once (then the remembered one is used, as for a seek).
+      const known = storedName();
+      const name = accept && known ? known : await askJoin(openColor, known, accept);
       if (name !== null) {
         const r = await this.#fetch(`games/${id}/join`, { method: "POST" });
         this.#rememberSeat(id, r.color, r.token, r.game.variant);
@@ -571,7 +573,8 @@ export class Online {
     const name = s && s.name;
     if (color === this.seat) return name ? `${name} (you)` : `You (${cap(color)})`;
     if (name) return name;
-    return this.seat ? `Friend (${cap(color)})` : cap(color);
+    if (!this.seat) return cap(color);
+    return v.public ? `Opponent (${cap(color)})` : `Friend (${cap(color)})`;
   }
 
   /** The name for `color` in PDN tags (the player's own name, the engine, or "Player"). */
@@ -607,13 +610,16 @@ export class Online {
     if (v.outcome && v.outcome.result === "*") return `No game: ${v.outcome.reason}`;
     if (v.status === "open") {
       if (!this.seat) return "Waiting for players";
-      return v.black.joined && v.white.joined ? "Starting…" : "Waiting for your friend — send them the link";
+      if (v.black.joined && v.white.joined) return "Starting…";
+      return v.public
+        ? "Waiting for an opponent: your seek is in the lobby"
+        : "Waiting for your friend — send them the link";
     }
     if (this.pending) return `Sending your move ${this.pending.move}…`;
     if (!this.seat) return `Watching · ${cap(side)} to move`;
     if (side === this.seat) return "Your move";
     const opp = v[other(this.seat)];
     if (opp && opp.kind === "engine") return "The engine is thinking…";
-    return "Your friend's move";
+    return v.public ? "Your opponent's move" : "Your friend's move";
   }
 }

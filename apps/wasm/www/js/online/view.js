@@ -38,6 +38,7 @@ export function renderShare(v, seat) {
   $("watch-link").value = link;
   // the invitation is for the creator while the other seat is free
   $("invite").hidden = !(seat && v.status === "open");
+  $("invite-text").textContent = v.public ? "Or send this link to someone" : "Send this link to your friend";
 }
 
 /** The connection line: `conn` (none | connecting | connected | reconnecting), its text, a move not sent. */
@@ -64,14 +65,14 @@ export function renderPremove(p) {
 }
 
 /**
- * Ask whether to take the free seat `color` (`name`: the name to offer); resolves to the name
- * given (maybe "") or null to watch.
+ * Ask whether to take the free seat `color` (`name`: the name to offer; `accepting`: the seat is a
+ * lobby seek being accepted); resolves to the name given (maybe "") or null to watch.
  */
-export function askJoin(color, name) {
+export function askJoin(color, name, accepting = false) {
   return new Promise((resolve) => {
     const box = $("choices");
     box.replaceChildren();
-    $("choice-title").textContent = "A seat is free in this game";
+    $("choice-title").textContent = accepting ? "Accept this seek" : "A seat is free in this game";
     const label = document.createElement("label");
     label.textContent = "Your name ";
     const input = document.createElement("input");

@@ -6,7 +6,7 @@
 import { cap, other, moveTexts } from "../shared/util.js";
 import { toast, confirmThen } from "../shared/dialogs.js";
 import * as storage from "../shared/storage.js";
-import { parseClock, renderButtons, wireButtons } from "./view.js";
+import { COUNT_RULES, parseClock, renderButtons, wireButtons } from "./view.js";
 
 /**
  * The least time (ms) the engine of casual level 1–10 takes over a move, as a person would: 1.5 s
@@ -41,6 +41,7 @@ export class PlayCtrl {
     this.thinking = false;
     this.lastScore = null; // engine's last score from its own point of view
     this.clock = null; // {black, white, inc, running: color|null, last: ms timestamp}
+    this.claims = []; // APCA count claims of this game: {ply, color, rule} (ply: plies played before it)
     wireButtons(this);
   }
 
@@ -74,6 +75,49 @@ export class PlayCtrl {
     if (this.thinking) return `Engine is thinking… (${cap(side)} to move)`;
     if (this.engine.available !== false) return side === this.human ? `Your move (${cap(side)})${must}` : `${cap(side)} to move`;
     return `${cap(side)} to move${must}`;
+  }
+
+  /** The running APCA count as a line under the status, or "" (none, or an earlier ply shown). */
+  countText() {
+    const g = this.table.game;
+    const c = g && this.table.viewPly == null ? g.count() : null;
+    if (!c) return "";
+    const who = this.hotseat ? this.names[c.claimant] || cap(c.claimant) : c.claimant === this.human ? "you" : cap(c.claimant);
+    return `The ${c.limit} count (APCA rule ${c.rule}): ${c.moves} of ${c.limit} moves counted for ${who}`;
+  }
+
+  /** The side that may claim a count now: the human (hot seat: the side to move). */
+  countClaimant() {
+    const g = this.table.game;
+    return this.hotseat ? g.sideToMove() : this.human;
+  }
+
+  /** The APCA count (27 or 28) the claimant may claim now, or undefined (wasm Game.claimableCount). */
+  claimableCount() {
+    const g = this.table.game;
+    if (!g || this.table.variant !== "pool" || this.table.viewPly != null) return undefined;
+    return g.claimableCount(this.countClaimant()) ?? undefined;
+  }
+
+  /** Claim the count that applies, after showing its rule's words; the status line then counts it. */
+  claimCount() {
+    const rule = this.claimableCount();
+    if (this.app.mode !== "play" || !rule) return;
+    const color = this.countClaimant();
+    const words = COUNT_RULES[rule];
+    confirmThen(words.title, words.text, "Claim", () => {
+      const g = this.table.game;
+      if (this.app.mode !== "play" || this.claimableCount() !== rule || this.countClaimant() !== color) return;
+      try {
+        g.claimCount(color, rule);
+      } catch (e) {
+        toast(e.message);
+        return;
+      }
+      this.claims.push({ ply: g.plyCount(), color, rule });
+      toast(`${cap(color)} claims the ${rule === 28 ? 13 : 38} count (APCA rule ${rule})`);
+      this.app.refresh();
+    });
   }
 
   /** The game-over dialog's title for outcome `o`. */
@@ -112,6 +156,7 @@ export class PlayCtrl {
     storage.saveGame({
       ...base,
       moves: moveTexts(g),
+      claims: this.claims.length ? this.claims : undefined,
       outcome: storage.outcomeOf(g),
       human: this.human,
       hotseat: this.hotseat || undefined,
@@ -131,6 +176,7 @@ export class PlayCtrl {
       white: typeof saved.names?.white === "string" ? saved.names.white.slice(0, 40) : "",
     };
     this.level = Number(saved.level) || 4;
+    this.claims = storage.claimsOf(saved).filter((c) => c.ply <= g.plyCount());
     this.clock = saved.clock ? { ...saved.clock, last: performance.now() } : null;
     if (this.clock && g.outcome() !== null) this.clock.running = null;
   }
@@ -268,6 +314,7 @@ export class PlayCtrl {
   /** A new game on the table: its live position shown, no engine score yet, its end not announced. */
   #startFresh() {
     this.table.viewPly = null;
+    this.claims = [];
     this.engineTurn++; // an engine move still pausing (THINK_FLOOR_MS) is not played in the new game
     this.thinking = false;
     this.lastScore = null;
@@ -302,6 +349,8 @@ export class PlayCtrl {
     // take back to the human's turn (hot seat: one ply)
     while (!this.hotseat && g.plyCount() > 0 && g.sideToMove() !== this.human) g.undo();
     if (wasOver && g.outcome() !== null) g.undo();
+    // a claim made after the position taken back to goes with the moves (the game's count did)
+    this.claims = this.claims.filter((c) => c.ply <= g.plyCount() && (c.ply < g.plyCount() || g.count()));
     // the engine's score was of a position no longer on the board
     this.lastScore = null;
     this.table.overShown = false;

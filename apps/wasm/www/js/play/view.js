@@ -19,7 +19,38 @@ export function renderButtons(ctrl, active) {
   $("offer-draw").textContent = ctrl.hotseat ? "Agree draw" : "Offer draw";
   // Impasse has no draws (docs/rules.md): no offer to make
   $("offer-draw").hidden = ctrl.table.variant === "impasse";
+  // Pool: a running APCA count, and the count the player may claim now (rule 28, else rule 27)
+  const line = active ? ctrl.countText() : "";
+  $("count-line").textContent = line;
+  $("count-line").hidden = !line;
+  const rule = active && !over ? ctrl.claimableCount() : undefined;
+  const claim = $("claim-count");
+  claim.hidden = !rule;
+  if (rule) {
+    claim.textContent = rule === 28 ? "Claim the 13 count" : "Claim the 38 count";
+    claim.title = COUNT_RULES[rule].title;
+  }
 }
+
+/**
+ * The APCA counts as the rules word them (shared/rules/american-pool-checkers-apca.txt, rules 27
+ * and 28): the claim dialog's title and text, keyed by rule number.
+ */
+export const COUNT_RULES = {
+  27: {
+    title: "Claim the 38 count (APCA rule 27)?",
+    text:
+      "You are the weaker side (a king counts two points, a single piece one). The stronger side is " +
+      "required to complete a win within thirty-eight moves: if you say “thirty-eight” in your " +
+      "counting, it is a draw. The counting starts with your first move after the claim.",
+  },
+  28: {
+    title: "Claim the 13 count (APCA rule 28)?",
+    text:
+      "Your lone king must be caught before you count to “thirteen”: if you say “thirteen” in your " +
+      "counting, you have a draw. The first count is your lone king's next move.",
+  },
+};
 
 /** Wire the play buttons and the new game dialog (#dlg-new) to `ctrl`. */
 export function wireButtons(ctrl) {
@@ -57,4 +88,5 @@ export function wireButtons(ctrl) {
   $("takeback").addEventListener("click", () => ctrl.takeback());
   $("offer-draw").addEventListener("click", () => ctrl.offerDraw());
   $("resign").addEventListener("click", () => ctrl.resign());
+  $("claim-count").addEventListener("click", () => ctrl.claimCount());
 }

@@ -55,14 +55,23 @@ export function saveSettings(patch) {
 }
 
 /**
- * Replay a saved game into a wasm Game: the start position, the moves (long text), then an ending
- * the board does not show (resignation, time, agreement), so the game is restored exactly.
+ * Replay a saved game into a wasm Game: the start position, the moves (long text) with the APCA
+ * count claims at their plies (`claims`, pool), then an ending the board does not show
+ * (resignation, time, agreement), so the game is restored exactly.
  * Throws the wasm error of the first move that does not replay.
  */
 export function replayGame(crown, saved) {
   const g = crown.Game.fromFen(saved.variant, saved.startFen);
+  const claims = claimsOf(saved);
   try {
-    for (const m of saved.moves) g.play(m);
+    const claimAt = (ply) => {
+      for (const c of claims) if (c.ply === ply) g.claimCount(c.color, c.rule);
+    };
+    saved.moves.forEach((m, i) => {
+      claimAt(i);
+      g.play(m);
+    });
+    claimAt(saved.moves.length);
     const o = saved.outcome;
     if (o && g.outcome() === null) {
       const loser = o.winner === "black" ? "white" : "black";
@@ -75,6 +84,14 @@ export function replayGame(crown, saved) {
     throw e;
   }
   return g;
+}
+
+/** The APCA count claims of a saved game ({ply, color, rule}; ply = plies played before the claim), well-formed ones only. */
+export function claimsOf(saved) {
+  if (!Array.isArray(saved.claims)) return [];
+  return saved.claims.filter(
+    (c) => c && Number.isInteger(c.ply) && c.ply >= 0 && (c.color === "black" || c.color === "white") && (c.rule === 27 || c.rule === 28),
+  );
 }
 
 /** The fields of an outcome a replay needs to restore it. */
