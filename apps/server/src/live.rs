@@ -50,7 +50,10 @@ fn declare(game: &mut Game, declared: Option<Declared>) {
         Some(Declared::Resigned { color }) => game.resign(color.into()),
         Some(Declared::Timeout { color }) => game.lose_on_time(color.into()),
         Some(Declared::AgreedDraw) => game.agree_draw(),
-        Some(Declared::Cancelled { .. } | Declared::Abandoned { .. }) | None => {}
+        Some(
+            Declared::Cancelled { .. } | Declared::Abandoned { .. } | Declared::Aborted { .. },
+        )
+        | None => {}
     }
 }
 
@@ -132,6 +135,7 @@ impl Live {
             names: crate::store::PlayerNames::default(),
             rematch: None,
             reserved: false,
+            abort_after_ms: 0,
         };
         *seat_mut(&mut meta, creator) = Seat::Human {
             token_sha256: Some(token_hash(&creator_token)),
@@ -174,7 +178,7 @@ impl Live {
 
     /// The colour whose seat is the engine, if it is that colour's turn.
     pub fn engine_to_move(&self) -> Option<u8> {
-        if self.game.outcome().is_some() || self.abandoned() || !self.seated() {
+        if self.game.outcome().is_some() || self.abandoned() || self.aborted() || !self.seated() {
             return None;
         }
         match seat(&self.rec.meta, self.game.position().side_to_move()) {
@@ -198,6 +202,96 @@ impl Live {
     /// Whether the server ended this game as abandoned (no move in time, untimed games only).
     pub fn abandoned(&self) -> bool {
         matches!(self.rec.meta.declared, Some(Declared::Abandoned { .. }))
+    }
+
+    /// Whether the game was aborted before both sides moved ([`Declared::Aborted`]).
+    pub fn aborted(&self) -> bool {
+        matches!(self.rec.meta.declared, Some(Declared::Aborted { .. }))
+    }
+
+    /// The error for acting on an aborted game.
+    fn aborted_error(&self) -> Error {
+        Error::conflict(
+            "game_over",
+            "the game is over (aborted before both sides moved)",
+        )
+    }
+
+    /// Whether the side to move has not made its first move yet: fewer than two plies are played
+    /// (plies alternate, so each side's first move is ply 1 or 2).
+    pub fn before_first_moves(&self) -> bool {
+        self.rec.moves.len() < 2
+    }
+
+    /// Whether the side to move's clock runs: a timed game whose turn runs (seated, not over)
+    /// and whose side to move has made its first move (no clock runs before a side's first
+    /// move).
+    pub fn clock_running(&self) -> bool {
+        self.rec.meta.time_control.is_some()
+            && self.rec.meta.turn_started_ms != 0
+            && !self.before_first_moves()
+    }
+
+    /// When the side to move must have made its first move or the game is aborted (ms since the
+    /// epoch): a timed game between two people, seated, not over, before the side's first move,
+    /// with `abort_after_ms` set; `None` otherwise.
+    pub fn abort_deadline(&self) -> Option<u64> {
+        let m = &self.rec.meta;
+        let two_people = Color::ALL.iter().all(|&c| {
+            matches!(
+                seat(m, c),
+                Seat::Human {
+                    token_sha256: Some(_)
+                }
+            )
+        });
+        (m.abort_after_ms != 0
+            && m.time_control.is_some()
+            && m.turn_started_ms != 0
+            && m.declared.is_none()
+            && two_people
+            && self.before_first_moves()
+            && self.game.outcome().is_none())
+        .then(|| m.turn_started_ms.saturating_add(m.abort_after_ms))
+    }
+
+    /// If the side to move did not make its first move by [`Live::abort_deadline`], end the game
+    /// as aborted (no result, status `aborted`); returns whether it did.
+    pub fn abort_if_unstarted(&mut self, now: u64) -> bool {
+        match self.abort_deadline() {
+            Some(deadline) if now >= deadline => {
+                let stm = self.game.position().side_to_move();
+                self.rec.meta.declared = Some(Declared::Aborted {
+                    color: stm.into(),
+                    requested: false,
+                });
+                self.refresh(now);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// `color` aborts the game before both sides have made their first move: it ends with no
+    /// result (status `aborted`).
+    ///
+    /// # Errors
+    /// `game_over`, `seat_open` (cancel an open game instead), `not_abortable` (both sides have
+    /// moved: resign instead).
+    pub fn abort(&mut self, color: Color, now: u64) -> Result<(), Error> {
+        self.require_playing()?;
+        if !self.before_first_moves() {
+            return Err(Error::conflict(
+                "not_abortable",
+                "both sides have moved: the game can no longer be aborted (resign instead)",
+            ));
+        }
+        self.rec.meta.declared = Some(Declared::Aborted {
+            color: color.into(),
+            requested: true,
+        });
+        self.refresh(now);
+        Ok(())
     }
 
     /// The error for acting on an abandoned game.
@@ -258,6 +352,9 @@ impl Live {
         if self.abandoned() {
             return Err(self.abandoned_error());
         }
+        if self.aborted() {
+            return Err(self.aborted_error());
+        }
         if self.seated() {
             return Err(Error::conflict(
                 "not_open",
@@ -288,8 +385,10 @@ impl Live {
     /// Recompute status, result and the clock's running state after a change at `now`.
     fn refresh(&mut self, now: u64) {
         let outcome = self.game.outcome();
-        let abandoned = self.abandoned();
-        self.rec.status = if outcome.is_some() || self.cancelled() || abandoned {
+        let abandoned = self.abandoned() || self.aborted();
+        self.rec.status = if self.aborted() {
+            "aborted"
+        } else if outcome.is_some() || self.cancelled() || abandoned {
             "finished"
         } else if self.seated() {
             "ongoing"
@@ -316,10 +415,7 @@ impl Live {
     /// Time left for `color` at `now`, in ms (0 for untimed games).
     pub fn remaining(&self, color: Color, now: u64) -> u64 {
         let left = self.rec.meta.clock_ms[color.index()];
-        if self.rec.meta.time_control.is_some()
-            && self.rec.meta.turn_started_ms != 0
-            && self.game.position().side_to_move() == color
-        {
+        if self.clock_running() && self.game.position().side_to_move() == color {
             left.saturating_sub(now.saturating_sub(self.rec.meta.turn_started_ms))
         } else {
             left
@@ -328,10 +424,7 @@ impl Live {
 
     /// When the side to move runs out of time (ms since the epoch), if a clock is running.
     pub fn flag_deadline(&self) -> Option<u64> {
-        if self.rec.meta.time_control.is_none()
-            || self.rec.meta.turn_started_ms == 0
-            || self.game.outcome().is_some()
-        {
+        if !self.clock_running() || self.game.outcome().is_some() {
             return None;
         }
         let stm = self.game.position().side_to_move();
@@ -360,6 +453,9 @@ impl Live {
         }
         if self.abandoned() {
             return Err(self.abandoned_error());
+        }
+        if self.aborted() {
+            return Err(self.aborted_error());
         }
         if let Some(o) = self.game.outcome() {
             return Err(Error::game_over(&o));
@@ -414,12 +510,14 @@ impl Live {
             ));
         }
         let written = self.game.position().move_text(&mv);
+        // A side's first move is not timed: its clock keeps its time, without increment.
+        let timed_move = self.clock_running();
         self.game.play(&mv).map_err(|e| match e {
             GameError::Move(m) => move_error(m),
             GameError::GameOver(o) => Error::game_over(&o),
             GameError::Claim(c) => Error::conflict("claim", c),
         })?;
-        if let Some(tc) = self.rec.meta.time_control {
+        if let Some(tc) = self.rec.meta.time_control.filter(|_| timed_move) {
             let i = color.index();
             let left = self.rec.meta.clock_ms[i]
                 .saturating_sub(now.saturating_sub(self.rec.meta.turn_started_ms));
@@ -655,9 +753,10 @@ impl Live {
 
     /// Shift a running clock after server downtime: the side to move is charged only for the time
     /// up to `heartbeat_ms` (the last moment the server was known alive), and its turn resumes at
-    /// `now`. Returns whether anything changed.
+    /// `now`. The wait for a first move ([`Live::abort_deadline`]) is shifted the same way.
+    /// Returns whether anything changed.
     pub fn resume_after_downtime(&mut self, heartbeat_ms: u64, now: u64) -> bool {
-        if self.flag_deadline().is_none() {
+        if self.flag_deadline().is_none() && self.abort_deadline().is_none() {
             return false;
         }
         let started = self.rec.meta.turn_started_ms;
