@@ -223,33 +223,42 @@ impl Live {
         self.rec.moves.len() < 2
     }
 
-    /// Whether the side to move's clock runs: a timed game whose turn runs (seated, not over)
-    /// and whose side to move has made its first move (no clock runs before a side's first
-    /// move).
+    /// Whether the first-move rule applies to this game (docs/api.md, "Aborted games"): a timed
+    /// game between two people, both seats taken, created with a non-zero `abort_after_ms`. Then
+    /// no clock runs before a side's first move, and a side that does not make it within
+    /// `abort_after_ms` of the start of its turn aborts the game. Other games (against the
+    /// engine, untimed, or with the limit 0) keep their clocks running from the start.
+    pub fn first_move_rule(&self) -> bool {
+        let m = &self.rec.meta;
+        m.abort_after_ms != 0
+            && m.time_control.is_some()
+            && Color::ALL.iter().all(|&c| {
+                matches!(
+                    seat(m, c),
+                    Seat::Human {
+                        token_sha256: Some(_)
+                    }
+                )
+            })
+    }
+
+    /// Whether the side to move's clock runs: a timed game whose turn runs (seated, not over),
+    /// except before the side's first move where the first-move rule applies
+    /// ([`Live::first_move_rule`]).
     pub fn clock_running(&self) -> bool {
         self.rec.meta.time_control.is_some()
             && self.rec.meta.turn_started_ms != 0
-            && !self.before_first_moves()
+            && !(self.before_first_moves() && self.first_move_rule())
     }
 
     /// When the side to move must have made its first move or the game is aborted (ms since the
-    /// epoch): a timed game between two people, seated, not over, before the side's first move,
-    /// with `abort_after_ms` set; `None` otherwise.
+    /// epoch): the first-move rule applies ([`Live::first_move_rule`]), the turn runs, the game
+    /// is not over and the side to move has not made its first move; `None` otherwise.
     pub fn abort_deadline(&self) -> Option<u64> {
         let m = &self.rec.meta;
-        let two_people = Color::ALL.iter().all(|&c| {
-            matches!(
-                seat(m, c),
-                Seat::Human {
-                    token_sha256: Some(_)
-                }
-            )
-        });
-        (m.abort_after_ms != 0
-            && m.time_control.is_some()
+        (self.first_move_rule()
             && m.turn_started_ms != 0
             && m.declared.is_none()
-            && two_people
             && self.before_first_moves()
             && self.game.outcome().is_none())
         .then(|| m.turn_started_ms.saturating_add(m.abort_after_ms))
@@ -817,6 +826,9 @@ fn move_error(e: MoveError) -> Error {
 mod tests {
     use super::*;
 
+    /// The first-move limit of the test games (the server's default, 30 s).
+    const ABORT_MS: u64 = crate::config::DEFAULT_ABORT_AFTER_SECS * 1000;
+
     const SHA256_TB: &str = "7aa5ae9ecf82f6fc5208ecd0940fd71d50cd4ac596fccac2ede05af806a87b6e";
 
     fn human_game(tc: Option<TimeControl>) -> Live {
@@ -830,6 +842,7 @@ mod tests {
             tc,
             1_000,
         );
+        live.rec.meta.abort_after_ms = ABORT_MS;
         live.join("tw".into(), 1_000).unwrap();
         live
     }
@@ -885,13 +898,19 @@ mod tests {
             initial_ms: 10_000,
             increment_ms: 500,
         }));
-        // Black thinks 3 s: 10 000 - 3 000 + 500.
+        // Joined at 1 000. Each side's first move is not timed: no charge, no increment.
         g.play(Color::Black, "11-15", Some(0), 4_000).unwrap();
-        assert_eq!(g.remaining(Color::Black, 4_000), 7_500);
-        assert_eq!(g.remaining(Color::White, 5_000), 9_000);
-        // White lets the flag fall.
-        assert!(!g.check_flag(13_999));
-        assert!(g.check_flag(14_000));
+        g.play(Color::White, "23-19", Some(1), 6_000).unwrap();
+        assert_eq!(g.remaining(Color::Black, 6_000), 10_000);
+        assert_eq!(g.remaining(Color::White, 6_000), 10_000);
+        // Black's clock runs from White's first move; Black thinks 3 s: 10 000 - 3 000 + 500.
+        assert_eq!(g.remaining(Color::Black, 7_000), 9_000);
+        g.play(Color::Black, "8-11", Some(2), 9_000).unwrap();
+        assert_eq!(g.remaining(Color::Black, 9_000), 7_500);
+        assert_eq!(g.remaining(Color::White, 10_000), 9_000);
+        // White lets the flag fall: 10 000 ms after its turn started at 9 000.
+        assert!(!g.check_flag(18_999));
+        assert!(g.check_flag(19_000));
         assert_eq!(g.game.outcome().unwrap().winner(), Some(Color::Black));
         assert_eq!(g.rec.status, "finished");
     }
@@ -902,9 +921,17 @@ mod tests {
             initial_ms: 10_000,
             increment_ms: 0,
         }));
-        // Turn started at 1 000, last heartbeat 3 000, restart at 60 000: 2 s charged.
+        // Before the first moves the wait for a first move is shifted: turn started at 1 000,
+        // last heartbeat 3 000, restart at 60 000: 2 s of the 30 s are gone.
         assert!(g.resume_after_downtime(3_000, 60_000));
-        assert_eq!(g.remaining(Color::Black, 60_000), 8_000);
+        assert_eq!(g.abort_deadline(), Some(60_000 - 2_000 + ABORT_MS));
+        assert_eq!(g.remaining(Color::Black, 60_000), 10_000);
+        // Both first moves; Black's turn started at 62 000, last heartbeat 64 000, restart at
+        // 120 000: 2 s charged.
+        g.play(Color::Black, "11-15", None, 61_000).unwrap();
+        g.play(Color::White, "23-19", None, 62_000).unwrap();
+        assert!(g.resume_after_downtime(64_000, 120_000));
+        assert_eq!(g.remaining(Color::Black, 120_000), 8_000);
     }
 
     /// What another instance sees: the change `after` made to `before` (moves kept up to
@@ -961,17 +988,164 @@ mod tests {
             initial_ms: 60_000,
             increment_ms: 0,
         }));
-        // Turn started at 1 000 (join). Black 11-15 at 2 000 (1 s), White 23-19 at 5 000 (3 s),
-        // Black 8-11 at 6 000 (1 s); White waits 5 s and asks at 11 000, granted at 12 000.
+        // Turn started at 1 000 (join). Black 11-15 at 2 000 and White 23-19 at 5 000 are first
+        // moves (not timed); Black 8-11 at 6 000 (1 s); White waits 5 s and asks at 11 000,
+        // granted at 12 000.
         g.play(Color::Black, "11-15", None, 2_000).unwrap();
         g.play(Color::White, "23-19", None, 5_000).unwrap();
         g.play(Color::Black, "8-11", None, 6_000).unwrap();
         g.request_takeback(Color::White, 11_000).unwrap();
         assert_eq!(g.accept_takeback(Color::Black, 12_000).unwrap(), 2);
-        // White: 60 000 - 3 000 - 6 000 (6 s thinking until the takeback); Black: 58 000.
-        assert_eq!(g.remaining(Color::White, 12_000), 51_000);
-        assert_eq!(g.remaining(Color::Black, 12_000), 58_000);
-        // White's clock runs on from there.
-        assert_eq!(g.remaining(Color::White, 13_000), 50_000);
+        // White: 60 000 - 6 000 (6 s thinking until the takeback); Black: 59 000.
+        assert_eq!(g.remaining(Color::White, 12_000), 54_000);
+        assert_eq!(g.remaining(Color::Black, 12_000), 59_000);
+        // White's first move is taken back: its clock waits for it again, and so does the
+        // first-move limit, from the takeback.
+        assert_eq!(g.remaining(Color::White, 13_000), 54_000);
+        assert_eq!(g.abort_deadline(), Some(12_000 + ABORT_MS));
+        g.play(Color::White, "22-18", None, 14_000).unwrap();
+        // Black's clock runs again from White's move.
+        assert_eq!(g.remaining(Color::Black, 15_000), 58_000);
+    }
+
+    /// 0.25+0: the time control of the browser test of issue 26.
+    const QUARTER: TimeControl = TimeControl {
+        initial_ms: 15_000,
+        increment_ms: 0,
+    };
+
+    #[test]
+    fn no_clock_runs_before_the_first_moves_and_an_unstarted_game_aborts() {
+        let mut g = human_game(Some(QUARTER));
+        // Joined at 1 000: Black has 30 s for its first move; its clock does not run.
+        assert_eq!(g.abort_deadline(), Some(1_000 + ABORT_MS));
+        assert_eq!(g.flag_deadline(), None);
+        assert!(!g.check_flag(1_000 + 15_000));
+        assert_eq!(g.remaining(Color::Black, 1_000 + 20_000), 15_000);
+        let v = g.view(2_000, None);
+        assert_eq!(v.clock.as_ref().unwrap().running, None);
+        assert_eq!(v.first_move_deadline_ms, Some(1_000 + ABORT_MS));
+        assert!(!g.abort_if_unstarted(1_000 + ABORT_MS - 1));
+        assert!(g.abort_if_unstarted(1_000 + ABORT_MS));
+        assert_eq!(g.rec.status, "aborted");
+        assert_eq!(g.rec.result, None);
+        assert!(crate::store::is_over(&g.rec.status));
+        let v = g.view(1_000 + ABORT_MS, None);
+        let o = v.outcome.as_ref().unwrap();
+        assert_eq!(o.result, "*");
+        assert_eq!(o.winner, None);
+        assert_eq!(o.reason, "aborted: black did not make a first move in time");
+        assert!(v.legal_moves.is_empty());
+        assert_eq!(v.first_move_deadline_ms, None);
+        // Over: no move, resignation, abort or draw offer is accepted.
+        let later = 1_000 + ABORT_MS + 1;
+        assert_eq!(
+            g.play(Color::Black, "11-15", None, later).unwrap_err().code,
+            "game_over"
+        );
+        assert_eq!(g.resign(Color::White, later).unwrap_err().code, "game_over");
+        assert_eq!(g.abort(Color::White, later).unwrap_err().code, "game_over");
+        assert_eq!(
+            g.offer_draw(Color::White, later).unwrap_err().code,
+            "game_over"
+        );
+        assert!(!g.check_flag(u64::MAX));
+        // Read back from the record: still aborted.
+        let back = Live::from_record(g.rec.clone()).unwrap();
+        assert!(back.aborted());
+        assert_eq!(back.rec.status, "aborted");
+    }
+
+    #[test]
+    fn the_second_player_has_its_own_first_move_limit() {
+        let mut g = human_game(Some(QUARTER));
+        // Black moves at 20 000; White's 30 s start then, and no clock runs yet.
+        g.play(Color::Black, "11-15", None, 20_000).unwrap();
+        assert_eq!(g.abort_deadline(), Some(20_000 + ABORT_MS));
+        assert_eq!(g.flag_deadline(), None);
+        assert_eq!(g.remaining(Color::Black, 40_000), 15_000);
+        assert_eq!(g.remaining(Color::White, 40_000), 15_000);
+        assert!(!g.abort_if_unstarted(20_000 + ABORT_MS - 1));
+        assert!(g.abort_if_unstarted(20_000 + ABORT_MS));
+        let v = g.view(20_000 + ABORT_MS, None);
+        assert_eq!(
+            v.outcome.unwrap().reason,
+            "aborted: white did not make a first move in time"
+        );
+        // Once both have moved, the clocks run and no abort deadline remains.
+        let mut g = human_game(Some(QUARTER));
+        g.play(Color::Black, "11-15", None, 2_000).unwrap();
+        g.play(Color::White, "23-19", None, 3_000).unwrap();
+        assert_eq!(g.abort_deadline(), None);
+        assert_eq!(g.flag_deadline(), Some(3_000 + 15_000));
+        assert!(!g.abort_if_unstarted(u64::MAX));
+        assert!(g.check_flag(3_000 + 15_000));
+        assert_eq!(g.game.outcome().unwrap().winner(), Some(Color::White));
+    }
+
+    #[test]
+    fn a_side_aborts_only_before_both_first_moves() {
+        let mut g = human_game(Some(QUARTER));
+        g.play(Color::Black, "11-15", None, 2_000).unwrap();
+        g.abort(Color::White, 3_000).unwrap();
+        assert_eq!(g.rec.status, "aborted");
+        assert_eq!(g.rec.result, None);
+        assert_eq!(
+            g.view(3_000, None).outcome.unwrap().reason,
+            "aborted by white"
+        );
+        // An untimed game can be aborted too.
+        let mut g = human_game(None);
+        g.abort(Color::Black, 2_000).unwrap();
+        assert_eq!(g.rec.status, "aborted");
+        // After both first moves: resign instead.
+        let mut g = human_game(Some(QUARTER));
+        g.play(Color::Black, "11-15", None, 2_000).unwrap();
+        g.play(Color::White, "23-19", None, 3_000).unwrap();
+        assert_eq!(
+            g.abort(Color::Black, 4_000).unwrap_err().code,
+            "not_abortable"
+        );
+        assert_eq!(g.rec.status, "ongoing");
+        // An open game is cancelled, not aborted.
+        let mut open = Live::create(
+            "o".into(),
+            Position::new(Variant::American),
+            Color::Black,
+            "tb".into(),
+            Seat::Human { token_sha256: None },
+            Some(QUARTER),
+            1_000,
+        );
+        assert_eq!(
+            open.abort(Color::Black, 2_000).unwrap_err().code,
+            "seat_open"
+        );
+    }
+
+    #[test]
+    fn without_the_first_move_rule_the_clock_runs_from_the_start() {
+        // A limit of 0 (or a game stored before the rule): the clock runs from the join.
+        let mut g = human_game(Some(QUARTER));
+        g.rec.meta.abort_after_ms = 0;
+        assert_eq!(g.abort_deadline(), None);
+        assert_eq!(g.remaining(Color::Black, 4_000), 12_000);
+        assert!(g.check_flag(1_000 + 15_000));
+        // Against the engine: the engine always moves, so the clock runs from the start and a
+        // person who never moves loses on time as before.
+        let mut e = Live::create(
+            "e".into(),
+            Position::new(Variant::American),
+            Color::Black,
+            "tb".into(),
+            Seat::Engine { level: 1 },
+            Some(QUARTER),
+            1_000,
+        );
+        e.rec.meta.abort_after_ms = ABORT_MS;
+        assert!(e.seated());
+        assert!(!e.first_move_rule());
+        assert_eq!(e.abort_deadline(), None);
+        assert_eq!(e.flag_deadline(), Some(1_000 + 15_000));
     }
 }
