@@ -42,6 +42,11 @@ pub struct Config {
     /// start of its turn ends as abandoned (no result, event `abandoned`), in ms; 0 never.
     /// Timed games end by their flag instead.
     pub abandon_after_ms: u64,
+    /// In a timed game between two people, no clock runs before a side's first move; a side
+    /// that does not make its first move within this time of the start of its turn aborts the
+    /// game (no result, status `aborted`), in ms; 0 never. Applies to games created after it is
+    /// set (each game keeps the limit it was created with).
+    pub abort_after_ms: u64,
     /// Engine searches running at once (a bounded pool; more wait, with the engine's clock
     /// stopped). Searches run at a lower OS priority than request handling (Linux: nice +10).
     pub engine_workers: usize,
@@ -74,6 +79,10 @@ pub const DEFAULT_MAX_GAMES_PER_IP: usize = 32;
 /// Default of [`Config::abandon_after_ms`], in seconds: one day without a move.
 pub const DEFAULT_ABANDON_AFTER_SECS: u64 = 24 * 3600;
 
+/// Default of [`Config::abort_after_ms`], in seconds (lichess and lidraughts give about as long
+/// for the first move).
+pub const DEFAULT_ABORT_AFTER_SECS: u64 = 30;
+
 /// The largest sets served to the browser: ≤4 pieces (American ≤4 is 5.3 MB of files, about
 /// 3 MB gzip-compressed; ≤5 would be about 150 MB, too much for a page).
 pub const DEFAULT_EGDB_SERVE_PIECES: u32 = 4;
@@ -95,6 +104,7 @@ impl Default for Config {
             max_unjoined_per_ip: 20,
             max_games_per_ip: DEFAULT_MAX_GAMES_PER_IP,
             abandon_after_ms: DEFAULT_ABANDON_AFTER_SECS * 1000,
+            abort_after_ms: DEFAULT_ABORT_AFTER_SECS * 1000,
             engine_workers: std::thread::available_parallelism()
                 .map_or(1, |n| n.get().saturating_sub(1).max(1)),
             max_engine_games_per_ip: 4,

@@ -1,6 +1,7 @@
 //! Housekeeping: the background tasks of a running server. The flag sweeper ends games whose
-//! clock ran out, open games nobody joined expire, finished games nobody watches leave memory,
-//! and the heartbeat lets a restart stop the clocks for the downtime.
+//! clock ran out, games whose side to move made no first move in time are aborted, open games
+//! nobody joined expire, finished games nobody watches leave memory, and the heartbeat lets a
+//! restart stop the clocks for the downtime.
 
 use crate::app::App;
 use crate::error::Error;
@@ -44,9 +45,9 @@ impl App {
                         }
                     }
                 }
-                if rounds % 10 == 0
-                    && (app.config.open_game_ttl_ms > 0 || app.config.abandon_after_ms > 0)
-                {
+                // Every second: each game keeps the first-move limit it was created with, so
+                // games are checked for it even when the server's is now 0.
+                if rounds % 10 == 0 {
                     app.expire_unjoined(now).await;
                 }
                 if rounds % 300 == 0 {
@@ -70,9 +71,10 @@ impl App {
         });
     }
 
-    /// End every open game nobody joined within `open_game_ttl_ms` of its creation, and every
+    /// End every open game nobody joined within `open_game_ttl_ms` of its creation, every
     /// untimed game whose player to move made no move within `abandon_after_ms`
-    /// ([`crate::live::Live::abandon_if_idle`]).
+    /// ([`crate::live::Live::abandon_if_idle`]), and abort every game whose side to move made no
+    /// first move by its deadline ([`crate::live::Live::abort_if_unstarted`]).
     pub(crate) async fn expire_unjoined(&self, now: u64) {
         let ttl = self.config.open_game_ttl_ms;
         let idle = self.config.abandon_after_ms;
@@ -80,13 +82,31 @@ impl App {
             if !self.owns(&h.id) {
                 continue;
             }
-            let (due, abandon) = {
+            let (due, abandon, abort) = {
                 let live = h.live.lock().await;
                 let due = ttl > 0
                     && live.rec.status == "open"
                     && now >= live.rec.created_ms.saturating_add(ttl);
-                (due, live.idle(idle, now))
+                let abort = live.abort_deadline().is_some_and(|d| now >= d);
+                (due, live.idle(idle, now), abort)
             };
+            if abort {
+                let r = self
+                    .mutate(&h, "aborted", None, |live, now| {
+                        if live.abort_if_unstarted(now) {
+                            Ok(())
+                        } else {
+                            Err(Error::conflict("not_due", "the game is not due to abort"))
+                        }
+                    })
+                    .await;
+                if let Err(e) = r {
+                    if e.code != "not_due" {
+                        tracing::warn!(error = %e, "aborting an unstarted game failed");
+                    }
+                }
+                continue;
+            }
             if abandon {
                 let r = self
                     .mutate(&h, "abandoned", None, move |live, now| {
@@ -134,7 +154,7 @@ impl App {
         }
         let mut drop_ids = Vec::new();
         for (id, h) in finished {
-            if h.live.lock().await.rec.status == "finished" {
+            if crate::store::is_over(&h.live.lock().await.rec.status) {
                 drop_ids.push(id);
             }
         }

@@ -50,7 +50,10 @@ fn declare(game: &mut Game, declared: Option<Declared>) {
         Some(Declared::Resigned { color }) => game.resign(color.into()),
         Some(Declared::Timeout { color }) => game.lose_on_time(color.into()),
         Some(Declared::AgreedDraw) => game.agree_draw(),
-        Some(Declared::Cancelled { .. } | Declared::Abandoned { .. }) | None => {}
+        Some(
+            Declared::Cancelled { .. } | Declared::Abandoned { .. } | Declared::Aborted { .. },
+        )
+        | None => {}
     }
 }
 
@@ -132,6 +135,7 @@ impl Live {
             names: crate::store::PlayerNames::default(),
             rematch: None,
             reserved: false,
+            abort_after_ms: 0,
         };
         *seat_mut(&mut meta, creator) = Seat::Human {
             token_sha256: Some(token_hash(&creator_token)),
@@ -174,7 +178,7 @@ impl Live {
 
     /// The colour whose seat is the engine, if it is that colour's turn.
     pub fn engine_to_move(&self) -> Option<u8> {
-        if self.game.outcome().is_some() || self.abandoned() || !self.seated() {
+        if self.game.outcome().is_some() || self.abandoned() || self.aborted() || !self.seated() {
             return None;
         }
         match seat(&self.rec.meta, self.game.position().side_to_move()) {
@@ -198,6 +202,105 @@ impl Live {
     /// Whether the server ended this game as abandoned (no move in time, untimed games only).
     pub fn abandoned(&self) -> bool {
         matches!(self.rec.meta.declared, Some(Declared::Abandoned { .. }))
+    }
+
+    /// Whether the game was aborted before both sides moved ([`Declared::Aborted`]).
+    pub fn aborted(&self) -> bool {
+        matches!(self.rec.meta.declared, Some(Declared::Aborted { .. }))
+    }
+
+    /// The error for acting on an aborted game.
+    fn aborted_error(&self) -> Error {
+        Error::conflict(
+            "game_over",
+            "the game is over (aborted before both sides moved)",
+        )
+    }
+
+    /// Whether the side to move has not made its first move yet: fewer than two plies are played
+    /// (plies alternate, so each side's first move is ply 1 or 2).
+    pub fn before_first_moves(&self) -> bool {
+        self.rec.moves.len() < 2
+    }
+
+    /// Whether the first-move rule applies to this game (docs/api.md, "Aborted games"): a timed
+    /// game between two people, both seats taken, created with a non-zero `abort_after_ms`. Then
+    /// no clock runs before a side's first move, and a side that does not make it within
+    /// `abort_after_ms` of the start of its turn aborts the game. Other games (against the
+    /// engine, untimed, or with the limit 0) keep their clocks running from the start.
+    pub fn first_move_rule(&self) -> bool {
+        let m = &self.rec.meta;
+        m.abort_after_ms != 0
+            && m.time_control.is_some()
+            && Color::ALL.iter().all(|&c| {
+                matches!(
+                    seat(m, c),
+                    Seat::Human {
+                        token_sha256: Some(_)
+                    }
+                )
+            })
+    }
+
+    /// Whether the side to move's clock runs: a timed game whose turn runs (seated, not over),
+    /// except before the side's first move where the first-move rule applies
+    /// ([`Live::first_move_rule`]).
+    pub fn clock_running(&self) -> bool {
+        self.rec.meta.time_control.is_some()
+            && self.rec.meta.turn_started_ms != 0
+            && !(self.before_first_moves() && self.first_move_rule())
+    }
+
+    /// When the side to move must have made its first move or the game is aborted (ms since the
+    /// epoch): the first-move rule applies ([`Live::first_move_rule`]), the turn runs, the game
+    /// is not over and the side to move has not made its first move; `None` otherwise.
+    pub fn abort_deadline(&self) -> Option<u64> {
+        let m = &self.rec.meta;
+        (self.first_move_rule()
+            && m.turn_started_ms != 0
+            && m.declared.is_none()
+            && self.before_first_moves()
+            && self.game.outcome().is_none())
+        .then(|| m.turn_started_ms.saturating_add(m.abort_after_ms))
+    }
+
+    /// If the side to move did not make its first move by [`Live::abort_deadline`], end the game
+    /// as aborted (no result, status `aborted`); returns whether it did.
+    pub fn abort_if_unstarted(&mut self, now: u64) -> bool {
+        match self.abort_deadline() {
+            Some(deadline) if now >= deadline => {
+                let stm = self.game.position().side_to_move();
+                self.rec.meta.declared = Some(Declared::Aborted {
+                    color: stm.into(),
+                    requested: false,
+                });
+                self.refresh(now);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// `color` aborts the game before both sides have made their first move: it ends with no
+    /// result (status `aborted`).
+    ///
+    /// # Errors
+    /// `game_over`, `seat_open` (cancel an open game instead), `not_abortable` (both sides have
+    /// moved: resign instead).
+    pub fn abort(&mut self, color: Color, now: u64) -> Result<(), Error> {
+        self.require_playing()?;
+        if !self.before_first_moves() {
+            return Err(Error::conflict(
+                "not_abortable",
+                "both sides have moved: the game can no longer be aborted (resign instead)",
+            ));
+        }
+        self.rec.meta.declared = Some(Declared::Aborted {
+            color: color.into(),
+            requested: true,
+        });
+        self.refresh(now);
+        Ok(())
     }
 
     /// The error for acting on an abandoned game.
@@ -258,6 +361,9 @@ impl Live {
         if self.abandoned() {
             return Err(self.abandoned_error());
         }
+        if self.aborted() {
+            return Err(self.aborted_error());
+        }
         if self.seated() {
             return Err(Error::conflict(
                 "not_open",
@@ -288,8 +394,10 @@ impl Live {
     /// Recompute status, result and the clock's running state after a change at `now`.
     fn refresh(&mut self, now: u64) {
         let outcome = self.game.outcome();
-        let abandoned = self.abandoned();
-        self.rec.status = if outcome.is_some() || self.cancelled() || abandoned {
+        let abandoned = self.abandoned() || self.aborted();
+        self.rec.status = if self.aborted() {
+            "aborted"
+        } else if outcome.is_some() || self.cancelled() || abandoned {
             "finished"
         } else if self.seated() {
             "ongoing"
@@ -316,10 +424,7 @@ impl Live {
     /// Time left for `color` at `now`, in ms (0 for untimed games).
     pub fn remaining(&self, color: Color, now: u64) -> u64 {
         let left = self.rec.meta.clock_ms[color.index()];
-        if self.rec.meta.time_control.is_some()
-            && self.rec.meta.turn_started_ms != 0
-            && self.game.position().side_to_move() == color
-        {
+        if self.clock_running() && self.game.position().side_to_move() == color {
             left.saturating_sub(now.saturating_sub(self.rec.meta.turn_started_ms))
         } else {
             left
@@ -328,10 +433,7 @@ impl Live {
 
     /// When the side to move runs out of time (ms since the epoch), if a clock is running.
     pub fn flag_deadline(&self) -> Option<u64> {
-        if self.rec.meta.time_control.is_none()
-            || self.rec.meta.turn_started_ms == 0
-            || self.game.outcome().is_some()
-        {
+        if !self.clock_running() || self.game.outcome().is_some() {
             return None;
         }
         let stm = self.game.position().side_to_move();
@@ -360,6 +462,9 @@ impl Live {
         }
         if self.abandoned() {
             return Err(self.abandoned_error());
+        }
+        if self.aborted() {
+            return Err(self.aborted_error());
         }
         if let Some(o) = self.game.outcome() {
             return Err(Error::game_over(&o));
@@ -414,12 +519,14 @@ impl Live {
             ));
         }
         let written = self.game.position().move_text(&mv);
+        // A side's first move is not timed: its clock keeps its time, without increment.
+        let timed_move = self.clock_running();
         self.game.play(&mv).map_err(|e| match e {
             GameError::Move(m) => move_error(m),
             GameError::GameOver(o) => Error::game_over(&o),
             GameError::Claim(c) => Error::conflict("claim", c),
         })?;
-        if let Some(tc) = self.rec.meta.time_control {
+        if let Some(tc) = self.rec.meta.time_control.filter(|_| timed_move) {
             let i = color.index();
             let left = self.rec.meta.clock_ms[i]
                 .saturating_sub(now.saturating_sub(self.rec.meta.turn_started_ms));
@@ -655,9 +762,10 @@ impl Live {
 
     /// Shift a running clock after server downtime: the side to move is charged only for the time
     /// up to `heartbeat_ms` (the last moment the server was known alive), and its turn resumes at
-    /// `now`. Returns whether anything changed.
+    /// `now`. The wait for a first move ([`Live::abort_deadline`]) is shifted the same way.
+    /// Returns whether anything changed.
     pub fn resume_after_downtime(&mut self, heartbeat_ms: u64, now: u64) -> bool {
-        if self.flag_deadline().is_none() {
+        if self.flag_deadline().is_none() && self.abort_deadline().is_none() {
             return false;
         }
         let started = self.rec.meta.turn_started_ms;
@@ -718,6 +826,9 @@ fn move_error(e: MoveError) -> Error {
 mod tests {
     use super::*;
 
+    /// The first-move limit of the test games (the server's default, 30 s).
+    const ABORT_MS: u64 = crate::config::DEFAULT_ABORT_AFTER_SECS * 1000;
+
     const SHA256_TB: &str = "7aa5ae9ecf82f6fc5208ecd0940fd71d50cd4ac596fccac2ede05af806a87b6e";
 
     fn human_game(tc: Option<TimeControl>) -> Live {
@@ -731,6 +842,7 @@ mod tests {
             tc,
             1_000,
         );
+        live.rec.meta.abort_after_ms = ABORT_MS;
         live.join("tw".into(), 1_000).unwrap();
         live
     }
@@ -786,13 +898,19 @@ mod tests {
             initial_ms: 10_000,
             increment_ms: 500,
         }));
-        // Black thinks 3 s: 10 000 - 3 000 + 500.
+        // Joined at 1 000. Each side's first move is not timed: no charge, no increment.
         g.play(Color::Black, "11-15", Some(0), 4_000).unwrap();
-        assert_eq!(g.remaining(Color::Black, 4_000), 7_500);
-        assert_eq!(g.remaining(Color::White, 5_000), 9_000);
-        // White lets the flag fall.
-        assert!(!g.check_flag(13_999));
-        assert!(g.check_flag(14_000));
+        g.play(Color::White, "23-19", Some(1), 6_000).unwrap();
+        assert_eq!(g.remaining(Color::Black, 6_000), 10_000);
+        assert_eq!(g.remaining(Color::White, 6_000), 10_000);
+        // Black's clock runs from White's first move; Black thinks 3 s: 10 000 - 3 000 + 500.
+        assert_eq!(g.remaining(Color::Black, 7_000), 9_000);
+        g.play(Color::Black, "8-11", Some(2), 9_000).unwrap();
+        assert_eq!(g.remaining(Color::Black, 9_000), 7_500);
+        assert_eq!(g.remaining(Color::White, 10_000), 9_000);
+        // White lets the flag fall: 10 000 ms after its turn started at 9 000.
+        assert!(!g.check_flag(18_999));
+        assert!(g.check_flag(19_000));
         assert_eq!(g.game.outcome().unwrap().winner(), Some(Color::Black));
         assert_eq!(g.rec.status, "finished");
     }
@@ -803,9 +921,17 @@ mod tests {
             initial_ms: 10_000,
             increment_ms: 0,
         }));
-        // Turn started at 1 000, last heartbeat 3 000, restart at 60 000: 2 s charged.
+        // Before the first moves the wait for a first move is shifted: turn started at 1 000,
+        // last heartbeat 3 000, restart at 60 000: 2 s of the 30 s are gone.
         assert!(g.resume_after_downtime(3_000, 60_000));
-        assert_eq!(g.remaining(Color::Black, 60_000), 8_000);
+        assert_eq!(g.abort_deadline(), Some(60_000 - 2_000 + ABORT_MS));
+        assert_eq!(g.remaining(Color::Black, 60_000), 10_000);
+        // Both first moves; Black's turn started at 62 000, last heartbeat 64 000, restart at
+        // 120 000: 2 s charged.
+        g.play(Color::Black, "11-15", None, 61_000).unwrap();
+        g.play(Color::White, "23-19", None, 62_000).unwrap();
+        assert!(g.resume_after_downtime(64_000, 120_000));
+        assert_eq!(g.remaining(Color::Black, 120_000), 8_000);
     }
 
     /// What another instance sees: the change `after` made to `before` (moves kept up to
@@ -862,17 +988,164 @@ mod tests {
             initial_ms: 60_000,
             increment_ms: 0,
         }));
-        // Turn started at 1 000 (join). Black 11-15 at 2 000 (1 s), White 23-19 at 5 000 (3 s),
-        // Black 8-11 at 6 000 (1 s); White waits 5 s and asks at 11 000, granted at 12 000.
+        // Turn started at 1 000 (join). Black 11-15 at 2 000 and White 23-19 at 5 000 are first
+        // moves (not timed); Black 8-11 at 6 000 (1 s); White waits 5 s and asks at 11 000,
+        // granted at 12 000.
         g.play(Color::Black, "11-15", None, 2_000).unwrap();
         g.play(Color::White, "23-19", None, 5_000).unwrap();
         g.play(Color::Black, "8-11", None, 6_000).unwrap();
         g.request_takeback(Color::White, 11_000).unwrap();
         assert_eq!(g.accept_takeback(Color::Black, 12_000).unwrap(), 2);
-        // White: 60 000 - 3 000 - 6 000 (6 s thinking until the takeback); Black: 58 000.
-        assert_eq!(g.remaining(Color::White, 12_000), 51_000);
-        assert_eq!(g.remaining(Color::Black, 12_000), 58_000);
-        // White's clock runs on from there.
-        assert_eq!(g.remaining(Color::White, 13_000), 50_000);
+        // White: 60 000 - 6 000 (6 s thinking until the takeback); Black: 59 000.
+        assert_eq!(g.remaining(Color::White, 12_000), 54_000);
+        assert_eq!(g.remaining(Color::Black, 12_000), 59_000);
+        // White's first move is taken back: its clock waits for it again, and so does the
+        // first-move limit, from the takeback.
+        assert_eq!(g.remaining(Color::White, 13_000), 54_000);
+        assert_eq!(g.abort_deadline(), Some(12_000 + ABORT_MS));
+        g.play(Color::White, "22-18", None, 14_000).unwrap();
+        // Black's clock runs again from White's move.
+        assert_eq!(g.remaining(Color::Black, 15_000), 58_000);
+    }
+
+    /// 0.25+0: the time control of the browser test of issue 26.
+    const QUARTER: TimeControl = TimeControl {
+        initial_ms: 15_000,
+        increment_ms: 0,
+    };
+
+    #[test]
+    fn no_clock_runs_before_the_first_moves_and_an_unstarted_game_aborts() {
+        let mut g = human_game(Some(QUARTER));
+        // Joined at 1 000: Black has 30 s for its first move; its clock does not run.
+        assert_eq!(g.abort_deadline(), Some(1_000 + ABORT_MS));
+        assert_eq!(g.flag_deadline(), None);
+        assert!(!g.check_flag(1_000 + 15_000));
+        assert_eq!(g.remaining(Color::Black, 1_000 + 20_000), 15_000);
+        let v = g.view(2_000, None);
+        assert_eq!(v.clock.as_ref().unwrap().running, None);
+        assert_eq!(v.first_move_deadline_ms, Some(1_000 + ABORT_MS));
+        assert!(!g.abort_if_unstarted(1_000 + ABORT_MS - 1));
+        assert!(g.abort_if_unstarted(1_000 + ABORT_MS));
+        assert_eq!(g.rec.status, "aborted");
+        assert_eq!(g.rec.result, None);
+        assert!(crate::store::is_over(&g.rec.status));
+        let v = g.view(1_000 + ABORT_MS, None);
+        let o = v.outcome.as_ref().unwrap();
+        assert_eq!(o.result, "*");
+        assert_eq!(o.winner, None);
+        assert_eq!(o.reason, "aborted: black did not make a first move in time");
+        assert!(v.legal_moves.is_empty());
+        assert_eq!(v.first_move_deadline_ms, None);
+        // Over: no move, resignation, abort or draw offer is accepted.
+        let later = 1_000 + ABORT_MS + 1;
+        assert_eq!(
+            g.play(Color::Black, "11-15", None, later).unwrap_err().code,
+            "game_over"
+        );
+        assert_eq!(g.resign(Color::White, later).unwrap_err().code, "game_over");
+        assert_eq!(g.abort(Color::White, later).unwrap_err().code, "game_over");
+        assert_eq!(
+            g.offer_draw(Color::White, later).unwrap_err().code,
+            "game_over"
+        );
+        assert!(!g.check_flag(u64::MAX));
+        // Read back from the record: still aborted.
+        let back = Live::from_record(g.rec.clone()).unwrap();
+        assert!(back.aborted());
+        assert_eq!(back.rec.status, "aborted");
+    }
+
+    #[test]
+    fn the_second_player_has_its_own_first_move_limit() {
+        let mut g = human_game(Some(QUARTER));
+        // Black moves at 20 000; White's 30 s start then, and no clock runs yet.
+        g.play(Color::Black, "11-15", None, 20_000).unwrap();
+        assert_eq!(g.abort_deadline(), Some(20_000 + ABORT_MS));
+        assert_eq!(g.flag_deadline(), None);
+        assert_eq!(g.remaining(Color::Black, 40_000), 15_000);
+        assert_eq!(g.remaining(Color::White, 40_000), 15_000);
+        assert!(!g.abort_if_unstarted(20_000 + ABORT_MS - 1));
+        assert!(g.abort_if_unstarted(20_000 + ABORT_MS));
+        let v = g.view(20_000 + ABORT_MS, None);
+        assert_eq!(
+            v.outcome.unwrap().reason,
+            "aborted: white did not make a first move in time"
+        );
+        // Once both have moved, the clocks run and no abort deadline remains.
+        let mut g = human_game(Some(QUARTER));
+        g.play(Color::Black, "11-15", None, 2_000).unwrap();
+        g.play(Color::White, "23-19", None, 3_000).unwrap();
+        assert_eq!(g.abort_deadline(), None);
+        assert_eq!(g.flag_deadline(), Some(3_000 + 15_000));
+        assert!(!g.abort_if_unstarted(u64::MAX));
+        assert!(g.check_flag(3_000 + 15_000));
+        assert_eq!(g.game.outcome().unwrap().winner(), Some(Color::White));
+    }
+
+    #[test]
+    fn a_side_aborts_only_before_both_first_moves() {
+        let mut g = human_game(Some(QUARTER));
+        g.play(Color::Black, "11-15", None, 2_000).unwrap();
+        g.abort(Color::White, 3_000).unwrap();
+        assert_eq!(g.rec.status, "aborted");
+        assert_eq!(g.rec.result, None);
+        assert_eq!(
+            g.view(3_000, None).outcome.unwrap().reason,
+            "aborted by white"
+        );
+        // An untimed game can be aborted too.
+        let mut g = human_game(None);
+        g.abort(Color::Black, 2_000).unwrap();
+        assert_eq!(g.rec.status, "aborted");
+        // After both first moves: resign instead.
+        let mut g = human_game(Some(QUARTER));
+        g.play(Color::Black, "11-15", None, 2_000).unwrap();
+        g.play(Color::White, "23-19", None, 3_000).unwrap();
+        assert_eq!(
+            g.abort(Color::Black, 4_000).unwrap_err().code,
+            "not_abortable"
+        );
+        assert_eq!(g.rec.status, "ongoing");
+        // An open game is cancelled, not aborted.
+        let mut open = Live::create(
+            "o".into(),
+            Position::new(Variant::American),
+            Color::Black,
+            "tb".into(),
+            Seat::Human { token_sha256: None },
+            Some(QUARTER),
+            1_000,
+        );
+        assert_eq!(
+            open.abort(Color::Black, 2_000).unwrap_err().code,
+            "seat_open"
+        );
+    }
+
+    #[test]
+    fn without_the_first_move_rule_the_clock_runs_from_the_start() {
+        // A limit of 0 (or a game stored before the rule): the clock runs from the join.
+        let mut g = human_game(Some(QUARTER));
+        g.rec.meta.abort_after_ms = 0;
+        assert_eq!(g.abort_deadline(), None);
+        assert_eq!(g.remaining(Color::Black, 4_000), 12_000);
+        assert!(g.check_flag(1_000 + 15_000));
+        // Against the engine: the engine always moves, so the clock runs from the start and a
+        // person who never moves loses on time as before.
+        let mut e = Live::create(
+            "e".into(),
+            Position::new(Variant::American),
+            Color::Black,
+            "tb".into(),
+            Seat::Engine { level: 1 },
+            Some(QUARTER),
+            1_000,
+        );
+        e.rec.meta.abort_after_ms = ABORT_MS;
+        assert!(e.seated());
+        assert!(!e.first_move_rule());
+        assert_eq!(e.abort_deadline(), None);
+        assert_eq!(e.flag_deadline(), Some(1_000 + 15_000));
     }
 }

@@ -224,7 +224,7 @@ pub async fn rematch(
                 "the game was cancelled before anyone joined it: there is nothing to replay",
             ));
         }
-        if live.rec.status != "finished" {
+        if !crate::store::is_over(&live.rec.status) {
             return Err(Error::conflict(
                 "game_not_over",
                 "a rematch can be asked for only once the game is over",
@@ -259,6 +259,7 @@ pub async fn rematch(
                 .set(color, meta.names.get(color.opposite()).map(str::to_string));
             // A human opponent's seat is theirs: only their rematch request takes it.
             next.rec.meta.reserved = reserved;
+            next.rec.meta.abort_after_ms = app.config.abort_after_ms;
             Ok((next, token))
         };
         match &meta.rematch {

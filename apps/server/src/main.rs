@@ -68,6 +68,11 @@ struct Args {
     /// abandoned (0 = never).
     #[arg(long, env = "CROWN_ABANDON_AFTER_SECS", default_value_t = crown_server::config::DEFAULT_ABANDON_AFTER_SECS)]
     abandon_after_secs: u64,
+    /// In a timed game between two people, a side that does not make its first move within this
+    /// many seconds aborts the game (no result; 0 = never). No clock runs before a side's first
+    /// move.
+    #[arg(long, env = "CROWN_ABORT_AFTER_SECS", default_value_t = crown_server::config::DEFAULT_ABORT_AFTER_SECS)]
+    abort_after_secs: u64,
     /// Most unfinished engine games, per client address.
     #[arg(long, env = "CROWN_MAX_ENGINE_GAMES_PER_IP", default_value_t = 4)]
     max_engine_games_per_ip: usize,
@@ -153,6 +158,7 @@ fn run(args: Args) -> Result<(), String> {
         max_engine_games_per_ip: args.max_engine_games_per_ip,
         max_games_per_ip: args.max_games_per_ip,
         abandon_after_ms: args.abandon_after_secs.saturating_mul(1000),
+        abort_after_ms: args.abort_after_secs.saturating_mul(1000),
         max_conns_per_ip: args.max_conns_per_ip,
         header_read_timeout_ms: args.header_timeout_ms,
         max_ws_per_ip: args.max_ws_per_ip,

@@ -9,8 +9,8 @@ use crate::error::{Error, ErrorKind};
 use crate::handle::GameHandle;
 use crate::limit::{ConnCounter, RateLimiter};
 use crate::live::{self, now_ms, Live};
-use crate::store::Store;
 use crate::store::StoreError;
+use crate::store::{is_over, Store};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -324,7 +324,7 @@ impl App {
         client: Option<std::net::IpAddr>,
     ) -> Result<Arc<GameHandle>, Error> {
         let seated = match client {
-            Some(ip) if live.rec.status != "finished" => {
+            Some(ip) if !is_over(&live.rec.status) => {
                 if !self.seated.try_inc(ip, self.config.max_games_per_ip) {
                     return Err(self.too_many_active());
                 }
@@ -583,15 +583,15 @@ impl App {
         next: Live,
         event: &str,
     ) {
-        let was_open = guard.rec.status != "finished";
+        let was_open = !is_over(&guard.rec.status);
         **guard = next;
-        if was_open && guard.rec.status == "finished" {
+        if was_open && is_over(&guard.rec.status) {
             // Saturating: with a shared store a game counted by another instance may end here.
             let _ = self
                 .open_games
                 .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1));
         }
-        if guard.rec.status == "finished" {
+        if is_over(&guard.rec.status) {
             if let Some(ip) = h.engine_by.lock().unwrap_or_else(|e| e.into_inner()).take() {
                 self.engine_games.dec(ip);
             }

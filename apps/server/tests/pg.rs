@@ -117,6 +117,7 @@ fn record(id: &str) -> GameRecord {
             names: PlayerNames::default(),
             rematch: None,
             reserved: false,
+            abort_after_ms: 0,
         },
         moves: vec![],
         created_ms: 1,

@@ -690,31 +690,47 @@ async fn takeback_request_accept_decline() {
 #[tokio::test]
 async fn a_fallen_flag_loses_on_time() {
     let app = app().await;
-    let (id, black, _) = two_player(
+    let (id, black, white) = two_player(
         &app,
         json!({"variant": "american", "time_control": {"initial_ms": 1, "increment_ms": 0}}),
     )
     .await;
+    // No clock runs before a side's first move: both first moves are in time.
+    for (t, m) in [(&black, "11-15"), (&white, "23-19")] {
+        let (s, v) = mv(&app, &id, Some(t), m).await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+    }
+    // Black's 1 ms runs from White's first move.
     tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-    let (s, v) = mv(&app, &id, Some(&black), "11-15").await;
+    let (s, v) = mv(&app, &id, Some(&black), "8-11").await;
     // Either the request or the sweeper saw the flag first; both end the game on time.
     assert!(matches!(code(&v), "time_out" | "game_over"), "{s} {v}");
     let (_, g) = send(&app, Method::GET, &format!("/api/games/{id}"), None, None).await;
     assert_eq!(g["status"], "finished");
     assert_eq!(g["outcome"]["winner"], "white");
-    assert_eq!(g["ply"], 0);
+    assert_eq!(g["ply"], 2);
     assert_eq!(g["clock"]["black_ms"], 0);
 }
 
 #[tokio::test]
 async fn clock_runs_only_for_the_side_to_move() {
     let app = app().await;
-    let (id, black, _) = two_player(
+    let (id, black, white) = two_player(
         &app,
         json!({"variant": "american", "time_control": {"initial_ms": 60000, "increment_ms": 2000}}),
     )
     .await;
+    // Each side's first move is not timed: no time spent, no increment, and no clock runs
+    // until both have moved.
     let (s, g) = mv(&app, &id, Some(&black), "11-15").await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(g["clock"]["black_ms"], 60_000);
+    assert_eq!(g["clock"]["running"], Value::Null);
+    let (s, g) = mv(&app, &id, Some(&white), "23-19").await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(g["clock"]["white_ms"], 60_000);
+    assert_eq!(g["clock"]["running"], "black");
+    let (s, g) = mv(&app, &id, Some(&black), "8-11").await;
     assert_eq!(s, StatusCode::OK);
     let b = g["clock"]["black_ms"].as_u64().unwrap();
     // Black spent a little time and got the 2 s increment.

@@ -11,8 +11,8 @@ impl Live {
     pub fn view(&self, now: u64, you: Option<Color>) -> GameView {
         let pos = self.game.position();
         let outcome = self.game.outcome();
-        // An abandoned game has no outcome on the board but no move is legal any more.
-        let moves = if self.abandoned() {
+        // An abandoned or aborted game has no outcome on the board but no move is legal any more.
+        let moves = if self.abandoned() || self.aborted() {
             crown_core::MoveList::new()
         } else {
             self.game.legal_moves()
@@ -54,8 +54,7 @@ impl Live {
             white_ms: self.remaining(Color::White, now),
             initial_ms: tc.initial_ms,
             increment_ms: tc.increment_ms,
-            running: (self.rec.meta.turn_started_ms != 0 && outcome.is_none())
-                .then(|| pos.side_to_move().name()),
+            running: (self.clock_running() && outcome.is_none()).then(|| pos.side_to_move().name()),
             server_time_ms: now,
         });
         GameView {
@@ -76,6 +75,18 @@ impl Live {
                         "expired: nobody joined in time".to_string()
                     } else {
                         "cancelled by its creator before anyone joined".to_string()
+                    },
+                }),
+                Some(Declared::Aborted { color, requested }) => Some(OutcomeView {
+                    result: "*".to_string(),
+                    winner: None,
+                    reason: if requested {
+                        format!("aborted by {}", Color::from(color).name())
+                    } else {
+                        format!(
+                            "aborted: {} did not make a first move in time",
+                            Color::from(color).name()
+                        )
                     },
                 }),
                 Some(Declared::Abandoned { color }) => Some(OutcomeView {
@@ -102,6 +113,7 @@ impl Live {
                 .meta
                 .takeback_request
                 .map(|c| Color::from(c).name()),
+            first_move_deadline_ms: self.abort_deadline(),
             rematch: self.rec.meta.rematch.as_ref().map(|r| RematchView {
                 id: r.id.clone(),
                 by: Color::from(r.by).name(),
@@ -165,7 +177,8 @@ pub struct ClockView {
 /// The end of a game as sent to clients.
 #[derive(Clone, Debug, Serialize)]
 pub struct OutcomeView {
-    /// PDN result from the first player's view: `1-0`, `0-1`, `1/2-1/2` (`*` for a cancelled game).
+    /// PDN result from the first player's view: `1-0`, `0-1`, `1/2-1/2` (`*` for a cancelled,
+    /// abandoned or aborted game).
     pub result: String,
     /// `black`/`white`, or `null` for a draw.
     pub winner: Option<&'static str>,
@@ -189,7 +202,7 @@ pub struct GameView {
     pub id: String,
     /// Variant id.
     pub variant: String,
-    /// `open`, `ongoing`, `finished`.
+    /// `open`, `ongoing`, `finished` or `aborted` (ended before both sides moved, no result).
     pub status: String,
     /// Start position, PDN FEN.
     pub start_fen: String,
@@ -218,6 +231,10 @@ pub struct GameView {
     pub draw_offer: Option<&'static str>,
     /// Colour asking for a takeback.
     pub takeback_request: Option<&'static str>,
+    /// When the side to move must have made its first move, or the game is aborted (ms since
+    /// the epoch, server time; compare with `clock.server_time_ms`); `null` when no such limit
+    /// runs (untimed or engine games, after both first moves, game over).
+    pub first_move_deadline_ms: Option<u64>,
     /// The rematch offered after the game ended (`POST .../rematch`), `null` if none.
     pub rematch: Option<RematchView>,
     /// `true` for a public seek (created with `"public": true`, listed in the lobby while a seat is

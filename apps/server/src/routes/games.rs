@@ -106,7 +106,7 @@ pub struct SeatGranted {
 /// Query of `GET /api/games`.
 #[derive(Debug, Deserialize)]
 pub struct ListQuery {
-    /// `open`, `ongoing` or `finished`.
+    /// `open`, `ongoing`, `finished` or `aborted`.
     pub status: Option<String>,
     /// At most this many (default 50, at most 500).
     pub limit: Option<usize>,
@@ -237,6 +237,7 @@ async fn create_game(
         now_ms(),
     );
     live.rec.meta.public = req.public;
+    live.rec.meta.abort_after_ms = app.config.abort_after_ms;
     if let Some(name) = &req.name {
         let name = crate::lobby::check_name(name)?;
         live.rec.meta.names.set(color, Some(name));
@@ -261,10 +262,10 @@ async fn list_games(
     ApiQuery(q): ApiQuery<ListQuery>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     if let Some(s) = &q.status {
-        if !matches!(s.as_str(), "open" | "ongoing" | "finished") {
+        if !matches!(s.as_str(), "open" | "ongoing" | "finished" | "aborted") {
             return Err(ApiError::bad_request(
                 "bad_status",
-                format!("status must be 'open', 'ongoing' or 'finished', not '{s}'"),
+                format!("status must be 'open', 'ongoing', 'finished' or 'aborted', not '{s}'"),
             ));
         }
     }

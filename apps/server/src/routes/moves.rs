@@ -1,4 +1,4 @@
-//! `POST /api/games/{id}/moves` and the seat actions: cancel, resign, draw offers and
+//! `POST /api/games/{id}/moves` and the seat actions: cancel, resign, abort, draw offers and
 //! takebacks (docs/api.md).
 
 use super::error::ApiError;
@@ -17,6 +17,7 @@ pub fn routes() -> Router<App> {
         .route("/games/{id}/moves", post(make_move))
         .route("/games/{id}/cancel", post(cancel).layer(nb!()))
         .route("/games/{id}/resign", post(resign).layer(nb!()))
+        .route("/games/{id}/abort", post(abort).layer(nb!()))
         .route("/games/{id}/draw/offer", post(draw_offer).layer(nb!()))
         .route("/games/{id}/draw/accept", post(draw_accept).layer(nb!()))
         .route("/games/{id}/draw/decline", post(draw_decline).layer(nb!()))
@@ -93,6 +94,7 @@ async fn make_move(
 enum Action {
     Cancel,
     Resign,
+    Abort,
     DrawOffer,
     DrawAccept,
     DrawDecline,
@@ -112,6 +114,7 @@ async fn seat_action(
     let event = match action {
         Action::Cancel => "cancel",
         Action::Resign => "resign",
+        Action::Abort => "abort",
         Action::DrawOffer => "draw_offer",
         Action::DrawAccept => "draw_accept",
         Action::DrawDecline => "draw_decline",
@@ -125,6 +128,7 @@ async fn seat_action(
             match action {
                 Action::Cancel => live.cancel(color, now)?,
                 Action::Resign => live.resign(color, now)?,
+                Action::Abort => live.abort(color, now)?,
                 Action::DrawOffer => {
                     live.offer_draw(color, now)?;
                 }
@@ -162,6 +166,7 @@ macro_rules! action_route {
 
 action_route!(cancel, Action::Cancel);
 action_route!(resign, Action::Resign);
+action_route!(abort, Action::Abort);
 action_route!(draw_offer, Action::DrawOffer);
 action_route!(draw_accept, Action::DrawAccept);
 action_route!(draw_decline, Action::DrawDecline);

@@ -58,6 +58,25 @@ pub enum Declared {
         /// The side that was to move.
         color: Side,
     },
+    /// The game ended before both sides had made their first move (docs/api.md, "Aborted
+    /// games"): `color` aborted it (`requested: true`) or, in a timed game between two people,
+    /// did not make its first move within `Config::abort_after_ms` (`requested: false`). No
+    /// result (`*`); status `aborted`.
+    Aborted {
+        /// Who aborted, or who did not move in time.
+        color: Side,
+        /// Whether `color` asked for it (`POST /api/games/{id}/abort`).
+        requested: bool,
+    },
+}
+
+/// The statuses of a game that is over: `finished` (a result, or cancelled/abandoned with none)
+/// and `aborted` (ended before both sides moved, no result).
+pub const OVER_STATUSES: [&str; 2] = ["finished", "aborted"];
+
+/// Whether a game with `status` is over (`finished` or `aborted`): no seat acts on it any more.
+pub fn is_over(status: &str) -> bool {
+    OVER_STATUSES.contains(&status)
 }
 
 /// A colour as stored: `"black"` or `"white"`.
@@ -110,8 +129,9 @@ pub struct GameMeta {
     /// Remaining time in ms: `[black, white]`. For the side to move this is the time left when
     /// its turn started at `turn_started_ms`.
     pub clock_ms: [u64; 2],
-    /// When the current turn started (ms since the Unix epoch); 0 while the clock is not running
-    /// (open seat or game over).
+    /// When the current turn started (ms since the Unix epoch); 0 while no turn runs (open seat
+    /// or game over). A side's clock runs from here only once that side has made its first move
+    /// (before it, this times the first move for `abort_after_ms`).
     pub turn_started_ms: u64,
     /// Result declared by resignation, agreement or time.
     pub declared: Option<Declared>,
@@ -134,6 +154,15 @@ pub struct GameMeta {
     /// join (`409 seat_reserved`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub reserved: bool,
+    /// In a timed game between two people, a side that has not made its first move within this
+    /// time of the start of its turn aborts the game (`Config::abort_after_ms`, set when the
+    /// game is created), in ms; 0 (and games stored before this field existed): never.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub abort_after_ms: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// The names players gave for their seats (display only; never used to identify anyone).
@@ -188,7 +217,8 @@ pub struct GameRecord {
     pub variant: String,
     /// Start position in PDN FEN.
     pub start_fen: String,
-    /// `open` (a seat waits for a player), `ongoing` or `finished`.
+    /// `open` (a seat waits for a player), `ongoing`, `finished` or `aborted` (ended before both
+    /// sides moved).
     pub status: String,
     /// PDN result (`1-0`, `0-1`, `1/2-1/2`) once finished.
     pub result: Option<String>,
@@ -211,7 +241,7 @@ pub struct GameSummary {
     pub id: String,
     /// Variant id.
     pub variant: String,
-    /// `open`, `ongoing` or `finished`.
+    /// `open`, `ongoing`, `finished` or `aborted`.
     pub status: String,
     /// PDN result once finished.
     pub result: Option<String>,

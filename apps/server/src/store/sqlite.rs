@@ -315,7 +315,7 @@ fn load_unfinished_with(conn: &Connection) -> Result<Vec<GameRecord>, StoreError
         let mut index = std::collections::HashMap::new();
         {
             let mut stmt = conn.prepare(&format!(
-                "SELECT id, {GAME_COLUMNS} FROM games WHERE status != 'finished'"
+                "SELECT id, {GAME_COLUMNS} FROM games WHERE status NOT IN ('finished', 'aborted')"
             ))?;
             let mut rows = stmt.query([])?;
             while let Some(r) = rows.next()? {
@@ -326,7 +326,7 @@ fn load_unfinished_with(conn: &Connection) -> Result<Vec<GameRecord>, StoreError
         }
         let mut stmt = conn.prepare(
             "SELECT m.game_id, m.text, m.at_ms FROM moves m JOIN games g ON g.id = m.game_id
-             WHERE g.status != 'finished' ORDER BY m.game_id, m.ply",
+             WHERE g.status NOT IN ('finished', 'aborted') ORDER BY m.game_id, m.ply",
         )?;
         let mut rows = stmt.query([])?;
         while let Some(r) = rows.next()? {
@@ -489,8 +489,9 @@ impl Store for SqliteStore {
 
     fn unfinished(&self) -> Result<Vec<String>, StoreError> {
         self.read(|conn| {
-            let mut stmt =
-                conn.prepare_cached("SELECT id FROM games WHERE status != 'finished'")?;
+            let mut stmt = conn.prepare_cached(
+                "SELECT id FROM games WHERE status NOT IN ('finished', 'aborted')",
+            )?;
             let ids = stmt
                 .query_map([], |r| r.get(0))?
                 .collect::<Result<Vec<String>, _>>()?;
@@ -552,6 +553,7 @@ mod tests {
                 names: PlayerNames::default(),
                 rematch: None,
                 reserved: false,
+                abort_after_ms: 0,
             },
             moves: vec![],
             created_ms: 1,
@@ -739,7 +741,13 @@ mod tests {
         b.id = "g2".into();
         b.status = "finished".into();
         store.create(&b).unwrap();
+        // An aborted game is over too: never resumed.
+        let mut c = record();
+        c.id = "g3".into();
+        c.status = "aborted".into();
+        store.create(&c).unwrap();
         assert_eq!(store.load_unfinished().unwrap(), vec![a.clone()]);
+        assert_eq!(store.unfinished().unwrap(), vec!["g1".to_string()]);
         let mut recs = vec![a];
         recs[0].meta.turn_started_ms = 99;
         store.save_rows(&mut recs).unwrap();

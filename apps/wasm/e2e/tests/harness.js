@@ -148,16 +148,17 @@ export function tempDir(prefix) {
 
 /**
  * Start crown-server (binary from env CROWN_SERVER_BIN) on `port` (0: a free one) with database
- * `db`, serving apps/wasm/www; resolves to {url, port, db, child, log} when it listens.
+ * `db`, serving apps/wasm/www, with the environment variables `env` added (e.g. a server option
+ * such as `CROWN_ABORT_AFTER_SECS`); resolves to {url, port, db, child, log} when it listens.
  * Every browser of the suite connects from 127.0.0.1, like many players behind one proxy, and
  * Chromium keeps idle keep-alive connections of closed contexts open: the per-address connection
  * cap (64 by default, docs/scaling.md) is raised so it counts the suite, not one player.
  */
-export function spawnCrownServer(db, port = 0) {
+export function spawnCrownServer(db, port = 0, { env = {} } = {}) {
   const child = spawn(
     process.env.CROWN_SERVER_BIN,
     ["--port", String(port), "--db", db, "--static-dir", wwwRoot, "--sync", "normal", "--max-conns-per-ip", "4096"],
-    { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, CROWN_LOG: "warn" } },
+    { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, CROWN_LOG: "warn", ...env } },
   );
   let log = "";
   child.stderr.on("data", (d) => (log += d));

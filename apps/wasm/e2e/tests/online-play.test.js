@@ -308,6 +308,14 @@ test("the engine through the server; sounds, mute, title alert, premove, tenths"
   const link = await createGame(p, { clock: "custom", custom: [0.25, 0], name: "Ann" });
   const q = await newPage(browser);
   await joinGame(q, link, "Bob");
+  // No clock runs before a side's first move (issue 26): both move once, then Black's runs.
+  await waitStatus(p, /Your move/);
+  await clickSquare(p, 11);
+  await clickSquare(p, 15);
+  await waitMoves(q, 1);
+  await clickSquare(q, 24);
+  await clickSquare(q, 20);
+  await waitMoves(p, 2);
   await p.waitForFunction(() => /^0:0\d\.\d$/.test(document.querySelector("#clock-bottom").textContent), null, {
     timeout: 15000,
   });

@@ -468,7 +468,10 @@ class App {
   /** Every 100 ms: the clock of the page on screen. */
   #tick() {
     if (this.mode === "play") this.play.tick();
-    else if (this.mode === "online" && this.online.clock()) this.renderBars();
+    else if (this.mode === "online" && this.online.clock()) {
+      this.renderBars();
+      this.online.client.renderFirstMove();
+    }
   }
 }
 

@@ -584,8 +584,11 @@ impl Store for PgStore {
     fn unfinished(&self) -> Result<Vec<String>, StoreError> {
         Ok(self
             .with(|c| {
-                c.query("SELECT id FROM games WHERE status <> 'finished'", &[])
-                    .map_err(db)
+                c.query(
+                    "SELECT id FROM games WHERE status NOT IN ('finished', 'aborted')",
+                    &[],
+                )
+                .map_err(db)
             })?
             .iter()
             .map(|r| r.get(0))
@@ -678,7 +681,7 @@ impl Store for PgStore {
         self.with(|c| {
             let mut tx = c.transaction().map_err(db)?;
             tx.execute(
-                "DELETE FROM leases l USING games g WHERE l.game_id = g.id AND g.status = 'finished'",
+                "DELETE FROM leases l USING games g WHERE l.game_id = g.id AND g.status IN ('finished', 'aborted')",
                 &[],
             )
             .map_err(db)?;
@@ -710,7 +713,7 @@ impl Store for PgStore {
             let new = tx
                 .query(
                     "INSERT INTO leases (game_id, owner, expires_ms)
-                     SELECT id, $1, $2 FROM games WHERE status <> 'finished' AND created_ms < $3
+                     SELECT id, $1, $2 FROM games WHERE status NOT IN ('finished', 'aborted') AND created_ms < $3
                      ON CONFLICT (game_id) DO NOTHING RETURNING game_id",
                     &[&owner, &until, &(now - ttl_ms as i64)],
                 )

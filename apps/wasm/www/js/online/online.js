@@ -13,7 +13,7 @@ import { Chat } from "./chat.js";
 import { Lobby } from "./lobby.js";
 import { formatClock, timeControl } from "../shared/clock.js";
 import { Api, Seats, apiBase, storedName, rememberName } from "./api.js";
-import { askJoin, renderActions, renderConn, renderPremove, renderShare } from "./view.js";
+import { abortedText, askJoin, renderActions, renderConn, renderFirstMove, renderPremove, renderShare } from "./view.js";
 
 export class Online {
   constructor(hooks) {
@@ -37,7 +37,7 @@ export class Online {
     this.lobby = new Lobby(api, (id, o = {}) => this.#openFromLobby(id, o), hooks.toast);
     this.#wire();
     // no game yet: nothing to resign or offer
-    for (const id of ["online-resign", "online-offer-draw", "online-takeback"]) $(id).hidden = true;
+    for (const id of ["online-resign", "online-offer-draw", "online-takeback", "online-abort"]) $(id).hidden = true;
     this.#renderConn();
   }
 
@@ -76,6 +76,8 @@ export class Online {
     });
     $("online-decline-takeback").addEventListener("click", () => this.#action("takeback/decline"));
     $("online-cancel").addEventListener("click", () => this.#action("cancel"));
+    // Before both first moves: the game ends with no result (nothing to confirm, nothing lost)
+    $("online-abort").addEventListener("click", () => this.#action("abort"));
     $("online-rematch").addEventListener("click", () => this.#rematch());
     // A spectator follows the rematch (the finished game's view carries its id).
     $("online-watch-rematch").addEventListener("click", () => this.#watchRematch());
@@ -405,7 +407,23 @@ export class Online {
     this.#renderConn();
     this.#title();
     this.#renderPremove();
+    this.renderFirstMove();
     if (this.premove && this.myTurn()) setTimeout(() => this.#playPremove(), 0);
+  }
+
+  /**
+   * The note "the game is aborted in … s" while the side to move has not made its first move
+   * (the view's `first_move_deadline_ms`, counted down locally like the clocks); hidden otherwise.
+   */
+  renderFirstMove() {
+    const v = this.view;
+    const deadline = v && !v.outcome && v.status === "ongoing" ? v.first_move_deadline_ms : null;
+    if (deadline == null || !v.clock) {
+      renderFirstMove(v, this.seat, null);
+      return;
+    }
+    const left = deadline - v.clock.server_time_ms - (performance.now() - this.clockAt);
+    renderFirstMove(v, this.seat, left);
   }
 
   #title() {
@@ -607,6 +625,7 @@ export class Online {
   statusText(side) {
     const v = this.view;
     if (!v) return "Create a game, accept a seek in the lobby, or open a link";
+    if (v.status === "aborted" && v.outcome) return abortedText(String(v.outcome.reason || ""));
     if (v.outcome && v.outcome.result === "*") return `No game: ${v.outcome.reason}`;
     if (v.status === "open") {
       if (!this.seat) return "Waiting for players";

@@ -1,5 +1,6 @@
-// The online page's views: the game's buttons (resign, draw, takeback, cancel, rematch), the share
-// box, the connection line, the premove line and the "a seat is free" question.
+// The online page's views: the game's buttons (abort, resign, draw, takeback, cancel, rematch), the
+// share box, the connection line, the first-move note, the premove line and the "a seat is free"
+// question.
 
 import { $, cap } from "../shared/util.js";
 
@@ -21,6 +22,8 @@ export function renderActions(v, seat) {
   tb.textContent = playing && theirs(v.takeback_request) ? "Accept takeback" : "Take back";
   $("online-decline-takeback").hidden = !(playing && theirs(v.takeback_request));
   $("online-cancel").hidden = !(seat && v.status === "open");
+  // Before both sides have made their first move a game is aborted, not resigned (docs/api.md)
+  $("online-abort").hidden = !(playing && v.ply < 2);
   const r = v.rematch;
   const rb = $("online-rematch");
   rb.hidden = !(seat && over && !(v.outcome && v.outcome.result === "*"));
@@ -56,6 +59,30 @@ export function renderConn(conn, connText, pending) {
   if (pending) t += ` · your move ${pending.move} is not sent yet`;
   el.textContent = t;
   el.hidden = !t;
+}
+
+/**
+ * The first-move note of game view `v` for `seat` (null when watching), `leftMs` before the game
+ * is aborted for want of a first move (null: no such limit runs, the note is hidden).
+ */
+export function renderFirstMove(v, seat, leftMs) {
+  const el = $("first-move-note");
+  el.hidden = leftMs == null;
+  if (leftMs == null) return;
+  const s = Math.max(0, Math.ceil(leftMs / 1000));
+  el.textContent =
+    seat && v.side_to_move === seat
+      ? `Your first move: the game is aborted in ${s} s without one`
+      : `${cap(v.side_to_move)} has ${s} s to make a first move, or the game is aborted`;
+}
+
+/** The words of an aborted game's end from the server's reason: "Game aborted by White", "Game aborted: Black did not move". */
+export function abortedText(reason) {
+  const by = /aborted by (black|white)/.exec(reason);
+  if (by) return `Game aborted by ${cap(by[1])}`;
+  const late = /aborted: (black|white) did not/.exec(reason);
+  if (late) return `Game aborted: ${cap(late[1])} did not move in time`;
+  return "Game aborted";
 }
 
 /** The premove line (`p`: {longText}, null: hidden). */
