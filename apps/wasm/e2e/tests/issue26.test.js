@@ -70,8 +70,8 @@ const waitStatus = (p, re, timeout = 10000) =>
 /** Player `a` creates a 0.25+0 friend game as Black (Ann); player `b` takes White (Bob). */
 async function friendGame(a, b, url) {
   await openApp(a, url);
-  if (await a.isVisible("#online-new")) await a.click("#online-new");
-  else await a.click("#mode-online");
+  if (!(await a.isVisible("#online-new"))) await a.click("#mode-online");
+  await a.click("#online-new");
   await a.waitForSelector("#dlg-online[open]");
   await a.check("#form-online input[name=opponent][value=friend]");
   await a.check("#form-online input[name=variant][value=american]");
