@@ -1,7 +1,8 @@
-// Crown web UI start-up and mode router. Three pages share the board: play (play/: the engine
-// or a friend on this device), analysis (analysis/: the variation tree, evaluation, review, PDN)
-// and online (online/: a game of crown-server). Each page's controller owns its state; the play
-// and analysis pages share the local game's table, the online page has its own. The router
+// Crown web UI start-up and mode router. Four pages share the board: play (play/: the engine
+// or a friend on this device), analysis (analysis/: the variation tree, evaluation, review, PDN),
+// online (online/: a game of crown-server) and puzzles (puzzles/: find the shot). Each page's
+// controller owns its state; the play and analysis pages share the local game's table, the online
+// and puzzles pages have their own. The router
 // switches pages, refreshes the board and the views around it (shared/screen.js) from the page on
 // screen, and wires the controls every page has. The rules come from the wasm module (crown-core).
 import init, * as crown from "../pkg/crown_wasm.js";
@@ -18,6 +19,7 @@ import * as screen from "./shared/screen.js";
 import { PlayCtrl } from "./play/ctrl.js";
 import { AnalysisCtrl } from "./analysis/ctrl.js";
 import { OnlineCtrl } from "./online/ctrl.js";
+import { PuzzlesCtrl } from "./puzzles/ctrl.js";
 
 /** The mode router: which page is on screen, the board's orientation, and the refresh of the board. */
 class App {
@@ -40,6 +42,7 @@ class App {
     this.online = null; // made when the online page is first opened
     this.play = new PlayCtrl(deps);
     this.analysis = new AnalysisCtrl(deps);
+    this.puzzles = new PuzzlesCtrl(deps);
     this.#wire();
   }
 
@@ -48,9 +51,11 @@ class App {
     return this[this.mode];
   }
 
-  /** The table on screen (the online game's on the online page, else the local game's). */
+  /** The table on screen (the online game's, the puzzle's, else the local game's). */
   get table() {
-    return this.mode === "online" ? this.online.table : this.local;
+    if (this.mode === "online") return this.online.table;
+    if (this.mode === "puzzles") return this.puzzles.table;
+    return this.local;
   }
 
   // ---- refresh ----------------------------------------------------------------------------------
@@ -235,6 +240,7 @@ class App {
     $("actions-play").hidden = mode !== "play";
     $("actions-online").hidden = mode !== "online";
     $("actions-analysis").hidden = mode !== "analysis";
+    $("actions-puzzles").hidden = mode !== "puzzles";
     $("eval-box").hidden = mode !== "analysis";
     this.board.setArrows([]);
     if (mode !== "play" && this.play.clock) this.play.clock.running = null;
@@ -243,6 +249,7 @@ class App {
       this.table.viewPly = null;
     }
     if (context && this.table.game && this.table.game.plyCount() > 0) this.analysis.setContext(context);
+    if (mode === "puzzles" && prev !== "puzzles") this.puzzles.enter();
     if (this.table.game) this.refresh();
   }
 
@@ -260,8 +267,11 @@ class App {
   #swapGames(from, to, keepGame) {
     const local = this.local;
     const clock = this.play.clock;
+    // the puzzles page turns the board to each puzzle's solver; the local game keeps its own side
+    if (to === "puzzles" && from !== "online") this.localFlipped = this.flipped;
+    if (from === "puzzles" && to !== "online") this.setFlipped(this.localFlipped);
     if (from !== "online" && to === "online") {
-      this.localFlipped = this.flipped;
+      if (from !== "puzzles") this.localFlipped = this.flipped;
       if (clock) clock.running = null;
       this.online.enter(local.variant, local.setup);
     } else if (from === "online" && to !== "online") {
@@ -519,6 +529,7 @@ function stateView(app) {
     pdnInfo: () => analysis.pdnInfo,
     pdnFile: () => analysis.pdn.file,
     pdnIndexMs: () => analysis.pdn.indexMs,
+    puzzle: () => app.puzzles.state(),
   };
   const view = {};
   for (const [name, get] of Object.entries(fields)) Object.defineProperty(view, name, { get, enumerable: true });
@@ -560,7 +571,13 @@ async function main() {
   }
   const fen = params.get("fen");
   const setup = params.get("setup") || "seed";
-  if (fen || params.get("mode") === "analysis") {
+  if (params.get("mode") === "puzzles") {
+    // ?mode=puzzles&variant=pool&theme=shot&puzzle=<id> opens the puzzles page (the local game
+    // is restored behind it)
+    if (!app.restoreLocal()) play.newGame({ variant: "american", setup: "seed", side: "first", level: 4 });
+    app.puzzles.wanted = { variant, theme: params.get("theme") || "", id: params.get("puzzle") };
+    app.setMode("puzzles");
+  } else if (fen || params.get("mode") === "analysis") {
     // ?mode=analysis&variant=pool&fen=W:WK29:B22,19&moves=29-25,19-23&ply=1 opens an analysis board
     analysis.openUrl(params, variant, setup);
   } else if (params.has("variant") || !app.restoreLocal()) {
