@@ -32,7 +32,7 @@ async function waitForPuzzle(page, id = null) {
       const s = window.crownApp && window.crownApp.state;
       if (!s || s.mode !== "puzzles") return false;
       const p = s.puzzle;
-      return p.puzzle && (!id || p.puzzle.id === id) && s.history.length === 0 && !p.pending;
+      return p && p.puzzle && (!id || p.puzzle.id === id) && s.history.length === 0 && !p.pending;
     },
     id,
     { timeout: 30000 },

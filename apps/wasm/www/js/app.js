@@ -19,7 +19,6 @@ import * as screen from "./shared/screen.js";
 import { PlayCtrl } from "./play/ctrl.js";
 import { AnalysisCtrl } from "./analysis/ctrl.js";
 import { OnlineCtrl } from "./online/ctrl.js";
-import { PuzzlesCtrl } from "./puzzles/ctrl.js";
 
 /** The mode router: which page is on screen, the board's orientation, and the refresh of the board. */
 class App {
@@ -42,7 +41,9 @@ class App {
     this.online = null; // made when the online page is first opened
     this.play = new PlayCtrl(deps);
     this.analysis = new AnalysisCtrl(deps);
-    this.puzzles = new PuzzlesCtrl(deps);
+    this.deps = deps;
+    this.puzzles = null; // made when the puzzles page is first opened (its modules loaded then)
+    this.puzzlesWanted = null; // the puzzle the address names (?mode=puzzles&puzzle=…)
     this.#wire();
   }
 
@@ -65,6 +66,7 @@ class App {
     const ctrl = this.ctrl;
     const t = this.table;
     const g = t.game;
+    if (!g) return; // the puzzles page before its set is loaded
     t.history = g.history();
     if (ctrl.beforeRender) ctrl.beforeRender();
     const n = t.history.length;
@@ -115,6 +117,8 @@ class App {
 
   /** The player bars of the page on screen (names and clocks). */
   renderBars() {
+    // the puzzles page has no game until its set is loaded
+    if (!this.table.game) return;
     const ctrl = this.ctrl;
     screen.renderBars(this.table, {
       flipped: this.flipped,
@@ -125,6 +129,7 @@ class App {
 
   /** The title and status line of the page on screen. */
   renderStatus() {
+    if (!this.table.game) return;
     const ctrl = this.ctrl;
     screen.renderStatus(this.table, this.board, {
       modeName: ctrl.modeName(),
@@ -136,6 +141,7 @@ class App {
 
   /** The play buttons (off on the other pages), the PDN and navigation buttons. */
   renderButtons() {
+    if (!this.table.game) return;
     this.play.render(this.mode === "play");
     screen.renderNav(this.table, crown);
   }
@@ -179,6 +185,7 @@ class App {
   /** Play the move typed in #move-input in the shown position (same path as a move on the board). */
   playTyped() {
     const t = this.table;
+    if (!t.game) return;
     const err = $("move-error");
     const input = $("move-input");
     try {
@@ -226,6 +233,16 @@ class App {
    * `keepGame` (Analyse after an online game) a copy of the online game.
    */
   setMode(mode, { keepGame = false } = {}) {
+    if (mode === "puzzles" && !this.puzzles) {
+      // the puzzles page's code is fetched when it is first opened, not with the first load
+      import("./puzzles/ctrl.js")
+        .then(({ PuzzlesCtrl }) => {
+          if (!this.puzzles) this.puzzles = new PuzzlesCtrl(this.deps);
+          this.setMode("puzzles", { keepGame });
+        })
+        .catch((e) => toast(`The puzzles could not be loaded: ${e.message}`));
+      return;
+    }
     if (this.mode !== mode) this.engine.stop();
     const prev = this.mode;
     // the game brought to the analysis board keeps its players and event (read before the swap)
@@ -434,6 +451,7 @@ class App {
     $("pdn-download").addEventListener("click", () => this.pdnDownload());
     $("fen-copy").addEventListener("click", async () => {
       const t = this.table;
+      if (!t.game) return;
       const fen = t.fenAt(t.shownPly());
       try {
         await navigator.clipboard.writeText(fen);
@@ -529,7 +547,7 @@ function stateView(app) {
     pdnInfo: () => analysis.pdnInfo,
     pdnFile: () => analysis.pdn.file,
     pdnIndexMs: () => analysis.pdn.indexMs,
-    puzzle: () => app.puzzles.state(),
+    puzzle: () => (app.puzzles ? app.puzzles.state() : null),
   };
   const view = {};
   for (const [name, get] of Object.entries(fields)) Object.defineProperty(view, name, { get, enumerable: true });
@@ -575,7 +593,7 @@ async function main() {
     // ?mode=puzzles&variant=pool&theme=shot&puzzle=<id> opens the puzzles page (the local game
     // is restored behind it)
     if (!app.restoreLocal()) play.newGame({ variant: "american", setup: "seed", side: "first", level: 4 });
-    app.puzzles.wanted = { variant, theme: params.get("theme") || "", id: params.get("puzzle") };
+    app.puzzlesWanted = { variant, theme: params.get("theme") || "", id: params.get("puzzle") };
     app.setMode("puzzles");
   } else if (fen || params.get("mode") === "analysis") {
     // ?mode=analysis&variant=pool&fen=W:WK29:B22,19&moves=29-25,19-23&ply=1 opens an analysis board

@@ -38,7 +38,6 @@ export class PuzzlesCtrl {
     this.arrows = [];
     this.feedback = { kind: "", text: "" };
     this.fetching = new Map(); // variant -> the promise of its set being fetched
-    this.wanted = null; // what `enter` opens first ({variant, theme, id}: the page's address)
     const saved = storage.loadPuzzles();
     this.ratings = saved.ratings || crown.newPuzzleRatings();
     this.streak = saved.streak || 0;
@@ -156,8 +155,9 @@ export class PuzzlesCtrl {
     }
     // until the set is there the local game's board takes no move
     this.app.board.setMoves([]);
-    const wanted = this.wanted || {};
-    this.wanted = null;
+    // first the puzzle the page's address names ({variant, theme, id}), if any
+    const wanted = this.app.puzzlesWanted || {};
+    this.app.puzzlesWanted = null;
     this.open(wanted);
   }
 
