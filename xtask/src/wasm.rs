@@ -1,4 +1,5 @@
 //! `cargo xtask wasm`, `wasm-test` and `e2e`: the browser build of Crown and its tests.
+//! `wasm` also copies the puzzle sets to `apps/wasm/www/pkg/puzzles/` (fetched by the Puzzles page).
 //!
 //! Tools are installed from source when missing: `rustup target add wasm32-unknown-unknown`, and
 //! `cargo install wasm-bindgen-cli --version <the wasm-bindgen version in Cargo.lock>` (the CLI must
@@ -102,7 +103,30 @@ pub fn build() -> bool {
             &out.to_string_lossy(),
             &wasm.to_string_lossy(),
         ],
-    )
+    ) && copy_puzzles(&root, &out.join("puzzles"))
+}
+
+/// The committed puzzle sets (`crates/ai/puzzles/*.jsonl`) beside the `.wasm` file in
+/// `pkg/puzzles/`: the Puzzles page fetches a game's set when it first needs it, so the sets are
+/// not part of the app's first load.
+fn copy_puzzles(root: &Path, dest: &Path) -> bool {
+    let src = root.join("crates/ai/puzzles");
+    if let Err(e) = std::fs::create_dir_all(dest) {
+        eprintln!("creating {}: {e}", dest.display());
+        return false;
+    }
+    for variant in ["american", "pool", "impasse"] {
+        let name = format!("{variant}.jsonl");
+        if let Err(e) = std::fs::copy(src.join(&name), dest.join(&name)) {
+            eprintln!(
+                "copying {} to {}: {e}",
+                src.join(&name).display(),
+                dest.display()
+            );
+            return false;
+        }
+    }
+    true
 }
 
 /// `cargo xtask wasm-test`: the wasm-bindgen-test tests of crown-wasm, run by Node.

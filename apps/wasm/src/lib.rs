@@ -21,13 +21,17 @@
 //! const pdn = game.toPdn([["Event", "Casual"], ["Black", "Ann"]]);
 //! const copy = Game.fromPdn(pdn);
 //! ```
+//! Puzzles (`puzzles.rs`): `PuzzleSet.fromJsonl(text)`, `set.session(i)`, `session.playIndex(i)`,
+//! `hint()`, `giveUp()`, and `ratePuzzle(ratings, id, difficulty, solvedClean)` (Glicko-2).
+//!
 //! Errors are thrown as JS `Error` objects whose `name` says which kind (`PositionError`, `MoveError`,
-//! `GameError`, `UnknownName`, `ArgumentError`, `PdnError`) and whose `message` is the core's readable text.
+//! `GameError`, `UnknownName`, `ArgumentError`, `PdnError`, `PuzzleError`) and whose `message` is the core's readable text.
 //!
 //! Squares are the standard numbers 1–32 (square 1 = b8, 32 = g1; Black starts on 1–12).
 
 pub mod engine;
 pub mod pdn;
+pub mod puzzles;
 pub mod review;
 pub mod tables;
 pub mod view;

@@ -403,3 +403,27 @@ fn the_engine_judges_a_draw_offer_by_the_one_rule() {
     let (name, _) = js_error(engine_accepts_draw(score("{}"), 0).unwrap_err());
     assert_eq!(name, "ArgumentError");
 }
+
+/// The puzzle set as the browser reads it (each line by JSON.parse into crown-ai's `Puzzle`): the
+/// committed American set, its first puzzle solved by its own solution, a bad line named.
+#[wasm_bindgen_test]
+fn puzzle_sets_read_with_json_parse_and_play_their_solution() {
+    use crown_ai::puzzle::{embedded_set, read_jsonl};
+    use crown_wasm::puzzles::WasmPuzzleSet;
+    let text = embedded_set(crown_core::Variant::American);
+    let set = WasmPuzzleSet::from_jsonl(text).unwrap();
+    let expected = read_jsonl(text.as_bytes()).unwrap();
+    assert_eq!(set.len(), expected.len());
+    let mut s = set.session(0).unwrap();
+    assert_eq!(s.fen(), expected[0].fen);
+    for (k, mv) in expected[0].solution.iter().enumerate().step_by(2) {
+        let a = s.play(mv).unwrap();
+        let kind = js_sys::Reflect::get(&a, &"kind".into()).unwrap();
+        assert_eq!(kind.as_string().as_deref(), Some("correct"), "move {k}");
+    }
+    assert!(s.is_solved() && s.solved_clean());
+    let (name, msg) = js_error(WasmPuzzleSet::from_jsonl("\n{\"id\": 1}").err().unwrap());
+    assert_eq!(name, "PuzzleError");
+    assert!(msg.starts_with("line 2: not a puzzle"), "{msg}");
+    assert!(set.session(expected.len()).is_err());
+}

@@ -153,11 +153,15 @@ export function tempDir(prefix) {
  * Every browser of the suite connects from 127.0.0.1, like many players behind one proxy, and
  * Chromium keeps idle keep-alive connections of closed contexts open: the per-address connection
  * cap (64 by default, docs/scaling.md) is raised so it counts the suite, not one player.
+ * `--no-egdb`: the suite does not depend on the machine's endgame databases (the per-user
+ * directory, ~/.local/share/crown/egdb, is filled by any earlier run of Crown there); with its
+ * ≤4-piece files served to the page, the engine solves a 4-piece position at depth 1 and the
+ * analysis test waiting for depth 3 never sees it. It also starts no background build.
  */
 export function spawnCrownServer(db, port = 0, { env = {} } = {}) {
   const child = spawn(
     process.env.CROWN_SERVER_BIN,
-    ["--port", String(port), "--db", db, "--static-dir", wwwRoot, "--sync", "normal", "--max-conns-per-ip", "4096"],
+    ["--port", String(port), "--db", db, "--static-dir", wwwRoot, "--sync", "normal", "--max-conns-per-ip", "4096", "--no-egdb"],
     { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, CROWN_LOG: "warn", ...env } },
   );
   let log = "";

@@ -1,6 +1,7 @@
 // Layout and look (issue 13): 1280×800 without scrolling, board and panel side by side on a
 // landscape phone (844×390), square numbers that never overlap a piece, light/dark theme following
-// the system with a switch, two board and piece themes, all remembered after a reload.
+// the system with a switch, two board and piece themes, all remembered after a reload; the top bar
+// (four mode buttons and the sound switch) in one row at every width.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { startServer, launch, newPage, openApp, screenshot } from "./harness.js";
@@ -50,6 +51,30 @@ test("844×390 landscape phone: board and panel side by side, nothing scrolls th
   const s = await pageSize(page);
   assert.ok(s.h <= 390 && s.w <= 844, `page ${s.w}×${s.h}`);
   await screenshot(page, "71-landscape-844x390");
+  await page.context().close();
+});
+
+test("the top bar is one row at every width from 320 to 1280 px (long mode labels above 600 px, short below)", async () => {
+  const page = await newPage(browser, { width: 1280, height: 900, mobile: true });
+  await openApp(page, server.url);
+  for (const w of [320, 360, 390, 420, 500, 600, 601, 700, 860, 861, 1024, 1280]) {
+    await page.setViewportSize({ width: w, height: 900 });
+    const bar = await page.evaluate(() => {
+      const tops = [...document.querySelectorAll(".topbar .mode-btn, #sound-toggle")].map((e) => Math.round(e.getBoundingClientRect().top));
+      return {
+        tops,
+        height: document.querySelector(".topbar").getBoundingClientRect().height,
+        scrollW: document.documentElement.scrollWidth,
+        labels: [...document.querySelectorAll(".topbar .mode-btn")].map((e) => e.innerText),
+      };
+    });
+    const at = `${w} px: ${JSON.stringify(bar)}`;
+    assert.equal(bar.tops.length, 5, at);
+    assert.ok(Math.max(...bar.tops) - Math.min(...bar.tops) < 8 && bar.height < 56, `one row at ${at}`);
+    assert.ok(bar.scrollW <= w, `no horizontal scrolling at ${at}`);
+    const long = ["Play the engine", "Play online", "Analysis", "Puzzles"];
+    assert.deepEqual(bar.labels, w > 600 ? long : ["Engine", "Online", "Analysis", "Puzzles"], at);
+  }
   await page.context().close();
 });
 

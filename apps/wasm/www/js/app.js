@@ -1,7 +1,8 @@
-// Crown web UI start-up and mode router. Three pages share the board: play (play/: the engine
-// or a friend on this device), analysis (analysis/: the variation tree, evaluation, review, PDN)
-// and online (online/: a game of crown-server). Each page's controller owns its state; the play
-// and analysis pages share the local game's table, the online page has its own. The router
+// Crown web UI start-up and mode router. Four pages share the board: play (play/: the engine
+// or a friend on this device), analysis (analysis/: the variation tree, evaluation, review, PDN),
+// online (online/: a game of crown-server) and puzzles (puzzles/: find the shot). Each page's
+// controller owns its state; the play and analysis pages share the local game's table, the online
+// and puzzles pages have their own. The router
 // switches pages, refreshes the board and the views around it (shared/screen.js) from the page on
 // screen, and wires the controls every page has. The rules come from the wasm module (crown-core).
 import init, * as crown from "../pkg/crown_wasm.js";
@@ -40,6 +41,9 @@ class App {
     this.online = null; // made when the online page is first opened
     this.play = new PlayCtrl(deps);
     this.analysis = new AnalysisCtrl(deps);
+    this.deps = deps;
+    this.puzzles = null; // made when the puzzles page is first opened (its modules loaded then)
+    this.puzzlesWanted = null; // the puzzle the address names (?mode=puzzles&puzzle=…)
     this.#wire();
   }
 
@@ -48,9 +52,11 @@ class App {
     return this[this.mode];
   }
 
-  /** The table on screen (the online game's on the online page, else the local game's). */
+  /** The table on screen (the online game's, the puzzle's, else the local game's). */
   get table() {
-    return this.mode === "online" ? this.online.table : this.local;
+    if (this.mode === "online") return this.online.table;
+    if (this.mode === "puzzles") return this.puzzles.table;
+    return this.local;
   }
 
   // ---- refresh ----------------------------------------------------------------------------------
@@ -60,6 +66,7 @@ class App {
     const ctrl = this.ctrl;
     const t = this.table;
     const g = t.game;
+    if (!g) return; // the puzzles page before its set is loaded
     t.history = g.history();
     if (ctrl.beforeRender) ctrl.beforeRender();
     const n = t.history.length;
@@ -110,6 +117,8 @@ class App {
 
   /** The player bars of the page on screen (names and clocks). */
   renderBars() {
+    // the puzzles page has no game until its set is loaded
+    if (!this.table.game) return;
     const ctrl = this.ctrl;
     screen.renderBars(this.table, {
       flipped: this.flipped,
@@ -120,6 +129,7 @@ class App {
 
   /** The title and status line of the page on screen. */
   renderStatus() {
+    if (!this.table.game) return;
     const ctrl = this.ctrl;
     screen.renderStatus(this.table, this.board, {
       modeName: ctrl.modeName(),
@@ -131,6 +141,7 @@ class App {
 
   /** The play buttons (off on the other pages), the PDN and navigation buttons. */
   renderButtons() {
+    if (!this.table.game) return;
     this.play.render(this.mode === "play");
     screen.renderNav(this.table, crown);
   }
@@ -174,6 +185,7 @@ class App {
   /** Play the move typed in #move-input in the shown position (same path as a move on the board). */
   playTyped() {
     const t = this.table;
+    if (!t.game) return;
     const err = $("move-error");
     const input = $("move-input");
     try {
@@ -221,6 +233,16 @@ class App {
    * `keepGame` (Analyse after an online game) a copy of the online game.
    */
   setMode(mode, { keepGame = false } = {}) {
+    if (mode === "puzzles" && !this.puzzles) {
+      // the puzzles page's code is fetched when it is first opened, not with the first load
+      import("./puzzles/ctrl.js")
+        .then(({ PuzzlesCtrl }) => {
+          if (!this.puzzles) this.puzzles = new PuzzlesCtrl(this.deps);
+          this.setMode("puzzles", { keepGame });
+        })
+        .catch((e) => toast(`The puzzles could not be loaded: ${e.message}`));
+      return;
+    }
     if (this.mode !== mode) this.engine.stop();
     const prev = this.mode;
     // the game brought to the analysis board keeps its players and event (read before the swap)
@@ -235,6 +257,7 @@ class App {
     $("actions-play").hidden = mode !== "play";
     $("actions-online").hidden = mode !== "online";
     $("actions-analysis").hidden = mode !== "analysis";
+    $("actions-puzzles").hidden = mode !== "puzzles";
     $("eval-box").hidden = mode !== "analysis";
     this.board.setArrows([]);
     if (mode !== "play" && this.play.clock) this.play.clock.running = null;
@@ -243,6 +266,7 @@ class App {
       this.table.viewPly = null;
     }
     if (context && this.table.game && this.table.game.plyCount() > 0) this.analysis.setContext(context);
+    if (mode === "puzzles" && prev !== "puzzles") this.puzzles.enter();
     if (this.table.game) this.refresh();
   }
 
@@ -260,8 +284,11 @@ class App {
   #swapGames(from, to, keepGame) {
     const local = this.local;
     const clock = this.play.clock;
+    // the puzzles page turns the board to each puzzle's solver; the local game keeps its own side
+    if (to === "puzzles" && from !== "online") this.localFlipped = this.flipped;
+    if (from === "puzzles" && to !== "online") this.setFlipped(this.localFlipped);
     if (from !== "online" && to === "online") {
-      this.localFlipped = this.flipped;
+      if (from !== "puzzles") this.localFlipped = this.flipped;
       if (clock) clock.running = null;
       this.online.enter(local.variant, local.setup);
     } else if (from === "online" && to !== "online") {
@@ -422,6 +449,7 @@ class App {
     $("pdn-download").addEventListener("click", () => this.pdnDownload());
     $("fen-copy").addEventListener("click", async () => {
       const t = this.table;
+      if (!t.game) return;
       const fen = t.fenAt(t.shownPly());
       try {
         await navigator.clipboard.writeText(fen);
@@ -520,6 +548,7 @@ function stateView(app) {
     pdnInfo: () => analysis.pdnInfo,
     pdnFile: () => analysis.pdn.file,
     pdnIndexMs: () => analysis.pdn.indexMs,
+    puzzle: () => (app.puzzles ? app.puzzles.state() : null),
   };
   const view = {};
   for (const [name, get] of Object.entries(fields)) Object.defineProperty(view, name, { get, enumerable: true });
@@ -561,7 +590,13 @@ async function main() {
   }
   const fen = params.get("fen");
   const setup = params.get("setup") || "seed";
-  if (fen || params.get("mode") === "analysis") {
+  if (params.get("mode") === "puzzles") {
+    // ?mode=puzzles&variant=pool&theme=shot&puzzle=<id> opens the puzzles page (the local game
+    // is restored behind it)
+    if (!app.restoreLocal()) play.newGame({ variant: "american", setup: "seed", side: "first", level: 4 });
+    app.puzzlesWanted = { variant, theme: params.get("theme") || "", id: params.get("puzzle") };
+    app.setMode("puzzles");
+  } else if (fen || params.get("mode") === "analysis") {
     // ?mode=analysis&variant=pool&fen=W:WK29:B22,19&moves=29-25,19-23&ply=1 opens an analysis board
     analysis.openUrl(params, variant, setup);
   } else if (params.has("variant") || !app.restoreLocal()) {

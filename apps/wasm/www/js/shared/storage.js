@@ -99,3 +99,26 @@ export function outcomeOf(game) {
   const o = game.outcome();
   return o ? { reason: o.reason, winner: o.winner } : null;
 }
+
+const PUZZLES_KEY = "crown.puzzles.v1";
+
+/**
+ * The puzzle trainer's saved state: `{ratings, streak, solved}` — the Glicko-2 ratings in the
+ * format of the TUI's puzzles.json (player, best_streak, puzzles), the current streak of clean
+ * solves and the ids solved; empty when none or unreadable.
+ */
+export function loadPuzzles() {
+  const s = read(PUZZLES_KEY);
+  if (!s || typeof s !== "object") return {};
+  const ok = s.ratings && typeof s.ratings === "object" && s.ratings.player && Number.isFinite(s.ratings.player.rating);
+  return {
+    ratings: ok ? s.ratings : null,
+    streak: Number.isInteger(s.streak) && s.streak >= 0 ? s.streak : 0,
+    solved: Array.isArray(s.solved) ? s.solved.filter((x) => typeof x === "string") : [],
+  };
+}
+
+/** Save the puzzle trainer's state (see `loadPuzzles`). */
+export function savePuzzles(p) {
+  return write(PUZZLES_KEY, p);
+}

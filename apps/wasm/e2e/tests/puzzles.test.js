@@ -1,0 +1,155 @@
+// The Puzzles page (issue 25): a puzzle solved by clicking the board as a player would (the
+// solution read here from the committed crates/ai/puzzles/american.jsonl, not from the page), the
+// forced replies played by the page, "Solved" and the Glicko-2 rating up; a wrong legal move
+// refuted (text and arrows) and the rating down; the rating kept over a reload (localStorage);
+// an axe-core audit of the page.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { serverAndBrowser, newPage, clickSquare, screenshot, repoRoot } from "./harness.js";
+
+const AXE = path.join(repoRoot, "apps/wasm/e2e/node_modules/axe-core/axe.min.js");
+const env = serverAndBrowser();
+
+/** The committed American puzzles, one object per line. */
+const PUZZLES = fs
+  .readFileSync(path.join(repoRoot, "crates/ai/puzzles/american.jsonl"), "utf8")
+  .split("\n")
+  .filter((l) => l.trim())
+  .map((l) => JSON.parse(l));
+
+/** The squares a move text names (`27-23`, `19x26`, `11x18x25`). */
+const squares = (text) => text.split(/[-x]/).map(Number);
+
+/** The puzzle's rating shown on the page (its exact value is in data-rating). */
+const shownRating = (page) => page.getAttribute("#puzzle-rating", "data-rating").then(Number);
+
+/** Wait until the page shows a puzzle (`id`, when given) at its start, ready for a move. */
+async function waitForPuzzle(page, id = null) {
+  await page.waitForFunction(
+    (id) => {
+      const s = window.crownApp && window.crownApp.state;
+      if (!s || s.mode !== "puzzles") return false;
+      const p = s.puzzle;
+      return p && p.puzzle && (!id || p.puzzle.id === id) && s.history.length === 0 && !p.pending;
+    },
+    id,
+    { timeout: 30000 },
+  );
+}
+
+test("solve a puzzle by clicking, fail the next with a wrong move, the rating survives a reload", async () => {
+  const page = await newPage(env.browser, { width: 1280, height: 900 });
+  // A puzzle with a forced reply in its line (at least two moves of the solver), each move named
+  // by its squares.
+  const solve = PUZZLES.find((p) => p.solution.length >= 3);
+  assert.ok(solve, "the American set has a puzzle with a forced reply");
+  await page.goto(`${env.server.url}?mode=puzzles&variant=american&puzzle=${encodeURIComponent(solve.id)}`);
+  await waitForPuzzle(page, solve.id);
+  assert.equal(await page.getAttribute("#puzzle-info", "data-puzzle"), solve.id);
+  assert.equal(await page.isVisible("#actions-puzzles"), true);
+  const r0 = await shownRating(page);
+  assert.equal(r0, 1500, "a new player starts at 1500");
+  // The board is turned to the side to move (the FEN's first letter): Black at the bottom when
+  // Black solves.
+  const solver = solve.fen.startsWith("B") ? "black" : "white";
+  assert.equal(await page.evaluate(() => window.crownApp.state.flipped), solver === "black");
+
+  for (let k = 0; k < solve.solution.length; k += 2) {
+    const sq = squares(solve.solution[k]);
+    for (const n of sq) await clickSquare(page, n);
+    // the player's move, then (unless it was the last) the page's forced reply
+    const plies = Math.min(k + 2, solve.solution.length);
+    await page.waitForFunction(
+      (n) => window.crownApp.state.history.length === n && !window.crownApp.state.puzzle.pending,
+      plies,
+      { timeout: 30000 },
+    );
+    const played = await page.evaluate(() => window.crownApp.state.history.map((h) => h.text));
+    assert.deepEqual(played, solve.solution.slice(0, plies), "the line as the file has it");
+  }
+  await page.waitForSelector('#puzzle-feedback[data-kind="solved"]');
+  assert.match(await page.textContent("#puzzle-feedback"), /^Solved!/);
+  assert.match(await page.textContent("#status"), /Solved/);
+  const r1 = await shownRating(page);
+  assert.ok(r1 > r0, `the rating rises after a clean solve (${r0} → ${r1})`);
+  assert.match(await page.textContent("#puzzle-streak"), /^1 /);
+  await screenshot(page, "puzzles-solved");
+
+  // Next: a puzzle not solved yet; a legal move that is not its solution's first move.
+  await page.click("#puzzle-next");
+  await page.waitForFunction((id) => {
+    const p = window.crownApp.state.puzzle.puzzle;
+    return p && p.id !== id && window.crownApp.state.history.length === 0;
+  }, solve.id);
+  const id2 = await page.getAttribute("#puzzle-info", "data-puzzle");
+  const fail = PUZZLES.find((p) => p.id === id2);
+  assert.ok(fail, `the page serves a puzzle of the file (${id2})`);
+  const legal = await page.evaluate(() => window.crownApp.board.moves.map((m) => ({ text: m.text, from: m.from, to: m.to, path: m.path })));
+  const wrong = legal.find((m) => m.text !== fail.solution[0] && m.path.length === 1);
+  assert.ok(wrong, `puzzle ${id2} has a legal move other than ${fail.solution[0]}`);
+  await clickSquare(page, wrong.from);
+  await clickSquare(page, wrong.to);
+  await page.waitForSelector('#puzzle-feedback[data-kind="wrong"]', { timeout: 30000 });
+  const said = await page.textContent("#puzzle-feedback");
+  assert.ok(said.startsWith(`${wrong.text} is not the move`), said);
+  // the refutation: the engine's answer as text, and arrows on the board (the wrong move, the answer)
+  const refutation = await page.evaluate(() => window.crownApp.state.puzzle.feedback.refutation);
+  assert.ok(refutation && said.includes(refutation), `${said} names the refutation ${refutation}`);
+  assert.ok((await page.$$("#board line.arrow")).length >= 2, "the wrong move and the answer drawn as arrows");
+  // the board stays at the puzzle position: no move was played
+  assert.equal(await page.evaluate(() => window.crownApp.state.history.length), 0);
+  const r2 = await shownRating(page);
+  assert.ok(r2 < r1, `the rating falls after a wrong move (${r1} → ${r2})`);
+  assert.match(await page.textContent("#puzzle-streak"), /^0 /);
+  await screenshot(page, "puzzles-wrong");
+
+  // axe-core on the page with the refutation shown
+  await page.addScriptTag({ path: AXE });
+  const result = await page.evaluate(async () => {
+    const r = await window.axe.run(document, { resultTypes: ["violations"] });
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, help: v.help }));
+  });
+  assert.deepEqual(result, [], "no axe-core findings on the puzzles page");
+
+  // Give up shows the solution on the board; the rating is not lowered twice for one attempt.
+  await page.click("#puzzle-giveup");
+  await page.waitForSelector('#puzzle-feedback[data-kind="gaveup"]');
+  assert.equal(await page.textContent("#puzzle-feedback"), `The solution: ${fail.solution.join(" ")}.`);
+  assert.equal(await shownRating(page), r2);
+
+  // A reload keeps the rating and the streak (localStorage) and reopens the puzzle of the address.
+  await page.reload();
+  await waitForPuzzle(page, id2);
+  assert.equal(await shownRating(page), r2);
+  assert.match(await page.textContent("#puzzle-solved"), /^1$/);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test("keyboard: the Puzzles page is reached and its buttons used with the keyboard alone", async () => {
+  const page = await newPage(env.browser, { width: 1280, height: 900 });
+  await page.goto(env.server.url);
+  await page.waitForFunction(() => window.crownApp && document.body.dataset.ready === "1");
+  await page.focus("#mode-puzzles");
+  await page.keyboard.press("Enter");
+  await waitForPuzzle(page);
+  const first = await page.getAttribute("#puzzle-info", "data-puzzle");
+  // the first puzzle of the file is served first to a new player
+  assert.equal(first, PUZZLES[0].id);
+  await page.focus("#puzzle-hint");
+  await page.keyboard.press("Enter");
+  await page.waitForSelector('#puzzle-feedback[data-kind="hint"]');
+  const from = squares(PUZZLES[0].solution[0])[0];
+  assert.equal(await page.textContent("#puzzle-feedback"), `Hint: move the piece on ${from}.`);
+  await page.keyboard.press("Enter");
+  await page.waitForFunction((t) => document.querySelector("#puzzle-feedback").textContent === `Hint: ${t}.`, PUZZLES[0].solution[0]);
+  // the theme filter: every puzzle served has the theme
+  await page.selectOption("#puzzle-theme", "multi-jump");
+  await page.waitForFunction(() => window.crownApp.state.puzzle.theme === "multi-jump" && window.crownApp.state.puzzle.puzzle);
+  const id = await page.getAttribute("#puzzle-info", "data-puzzle");
+  assert.ok(PUZZLES.find((p) => p.id === id).themes.includes("multi-jump"), `${id} is a multi-jump puzzle`);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
