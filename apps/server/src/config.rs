@@ -71,6 +71,14 @@ pub struct Config {
     pub egdb_dir: Option<PathBuf>,
     /// The browser gets the complete sets up to this many pieces ([`DEFAULT_EGDB_SERVE_PIECES`]).
     pub egdb_serve_pieces: u32,
+    /// Log-in and sign-up attempts allowed per client address per minute (also the burst);
+    /// more get `429 login_rate_limited`; 0 disables the limit.
+    pub login_per_min_per_ip: u32,
+    /// Log-in attempts (and password changes) allowed per username per minute, from any
+    /// address (also the burst); 0 disables the limit.
+    pub login_per_min_per_user: u32,
+    /// How long a log-in session lasts, in ms (the cookie's `Max-Age` and the stored expiry).
+    pub session_ttl_ms: u64,
 }
 
 /// Default of [`Config::max_games_per_ip`].
@@ -115,6 +123,9 @@ impl Default for Config {
             lease_ms: 10_000,
             egdb_dir: None,
             egdb_serve_pieces: DEFAULT_EGDB_SERVE_PIECES,
+            login_per_min_per_ip: 30,
+            login_per_min_per_user: 10,
+            session_ttl_ms: 30 * 24 * 3600 * 1000,
         }
     }
 }
