@@ -91,6 +91,12 @@ pub const DEFAULT_ABANDON_AFTER_SECS: u64 = 24 * 3600;
 /// for the first move).
 pub const DEFAULT_ABORT_AFTER_SECS: u64 = 30;
 
+/// Default of [`Config::login_per_min_per_ip`].
+pub const DEFAULT_LOGIN_PER_MIN_PER_IP: u32 = 30;
+
+/// Default of [`Config::login_per_min_per_user`].
+pub const DEFAULT_LOGIN_PER_MIN_PER_USER: u32 = 10;
+
 /// The largest sets served to the browser: ≤4 pieces (American ≤4 is 5.3 MB of files, about
 /// 3 MB gzip-compressed; ≤5 would be about 150 MB, too much for a page).
 pub const DEFAULT_EGDB_SERVE_PIECES: u32 = 4;
@@ -123,8 +129,8 @@ impl Default for Config {
             lease_ms: 10_000,
             egdb_dir: None,
             egdb_serve_pieces: DEFAULT_EGDB_SERVE_PIECES,
-            login_per_min_per_ip: 30,
-            login_per_min_per_user: 10,
+            login_per_min_per_ip: DEFAULT_LOGIN_PER_MIN_PER_IP,
+            login_per_min_per_user: DEFAULT_LOGIN_PER_MIN_PER_USER,
             session_ttl_ms: 30 * 24 * 3600 * 1000,
         }
     }
