@@ -505,3 +505,31 @@ async fn guests_keep_playing_with_seat_tokens_beside_accounts() {
     .await;
     assert_eq!(s, StatusCode::FORBIDDEN);
 }
+
+#[tokio::test]
+async fn accounts_and_sessions_survive_a_restart_on_an_sqlite_file() {
+    use crown_server::store::{Durability, SqliteStore};
+    use std::sync::Arc;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("crown.db");
+    let open = || Arc::new(SqliteStore::open(&path, Durability::Normal).unwrap());
+    let app1 = server().store(open()).start().await;
+    let session = sign_up(&app1, "Nadia", "nadia's password").await;
+    app1.shutdown();
+    drop(app1);
+    let app2 = server().store(open()).start().await;
+    let (s, _, v) = me(Some(&session)).send(&app2).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["user"]["name"], "Nadia");
+    let (s, _, _) = post(
+        "/api/signup",
+        json!({"username": "nadia", "password": "12345678"}),
+    )
+    .send(&app2)
+    .await;
+    assert_eq!(s, StatusCode::CONFLICT);
+    assert_eq!(
+        log_in(&app2, "NADIA", "nadia's password").await.0,
+        StatusCode::OK
+    );
+}
