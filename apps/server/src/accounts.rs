@@ -45,6 +45,13 @@ impl Accounts {
     /// The limits of `config` ([`Config::login_per_min_per_ip`],
     /// [`Config::login_per_min_per_user`]).
     pub fn new(config: &Config) -> Accounts {
+        // Make the dummy hash now, in the background, so that the first log-in with an unknown
+        // username does not take longer than one with a known one.
+        let _ = std::thread::Builder::new()
+            .name("crown-dummy-hash".into())
+            .spawn(|| {
+                dummy_hash();
+            });
         let (ip, user) = (config.login_per_min_per_ip, config.login_per_min_per_user);
         Accounts {
             by_ip: RateLimiter::keyed(f64::from(ip) / 60.0, ip),

@@ -533,3 +533,58 @@ async fn accounts_and_sessions_survive_a_restart_on_an_sqlite_file() {
         StatusCode::OK
     );
 }
+
+/// A store that keeps games but no accounts (as an embedder's own store may).
+struct NoAccounts(crown_server::store::SqliteStore);
+
+impl crown_server::store::Store for NoAccounts {
+    fn create(&self, rec: &crown_server::store::GameRecord) -> Result<(), StoreError> {
+        self.0.create(rec)
+    }
+    fn save(
+        &self,
+        rec: &mut crown_server::store::GameRecord,
+        keep: usize,
+    ) -> Result<(), StoreError> {
+        self.0.save(rec, keep)
+    }
+    fn load(&self, id: &str) -> Result<Option<crown_server::store::GameRecord>, StoreError> {
+        self.0.load(id)
+    }
+    fn list(
+        &self,
+        s: Option<&str>,
+        n: usize,
+    ) -> Result<Vec<crown_server::store::GameSummary>, StoreError> {
+        self.0.list(s, n)
+    }
+    fn unfinished(&self) -> Result<Vec<String>, StoreError> {
+        self.0.unfinished()
+    }
+    fn heartbeat(&self, now: u64) -> Result<(), StoreError> {
+        self.0.heartbeat(now)
+    }
+    fn last_heartbeat(&self) -> Result<Option<u64>, StoreError> {
+        self.0.last_heartbeat()
+    }
+}
+
+use crown_server::store::StoreError;
+
+#[tokio::test]
+async fn a_store_without_accounts_answers_503() {
+    let store = NoAccounts(crown_server::store::SqliteStore::open_in_memory().unwrap());
+    let app = server().store(std::sync::Arc::new(store)).start().await;
+    for uri in ["/api/signup", "/api/login"] {
+        let (s, h, v) = post(uri, json!({"username": "oscar", "password": "12345678"}))
+            .send(&app)
+            .await;
+        assert_eq!(s, StatusCode::SERVICE_UNAVAILABLE, "{uri}: {v}");
+        assert_eq!(v["error"]["code"], "accounts_unavailable");
+        assert!(h.get(header::SET_COOKIE).is_none());
+    }
+    let (s, _, v) = me(Some("00")).send(&app).await;
+    assert_eq!(s, StatusCode::SERVICE_UNAVAILABLE, "{v}");
+    // Without a cookie there is nobody to look up.
+    assert_eq!(me(None).send(&app).await.0, StatusCode::UNAUTHORIZED);
+}
