@@ -42,6 +42,8 @@ pub struct AppInner {
     pub(crate) owned: Mutex<std::collections::HashSet<String>>,
     /// When the leases in `owned` expire unless renewed (ms since the epoch).
     pub(crate) owned_until: AtomicU64,
+    /// The log-in limits and counters of accounts.
+    pub(crate) accounts: crate::accounts::Accounts,
 }
 
 /// A cheap handle to the server's state.
@@ -59,6 +61,11 @@ impl App {
     /// The settings.
     pub fn config(&self) -> &Config {
         &self.config
+    }
+
+    /// The log-in limits and counters of accounts.
+    pub fn accounts(&self) -> &crate::accounts::Accounts {
+        &self.accounts
     }
 
     /// Number of games not finished.

@@ -71,6 +71,14 @@ pub struct Config {
     pub egdb_dir: Option<PathBuf>,
     /// The browser gets the complete sets up to this many pieces ([`DEFAULT_EGDB_SERVE_PIECES`]).
     pub egdb_serve_pieces: u32,
+    /// Log-in and sign-up attempts allowed per client address per minute (also the burst);
+    /// more get `429 login_rate_limited`; 0 disables the limit.
+    pub login_per_min_per_ip: u32,
+    /// Log-in attempts (and password changes) allowed per username per minute, from any
+    /// address (also the burst); 0 disables the limit.
+    pub login_per_min_per_user: u32,
+    /// How long a log-in session lasts, in ms (the cookie's `Max-Age` and the stored expiry).
+    pub session_ttl_ms: u64,
 }
 
 /// Default of [`Config::max_games_per_ip`].
@@ -82,6 +90,12 @@ pub const DEFAULT_ABANDON_AFTER_SECS: u64 = 24 * 3600;
 /// Default of [`Config::abort_after_ms`], in seconds (lichess and lidraughts give about as long
 /// for the first move).
 pub const DEFAULT_ABORT_AFTER_SECS: u64 = 30;
+
+/// Default of [`Config::login_per_min_per_ip`].
+pub const DEFAULT_LOGIN_PER_MIN_PER_IP: u32 = 30;
+
+/// Default of [`Config::login_per_min_per_user`].
+pub const DEFAULT_LOGIN_PER_MIN_PER_USER: u32 = 10;
 
 /// The largest sets served to the browser: ≤4 pieces (American ≤4 is 5.3 MB of files, about
 /// 3 MB gzip-compressed; ≤5 would be about 150 MB, too much for a page).
@@ -115,6 +129,9 @@ impl Default for Config {
             lease_ms: 10_000,
             egdb_dir: None,
             egdb_serve_pieces: DEFAULT_EGDB_SERVE_PIECES,
+            login_per_min_per_ip: DEFAULT_LOGIN_PER_MIN_PER_IP,
+            login_per_min_per_user: DEFAULT_LOGIN_PER_MIN_PER_USER,
+            session_ttl_ms: 30 * 24 * 3600 * 1000,
         }
     }
 }

@@ -8,6 +8,8 @@
 pub enum ErrorKind {
     /// The request's values are not acceptable (a bad name, an empty chat message, …).
     Invalid,
+    /// The caller is not logged in, or its username or password is wrong (accounts).
+    Unauthenticated,
     /// The caller's seat token is not a seat of the game.
     NotSeated,
     /// The game does not exist.

@@ -17,9 +17,11 @@
 //!   between instances sharing a store, engine moves, and the background tasks;
 //! - [`live`], [`chat`], [`lobby`], [`pdn`], [`token`]: the domain (rules of a game in play, chat,
 //!   seeks and rematches, PDN export, seat tokens), whose errors are [`error::Error`];
+//! - [`accounts`]: sign-up, log-in sessions, log-out and change of password;
 //! - [`store`]: durable storage (SQLite or PostgreSQL); [`engine`]: the engine opponent;
 //!   [`limit`]: per-client limits; [`config`]: the settings.
 
+pub mod accounts;
 pub mod app;
 pub mod chat;
 pub mod cluster;

@@ -7,19 +7,28 @@ use std::net::IpAddr;
 use std::sync::Mutex;
 use std::time::Instant;
 
-/// Token buckets keyed by client address: `rate` tokens per second up to `burst`.
-pub struct RateLimiter {
+/// Token buckets keyed by client address (or by another key `K`, e.g. a username): `rate`
+/// tokens per second up to `burst`.
+pub struct RateLimiter<K = Option<IpAddr>> {
     rate: f64,
     burst: f64,
-    buckets: Mutex<HashMap<Option<IpAddr>, (f64, Instant)>>,
+    buckets: Mutex<HashMap<K, (f64, Instant)>>,
 }
 
 impl RateLimiter {
     /// A limiter allowing `rate_per_sec` requests per second with bursts of `burst`; a rate of 0
     /// allows everything.
     pub fn new(rate_per_sec: u32, burst: u32) -> RateLimiter {
+        RateLimiter::keyed(f64::from(rate_per_sec), burst)
+    }
+}
+
+impl<K: std::hash::Hash + Eq> RateLimiter<K> {
+    /// A limiter keyed by `K` allowing `rate_per_sec` (fractions allowed: `10.0 / 60.0` is ten a
+    /// minute) with bursts of `burst`; a rate of 0 allows everything.
+    pub fn keyed(rate_per_sec: f64, burst: u32) -> RateLimiter<K> {
         RateLimiter {
-            rate: f64::from(rate_per_sec),
+            rate: rate_per_sec,
             burst: f64::from(burst.max(1)),
             buckets: Mutex::new(HashMap::new()),
         }
@@ -29,7 +38,7 @@ impl RateLimiter {
     ///
     /// # Errors
     /// The whole seconds after which a token will be available.
-    pub fn check(&self, client: Option<IpAddr>) -> Result<(), u64> {
+    pub fn check(&self, client: K) -> Result<(), u64> {
         if self.rate <= 0.0 {
             return Ok(());
         }

@@ -92,6 +92,12 @@ struct Args {
     /// Most WebSockets open at once per game.
     #[arg(long, env = "CROWN_MAX_WS_PER_GAME", default_value_t = 500)]
     max_ws_per_game: usize,
+    /// Log-in and sign-up attempts per client address per minute (0 = no limit).
+    #[arg(long, env = "CROWN_LOGIN_PER_MIN_PER_IP", default_value_t = crown_server::config::DEFAULT_LOGIN_PER_MIN_PER_IP)]
+    login_per_min_per_ip: u32,
+    /// Log-in attempts and password changes per username per minute (0 = no limit).
+    #[arg(long, env = "CROWN_LOGIN_PER_MIN_PER_USER", default_value_t = crown_server::config::DEFAULT_LOGIN_PER_MIN_PER_USER)]
+    login_per_min_per_user: u32,
     /// How each commit reaches the disk: `full` survives power loss, `normal` survives a crash.
     #[arg(long, env = "CROWN_SYNC", value_enum, default_value = "full")]
     sync: Durability,
@@ -163,6 +169,8 @@ fn run(args: Args) -> Result<(), String> {
         header_read_timeout_ms: args.header_timeout_ms,
         max_ws_per_ip: args.max_ws_per_ip,
         max_ws_per_game: args.max_ws_per_game,
+        login_per_min_per_ip: args.login_per_min_per_ip,
+        login_per_min_per_user: args.login_per_min_per_user,
         lease_ms: args.lease_ms.max(300),
         ..Config::default()
     };

@@ -45,6 +45,7 @@ impl App {
         let workers = config.engine_workers.max(1);
         let app = App(Arc::new(AppInner {
             limiter: RateLimiter::new(config.rate_per_sec, config.rate_burst),
+            accounts: crate::accounts::Accounts::new(&config),
             store,
             games: Mutex::new(HashMap::new()),
             config,

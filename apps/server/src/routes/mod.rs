@@ -11,6 +11,7 @@ macro_rules! nb {
     };
 }
 
+pub mod accounts;
 pub mod chat;
 pub mod egdb_files;
 pub mod error;
@@ -35,6 +36,7 @@ pub fn router(app: App) -> Router {
         .merge(moves::routes())
         .merge(lobby::routes())
         .merge(chat::routes())
+        .merge(accounts::routes())
         .fallback(layers::api_not_found)
         .layer(middleware::from_fn_with_state(
             app.clone(),

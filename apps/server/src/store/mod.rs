@@ -14,16 +14,19 @@
 //! fails with [`StoreError::Conflict`] (this is what lets several server instances share one
 //! database, see docs/scaling.md).
 //!
+//! - [`accounts`]: accounts and log-in sessions ([`AccountStore`], which both backends implement);
 //! - [`record`]: what is stored (games, moves, seats, chat messages), shared by every backend;
 //! - [`sqlite`]: [`SqliteStore`], the embedded default;
 //! - [`pg`]: [`pg::PgStore`], PostgreSQL for several instances sharing one database;
 //! - `schema`: the SQL schema and row helpers both backends use.
 
+pub mod accounts;
 pub mod pg;
 pub mod record;
 mod schema;
 pub mod sqlite;
 
+pub use accounts::{AccountStore, SessionRecord, UserRecord};
 pub use record::*;
 pub use sqlite::{Durability, SqliteStore, WriterStats};
 
@@ -221,6 +224,12 @@ pub trait Store: Send + Sync + 'static {
     /// [`Change::version`]), taken once by the server at start-up; `None` for a store without
     /// cross-instance notifications (the default). An empty id: notifications may have been lost.
     fn chat_changes(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<Change>> {
+        None
+    }
+
+    /// The store's accounts and sessions; `None` for a store that keeps none (the default: the
+    /// account endpoints then answer `503 accounts_unavailable`).
+    fn accounts(&self) -> Option<&dyn AccountStore> {
         None
     }
 }

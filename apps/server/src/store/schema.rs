@@ -1,5 +1,5 @@
 //! The SQL schema and the row helpers of both backends, written once: the tables (`games`,
-//! `moves`, `server_meta`, `chat`, and PostgreSQL's `leases`), the columns read back into a
+//! `moves`, `server_meta`, `chat`, `users`, `sessions`, and PostgreSQL's `leases`), the columns read back into a
 //! [`GameRecord`], and the columns a save writes.
 
 use super::{GameMeta, GameRecord, GameSummary, MoveRecord, StoreError};
@@ -49,6 +49,26 @@ CREATE TABLE IF NOT EXISTS chat (
 ){NO_ROWID};
 ";
 
+/// The accounts and their log-in sessions (store/accounts.rs): a username is unique in lower
+/// case (`name_key`); a session is found by the SHA-256 of its token and ends at `expires_ms`.
+const ACCOUNTS: &str = "
+CREATE TABLE IF NOT EXISTS users (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    name_key TEXT NOT NULL UNIQUE,
+    password_hash TEXT NOT NULL,
+    created_ms {INT} NOT NULL
+);
+CREATE TABLE IF NOT EXISTS sessions (
+    token_hash TEXT PRIMARY KEY,
+    user_id TEXT NOT NULL,
+    created_ms {INT} NOT NULL,
+    expires_ms {INT} NOT NULL
+);
+CREATE INDEX IF NOT EXISTS sessions_user ON sessions(user_id);
+CREATE INDEX IF NOT EXISTS sessions_expires ON sessions(expires_ms);
+";
+
 /// The per-game leases of a store shared by several instances (docs/scaling.md).
 const LEASES: &str = "
 CREATE TABLE IF NOT EXISTS leases (
@@ -66,6 +86,7 @@ pub(super) fn schema(dialect: Dialect) -> String {
         Dialect::Postgres => ("BIGINT", ""),
     };
     let mut sql = TABLES.replace("{INT}", int).replace("{NO_ROWID}", no_rowid);
+    sql.push_str(&ACCOUNTS.replace("{INT}", int));
     if dialect == Dialect::Postgres {
         sql.push_str(LEASES);
     }
@@ -191,5 +212,8 @@ mod tests {
         let pg = schema(Dialect::Postgres);
         assert!(pg.contains("plies BIGINT NOT NULL") && pg.contains("leases_owner"));
         assert!(!pg.contains("INTEGER") && !pg.contains("ROWID") && !pg.contains('{'));
+        for sql in [&lite, &pg] {
+            assert!(sql.contains("name_key TEXT NOT NULL UNIQUE") && sql.contains("sessions_user"));
+        }
     }
 }

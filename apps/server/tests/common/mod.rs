@@ -1,6 +1,7 @@
 //! Helpers shared by the server's test files (each file uses some of them).
 #![allow(dead_code)]
 
+pub mod accounts;
 pub mod cluster;
 pub mod pg;
 

@@ -16,11 +16,13 @@
 //! - A `leases` table (`game_id`, `owner`, `expires_ms`) gives each unfinished game one owning
 //!   instance, which alone runs its clock (flag falls, expiry) and its engine moves
 //!   ([`Store::lease_round`]).
+//! - Accounts and log-in sessions: the `users` and `sessions` tables (`pg/accounts.rs`).
 //! - Chat messages: a `chat` table and a `crown_chat` notification channel of their own
 //!   (`pg/chat.rs`).
 //! - Both channels are followed by one reconnecting `LISTEN` loop (`pg/listen.rs`); the tables
 //!   are the schema shared with SQLite (`store/schema.rs`).
 
+mod accounts;
 mod chat;
 mod listen;
 
@@ -638,6 +640,10 @@ impl Store for PgStore {
 
     fn chat_changes(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<Change>> {
         chat::listen(&self.url)
+    }
+
+    fn accounts(&self) -> Option<&dyn crate::store::AccountStore> {
+        Some(self)
     }
 
     fn version(&self, id: &str) -> Result<Option<u64>, StoreError> {

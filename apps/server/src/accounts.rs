@@ -1,0 +1,412 @@
+//! Accounts (docs/api.md, "Accounts"): sign-up and log-in with a username and a password, log-in
+//! sessions, log-out and change of password. Guests need none of this: seat tokens work as before.
+//!
+//! - Passwords are hashed with Argon2id (the `argon2` crate's defaults, OWASP's recommended
+//!   parameters: 19 MiB, 2 passes, 1 lane) with a random 16-byte salt from the system's source;
+//!   the store keeps the PHC string, never the password. Hashing runs on a blocking thread.
+//! - A session is a random 32-byte token (hex) that the browser keeps in a cookie; the store
+//!   keeps only its SHA-256 and its expiry ([`crate::config::Config::session_ttl_ms`]).
+//! - Log-in is rate-limited per client address and per username ([`Accounts`]); an unknown
+//!   username and a wrong password get the same `401 bad_credentials` after the same work: an
+//!   unknown name is checked against a dummy hash made with the same parameters.
+//! - No password or token is ever written to the log: none of the types holding one implements
+//!   `Debug`, and nothing here logs a request's values.
+
+use crate::app::App;
+use crate::config::Config;
+use crate::error::{Detail, Error, ErrorKind};
+use crate::limit::RateLimiter;
+use crate::live::now_ms;
+use crate::store::{AccountStore, SessionRecord, StoreError, UserRecord};
+use crate::token::{random_hex, token_hash};
+use argon2::password_hash::{PasswordHasher, PasswordVerifier};
+use argon2::Argon2;
+use std::net::IpAddr;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::OnceLock;
+
+/// Shortest username, in characters.
+pub const USERNAME_MIN: usize = 3;
+/// Longest username, in characters.
+pub const USERNAME_MAX: usize = 20;
+/// Shortest password, in characters (NIST SP 800-63B's minimum for a chosen password).
+pub const PASSWORD_MIN: usize = 8;
+/// Longest password, in characters.
+pub const PASSWORD_MAX: usize = 256;
+
+/// The per-server state of accounts: the log-in rate limits and a count of password checks.
+pub struct Accounts {
+    by_ip: RateLimiter,
+    by_user: RateLimiter<String>,
+    checks: AtomicU64,
+}
+
+impl Accounts {
+    /// The limits of `config` ([`Config::login_per_min_per_ip`],
+    /// [`Config::login_per_min_per_user`]).
+    pub fn new(config: &Config) -> Accounts {
+        // Make the dummy hash now, in the background, so that the first log-in with an unknown
+        // username does not take longer than one with a known one.
+        let _ = std::thread::Builder::new()
+            .name("crown-dummy-hash".into())
+            .spawn(|| {
+                dummy_hash();
+            });
+        let (ip, user) = (config.login_per_min_per_ip, config.login_per_min_per_user);
+        Accounts {
+            by_ip: RateLimiter::keyed(f64::from(ip) / 60.0, ip),
+            by_user: RateLimiter::keyed(f64::from(user) / 60.0, user),
+            checks: AtomicU64::new(0),
+        }
+    }
+
+    /// Passwords checked against a stored or dummy hash since the server started (each log-in
+    /// and change of password checks one, whether or not the username exists).
+    pub fn password_checks(&self) -> u64 {
+        self.checks.load(Ordering::SeqCst)
+    }
+}
+
+/// `login_rate_limited` (429): wait `secs` seconds.
+fn limited(secs: u64) -> Error {
+    Error::limited(
+        "login_rate_limited",
+        format!("too many log-in attempts; retry in {secs} s"),
+    )
+    .with(Detail::RetryAfterMs(secs * 1000))
+}
+
+/// The one answer to an unknown username and a wrong password.
+fn bad_credentials() -> Error {
+    Error::new(
+        ErrorKind::Unauthenticated,
+        "bad_credentials",
+        "wrong username or password",
+    )
+}
+
+/// `not_logged_in` (401).
+pub fn not_logged_in() -> Error {
+    Error::new(
+        ErrorKind::Unauthenticated,
+        "not_logged_in",
+        "this needs a log-in session (POST /api/login)",
+    )
+}
+
+/// The key a username is unique under: its lower case.
+pub fn name_key(name: &str) -> String {
+    name.to_lowercase()
+}
+
+/// Check a username for sign-up: [`USERNAME_MIN`] to [`USERNAME_MAX`] characters, ASCII letters,
+/// digits, `_` and `-`, starting with a letter or a digit.
+///
+/// # Errors
+/// `bad_username` (400) saying which rule it breaks.
+pub fn check_username(name: &str) -> Result<(), Error> {
+    let n = name.chars().count();
+    if !(USERNAME_MIN..=USERNAME_MAX).contains(&n) {
+        return Err(Error::invalid(
+            "bad_username",
+            format!(
+                "a username has {USERNAME_MIN} to {USERNAME_MAX} characters (this one has {n})"
+            ),
+        ));
+    }
+    if !name
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    {
+        return Err(Error::invalid(
+            "bad_username",
+            "a username has only the letters a-z and A-Z, the digits 0-9, '_' and '-'",
+        ));
+    }
+    if !name.starts_with(|c: char| c.is_ascii_alphanumeric()) {
+        return Err(Error::invalid(
+            "bad_username",
+            "a username starts with a letter or a digit",
+        ));
+    }
+    Ok(())
+}
+
+/// Check a new password: [`PASSWORD_MIN`] to [`PASSWORD_MAX`] characters.
+///
+/// # Errors
+/// `bad_password` (400); the message never repeats the password.
+pub fn check_password(password: &str) -> Result<(), Error> {
+    let n = password.chars().count();
+    if !(PASSWORD_MIN..=PASSWORD_MAX).contains(&n) {
+        return Err(Error::invalid(
+            "bad_password",
+            format!("a password has {PASSWORD_MIN} to {PASSWORD_MAX} characters"),
+        ));
+    }
+    Ok(())
+}
+
+/// The Argon2id PHC string of `password`, with a random salt from the system's source.
+fn hash(password: &str) -> Result<String, Error> {
+    Argon2::default()
+        .hash_password(password.as_bytes())
+        .map(|h| h.to_string())
+        .map_err(|e| {
+            Error::new(
+                ErrorKind::Internal,
+                "no_randomness",
+                format!("the password could not be hashed: {e}"),
+            )
+        })
+}
+
+/// A hash of a password nobody knows, made once with the same parameters as every stored hash:
+/// what an unknown username's password is checked against.
+fn dummy_hash() -> &'static str {
+    static DUMMY: OnceLock<String> = OnceLock::new();
+    DUMMY.get_or_init(|| {
+        // Any fixed salt will do: nobody logs in with this hash.
+        Argon2::default()
+            .hash_password_with_salt(b"no account has this password", b"crown-dummy-salt")
+            .map(|h| h.to_string())
+            .unwrap_or_default()
+    })
+}
+
+/// Whether `password` matches the PHC string `phc` (an unreadable one matches nothing).
+fn verify(password: &str, phc: &str) -> bool {
+    Argon2::default()
+        .verify_password(password.as_bytes(), phc)
+        .is_ok()
+}
+
+/// [`verify`] on a blocking thread, counted in [`Accounts::password_checks`].
+async fn check(app: &App, password: &str, phc: String) -> Result<bool, Error> {
+    let (pw, a) = (password.to_string(), app.clone());
+    blocking(move || {
+        let ok = verify(&pw, &phc);
+        a.accounts.checks.fetch_add(1, Ordering::SeqCst);
+        ok
+    })
+    .await
+}
+
+/// Run `f` on the store's accounts on a blocking thread.
+///
+/// # Errors
+/// `accounts_unavailable` (503) for a store without accounts; `storage` when it fails.
+async fn with_store<T: Send + 'static>(
+    app: &App,
+    f: impl FnOnce(&dyn AccountStore) -> Result<T, StoreError> + Send + 'static,
+) -> Result<T, Error> {
+    let store = app.store.clone();
+    tokio::task::spawn_blocking(move || store.accounts().map(f))
+        .await
+        .map_err(Error::storage)?
+        .ok_or_else(|| {
+            Error::new(
+                ErrorKind::Full,
+                "accounts_unavailable",
+                "this server's store keeps no accounts",
+            )
+        })?
+        .map_err(Error::storage)
+}
+
+/// Run `f` (password hashing) on a blocking thread.
+async fn blocking<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> Result<T, Error> {
+    tokio::task::spawn_blocking(f)
+        .await
+        .map_err(|e| Error::new(ErrorKind::Internal, "internal", e.to_string()))
+}
+
+/// Take one log-in attempt from the bucket of `ip` and of the username `name`.
+fn take_attempt(app: &App, ip: Option<IpAddr>, name: Option<&str>) -> Result<(), Error> {
+    app.accounts.by_ip.check(ip).map_err(limited)?;
+    if let Some(name) = name {
+        // A username too long to be valid still counts, under a bounded key.
+        let key: String = name_key(name).chars().take(USERNAME_MAX + 1).collect();
+        app.accounts.by_user.check(key).map_err(limited)?;
+    }
+    Ok(())
+}
+
+/// A new session for `user`: stored (hashed) and returned as the token for the cookie.
+async fn open_session(app: &App, user: &UserRecord) -> Result<String, Error> {
+    let token = random_hex(32)?;
+    let now = now_ms();
+    let s = SessionRecord {
+        token_hash: token_hash(&token),
+        user_id: user.id.clone(),
+        created_ms: now,
+        expires_ms: now.saturating_add(app.config.session_ttl_ms),
+    };
+    with_store(app, move |st| st.create_session(&s)).await?;
+    Ok(token)
+}
+
+/// Create the account `name` with `password` and open a session for it; returns the account
+/// and the session token. Sign-ups count against the per-address log-in limit.
+///
+/// # Errors
+/// `login_rate_limited` (429), `bad_username`, `bad_password` (400), `username_taken` (409, the
+/// name in any case), `accounts_unavailable`, `storage`.
+pub async fn sign_up(
+    app: &App,
+    ip: Option<IpAddr>,
+    name: &str,
+    password: &str,
+) -> Result<(UserRecord, String), Error> {
+    take_attempt(app, ip, None)?;
+    check_username(name)?;
+    check_password(password)?;
+    let pw = password.to_string();
+    let password_hash = blocking(move || hash(&pw)).await??;
+    let user = UserRecord {
+        id: random_hex(8)?,
+        name: name.to_string(),
+        name_key: name_key(name),
+        password_hash,
+        created_ms: now_ms(),
+    };
+    let u = user.clone();
+    if !with_store(app, move |st| st.create_user(&u)).await? {
+        return Err(Error::conflict(
+            "username_taken",
+            format!("the username '{name}' is taken (usernames ignore case)"),
+        ));
+    }
+    tracing::info!(user = %user.id, "account created");
+    let token = open_session(app, &user).await?;
+    Ok((user, token))
+}
+
+/// Log in as `name` with `password`; returns the account and a new session token.
+///
+/// # Errors
+/// `login_rate_limited` (429, per address and per username), `bad_credentials` (401, the same
+/// for an unknown username and a wrong password), `accounts_unavailable`, `storage`.
+pub async fn log_in(
+    app: &App,
+    ip: Option<IpAddr>,
+    name: &str,
+    password: &str,
+) -> Result<(UserRecord, String), Error> {
+    take_attempt(app, ip, Some(name))?;
+    let key = name_key(name);
+    let user = with_store(app, move |st| st.user_by_name(&key)).await?;
+    let phc = user
+        .as_ref()
+        .map_or_else(|| dummy_hash().to_string(), |u| u.password_hash.clone());
+    let ok = check(app, password, phc).await?;
+    match user {
+        Some(user) if ok => {
+            let token = open_session(app, &user).await?;
+            Ok((user, token))
+        }
+        _ => Err(bad_credentials()),
+    }
+}
+
+/// The account of session `token`, if it is a live session.
+///
+/// # Errors
+/// `accounts_unavailable`, `storage`.
+pub async fn session_user(app: &App, token: &str) -> Result<Option<UserRecord>, Error> {
+    let h = token_hash(token);
+    let now = now_ms();
+    with_store(app, move |st| st.session_user(&h, now)).await
+}
+
+/// End session `token` (nothing if it is not a session).
+///
+/// # Errors
+/// `accounts_unavailable`, `storage`.
+pub async fn log_out(app: &App, token: &str) -> Result<(), Error> {
+    let h = token_hash(token);
+    with_store(app, move |st| st.delete_session(&h)).await
+}
+
+/// Change the password of the account of session `token` from `old` to `new`, ending every
+/// other session of the account (this one stays open). Counts against the username's log-in
+/// limit.
+///
+/// # Errors
+/// `not_logged_in` (401), `login_rate_limited` (429), `wrong_password` (400: `old` is not the
+/// password), `bad_password` (400), `accounts_unavailable`, `storage`.
+pub async fn change_password(
+    app: &App,
+    ip: Option<IpAddr>,
+    token: &str,
+    old: &str,
+    new: &str,
+) -> Result<UserRecord, Error> {
+    let user = session_user(app, token).await?.ok_or_else(not_logged_in)?;
+    take_attempt(app, ip, Some(&user.name))?;
+    check_password(new)?;
+    if !check(app, old, user.password_hash.clone()).await? {
+        return Err(Error::invalid(
+            "wrong_password",
+            "the current password is not right",
+        ));
+    }
+    let pw = new.to_string();
+    let new_hash = blocking(move || hash(&pw)).await??;
+    let (id, h, keep) = (user.id.clone(), new_hash.clone(), token_hash(token));
+    with_store(app, move |st| st.set_password(&id, &h, &keep)).await?;
+    tracing::info!(user = %user.id, "password changed");
+    Ok(UserRecord {
+        password_hash: new_hash,
+        ..user
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn username_rules() {
+        for ok in ["abc", "Alice_99", "a-b", "0pawn", "abcdefghijklmnopqrst"] {
+            assert!(check_username(ok).is_ok(), "{ok}");
+        }
+        for bad in [
+            "ab",
+            "abcdefghijklmnopqrstu",
+            "al ice",
+            "_alice",
+            "-bob",
+            "élise",
+            "bob!",
+            "",
+        ] {
+            assert_eq!(
+                check_username(bad).unwrap_err().code,
+                "bad_username",
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn password_rules_count_characters() {
+        assert!(check_password("12345678").is_ok());
+        assert!(check_password("1234567").is_err());
+        // Eight characters, sixteen bytes.
+        assert!(check_password("éééééééé").is_ok());
+        assert!(check_password(&"x".repeat(PASSWORD_MAX + 1)).is_err());
+    }
+
+    #[test]
+    fn hashes_are_salted_phc_strings_that_verify() {
+        let a = hash("correct horse").unwrap();
+        let b = hash("correct horse").unwrap();
+        assert!(a.starts_with("$argon2id$v=19$m=19456,t=2,p=1$"), "{a}");
+        assert_ne!(a, b, "two hashes of one password share a salt");
+        assert!(verify("correct horse", &a) && verify("correct horse", &b));
+        assert!(!verify("correct horsf", &a));
+        assert!(!verify("anything", "not a PHC string"));
+        assert!(dummy_hash().starts_with("$argon2id$v=19$m=19456,t=2,p=1$"));
+    }
+}
