@@ -148,10 +148,9 @@ impl App {
         });
     }
 
-    /// Start-up with a shared store: the first lease round, then the change listener and the
-    /// lease task.
+    /// Start-up with a shared store: the change listener (first, so that no change made while
+    /// the games are taken over is missed), the first lease round, then the lease task.
     pub(crate) async fn start_shared(&self) {
-        self.lease_round().await;
         if let Some(changes) = self.store.changes() {
             self.forward_changes(
                 changes,
@@ -163,6 +162,7 @@ impl App {
                 crate::chat::on_change(&app, change).await
             });
         }
+        self.lease_round().await;
         let app = self.clone();
         tokio::spawn(async move {
             let mut shutdown = app.shutdown_signal();
@@ -244,35 +244,27 @@ impl App {
         }
     }
 
-    /// One lease round: renew this instance's leases, take over expired ones (crediting the
-    /// side to move the time nobody owned the game), load the games newly held and let their
-    /// engine move.
+    /// One lease round: renew this instance's leases, then take over expired leases and
+    /// unleased games in batches of at most [`LEASE_BATCH`] ([`App::take_over`]: loaded in bulk,
+    /// the side to move credited the time nobody owned the game), for as long as batches come
+    /// full and the round has run less than a third of the lease time, so that the round ends
+    /// before any lease it holds lapses (what a full batch leaves is taken by the next round).
     pub(crate) async fn lease_round(&self) {
-        let store = self.store.clone();
-        let me = self.instance.clone();
         let ttl = self.config.lease_ms.max(300);
-        let now = now_ms();
-        let leases =
-            match tokio::task::spawn_blocking(move || store.lease_round(&me, now, ttl)).await {
-                Ok(Ok(l)) => l,
-                Ok(Err(e)) => {
-                    tracing::warn!(error = %e, "lease round failed");
-                    return;
-                }
-                Err(e) => {
-                    tracing::warn!(error = %e, "lease round failed");
-                    return;
-                }
-            };
+        let started = now_ms();
+        let Some(leases) = self
+            .store_leases(move |store, me| store.lease_round(&me, started, ttl, LEASE_BATCH))
+            .await
+        else {
+            return;
+        };
         let before = {
             let mut owned = self.owned.lock().unwrap_or_else(|e| e.into_inner());
             let before = std::mem::take(&mut *owned);
             owned.extend(leases.renewed.iter().cloned());
-            owned.extend(leases.new.iter().cloned());
-            owned.extend(leases.taken_over.iter().map(|(id, _)| id.clone()));
             before
         };
-        self.owned_until.store(now + ttl, Ordering::SeqCst);
+        self.owned_until.store(started + ttl, Ordering::SeqCst);
         let held: std::collections::HashSet<String> = self
             .games
             .lock()
@@ -280,49 +272,190 @@ impl App {
             .keys()
             .cloned()
             .collect();
-        let mut gained: Vec<(String, Option<u64>)> = leases
-            .taken_over
+        // Not held, or not known as owned (claimed while this round ran): its engine may be
+        // waiting.
+        let waiting: Vec<String> = leases
+            .renewed
             .into_iter()
-            .map(|(id, old)| (id, Some(old)))
+            .filter(|id| !held.contains(id) || !before.contains(id))
             .collect();
-        gained.extend(leases.new.into_iter().map(|id| (id, None)));
-        gained.extend(
-            leases
-                .renewed
-                .into_iter()
-                // Not held, or not known as owned (claimed while this round ran): its engine
-                // may be waiting.
-                .filter(|id| !held.contains(id) || !before.contains(id))
-                .map(|id| (id, None)),
-        );
-        for (id, expired_at) in gained {
-            let h = match self.handle(&id).await {
-                Ok(h) => h,
+        let mut full = leases.taken_over.len() + leases.new.len() >= LEASE_BATCH;
+        self.take_over(
+            leases.taken_over,
+            leases.new.into_iter().chain(waiting).collect(),
+        )
+        .await;
+        while full && now_ms().saturating_sub(started) < ttl / 3 {
+            let now = now_ms();
+            let Some(more) = self
+                .store_leases(move |store, me| store.take_leases(&me, now, ttl, LEASE_BATCH))
+                .await
+            else {
+                return;
+            };
+            full = more.taken_over.len() + more.new.len() >= LEASE_BATCH;
+            self.take_over(more.taken_over, more.new).await;
+        }
+    }
+
+    /// Run a lease call of the store on a blocking thread; `None` (logged) if it failed.
+    async fn store_leases(
+        &self,
+        call: impl FnOnce(Arc<dyn store::Store>, String) -> Result<store::Leases, store::StoreError>
+            + Send
+            + 'static,
+    ) -> Option<store::Leases> {
+        let store = self.store.clone();
+        let me = self.instance.clone();
+        match tokio::task::spawn_blocking(move || call(store, me)).await {
+            Ok(Ok(l)) => Some(l),
+            Ok(Err(e)) => {
+                tracing::warn!(error = %e, "lease round failed");
+                None
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "lease round failed");
+                None
+            }
+        }
+    }
+
+    /// Start running the games whose leases this instance just took: `taken_over` (with the
+    /// instant each old lease expired) and `gained` (no lease before, or renewed but not yet
+    /// known here). The games not held are loaded [`LOAD_BATCH`] at a time in one read each;
+    /// each game taken over whose clock ran while nobody owned it is credited that time (from
+    /// the old lease's expiry to now: the player is charged at most the lease time for an
+    /// instance's death); the saves run together, so the store commits them in batches. Only
+    /// then is each game counted as owned (its clock and engine run here) and its engine asked
+    /// to move.
+    pub(crate) async fn take_over(&self, taken_over: Vec<(String, u64)>, gained: Vec<String>) {
+        if taken_over.is_empty() && gained.is_empty() {
+            return;
+        }
+        let missing: Vec<String> = {
+            let games = self.games.lock().unwrap_or_else(|e| e.into_inner());
+            taken_over
+                .iter()
+                .map(|(id, _)| id)
+                .chain(gained.iter())
+                .filter(|id| !games.contains_key(*id))
+                .cloned()
+                .collect()
+        };
+        for chunk in missing.chunks(LOAD_BATCH) {
+            let store = self.store.clone();
+            let ids = chunk.to_vec();
+            let generation = self.store.listening();
+            let recs = match tokio::task::spawn_blocking(move || store.load_many(&ids)).await {
+                Ok(Ok(r)) => r,
+                Ok(Err(e)) => {
+                    tracing::warn!(error = %e, games = chunk.len(), "cannot load leased games");
+                    continue;
+                }
                 Err(e) => {
-                    tracing::warn!(game = %id, error = %e, "cannot load a leased game");
+                    tracing::warn!(error = %e, "cannot load leased games");
                     continue;
                 }
             };
-            if let Some(old) = expired_at {
-                tracing::info!(game = %id, "took over an expired lease");
-                // The time between the old lease's expiry and now belonged to no instance: not
-                // charged (unless someone moved since, which restarted the clock anyway).
-                let _ = self
-                    .mutate(&h, "takeover", None, move |live, now| {
-                        if live.rec.meta.turn_started_ms < old
-                            && live.resume_after_downtime(old, now)
-                        {
-                            Ok(())
-                        } else {
-                            Err(Error::conflict("no_gap", "no clock ran unowned"))
-                        }
-                    })
-                    .await;
+            let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
+            for rec in recs {
+                let id = rec.id.clone();
+                match Live::from_record(rec) {
+                    Ok(live) => {
+                        games.entry(id).or_insert_with(|| {
+                            let h = GameHandle::new(live);
+                            self.mark_synced(&h, generation);
+                            h
+                        });
+                    }
+                    Err(e) => tracing::warn!(game = %id, error = %e, "cannot load a leased game"),
+                }
             }
-            self.maybe_engine(h);
+        }
+        if !taken_over.is_empty() {
+            tracing::info!(games = taken_over.len(), "took over expired leases");
+        }
+        // The leases held are renewed between chunks of credits whenever a third of the lease
+        // time has passed, so none lapses however long the saves take.
+        let ttl = self.config.lease_ms.max(300);
+        for chunk in taken_over.chunks(CREDITS_AT_ONCE * 4) {
+            let renewed_at = self.owned_until.load(Ordering::SeqCst).saturating_sub(ttl);
+            if now_ms().saturating_sub(renewed_at) >= ttl / 3 {
+                let now = now_ms();
+                if self
+                    .store_leases(move |store, me| store.lease_round(&me, now, ttl, 0))
+                    .await
+                    .is_some()
+                {
+                    self.owned_until.store(now + ttl, Ordering::SeqCst);
+                }
+            }
+            self.credit_takeovers(chunk).await;
+        }
+        let ids: Vec<String> = taken_over
+            .into_iter()
+            .map(|(id, _)| id)
+            .chain(gained)
+            .collect();
+        self.owned
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .extend(ids.iter().cloned());
+        for id in ids {
+            match self.held(&id) {
+                Some(h) => self.maybe_engine(h),
+                None => {
+                    if let Ok(h) = self.handle(&id).await {
+                        self.maybe_engine(h);
+                    }
+                }
+            }
         }
     }
+
+    /// Credit each game of `taken_over` the time its clock ran while nobody owned it (see
+    /// [`App::take_over`]), [`CREDITS_AT_ONCE`] saves at a time.
+    async fn credit_takeovers(&self, taken_over: &[(String, u64)]) {
+        use futures_util::StreamExt;
+        let credits = futures_util::stream::iter(taken_over.iter().cloned())
+            .map(|(id, old)| async move {
+                let h = self.held(&id)?;
+                let due = {
+                    let live = h.live.lock().await;
+                    live.rec.meta.turn_started_ms < old && live.flag_deadline().is_some()
+                };
+                if due {
+                    // The time between the old lease's expiry and now belonged to no instance:
+                    // not charged (unless someone moved since, which restarted the clock anyway).
+                    let _ = self
+                        .mutate(&h, "takeover", None, move |live, now| {
+                            if live.rec.meta.turn_started_ms < old
+                                && live.resume_after_downtime(old, now)
+                            {
+                                Ok(())
+                            } else {
+                                Err(Error::conflict("no_gap", "no clock ran unowned"))
+                            }
+                        })
+                        .await;
+                }
+                Some(())
+            })
+            .buffer_unordered(CREDITS_AT_ONCE)
+            .count();
+        credits.await;
+    }
 }
+
+/// Most leases one lease call takes over (the first lease round of an instance meeting 10,000
+/// games takes them in batches, see [`App::lease_round`]).
+pub(crate) const LEASE_BATCH: usize = 1000;
+
+/// Games read from the store in one query when leases are taken over.
+pub(crate) const LOAD_BATCH: usize = 250;
+
+/// Clock credits of a takeover saved at once (the store group-commits them).
+const CREDITS_AT_ONCE: usize = 128;
 
 /// A random id for this instance in the lease table.
 pub(crate) fn instance_id() -> String {

@@ -224,3 +224,154 @@ fn a_store_listens_before_connect_returns() {
         assert_eq!((change.id.as_str(), change.version), (id.as_str(), 1));
     }
 }
+
+/// Issue 23, PostgreSQL restart at scale: an instance dies holding the leases of more games than
+/// one lease batch (1,000) with Black's clock running in each; a new instance takes every game
+/// over exactly once (each game's version goes up by one: one clock credit, never two, as when a
+/// round ran so long that its own leases lapsed and were taken over again), holds every lease,
+/// and credits each clock at least from the dead lease's expiry to the new instance's start, so
+/// Black is charged at most the lease time of the outage (plus the new instance's start-up).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_new_instance_takes_over_every_game_of_a_dead_one_once_charging_at_most_the_lease() {
+    let Some(pg) = Pg::start_or_skip_async().await else {
+        return;
+    };
+    const GAMES: usize = 2500;
+    const LEASE: u64 = 1500;
+    let url = pg.url();
+    let store: Arc<dyn Store> = {
+        let url = url.clone();
+        Arc::new(
+            tokio::task::spawn_blocking(move || PgStore::connect(&url))
+                .await
+                .unwrap()
+                .unwrap(),
+        )
+    };
+    // The dead instance's games: two moves played, Black to move with 60 s left, its turn started
+    // one second before the death; the dead instance's leases end LEASE after it.
+    let death = crown_server::live::now_ms();
+    let expiry = death + LEASE;
+    let ids: Vec<String> = (0..GAMES).map(|i| format!("dead{i:05}")).collect();
+    {
+        let (store, ids) = (store.clone(), ids.clone());
+        tokio::task::spawn_blocking(move || {
+            for id in &ids {
+                let mut rec = record(id);
+                rec.meta.time_control = Some(crown_server::store::TimeControl {
+                    initial_ms: 60_000,
+                    increment_ms: 0,
+                });
+                rec.meta.clock_ms = [60_000, 60_000];
+                rec.meta.turn_started_ms = death - 1000;
+                rec.moves = ["11-15", "23-19"]
+                    .iter()
+                    .map(|t| MoveRecord {
+                        text: (*t).into(),
+                        at_ms: death - 1000,
+                    })
+                    .collect();
+                store.create(&rec).unwrap();
+                assert!(store.claim_lease(id, "dead-instance", expiry).unwrap());
+            }
+        })
+        .await
+        .unwrap();
+    }
+    let before: std::collections::HashMap<String, (u64, u64)> = {
+        let (store, ids) = (store.clone(), ids.clone());
+        tokio::task::spawn_blocking(move || store.load_many(&ids).unwrap())
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|r| (r.id.clone(), (r.version, r.meta.turn_started_ms)))
+            .collect()
+    };
+    assert_eq!(before.len(), GAMES);
+    // The new instance starts once the dead one's leases have expired.
+    while crown_server::live::now_ms() <= expiry + 100 {
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    let started = crown_server::live::now_ms();
+    let app = server()
+        .with(|c| c.lease_ms = LEASE)
+        .store(store.clone())
+        .start()
+        .await;
+    let leases = |url: String| {
+        tokio::task::spawn_blocking(move || {
+            let mut c = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+            let rows = c
+                .query(
+                    "SELECT owner, count(*), min(expires_ms) FROM leases GROUP BY owner",
+                    &[],
+                )
+                .unwrap();
+            rows.iter()
+                .map(|r| {
+                    (
+                        r.get::<_, String>(0),
+                        r.get::<_, i64>(1),
+                        r.get::<_, i64>(2),
+                    )
+                })
+                .collect::<Vec<_>>()
+        })
+    };
+    // Wait (at most 120 s) until one live instance holds every lease.
+    let end = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    let owner = loop {
+        let l = leases(url.clone()).await.unwrap();
+        if let [(owner, n, _)] = &l[..] {
+            if owner != "dead-instance" && *n == GAMES as i64 {
+                break owner.clone();
+            }
+        }
+        assert!(std::time::Instant::now() < end, "leases after 120 s: {l:?}");
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    };
+    // Then wait until every lease was renewed after the whole takeover (two lease times on):
+    // a lease that had lapsed meanwhile would have been taken over a second time by now.
+    let done = crown_server::live::now_ms();
+    loop {
+        let l = leases(url.clone()).await.unwrap();
+        assert_eq!(l.len(), 1, "{l:?}");
+        assert_eq!(l[0].0, owner);
+        if l[0].2 as u64 > done + 2 * LEASE {
+            break;
+        }
+        assert!(std::time::Instant::now() < end, "leases not renewed: {l:?}");
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    let after = {
+        let (store, ids) = (store.clone(), ids.clone());
+        tokio::task::spawn_blocking(move || store.load_many(&ids).unwrap())
+            .await
+            .unwrap()
+    };
+    assert_eq!(after.len(), GAMES);
+    for rec in after {
+        let (version, turn_started) = before[&rec.id];
+        assert_eq!(
+            rec.version,
+            version + 1,
+            "{}: one takeover, one credit",
+            rec.id
+        );
+        let credit = rec.meta.turn_started_ms - turn_started;
+        // Credited from the dead lease's expiry to its takeover, which came after the start.
+        assert!(
+            credit >= started - expiry,
+            "{}: credited {credit} ms, the outage beyond the lease was {} ms",
+            rec.id,
+            started - expiry
+        );
+        assert!(
+            credit <= crown_server::live::now_ms() - expiry,
+            "{}",
+            rec.id
+        );
+        assert_eq!(rec.meta.clock_ms, [60_000, 60_000]);
+    }
+    app.shutdown();
+}
