@@ -162,7 +162,7 @@ impl App {
                 crate::chat::on_change(&app, change).await
             });
         }
-        self.lease_round().await;
+        self.lease_round(true).await;
         let app = self.clone();
         tokio::spawn(async move {
             let mut shutdown = app.shutdown_signal();
@@ -174,7 +174,7 @@ impl App {
                     _ = tick.tick() => {}
                     _ = shutdown.changed() => break,
                 }
-                app.lease_round().await;
+                app.lease_round(false).await;
             }
         });
     }
@@ -246,10 +246,18 @@ impl App {
 
     /// One lease round: renew this instance's leases, then take over expired leases and
     /// unleased games in batches of at most [`LEASE_BATCH`] ([`App::take_over`]: loaded in bulk,
-    /// the side to move credited the time nobody owned the game), for as long as batches come
-    /// full and the round has run less than a third of the lease time, so that the round ends
-    /// before any lease it holds lapses (what a full batch leaves is taken by the next round).
-    pub(crate) async fn lease_round(&self) {
+    /// the side to move credited the time nobody owned the game), renewing the leases held
+    /// whenever a third of the lease time has passed, so that none lapses while the round runs.
+    ///
+    /// A later round (`first` false: the instance answers requests) takes batches for as long as
+    /// they come full and the round has run less than a third of the lease time (what is left is
+    /// taken by the next round), and credits each game as it is loaded. The start-up round
+    /// (`first`: the instance does not answer yet) takes every expired lease before the instance
+    /// answers (else a move on a game not taken over yet would be charged the whole outage), and
+    /// credits every clock in memory at one instant after the last batch, just before the
+    /// instance answers, so that no time in which it did not answer is charged either; the
+    /// credits are saved in the background.
+    pub(crate) async fn lease_round(&self, first: bool) {
         let ttl = self.config.lease_ms.max(300);
         let started = now_ms();
         let Some(leases) = self
@@ -280,21 +288,59 @@ impl App {
             .filter(|id| !held.contains(id) || !before.contains(id))
             .collect();
         let mut full = leases.taken_over.len() + leases.new.len() >= LEASE_BATCH;
-        self.take_over(
-            leases.taken_over,
-            leases.new.into_iter().chain(waiting).collect(),
-        )
-        .await;
-        while full && now_ms().saturating_sub(started) < ttl / 3 {
+        let mut taken_over = leases.taken_over;
+        let mut gained: Vec<String> = leases.new.into_iter().chain(waiting).collect();
+        if !first {
+            self.take_over(std::mem::take(&mut taken_over), std::mem::take(&mut gained))
+                .await;
+        } else {
+            self.load_taken(&taken_over, &gained, false).await;
+        }
+        while full && (first || now_ms().saturating_sub(started) < ttl / 3) {
+            self.renew_if_due().await;
             let now = now_ms();
             let Some(more) = self
                 .store_leases(move |store, me| store.take_leases(&me, now, ttl, LEASE_BATCH))
                 .await
             else {
-                return;
+                break;
             };
             full = more.taken_over.len() + more.new.len() >= LEASE_BATCH;
-            self.take_over(more.taken_over, more.new).await;
+            if first {
+                self.load_taken(&more.taken_over, &more.new, false).await;
+                taken_over.extend(more.taken_over);
+                gained.extend(more.new);
+            } else {
+                self.take_over(more.taken_over, more.new).await;
+            }
+        }
+        if first {
+            // Every game taken is loaded: the clocks resume now, in memory, and the instance
+            // answers at once; the credits are saved meanwhile.
+            let credits = self.credit_held(&taken_over, now_ms()).await;
+            if !taken_over.is_empty() {
+                tracing::info!(games = taken_over.len(), "took over expired leases");
+            }
+            self.own_and_move(taken_over.into_iter().map(|(id, _)| id).chain(gained));
+            let app = self.clone();
+            tokio::spawn(async move { app.save_credits(credits).await });
+        }
+    }
+
+    /// Renew the leases held if a third of the lease time has passed since they were last
+    /// renewed (during a long takeover, so that none lapses).
+    async fn renew_if_due(&self) {
+        let ttl = self.config.lease_ms.max(300);
+        let renewed_at = self.owned_until.load(Ordering::SeqCst).saturating_sub(ttl);
+        if now_ms().saturating_sub(renewed_at) >= ttl / 3 {
+            let now = now_ms();
+            if self
+                .store_leases(move |store, me| store.lease_round(&me, now, ttl, 0))
+                .await
+                .is_some()
+            {
+                self.owned_until.store(now + ttl, Ordering::SeqCst);
+            }
         }
     }
 
@@ -320,18 +366,48 @@ impl App {
         }
     }
 
-    /// Start running the games whose leases this instance just took: `taken_over` (with the
-    /// instant each old lease expired) and `gained` (no lease before, or renewed but not yet
-    /// known here). The games not held are loaded [`LOAD_BATCH`] at a time in one read each;
-    /// each game taken over whose clock ran while nobody owned it is credited that time (from
-    /// the old lease's expiry to now: the player is charged at most the lease time for an
-    /// instance's death); the saves run together, so the store commits them in batches. Only
-    /// then is each game counted as owned (its clock and engine run here) and its engine asked
-    /// to move.
+    /// Start running the games whose leases this instance just took while it answers requests:
+    /// `taken_over` (with the instant each old lease expired) and `gained` (no lease before, or
+    /// renewed but not yet known here). The games are loaded ([`App::load_taken`]), each game
+    /// taken over whose clock ran while nobody owned it credited that time in memory as it is
+    /// loaded (from the old lease's expiry to then: the player is charged at most the lease time
+    /// for an instance's death), counted as owned (its clock and engine run here) and its engine
+    /// asked to move; then the credits are saved ([`App::save_credits`]).
     pub(crate) async fn take_over(&self, taken_over: Vec<(String, u64)>, gained: Vec<String>) {
         if taken_over.is_empty() && gained.is_empty() {
             return;
         }
+        let mut credits = self.load_taken(&taken_over, &gained, true).await;
+        let credited: std::collections::HashSet<String> =
+            credits.iter().map(|c| c.id.clone()).collect();
+        // Those held before (or loaded meanwhile by a request) are credited now.
+        let rest: Vec<(String, u64)> = taken_over
+            .iter()
+            .filter(|(id, _)| !credited.contains(id))
+            .cloned()
+            .collect();
+        credits.extend(self.credit_held(&rest, now_ms()).await);
+        if !taken_over.is_empty() {
+            tracing::info!(games = taken_over.len(), "took over expired leases");
+        }
+        self.own_and_move(taken_over.into_iter().map(|(id, _)| id).chain(gained));
+        self.save_credits(credits).await;
+    }
+
+    /// Load the games of `taken_over` and `gained` that are not held, [`LOAD_BATCH`] at a time
+    /// in one read each. With `credit`, each game of `taken_over` whose clock ran while nobody
+    /// owned it is credited in memory before it is held (so no request sees it uncredited):
+    /// returns those credits.
+    async fn load_taken(
+        &self,
+        taken_over: &[(String, u64)],
+        gained: &[String],
+        credit: bool,
+    ) -> Vec<Credit> {
+        let expired: std::collections::HashMap<&str, u64> = taken_over
+            .iter()
+            .map(|(id, old)| (id.as_str(), *old))
+            .collect();
         let missing: Vec<String> = {
             let games = self.games.lock().unwrap_or_else(|e| e.into_inner());
             taken_over
@@ -342,6 +418,7 @@ impl App {
                 .cloned()
                 .collect()
         };
+        let mut credits = Vec::new();
         for chunk in missing.chunks(LOAD_BATCH) {
             let store = self.store.clone();
             let ids = chunk.to_vec();
@@ -357,46 +434,45 @@ impl App {
                     continue;
                 }
             };
+            let now = now_ms();
             let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
             for rec in recs {
                 let id = rec.id.clone();
                 match Live::from_record(rec) {
-                    Ok(live) => {
-                        games.entry(id).or_insert_with(|| {
-                            let h = GameHandle::new(live);
-                            self.mark_synced(&h, generation);
-                            h
-                        });
+                    Ok(mut live) => {
+                        if games.contains_key(&id) {
+                            continue;
+                        }
+                        if let (true, Some(&old)) = (credit, expired.get(id.as_str())) {
+                            credits.extend(Credit::apply(&id, &mut live, old, now));
+                        }
+                        let h = GameHandle::new(live);
+                        self.mark_synced(&h, generation);
+                        games.insert(id, h);
                     }
                     Err(e) => tracing::warn!(game = %id, error = %e, "cannot load a leased game"),
                 }
             }
         }
-        if !taken_over.is_empty() {
-            tracing::info!(games = taken_over.len(), "took over expired leases");
+        credits
+    }
+
+    /// Credit in memory each held game of `taken_over` whose clock ran while nobody owned it:
+    /// from the old lease's expiry to `resume_at`. Returns the credits, to be saved.
+    async fn credit_held(&self, taken_over: &[(String, u64)], resume_at: u64) -> Vec<Credit> {
+        let mut credits = Vec::new();
+        for (id, old) in taken_over {
+            let Some(h) = self.held(id) else { continue };
+            let mut live = h.live.lock().await;
+            credits.extend(Credit::apply(id, &mut live, *old, resume_at));
         }
-        // The leases held are renewed between chunks of credits whenever a third of the lease
-        // time has passed, so none lapses however long the saves take.
-        let ttl = self.config.lease_ms.max(300);
-        for chunk in taken_over.chunks(CREDITS_AT_ONCE * 4) {
-            let renewed_at = self.owned_until.load(Ordering::SeqCst).saturating_sub(ttl);
-            if now_ms().saturating_sub(renewed_at) >= ttl / 3 {
-                let now = now_ms();
-                if self
-                    .store_leases(move |store, me| store.lease_round(&me, now, ttl, 0))
-                    .await
-                    .is_some()
-                {
-                    self.owned_until.store(now + ttl, Ordering::SeqCst);
-                }
-            }
-            self.credit_takeovers(chunk).await;
-        }
-        let ids: Vec<String> = taken_over
-            .into_iter()
-            .map(|(id, _)| id)
-            .chain(gained)
-            .collect();
+        credits
+    }
+
+    /// Count the games `ids` as owned (their clock and engine run here) and let their engines
+    /// move.
+    fn own_and_move(&self, ids: impl Iterator<Item = String>) {
+        let ids: Vec<String> = ids.collect();
         self.owned
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -405,45 +481,75 @@ impl App {
             match self.held(&id) {
                 Some(h) => self.maybe_engine(h),
                 None => {
-                    if let Ok(h) = self.handle(&id).await {
-                        self.maybe_engine(h);
-                    }
+                    let app = self.clone();
+                    tokio::spawn(async move {
+                        if let Ok(h) = app.handle(&id).await {
+                            app.maybe_engine(h);
+                        }
+                    });
                 }
             }
         }
     }
 
-    /// Credit each game of `taken_over` the time its clock ran while nobody owned it (see
-    /// [`App::take_over`]), [`CREDITS_AT_ONCE`] saves at a time.
-    async fn credit_takeovers(&self, taken_over: &[(String, u64)]) {
+    /// Save the clock credits applied in memory ([`Credit`]), [`CREDITS_AT_ONCE`] at a time
+    /// (the store group-commits them), renewing the leases held between chunks when due. A game
+    /// saved since (a move, which carried the credit with it) is left alone; a copy reloaded
+    /// from the store (another instance changed the game) is credited again, to the same
+    /// instant, if its clock still ran from before the old lease's expiry.
+    async fn save_credits(&self, credits: Vec<Credit>) {
         use futures_util::StreamExt;
-        let credits = futures_util::stream::iter(taken_over.iter().cloned())
-            .map(|(id, old)| async move {
-                let h = self.held(&id)?;
-                let due = {
-                    let live = h.live.lock().await;
-                    live.rec.meta.turn_started_ms < old && live.flag_deadline().is_some()
-                };
-                if due {
-                    // The time between the old lease's expiry and now belonged to no instance:
-                    // not charged (unless someone moved since, which restarted the clock anyway).
+        for chunk in credits.chunks(CREDITS_AT_ONCE * 4) {
+            self.renew_if_due().await;
+            futures_util::stream::iter(chunk.iter().cloned())
+                .map(|c| async move {
+                    let Some(h) = self.held(&c.id) else { return };
                     let _ = self
-                        .mutate(&h, "takeover", None, move |live, now| {
-                            if live.rec.meta.turn_started_ms < old
-                                && live.resume_after_downtime(old, now)
-                            {
+                        .mutate(&h, "takeover", None, move |live, _now| {
+                            // The credit held in memory, or (a copy reloaded from the store)
+                            // applied again.
+                            let unsaved = live.rec.version == c.version
+                                && live.rec.meta.turn_started_ms == c.turn_started_ms;
+                            if unsaved || Credit::apply(&c.id, live, c.old, c.resume_at).is_some() {
                                 Ok(())
                             } else {
                                 Err(Error::conflict("no_gap", "no clock ran unowned"))
                             }
                         })
                         .await;
-                }
-                Some(())
-            })
-            .buffer_unordered(CREDITS_AT_ONCE)
-            .count();
-        credits.await;
+                })
+                .buffer_unordered(CREDITS_AT_ONCE)
+                .count()
+                .await;
+        }
+    }
+}
+
+/// A clock credit of a takeover applied to a held copy (version `version`, its turn now
+/// started at `turn_started_ms`) and not saved yet: the time from the old lease's expiry `old`
+/// to `resume_at` belonged to no instance.
+#[derive(Clone)]
+pub(crate) struct Credit {
+    id: String,
+    old: u64,
+    resume_at: u64,
+    version: u64,
+    turn_started_ms: u64,
+}
+
+impl Credit {
+    /// Credit `live` (game `id`) the time from `old` to `resume_at` if its clock ran since
+    /// before `old` (a move since restarted the clock: nothing to credit).
+    fn apply(id: &str, live: &mut Live, old: u64, resume_at: u64) -> Option<Credit> {
+        (live.rec.meta.turn_started_ms < old && live.resume_after_downtime(old, resume_at)).then(
+            || Credit {
+                id: id.to_string(),
+                old,
+                resume_at,
+                version: live.rec.version,
+                turn_started_ms: live.rec.meta.turn_started_ms,
+            },
+        )
     }
 }
 
