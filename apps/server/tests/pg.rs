@@ -410,3 +410,140 @@ async fn a_new_instance_takes_over_every_game_of_a_dead_one_once_charging_at_mos
     }
     app.shutdown();
 }
+
+/// Issue 23, the takeover by a running instance: an instance that answers all along takes over
+/// the games of one that dies holding more leases than one lease batch (1,000), over several
+/// lease rounds; each game is taken over exactly once (its version goes up by one) and its
+/// clock is credited the whole time from the dead lease's expiry to its takeover, so Black is
+/// charged the lease time of the outage and nothing more.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_running_instance_takes_over_a_dead_ones_games_once_each_over_several_rounds() {
+    let Some(pg) = Pg::start_or_skip_async().await else {
+        return;
+    };
+    const GAMES: usize = 1500;
+    const LEASE: u64 = 1500;
+    let url = pg.url();
+    let store: Arc<dyn Store> = {
+        let url = url.clone();
+        Arc::new(
+            tokio::task::spawn_blocking(move || PgStore::connect(&url))
+                .await
+                .unwrap()
+                .unwrap(),
+        )
+    };
+    let app = server()
+        .with(|c| c.lease_ms = LEASE)
+        .store(store.clone())
+        .start()
+        .await;
+    // The dead instance's games, Black to move; their leases run a day until the death below.
+    let turn_started = crown_server::live::now_ms();
+    let ids: Vec<String> = (0..GAMES).map(|i| format!("gone{i:05}")).collect();
+    {
+        let (store, ids) = (store.clone(), ids.clone());
+        tokio::task::spawn_blocking(move || {
+            for id in &ids {
+                let mut rec = record(id);
+                rec.meta.time_control = Some(crown_server::store::TimeControl {
+                    initial_ms: 600_000,
+                    increment_ms: 0,
+                });
+                rec.meta.clock_ms = [600_000, 600_000];
+                rec.meta.turn_started_ms = turn_started;
+                // Younger than a lease: not adopted by the running instance before its lease.
+                rec.created_ms = crown_server::live::now_ms();
+                rec.moves = ["11-15", "23-19"]
+                    .iter()
+                    .map(|t| MoveRecord {
+                        text: (*t).into(),
+                        at_ms: turn_started,
+                    })
+                    .collect();
+                store.create(&rec).unwrap();
+                let until = crown_server::live::now_ms() + 86_400_000;
+                assert!(store.claim_lease(id, "dead-instance", until).unwrap());
+            }
+        })
+        .await
+        .unwrap();
+    }
+    // It dies now, its last renewal just before: its leases end one lease time on.
+    let expiry = {
+        let url = url.clone();
+        tokio::task::spawn_blocking(move || {
+            let mut c = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+            let expiry = (crown_server::live::now_ms() + LEASE) as i64;
+            c.execute(
+                "UPDATE leases SET expires_ms = $1 WHERE owner = 'dead-instance'",
+                &[&expiry],
+            )
+            .unwrap();
+            expiry as u64
+        })
+        .await
+        .unwrap()
+    };
+    let query = |sql: &'static str| {
+        let url = url.clone();
+        tokio::task::spawn_blocking(move || {
+            let mut c = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+            c.query_one(sql, &[]).unwrap().get::<_, i64>(0)
+        })
+    };
+    // Wait (at most 120 s) until every game was taken over and credited...
+    let end = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    loop {
+        let left = query("SELECT count(*) FROM games WHERE version = 0")
+            .await
+            .unwrap();
+        if left == 0 {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < end,
+            "{left} games not taken over"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    // ...and two lease times more, in which a lapsed lease would be taken over again.
+    let done = crown_server::live::now_ms();
+    loop {
+        let renewed = query("SELECT min(expires_ms) FROM leases WHERE owner <> 'dead-instance'")
+            .await
+            .unwrap();
+        if renewed as u64 > done + 2 * LEASE {
+            break;
+        }
+        assert!(std::time::Instant::now() < end, "leases not renewed");
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert_eq!(
+        query("SELECT count(*) FROM leases WHERE owner = 'dead-instance'")
+            .await
+            .unwrap(),
+        0
+    );
+    let checked = crown_server::live::now_ms();
+    let after = {
+        let (store, ids) = (store.clone(), ids.clone());
+        tokio::task::spawn_blocking(move || store.load_many(&ids).unwrap())
+            .await
+            .unwrap()
+    };
+    assert_eq!(after.len(), GAMES);
+    for rec in after {
+        assert_eq!(rec.version, 1, "{}: one takeover, one credit", rec.id);
+        // Credited from the expiry to the takeover, which came after the expiry and before now.
+        let takeover = expiry + (rec.meta.turn_started_ms - turn_started);
+        assert!(
+            rec.meta.turn_started_ms > turn_started && takeover <= checked,
+            "{}: turn resumed at {}, the lease expired at {expiry}",
+            rec.id,
+            rec.meta.turn_started_ms
+        );
+        assert_eq!(rec.meta.clock_ms, [600_000, 600_000]);
+    }
+    app.shutdown();
+}
