@@ -166,33 +166,25 @@ async fn records(store: &Arc<dyn Store>, ids: &[String]) -> Vec<GameRecord> {
 /// Wait until no game of the scenario (ids starting with `prefix`) is left at version 0 (every
 /// one taken over and its clock credited); returns that instant.
 async fn wait_taken_over(url: &str, prefix: &str) -> u64 {
-    let mut c = {
-        let url = url.to_string();
-        tokio::task::spawn_blocking(move || {
-            postgres::Client::connect(&url, postgres::NoTls).unwrap()
-        })
-        .await
-        .unwrap()
-    };
-    let mut pattern = format!("{prefix}%");
-    loop {
-        let (left, back) = tokio::task::spawn_blocking(move || {
-            let row = c
+    let (url, pattern) = (url.to_string(), format!("{prefix}%"));
+    tokio::task::spawn_blocking(move || {
+        let mut c = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+        loop {
+            let left: i64 = c
                 .query_one(
                     "SELECT count(*) FROM games WHERE id LIKE $1 AND version = 0",
                     &[&pattern],
                 )
-                .unwrap();
-            (row.get::<_, i64>(0), (c, pattern))
-        })
-        .await
-        .unwrap();
-        if left == 0 {
-            return now_ms();
+                .unwrap()
+                .get(0);
+            if left == 0 {
+                return now_ms();
+            }
+            std::thread::sleep(Duration::from_millis(50));
         }
-        (c, pattern) = back;
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    })
+    .await
+    .unwrap()
 }
 
 /// (games taken over more than once, the most charged beyond the lease in ms) once every game is
@@ -269,10 +261,11 @@ async fn restart(url: &str, n: usize) {
     let all = wait_taken_over(url, &prefix).await;
     let (twice, beyond) = check(&store, &ids, turn_started, death + LEASE, answered).await;
     println!(
-        "| restart | {n} | {:.2} | {:.2} | {twice} | {:.2} |",
+        "| restart | {n} | {:.2} | {:.2} | {twice} | {:.2} | {} |",
         (answered - started) as f64 / 1e3,
         (all - started) as f64 / 1e3,
-        beyond as f64 / 1e3
+        beyond as f64 / 1e3,
+        load_average()
     );
     app.shutdown();
     clear(url).await;
@@ -290,12 +283,21 @@ async fn kill(url: &str, n: usize) {
     let all = wait_taken_over(url, &prefix).await;
     let (twice, beyond) = check(&store, &ids, turn_started, death + LEASE, 0).await;
     println!(
-        "| kill | {n} | – | {:.2} | {twice} | {:.2} |",
+        "| kill | {n} | – | {:.2} | {twice} | {:.2} | {} |",
         (all - death) as f64 / 1e3,
-        beyond as f64 / 1e3
+        beyond as f64 / 1e3,
+        load_average()
     );
     live.shutdown();
     clear(url).await;
+}
+
+/// The machine's 1-minute load average at the end of a row (`/proc/loadavg`), `?` elsewhere.
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|s| s.split_whitespace().next().map(str::to_string))
+        .unwrap_or_else(|| "?".into())
 }
 
 fn main() {
@@ -337,8 +339,8 @@ fn main() {
         .unwrap();
     rt.block_on(async move {
         println!("crown-server restart and takeover on PostgreSQL, lease {LEASE} ms");
-        println!("| scenario | games | answers after s | all taken over after s | taken over twice | charged beyond the lease, max s |");
-        println!("|---|---:|---:|---:|---:|---:|");
+        println!("| scenario | games | answers after s | all taken over after s | taken over twice | charged beyond the lease, max s | load avg |");
+        println!("|---|---:|---:|---:|---:|---:|---:|");
         for &n in &games {
             restart(&pg.url(), n).await;
             kill(&pg.url(), n).await;
