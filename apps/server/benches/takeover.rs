@@ -77,6 +77,7 @@ fn record(id: &str, turn_started: u64) -> GameRecord {
             names: PlayerNames::default(),
             rematch: None,
             reserved: false,
+            abort_after_ms: 0,
         },
         moves,
         // Now: a game younger than a lease without one is left to its creator, so no live

@@ -258,6 +258,22 @@ impl App {
     /// instance answers, so that no time in which it did not answer is charged either; the
     /// credits are saved in the background.
     pub(crate) async fn lease_round(&self, first: bool) {
+        // However long a batch, a load or a save takes, the leases held are renewed meanwhile.
+        let ttl = self.config.lease_ms.max(300);
+        let renewals = async {
+            loop {
+                tokio::time::sleep(Duration::from_millis(ttl / 6)).await;
+                self.renew_if_due().await;
+            }
+        };
+        tokio::select! {
+            () = self.lease_round_inner(first) => {}
+            () = renewals => {}
+        }
+    }
+
+    /// [`App::lease_round`] without the renewals beside it.
+    async fn lease_round_inner(&self, first: bool) {
         let ttl = self.config.lease_ms.max(300);
         let started = now_ms();
         let Some(leases) = self
