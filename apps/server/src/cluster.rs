@@ -148,10 +148,9 @@ impl App {
         });
     }
 
-    /// Start-up with a shared store: the first lease round, then the change listener and the
-    /// lease task.
+    /// Start-up with a shared store: the change listener (first, so that no change made while
+    /// the games are taken over is missed), the first lease round, then the lease task.
     pub(crate) async fn start_shared(&self) {
-        self.lease_round().await;
         if let Some(changes) = self.store.changes() {
             self.forward_changes(
                 changes,
@@ -163,6 +162,7 @@ impl App {
                 crate::chat::on_change(&app, change).await
             });
         }
+        self.lease_round(true).await;
         let app = self.clone();
         tokio::spawn(async move {
             let mut shutdown = app.shutdown_signal();
@@ -174,7 +174,7 @@ impl App {
                     _ = tick.tick() => {}
                     _ = shutdown.changed() => break,
                 }
-                app.lease_round().await;
+                app.lease_round(false).await;
             }
         });
     }
@@ -244,35 +244,51 @@ impl App {
         }
     }
 
-    /// One lease round: renew this instance's leases, take over expired ones (crediting the
-    /// side to move the time nobody owned the game), load the games newly held and let their
-    /// engine move.
-    pub(crate) async fn lease_round(&self) {
-        let store = self.store.clone();
-        let me = self.instance.clone();
+    /// One lease round: renew this instance's leases, then take over expired leases and
+    /// unleased games in batches of at most [`LEASE_BATCH`] ([`App::take_over`]: loaded in bulk,
+    /// the side to move credited the time nobody owned the game), renewing the leases held
+    /// whenever a third of the lease time has passed, so that none lapses while the round runs.
+    ///
+    /// A later round (`first` false: the instance answers requests) takes batches for as long as
+    /// they come full and the round has run less than a third of the lease time (what is left is
+    /// taken by the next round), and credits each game as it is loaded. The start-up round
+    /// (`first`: the instance does not answer yet) takes every expired lease before the instance
+    /// answers (else a move on a game not taken over yet would be charged the whole outage), and
+    /// credits every clock in memory at one instant after the last batch, just before the
+    /// instance answers, so that no time in which it did not answer is charged either; the
+    /// credits are saved in the background.
+    pub(crate) async fn lease_round(&self, first: bool) {
+        // However long a batch, a load or a save takes, the leases held are renewed meanwhile.
         let ttl = self.config.lease_ms.max(300);
-        let now = now_ms();
-        let leases =
-            match tokio::task::spawn_blocking(move || store.lease_round(&me, now, ttl)).await {
-                Ok(Ok(l)) => l,
-                Ok(Err(e)) => {
-                    tracing::warn!(error = %e, "lease round failed");
-                    return;
-                }
-                Err(e) => {
-                    tracing::warn!(error = %e, "lease round failed");
-                    return;
-                }
-            };
+        let renewals = async {
+            loop {
+                tokio::time::sleep(Duration::from_millis(ttl / 6)).await;
+                self.renew_if_due().await;
+            }
+        };
+        tokio::select! {
+            () = self.lease_round_inner(first) => {}
+            () = renewals => {}
+        }
+    }
+
+    /// [`App::lease_round`] without the renewals beside it.
+    async fn lease_round_inner(&self, first: bool) {
+        let ttl = self.config.lease_ms.max(300);
+        let started = now_ms();
+        let Some(leases) = self
+            .store_leases(move |store, me| store.lease_round(&me, started, ttl, LEASE_BATCH))
+            .await
+        else {
+            return;
+        };
         let before = {
             let mut owned = self.owned.lock().unwrap_or_else(|e| e.into_inner());
             let before = std::mem::take(&mut *owned);
             owned.extend(leases.renewed.iter().cloned());
-            owned.extend(leases.new.iter().cloned());
-            owned.extend(leases.taken_over.iter().map(|(id, _)| id.clone()));
             before
         };
-        self.owned_until.store(now + ttl, Ordering::SeqCst);
+        self.owned_until.store(started + ttl, Ordering::SeqCst);
         let held: std::collections::HashSet<String> = self
             .games
             .lock()
@@ -280,49 +296,288 @@ impl App {
             .keys()
             .cloned()
             .collect();
-        let mut gained: Vec<(String, Option<u64>)> = leases
-            .taken_over
+        // Not held, or not known as owned (claimed while this round ran): its engine may be
+        // waiting.
+        let waiting: Vec<String> = leases
+            .renewed
             .into_iter()
-            .map(|(id, old)| (id, Some(old)))
+            .filter(|id| !held.contains(id) || !before.contains(id))
             .collect();
-        gained.extend(leases.new.into_iter().map(|id| (id, None)));
-        gained.extend(
-            leases
-                .renewed
-                .into_iter()
-                // Not held, or not known as owned (claimed while this round ran): its engine
-                // may be waiting.
-                .filter(|id| !held.contains(id) || !before.contains(id))
-                .map(|id| (id, None)),
-        );
-        for (id, expired_at) in gained {
-            let h = match self.handle(&id).await {
-                Ok(h) => h,
+        let mut full = leases.taken_over.len() + leases.new.len() >= LEASE_BATCH;
+        let mut taken_over = leases.taken_over;
+        let mut gained: Vec<String> = leases.new.into_iter().chain(waiting).collect();
+        if !first {
+            self.take_over(std::mem::take(&mut taken_over), std::mem::take(&mut gained))
+                .await;
+        } else {
+            self.load_taken(&taken_over, &gained, false).await;
+        }
+        while full && (first || now_ms().saturating_sub(started) < ttl / 3) {
+            self.renew_if_due().await;
+            let now = now_ms();
+            let Some(more) = self
+                .store_leases(move |store, me| store.take_leases(&me, now, ttl, LEASE_BATCH))
+                .await
+            else {
+                break;
+            };
+            full = more.taken_over.len() + more.new.len() >= LEASE_BATCH;
+            if first {
+                self.load_taken(&more.taken_over, &more.new, false).await;
+                taken_over.extend(more.taken_over);
+                gained.extend(more.new);
+            } else {
+                self.take_over(more.taken_over, more.new).await;
+            }
+        }
+        if first {
+            // Every game taken is loaded: the clocks resume now, in memory, and the instance
+            // answers at once; the credits are saved meanwhile.
+            let credits = self.credit_held(&taken_over, now_ms()).await;
+            if !taken_over.is_empty() {
+                tracing::info!(games = taken_over.len(), "took over expired leases");
+            }
+            self.own_and_move(taken_over.into_iter().map(|(id, _)| id).chain(gained));
+            let app = self.clone();
+            tokio::spawn(async move { app.save_credits(credits).await });
+        }
+    }
+
+    /// Renew the leases held if a third of the lease time has passed since they were last
+    /// renewed (during a long takeover, so that none lapses).
+    async fn renew_if_due(&self) {
+        let ttl = self.config.lease_ms.max(300);
+        let renewed_at = self.owned_until.load(Ordering::SeqCst).saturating_sub(ttl);
+        if now_ms().saturating_sub(renewed_at) >= ttl / 3 {
+            let now = now_ms();
+            if self
+                .store_leases(move |store, me| store.lease_round(&me, now, ttl, 0))
+                .await
+                .is_some()
+            {
+                self.owned_until.store(now + ttl, Ordering::SeqCst);
+            }
+        }
+    }
+
+    /// Run a lease call of the store on a blocking thread; `None` (logged) if it failed.
+    async fn store_leases(
+        &self,
+        call: impl FnOnce(Arc<dyn store::Store>, String) -> Result<store::Leases, store::StoreError>
+            + Send
+            + 'static,
+    ) -> Option<store::Leases> {
+        let store = self.store.clone();
+        let me = self.instance.clone();
+        match tokio::task::spawn_blocking(move || call(store, me)).await {
+            Ok(Ok(l)) => Some(l),
+            Ok(Err(e)) => {
+                tracing::warn!(error = %e, "lease round failed");
+                None
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "lease round failed");
+                None
+            }
+        }
+    }
+
+    /// Start running the games whose leases this instance just took while it answers requests:
+    /// `taken_over` (with the instant each old lease expired) and `gained` (no lease before, or
+    /// renewed but not yet known here). The games are loaded ([`App::load_taken`]), each game
+    /// taken over whose clock ran while nobody owned it credited that time in memory as it is
+    /// loaded (from the old lease's expiry to then: the player is charged at most the lease time
+    /// for an instance's death), counted as owned (its clock and engine run here) and its engine
+    /// asked to move; then the credits are saved ([`App::save_credits`]).
+    pub(crate) async fn take_over(&self, taken_over: Vec<(String, u64)>, gained: Vec<String>) {
+        if taken_over.is_empty() && gained.is_empty() {
+            return;
+        }
+        let mut credits = self.load_taken(&taken_over, &gained, true).await;
+        let credited: std::collections::HashSet<String> =
+            credits.iter().map(|c| c.id.clone()).collect();
+        // Those held before (or loaded meanwhile by a request) are credited now.
+        let rest: Vec<(String, u64)> = taken_over
+            .iter()
+            .filter(|(id, _)| !credited.contains(id))
+            .cloned()
+            .collect();
+        credits.extend(self.credit_held(&rest, now_ms()).await);
+        if !taken_over.is_empty() {
+            tracing::info!(games = taken_over.len(), "took over expired leases");
+        }
+        self.own_and_move(taken_over.into_iter().map(|(id, _)| id).chain(gained));
+        self.save_credits(credits).await;
+    }
+
+    /// Load the games of `taken_over` and `gained` that are not held, [`LOAD_BATCH`] at a time
+    /// in one read each. With `credit`, each game of `taken_over` whose clock ran while nobody
+    /// owned it is credited in memory before it is held (so no request sees it uncredited):
+    /// returns those credits.
+    async fn load_taken(
+        &self,
+        taken_over: &[(String, u64)],
+        gained: &[String],
+        credit: bool,
+    ) -> Vec<Credit> {
+        let expired: std::collections::HashMap<&str, u64> = taken_over
+            .iter()
+            .map(|(id, old)| (id.as_str(), *old))
+            .collect();
+        let missing: Vec<String> = {
+            let games = self.games.lock().unwrap_or_else(|e| e.into_inner());
+            taken_over
+                .iter()
+                .map(|(id, _)| id)
+                .chain(gained.iter())
+                .filter(|id| !games.contains_key(*id))
+                .cloned()
+                .collect()
+        };
+        let mut credits = Vec::new();
+        for chunk in missing.chunks(LOAD_BATCH) {
+            let store = self.store.clone();
+            let ids = chunk.to_vec();
+            let generation = self.store.listening();
+            let recs = match tokio::task::spawn_blocking(move || store.load_many(&ids)).await {
+                Ok(Ok(r)) => r,
+                Ok(Err(e)) => {
+                    tracing::warn!(error = %e, games = chunk.len(), "cannot load leased games");
+                    continue;
+                }
                 Err(e) => {
-                    tracing::warn!(game = %id, error = %e, "cannot load a leased game");
+                    tracing::warn!(error = %e, "cannot load leased games");
                     continue;
                 }
             };
-            if let Some(old) = expired_at {
-                tracing::info!(game = %id, "took over an expired lease");
-                // The time between the old lease's expiry and now belonged to no instance: not
-                // charged (unless someone moved since, which restarted the clock anyway).
-                let _ = self
-                    .mutate(&h, "takeover", None, move |live, now| {
-                        if live.rec.meta.turn_started_ms < old
-                            && live.resume_after_downtime(old, now)
-                        {
-                            Ok(())
-                        } else {
-                            Err(Error::conflict("no_gap", "no clock ran unowned"))
+            let now = now_ms();
+            let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
+            for rec in recs {
+                let id = rec.id.clone();
+                match Live::from_record(rec) {
+                    Ok(mut live) => {
+                        if games.contains_key(&id) {
+                            continue;
                         }
-                    })
-                    .await;
+                        if let (true, Some(&old)) = (credit, expired.get(id.as_str())) {
+                            credits.extend(Credit::apply(&id, &mut live, old, now));
+                        }
+                        let h = GameHandle::new(live);
+                        self.mark_synced(&h, generation);
+                        games.insert(id, h);
+                    }
+                    Err(e) => tracing::warn!(game = %id, error = %e, "cannot load a leased game"),
+                }
             }
-            self.maybe_engine(h);
+        }
+        credits
+    }
+
+    /// Credit in memory each held game of `taken_over` whose clock ran while nobody owned it:
+    /// from the old lease's expiry to `resume_at`. Returns the credits, to be saved.
+    async fn credit_held(&self, taken_over: &[(String, u64)], resume_at: u64) -> Vec<Credit> {
+        let mut credits = Vec::new();
+        for (id, old) in taken_over {
+            let Some(h) = self.held(id) else { continue };
+            let mut live = h.live.lock().await;
+            credits.extend(Credit::apply(id, &mut live, *old, resume_at));
+        }
+        credits
+    }
+
+    /// Count the games `ids` as owned (their clock and engine run here) and let their engines
+    /// move.
+    fn own_and_move(&self, ids: impl Iterator<Item = String>) {
+        let ids: Vec<String> = ids.collect();
+        self.owned
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .extend(ids.iter().cloned());
+        for id in ids {
+            match self.held(&id) {
+                Some(h) => self.maybe_engine(h),
+                None => {
+                    let app = self.clone();
+                    tokio::spawn(async move {
+                        if let Ok(h) = app.handle(&id).await {
+                            app.maybe_engine(h);
+                        }
+                    });
+                }
+            }
+        }
+    }
+
+    /// Save the clock credits applied in memory ([`Credit`]), [`CREDITS_AT_ONCE`] at a time
+    /// (the store group-commits them), renewing the leases held between chunks when due. A game
+    /// saved since (a move, which carried the credit with it) is left alone; a copy reloaded
+    /// from the store (another instance changed the game) is credited again, to the same
+    /// instant, if its clock still ran from before the old lease's expiry.
+    async fn save_credits(&self, credits: Vec<Credit>) {
+        use futures_util::StreamExt;
+        for chunk in credits.chunks(CREDITS_AT_ONCE * 4) {
+            self.renew_if_due().await;
+            futures_util::stream::iter(chunk.iter().cloned())
+                .map(|c| async move {
+                    let Some(h) = self.held(&c.id) else { return };
+                    let _ = self
+                        .mutate(&h, "takeover", None, move |live, _now| {
+                            // The credit held in memory, or (a copy reloaded from the store)
+                            // applied again.
+                            let unsaved = live.rec.version == c.version
+                                && live.rec.meta.turn_started_ms == c.turn_started_ms;
+                            if unsaved || Credit::apply(&c.id, live, c.old, c.resume_at).is_some() {
+                                Ok(())
+                            } else {
+                                Err(Error::conflict("no_gap", "no clock ran unowned"))
+                            }
+                        })
+                        .await;
+                })
+                .buffer_unordered(CREDITS_AT_ONCE)
+                .count()
+                .await;
         }
     }
 }
+
+/// A clock credit of a takeover applied to a held copy (version `version`, its turn now
+/// started at `turn_started_ms`) and not saved yet: the time from the old lease's expiry `old`
+/// to `resume_at` belonged to no instance.
+#[derive(Clone)]
+pub(crate) struct Credit {
+    id: String,
+    old: u64,
+    resume_at: u64,
+    version: u64,
+    turn_started_ms: u64,
+}
+
+impl Credit {
+    /// Credit `live` (game `id`) the time from `old` to `resume_at` if its clock ran since
+    /// before `old` (a move since restarted the clock: nothing to credit).
+    fn apply(id: &str, live: &mut Live, old: u64, resume_at: u64) -> Option<Credit> {
+        (live.rec.meta.turn_started_ms < old && live.resume_after_downtime(old, resume_at)).then(
+            || Credit {
+                id: id.to_string(),
+                old,
+                resume_at,
+                version: live.rec.version,
+                turn_started_ms: live.rec.meta.turn_started_ms,
+            },
+        )
+    }
+}
+
+/// Most leases one lease call takes over (the first lease round of an instance meeting 10,000
+/// games takes them in batches, see [`App::lease_round`]).
+pub(crate) const LEASE_BATCH: usize = 1000;
+
+/// Games read from the store in one query when leases are taken over.
+pub(crate) const LOAD_BATCH: usize = 250;
+
+/// Clock credits of a takeover saved at once (the store group-commits them).
+const CREDITS_AT_ONCE: usize = 128;
 
 /// A random id for this instance in the lease table.
 pub(crate) fn instance_id() -> String {

@@ -224,3 +224,326 @@ fn a_store_listens_before_connect_returns() {
         assert_eq!((change.id.as_str(), change.version), (id.as_str(), 1));
     }
 }
+
+/// Issue 23, PostgreSQL restart at scale: an instance dies holding the leases of more games than
+/// one lease batch (1,000) with Black's clock running in each; a new instance takes every game
+/// over exactly once (each game's version goes up by one: one clock credit, never two, as when a
+/// round ran so long that its own leases lapsed and were taken over again), holds every lease,
+/// and credits each clock from the dead lease's expiry to the instant the new instance answers, so
+/// Black is charged the lease time of the outage, not the time the new instance took to start
+/// (beyond the lease: at most a fifth of it, a few milliseconds in fact).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_new_instance_takes_over_every_game_of_a_dead_one_once_charging_at_most_the_lease() {
+    let Some(pg) = Pg::start_or_skip_async().await else {
+        return;
+    };
+    const GAMES: usize = 2500;
+    const LEASE: u64 = 1500;
+    let url = pg.url();
+    let store: Arc<dyn Store> = {
+        let url = url.clone();
+        Arc::new(
+            tokio::task::spawn_blocking(move || PgStore::connect(&url))
+                .await
+                .unwrap()
+                .unwrap(),
+        )
+    };
+    // The dead instance's games: two moves played, Black to move with 60 s left, its turn started
+    // one second before the death; the dead instance's leases end LEASE after it.
+    let death = crown_server::live::now_ms();
+    let expiry = death + LEASE;
+    let ids: Vec<String> = (0..GAMES).map(|i| format!("dead{i:05}")).collect();
+    {
+        let (store, ids) = (store.clone(), ids.clone());
+        tokio::task::spawn_blocking(move || {
+            for id in &ids {
+                let mut rec = record(id);
+                rec.meta.time_control = Some(crown_server::store::TimeControl {
+                    initial_ms: 60_000,
+                    increment_ms: 0,
+                });
+                rec.meta.clock_ms = [60_000, 60_000];
+                rec.meta.turn_started_ms = death - 1000;
+                rec.moves = ["11-15", "23-19"]
+                    .iter()
+                    .map(|t| MoveRecord {
+                        text: (*t).into(),
+                        at_ms: death - 1000,
+                    })
+                    .collect();
+                store.create(&rec).unwrap();
+                assert!(store.claim_lease(id, "dead-instance", expiry).unwrap());
+            }
+        })
+        .await
+        .unwrap();
+    }
+    let before: std::collections::HashMap<String, (u64, u64)> = {
+        let (store, ids) = (store.clone(), ids.clone());
+        tokio::task::spawn_blocking(move || store.load_many(&ids).unwrap())
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|r| (r.id.clone(), (r.version, r.meta.turn_started_ms)))
+            .collect()
+    };
+    assert_eq!(before.len(), GAMES);
+    // The new instance starts once the dead one's leases have expired.
+    while crown_server::live::now_ms() <= expiry + 100 {
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    let started = crown_server::live::now_ms();
+    let app = server()
+        .with(|c| c.lease_ms = LEASE)
+        .store(store.clone())
+        .start()
+        .await;
+    // From here on the instance answers: a player who could not move before is charged until now.
+    let answered = crown_server::live::now_ms();
+    let leases = |url: String| {
+        tokio::task::spawn_blocking(move || {
+            let mut c = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+            let rows = c
+                .query(
+                    "SELECT owner, count(*), min(expires_ms) FROM leases GROUP BY owner",
+                    &[],
+                )
+                .unwrap();
+            rows.iter()
+                .map(|r| {
+                    (
+                        r.get::<_, String>(0),
+                        r.get::<_, i64>(1),
+                        r.get::<_, i64>(2),
+                    )
+                })
+                .collect::<Vec<_>>()
+        })
+    };
+    // Wait (at most 120 s) until one live instance holds every lease.
+    let end = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    let owner = loop {
+        let l = leases(url.clone()).await.unwrap();
+        if let [(owner, n, _)] = &l[..] {
+            if owner != "dead-instance" && *n == GAMES as i64 {
+                break owner.clone();
+            }
+        }
+        assert!(std::time::Instant::now() < end, "leases after 120 s: {l:?}");
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    };
+    // Then until every credit is saved (the instance answers first and saves them meanwhile)...
+    loop {
+        let url = url.clone();
+        let unsaved = tokio::task::spawn_blocking(move || {
+            let mut c = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+            c.query_one("SELECT count(*) FROM games WHERE version = 0", &[])
+                .unwrap()
+                .get::<_, i64>(0)
+        })
+        .await
+        .unwrap();
+        if unsaved == 0 {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < end,
+            "{unsaved} credits not saved after 120 s"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    // ...and every lease was renewed after the whole takeover (two lease times on): a lease
+    // that had lapsed meanwhile would have been taken over a second time by now.
+    let done = crown_server::live::now_ms();
+    loop {
+        let l = leases(url.clone()).await.unwrap();
+        assert_eq!(l.len(), 1, "{l:?}");
+        assert_eq!(l[0].0, owner);
+        if l[0].2 as u64 > done + 2 * LEASE {
+            break;
+        }
+        assert!(std::time::Instant::now() < end, "leases not renewed: {l:?}");
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    let after = {
+        let (store, ids) = (store.clone(), ids.clone());
+        tokio::task::spawn_blocking(move || store.load_many(&ids).unwrap())
+            .await
+            .unwrap()
+    };
+    assert_eq!(after.len(), GAMES);
+    for rec in after {
+        let (version, turn_started) = before[&rec.id];
+        assert_eq!(
+            rec.version,
+            version + 1,
+            "{}: one takeover, one credit",
+            rec.id
+        );
+        let credit = rec.meta.turn_started_ms - turn_started;
+        // Credited from the dead lease's expiry to its takeover, which came after the start.
+        assert!(
+            credit >= started - expiry,
+            "{}: credited {credit} ms, the outage beyond the lease was {} ms",
+            rec.id,
+            started - expiry
+        );
+        assert!(
+            credit <= crown_server::live::now_ms() - expiry,
+            "{}",
+            rec.id
+        );
+        // Exact: Black's clock ran from its turn's start to the lease's expiry (the thinking
+        // before the death and the lease, the documented limit), then again from the credited
+        // instant; whatever of that came before the instance answered counts too (Black could
+        // not move then). Beyond the limit: at most a few milliseconds of the instance's start.
+        let limit = expiry - turn_started;
+        let resumed = turn_started + limit + credit;
+        let charged = resumed.max(answered) - rec.meta.turn_started_ms;
+        assert!(
+            charged <= limit + LEASE / 5,
+            "{}: charged {charged} ms for the outage, the limit is {limit} ms",
+            rec.id
+        );
+        assert_eq!(rec.meta.clock_ms, [60_000, 60_000]);
+    }
+    app.shutdown();
+}
+
+/// Issue 23, the takeover by a running instance: an instance that answers all along takes over
+/// the games of one that dies holding more leases than one lease batch (1,000), over several
+/// lease rounds; each game is taken over exactly once (its version goes up by one) and its
+/// clock is credited the whole time from the dead lease's expiry to its takeover, so Black is
+/// charged the lease time of the outage and nothing more.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_running_instance_takes_over_a_dead_ones_games_once_each_over_several_rounds() {
+    let Some(pg) = Pg::start_or_skip_async().await else {
+        return;
+    };
+    const GAMES: usize = 1500;
+    const LEASE: u64 = 1500;
+    let url = pg.url();
+    let store: Arc<dyn Store> = {
+        let url = url.clone();
+        Arc::new(
+            tokio::task::spawn_blocking(move || PgStore::connect(&url))
+                .await
+                .unwrap()
+                .unwrap(),
+        )
+    };
+    let app = server()
+        .with(|c| c.lease_ms = LEASE)
+        .store(store.clone())
+        .start()
+        .await;
+    // The dead instance's games, Black to move; their leases run a day until the death below.
+    let turn_started = crown_server::live::now_ms();
+    let ids: Vec<String> = (0..GAMES).map(|i| format!("gone{i:05}")).collect();
+    {
+        let (store, ids) = (store.clone(), ids.clone());
+        tokio::task::spawn_blocking(move || {
+            for id in &ids {
+                let mut rec = record(id);
+                rec.meta.time_control = Some(crown_server::store::TimeControl {
+                    initial_ms: 600_000,
+                    increment_ms: 0,
+                });
+                rec.meta.clock_ms = [600_000, 600_000];
+                rec.meta.turn_started_ms = turn_started;
+                // Younger than a lease: not adopted by the running instance before its lease.
+                rec.created_ms = crown_server::live::now_ms();
+                rec.moves = ["11-15", "23-19"]
+                    .iter()
+                    .map(|t| MoveRecord {
+                        text: (*t).into(),
+                        at_ms: turn_started,
+                    })
+                    .collect();
+                store.create(&rec).unwrap();
+                let until = crown_server::live::now_ms() + 86_400_000;
+                assert!(store.claim_lease(id, "dead-instance", until).unwrap());
+            }
+        })
+        .await
+        .unwrap();
+    }
+    // It dies now, its last renewal just before: its leases end one lease time on.
+    let expiry = {
+        let url = url.clone();
+        tokio::task::spawn_blocking(move || {
+            let mut c = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+            let expiry = (crown_server::live::now_ms() + LEASE) as i64;
+            c.execute(
+                "UPDATE leases SET expires_ms = $1 WHERE owner = 'dead-instance'",
+                &[&expiry],
+            )
+            .unwrap();
+            expiry as u64
+        })
+        .await
+        .unwrap()
+    };
+    let query = |sql: &'static str| {
+        let url = url.clone();
+        tokio::task::spawn_blocking(move || {
+            let mut c = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+            c.query_one(sql, &[]).unwrap().get::<_, i64>(0)
+        })
+    };
+    // Wait (at most 120 s) until every game was taken over and credited...
+    let end = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    loop {
+        let left = query("SELECT count(*) FROM games WHERE version = 0")
+            .await
+            .unwrap();
+        if left == 0 {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < end,
+            "{left} games not taken over"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    // ...and two lease times more, in which a lapsed lease would be taken over again.
+    let done = crown_server::live::now_ms();
+    loop {
+        let renewed = query("SELECT min(expires_ms) FROM leases WHERE owner <> 'dead-instance'")
+            .await
+            .unwrap();
+        if renewed as u64 > done + 2 * LEASE {
+            break;
+        }
+        assert!(std::time::Instant::now() < end, "leases not renewed");
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert_eq!(
+        query("SELECT count(*) FROM leases WHERE owner = 'dead-instance'")
+            .await
+            .unwrap(),
+        0
+    );
+    let checked = crown_server::live::now_ms();
+    let after = {
+        let (store, ids) = (store.clone(), ids.clone());
+        tokio::task::spawn_blocking(move || store.load_many(&ids).unwrap())
+            .await
+            .unwrap()
+    };
+    assert_eq!(after.len(), GAMES);
+    for rec in after {
+        assert_eq!(rec.version, 1, "{}: one takeover, one credit", rec.id);
+        // Credited from the expiry to the takeover, which came after the expiry and before now.
+        let takeover = expiry + (rec.meta.turn_started_ms - turn_started);
+        assert!(
+            rec.meta.turn_started_ms > turn_started && takeover <= checked,
+            "{}: turn resumed at {}, the lease expired at {expiry}",
+            rec.id,
+            rec.meta.turn_started_ms
+        );
+        assert_eq!(rec.meta.clock_ms, [600_000, 600_000]);
+    }
+    app.shutdown();
+}

@@ -171,15 +171,54 @@ pub trait Store: Send + Sync + 'static {
     }
 
     /// One lease round for instance `owner` at `now_ms`: drop the leases of finished games, extend
-    /// `owner`'s unexpired leases to `now_ms + ttl_ms`, take over every expired lease and every
-    /// unfinished game created more than `ttl_ms` ago without one (a newer one is left to the
-    /// instance that created it, see [`Store::claim_lease`]). Returns what `owner` holds now. The default (a store owned by
-    /// one process) holds nothing.
+    /// `owner`'s unexpired leases to `now_ms + ttl_ms`, and take over at most `take_limit` leases
+    /// ([`Store::take_leases`]), all in one transaction. Returns what `owner` holds now (of the
+    /// leases taken, those this round took). The default (a store owned by one process) holds
+    /// nothing.
     ///
     /// # Errors
     /// [`StoreError::Postgres`] and the like; no lease changed then.
-    fn lease_round(&self, _owner: &str, _now_ms: u64, _ttl_ms: u64) -> Result<Leases, StoreError> {
+    fn lease_round(
+        &self,
+        _owner: &str,
+        _now_ms: u64,
+        _ttl_ms: u64,
+        _take_limit: usize,
+    ) -> Result<Leases, StoreError> {
         Ok(Leases::default())
+    }
+
+    /// Take over, for instance `owner` until `now_ms + ttl_ms`, at most `limit` leases: expired
+    /// ones (oldest first; a lease another instance is taking at the same moment is left to it,
+    /// so each is taken by one instance) and then unfinished games created more than `ttl_ms`
+    /// ago without one (a newer one is left to the instance that created it, see
+    /// [`Store::claim_lease`]). `renewed` is empty. The default takes nothing.
+    ///
+    /// # Errors
+    /// [`StoreError::Postgres`] and the like; no lease changed then.
+    fn take_leases(
+        &self,
+        _owner: &str,
+        _now_ms: u64,
+        _ttl_ms: u64,
+        _limit: usize,
+    ) -> Result<Leases, StoreError> {
+        Ok(Leases::default())
+    }
+
+    /// The games `ids` with their moves (those that exist, in any order), read as one consistent
+    /// snapshot where the store can. The default loads them one by one.
+    ///
+    /// # Errors
+    /// As [`Store::load`].
+    fn load_many(&self, ids: &[String]) -> Result<Vec<GameRecord>, StoreError> {
+        let mut out = Vec::with_capacity(ids.len());
+        for id in ids {
+            if let Some(rec) = self.load(id)? {
+                out.push(rec);
+            }
+        }
+        Ok(out)
     }
 
     /// Save several changed games whose moves are unchanged (`keep_plies` = all), in one

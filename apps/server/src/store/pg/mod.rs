@@ -681,7 +681,13 @@ impl Store for PgStore {
         Ok(n == 1)
     }
 
-    fn lease_round(&self, owner: &str, now_ms: u64, ttl_ms: u64) -> Result<Leases, StoreError> {
+    fn lease_round(
+        &self,
+        owner: &str,
+        now_ms: u64,
+        ttl_ms: u64,
+        take_limit: usize,
+    ) -> Result<Leases, StoreError> {
         let now = now_ms as i64;
         let until = now_ms.saturating_add(ttl_ms) as i64;
         self.with(|c| {
@@ -701,38 +707,131 @@ impl Store for PgStore {
                 .iter()
                 .map(|r| r.get(0))
                 .collect();
-            // Rows locked by another instance's round are left to it (SKIP LOCKED): exactly one
-            // instance takes each expired lease.
-            let taken_over = tx
-                .query(
-                    "UPDATE leases SET owner = $1, expires_ms = $3
-                     FROM (SELECT game_id, expires_ms AS old FROM leases WHERE expires_ms < $2
-                           FOR UPDATE SKIP LOCKED) o
-                     WHERE leases.game_id = o.game_id
-                     RETURNING leases.game_id, o.old",
-                    &[&owner, &now, &until],
-                )
-                .map_err(db)?
-                .iter()
-                .map(|r| (r.get(0), r.get::<_, i64>(1) as u64))
-                .collect();
-            let new = tx
-                .query(
-                    "INSERT INTO leases (game_id, owner, expires_ms)
-                     SELECT id, $1, $2 FROM games WHERE status NOT IN ('finished', 'aborted') AND created_ms < $3
-                     ON CONFLICT (game_id) DO NOTHING RETURNING game_id",
-                    &[&owner, &until, &(now - ttl_ms as i64)],
-                )
-                .map_err(db)?
-                .iter()
-                .map(|r| r.get(0))
-                .collect();
+            let mut leases = take(&mut tx, owner, now_ms, ttl_ms, take_limit)?;
             tx.commit().map_err(db)?;
-            Ok(Leases {
-                renewed,
-                taken_over,
-                new,
-            })
+            leases.renewed = renewed;
+            Ok(leases)
         })
     }
+
+    fn take_leases(
+        &self,
+        owner: &str,
+        now_ms: u64,
+        ttl_ms: u64,
+        limit: usize,
+    ) -> Result<Leases, StoreError> {
+        self.with(|c| {
+            let mut tx = c.transaction().map_err(db)?;
+            let leases = take(&mut tx, owner, now_ms, ttl_ms, limit)?;
+            tx.commit().map_err(db)?;
+            Ok(leases)
+        })
+    }
+
+    fn load_many(&self, ids: &[String]) -> Result<Vec<GameRecord>, StoreError> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        self.with(|c| {
+            // One snapshot for the rows and their moves: a move committed between the two reads
+            // is in neither or in both.
+            let mut tx = c
+                .build_transaction()
+                .isolation_level(postgres::IsolationLevel::RepeatableRead)
+                .read_only(true)
+                .start()
+                .map_err(db)?;
+            let rows = tx
+                .query(
+                    &format!("SELECT id, {GAME_COLUMNS} FROM games WHERE id = ANY($1)"),
+                    &[&ids],
+                )
+                .map_err(db)?;
+            let mut moves: std::collections::HashMap<String, Vec<MoveRecord>> =
+                std::collections::HashMap::new();
+            for m in tx
+                .query(
+                    "SELECT game_id, text, at_ms FROM moves WHERE game_id = ANY($1)
+                     ORDER BY game_id, ply",
+                    &[&ids],
+                )
+                .map_err(db)?
+            {
+                moves.entry(m.get(0)).or_default().push(MoveRecord {
+                    text: m.get(1),
+                    at_ms: m.get::<_, i64>(2) as u64,
+                });
+            }
+            tx.commit().map_err(db)?;
+            rows.iter()
+                .map(|r| {
+                    let id: String = r.get(0);
+                    let row = GameRow {
+                        variant: r.get(1),
+                        start_fen: r.get(2),
+                        status: r.get(3),
+                        result: r.get(4),
+                        meta: r.get(5),
+                        created_ms: r.get(6),
+                        updated_ms: r.get(7),
+                        version: r.get(8),
+                    };
+                    let m = moves.remove(&id).unwrap_or_default();
+                    row.into_record(id, m)
+                })
+                .collect()
+        })
+    }
+}
+
+/// [`Store::take_leases`] inside transaction `tx`.
+fn take(
+    tx: &mut postgres::Transaction<'_>,
+    owner: &str,
+    now_ms: u64,
+    ttl_ms: u64,
+    limit: usize,
+) -> Result<Leases, StoreError> {
+    let now = now_ms as i64;
+    let until = now_ms.saturating_add(ttl_ms) as i64;
+    let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+    // Rows locked by another instance's round are left to it (SKIP LOCKED): exactly one
+    // instance takes each expired lease.
+    let taken_over: Vec<(String, u64)> = tx
+        .query(
+            "UPDATE leases SET owner = $1, expires_ms = $3
+             FROM (SELECT game_id, expires_ms AS old FROM leases WHERE expires_ms < $2
+                   ORDER BY expires_ms LIMIT $4 FOR UPDATE SKIP LOCKED) o
+             WHERE leases.game_id = o.game_id
+             RETURNING leases.game_id, o.old",
+            &[&owner, &now, &until, &limit],
+        )
+        .map_err(db)?
+        .iter()
+        .map(|r| (r.get(0), r.get::<_, i64>(1) as u64))
+        .collect();
+    let left = limit - taken_over.len() as i64;
+    let new = if left > 0 {
+        tx.query(
+            "INSERT INTO leases (game_id, owner, expires_ms)
+             SELECT id, $1, $2 FROM games g WHERE status NOT IN ('finished', 'aborted')
+               AND created_ms < $3
+               AND NOT EXISTS (SELECT 1 FROM leases l WHERE l.game_id = g.id)
+             LIMIT $4
+             ON CONFLICT (game_id) DO NOTHING RETURNING game_id",
+            &[&owner, &until, &(now - ttl_ms as i64), &left],
+        )
+        .map_err(db)?
+        .iter()
+        .map(|r| r.get(0))
+        .collect()
+    } else {
+        Vec::new()
+    };
+    Ok(Leases {
+        renewed: Vec::new(),
+        taken_over,
+        new,
+    })
 }
