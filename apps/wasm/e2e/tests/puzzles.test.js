@@ -221,3 +221,21 @@ test("a puzzle rated before is not rated again: no rating farming by reopening i
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test("hint, retry, then a solve: the page says it was solved with help, the rating falls once", async () => {
+  const page = await newPage(env.browser, { width: 1280, height: 900 });
+  const p = PUZZLES[1];
+  await openPuzzle(page, p.id);
+  await page.click("#puzzle-hint");
+  await page.waitForSelector('#puzzle-feedback[data-kind="hint"]');
+  const r1 = await shownRating(page);
+  assert.ok(r1 < 1500, `the hint is a loss (${r1})`);
+  await page.click("#puzzle-retry");
+  await waitForPuzzle(page, p.id);
+  await solveByClicks(page, p);
+  assert.equal(await page.textContent("#puzzle-feedback"), "Solved (with help). Next puzzle?");
+  assert.equal(await shownRating(page), r1, "the attempt is rated once");
+  assert.equal(await page.getAttribute("#puzzle-rating", "data-streak"), "0");
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

@@ -37,6 +37,7 @@ export class PuzzlesCtrl {
     this.puzzle = null; // its view {id, variant, fen, solver, goal, themes, difficulty, source}
     this.rated = false; // this attempt's result is known (and in the ratings, unless ratedBefore)
     this.ratedBefore = false; // the puzzle was rated in an earlier attempt: this one is not rated
+    this.helped = false; // this attempt had a wrong move, a hint or a give-up (kept over a retry)
     this.pending = false; // the forced reply is about to be played
     this.arrows = [];
     this.feedback = { kind: "", text: "" };
@@ -136,6 +137,7 @@ export class PuzzlesCtrl {
     this.puzzle = entry.list[index];
     if (!keepRated) {
       this.rated = false;
+      this.helped = false;
       this.ratedBefore = this.isRated(this.puzzle.id);
     }
     this.pending = false;
@@ -233,7 +235,8 @@ export class PuzzlesCtrl {
 
   /** The line is played to its end. */
   #solved() {
-    const clean = this.session.solvedClean();
+    // a retry starts a new session: the help of the attempt's earlier tries counts too
+    const clean = this.session.solvedClean() && !this.helped;
     this.#rate(clean);
     this.solved.add(this.puzzle.id);
     this.#store();
@@ -249,6 +252,7 @@ export class PuzzlesCtrl {
    * neither extends nor ends the streak.
    */
   #rate(clean) {
+    if (!clean) this.helped = true;
     if (this.rated) return;
     this.rated = true;
     if (this.ratedBefore) return;
