@@ -239,3 +239,22 @@ test("hint, retry, then a solve: the page says it was solved with help, the rati
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test("390×844 phone: after a wrong move the feedback and the puzzle buttons are on screen without scrolling", async () => {
+  const page = await newPage(env.browser, { width: 390, height: 844, mobile: true });
+  await openPuzzle(page, PUZZLES[0].id);
+  await playWrongMove(page);
+  const boxes = await page.evaluate(() =>
+    ["#board", "#puzzle-feedback", "#puzzle-retry", "#puzzle-hint", "#puzzle-giveup", "#puzzle-next"].map((sel) => {
+      const r = document.querySelector(sel).getBoundingClientRect();
+      return { sel, top: r.top, bottom: r.bottom, left: r.left, right: r.right };
+    }),
+  );
+  assert.equal(await page.evaluate(() => window.scrollY), 0, "the page is not scrolled");
+  for (const b of boxes) {
+    assert.ok(b.top >= 0 && b.bottom <= 844 && b.left >= 0 && b.right <= 390, `${b.sel} on screen: ${JSON.stringify(b)}`);
+  }
+  await screenshot(page, "puzzles-phone-wrong");
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
