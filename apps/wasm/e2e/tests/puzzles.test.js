@@ -39,6 +39,39 @@ async function waitForPuzzle(page, id = null) {
   );
 }
 
+/** Solve `puzzle` by clicking its solution's moves; waits for each forced reply, then "solved". */
+async function solveByClicks(page, puzzle) {
+  for (let k = 0; k < puzzle.solution.length; k += 2) {
+    for (const n of squares(puzzle.solution[k])) await clickSquare(page, n);
+    const plies = Math.min(k + 2, puzzle.solution.length);
+    await page.waitForFunction(
+      (n) => window.crownApp.state.history.length === n && !window.crownApp.state.puzzle.pending,
+      plies,
+      { timeout: 30000 },
+    );
+  }
+  await page.waitForSelector('#puzzle-feedback[data-kind="solved"]', { timeout: 30000 });
+}
+
+/** Play a legal one-step move of the page's puzzle that is not its solution's first move. */
+async function playWrongMove(page) {
+  const id = await page.getAttribute("#puzzle-info", "data-puzzle");
+  const puzzle = PUZZLES.find((p) => p.id === id);
+  const legal = await page.evaluate(() => window.crownApp.board.moves.map((m) => ({ text: m.text, from: m.from, to: m.to, path: m.path })));
+  const wrong = legal.find((m) => m.text !== puzzle.solution[0] && m.path.length === 1);
+  assert.ok(wrong, `puzzle ${id} has a legal move other than ${puzzle.solution[0]}`);
+  await clickSquare(page, wrong.from);
+  await clickSquare(page, wrong.to);
+  await page.waitForSelector('#puzzle-feedback[data-kind="wrong"]', { timeout: 30000 });
+  return wrong;
+}
+
+/** Open puzzle `id` of the American set by its address and wait until it is ready for a move. */
+async function openPuzzle(page, id) {
+  await page.goto(`${env.server.url}?mode=puzzles&variant=american&puzzle=${encodeURIComponent(id)}`);
+  await waitForPuzzle(page, id);
+}
+
 test("solve a puzzle by clicking, fail the next with a wrong move, the rating survives a reload", async () => {
   const page = await newPage(env.browser, { width: 1280, height: 900 });
   // A puzzle with a forced reply in its line (at least two moves of the solver), each move named
@@ -150,6 +183,78 @@ test("keyboard: the Puzzles page is reached and its buttons used with the keyboa
   await page.waitForFunction(() => window.crownApp.state.puzzle.theme === "multi-jump" && window.crownApp.state.puzzle.puzzle);
   const id = await page.getAttribute("#puzzle-info", "data-puzzle");
   assert.ok(PUZZLES.find((p) => p.id === id).themes.includes("multi-jump"), `${id} is a multi-jump puzzle`);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test("a puzzle rated before is not rated again: no rating farming by reopening its address", async () => {
+  const page = await newPage(env.browser, { width: 1280, height: 900 });
+  const a = PUZZLES[1];
+  await openPuzzle(page, a.id);
+  await solveByClicks(page, a);
+  const r1 = await shownRating(page);
+  assert.ok(r1 > 1500, `the first clean solve is rated (${r1})`);
+  assert.equal(await page.getAttribute("#puzzle-rating", "data-streak"), "1");
+  // the address reopens the same puzzle: solved again, it is not rated again
+  await page.reload();
+  await waitForPuzzle(page, a.id);
+  await solveByClicks(page, a);
+  assert.equal(await page.textContent("#puzzle-feedback"), "Solved — already rated. Next puzzle?");
+  assert.equal(await shownRating(page), r1, "the rating is unchanged");
+  assert.equal(await page.getAttribute("#puzzle-rating", "data-streak"), "1", "the streak is unchanged");
+  // a wrong move rates puzzle 3 (a loss); Next from puzzle 0 serves the puzzles not rated yet
+  // first: 1 (solved) and 3 (failed) are passed over
+  await openPuzzle(page, PUZZLES[3].id);
+  await playWrongMove(page);
+  const r2 = await shownRating(page);
+  assert.ok(r2 < r1, `the wrong move is rated (${r1} → ${r2})`);
+  await openPuzzle(page, PUZZLES[0].id);
+  await page.click("#puzzle-next");
+  await waitForPuzzle(page, PUZZLES[2].id);
+  await page.click("#puzzle-next");
+  await waitForPuzzle(page, PUZZLES[4].id);
+  // and a failed puzzle reopened and solved is not rated as a win
+  await openPuzzle(page, PUZZLES[3].id);
+  await solveByClicks(page, PUZZLES[3]);
+  assert.equal(await page.textContent("#puzzle-feedback"), "Solved — already rated. Next puzzle?");
+  assert.equal(await shownRating(page), r2);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test("hint, retry, then a solve: the page says it was solved with help, the rating falls once", async () => {
+  const page = await newPage(env.browser, { width: 1280, height: 900 });
+  const p = PUZZLES[1];
+  await openPuzzle(page, p.id);
+  await page.click("#puzzle-hint");
+  await page.waitForSelector('#puzzle-feedback[data-kind="hint"]');
+  const r1 = await shownRating(page);
+  assert.ok(r1 < 1500, `the hint is a loss (${r1})`);
+  await page.click("#puzzle-retry");
+  await waitForPuzzle(page, p.id);
+  await solveByClicks(page, p);
+  assert.equal(await page.textContent("#puzzle-feedback"), "Solved (with help). Next puzzle?");
+  assert.equal(await shownRating(page), r1, "the attempt is rated once");
+  assert.equal(await page.getAttribute("#puzzle-rating", "data-streak"), "0");
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test("390×844 phone: after a wrong move the feedback and the puzzle buttons are on screen without scrolling", async () => {
+  const page = await newPage(env.browser, { width: 390, height: 844, mobile: true });
+  await openPuzzle(page, PUZZLES[0].id);
+  await playWrongMove(page);
+  const boxes = await page.evaluate(() =>
+    ["#board", "#puzzle-feedback", "#puzzle-retry", "#puzzle-hint", "#puzzle-giveup", "#puzzle-next"].map((sel) => {
+      const r = document.querySelector(sel).getBoundingClientRect();
+      return { sel, top: r.top, bottom: r.bottom, left: r.left, right: r.right };
+    }),
+  );
+  assert.equal(await page.evaluate(() => window.scrollY), 0, "the page is not scrolled");
+  for (const b of boxes) {
+    assert.ok(b.top >= 0 && b.bottom <= 844 && b.left >= 0 && b.right <= 390, `${b.sel} on screen: ${JSON.stringify(b)}`);
+  }
+  await screenshot(page, "puzzles-phone-wrong");
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

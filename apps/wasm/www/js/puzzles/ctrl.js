@@ -5,8 +5,10 @@
 // Ratings are Glicko-2 (crown_arena::glicko through the wasm `ratePuzzle`), kept in localStorage.
 //
 // An attempt is rated once, as soon as its result is known: the first wrong move, the first hint
-// or giving up is a loss; a solve with neither is a win (the TUI's rule). Puzzles solved before are
-// served after the ones not yet solved.
+// or giving up is a loss; a solve with neither is a win (the TUI's rule). A puzzle rated before
+// (its id among the stored ratings' puzzles, or in the solved list) is not rated again and leaves
+// the streak alone, so reopening its address cannot farm the rating; the puzzles not rated yet are
+// served first.
 
 import { cap, other } from "../shared/util.js";
 import { Table } from "../shared/table.js";
@@ -33,7 +35,9 @@ export class PuzzlesCtrl {
     this.index = -1; // the puzzle's index in its set
     this.session = null; // the wasm PuzzleSession
     this.puzzle = null; // its view {id, variant, fen, solver, goal, themes, difficulty, source}
-    this.rated = false; // this attempt's result is in the ratings
+    this.rated = false; // this attempt's result is known (and in the ratings, unless ratedBefore)
+    this.ratedBefore = false; // the puzzle was rated in an earlier attempt: this one is not rated
+    this.helped = false; // this attempt had a wrong move, a hint or a give-up (kept over a retry)
     this.pending = false; // the forced reply is about to be played
     this.arrows = [];
     this.feedback = { kind: "", text: "" };
@@ -112,10 +116,16 @@ export class PuzzlesCtrl {
     const order = [];
     for (let k = 1; k <= n; k++) order.push((from + k + n) % n);
     const fits = order.filter((i) => !this.theme || list[i].themes.includes(this.theme));
-    const fresh = fits.find((i) => !this.solved.has(list[i].id) && i !== from);
+    const fresh = fits.find((i) => !this.isRated(list[i].id) && i !== from);
     if (fresh !== undefined) return fresh;
     const again = fits.find((i) => i !== from);
     return again !== undefined ? again : fits.length ? fits[0] : -1;
+  }
+
+  /** Whether puzzle `id` was rated before (in the stored ratings or the solved list). */
+  isRated(id) {
+    const rated = this.ratings && this.ratings.puzzles;
+    return this.solved.has(id) || !!(rated && Object.prototype.hasOwnProperty.call(rated, id));
   }
 
   /** Start puzzle `index` of the current set (again, with `keepRated`, for a retry). */
@@ -125,7 +135,11 @@ export class PuzzlesCtrl {
     this.index = index;
     this.session = entry.set.session(index);
     this.puzzle = entry.list[index];
-    if (!keepRated) this.rated = false;
+    if (!keepRated) {
+      this.rated = false;
+      this.helped = false;
+      this.ratedBefore = this.isRated(this.puzzle.id);
+    }
     this.pending = false;
     this.arrows = [];
     const goal = this.puzzle.goal === "win" ? "win" : "save the draw";
@@ -221,20 +235,27 @@ export class PuzzlesCtrl {
 
   /** The line is played to its end. */
   #solved() {
-    const clean = this.session.solvedClean();
+    // a retry starts a new session: the help of the attempt's earlier tries counts too
+    const clean = this.session.solvedClean() && !this.helped;
     this.#rate(clean);
     this.solved.add(this.puzzle.id);
     this.#store();
+    const head = clean ? "Solved!" : "Solved (with help).";
     this.feedback = {
       kind: "solved",
-      text: clean ? "Solved! Next puzzle?" : "Solved (with help). Next puzzle?",
+      text: this.ratedBefore ? `${head.replace(/[.!]$/, "")} — already rated. Next puzzle?` : `${head} Next puzzle?`,
     };
   }
 
-  /** Rate this attempt once: a win when `clean`. */
+  /**
+   * Rate this attempt once: a win when `clean`. A puzzle rated before is not rated again and
+   * neither extends nor ends the streak.
+   */
   #rate(clean) {
+    if (!clean) this.helped = true;
     if (this.rated) return;
     this.rated = true;
+    if (this.ratedBefore) return;
     this.ratings = this.crown.ratePuzzle(this.ratings, this.puzzle.id, this.puzzle.difficulty, clean);
     this.streak = clean ? this.streak + 1 : 0;
     this.ratings.best_streak = Math.max(this.ratings.best_streak || 0, this.streak);
@@ -282,7 +303,7 @@ export class PuzzlesCtrl {
   /** The next puzzle (the streak ends when this one was not solved clean). */
   next() {
     if (!this.sets.has(this.variant)) return;
-    if (this.session && !this.session.solvedClean()) {
+    if (this.session && !this.ratedBefore && !this.session.solvedClean()) {
       this.streak = 0;
       this.#store();
     }
