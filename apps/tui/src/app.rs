@@ -34,7 +34,7 @@ impl App {
         let settings = Settings {
             game: GameChoice::American,
             vs_engine: engine_available,
-            level: 3,
+            level: crown_ai::DEFAULT_LEVEL,
             side: SideChoice::Black,
             clock_minutes: 0,
             increment_s: 0,

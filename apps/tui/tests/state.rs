@@ -1127,3 +1127,19 @@ fn puzzles_open_and_filter_by_theme() {
         key(&mut app, KeyCode::Char('z'));
     }
 }
+
+/// Issue 25: the new-game dialog opens at the lowest level that plays its endings from the
+/// endgame databases (below it the databases only convert a database win).
+#[test]
+fn new_game_dialog_defaults_to_the_database_level() {
+    let app = App::new(true, 1);
+    let level = app
+        .dialog
+        .as_ref()
+        .expect("the dialog opens first")
+        .settings
+        .level;
+    assert_eq!(level, crown_ai::DEFAULT_LEVEL);
+    assert_eq!(level, crown_ai::TABLES_FROM_LEVEL);
+    assert_eq!(app.settings.level, 4);
+}
