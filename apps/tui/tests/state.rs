@@ -1143,3 +1143,23 @@ fn new_game_dialog_defaults_to_the_database_level() {
     assert_eq!(level, crown_ai::TABLES_FROM_LEVEL);
     assert_eq!(app.settings.level, 4);
 }
+
+/// Issue 25: in a puzzle `d` (draw offer) and `r` (resign) are refused with a status message, like
+/// `u`; before, they ended the game and left the puzzle stuck ("It is not your move.").
+#[test]
+fn puzzle_refuses_draw_offer_and_resignation() {
+    let mut app = two_players(GameChoice::American);
+    key(&mut app, KeyCode::Char('z'));
+    let fen = app.game.position().to_fen();
+    for k in ['d', 'r'] {
+        key(&mut app, KeyCode::Char(k));
+        assert!(app.popup.is_none(), "{k}: {:?}", app.popup);
+        key(&mut app, KeyCode::Char('y'));
+        assert!(app.status.contains("in a puzzle"), "{k}: {}", app.status);
+        assert!(app.game.outcome().is_none(), "{k}");
+        assert!(app.in_puzzle(), "{k}");
+        assert_eq!(app.game.position().to_fen(), fen, "{k}");
+    }
+    let help = crown_tui::ui::PUZZLE_HELP.join("\n");
+    assert!(!help.contains("resign") && !help.contains("draw"), "{help}");
+}
