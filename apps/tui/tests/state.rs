@@ -1163,3 +1163,99 @@ fn puzzle_refuses_draw_offer_and_resignation() {
     let help = crown_tui::ui::PUZZLE_HELP.join("\n");
     assert!(!help.contains("resign") && !help.contains("draw"), "{help}");
 }
+
+/// Plays the solution of the current puzzle (the solver's moves typed as text) until it ends.
+fn solve_puzzle(app: &mut App) {
+    for _ in 0..40 {
+        if !app.in_puzzle() {
+            return;
+        }
+        let m = app.puzzles.as_ref().unwrap();
+        let ply = app.game.history().count();
+        let mv = m.session.puzzle().solution[ply].clone();
+        keys(app, &mv);
+        key(app, KeyCode::Enter);
+    }
+    panic!("the puzzle did not end: {}", app.status);
+}
+
+/// Issue 25 (rating farming): a puzzle is rated once; after a restart (the ratings file read back)
+/// the trainer opens the first puzzle not yet rated and goes on with the stored streak; solving a
+/// puzzle already rated leaves the ratings as they were and says so.
+#[test]
+fn puzzles_are_rated_once_and_a_restart_goes_on() {
+    let mut app = two_players(GameChoice::American);
+    key(&mut app, KeyCode::Char('z'));
+    solve_puzzle(&mut app);
+    assert!(app.status.starts_with("Solved! Streak 1"), "{}", app.status);
+    key(&mut app, KeyCode::Char('z'));
+    assert!(app.status.starts_with("Puzzle 2/"), "{}", app.status);
+    solve_puzzle(&mut app);
+    assert!(app.status.starts_with("Solved! Streak 2"), "{}", app.status);
+    let rating = app.puzzle_ratings.player.rating;
+    assert!(
+        rating > 1500.0,
+        "two clean solves raise the rating: {rating}"
+    );
+    assert_eq!(app.puzzle_ratings.streak, 2);
+
+    // A restart: the stored file read back.
+    let text = serde_json::to_string(&app.puzzle_ratings).unwrap();
+    let mut again = two_players(GameChoice::American);
+    again.puzzle_ratings = serde_json::from_str(&text).unwrap();
+    key(&mut again, KeyCode::Char('z'));
+    assert!(again.status.starts_with("Puzzle 3/"), "{}", again.status);
+    assert!(!again.status.contains("already rated"), "{}", again.status);
+    assert_eq!(again.puzzles.as_ref().unwrap().streak, 2);
+
+    // Every puzzle rated: the first one opens again, and solving it rates nothing.
+    let set =
+        crown_ai::puzzle::read_jsonl(crown_ai::puzzle::embedded_set(Variant::American).as_bytes())
+            .unwrap();
+    let mut all = two_players(GameChoice::American);
+    all.puzzle_ratings = serde_json::from_str(&text).unwrap();
+    for p in &set {
+        if !all.puzzle_ratings.is_rated(&p.id) {
+            all.puzzle_ratings.rate(&p.id, p.difficulty, false);
+        }
+    }
+    let before = all.puzzle_ratings.clone();
+    key(&mut all, KeyCode::Char('z'));
+    assert!(all.status.starts_with("Puzzle 1/"), "{}", all.status);
+    assert!(all.status.contains("(already rated)"), "{}", all.status);
+    solve_puzzle(&mut all);
+    assert!(all.status.contains("already rated"), "{}", all.status);
+    assert_eq!(all.puzzle_ratings, before, "nothing rated again");
+}
+
+/// Issue 25: a wrong move rates the puzzle as failed at once and ends the stored streak, so that
+/// leaving and coming back cannot turn it into a clean solve.
+#[test]
+fn a_wrong_move_rates_the_puzzle_at_once() {
+    let mut app = two_players(GameChoice::American);
+    app.puzzle_ratings.streak = 3;
+    key(&mut app, KeyCode::Char('z'));
+    assert_eq!(app.puzzles.as_ref().unwrap().streak, 3);
+    let m = app.puzzles.as_ref().unwrap();
+    let id = m.session.puzzle().id.clone();
+    let right = m.session.puzzle().solution[0].clone();
+    let wrong = app
+        .game
+        .position()
+        .legal_moves_sorted()
+        .iter()
+        .map(|mv| app.game.position().move_text(mv))
+        .find(|t| *t != right);
+    let wrong = wrong.expect("the first American puzzle has more than one legal move");
+    keys(&mut app, &wrong);
+    key(&mut app, KeyCode::Enter);
+    assert!(app.status.contains("is not the move"), "{}", app.status);
+    assert!(app.puzzle_ratings.is_rated(&id));
+    assert_eq!(app.puzzle_ratings.streak, 0);
+    let player = app.puzzle_ratings.player;
+    solve_puzzle(&mut app);
+    assert_eq!(
+        app.puzzle_ratings.player, player,
+        "the solve after help is not rated again"
+    );
+}
