@@ -1259,3 +1259,20 @@ fn a_wrong_move_rates_the_puzzle_at_once() {
         "the solve after help is not rated again"
     );
 }
+
+/// Issue 25: a `puzzles.json` written before the current streak was kept still reads (streak 0),
+/// and a new one keeps it.
+#[test]
+fn ratings_file_without_a_streak_still_reads() {
+    let mut r = crown_tui::app::PuzzleRatings::default();
+    r.rate("a", 1500, true);
+    r.streak = 1;
+    r.best_streak = 1;
+    let mut old = serde_json::to_value(&r).unwrap();
+    assert_eq!(old["streak"], 1);
+    old.as_object_mut().unwrap().remove("streak");
+    let back: crown_tui::app::PuzzleRatings = serde_json::from_value(old).unwrap();
+    assert_eq!(back.streak, 0);
+    assert_eq!(back.best_streak, 1);
+    assert!(back.is_rated("a") && !back.is_rated("b"));
+}
