@@ -19,7 +19,7 @@ ap.add_argument("--game", default="american")
 ap.add_argument("--input", default="keys", choices=["keys", "mouse"])
 ap.add_argument("--engine", action="store_true")
 ap.add_argument("--side", default="black")
-ap.add_argument("--level", type=int, default=3)
+ap.add_argument("--level", type=int, default=4)
 ap.add_argument("--seed", type=int, default=1)
 ap.add_argument("--max-plies", type=int, default=600)
 ap.add_argument("--bin", default="target/debug/crown-tui")
@@ -157,7 +157,7 @@ if a.engine and not engine_on_screen:
 # Dialog rows: 0 game, 1 opponent, 2 level, 3 side, 4 clock, 5 increment, 6 start.
 dx, dy = (W - 54) // 2, (H - 12) // 2
 want = {0: GAMES.index(a.game), 1: int(engine_on_screen and not a.engine),
-        2: (a.level - 3) % 10, 3: 0 if a.side == "black" else 1}
+        2: (a.level - 4) % 10  # the dialog opens at crown_ai::DEFAULT_LEVEL (4), 3: 0 if a.side == "black" else 1}
 for row, n in want.items():
     if a.input == "mouse":
         for _ in range(n):

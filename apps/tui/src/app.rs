@@ -34,7 +34,7 @@ impl App {
         let settings = Settings {
             game: GameChoice::American,
             vs_engine: engine_available,
-            level: 3,
+            level: crown_ai::DEFAULT_LEVEL,
             side: SideChoice::Black,
             clock_minutes: 0,
             increment_s: 0,
@@ -240,6 +240,10 @@ impl App {
                     "No take-back in a puzzle: a wrong move is not played (z: next).".into()
             }
             KeyCode::Char('u') => self.undo(),
+            KeyCode::Char('d' | 'r') if self.in_puzzle() => {
+                self.status =
+                    "No draw offer or resignation in a puzzle (g: give up, z: next).".into()
+            }
             KeyCode::Char('t') if self.in_puzzle() => self.puzzle_hint(),
             KeyCode::Char('g') if self.in_puzzle() => self.puzzle_give_up(),
             KeyCode::Char('z') => self.next_puzzle(),

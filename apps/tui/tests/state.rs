@@ -1127,3 +1127,152 @@ fn puzzles_open_and_filter_by_theme() {
         key(&mut app, KeyCode::Char('z'));
     }
 }
+
+/// Issue 25: the new-game dialog opens at the lowest level that plays its endings from the
+/// endgame databases (below it the databases only convert a database win).
+#[test]
+fn new_game_dialog_defaults_to_the_database_level() {
+    let app = App::new(true, 1);
+    let level = app
+        .dialog
+        .as_ref()
+        .expect("the dialog opens first")
+        .settings
+        .level;
+    assert_eq!(level, crown_ai::DEFAULT_LEVEL);
+    assert_eq!(level, crown_ai::TABLES_FROM_LEVEL);
+    assert_eq!(app.settings.level, 4);
+}
+
+/// Issue 25: in a puzzle `d` (draw offer) and `r` (resign) are refused with a status message, like
+/// `u`; before, they ended the game and left the puzzle stuck ("It is not your move.").
+#[test]
+fn puzzle_refuses_draw_offer_and_resignation() {
+    let mut app = two_players(GameChoice::American);
+    key(&mut app, KeyCode::Char('z'));
+    let fen = app.game.position().to_fen();
+    for k in ['d', 'r'] {
+        key(&mut app, KeyCode::Char(k));
+        assert!(app.popup.is_none(), "{k}: {:?}", app.popup);
+        key(&mut app, KeyCode::Char('y'));
+        assert!(app.status.contains("in a puzzle"), "{k}: {}", app.status);
+        assert!(app.game.outcome().is_none(), "{k}");
+        assert!(app.in_puzzle(), "{k}");
+        assert_eq!(app.game.position().to_fen(), fen, "{k}");
+    }
+    let help = crown_tui::ui::PUZZLE_HELP.join("\n");
+    assert!(!help.contains("resign") && !help.contains("draw"), "{help}");
+}
+
+/// Plays the solution of the current puzzle (the solver's moves typed as text) until it ends.
+fn solve_puzzle(app: &mut App) {
+    for _ in 0..40 {
+        if !app.in_puzzle() {
+            return;
+        }
+        let m = app.puzzles.as_ref().unwrap();
+        let ply = app.game.history().count();
+        let mv = m.session.puzzle().solution[ply].clone();
+        keys(app, &mv);
+        key(app, KeyCode::Enter);
+    }
+    panic!("the puzzle did not end: {}", app.status);
+}
+
+/// Issue 25 (rating farming): a puzzle is rated once; after a restart (the ratings file read back)
+/// the trainer opens the first puzzle not yet rated and goes on with the stored streak; solving a
+/// puzzle already rated leaves the ratings as they were and says so.
+#[test]
+fn puzzles_are_rated_once_and_a_restart_goes_on() {
+    let mut app = two_players(GameChoice::American);
+    key(&mut app, KeyCode::Char('z'));
+    solve_puzzle(&mut app);
+    assert!(app.status.starts_with("Solved! Streak 1"), "{}", app.status);
+    key(&mut app, KeyCode::Char('z'));
+    assert!(app.status.starts_with("Puzzle 2/"), "{}", app.status);
+    solve_puzzle(&mut app);
+    assert!(app.status.starts_with("Solved! Streak 2"), "{}", app.status);
+    let rating = app.puzzle_ratings.player.rating;
+    assert!(
+        rating > 1500.0,
+        "two clean solves raise the rating: {rating}"
+    );
+    assert_eq!(app.puzzle_ratings.streak, 2);
+
+    // A restart: the stored file read back.
+    let text = serde_json::to_string(&app.puzzle_ratings).unwrap();
+    let mut again = two_players(GameChoice::American);
+    again.puzzle_ratings = serde_json::from_str(&text).unwrap();
+    key(&mut again, KeyCode::Char('z'));
+    assert!(again.status.starts_with("Puzzle 3/"), "{}", again.status);
+    assert!(!again.status.contains("already rated"), "{}", again.status);
+    assert_eq!(again.puzzles.as_ref().unwrap().streak, 2);
+
+    // Every puzzle rated: the first one opens again, and solving it rates nothing.
+    let set =
+        crown_ai::puzzle::read_jsonl(crown_ai::puzzle::embedded_set(Variant::American).as_bytes())
+            .unwrap();
+    let mut all = two_players(GameChoice::American);
+    all.puzzle_ratings = serde_json::from_str(&text).unwrap();
+    for p in &set {
+        if !all.puzzle_ratings.is_rated(&p.id) {
+            all.puzzle_ratings.rate(&p.id, p.difficulty, false);
+        }
+    }
+    let before = all.puzzle_ratings.clone();
+    key(&mut all, KeyCode::Char('z'));
+    assert!(all.status.starts_with("Puzzle 1/"), "{}", all.status);
+    assert!(all.status.contains("(already rated)"), "{}", all.status);
+    solve_puzzle(&mut all);
+    assert!(all.status.contains("already rated"), "{}", all.status);
+    assert_eq!(all.puzzle_ratings, before, "nothing rated again");
+}
+
+/// Issue 25: a wrong move rates the puzzle as failed at once and ends the stored streak, so that
+/// leaving and coming back cannot turn it into a clean solve.
+#[test]
+fn a_wrong_move_rates_the_puzzle_at_once() {
+    let mut app = two_players(GameChoice::American);
+    app.puzzle_ratings.streak = 3;
+    key(&mut app, KeyCode::Char('z'));
+    assert_eq!(app.puzzles.as_ref().unwrap().streak, 3);
+    let m = app.puzzles.as_ref().unwrap();
+    let id = m.session.puzzle().id.clone();
+    let right = m.session.puzzle().solution[0].clone();
+    let wrong = app
+        .game
+        .position()
+        .legal_moves_sorted()
+        .iter()
+        .map(|mv| app.game.position().move_text(mv))
+        .find(|t| *t != right);
+    let wrong = wrong.expect("the first American puzzle has more than one legal move");
+    keys(&mut app, &wrong);
+    key(&mut app, KeyCode::Enter);
+    assert!(app.status.contains("is not the move"), "{}", app.status);
+    assert!(app.puzzle_ratings.is_rated(&id));
+    assert_eq!(app.puzzle_ratings.streak, 0);
+    let player = app.puzzle_ratings.player;
+    solve_puzzle(&mut app);
+    assert_eq!(
+        app.puzzle_ratings.player, player,
+        "the solve after help is not rated again"
+    );
+}
+
+/// Issue 25: a `puzzles.json` written before the current streak was kept still reads (streak 0),
+/// and a new one keeps it.
+#[test]
+fn ratings_file_without_a_streak_still_reads() {
+    let mut r = crown_tui::app::PuzzleRatings::default();
+    r.rate("a", 1500, true);
+    r.streak = 1;
+    r.best_streak = 1;
+    let mut old = serde_json::to_value(&r).unwrap();
+    assert_eq!(old["streak"], 1);
+    old.as_object_mut().unwrap().remove("streak");
+    let back: crown_tui::app::PuzzleRatings = serde_json::from_value(old).unwrap();
+    assert_eq!(back.streak, 0);
+    assert_eq!(back.best_streak, 1);
+    assert!(back.is_rated("a") && !back.is_rated("b"));
+}

@@ -265,6 +265,12 @@ pub struct EngineOptions {
 /// node; every level converts a database win at the root.
 pub const TABLES_FROM_LEVEL: u8 = 4;
 
+/// The default opponent level of the front ends (terminal game, web app): the lowest casual level
+/// that plays its endings from the endgame databases, so equal to [`TABLES_FROM_LEVEL`].
+pub const DEFAULT_LEVEL: u8 = 4;
+
+const _: () = assert!(DEFAULT_LEVEL == TABLES_FROM_LEVEL);
+
 /// Switches of single search heuristics, so that each can be measured by SPRT within one build
 /// (`crown match` spec keys, see [`SearchTweaks::KEYS`] and [`SearchTweaks::set`]). `None` in a
 /// field means the game's default; the defaults are the settings kept by SPRT (docs/engine.md,

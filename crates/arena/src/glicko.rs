@@ -187,9 +187,17 @@ pub struct PuzzleRatings {
     /// Each tried puzzle's rating (a new one starts at its difficulty, deviation 350).
     #[serde(default)]
     pub puzzles: std::collections::BTreeMap<String, Glicko2>,
+    /// The current streak of clean solves (kept so that a restart goes on with it).
+    #[serde(default)]
+    pub streak: u32,
 }
 
 impl PuzzleRatings {
+    /// Whether the puzzle `id` has been rated (tried once: solved or failed).
+    pub fn is_rated(&self, id: &str) -> bool {
+        self.puzzles.contains_key(id)
+    }
+
     /// Rate one attempt at the puzzle `id` whose starting rating is `difficulty`: both ratings
     /// move (Glicko-2, τ [`DEFAULT_TAU`], one game per rating period).
     pub fn rate(&mut self, id: &str, difficulty: u32, solved_clean: bool) {

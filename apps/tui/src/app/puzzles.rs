@@ -70,32 +70,67 @@ impl App {
         }
     }
 
+    /// Rate the current puzzle once: a puzzle already rated (solved or failed, in this run or an
+    /// earlier one) is not rated again, so re-solving puzzles cannot raise the rating. A failure
+    /// ends the streak, a clean solve adds to it; both are stored. Returns whether it rated.
+    fn rate_puzzle_once(&mut self, clean: bool) -> bool {
+        let Some(m) = self.puzzles.as_mut() else {
+            return false;
+        };
+        let p = m.session.puzzle();
+        if self.puzzle_ratings.is_rated(&p.id) {
+            return false;
+        }
+        self.puzzle_ratings.rate(&p.id, p.difficulty, clean);
+        m.tried += 1;
+        if clean {
+            m.solved += 1;
+            m.streak += 1;
+        } else {
+            m.streak = 0;
+        }
+        self.puzzle_ratings.streak = m.streak;
+        self.puzzle_ratings.best_streak = self.puzzle_ratings.best_streak.max(m.streak);
+        self.store_ratings();
+        true
+    }
+
     /// Start the puzzles of the current game, or go on to the next one.
     pub(crate) fn next_puzzle(&mut self) {
         self.stop_thinking();
         let variant = self.game.variant();
+        if self
+            .puzzles
+            .as_ref()
+            .is_some_and(|m| m.set.first().map(|p| p.variant) == Some(variant))
+        {
+            // Skipping a puzzle after a wrong move or a hint rates it as failed (if not yet
+            // rated; a wrong move or a hint already rates it).
+            let failed = self.puzzles.as_ref().is_some_and(|m| {
+                !m.session.is_over() && (m.session.mistakes() > 0 || m.session.hints() > 0)
+            });
+            if failed {
+                self.rate_puzzle_once(false);
+            }
+            // A puzzle not yet rated and left unfinished counts as tried and ends the streak.
+            if let Some(m) = self.puzzles.as_mut() {
+                if !m.session.is_over() && !self.puzzle_ratings.is_rated(&m.session.puzzle().id) {
+                    m.tried += 1;
+                    m.streak = 0;
+                    if self.puzzle_ratings.streak != 0 {
+                        self.puzzle_ratings.streak = 0;
+                        self.store_ratings();
+                    }
+                }
+            }
+        }
         let (set, index, streak, solved, tried) = match self.puzzles.take() {
             Some(m) if m.set.first().map(|p| p.variant) == Some(variant) => {
-                // Skipping a puzzle after a wrong move or a hint rates it as failed.
-                if !m.session.is_over() && (m.session.mistakes() > 0 || m.session.hints() > 0) {
-                    {
-                        let p = m.session.puzzle();
-                        self.puzzle_ratings.rate(&p.id, p.difficulty, false);
-                    }
-                    self.store_ratings();
-                }
-                // A puzzle left unfinished counts as tried and ends the streak.
-                let tried = m.tried + u32::from(!m.session.is_over());
-                let streak = if m.session.solved_clean() {
-                    m.streak
-                } else {
-                    0
-                };
                 let next = (m.index + 1) % m.set.len().max(1);
-                (m.set, next, streak, m.solved, tried)
+                (m.set, next, m.streak, m.solved, m.tried)
             }
             _ => match read_jsonl(embedded_set(variant).as_bytes()) {
-                Ok(set) if !set.is_empty() => (set, 0, 0, 0, 0),
+                Ok(set) if !set.is_empty() => (set, 0, self.puzzle_ratings.streak, 0, 0),
                 Ok(_) => {
                     self.status = format!("No puzzles for {variant}.");
                     return;
@@ -106,11 +141,14 @@ impl App {
                 }
             },
         };
-        // The theme filter: the next puzzle (from `index`, round the set) that has the theme.
+        // The theme filter: the next puzzle (from `index`, round the set) that has the theme and
+        // is not yet rated; when all of those are rated, the next one that has the theme.
         let theme = self.puzzle_theme;
-        let Some(index) = (0..set.len())
-            .map(|k| (index + k) % set.len())
-            .find(|&i| theme.is_none_or(|t| set[i].themes.contains(&t)))
+        let has_theme = |i: usize| theme.is_none_or(|t| set[i].themes.contains(&t));
+        let round = || (0..set.len()).map(|k| (index + k) % set.len());
+        let Some(index) = round()
+            .find(|&i| has_theme(i) && !self.puzzle_ratings.is_rated(&set[i].id))
+            .or_else(|| round().find(|&i| has_theme(i)))
         else {
             self.status = format!(
                 "No {variant} puzzle has the theme {}; Z changes the filter.",
@@ -149,12 +187,17 @@ impl App {
         };
         let themes: Vec<&str> = p.themes.iter().map(|t| t.id()).collect();
         self.status = format!(
-            "Puzzle {}/{} ({}, {}): {solver} to move and {goal}. [{}]",
+            "Puzzle {}/{} ({}, {}): {solver} to move and {goal}. [{}]{}",
             index + 1,
             set.len(),
             p.id,
             p.difficulty,
-            themes.join(" ")
+            themes.join(" "),
+            if self.puzzle_ratings.is_rated(&p.id) {
+                " (already rated)"
+            } else {
+                ""
+            }
         );
         self.puzzles = Some(PuzzleMode {
             set,
@@ -217,33 +260,30 @@ impl App {
                 }
                 if solved {
                     let clean = m.session.solved_clean();
-                    let p = m.session.puzzle();
-                    self.puzzle_ratings.rate(&p.id, p.difficulty, clean);
-                    m.tried += 1;
-                    if clean {
-                        m.solved += 1;
-                        m.streak += 1;
-                    } else {
-                        m.streak = 0;
-                    }
+                    let rated = self.rate_puzzle_once(clean);
+                    let Some(m) = self.puzzles.as_ref() else {
+                        return;
+                    };
                     let r = self.puzzle_ratings.player;
-                    self.puzzle_ratings.best_streak = self.puzzle_ratings.best_streak.max(m.streak);
-                    self.status = format!(
-                        "Solved{}! Streak {}, {}/{} clean, rating {:.0} ±{:.0}. z: next puzzle.",
+                    self.status =
+                        format!(
+                        "Solved{}! Streak {}, {}/{} clean, rating {:.0} ±{:.0}{}. z: next puzzle.",
                         if clean { "" } else { " (with help)" },
                         m.streak,
                         m.solved,
                         m.tried,
                         r.rating,
-                        r.deviation
+                        r.deviation,
+                        if rated { "" } else { " (already rated: not rated again)" }
                     );
-                    self.store_ratings();
                 } else {
                     self.status = format!("Correct. The reply: {text}. Your move.");
                 }
             }
             Answer::Wrong { played, refutation } => {
-                m.streak = 0;
+                // The first wrong move decides the result (a loss): rated now, so that leaving
+                // and coming back cannot turn it into a clean solve.
+                self.rate_puzzle_once(false);
                 self.status = if refutation.is_empty() {
                     format!("{played} is not the move. Try again (t hint, g give up, z next).")
                 } else {
@@ -260,7 +300,12 @@ impl App {
     /// A hint in a puzzle.
     pub(crate) fn puzzle_hint(&mut self) {
         if let Some(m) = self.puzzles.as_mut() {
-            self.status = match m.session.hint() {
+            let hint = m.session.hint();
+            if hint.is_some() {
+                // A hint decides the result (a loss), as a wrong move does.
+                self.rate_puzzle_once(false);
+            }
+            self.status = match hint {
                 Some(Hint::From(sq)) => format!("Hint: move the piece on {sq}."),
                 Some(Hint::Move(t)) => format!("Hint: {t}."),
                 None => "This puzzle is over: z for the next one.".into(),
@@ -273,14 +318,8 @@ impl App {
         if let Some(m) = self.puzzles.as_mut() {
             let rest = m.session.give_up();
             if !rest.is_empty() {
-                {
-                    let p = m.session.puzzle();
-                    self.puzzle_ratings.rate(&p.id, p.difficulty, false);
-                }
-                m.tried += 1;
-                m.streak = 0;
+                self.rate_puzzle_once(false);
                 self.status = format!("The solution: {}. z: next puzzle.", rest.join(" "));
-                self.store_ratings();
             }
         }
     }

@@ -36,7 +36,7 @@ export class PlayCtrl {
     this.human = "black"; // the human's colour
     this.hotseat = false; // two players on this device (no engine), both sides moved by clicking
     this.names = { black: "", white: "" }; // hot-seat players' names ("" = the colour's name)
-    this.level = 4;
+    this.level = 4; // = crown_ai::DEFAULT_LEVEL (TABLES_FROM_LEVEL): the lowest level that plays its endings from the databases
     this.engineTurn = 0; // counts the engine's turns: a move that comes after a takeback or a new game is dropped
     this.thinking = false;
     this.lastScore = null; // engine's last score from its own point of view
