@@ -39,16 +39,21 @@ enum PuzzlesCommand {
     Check(CheckArgs),
 }
 
+/// The default search budget of `gen` and `check`: the one the committed sets were proven with
+/// (docs/puzzles.md), in nodes so that a check repeats the proof on any machine.
+const DEFAULT_NODES: u64 = 30_000;
+
 /// How hard to search: `--movetime MS` or `--nodes N` for the first search of a position and of
 /// each other move; the confirmation searches four times as long.
 #[derive(Args, Debug, Clone)]
 struct SearchArgs {
     /// Search each position (and the position after each other move) for this many ms; the
-    /// confirmation of a candidate searches four times as long [default: 100].
+    /// confirmation of a candidate searches four times as long (depends on the machine's load).
     #[arg(long, conflicts_with = "nodes")]
     movetime: Option<u64>,
     /// Search this many nodes instead (deterministic whatever the machine's load); the
-    /// confirmation four times as many.
+    /// confirmation four times as many [default: 30000, the budget the committed sets were
+    /// proven with].
     #[arg(long)]
     nodes: Option<u64>,
     /// Worker threads, one single-threaded engine each, 1 to 64.
@@ -77,7 +82,12 @@ impl SearchArgs {
                     ..Limits::default()
                 },
             }),
-            (None, ms) => Ok(FinderOptions::movetime(ms.unwrap_or(100))),
+            (None, Some(ms)) => Ok(FinderOptions::movetime(ms)),
+            (None, None) => Self {
+                nodes: Some(DEFAULT_NODES),
+                ..self.clone()
+            }
+            .options(),
         }
     }
 
@@ -349,6 +359,7 @@ fn check(args: &CheckArgs) -> Result<ExitCode, CliError> {
     }
     let puzzles = read_jsonl(std::io::BufReader::new(file))
         .map_err(|e| CliError(format!("{}: {e}", path.display())))?;
+    ensure_databases(&args.search.egdb, &puzzles)?;
     let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
     let tables = args.search.egdb.load();
     let bar = bar(puzzles.len() as u64, "puzzles");
@@ -406,4 +417,42 @@ fn check(args: &CheckArgs) -> Result<ExitCode, CliError> {
     } else {
         ExitCode::from(1)
     })
+}
+
+/// Before a check: the puzzles were proven with the recommended (≤5-piece) databases of their
+/// game, so build those that the database directory (`--egdb DIR` or the default one) lacks, in the
+/// foreground with `crown egdb build`'s progress; with `--no-egdb`, one warning line instead.
+fn ensure_databases(egdb: &crate::common::EgdbArgs, puzzles: &[Puzzle]) -> Result<(), CliError> {
+    use crown_ai::tables::auto::{AutoBuild, RECOMMENDED_PIECES};
+    if egdb.no_egdb {
+        eprintln!(
+            "warning: --no-egdb: the puzzles were proven with the ≤{RECOMMENDED_PIECES}-piece databases; results may differ without them"
+        );
+        return Ok(());
+    }
+    let dir = egdb
+        .egdb
+        .clone()
+        .or_else(crown_egdb::Tablebase::default_dir)
+        .ok_or_else(|| {
+            CliError("no database directory: give --egdb DIR or set CROWN_EGDB_DIR".into())
+        })?;
+    for v in crown_core::Variant::ALL {
+        if puzzles.iter().any(|p| p.variant == v)
+            && !AutoBuild::is_complete(&dir, v, RECOMMENDED_PIECES)
+        {
+            eprintln!(
+                "building the ≤{RECOMMENDED_PIECES}-piece {} databases in {} first (once; --no-egdb skips)",
+                v.id(),
+                dir.display()
+            );
+            crate::commands::egdb::build_with_progress(&crown_egdb::BuildOptions {
+                variant: v,
+                pieces: RECOMMENDED_PIECES,
+                dir: dir.clone(),
+                threads: None,
+            })?;
+        }
+    }
+    Ok(())
 }
