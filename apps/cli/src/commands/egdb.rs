@@ -154,17 +154,26 @@ pub fn run(args: &EgdbArgs) -> Result<ExitCode, CliError> {
 }
 
 fn build(a: &BuildArgs) -> Result<ExitCode, CliError> {
-    let opts = BuildOptions {
+    if a.threads == Some(0) {
+        return Err(CliError("--threads must be at least 1".into()));
+    }
+    build_with_progress(&BuildOptions {
         variant: variant(&a.variant)?,
         pieces: a.pieces,
         dir: a.dir.dir()?,
         threads: a.threads,
-    };
-    if a.threads == Some(0) {
-        return Err(CliError("--threads must be at least 1".into()));
-    }
+    })?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Build (or complete) a database set in the foreground as `crown egdb build` does: a progress bar
+/// on stderr, then one summary line on stdout (and a line per damaged file replaced).
+///
+/// # Errors
+/// The build's error, one line.
+pub fn build_with_progress(opts: &BuildOptions) -> Result<(), CliError> {
     let bar = bar();
-    let report = crown_egdb::build(&opts, &bar)?;
+    let report = crown_egdb::build(opts, &bar)?;
     bar.0.finish_and_clear();
     for r in &report.replaced {
         println!("replaced damaged file: {r}");
@@ -181,7 +190,7 @@ fn build(a: &BuildArgs) -> Result<ExitCode, CliError> {
         report.seconds,
         report.positions as f64 / report.seconds.max(1e-9)
     );
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
 
 fn probe(a: &ProbeArgs) -> Result<ExitCode, CliError> {

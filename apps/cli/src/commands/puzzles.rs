@@ -2,6 +2,7 @@
 //! writes them as JSON Lines; `check` re-proves every puzzle of a file (docs/puzzles.md).
 
 use crate::commands::annotate::write_atomic;
+use crate::common::OutFile;
 use crate::CliError;
 use clap::{Args, Subcommand};
 use crown_ai::puzzle::{read_jsonl, write_jsonl, Finder, FinderOptions, Puzzle, Source, Theme};
@@ -18,6 +19,9 @@ use std::time::Instant;
 /// Set by Ctrl-C, SIGTERM or SIGHUP: the work stops and what is finished is kept.
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
+/// The exit code of an interrupted `gen` or `check` (128 + SIGINT, as `crown annotate`).
+const INTERRUPTED_EXIT: u8 = 130;
+
 /// Arguments of `crown puzzles`.
 #[derive(Args, Debug)]
 pub struct PuzzlesArgs {
@@ -27,22 +31,29 @@ pub struct PuzzlesArgs {
 
 #[derive(Subcommand, Debug)]
 enum PuzzlesCommand {
-    /// Find puzzles in the games of PDN files and write them as JSON Lines.
+    /// Find puzzles in the games of PDN files and write them as JSON Lines (exit 130 when
+    /// interrupted).
     Gen(GenArgs),
-    /// Re-prove every puzzle of a JSON Lines file; exit 1 naming each one that fails.
+    /// Re-prove every puzzle of a JSON Lines file; exit 1 naming each one that fails (130 when
+    /// interrupted).
     Check(CheckArgs),
 }
+
+/// The default search budget of `gen` and `check`: the one the committed sets were proven with
+/// (docs/puzzles.md), in nodes so that a check repeats the proof on any machine.
+const DEFAULT_NODES: u64 = 30_000;
 
 /// How hard to search: `--movetime MS` or `--nodes N` for the first search of a position and of
 /// each other move; the confirmation searches four times as long.
 #[derive(Args, Debug, Clone)]
 struct SearchArgs {
     /// Search each position (and the position after each other move) for this many ms; the
-    /// confirmation of a candidate searches four times as long [default: 100].
+    /// confirmation of a candidate searches four times as long (depends on the machine's load).
     #[arg(long, conflicts_with = "nodes")]
     movetime: Option<u64>,
     /// Search this many nodes instead (deterministic whatever the machine's load); the
-    /// confirmation four times as many.
+    /// confirmation four times as many [default: 30000, the budget the committed sets were
+    /// proven with].
     #[arg(long)]
     nodes: Option<u64>,
     /// Worker threads, one single-threaded engine each, 1 to 64.
@@ -71,7 +82,12 @@ impl SearchArgs {
                     ..Limits::default()
                 },
             }),
-            (None, ms) => Ok(FinderOptions::movetime(ms.unwrap_or(100))),
+            (None, Some(ms)) => Ok(FinderOptions::movetime(ms)),
+            (None, None) => Self {
+                nodes: Some(DEFAULT_NODES),
+                ..self.clone()
+            }
+            .options(),
         }
     }
 
@@ -91,8 +107,8 @@ struct GenArgs {
     /// PDN files (games of one or several of the three games).
     #[arg(required = true)]
     files: Vec<PathBuf>,
-    /// The JSON Lines file to write (rewritten after every game, so an interrupted run keeps
-    /// what it found).
+    /// The JSON Lines file to write (rewritten after every game once a puzzle is found, so
+    /// an interrupted run keeps what it found; a file already there is left alone until then).
     #[arg(long)]
     out: PathBuf,
     /// Only the first N games of each file.
@@ -224,11 +240,17 @@ fn gen(args: &GenArgs) -> Result<ExitCode, CliError> {
             "none of the games replays; nothing written".into(),
         ));
     }
-    // Fail on an unusable output before the long work.
-    write_atomic(&args.out, b"")?;
+    // Fail on an unusable output before the long work, without touching a file already there: a
+    // temporary file beside it is created and removed again. The output is written only once
+    // there is a puzzle to write, or when the run is complete.
+    drop(OutFile::create(&args.out, "--out")?);
     let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
     let tables = args.search.egdb.load();
     let total: u64 = jobs.iter().map(|j| j.moves.len() as u64).sum();
+    eprintln!(
+        "searching {} games ({total} positions); Ctrl-C stops and keeps the puzzles found",
+        jobs.len()
+    );
     let bar = bar(total, "positions");
     let started = Instant::now();
     // Results per game, in file order; positions already made puzzles (any game) are skipped.
@@ -237,8 +259,14 @@ fn gen(args: &GenArgs) -> Result<ExitCode, CliError> {
     let next = AtomicUsize::new(0);
     let found = AtomicUsize::new(0);
     let write_error: Mutex<Option<CliError>> = Mutex::new(None);
-    let write_out = |results: &[Option<Vec<Puzzle>>]| -> Result<(), CliError> {
+    let written = AtomicBool::new(false);
+    // Rewrite the output with every puzzle found so far; with `partial`, only when there is one.
+    let write_out = |results: &[Option<Vec<Puzzle>>], partial: bool| -> Result<(), CliError> {
         let all: Vec<Puzzle> = results.iter().flatten().flatten().cloned().collect();
+        if partial && all.is_empty() {
+            return Ok(());
+        }
+        written.store(true, Ordering::SeqCst);
         let mut buf = Vec::new();
         write_jsonl(&mut buf, &all).map_err(|e| CliError(e.to_string()))?;
         write_atomic(&args.out, &buf)
@@ -277,7 +305,7 @@ fn gen(args: &GenArgs) -> Result<ExitCode, CliError> {
                     bar.set_message(format!("{n} puzzles"));
                     if let Ok(mut r) = results.lock() {
                         r[i] = Some(puzzles);
-                        if let Err(e) = write_out(&r) {
+                        if let Err(e) = write_out(&r, true) {
                             if let Ok(mut w) = write_error.lock() {
                                 *w = Some(e);
                             }
@@ -293,6 +321,11 @@ fn gen(args: &GenArgs) -> Result<ExitCode, CliError> {
         return Err(e);
     }
     let results = results.into_inner().unwrap_or_default();
+    let interrupted = INTERRUPTED.load(Ordering::SeqCst);
+    if !interrupted {
+        // Complete: the output is the run's result, even with no puzzle.
+        write_out(&results, false)?;
+    }
     let done = results.iter().filter(|r| r.is_some()).count();
     let all: Vec<Puzzle> = results.into_iter().flatten().flatten().collect();
     let secs = started.elapsed().as_secs_f64();
@@ -302,14 +335,18 @@ fn gen(args: &GenArgs) -> Result<ExitCode, CliError> {
         args.out.display(),
         all.len(),
         jobs.len(),
-        if INTERRUPTED.load(Ordering::SeqCst) {
-            " (interrupted)"
-        } else {
-            ""
+        match (interrupted, written.load(Ordering::SeqCst)) {
+            (false, _) => "",
+            (true, true) => " (interrupted)",
+            (true, false) => " (interrupted; nothing written)",
         },
         theme_counts(&all)
     );
-    Ok(ExitCode::SUCCESS)
+    Ok(if interrupted {
+        ExitCode::from(INTERRUPTED_EXIT)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 fn check(args: &CheckArgs) -> Result<ExitCode, CliError> {
@@ -322,6 +359,7 @@ fn check(args: &CheckArgs) -> Result<ExitCode, CliError> {
     }
     let puzzles = read_jsonl(std::io::BufReader::new(file))
         .map_err(|e| CliError(format!("{}: {e}", path.display())))?;
+    ensure_databases(&args.search.egdb, &puzzles)?;
     let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
     let tables = args.search.egdb.load();
     let bar = bar(puzzles.len() as u64, "puzzles");
@@ -372,11 +410,49 @@ fn check(args: &CheckArgs) -> Result<ExitCode, CliError> {
             ""
         }
     );
-    Ok(
-        if failures.is_empty() && !INTERRUPTED.load(Ordering::SeqCst) {
-            ExitCode::SUCCESS
-        } else {
-            ExitCode::from(1)
-        },
-    )
+    Ok(if INTERRUPTED.load(Ordering::SeqCst) {
+        ExitCode::from(INTERRUPTED_EXIT)
+    } else if failures.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+/// Before a check: the puzzles were proven with the recommended (≤5-piece) databases of their
+/// game, so build those that the database directory (`--egdb DIR` or the default one) lacks, in the
+/// foreground with `crown egdb build`'s progress; with `--no-egdb`, one warning line instead.
+fn ensure_databases(egdb: &crate::common::EgdbArgs, puzzles: &[Puzzle]) -> Result<(), CliError> {
+    use crown_ai::tables::auto::{AutoBuild, RECOMMENDED_PIECES};
+    if egdb.no_egdb {
+        eprintln!(
+            "warning: --no-egdb: the puzzles were proven with the ≤{RECOMMENDED_PIECES}-piece databases; results may differ without them"
+        );
+        return Ok(());
+    }
+    let dir = egdb
+        .egdb
+        .clone()
+        .or_else(crown_egdb::Tablebase::default_dir)
+        .ok_or_else(|| {
+            CliError("no database directory: give --egdb DIR or set CROWN_EGDB_DIR".into())
+        })?;
+    for v in crown_core::Variant::ALL {
+        if puzzles.iter().any(|p| p.variant == v)
+            && !AutoBuild::is_complete(&dir, v, RECOMMENDED_PIECES)
+        {
+            eprintln!(
+                "building the ≤{RECOMMENDED_PIECES}-piece {} databases in {} first (once; --no-egdb skips)",
+                v.id(),
+                dir.display()
+            );
+            crate::commands::egdb::build_with_progress(&crown_egdb::BuildOptions {
+                variant: v,
+                pieces: RECOMMENDED_PIECES,
+                dir: dir.clone(),
+                threads: None,
+            })?;
+        }
+    }
+    Ok(())
 }
