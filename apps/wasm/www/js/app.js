@@ -109,7 +109,7 @@ class App {
     this.renderStatus();
     this.renderButtons();
     this.analysis.render(analysing);
-    this.announcer.update(t, n);
+    this.announcer.update(t, n, ctrl.outcomeView ? (o) => ctrl.outcomeView(o) : (o) => o);
     if (ctrl.afterRender) ctrl.afterRender();
     this.saveLocal();
     this.syncUrl();
@@ -222,7 +222,7 @@ class App {
     }
     this.overShownFor = key;
     t.overShown = true;
-    showGameOver(this.ctrl.overTitle(o), o);
+    showGameOver(this.ctrl.overTitle(o), this.ctrl.outcomeView ? this.ctrl.outcomeView(o) : o);
   }
 
   // ---- pages ------------------------------------------------------------------------------------

@@ -130,11 +130,20 @@ export class AnalysisCtrl {
    * as a resignation, time or agreement the file does not mention.
    */
   outcomeText(o) {
-    if (this.pdnInfo && BOARD_LESS_ENDS.includes(o.reason)) {
-      const who = o.winner ? `${cap(o.winner)} wins` : "Draw";
-      return `${o.result} · ${who} (the result the PDN gives; how the game ended is not recorded)`;
-    }
+    const v = this.outcomeView(o);
+    if (v !== o) return `${o.result} · ${v.text}`;
     return `${o.result} · ${o.text}`;
+  }
+
+  /**
+   * Outcome `o` as the game-over dialog and the screen-reader announcement word it: an imported
+   * game's result that the board does not show gets the status line's wording ("Black wins (the
+   * result the PDN gives; …)"), not the resignation the board's game records; others as they are.
+   */
+  outcomeView(o) {
+    if (!this.pdnInfo || !BOARD_LESS_ENDS.includes(o.reason)) return o;
+    const who = o.winner ? `${cap(o.winner)} wins` : "Draw";
+    return { ...o, text: `${who} (the result the PDN gives; how the game ended is not recorded)` };
   }
 
   /** The game-over dialog's title for outcome `o`. */

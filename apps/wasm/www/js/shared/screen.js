@@ -185,11 +185,15 @@ export class Announcer {
     this.start = null;
   }
 
-  /** After a refresh of `table` (with `n` plies). */
-  update(table, n) {
+  /**
+   * After a refresh of `table` (with `n` plies); `word(o)`: the page's wording of an outcome (the
+   * analysis page says an imported result as the PDN gives it).
+   */
+  update(table, n, word = (o) => o) {
     const start = table.game.startFen();
     if (this.start === start && this.plies != null && n === this.plies + 1) {
-      keyboard.announce($("announce"), keyboard.moveSentence(table.history[n - 1], table.game.outcome()));
+      const o = table.game.outcome();
+      keyboard.announce($("announce"), keyboard.moveSentence(table.history[n - 1], o && word(o)));
     }
     this.start = start;
     this.plies = n;
