@@ -171,10 +171,13 @@ impl Tally {
 
 #[derive(Default)]
 struct Tally {
-    /// Printed as they come, too (a long run shows them before its end).
+    /// Moves answered `200`.
     acked: AtomicU64,
+    /// Moves sent more than once (a reply lost or the server down).
     retried: AtomicU64,
+    /// Unexpected refusals, also printed to stderr as they come (see [`Tally::refuse`]).
     refusals: Mutex<Vec<String>>,
+    /// Every game played: its id and acknowledged moves.
     games: Mutex<Vec<(String, Acked)>>,
 }
 
