@@ -162,13 +162,6 @@ async fn until_answered(
 /// One game's acknowledged moves: ply -> text.
 type Acked = BTreeMap<usize, String>;
 
-impl Tally {
-    fn refuse(&self, r: String) {
-        eprintln!("refused: {r}");
-        self.refusals.lock().unwrap().push(r);
-    }
-}
-
 #[derive(Default)]
 struct Tally {
     /// Moves answered `200`.
@@ -179,6 +172,13 @@ struct Tally {
     refusals: Mutex<Vec<String>>,
     /// Every game played: its id and acknowledged moves.
     games: Mutex<Vec<(String, Acked)>>,
+}
+
+impl Tally {
+    fn refuse(&self, r: String) {
+        eprintln!("refused: {r}");
+        self.refusals.lock().unwrap().push(r);
+    }
 }
 
 /// A game with both seats taken: (id, black token, white token, view), or `None` at `stop`.

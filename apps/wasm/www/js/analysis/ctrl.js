@@ -130,9 +130,7 @@ export class AnalysisCtrl {
    * as a resignation, time or agreement the file does not mention.
    */
   outcomeText(o) {
-    const v = this.outcomeView(o);
-    if (v !== o) return `${o.result} · ${v.text}`;
-    return `${o.result} · ${o.text}`;
+    return `${o.result} · ${this.outcomeView(o).text}`;
   }
 
   /**
