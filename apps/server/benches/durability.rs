@@ -11,8 +11,8 @@
 //!
 //! Each client plays human-vs-human American checkers games (both seat tokens), each move picked
 //! at random from the view's `legal_moves` and sent with `ply`; a new game replaces a finished
-//! one. Every move answered `200` is recorded as acknowledged (its text as the reply's
-//! `moves[ply]`). A move whose reply was lost (connection refused or reset, `408`, `5xx`) is sent
+//! one. Every move answered `200` is recorded as acknowledged, with the text sent and the reply's
+//! `moves[ply]`. A move whose reply was lost (connection refused or reset, `408`, `5xx`) is sent
 //! again with the same text and `ply` until the server answers: `200` (first try or the retry
 //! committed it; the server answers a retry of a committed move like the first time) counts as
 //! acknowledged, anything else is an unexpected refusal. Every unexpected refusal is printed with
@@ -20,13 +20,19 @@
 //! on).
 //!
 //! At the end the server is killed once more and restarted, and every game is read from it
-//! (`GET /api/games/{id}`, loaded from the database): each acknowledged move must be the stored
-//! game's move at its ply. Prints restarts, acknowledged moves, lost moves and the refusals; exits
-//! 1 if any acknowledged move was lost.
+//! (`GET /api/games/{id}`, loaded from the database) and checked by [`verify::verify`]: each
+//! acknowledged move's sent text must be the stored game's move at its ply (else it is lost; a
+//! game not read back loses all its moves) and the reply's echoed `moves[ply]` (else it is
+//! mismatched: the bench sends `legal_moves` texts, which are canonical). Prints restarts,
+//! acknowledged, lost and mismatched moves and the refusals; exits 1 if any acknowledged move was
+//! lost or mismatched. `tests/durability_verify.rs` shows that check reporting each kind of loss.
 
 #[allow(dead_code)]
 #[path = "../tests/common/pg.rs"]
 mod pg;
+
+#[path = "durability/verify.rs"]
+mod verify;
 
 use crown_core::rng::Rng;
 use serde_json::{json, Value};
@@ -35,6 +41,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+use verify::{Ack, Acked, Finding};
 
 struct Opts {
     restarts: usize,
@@ -159,9 +166,6 @@ async fn until_answered(
     }
 }
 
-/// One game's acknowledged moves: ply -> text.
-type Acked = BTreeMap<usize, String>;
-
 #[derive(Default)]
 struct Tally {
     /// Moves answered `200`.
@@ -272,8 +276,8 @@ async fn client(
             }
             match reply {
                 Some((200, v)) => {
-                    let text = v["moves"][ply].as_str().unwrap_or_default().to_string();
-                    acked.insert(ply, text);
+                    let echoed = v["moves"][ply].as_str().map(str::to_string);
+                    acked.insert(ply, Ack { sent: mv, echoed });
                     tally.acked.fetch_add(1, Ordering::Relaxed);
                     game = v;
                 }
@@ -367,7 +371,7 @@ fn main() {
         .enable_all()
         .build()
         .unwrap();
-    let lost = rt.block_on(run(&o, &server, &store));
+    let bad = rt.block_on(run(&o, &server, &store));
     if let Ok(log) = std::fs::read_to_string(&server.log) {
         let errors: Vec<&str> = log.lines().filter(|l| l.contains("ERROR")).collect();
         println!("server log: {} ERROR lines", errors.len());
@@ -376,12 +380,12 @@ fn main() {
         }
     }
     drop(pg);
-    if lost > 0 {
+    if bad > 0 {
         std::process::exit(1);
     }
 }
 
-/// Returns the number of acknowledged moves lost.
+/// Returns the number of acknowledged moves lost or mismatched.
 async fn run(o: &Opts, server: &Server, store: &str) -> usize {
     println!(
         "crown-server durability: {store}, {} restarts, {} clients, kill every {}-{} ms, seed {}",
@@ -450,51 +454,54 @@ async fn run(o: &Opts, server: &Server, store: &str) -> usize {
     }
     let games = std::mem::take(&mut *tally.games.lock().unwrap());
     let never = AtomicBool::new(false);
-    let mut lost = Vec::new();
-    for (id, acked) in &games {
-        let stored = until_answered(&never, || {
+    let mut stored = BTreeMap::new();
+    for (id, _) in &games {
+        let reply = until_answered(&never, || {
             http.get(format!("{}/api/games/{id}", server.base))
         })
         .await;
-        let moves: Vec<String> = match &stored {
-            Some((200, v)) => v["moves"]
-                .as_array()
-                .map(|a| {
-                    a.iter()
-                        .map(|m| m.as_str().unwrap_or_default().to_string())
-                        .collect()
-                })
-                .unwrap_or_default(),
-            _ => Vec::new(),
-        };
-        for (&ply, text) in acked {
-            if moves.get(ply) != Some(text) {
-                lost.push(format!(
-                    "game {id} ply {ply}: acknowledged {text}, stored {:?}",
-                    moves.get(ply)
-                ));
+        match reply {
+            Some((200, v)) => {
+                let moves: Vec<String> = v["moves"]
+                    .as_array()
+                    .map(|a| {
+                        a.iter()
+                            .map(|m| m.as_str().unwrap_or_default().to_string())
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                stored.insert(id.clone(), moves);
             }
+            // Not stored: every acknowledged move of it is lost.
+            other => println!("  game {id} not read back: {other:?}"),
         }
     }
+    let findings = verify::verify(&games, &stored);
+    let lost = findings
+        .iter()
+        .filter(|f| matches!(f, Finding::Lost { .. }))
+        .count();
+    let mismatched = findings.len() - lost;
     let _ = child.kill();
     let _ = child.wait();
     let refusals = tally.refusals.lock().unwrap();
     println!(
         "restarts: {}, games: {}, acknowledged moves: {}, moves retried after a lost reply: {}, \
-         lost: {}, unexpected refusals: {} ({:.0} s)",
+         lost: {}, mismatched: {}, unexpected refusals: {} ({:.0} s)",
         o.restarts,
         games.len(),
         tally.acked.load(Ordering::Relaxed),
         tally.retried.load(Ordering::Relaxed),
-        lost.len(),
+        lost,
+        mismatched,
         refusals.len(),
         started.elapsed().as_secs_f64()
     );
     for r in refusals.iter() {
         println!("  refused: {r}");
     }
-    for l in &lost {
-        println!("  LOST: {l}");
+    for f in &findings {
+        println!("  {f}");
     }
-    lost.len()
+    findings.len()
 }
