@@ -115,6 +115,34 @@ async fn a_rated_game_that_is_not_one_is_refused() {
     }
 }
 
+/// An engine that never finds a move: enough to make engine games possible on the test server.
+struct Idle;
+
+impl crown_server::engine::MovePicker for Idle {
+    fn pick(
+        &self,
+        _: &crown_core::Game,
+        _: u8,
+        _: Option<(u64, u64)>,
+        _: &std::sync::atomic::AtomicBool,
+    ) -> Option<String> {
+        None
+    }
+}
+
+#[tokio::test]
+async fn a_rated_game_against_the_engine_is_refused() {
+    let app = server().engine(std::sync::Arc::new(Idle)).start().await;
+    let alice = sign_up(&app, "alice", "password-a").await;
+    let body = json!({"variant": "american", "rated": true, "time_control": blitz(),
+                      "opponent": "engine"});
+    let (s, _, e) = with(Some(&alice), post("/api/games", body))
+        .send(&app)
+        .await;
+    assert_eq!(s, StatusCode::BAD_REQUEST, "{e}");
+    assert_eq!(e["error"]["code"], "rated_needs_human", "{e}");
+}
+
 #[tokio::test]
 async fn a_casual_game_links_a_logged_in_seat_and_takes_guests() {
     let app = server().start().await;
