@@ -78,6 +78,8 @@ fn record(id: &str, turn_started: u64) -> GameRecord {
             rematch: None,
             reserved: false,
             abort_after_ms: 0,
+            rated: false,
+            accounts: Default::default(),
         },
         moves,
         // Now: a game younger than a lease without one is left to its creator, so no live

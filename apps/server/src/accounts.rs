@@ -94,6 +94,35 @@ pub fn not_logged_in() -> Error {
     )
 }
 
+/// `login_required` (401): a rated game's seat needs a log-in session.
+pub fn login_required() -> Error {
+    Error::new(
+        ErrorKind::Unauthenticated,
+        "login_required",
+        "a rated game's seat needs a log-in session (POST /api/login)",
+    )
+}
+
+/// The account of the request's session cookie, if it carries a valid one; `None` for a guest
+/// (no cookie, an unknown or expired session, or a server without accounts).
+///
+/// # Errors
+/// `storage`.
+pub async fn seat_account(
+    app: &App,
+    token: Option<String>,
+) -> Result<Option<crate::store::SeatAccount>, Error> {
+    let Some(token) = token else { return Ok(None) };
+    match session_user(app, &token).await {
+        Ok(u) => Ok(u.map(|u| crate::store::SeatAccount {
+            user_id: u.id,
+            name: u.name,
+        })),
+        Err(e) if e.code == "accounts_unavailable" => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
 /// The key a username is unique under: its lower case.
 pub fn name_key(name: &str) -> String {
     name.to_lowercase()

@@ -34,6 +34,7 @@ pub mod limit;
 pub mod live;
 pub mod lobby;
 pub mod pdn;
+pub mod ratings;
 pub mod registry;
 pub mod routes;
 pub mod scheduler;

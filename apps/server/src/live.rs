@@ -136,6 +136,8 @@ impl Live {
             rematch: None,
             reserved: false,
             abort_after_ms: 0,
+            rated: false,
+            accounts: Default::default(),
         };
         *seat_mut(&mut meta, creator) = Seat::Human {
             token_sha256: Some(token_hash(&creator_token)),

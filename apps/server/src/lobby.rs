@@ -61,6 +61,10 @@ pub struct Seek {
     pub name: Option<String>,
     /// Whether the game starts from a set-up position rather than the variant's start.
     pub setup: bool,
+    /// Whether the game is rated (docs/api.md, "Ratings").
+    pub rated: bool,
+    /// The creator's account name when the creator's seat is linked to one, else `null`.
+    pub account: Option<String>,
     /// Creation time, ms since the Unix epoch.
     pub created_ms: u64,
 }
@@ -121,6 +125,8 @@ fn seek_of(rec: &GameRecord) -> Option<Seek> {
         color: open.name(),
         name: meta.names.get(open.opposite()).map(str::to_string),
         setup,
+        rated: meta.rated,
+        account: meta.accounts.get(open.opposite()).map(|a| a.name.clone()),
         created_ms: rec.created_ms,
     })
 }
@@ -159,7 +165,7 @@ async fn accept(
     client: Option<std::net::IpAddr>,
 ) -> Result<RematchSeat, Error> {
     let nh = app.handle(&new_id).await?;
-    let (new_color, token, game) = app.join_seat(&nh, true, client).await?;
+    let (new_color, token, game) = app.join_seat(&nh, true, client, None).await?;
     Ok(RematchSeat {
         created: false,
         id: new_id,

@@ -29,16 +29,23 @@ fn player(seat: &Seat, name: Option<&str>) -> String {
     }
 }
 
-/// The game as one PDN record (roster tags, `GameType`, `FEN` for set-up starts, the moves and the
+/// The game as one PDN record (roster tags: a linked seat's account name, else the seat's name, `GameType`, `FEN` for set-up starts, the moves and the
 /// result; `*` while the game goes on).
 ///
 /// # Errors
 /// None today; the `Result` leaves room for games PDN cannot express.
 pub fn export(live: &Live) -> Result<String, Error> {
     let date = pdn_date(live.rec.created_ms);
-    let names = &live.rec.meta.names;
-    let black = player(&live.rec.meta.black, names.black.as_deref());
-    let white = player(&live.rec.meta.white, names.white.as_deref());
+    // A seat linked to an account is written with the account's name (docs/api.md, "Ratings").
+    let meta = &live.rec.meta;
+    let name = |c: crown_core::Color| {
+        meta.accounts
+            .get(c)
+            .map(|a| a.name.as_str())
+            .or(meta.names.get(c))
+    };
+    let black = player(&meta.black, name(crown_core::Color::Black));
+    let white = player(&meta.white, name(crown_core::Color::White));
     let site = format!("Crown server, game {}", live.rec.id);
     let tags = [
         ("Event", "Crown online game"),

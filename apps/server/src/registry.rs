@@ -155,7 +155,7 @@ impl App {
         &self,
         h: &Arc<GameHandle>,
     ) -> Result<(crown_core::Color, String, live::GameView), Error> {
-        self.join_seat(h, false, None).await
+        self.join_seat(h, false, None, None).await
     }
 
     /// [`App::join`] by a client at `client`, which then holds a seat of the game: counted
@@ -168,8 +168,9 @@ impl App {
         &self,
         h: &Arc<GameHandle>,
         client: Option<std::net::IpAddr>,
+        account: Option<crate::store::SeatAccount>,
     ) -> Result<(crown_core::Color, String, live::GameView), Error> {
-        self.join_seat(h, false, client).await
+        self.join_seat(h, false, client, account).await
     }
 
     /// The error for an address that holds seats of `max_games_per_ip` unfinished games.
@@ -224,6 +225,7 @@ impl App {
         h: &Arc<GameHandle>,
         reserved_ok: bool,
         client: Option<std::net::IpAddr>,
+        account: Option<crate::store::SeatAccount>,
     ) -> Result<(crown_core::Color, String, live::GameView), Error> {
         let token = crate::token::random_hex(32)?;
         let t2 = token.clone();
@@ -237,7 +239,23 @@ impl App {
                          with POST /api/games/{id}/rematch on the finished game",
                     ));
                 }
-                live.join(t2.clone(), now)
+                if live.rec.meta.rated && live.rec.status == "open" {
+                    let Some(a) = &account else {
+                        return Err(crate::accounts::login_required());
+                    };
+                    let theirs = live.rec.meta.accounts.black.as_ref();
+                    let theirs = theirs.or(live.rec.meta.accounts.white.as_ref());
+                    if theirs.is_some_and(|t| t.user_id == a.user_id) {
+                        return Err(Error::conflict(
+                            "same_account",
+                            "a rated game is between two different accounts: this one holds the \
+                             other seat",
+                        ));
+                    }
+                }
+                let color = live.join(t2.clone(), now)?;
+                live.rec.meta.accounts.set(color, account.clone());
+                Ok(color)
             })
             .await;
         let (color, _) = match joined {

@@ -118,6 +118,8 @@ fn record(id: &str) -> GameRecord {
             rematch: None,
             reserved: false,
             abort_after_ms: 0,
+            rated: false,
+            accounts: Default::default(),
         },
         moves: vec![],
         created_ms: 1,

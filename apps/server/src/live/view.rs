@@ -119,6 +119,11 @@ impl Live {
                 by: Color::from(r.by).name(),
             }),
             public: self.rec.meta.public,
+            rated: self.rec.meta.rated,
+            accounts: AccountsView {
+                black: account_view(self.rec.meta.accounts.black.as_ref()),
+                white: account_view(self.rec.meta.accounts.white.as_ref()),
+            },
             created_ms: self.rec.created_ms,
             updated_ms: self.rec.updated_ms,
         }
@@ -240,8 +245,34 @@ pub struct GameView {
     /// `true` for a public seek (created with `"public": true`, listed in the lobby while a seat is
     /// open), `false` for a private, link-only game or a game against the engine.
     pub public: bool,
+    /// `true` for a rated game (created with `"rated": true`).
+    pub rated: bool,
+    /// The accounts linked to the seats (`null`: a guest or an open seat).
+    pub accounts: AccountsView,
     /// Creation time, ms since the epoch.
     pub created_ms: u64,
     /// Last change, ms since the epoch.
     pub updated_ms: u64,
+}
+
+/// The account of one seat in a [`GameView`].
+#[derive(Clone, Debug, Serialize)]
+pub struct AccountView {
+    /// The account's name.
+    pub name: String,
+}
+
+/// The accounts of a game's seats in a [`GameView`].
+#[derive(Clone, Debug, Serialize)]
+pub struct AccountsView {
+    /// Black's account, `null` for a guest or an open seat.
+    pub black: Option<AccountView>,
+    /// White's account, `null` for a guest or an open seat.
+    pub white: Option<AccountView>,
+}
+
+fn account_view(a: Option<&crate::store::SeatAccount>) -> Option<AccountView> {
+    a.map(|a| AccountView {
+        name: a.name.clone(),
+    })
 }

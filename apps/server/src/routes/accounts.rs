@@ -97,7 +97,7 @@ fn check_origin(headers: &HeaderMap) -> Result<(), ApiError> {
 }
 
 /// The session token of the request's cookie, if any.
-fn session_token(headers: &HeaderMap) -> Option<String> {
+pub(crate) fn session_token(headers: &HeaderMap) -> Option<String> {
     headers
         .get_all(header::COOKIE)
         .iter()

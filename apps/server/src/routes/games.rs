@@ -62,6 +62,10 @@ pub struct CreateGame {
     /// The creator's name, shown on boards and written in PDN (1..=40 characters).
     #[serde(default)]
     pub name: Option<String>,
+    /// `true`: a rated game (the creator and the joiner logged in, a time control, the standard
+    /// start, a human opponent). Default `false`: casual.
+    #[serde(default)]
+    pub rated: bool,
 }
 
 /// The `time_control` of [`CreateGame`]: an object with exactly these fields.
@@ -120,6 +124,7 @@ pub fn join_url(id: &str) -> String {
 async fn create_game(
     State(app): State<App>,
     ClientIp(client): ClientIp,
+    headers: HeaderMap,
     JsonBody(req): JsonBody<CreateGame>,
 ) -> Result<(StatusCode, Json<SeatGranted>), ApiError> {
     let variant: Variant = req
@@ -225,6 +230,11 @@ async fn create_game(
             ));
         }
     }
+    let account =
+        crate::accounts::seat_account(&app, super::accounts::session_token(&headers)).await?;
+    if req.rated {
+        check_rated(&req, &other, account.is_some())?;
+    }
     let id = random_hex(8)?;
     let token = random_hex(32)?;
     let mut live = Live::create(
@@ -238,6 +248,8 @@ async fn create_game(
     );
     live.rec.meta.public = req.public;
     live.rec.meta.abort_after_ms = app.config.abort_after_ms;
+    live.rec.meta.rated = req.rated;
+    live.rec.meta.accounts.set(color, account);
     if let Some(name) = &req.name {
         let name = crate::lobby::check_name(name)?;
         live.rec.meta.names.set(color, Some(name));
@@ -255,6 +267,34 @@ async fn create_game(
             warnings,
         }),
     ))
+}
+
+/// Refuse a rated game that is not one: the creator logged in (`login_required`, 401), a time
+/// control (`rated_needs_clock`), the standard start (`rated_needs_standard_start`), a human
+/// opponent (`rated_needs_human`), all 400.
+fn check_rated(req: &CreateGame, other: &Seat, logged_in: bool) -> Result<(), ApiError> {
+    if !logged_in {
+        return Err(crate::accounts::login_required().into());
+    }
+    if matches!(other, Seat::Engine { .. }) {
+        return Err(ApiError::bad_request(
+            "rated_needs_human",
+            "a game against the engine cannot be rated",
+        ));
+    }
+    if req.time_control.is_none() {
+        return Err(ApiError::bad_request(
+            "rated_needs_clock",
+            "a rated game needs a time_control",
+        ));
+    }
+    if req.fen.is_some() || req.setup.is_some() {
+        return Err(ApiError::bad_request(
+            "rated_needs_standard_start",
+            "a rated game starts from the variant's standard position (no 'fen' or 'setup')",
+        ));
+    }
+    Ok(())
 }
 
 async fn list_games(
@@ -299,9 +339,12 @@ async fn join_game(
     State(app): State<App>,
     ClientIp(client): ClientIp,
     Path(id): Path<String>,
+    headers: HeaderMap,
 ) -> Result<Json<SeatGranted>, ApiError> {
     let h = app.handle_for_change(&id).await?;
-    let (color, token, game) = app.join_from(&h, client).await?;
+    let account =
+        crate::accounts::seat_account(&app, super::accounts::session_token(&headers)).await?;
+    let (color, token, game) = app.join_from(&h, client, account).await?;
     Ok(Json(SeatGranted {
         join_url: join_url(&id),
         id,

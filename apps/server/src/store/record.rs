@@ -159,6 +159,58 @@ pub struct GameMeta {
     /// game is created), in ms; 0 (and games stored before this field existed): never.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub abort_after_ms: u64,
+    /// A rated game (`"rated": true` at creation): both seats linked to two different accounts,
+    /// timed, from the standard start, between two people. Absent in games stored before this
+    /// field existed: casual.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rated: bool,
+    /// The accounts the seats are linked to: a seat taken by a request with a valid session
+    /// cookie. Absent (and in games stored before this field existed): guests.
+    #[serde(default, skip_serializing_if = "SeatAccounts::is_empty")]
+    pub accounts: SeatAccounts,
+}
+
+/// The account a seat is linked to.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatAccount {
+    /// The account's id ([`crate::store::UserRecord::id`]).
+    pub user_id: String,
+    /// The account's name when the seat was taken.
+    pub name: String,
+}
+
+/// The accounts linked to a game's seats.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatAccounts {
+    /// Black's account.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub black: Option<SeatAccount>,
+    /// White's account.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub white: Option<SeatAccount>,
+}
+
+impl SeatAccounts {
+    /// Whether neither seat is linked.
+    pub fn is_empty(&self) -> bool {
+        self.black.is_none() && self.white.is_none()
+    }
+
+    /// The account of `color`'s seat.
+    pub fn get(&self, color: crown_core::Color) -> Option<&SeatAccount> {
+        match color {
+            crown_core::Color::Black => self.black.as_ref(),
+            crown_core::Color::White => self.white.as_ref(),
+        }
+    }
+
+    /// Link `color`'s seat to `account`.
+    pub fn set(&mut self, color: crown_core::Color, account: Option<SeatAccount>) {
+        match color {
+            crown_core::Color::Black => self.black = account,
+            crown_core::Color::White => self.white = account,
+        }
+    }
 }
 
 fn is_zero(n: &u64) -> bool {

@@ -687,6 +687,8 @@ mod tests {
                 rematch: None,
                 reserved: false,
                 abort_after_ms: 0,
+                rated: false,
+                accounts: Default::default(),
             },
             moves: vec![],
             created_ms: 1,
