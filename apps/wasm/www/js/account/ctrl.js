@@ -5,6 +5,8 @@
 
 import * as view from "./view.js";
 
+const HINT_KEY = "crown-account"; // "1" after a log-in here (only a hint: never a name or password)
+
 let current = null; // the account logged in ({id, name, created_ms}), null for a guest
 
 /** The name of the account logged in ("" for a guest): online play's default player name. */
@@ -46,6 +48,23 @@ async function call(path, method = "GET", body) {
   return json;
 }
 
+function hint() {
+  try {
+    return localStorage.getItem(HINT_KEY);
+  } catch (_) {
+    return null;
+  }
+}
+
+function setHint(v) {
+  try {
+    if (v) localStorage.setItem(HINT_KEY, v);
+    else localStorage.removeItem(HINT_KEY);
+  } catch (_) {
+    /* private mode: asked again at each start */
+  }
+}
+
 /** The header's account control and its dialogs. */
 export class AccountCtrl {
   /** Build the control in element `box` (the header's #account). */
@@ -62,6 +81,11 @@ export class AccountCtrl {
 
   /** Ask the server who is logged in (a guest when it says so or cannot be reached). */
   async start() {
+    // a guest who never logged in here is not asked (the server's 401 would be logged as an error)
+    if (hint() !== "1") {
+      document.body.dataset.account = "ready";
+      return;
+    }
     try {
       const r = await call("me");
       this.#set(r.user);
@@ -74,6 +98,7 @@ export class AccountCtrl {
   #set(user) {
     const before = accountName();
     current = user || null;
+    setHint(current ? "1" : null);
     view.render(this.v, current);
     // online play: the create dialog's name defaults to the account's
     const name = document.getElementById("form-online")?.elements.name;
@@ -96,6 +121,11 @@ export class AccountCtrl {
     v.signup.addEventListener("click", () => {
       view.setAuthMode(v.auth, true);
       this.#open(v.auth, v.auth.querySelector("input"));
+    });
+    v.auth.querySelector("#auth-switch").addEventListener("click", () => {
+      view.setAuthMode(v.auth, v.auth.dataset.mode !== "signup");
+      v.auth.querySelector(".account-error").textContent = "";
+      v.auth.querySelector("input").focus();
     });
     v.user.addEventListener("click", () => this.#menu(v.menu.hidden));
     v.logged.addEventListener("keydown", (e) => {

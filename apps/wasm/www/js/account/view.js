@@ -27,6 +27,7 @@ function dialog(id, title, fields, ok) {
       { id: `${id}-form`, novalidate: true },
       el("h2", { id: `${id}-title` }, title),
       ...fields,
+      ...(id === "dlg-auth" ? [el("button", { type: "button", class: "link", id: "auth-switch" }, "New here? Sign up")] : []),
       el("p", { id: `${id}-error`, class: "account-error error", role: "alert", "aria-live": "assertive" }),
       el(
         "menu",
@@ -40,7 +41,15 @@ function dialog(id, title, fields, ok) {
 
 /** Put the header control in `box` and the dialogs in the page; returns the elements. */
 export function build(box) {
-  const login = el("button", { type: "button", id: "account-login" }, "Log in");
+  // below 600 px the bar shows a person icon for "Log in" (the button keeps its name)
+  const icon = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  icon.setAttribute("viewBox", "0 0 24 24");
+  icon.setAttribute("width", "16");
+  icon.setAttribute("height", "16");
+  icon.setAttribute("aria-hidden", "true");
+  icon.classList.add("label-short");
+  icon.innerHTML = '<circle cx="12" cy="8" r="4" fill="currentColor"/><path d="M4 21a8 8 0 0 1 16 0z" fill="currentColor"/>';
+  const login = el("button", { type: "button", id: "account-login", "aria-label": "Log in" }, el("span", { class: "label-long" }, "Log in"), icon);
   const signup = el("button", { type: "button", id: "account-signup" }, "Sign up");
   const guest = el("div", { class: "account-guest", id: "account-guest" }, login, signup);
   const user = el(
@@ -92,4 +101,5 @@ export function setAuthMode(dlg, signup) {
   dlg.querySelector("button[type=submit]").textContent = title;
   dlg.querySelector("input[name=password]").setAttribute("autocomplete", signup ? "new-password" : "current-password");
   dlg.dataset.mode = signup ? "signup" : "login";
+  dlg.querySelector("#auth-switch").textContent = signup ? "Have an account? Log in" : "New here? Sign up";
 }
