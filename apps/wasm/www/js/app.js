@@ -19,6 +19,7 @@ import * as screen from "./shared/screen.js";
 import { PlayCtrl } from "./play/ctrl.js";
 import { AnalysisCtrl } from "./analysis/ctrl.js";
 import { OnlineCtrl } from "./online/ctrl.js";
+import { AccountCtrl } from "./account/ctrl.js";
 
 /** The mode router: which page is on screen, the board's orientation, and the refresh of the board. */
 class App {
@@ -559,6 +560,8 @@ async function main() {
   await init();
   const app = new App();
   const { play, analysis } = app;
+  app.account = new AccountCtrl($("account"));
+  app.account.start(); // GET /api/me; a guest when offline (not awaited: the page works meanwhile)
   // for the end-to-end tests and the console
   window.crownApp = {
     app,
@@ -569,6 +572,7 @@ async function main() {
     sounds: app.sounds,
     online: () => app.online && app.online.client,
     graph: () => analysis.graph,
+    account: () => app.account.account,
   };
   const params = new URLSearchParams(location.search);
   const link = location.pathname.match(/\/g\/([^/]+)\/?$/);

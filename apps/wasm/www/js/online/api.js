@@ -1,6 +1,8 @@
 // The HTTP side of online play (docs/api.md): the API's address, requests with their errors, the
 // seats this browser holds (localStorage "crown-seat-<id>") and the player's name ("crown-name").
 
+import { accountName } from "../account/ctrl.js";
+
 const NAME_KEY = "crown-name";
 
 /** The API's base address, beside the page. */
@@ -13,8 +15,9 @@ function seatKey(id) {
   return `crown-seat-${id}`;
 }
 
-/** The player's name as last given in this browser ("" when none). */
+/** The player's name: the account's when logged in, else as last given here ("" when none). */
 export function storedName() {
+  if (accountName()) return accountName();
   try {
     return localStorage.getItem(NAME_KEY) || "";
   } catch (_) {
