@@ -114,6 +114,10 @@ test("zen mode: z or the switch shows the board, names and clocks only; Escape o
   for (const [w, h] of [[390, 844], [320, 640]]) {
     const p = await newPage(env.browser, { width: w, height: h, mobile: true });
     await openApp(p, env.server.url);
+    // the options in the panel fit too (no sideways scrolling)
+    assert.ok((await p.evaluate(() => document.documentElement.scrollWidth)) <= w, `the panel with the options fits ${w} px`);
+    const opts = await p.$eval("#confirm-moves", (e) => e.getBoundingClientRect().right);
+    assert.ok(opts <= w, `the play options within ${w} px: ${opts}`);
     await p.keyboard.press("z");
     assert.equal(await zenOn(p), true);
     const box = await p.evaluate(() => {
