@@ -419,12 +419,18 @@ test("confirm online moves (off by default): the move is shown with Confirm / Ca
   await clickSquare(b, 25); // White takes back: 25x18
   await clickSquare(b, 18);
   await waitMoves(a, 4);
-  await clickSquare(a, 9);
-  await clickSquare(a, 14);
+  // the move entered with the keyboard on the board (Enter on a square, Enter on its destination)
+  await a.focus('#board rect.sq[data-square="9"]');
+  await a.keyboard.press("Enter");
+  await a.focus('#board rect.sq[data-square="14"]');
+  await a.keyboard.press("Enter");
   await a.waitForSelector("#move-confirm:not([hidden])");
+  await a.waitForFunction(() => document.activeElement && document.activeElement.id === "move-confirm-ok");
   await screenshot(a, "conv-confirm-zen");
-  await a.click("#move-confirm-ok");
+  assert.equal(await a.evaluate(() => window.crownApp.online().view.ply), 4, "not sent before Confirm");
+  await a.keyboard.press("Enter");
   await waitMoves(b, 5);
+  assert.deepEqual((await moveList(b)).slice(3), ["25x18", "9-14"]);
   // remembered (and zen mode with it)
   await reloadApp(a);
   assert.equal(await a.inputValue("#confirm-moves"), "always");
