@@ -16,6 +16,8 @@ import { $, cap, hasPdn, dateText, pdnFileName } from "./shared/util.js";
 import { Table } from "./shared/table.js";
 import { toast, setStatus, download, showGameOver, wireMoveChoices } from "./shared/dialogs.js";
 import * as screen from "./shared/screen.js";
+import { Options } from "./shared/options.js";
+import { hidePremoveLine } from "./shared/premove.js";
 import { PlayCtrl } from "./play/ctrl.js";
 import { AnalysisCtrl } from "./analysis/ctrl.js";
 import { OnlineCtrl } from "./online/ctrl.js";
@@ -36,7 +38,7 @@ class App {
     this.local = new Table(crown); // the game of the play and analysis pages
     initTheme();
     document.body.dataset.mode = this.mode;
-    this.board = new Board($("board"), { onMove: (m) => this.onBoardMove(m) });
+    this.board = new Board($("board"), { onMove: (m) => this.onBoardMove(m), onCancel: (how) => this.#cancelKey(how) });
     wireMoveChoices(this.board, $("board"));
     const deps = { app: this, crown, table: this.local, engine: this.engine, sounds: this.sounds };
     this.online = null; // made when the online page is first opened
@@ -169,6 +171,16 @@ class App {
     this.ctrl.onBoardMove(m);
   }
 
+  /** Escape or a right-click: the page drops a premove or a move waiting for Confirm; true when it did. */
+  cancelPending() {
+    return !!(this.ctrl && this.ctrl.cancelPending && this.ctrl.cancelPending());
+  }
+
+  /** Escape ("key") or a right-click ("click") on the board: a premove or a move to confirm is dropped; else Escape leaves zen mode. */
+  #cancelKey(how) {
+    if (!this.cancelPending() && how === "key" && this.options.zenShown) this.options.setZen(false);
+  }
+
   /** Play move `m` on the table on screen; the pieces before it, or null when refused (said so). */
   playOnTable(m) {
     const g = this.table.game;
@@ -254,6 +266,9 @@ class App {
     const shown = prev === "online" ? this.online.table : this.local;
     if (prev !== mode && shown.game) this.#swapGames(prev, mode, keepGame);
     this.play.thinking = false;
+    if (prev !== mode) this.play.pre.cancel(); // a premove is for the engine's move being searched
+    hidePremoveLine(); // the page's own premove line is drawn with its board (afterPosition)
+    this.options.applyMode(mode); // zen mode: the play and online pages only
     for (const b of document.querySelectorAll(".mode-btn")) b.classList.toggle("active", b.dataset.mode === mode);
     $("actions-play").hidden = mode !== "play";
     $("actions-online").hidden = mode !== "online";
@@ -429,6 +444,9 @@ class App {
       this.board.setShowNumbers(e.target.checked);
       storage.saveSettings({ numbers: e.target.checked });
     });
+    // zen mode, coordinates, move confirmation (shared/options.js)
+    this.options = new Options(this.board, this.mode);
+    $("premove-cancel").addEventListener("click", () => this.ctrl.cancelPremove && this.ctrl.cancelPremove());
     $("move-form").addEventListener("submit", (e) => {
       e.preventDefault();
       this.playTyped();
@@ -478,8 +496,15 @@ class App {
 
   #onKey(e) {
     if (document.querySelector("dialog[open]")) return;
-    if (e.target instanceof Element && e.target.closest("#board")) return;
     if (takesKeys(e.target)) return;
+    if (e.key === "z" && !e.ctrlKey && !e.metaKey && !e.altKey && this.options.zenHere) {
+      // zen mode on the play and online pages (lichess's key, also with the board focused); the
+      // puzzles page does not use z
+      this.options.setZen(!this.options.zen);
+      e.preventDefault();
+      return;
+    }
+    if (e.target instanceof Element && e.target.closest("#board")) return;
     const t = this.table;
     if (e.key === "ArrowLeft") this.goto(t.shownPly() - 1);
     else if (e.key === "ArrowRight") this.goto(t.shownPly() + 1);
@@ -488,8 +513,9 @@ class App {
     else if (e.key === "f") $("flip").click();
     else if (e.key === "Escape") {
       this.board.deselect();
-      if (this.online) this.online.client.cancelPremove();
       $("banner").hidden = true;
+      // one thing at a time: a premove or a move waiting for Confirm, else zen mode
+      if (!this.cancelPending() && this.options.zenShown) this.options.setZen(false);
     } else return;
     e.preventDefault();
   }

@@ -7,6 +7,8 @@ import { cap } from "../shared/util.js";
 import { toast, setStatus } from "../shared/dialogs.js";
 import { Table } from "../shared/table.js";
 import { Online } from "./online.js";
+import { renderConfirm } from "./view.js";
+import { $ } from "../shared/util.js";
 
 /** The online page: the server's game on its own table, played through `client` (online.js). */
 export class OnlineCtrl {
@@ -16,6 +18,10 @@ export class OnlineCtrl {
     this.crown = crown;
     this.table = new Table(crown);
     this.client = new Online(this.#hooks(sounds));
+    // a move shown on the board and sent once confirmed ({m, ply, pieces}; the "Confirm online moves" option)
+    this.confirming = null;
+    $("move-confirm-ok").addEventListener("click", () => this.confirmMove());
+    $("move-confirm-cancel").addEventListener("click", () => this.cancelConfirm());
   }
 
   #hooks(sounds) {
@@ -68,6 +74,7 @@ export class OnlineCtrl {
 
   /** The page leaves the screen: its game is dropped (the server keeps it) and the lobby hidden. */
   leave() {
+    this.dropConfirm();
     if (this.table.game) this.table.game.free();
     this.table.game = null;
     this.client.lobby.hide();
@@ -80,10 +87,10 @@ export class OnlineCtrl {
     return "online";
   }
 
-  /** Whether a move may be entered now: this seat is to move, nothing is being sent. */
+  /** Whether a move may be entered now: this seat is to move, nothing is being sent or confirmed. */
   canMove() {
     const g = this.table.game;
-    if (!g || g.outcome() !== null || this.table.viewPly != null) return false;
+    if (!g || g.outcome() !== null || this.table.viewPly != null || this.confirming) return false;
     return this.client.canMove(g.sideToMove());
   }
 
@@ -92,10 +99,30 @@ export class OnlineCtrl {
     return this.client.premoveMoves();
   }
 
-  /** After the board's position is set: the premove's arrow. */
+  /**
+   * After the board's position is set: the premove's line and arrow, and a move waiting for
+   * Confirm drawn on the board (dropped when the game moved on meanwhile: a takeback, the end).
+   */
   afterPosition(board) {
-    const p = this.client.premove;
-    if (p) board.setArrows([{ from: p.from, to: p.to, color: "#8e44ad" }]);
+    this.client.pre.render();
+    const c = this.confirming;
+    if (!c) return;
+    if (!this.#stillConfirmable(c)) {
+      this.dropConfirm();
+      return;
+    }
+    board.setPosition(c.pieces, { variant: this.table.variant, moves: [], lastMove: c.m });
+    renderConfirm(c.m);
+  }
+
+  /** Drop the premove or the move waiting for Confirm (Escape, a right-click); true when there was one. */
+  cancelPending() {
+    return this.cancelConfirm() || this.client.cancelPremove();
+  }
+
+  /** The premove line's Cancel: drop the premove. */
+  cancelPremove() {
+    this.client.cancelPremove();
   }
 
   /** The name on `color`'s bar (the players' names, "You", the engine). */
@@ -110,6 +137,7 @@ export class OnlineCtrl {
 
   /** The status line while the game goes on (`must`: the capture note). */
   statusText(side, must) {
+    if (this.confirming) return `Confirm your move ${this.confirming.m.longText}, or cancel it`;
     return this.client.statusText(side) + must;
   }
 
@@ -135,19 +163,89 @@ export class OnlineCtrl {
     return this.client.pdnName(color);
   }
 
-  /** A move on the board: sent to the server, or kept as a premove while the opponent is to move. */
+  /**
+   * A move on the board: sent to the server, shown to be confirmed first (the option), or kept as a
+   * premove while the opponent is to move.
+   */
   onBoardMove(m) {
     const g = this.table.game;
+    if (this.confirming) return;
     if (!this.client.canMove(g.sideToMove())) {
       // entered while the opponent is to move: a premove
       this.client.setPremove(m);
       return;
     }
+    const v = this.client.view;
+    if (this.app.options.confirmMove(!!(v && v.clock))) {
+      this.#askConfirm(m);
+      return;
+    }
+    this.#send(m, true);
+  }
+
+  /** Send move `m` and play it on the board (`animate`: slide it; a confirmed move is shown already). */
+  #send(m, animate) {
     this.client.sendMove(m);
     const before = this.app.playOnTable(m);
     if (!before) return;
     this.table.viewPly = null;
-    this.app.refresh({ animateMove: m, before });
+    this.app.refresh(animate ? { animateMove: m, before } : {});
     this.app.checkOver();
+  }
+
+  /** Show move `m` on the board with Confirm / Cancel; nothing is sent yet. */
+  #askConfirm(m) {
+    const g = this.table.game;
+    const probe = this.crown.Game.fromFen(this.table.variant, g.fen());
+    let pieces;
+    try {
+      probe.play(m.longText);
+      pieces = probe.pieces();
+    } catch (e) {
+      toast(e.message);
+      return;
+    } finally {
+      probe.free();
+    }
+    const before = g.pieces();
+    this.confirming = { m, game: this.client.gameId, fen: g.fen(), ply: g.plyCount(), pieces };
+    this.app.refresh({ animateMove: m, before });
+  }
+
+  /** Whether the move waiting for Confirm can still be sent: the same game and position, this seat to move. */
+  #stillConfirmable(c) {
+    const g = this.table.game;
+    if (!g || this.client.gameId !== c.game || g.plyCount() !== c.ply || g.fen() !== c.fen) return false;
+    return g.outcome() === null && this.table.viewPly == null && this.client.canMove(g.sideToMove());
+  }
+
+  /** Confirm: send the move shown (unless the game moved on meanwhile: then it is dropped). */
+  confirmMove() {
+    const c = this.confirming;
+    if (!c) return;
+    this.confirming = null;
+    renderConfirm(null);
+    const m = this.#stillConfirmable(c) ? this.table.game.legalMoves().find((x) => x.longText === c.m.longText) : null;
+    if (!m) {
+      toast(`Your move ${c.m.longText} was not sent: the game changed`, 5000);
+      this.app.refresh();
+      return;
+    }
+    this.#send(m, false);
+  }
+
+  /** Cancel: the move shown goes back, nothing is sent; true when a move was waiting. */
+  cancelConfirm() {
+    if (!this.confirming) return false;
+    this.confirming = null;
+    renderConfirm(null);
+    this.app.refresh();
+    return true;
+  }
+
+  /** The page leaves the screen or opens another game: a move waiting for Confirm is dropped. */
+  dropConfirm() {
+    this.confirming = null;
+    renderConfirm(null);
   }
 }

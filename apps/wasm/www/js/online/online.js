@@ -13,7 +13,8 @@ import { Chat } from "./chat.js";
 import { Lobby } from "./lobby.js";
 import { formatClock, timeControl } from "../shared/clock.js";
 import { Api, Seats, apiBase, storedName, rememberName } from "./api.js";
-import { abortedText, askJoin, renderActions, renderConn, renderFirstMove, renderPremove, renderShare } from "./view.js";
+import { abortedText, askJoin, renderActions, renderConn, renderFirstMove, renderShare } from "./view.js";
+import { Premove, premoveMoves } from "../shared/premove.js";
 
 export class Online {
   constructor(hooks) {
@@ -29,7 +30,7 @@ export class Online {
     this.seats = new Seats();
     this.conn = "none"; // none | connecting | connected | reconnecting
     this.pending = null; // {move, ply}: a move not yet accepted by the server
-    this.premove = null; // {longText, from, to}
+    this.pre = new Premove({ toast: hooks.toast, arrow: hooks.premoveArrow }); // shared/premove.js
     this.lowWarned = -1; // the ply at which the low-time sound was played
     this.baseTitle = document.title;
     const api = (path, opts) => this.#fetch(path, opts);
@@ -82,7 +83,6 @@ export class Online {
     // A spectator follows the rematch (the finished game's view carries its id).
     $("online-watch-rematch").addEventListener("click", () => this.#watchRematch());
     $("online-lobby").addEventListener("click", () => this.showLobby());
-    $("premove-cancel").addEventListener("click", () => this.cancelPremove());
     $("copy-link").addEventListener("click", async () => {
       try {
         await navigator.clipboard.writeText($("share-link").value);
@@ -184,7 +184,7 @@ export class Online {
     this.gameId = id;
     this.everConnected = false;
     this.pending = null;
-    this.premove = null;
+    this.pre.move = null; // the line and arrow are redrawn with the game's first view
     const stored = this.#storedSeat(id);
     this.token = stored ? stored.token : null;
     this.seat = stored ? stored.color : null;
@@ -406,9 +406,9 @@ export class Online {
     this.#showShare();
     this.#renderConn();
     this.#title();
-    this.#renderPremove();
+    this.pre.render();
     this.renderFirstMove();
-    if (this.premove && this.myTurn()) setTimeout(() => this.#playPremove(), 0);
+    if (this.pre.move && this.myTurn()) setTimeout(() => this.#playPremove(), 0);
   }
 
   /**
@@ -521,58 +521,40 @@ export class Online {
 
   // ---- premoves ----------------------------------------------------------------------------------
 
+  /** The premove kept ({longText, from, to}), or null. */
+  get premove() {
+    return this.pre.move;
+  }
+
   /**
    * While the opponent is to move: the moves this seat could make in the current position if it
    * were its turn, to enter one premove ({moves, capturers}), or null.
    */
   premoveMoves() {
     const v = this.view;
-    if (!v || !this.seat || v.status !== "ongoing" || v.outcome || v.side_to_move === this.seat || this.premove) {
+    if (!v || !this.seat || v.status !== "ongoing" || v.outcome || v.side_to_move === this.seat || this.pre.move) {
       return null;
     }
-    const crown = this.hooks.crown;
-    const fen = this.hooks.getGame().fen();
-    const mine = (this.seat === "black" ? "B" : "W") + fen.trim().slice(1);
-    try {
-      const g = crown.Game.fromFen(v.variant, mine);
-      const out = { moves: g.legalMoves(), capturers: [] };
-      g.free();
-      return out;
-    } catch (_) {
-      return null;
-    }
+    return premoveMoves(this.hooks.crown, v.variant, this.hooks.getGame().fen(), this.seat);
   }
 
   /** Keep `m` (entered while the opponent is to move) to play when it is this seat's turn. */
   setPremove(m) {
-    this.premove = { longText: m.longText, from: m.from, to: m.to };
-    this.hooks.toast(`Premove ${m.longText}: played on your turn if legal (Esc cancels)`, 3000);
-    this.#renderPremove();
+    this.pre.set(m);
     this.hooks.refresh();
   }
 
+  /** Drop the premove; true when there was one. */
   cancelPremove() {
-    if (!this.premove) return;
-    this.premove = null;
-    this.#renderPremove();
+    if (!this.pre.cancel()) return false;
     this.hooks.refresh();
-  }
-
-  #renderPremove() {
-    const p = this.premove;
-    renderPremove(p);
-    this.hooks.premoveArrow(p ? { from: p.from, to: p.to, color: "#8e44ad" } : null);
+    return true;
   }
 
   #playPremove() {
-    const p = this.premove;
-    if (!p || !this.myTurn()) return;
-    this.premove = null;
-    this.#renderPremove();
-    const g = this.hooks.getGame();
-    const m = g.legalMoves().find((x) => x.longText === p.longText);
+    if (!this.pre.move || !this.myTurn()) return;
+    const m = this.pre.take(this.hooks.getGame());
     if (!m) {
-      this.hooks.toast(`Premove ${p.longText} is not legal now: cancelled`, 4000);
       this.hooks.refresh();
       return;
     }

@@ -1,6 +1,6 @@
 // The online page's views: the game's buttons (abort, resign, draw, takeback, cancel, rematch), the
-// share box, the connection line, the first-move note, the premove line and the "a seat is free"
-// question.
+// share box, the connection line, the first-move note, the Confirm / Cancel pair of a move waiting
+// to be sent, and the "a seat is free" question (the premove line is shared/premove.js's).
 
 import { $, cap } from "../shared/util.js";
 
@@ -26,7 +26,10 @@ export function renderActions(v, seat) {
   $("online-abort").hidden = !(playing && v.ply < 2);
   const r = v.rematch;
   const rb = $("online-rematch");
-  rb.hidden = !(seat && over && !(v.outcome && v.outcome.result === "*"));
+  // no rematch of a game that never was (cancelled or expired before anyone joined); an aborted
+  // game may be replayed (docs/api.md, rematch)
+  const noGame = v.outcome && v.outcome.result === "*" && v.status !== "aborted";
+  rb.hidden = !(seat && over && !noGame);
   rb.disabled = !!(r && r.by === seat);
   rb.textContent = r && r.by !== seat ? "Accept rematch" : r ? "Rematch offered" : "Rematch";
 }
@@ -85,10 +88,18 @@ export function abortedText(reason) {
   return "Game aborted";
 }
 
-/** The premove line (`p`: {longText}, null: hidden). */
-export function renderPremove(p) {
-  $("premove").hidden = !p;
-  if (p) $("premove-text").textContent = `Premove: ${p.longText}`;
+/**
+ * The Confirm / Cancel pair of a move waiting to be sent (`m`: the wasm move, null: hidden); the
+ * focus goes to Confirm (Enter sends, Escape or Cancel takes the move back).
+ */
+export function renderConfirm(m) {
+  const box = $("move-confirm");
+  const was = !box.hidden;
+  box.hidden = !m;
+  if (!m) return;
+  $("move-confirm-ok").textContent = `Confirm ${m.longText}`;
+  // after the board has drawn the move (it gives the focus back to its square first)
+  if (!was) setTimeout(() => !box.hidden && $("move-confirm-ok").focus(), 0);
 }
 
 /**

@@ -2,10 +2,12 @@
 // or between two players on this device (hot seat), with optional clocks. It owns its state —
 // the human's colour, the level, the clock, whether the engine is thinking — and works on the
 // local game's table, which it shares with the analysis page (the router, app.js, hands it over).
+// While the engine thinks the player may enter a premove (shared/premove.js, as online).
 
 import { cap, other, moveTexts } from "../shared/util.js";
 import { toast, confirmThen } from "../shared/dialogs.js";
 import * as storage from "../shared/storage.js";
+import { Premove, premoveMoves } from "../shared/premove.js";
 import { COUNT_RULES, parseClock, renderButtons, wireButtons } from "./view.js";
 
 /**
@@ -42,6 +44,13 @@ export class PlayCtrl {
     this.lastScore = null; // engine's last score from its own point of view
     this.clock = null; // {black, white, inc, running: color|null, last: ms timestamp}
     this.claims = []; // APCA count claims of this game: {ply, color, rule} (ply: plies played before it)
+    // a move entered while the engine thinks, played on the player's turn if legal then
+    this.pre = new Premove({
+      toast,
+      arrow: (a) => {
+        if (this.app.mode === "play") this.app.board.setArrows(a ? [a] : []);
+      },
+    });
     wireButtons(this);
   }
 
@@ -57,6 +66,33 @@ export class PlayCtrl {
     const g = this.table.game;
     if (!g || g.outcome() !== null || this.table.viewPly != null) return false;
     return !this.thinking && (this.hotseat || g.sideToMove() === this.human);
+  }
+
+  /**
+   * While the engine thinks: the moves the player could make in the position on the board if it
+   * were their turn, to enter one premove ({moves, capturers}), or null (none may be entered now).
+   */
+  premoveMoves() {
+    const g = this.table.game;
+    if (!g || this.hotseat || !this.thinking || this.pre.move || g.outcome() !== null || this.table.viewPly != null) return null;
+    return premoveMoves(this.crown, this.table.variant, g.fen(), this.human);
+  }
+
+  /** After the board's position is set: the premove's line and arrow. */
+  afterPosition() {
+    this.pre.render();
+  }
+
+  /** Drop the premove (Escape, a right-click, the premove line's Cancel); true when there was one. */
+  cancelPremove() {
+    if (!this.pre.cancel()) return false;
+    this.app.refresh();
+    return true;
+  }
+
+  /** Escape or a right-click on the board: the premove is dropped; true when there was one. */
+  cancelPending() {
+    return this.cancelPremove();
   }
 
   /** The name on `color`'s bar. */
@@ -183,8 +219,14 @@ export class PlayCtrl {
 
   // ---- moves ------------------------------------------------------------------------------------
 
-  /** A move entered on the board (or typed). */
+  /** A move entered on the board (or typed); while the engine thinks, a premove. */
   onBoardMove(m) {
+    if (this.thinking && !this.hotseat) {
+      if (this.app.mode !== "play" || this.pre.move) return;
+      this.pre.set(m);
+      this.app.refresh();
+      return;
+    }
     this.sounds.play(m.captures && m.captures.length ? "capture" : "move");
     const before = this.app.playOnTable(m);
     if (before) this.afterMove(m, before);
@@ -216,7 +258,9 @@ export class PlayCtrl {
     this.thinking = true;
     this.app.renderStatus();
     this.app.renderButtons();
-    this.app.board.setMoves([]);
+    // nothing to play now, but a premove may be entered
+    const pre = this.premoveMoves();
+    this.app.board.setMoves(pre ? pre.moves : []);
     const limits = { level: this.level };
     let floor = thinkFloorMs(this.level);
     if (this.clock) {
@@ -255,6 +299,20 @@ export class PlayCtrl {
     const before = this.table.game.pieces();
     const m = this.table.game.play(result.bestMove.longText);
     this.afterMove(m, before);
+    this.#playPremove();
+  }
+
+  /** The engine has moved: the premove is played at once if legal now, else dropped with a note. */
+  #playPremove() {
+    const g = this.table.game;
+    if (!this.pre.move || this.app.mode !== "play") return;
+    if (g.outcome() !== null || !this.canMove()) {
+      this.pre.cancel();
+      return;
+    }
+    const m = this.pre.take(g);
+    if (m) this.onBoardMove(m);
+    else this.app.refresh();
   }
 
   // ---- clocks -----------------------------------------------------------------------------------
@@ -272,6 +330,7 @@ export class PlayCtrl {
       c.running = null;
       this.engine.stop();
       this.thinking = false;
+      this.pre.cancel();
       this.table.game.loseOnTime(loser);
       this.app.refresh();
       this.app.checkOver();
@@ -317,6 +376,7 @@ export class PlayCtrl {
     this.claims = [];
     this.engineTurn++; // an engine move still pausing (THINK_FLOOR_MS) is not played in the new game
     this.thinking = false;
+    this.pre.cancel();
     this.lastScore = null;
     this.table.overShown = false;
   }
@@ -343,6 +403,7 @@ export class PlayCtrl {
     this.engine.stop();
     this.engineTurn++;
     this.thinking = false;
+    this.pre.cancel();
     if (g.plyCount() === 0 && g.outcome() === null) return;
     const wasOver = g.outcome() !== null;
     g.undo();
@@ -387,6 +448,7 @@ export class PlayCtrl {
     if (accept) {
       this.engine.stop();
       this.thinking = false;
+      this.pre.cancel();
       this.table.game.agreeDraw();
       this.app.refresh();
       this.app.checkOver();
@@ -414,6 +476,7 @@ export class PlayCtrl {
     if (this.app.mode !== "play" || g.outcome()) return;
     this.engine.stop();
     this.thinking = false;
+    this.pre.cancel();
     // hot seat: the player to move resigns
     g.resign(this.hotseat ? g.sideToMove() : this.human);
     this.app.refresh();

@@ -6,6 +6,11 @@
 
 const SVG = "http://www.w3.org/2000/svg";
 const SIZE = 100; // user units per square
+/** A piece dragged with a finger (pointerType "touch") is drawn this many times larger… */
+export const TOUCH_SCALE = 2;
+/** …and this many units (a square) above the finger, so that the finger does not hide it. */
+export const TOUCH_LIFT = SIZE;
+const FILES = "abcdefgh";
 
 function el(name, attrs = {}, parent = null) {
   const e = document.createElementNS(SVG, name);
@@ -33,14 +38,17 @@ export function squareAt(file, row) {
 export class Board {
   /**
    * @param {HTMLElement} container  element the SVG is put into
-   * @param {object} opts  {onMove(move), onSquareClick(square, event) for the editor}
+   * @param {object} opts  {onMove(move), onSquareClick(square, event) for the editor,
+   *   onCancel(how) on Escape ("key") or a right-click ("click"), e.g. to cancel a premove}
    */
   constructor(container, opts = {}) {
     this.container = container;
     this.onMove = opts.onMove || (() => {});
     this.onSquareClick = opts.onSquareClick || null;
+    this.onCancel = opts.onCancel || (() => {});
     this.flipped = false;
     this.showNumbers = true;
+    this.showCoords = false; // files a–h and ranks 1–8 on the board's edge
     this.pieces = []; // [{square, color, role}]
     this.moves = []; // legal moves the user may play ([] = board not interactive)
     this.lastMove = null; // {from, to, path, captures}
@@ -65,6 +73,8 @@ export class Board {
     this.gMarks = el("g", { class: "marks" }, this.svg);
     this.gPieces = el("g", { class: "pieces" }, this.svg);
     this.gNums = el("g", { class: "numbers" }, this.svg);
+    // the coordinates repeat what each square's name says: not read a second time
+    this.gCoords = el("g", { class: "coords", "aria-hidden": "true" }, this.svg);
     this.gHints = el("g", { class: "hints" }, this.svg);
     this.gArrows = el("g", { class: "arrows" }, this.svg);
     this.gDrag = el("g", { class: "drag" }, this.svg);
@@ -161,6 +171,12 @@ export class Board {
     this.render();
   }
 
+  /** Show the coordinates on the edge: files a–h along the bottom, ranks 1–8 up the left side (turned with the board). */
+  setShowCoords(show) {
+    this.showCoords = show;
+    this.render();
+  }
+
   pieceAt(n) {
     return this.pieces.find((p) => p.square === n) || null;
   }
@@ -196,6 +212,7 @@ export class Board {
     this.gSquares.replaceChildren();
     this.gMarks.replaceChildren();
     this.gNums.replaceChildren();
+    this.gCoords.replaceChildren();
     for (let row = 0; row < 8; row++) {
       for (let file = 0; file < 8; file++) {
         const x = file * SIZE;
@@ -227,6 +244,7 @@ export class Board {
           const t = el("text", { x: x + 3, y: y + 16, class: "sq-num" }, this.gNums);
           t.textContent = String(n);
         }
+        if (this.showCoords) this.#coords(file, row, vf, vr, n);
       }
     }
     const lm = this.lastMove;
@@ -254,6 +272,26 @@ export class Board {
         { x: c.x - SIZE / 2, y: c.y - SIZE / 2, width: SIZE, height: SIZE, class: "selected-sq" },
         this.gMarks,
       );
+    }
+  }
+
+  /**
+   * The coordinates of the square on screen column `file`, row `row` (board file `vf`, row from
+   * the top `vr`; `n`: its number, 0 when light): the file's letter in the lower right corner of the
+   * bottom row, the rank's digit in the lower left corner of the left column, clear of the square
+   * number (upper left) and of the pieces.
+   */
+  #coords(file, row, vf, vr, n) {
+    const x = file * SIZE;
+    const y = row * SIZE;
+    const on = n ? "on-dark" : "on-light";
+    if (row === 7) {
+      const t = el("text", { x: x + SIZE - 5, y: y + SIZE - 6, class: `coord file ${on}`, "text-anchor": "end", "data-coord": FILES[vf] }, this.gCoords);
+      t.textContent = FILES[vf];
+    }
+    if (file === 0) {
+      const t = el("text", { x: x + 5, y: y + SIZE - 6, class: `coord rank ${on}`, "data-coord": String(8 - vr) }, this.gCoords);
+      t.textContent = String(8 - vr);
     }
   }
 
@@ -578,6 +616,7 @@ export class Board {
       this.#activate(n);
     } else if (e.key === "Escape") {
       this.deselect();
+      this.onCancel("key");
       return;
     } else {
       return;
@@ -612,6 +651,13 @@ export class Board {
   }
 
   #pointerDown(e) {
+    if (e.button === 2) {
+      // a right-click drops what is being entered: the selection, a premove (onCancel)
+      this.#cancelDrag();
+      this.deselect();
+      this.onCancel("click");
+      return;
+    }
     if (e.button !== undefined && e.button !== 0) return;
     const p = this.#svgPoint(e);
     const n = this.squareAtPoint(p.x, p.y);
@@ -627,7 +673,8 @@ export class Board {
     if (this.crownChoice) return;
     if (this.movesFrom(n).length) {
       if (this.selected !== n) this.#select(n);
-      this.drag = { from: n, startX: p.x, startY: p.y, moved: false, pointerId: e.pointerId };
+      const touch = e.pointerType === "touch";
+      this.drag = { from: n, startX: p.x, startY: p.y, moved: false, pointerId: e.pointerId, touch };
       try {
         this.svg.setPointerCapture(e.pointerId);
       } catch (_) {
@@ -647,10 +694,25 @@ export class Board {
       this.drag.moved = true;
       this.#renderPieces();
       const piece = this.pieceAt(this.drag.from);
-      this.drag.ghost = this.#pieceShape(piece, { x: 0, y: 0 }, "dragging");
+      if (this.drag.touch) {
+        // under a finger: the square it would land on is marked, the piece is drawn above it
+        this.drag.over = el("rect", { width: SIZE, height: SIZE, class: "drag-over" }, this.gDrag);
+      }
+      this.drag.ghost = this.#pieceShape(piece, { x: 0, y: 0 }, this.drag.touch ? "dragging touch" : "dragging");
       this.gDrag.appendChild(this.drag.ghost);
     }
-    this.drag.ghost.setAttribute("transform", `translate(${p.x} ${p.y})`);
+    if (this.drag.touch) {
+      this.drag.ghost.setAttribute("transform", `translate(${p.x} ${p.y - TOUCH_LIFT}) scale(${TOUCH_SCALE})`);
+      const n = this.squareAtPoint(p.x, p.y);
+      this.drag.over.toggleAttribute("hidden", !n);
+      if (n) {
+        const c = this.center(n);
+        this.drag.over.setAttribute("x", c.x - SIZE / 2);
+        this.drag.over.setAttribute("y", c.y - SIZE / 2);
+      }
+    } else {
+      this.drag.ghost.setAttribute("transform", `translate(${p.x} ${p.y})`);
+    }
   }
 
   #pointerUp(e) {
