@@ -27,6 +27,22 @@ mod python;
 mod sprt;
 mod wasm;
 
+/// The repository root: the parent of the xtask crate of the checkout that `cargo xtask` runs in.
+///
+/// `cargo run` sets `CARGO_MANIFEST_DIR` for the process it starts, so this is the invoking
+/// checkout even when several checkouts (git worktrees) share one `CARGO_TARGET_DIR` and this binary
+/// was compiled in another of them; the compile-time path is only the fallback for a binary started
+/// by hand.
+pub(crate) fn root() -> std::path::PathBuf {
+    let manifest_dir = std::env::var_os("CARGO_MANIFEST_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")));
+    manifest_dir
+        .parent()
+        .map(std::path::Path::to_path_buf)
+        .unwrap_or_else(|| std::path::PathBuf::from("."))
+}
+
 pub(crate) fn run(cmd: &str, args: &[&str]) -> bool {
     eprintln!("$ {cmd} {}", args.join(" "));
     match Command::new(cmd).args(args).status() {

@@ -16,12 +16,7 @@ use std::process::Command;
 /// The PyPI packages of the venv, pinned: the wheel builder, the test runner and the Hub client.
 const TOOLS: [&str; 3] = ["maturin==1.16.0", "pytest==9.2.0", "pydraughts==0.6.7"];
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .map(Path::to_path_buf)
-        .unwrap_or_else(|| PathBuf::from("."))
-}
+use crate::root;
 
 fn target_dir() -> PathBuf {
     std::env::var("CARGO_TARGET_DIR")

@@ -140,10 +140,7 @@ pub fn sprt(args: &[String]) -> bool {
             return false;
         }
     };
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap_or(Path::new("."))
-        .to_path_buf();
+    let root = crate::root();
     let base = match build_base(&root, &o.base) {
         Ok(p) => p,
         Err(e) => {

@@ -11,13 +11,7 @@ use std::process::Command;
 
 const TARGET: &str = "wasm32-unknown-unknown";
 
-/// The repository root (the parent of the xtask crate).
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .map(Path::to_path_buf)
-        .unwrap_or_else(|| PathBuf::from("."))
-}
+use crate::root;
 
 /// The version of the `wasm-bindgen` package recorded in Cargo.lock.
 fn locked_wasm_bindgen_version() -> Option<String> {
