@@ -122,10 +122,15 @@ pub async fn seeks(app: &App) -> Result<Vec<Seek>, Error> {
         .collect();
     if !rated.is_empty() {
         let keys = rated.iter().map(|(_, k)| k.clone()).collect();
-        let ratings = crate::ratings::current(app, keys).await?;
-        for ((i, _), r) in rated.iter().zip(ratings) {
-            seeks[*i].rating = Some(r.rating.round() as i64);
-            seeks[*i].provisional = Some(r.provisional());
+        // The seeks are still listed (without ratings) if the ratings cannot be read.
+        match crate::ratings::current(app, keys).await {
+            Ok(ratings) => {
+                for ((i, _), r) in rated.iter().zip(ratings) {
+                    seeks[*i].rating = Some(r.rating.round() as i64);
+                    seeks[*i].provisional = Some(r.provisional());
+                }
+            }
+            Err(e) => tracing::warn!(error = ?e, "the lobby's ratings could not be read"),
         }
     }
     Ok(seeks)
