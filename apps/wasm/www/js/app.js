@@ -2,7 +2,8 @@
 // or a friend on this device), analysis (analysis/: the variation tree, evaluation, review, PDN),
 // online (online/: a game of crown-server) and puzzles (puzzles/: find the shot). Each page's
 // controller owns its state; the play and analysis pages share the local game's table, the online
-// and puzzles pages have their own. The router
+// and puzzles pages have their own. The rating pages (players/: leaderboard, player page) are not
+// board pages: they are shown in place of the board (players/ctrl.js). The router
 // switches pages, refreshes the board and the views around it (shared/screen.js) from the page on
 // screen, and wires the controls every page has. The rules come from the wasm module (crown-core).
 import init, * as crown from "../pkg/crown_wasm.js";
