@@ -127,7 +127,8 @@ export class PlayersCtrl {
    */
   open(route, { push = true, replace = false } = {}) {
     if (!this.isOpen) {
-      this.boardUrl = location.href;
+      // the board's address to return to (the site's root when the page was opened by its address)
+      this.boardUrl = routeOf(new URLSearchParams(location.search)) ? new URL("./", document.baseURI).href : location.href;
       if (this.app.engine) this.app.engine.stop();
     }
     const href = hrefOf(route);
