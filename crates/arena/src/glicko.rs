@@ -25,6 +25,8 @@ pub const DEFAULT_DEVIATION: f64 = 350.0;
 pub const DEFAULT_VOLATILITY: f64 = 0.06;
 /// The system constant τ used by the trainer (Glickman suggests 0.3 to 1.2).
 pub const DEFAULT_TAU: f64 = 0.5;
+/// A rating whose deviation is above this is provisional: too uncertain to rank (lichess's 110).
+pub const PROVISIONAL_DEVIATION: f64 = 110.0;
 /// Convergence tolerance of the volatility iteration (Glickman's ε).
 const EPSILON: f64 = 1e-6;
 
@@ -90,6 +92,11 @@ impl Glicko2 {
             deviation,
             volatility,
         }
+    }
+
+    /// Whether this rating is provisional: its deviation is above [`PROVISIONAL_DEVIATION`].
+    pub fn provisional(&self) -> bool {
+        self.deviation > PROVISIONAL_DEVIATION
     }
 
     /// The expected score of `self` against `other` (Glicko-2's E with the opponent's deviation).
@@ -174,6 +181,17 @@ impl Glicko2 {
     }
 }
 
+/// One game between `a` and `b` as its own rating period for both (the policy of rated games on
+/// the Crown server): both new ratings are computed from both pre-game ratings, `a_outcome` is
+/// the result from `a`'s view, τ is [`DEFAULT_TAU`]. Returns `(a's new rating, b's new rating)`.
+#[must_use]
+pub fn rate_game(a: Glicko2, b: Glicko2, a_outcome: Outcome) -> (Glicko2, Glicko2) {
+    (
+        a.update(&[(b, a_outcome)], DEFAULT_TAU),
+        b.update(&[(a, a_outcome.reversed())], DEFAULT_TAU),
+    )
+}
+
 /// The ratings of a puzzle trainer (the TUI's `puzzles.json`, the web app's local storage): the
 /// player's, and each puzzle's (by id) once tried. An attempt is a game of the player against the
 /// puzzle: solved with no wrong move and no hint is a win, anything else a loss.
@@ -238,6 +256,30 @@ mod tests {
         assert!((q.rating - 1464.06).abs() < 0.01, "{q:?}");
         assert!((q.deviation - 151.52).abs() < 0.01, "{q:?}");
         assert!((q.volatility - 0.05999).abs() < 0.00001, "{q:?}");
+    }
+
+    /// Two new players (1500/350/0.06), one game, τ = 0.5, by Glickman's steps written out here:
+    /// g(φ) = 1/√(1+3φ²/π²), E = 1/(1+exp(-g·0)) = ½, v = 1/(g²·E·(1-E)), Δ = v·g·(1-E); the
+    /// volatility barely moves from 0.06, so φ* ≈ √(φ²+σ²), φ' = 1/√(1/φ*²+1/v),
+    /// μ' = φ'²·g·(s-E).
+    #[test]
+    fn a_game_between_new_players_matches_the_formulas() {
+        let (w, l) = rate_game(Glicko2::default(), Glicko2::default(), Outcome::Win);
+        let phi = 350.0 / SCALE;
+        let g = 1.0 / (1.0 + 3.0 * phi * phi / (std::f64::consts::PI.powi(2))).sqrt();
+        let v = 1.0 / (g * g * 0.25);
+        let phi_star = (phi * phi + 0.06f64 * 0.06).sqrt();
+        let phi_new = 1.0 / (1.0 / (phi_star * phi_star) + 1.0 / v).sqrt();
+        let gain = phi_new * phi_new * g * 0.5 * SCALE;
+        assert!((w.rating - (1500.0 + gain)).abs() < 0.05, "{w:?} vs {gain}");
+        assert!((l.rating - (1500.0 - gain)).abs() < 0.05, "{l:?}");
+        assert!((w.deviation - phi_new * SCALE).abs() < 0.05, "{w:?}");
+        // The published round figures for this case: about 1662.3 and RD about 290.3.
+        assert!((w.rating - 1662.3).abs() < 0.1 && (w.deviation - 290.3).abs() < 0.1);
+        assert!(w.provisional() && !Glicko2::new(1500.0, 110.0, 0.06).provisional());
+        let (d1, d2) = rate_game(Glicko2::default(), Glicko2::default(), Outcome::Draw);
+        assert!((d1.rating - 1500.0).abs() < 1e-9 && (d2.rating - 1500.0).abs() < 1e-9);
+        assert!(d1.deviation < 350.0);
     }
 
     #[test]
