@@ -80,6 +80,7 @@ fn record(id: &str, turn_started: u64) -> GameRecord {
             abort_after_ms: 0,
             rated: false,
             accounts: Default::default(),
+            ratings: None,
         },
         moves,
         // Now: a game younger than a lease without one is left to its creator, so no live

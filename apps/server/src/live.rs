@@ -138,6 +138,7 @@ impl Live {
             abort_after_ms: 0,
             rated: false,
             accounts: Default::default(),
+            ratings: None,
         };
         *seat_mut(&mut meta, creator) = Seat::Human {
             token_sha256: Some(token_hash(&creator_token)),

@@ -65,6 +65,14 @@ pub struct Seek {
     pub rated: bool,
     /// The creator's account name when the creator's seat is linked to one, else `null`.
     pub account: Option<String>,
+    /// The creator's rounded rating of the seek's variant and speed (1500 for a new player)
+    /// when the creator's seat is linked to an account and the seek is timed, else `null`.
+    pub rating: Option<i64>,
+    /// Whether that rating is provisional (deviation above 110); `null` without a rating.
+    pub provisional: Option<bool>,
+    /// The creator's account id (not sent).
+    #[serde(skip)]
+    pub user_id: Option<String>,
     /// Creation time, ms since the Unix epoch.
     pub created_ms: u64,
 }
@@ -101,6 +109,25 @@ pub async fn seeks(app: &App) -> Result<Vec<Seek>, Error> {
     }
     seeks.sort_by(|a, b| b.created_ms.cmp(&a.created_ms).then(a.id.cmp(&b.id)));
     seeks.truncate(MAX_SEEKS);
+    // The creators' ratings, read in one go.
+    let rated: Vec<(usize, (String, String, String))> = seeks
+        .iter()
+        .enumerate()
+        .filter_map(|(i, s)| {
+            let speed = crate::ratings::Speed::of(s.time_control?)
+                .name()
+                .to_string();
+            Some((i, (s.user_id.clone()?, s.variant.clone(), speed)))
+        })
+        .collect();
+    if !rated.is_empty() {
+        let keys = rated.iter().map(|(_, k)| k.clone()).collect();
+        let ratings = crate::ratings::current(app, keys).await?;
+        for ((i, _), r) in rated.iter().zip(ratings) {
+            seeks[*i].rating = Some(r.rating.round() as i64);
+            seeks[*i].provisional = Some(r.provisional());
+        }
+    }
     Ok(seeks)
 }
 
@@ -127,6 +154,12 @@ fn seek_of(rec: &GameRecord) -> Option<Seek> {
         setup,
         rated: meta.rated,
         account: meta.accounts.get(open.opposite()).map(|a| a.name.clone()),
+        rating: None,
+        provisional: None,
+        user_id: meta
+            .accounts
+            .get(open.opposite())
+            .map(|a| a.user_id.clone()),
         created_ms: rec.created_ms,
     })
 }

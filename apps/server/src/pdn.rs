@@ -29,7 +29,9 @@ fn player(seat: &Seat, name: Option<&str>) -> String {
     }
 }
 
-/// The game as one PDN record (roster tags: a linked seat's account name, else the seat's name, `GameType`, `FEN` for set-up starts, the moves and the
+/// The game as one PDN record (roster tags: a linked seat's account name, else the seat's name;
+/// a rated game's `BlackElo`/`WhiteElo` and, once rated, `BlackRatingDiff`/`WhiteRatingDiff`
+/// ([`crate::ratings::pdn_tags`]); `GameType`, `FEN` for set-up starts, the moves and the
 /// result; `*` while the game goes on).
 ///
 /// # Errors
@@ -47,14 +49,16 @@ pub fn export(live: &Live) -> Result<String, Error> {
     let black = player(&meta.black, name(crown_core::Color::Black));
     let white = player(&meta.white, name(crown_core::Color::White));
     let site = format!("Crown server, game {}", live.rec.id);
-    let tags = [
-        ("Event", "Crown online game"),
-        ("Site", site.as_str()),
-        ("Date", date.as_str()),
-        ("Round", "-"),
-        ("Black", black.as_str()),
-        ("White", white.as_str()),
+    let mut tags: Vec<(&str, String)> = vec![
+        ("Event", "Crown online game".into()),
+        ("Site", site),
+        ("Date", date),
+        ("Round", "-".into()),
+        ("Black", black),
+        ("White", white),
     ];
+    tags.extend(crate::ratings::pdn_tags(meta));
+    let tags: Vec<(&str, &str)> = tags.iter().map(|(k, v)| (*k, v.as_str())).collect();
     Ok(crown_notation::game_to_pdn(&live.game, &tags))
 }
 

@@ -25,6 +25,10 @@ struct Push<'a> {
     game: &'a live::GameView,
 }
 
+/// The expected `(black, white)` account ids of a rated game being joined and their pre-game
+/// ratings ([`App::pregame_ratings`]).
+type PregameRatings = Option<((Option<String>, Option<String>), crate::store::GameRatings)>;
+
 /// Times a change is re-validated against a reloaded game after a version conflict before the
 /// request is answered `409 version_conflict`.
 const MAX_CONFLICT_RETRIES: u32 = 3;
@@ -229,6 +233,7 @@ impl App {
     ) -> Result<(crown_core::Color, String, live::GameView), Error> {
         let token = crate::token::random_hex(32)?;
         let t2 = token.clone();
+        let pregame = self.pregame_ratings(h, account.as_ref()).await?;
         let counted = self.count_seat(h, client)?;
         let joined = self
             .mutate(h, "join", None, move |live, now| {
@@ -255,6 +260,13 @@ impl App {
                 }
                 let color = live.join(t2.clone(), now)?;
                 live.rec.meta.accounts.set(color, account.clone());
+                if let Some((ids, r)) = &pregame {
+                    let a = &live.rec.meta.accounts;
+                    let id = |s: Option<&crate::store::SeatAccount>| s.map(|s| s.user_id.clone());
+                    if live.rec.meta.rated && (id(a.black.as_ref()), id(a.white.as_ref())) == *ids {
+                        live.rec.meta.ratings = Some(*r);
+                    }
+                }
                 Ok(color)
             })
             .await;
@@ -267,6 +279,36 @@ impl App {
         };
         let game = h.live.lock().await.view(now_ms(), Some(color));
         Ok((color, token, game))
+    }
+
+    /// The pre-game ratings of a rated game that `account` is about to join (read before the
+    /// join, from the held copy): the expected `(black, white)` account ids and their ratings.
+    /// `None` for a casual game, a game without an open seat, or a guest.
+    ///
+    /// # Errors
+    /// `storage`, `accounts_unavailable`.
+    async fn pregame_ratings(
+        &self,
+        h: &Arc<GameHandle>,
+        account: Option<&crate::store::SeatAccount>,
+    ) -> Result<PregameRatings, Error> {
+        let Some(a) = account else { return Ok(None) };
+        let (variant, tc, accs) = {
+            let live = h.live.lock().await;
+            if !live.rec.meta.rated || live.rec.status != "open" {
+                return Ok(None);
+            }
+            let m = &live.rec.meta;
+            (live.rec.variant.clone(), m.time_control, m.accounts.clone())
+        };
+        let (b, w) = match (accs.black.as_ref(), accs.white.as_ref()) {
+            (Some(b), None) => (b, a),
+            (None, Some(w)) => (a, w),
+            _ => return Ok(None),
+        };
+        let ids = (Some(b.user_id.clone()), Some(w.user_id.clone()));
+        let r = crate::ratings::pregame(self, &variant, tc, (Some(b), Some(w))).await?;
+        Ok(r.map(|r| (ids, r)))
     }
 
     /// The game `id` if this instance holds it in memory.

@@ -120,6 +120,7 @@ fn record(id: &str) -> GameRecord {
             abort_after_ms: 0,
             rated: false,
             accounts: Default::default(),
+            ratings: None,
         },
         moves: vec![],
         created_ms: 1,

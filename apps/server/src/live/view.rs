@@ -67,42 +67,7 @@ impl Live {
             ply: self.rec.moves.len(),
             moves: self.rec.moves.iter().map(|m| m.text.clone()).collect(),
             legal_moves: legal,
-            outcome: match self.rec.meta.declared {
-                Some(Declared::Cancelled { expired }) => Some(OutcomeView {
-                    result: "*".to_string(),
-                    winner: None,
-                    reason: if expired {
-                        "expired: nobody joined in time".to_string()
-                    } else {
-                        "cancelled by its creator before anyone joined".to_string()
-                    },
-                }),
-                Some(Declared::Aborted { color, requested }) => Some(OutcomeView {
-                    result: "*".to_string(),
-                    winner: None,
-                    reason: if requested {
-                        format!("aborted by {}", Color::from(color).name())
-                    } else {
-                        format!(
-                            "aborted: {} did not make a first move in time",
-                            Color::from(color).name()
-                        )
-                    },
-                }),
-                Some(Declared::Abandoned { color }) => Some(OutcomeView {
-                    result: "*".to_string(),
-                    winner: None,
-                    reason: format!(
-                        "abandoned: {} made no move in time",
-                        Color::from(color).name()
-                    ),
-                }),
-                _ => outcome.map(|o| OutcomeView {
-                    result: o.pdn_result(self.game.variant()).to_string(),
-                    winner: o.winner().map(|c| c.name()),
-                    reason: o.to_string(),
-                }),
-            },
+            outcome: self.outcome_view(),
             black: seat_view(Color::Black),
             white: seat_view(Color::White),
             you: you.map(|c| c.name()),
@@ -121,11 +86,53 @@ impl Live {
             public: self.rec.meta.public,
             rated: self.rec.meta.rated,
             accounts: AccountsView {
-                black: account_view(self.rec.meta.accounts.black.as_ref()),
-                white: account_view(self.rec.meta.accounts.white.as_ref()),
+                black: account_view(&self.rec.meta, Color::Black),
+                white: account_view(&self.rec.meta, Color::White),
             },
             created_ms: self.rec.created_ms,
             updated_ms: self.rec.updated_ms,
+        }
+    }
+
+    /// How the game ended, once over: the result, the winner and a readable reason (also for a
+    /// cancelled, abandoned or aborted game, with result `*`); `None` while it goes on.
+    pub fn outcome_view(&self) -> Option<OutcomeView> {
+        let outcome = self.game.outcome();
+        match self.rec.meta.declared {
+            Some(Declared::Cancelled { expired }) => Some(OutcomeView {
+                result: "*".to_string(),
+                winner: None,
+                reason: if expired {
+                    "expired: nobody joined in time".to_string()
+                } else {
+                    "cancelled by its creator before anyone joined".to_string()
+                },
+            }),
+            Some(Declared::Aborted { color, requested }) => Some(OutcomeView {
+                result: "*".to_string(),
+                winner: None,
+                reason: if requested {
+                    format!("aborted by {}", Color::from(color).name())
+                } else {
+                    format!(
+                        "aborted: {} did not make a first move in time",
+                        Color::from(color).name()
+                    )
+                },
+            }),
+            Some(Declared::Abandoned { color }) => Some(OutcomeView {
+                result: "*".to_string(),
+                winner: None,
+                reason: format!(
+                    "abandoned: {} made no move in time",
+                    Color::from(color).name()
+                ),
+            }),
+            _ => outcome.map(|o| OutcomeView {
+                result: o.pdn_result(self.game.variant()).to_string(),
+                winner: o.winner().map(|c| c.name()),
+                reason: o.to_string(),
+            }),
         }
     }
 }
@@ -260,6 +267,15 @@ pub struct GameView {
 pub struct AccountView {
     /// The account's name.
     pub name: String,
+    /// In a rated game, the player's rounded pre-game rating of the game's variant and speed;
+    /// `null` in a casual game.
+    pub rating: Option<i64>,
+    /// In a rated game, whether that rating is provisional (deviation above 110); `null` in a
+    /// casual game.
+    pub provisional: Option<bool>,
+    /// Once a rated game ended with a result, the rating's change (the rounded new rating minus
+    /// the rounded pre-game one); `null` before, and in casual games.
+    pub rating_diff: Option<i64>,
 }
 
 /// The accounts of a game's seats in a [`GameView`].
@@ -271,8 +287,17 @@ pub struct AccountsView {
     pub white: Option<AccountView>,
 }
 
-fn account_view(a: Option<&crate::store::SeatAccount>) -> Option<AccountView> {
-    a.map(|a| AccountView {
+fn account_view(meta: &crate::store::GameMeta, c: Color) -> Option<AccountView> {
+    let a = meta.accounts.get(c)?;
+    let r = meta
+        .ratings
+        .as_ref()
+        .filter(|_| meta.rated)
+        .map(|r| r.get(c));
+    Some(AccountView {
         name: a.name.clone(),
+        rating: r.map(crate::store::SeatRating::shown),
+        provisional: r.map(|r| r.before.provisional()),
+        rating_diff: r.and_then(crate::store::SeatRating::diff),
     })
 }

@@ -21,6 +21,7 @@ pub mod health;
 mod layers;
 pub mod lobby;
 pub mod moves;
+pub mod ratings;
 pub mod static_files;
 pub mod ws;
 
@@ -37,6 +38,7 @@ pub fn router(app: App) -> Router {
         .merge(lobby::routes())
         .merge(chat::routes())
         .merge(accounts::routes())
+        .merge(ratings::routes())
         .fallback(layers::api_not_found)
         .layer(middleware::from_fn_with_state(
             app.clone(),

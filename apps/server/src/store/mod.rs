@@ -15,6 +15,8 @@
 //! database, see docs/scaling.md).
 //!
 //! - [`accounts`]: accounts and log-in sessions ([`AccountStore`], which both backends implement);
+//! - [`ratings`]: ratings and players' finished games ([`RatingStore`]), written by the save that
+//!   finishes a game, in its transaction;
 //! - [`record`]: what is stored (games, moves, seats, chat messages), shared by every backend;
 //! - [`sqlite`]: [`SqliteStore`], the embedded default;
 //! - [`pg`]: [`pg::PgStore`], PostgreSQL for several instances sharing one database;
@@ -22,11 +24,13 @@
 
 pub mod accounts;
 pub mod pg;
+pub mod ratings;
 pub mod record;
 mod schema;
 pub mod sqlite;
 
 pub use accounts::{AccountStore, SessionRecord, UserRecord};
+pub use ratings::{GameFilter, PlayerGame, RatingRecord, RatingStore};
 pub use record::*;
 pub use sqlite::{Durability, SqliteStore, WriterStats};
 
@@ -269,6 +273,12 @@ pub trait Store: Send + Sync + 'static {
     /// The store's accounts and sessions; `None` for a store that keeps none (the default: the
     /// account endpoints then answer `503 accounts_unavailable`).
     fn accounts(&self) -> Option<&dyn AccountStore> {
+        None
+    }
+
+    /// The store's ratings and players' finished games; `None` for a store that keeps none
+    /// (the default: the rating endpoints then answer `503 accounts_unavailable`).
+    fn ratings(&self) -> Option<&dyn RatingStore> {
         None
     }
 }

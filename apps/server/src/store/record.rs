@@ -168,6 +168,57 @@ pub struct GameMeta {
     /// cookie. Absent (and in games stored before this field existed): guests.
     #[serde(default, skip_serializing_if = "SeatAccounts::is_empty")]
     pub accounts: SeatAccounts,
+    /// A rated game's ratings (docs/api.md, "Ratings"): each player's rating of the game's
+    /// variant and speed when the game started, replaced by the one the update used and joined
+    /// by the new one when the game ends (in the transaction of the finishing save). Absent in
+    /// casual games.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ratings: Option<GameRatings>,
+}
+
+/// The ratings of a rated game's two players ([`GameMeta::ratings`]).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameRatings {
+    /// Black's.
+    pub black: SeatRating,
+    /// White's.
+    pub white: SeatRating,
+}
+
+impl Eq for GameRatings {}
+
+impl GameRatings {
+    /// The rating of `color`'s player.
+    pub fn get(&self, color: crown_core::Color) -> &SeatRating {
+        match color {
+            crown_core::Color::Black => &self.black,
+            crown_core::Color::White => &self.white,
+        }
+    }
+}
+
+/// One player's rating in a rated game.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SeatRating {
+    /// The pre-game rating (Glicko-2 scale).
+    pub before: crown_arena::glicko::Glicko2,
+    /// The rating after the game, once it ended with a result and was rated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub after: Option<crown_arena::glicko::Glicko2>,
+}
+
+impl SeatRating {
+    /// The pre-game rating rounded to an integer (as shown and written in PDN).
+    pub fn shown(&self) -> i64 {
+        self.before.rating.round() as i64
+    }
+
+    /// The change shown once rated: the rounded new rating minus the rounded old one (so that
+    /// `shown() + diff` is the new rating shown), `None` before.
+    pub fn diff(&self) -> Option<i64> {
+        self.after
+            .map(|a| a.rating.round() as i64 - self.before.rating.round() as i64)
+    }
 }
 
 /// The account a seat is linked to.

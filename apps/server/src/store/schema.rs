@@ -1,5 +1,5 @@
 //! The SQL schema and the row helpers of both backends, written once: the tables (`games`,
-//! `moves`, `server_meta`, `chat`, `users`, `sessions`, and PostgreSQL's `leases`), the columns read back into a
+//! `moves`, `server_meta`, `chat`, `users`, `sessions`, `ratings`, `player_games`, and PostgreSQL's `leases`), the columns read back into a
 //! [`GameRecord`], and the columns a save writes.
 
 use super::{GameMeta, GameRecord, GameSummary, MoveRecord, StoreError};
@@ -69,6 +69,43 @@ CREATE INDEX IF NOT EXISTS sessions_user ON sessions(user_id);
 CREATE INDEX IF NOT EXISTS sessions_expires ON sessions(expires_ms);
 ";
 
+/// Ratings and players' finished games (store/ratings.rs): one Glicko-2 rating per account,
+/// variant and speed; one row per finished game and linked seat, written by the game's
+/// finishing save (`{REAL}` is the 64-bit float type).
+const RATINGS: &str = "
+CREATE TABLE IF NOT EXISTS ratings (
+    user_id TEXT NOT NULL,
+    variant TEXT NOT NULL,
+    speed TEXT NOT NULL,
+    rating {REAL} NOT NULL,
+    deviation {REAL} NOT NULL,
+    volatility {REAL} NOT NULL,
+    games {INT} NOT NULL,
+    updated_ms {INT} NOT NULL,
+    PRIMARY KEY (user_id, variant, speed)
+){NO_ROWID};
+CREATE INDEX IF NOT EXISTS ratings_board ON ratings(variant, speed, rating);
+CREATE TABLE IF NOT EXISTS player_games (
+    game_id TEXT NOT NULL,
+    color TEXT NOT NULL,
+    user_id TEXT NOT NULL,
+    variant TEXT NOT NULL,
+    speed TEXT,
+    rated {INT} NOT NULL,
+    outcome TEXT NOT NULL,
+    ended_ms {INT} NOT NULL,
+    private {INT} NOT NULL,
+    rating_before {REAL},
+    deviation_before {REAL},
+    volatility_before {REAL},
+    rating_after {REAL},
+    deviation_after {REAL},
+    volatility_after {REAL},
+    PRIMARY KEY (game_id, color)
+){NO_ROWID};
+CREATE INDEX IF NOT EXISTS player_games_user ON player_games(user_id, ended_ms);
+";
+
 /// The per-game leases of a store shared by several instances (docs/scaling.md).
 const LEASES: &str = "
 CREATE TABLE IF NOT EXISTS leases (
@@ -81,12 +118,18 @@ CREATE INDEX IF NOT EXISTS leases_owner ON leases(owner);
 
 /// The schema (`CREATE … IF NOT EXISTS`, so it can run at every start) in `dialect`.
 pub(super) fn schema(dialect: Dialect) -> String {
-    let (int, no_rowid) = match dialect {
-        Dialect::Sqlite => ("INTEGER", " WITHOUT ROWID"),
-        Dialect::Postgres => ("BIGINT", ""),
+    let (int, no_rowid, real) = match dialect {
+        Dialect::Sqlite => ("INTEGER", " WITHOUT ROWID", "REAL"),
+        Dialect::Postgres => ("BIGINT", "", "DOUBLE PRECISION"),
     };
     let mut sql = TABLES.replace("{INT}", int).replace("{NO_ROWID}", no_rowid);
     sql.push_str(&ACCOUNTS.replace("{INT}", int));
+    sql.push_str(
+        &RATINGS
+            .replace("{INT}", int)
+            .replace("{REAL}", real)
+            .replace("{NO_ROWID}", no_rowid),
+    );
     if dialect == Dialect::Postgres {
         sql.push_str(LEASES);
     }
@@ -212,6 +255,7 @@ mod tests {
         let pg = schema(Dialect::Postgres);
         assert!(pg.contains("plies BIGINT NOT NULL") && pg.contains("leases_owner"));
         assert!(!pg.contains("INTEGER") && !pg.contains("ROWID") && !pg.contains('{'));
+        assert!(pg.contains("rating DOUBLE PRECISION") && lite.contains("rating REAL"));
         for sql in [&lite, &pg] {
             assert!(sql.contains("name_key TEXT NOT NULL UNIQUE") && sql.contains("sessions_user"));
         }

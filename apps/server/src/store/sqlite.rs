@@ -15,6 +15,8 @@ use super::{
     StoreError, UserRecord,
 };
 use rusqlite::{params, Connection, OptionalExtension};
+
+mod ratings;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -376,15 +378,26 @@ impl Store for SqliteStore {
     fn save(&self, rec: &mut GameRecord, keep_plies: usize) -> Result<(), StoreError> {
         let row = RowUpdate::of(rec);
         let new_moves = move_rows(rec, keep_plies);
+        // A finished game with a linked seat is recorded (and rated) in the same savepoint.
+        let finish = super::ratings::finish_of(rec).map(|_| rec.clone());
+        let rated = Arc::new(Mutex::new(None));
+        let r2 = rated.clone();
         self.write(move |c| {
             update_row(c, &row)?;
             c.execute(
                 "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
                 params![row.id, keep_plies as i64],
             )?;
-            insert_moves(c, &row.id, &new_moves)
+            insert_moves(c, &row.id, &new_moves)?;
+            if let Some(f) = &finish {
+                *r2.lock().unwrap_or_else(|e| e.into_inner()) = ratings::record_finish(c, f)?;
+            }
+            Ok(())
         })?;
         rec.version += 1;
+        if let Some(g) = rated.lock().unwrap_or_else(|e| e.into_inner()).take() {
+            rec.meta.ratings = Some(g);
+        }
         Ok(())
     }
 
@@ -526,6 +539,10 @@ impl Store for SqliteStore {
     }
 
     fn accounts(&self) -> Option<&dyn AccountStore> {
+        Some(self)
+    }
+
+    fn ratings(&self) -> Option<&dyn super::RatingStore> {
         Some(self)
     }
 }
@@ -689,6 +706,7 @@ mod tests {
                 abort_after_ms: 0,
                 rated: false,
                 accounts: Default::default(),
+                ratings: None,
             },
             moves: vec![],
             created_ms: 1,

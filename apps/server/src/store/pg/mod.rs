@@ -17,6 +17,8 @@
 //!   instance, which alone runs its clock (flag falls, expiry) and its engine moves
 //!   ([`Store::lease_round`]).
 //! - Accounts and log-in sessions: the `users` and `sessions` tables (`pg/accounts.rs`).
+//! - Ratings and players' finished games: the `ratings` and `player_games` tables, written by
+//!   the committer in the transaction of the save that finishes a game (`pg/ratings.rs`).
 //! - Chat messages: a `chat` table and a `crown_chat` notification channel of their own
 //!   (`pg/chat.rs`).
 //! - Both channels are followed by one reconnecting `LISTEN` loop (`pg/listen.rs`); the tables
@@ -25,13 +27,15 @@
 mod accounts;
 mod chat;
 mod listen;
+mod ratings;
 
 use super::schema::{
     meta_json, move_rows, schema, summary, Dialect, GameRow, RowUpdate, GAME_COLUMNS,
     INSERT_COLUMNS, SUMMARY_COLUMNS,
 };
 use crate::store::{
-    Change, ChangeState, ChatRecord, GameRecord, GameSummary, Leases, MoveRecord, Store, StoreError,
+    Change, ChangeState, ChatRecord, GameRatings, GameRecord, GameSummary, Leases, MoveRecord,
+    Store, StoreError,
 };
 use postgres::error::SqlState;
 use postgres::{Client, NoTls};
@@ -84,7 +88,11 @@ struct SaveJob {
     /// `(ply, text, at_ms)` of the moves from `keep` on.
     moves: Vec<(i64, String, i64)>,
     note: String,
-    reply: std::sync::mpsc::SyncSender<Result<(), StoreError>>,
+    /// The game as saved, when the save may finish it (a finished game with a result and a
+    /// linked seat): recorded and rated in the same transaction (`pg/ratings.rs`).
+    finish: Option<Box<GameRecord>>,
+    /// The answer: the game's ratings when this save rated it.
+    reply: std::sync::mpsc::SyncSender<Result<Option<GameRatings>, StoreError>>,
 }
 
 /// The notification payload carrying a change (JSON).
@@ -123,9 +131,13 @@ fn parse_note(payload: &str) -> Option<Change> {
 }
 
 /// Write `jobs` (distinct games) in one transaction: one versioned `UPDATE` of every row, then
-/// the moves and notifications of the games it updated. Returns, per job, whether its version
-/// matched (and it was written).
-fn commit_batch(c: &mut Client, jobs: &[SaveJob]) -> Result<Vec<bool>, postgres::Error> {
+/// the moves, the ends of finished games (with their ratings) and the notifications of the
+/// games it updated. Returns, per job, whether its version matched (and it was written), and
+/// the game's ratings when this transaction rated it.
+fn commit_batch(
+    c: &mut Client,
+    jobs: &[SaveJob],
+) -> Result<Vec<(bool, Option<GameRatings>)>, postgres::Error> {
     let mut tx = c.transaction()?;
     let col = |f: fn(&RowUpdate) -> String| jobs.iter().map(|j| f(&j.row)).collect::<Vec<String>>();
     let num = |f: fn(&RowUpdate) -> i64| jobs.iter().map(|j| f(&j.row)).collect::<Vec<i64>>();
@@ -189,7 +201,37 @@ fn commit_batch(c: &mut Client, jobs: &[SaveJob]) -> Result<Vec<bool>, postgres:
             &[&m_ids, &m_plies, &m_texts, &m_at],
         )?;
     }
-    let notes: Vec<String> = ok().map(|j| j.note.clone()).collect();
+    let finishing: Vec<(usize, &GameRecord)> = jobs
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| done[*i])
+        .filter_map(|(i, j)| Some((i, j.finish.as_deref()?)))
+        .collect();
+    let mut rated: Vec<Option<GameRatings>> = vec![None; jobs.len()];
+    if !finishing.is_empty() {
+        let recs: Vec<&GameRecord> = finishing.iter().map(|(_, r)| *r).collect();
+        for ((i, _), g) in finishing
+            .iter()
+            .zip(ratings::record_finishes(&mut tx, &recs)?)
+        {
+            rated[*i] = g;
+        }
+    }
+    // A rated game's notification carries its ratings.
+    let notes: Vec<String> = jobs
+        .iter()
+        .zip(&rated)
+        .enumerate()
+        .filter(|(i, _)| done[*i])
+        .map(|(_, (j, g))| match (g, &j.finish) {
+            (Some(g), Some(rec)) => {
+                let mut rec = (**rec).clone();
+                rec.meta.ratings = Some(*g);
+                note_for(&rec, j.keep as usize)
+            }
+            _ => j.note.clone(),
+        })
+        .collect();
     if !notes.is_empty() {
         // Delivered to every listener only if this transaction commits, in this order.
         tx.execute(
@@ -198,7 +240,7 @@ fn commit_batch(c: &mut Client, jobs: &[SaveJob]) -> Result<Vec<bool>, postgres:
         )?;
     }
     tx.commit()?;
-    Ok(done)
+    Ok(done.into_iter().zip(rated).collect())
 }
 
 /// The committer thread: take the saves waiting (up to [`MAX_BATCH`], one per game: a second
@@ -256,10 +298,10 @@ fn committer(url: String, rx: std::sync::mpsc::Receiver<Vec<SaveJob>>, stats: Ar
                 stats.commits.fetch_add(1, Ordering::SeqCst);
                 stats
                     .writes
-                    .fetch_add(done.iter().filter(|d| **d).count() as u64, Ordering::SeqCst);
-                for (j, d) in batch.into_iter().zip(done) {
+                    .fetch_add(done.iter().filter(|d| d.0).count() as u64, Ordering::SeqCst);
+                for (j, (d, g)) in batch.into_iter().zip(done) {
                     let r = if d {
-                        Ok(())
+                        Ok(g)
                     } else {
                         Err(StoreError::Conflict(j.row.id.clone()))
                     };
@@ -375,6 +417,7 @@ impl PgStore {
                 keep: keep as i64,
                 moves: move_rows(rec, keep),
                 note: note_for(rec, keep),
+                finish: crate::store::ratings::finish_of(rec).map(|_| Box::new((**rec).clone())),
                 reply,
             });
             answers.push(answer);
@@ -389,10 +432,16 @@ impl PgStore {
                 } else {
                     Err(StoreError::Closed)
                 };
-                if r.is_ok() {
-                    rec.version += 1;
+                match r {
+                    Ok(g) => {
+                        rec.version += 1;
+                        if g.is_some() {
+                            rec.meta.ratings = g;
+                        }
+                        Ok(())
+                    }
+                    Err(e) => Err(e),
                 }
-                r
             })
             .collect()
     }
@@ -643,6 +692,10 @@ impl Store for PgStore {
     }
 
     fn accounts(&self) -> Option<&dyn crate::store::AccountStore> {
+        Some(self)
+    }
+
+    fn ratings(&self) -> Option<&dyn crate::store::RatingStore> {
         Some(self)
     }
 

@@ -1,0 +1,156 @@
+//! `GET /api/leaderboard`, `GET /api/users/{name}`, `GET /api/users/{name}/games` and
+//! `GET /api/users/{name}/games.pdn` (docs/api.md, "Ratings" and "Players"; the rules are in
+//! [`crate::ratings`]).
+
+use super::accounts::session_token;
+use super::error::ApiError;
+use super::extract::ApiQuery;
+use crate::app::App;
+use crate::ratings::{self, ArchiveQuery};
+use axum::extract::{Path, State};
+use axum::http::{header, HeaderMap};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::{Json, Router};
+use serde::Deserialize;
+
+/// The routes of ratings and players.
+pub fn routes() -> Router<App> {
+    Router::new()
+        .route("/leaderboard", get(leaderboard).layer(nb!()))
+        .route("/users/{name}", get(user).layer(nb!()))
+        .route("/users/{name}/games", get(games).layer(nb!()))
+        .route("/users/{name}/games.pdn", get(games_pdn).layer(nb!()))
+}
+
+/// The query of `GET /api/leaderboard`.
+#[derive(Debug, Deserialize)]
+pub struct LeaderboardQuery {
+    /// `american`, `pool` or `impasse` (required).
+    pub variant: Option<String>,
+    /// `bullet`, `blitz`, `rapid` or `classical` (required).
+    pub speed: Option<String>,
+    /// 1..=100, default 50.
+    pub limit: Option<String>,
+}
+
+/// `GET /api/leaderboard?variant=&speed=&limit=`:
+/// `{"variant", "speed", "players": [{"rank", "name", "rating", "deviation", "games",
+/// "provisional"}]}`, best first.
+///
+/// Errors: `bad_variant`, `bad_speed`, `bad_limit`, `bad_query` (400), `accounts_unavailable`
+/// (503), `storage`.
+async fn leaderboard(
+    State(app): State<App>,
+    ApiQuery(q): ApiQuery<LeaderboardQuery>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let variant = q.variant.unwrap_or_default();
+    let speed = q.speed.unwrap_or_default();
+    ratings::check_variant(&variant)?;
+    ratings::check_speed(&speed)?;
+    let limit = ratings::check_limit(
+        q.limit.as_deref(),
+        ratings::LEADERBOARD_DEFAULT,
+        ratings::LEADERBOARD_MAX,
+    )?;
+    let players = ratings::leaderboard(&app, variant.clone(), speed.clone(), limit).await?;
+    Ok(Json(
+        serde_json::json!({"variant": variant, "speed": speed, "players": players}),
+    ))
+}
+
+/// `GET /api/users/{name}`: the user's page ([`ratings::UserPage`]).
+///
+/// Errors: `not_found` (404), `accounts_unavailable` (503), `storage`.
+async fn user(
+    State(app): State<App>,
+    Path(name): Path<String>,
+) -> Result<Json<ratings::UserPage>, ApiError> {
+    Ok(Json(ratings::user_page(&app, &name).await?))
+}
+
+/// The viewer's account (the session cookie), to show its own private games.
+async fn viewer(
+    app: &App,
+    headers: &HeaderMap,
+) -> Result<Option<crate::store::SeatAccount>, ApiError> {
+    Ok(crate::accounts::seat_account(app, session_token(headers)).await?)
+}
+
+/// `GET /api/users/{name}/games?variant=&speed=&rated=&result=&limit=&before_ms=`:
+/// `{"games": [...], "next_before_ms"}`, newest first.
+///
+/// Errors: `bad_variant`, `bad_speed`, `bad_rated`, `bad_result`, `bad_limit`,
+/// `bad_before_ms`, `bad_query` (400), `not_found` (404), `accounts_unavailable` (503),
+/// `storage`.
+async fn games(
+    State(app): State<App>,
+    Path(name): Path<String>,
+    headers: HeaderMap,
+    ApiQuery(q): ApiQuery<ArchiveQuery>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let me = viewer(&app, &headers).await?;
+    let page = ratings::archive(
+        &app,
+        &name,
+        &q,
+        me.as_ref(),
+        (ratings::ARCHIVE_DEFAULT, ratings::ARCHIVE_MAX),
+    )
+    .await?;
+    let games: Vec<_> = page
+        .games
+        .iter()
+        .map(|(p, live)| ratings::archived(p, live))
+        .collect();
+    Ok(Json(
+        serde_json::json!({"games": games, "next_before_ms": page.next_before_ms}),
+    ))
+}
+
+/// `GET /api/users/{name}/games.pdn` (the filters of `/games`, `limit` 1..=500, default 500):
+/// the games as one PDN file, newest first, each as `GET /api/games/{id}/pdn` writes it.
+///
+/// Errors: those of `/games`.
+async fn games_pdn(
+    State(app): State<App>,
+    Path(name): Path<String>,
+    headers: HeaderMap,
+    ApiQuery(q): ApiQuery<ArchiveQuery>,
+) -> Result<Response, ApiError> {
+    let me = viewer(&app, &headers).await?;
+    let max = ratings::ARCHIVE_PDN_MAX;
+    let page = ratings::archive(&app, &name, &q, me.as_ref(), (max, max)).await?;
+    let mut text = String::new();
+    for (_, live) in &page.games {
+        if !text.is_empty() {
+            text.push('\n');
+        }
+        text.push_str(crate::pdn::export(live)?.trim_end());
+        text.push('\n');
+    }
+    // The name as the account spells it (letters, digits, '_' and '-': safe in a header).
+    let file = page
+        .games
+        .first()
+        .and_then(|(p, live)| live.rec.meta.accounts.get(p.color.into()))
+        .map_or_else(|| crate::accounts::name_key(&name), |a| a.name.clone());
+    let file: String = file
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '-')
+        .collect();
+    Ok((
+        [
+            (
+                header::CONTENT_TYPE,
+                "application/x-pdn; charset=utf-8".to_string(),
+            ),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"crown-{file}-games.pdn\""),
+            ),
+        ],
+        text,
+    )
+        .into_response())
+}

@@ -1,0 +1,247 @@
+//! Ratings and players' finished games in the store ([`RatingStore`]), kept by SQLite and
+//! PostgreSQL alike (docs/api.md, "Ratings"):
+//!
+//! - `ratings`: one Glicko-2 rating per account, variant and speed, with its count of games;
+//! - `player_games`: one row per finished game (with a result) and seat linked to an account,
+//!   with the outcome for that account and, for a rated game, the rating before and after.
+//!
+//! Both are written **in the transaction of the save that finishes the game** (the backends call
+//! [`finish_of`] and [`rate`] from their save), and only if the game has no `player_games` row
+//! yet: a game is recorded and rated exactly once, whatever retries, conflicts, restarts or
+//! instances there are, and never half (a crash before the commit leaves neither the end nor
+//! the ratings; after it, both).
+
+use super::{GameRatings, GameRecord, SeatRating, Side, StoreError};
+use crate::ratings::Speed;
+use crown_arena::glicko::{rate_game, Glicko2, Outcome};
+
+/// One stored rating.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RatingRecord {
+    /// The account's id.
+    pub user_id: String,
+    /// Variant id (`american`, `pool`, `impasse`).
+    pub variant: String,
+    /// Speed id (`bullet`, `blitz`, `rapid`, `classical`).
+    pub speed: String,
+    /// The rating, deviation and volatility.
+    pub rating: Glicko2,
+    /// Rated games played in this variant and speed.
+    pub games: u64,
+}
+
+/// One finished game of one account (a row of `player_games`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayerGame {
+    /// The game's id.
+    pub game_id: String,
+    /// The account's id.
+    pub user_id: String,
+    /// The account's colour.
+    pub color: Side,
+    /// Variant id.
+    pub variant: String,
+    /// Speed id; `None` for an untimed game.
+    pub speed: Option<String>,
+    /// Whether the game was rated.
+    pub rated: bool,
+    /// `win`, `draw` or `loss`, for the account.
+    pub outcome: String,
+    /// When the game ended, ms since the Unix epoch.
+    pub ended_ms: u64,
+    /// A casual, link-only game (neither rated nor public): listed to its own player only.
+    pub private: bool,
+    /// The rating before the game (rated games).
+    pub before: Option<Glicko2>,
+    /// The rating after the game (rated games).
+    pub after: Option<Glicko2>,
+}
+
+impl PlayerGame {
+    /// The rating change shown: the rounded new rating minus the rounded old one.
+    pub fn rating_diff(&self) -> Option<i64> {
+        let (b, a) = (self.before?, self.after?);
+        Some(a.rating.round() as i64 - b.rating.round() as i64)
+    }
+}
+
+/// What [`RatingStore::player_games`] lists.
+#[derive(Clone, Debug, Default)]
+pub struct GameFilter {
+    /// Only this variant.
+    pub variant: Option<String>,
+    /// Only this speed.
+    pub speed: Option<String>,
+    /// Only rated (`true`) or casual (`false`) games.
+    pub rated: Option<bool>,
+    /// Only this outcome (`win`, `draw`, `loss`).
+    pub outcome: Option<String>,
+    /// Only games ended strictly before this instant (ms since the epoch).
+    pub before_ms: Option<u64>,
+    /// Whether private casual games are listed (the account's own request).
+    pub include_private: bool,
+    /// At most this many, newest first.
+    pub limit: usize,
+}
+
+/// Games and outcomes of one account: `(rated, outcome, count)` per group.
+pub type OutcomeCounts = Vec<(bool, String, u64)>;
+
+/// Storage of ratings and players' finished games. Each call is one read.
+pub trait RatingStore: Send + Sync {
+    /// The ratings of `keys` (`(user_id, variant, speed)`), in order; `None` where the account
+    /// has no rated game of that variant and speed.
+    ///
+    /// # Errors
+    /// [`StoreError::Database`], [`StoreError::Postgres`] and the like.
+    fn ratings_of(
+        &self,
+        keys: &[(String, String, String)],
+    ) -> Result<Vec<Option<RatingRecord>>, StoreError>;
+
+    /// Every rating of account `user_id`.
+    ///
+    /// # Errors
+    /// As [`RatingStore::ratings_of`].
+    fn user_ratings(&self, user_id: &str) -> Result<Vec<RatingRecord>, StoreError>;
+
+    /// The best `limit` ratings of `variant` and `speed`, by rating descending (then name), each
+    /// with the account's name.
+    ///
+    /// # Errors
+    /// As [`RatingStore::ratings_of`].
+    fn leaderboard(
+        &self,
+        variant: &str,
+        speed: &str,
+        limit: usize,
+    ) -> Result<Vec<(String, RatingRecord)>, StoreError>;
+
+    /// The finished games of account `user_id` matching `filter`, newest first (then by game id).
+    ///
+    /// # Errors
+    /// As [`RatingStore::ratings_of`].
+    fn player_games(
+        &self,
+        user_id: &str,
+        filter: &GameFilter,
+    ) -> Result<Vec<PlayerGame>, StoreError>;
+
+    /// Every rated game of account `user_id`, oldest first.
+    ///
+    /// # Errors
+    /// As [`RatingStore::ratings_of`].
+    fn rating_history(&self, user_id: &str) -> Result<Vec<PlayerGame>, StoreError>;
+
+    /// The count of finished games of account `user_id` by rated and outcome.
+    ///
+    /// # Errors
+    /// As [`RatingStore::ratings_of`].
+    fn outcome_counts(&self, user_id: &str) -> Result<OutcomeCounts, StoreError>;
+}
+
+/// The `player_games` rows a save of `rec` records (without ratings), if it is a finished game
+/// with a result and at least one seat linked to an account; `None` otherwise (nothing to do).
+pub(super) fn finish_of(rec: &GameRecord) -> Option<Vec<PlayerGame>> {
+    if rec.status != "finished" || rec.meta.accounts.is_empty() {
+        return None;
+    }
+    let result = rec.result.as_deref()?;
+    let variant: crown_core::Variant = rec.variant.parse().ok()?;
+    let first = variant.first_player();
+    let winner = match result {
+        "1-0" => Some(first),
+        "0-1" => Some(first.opposite()),
+        "1/2-1/2" => None,
+        _ => return None,
+    };
+    let speed = rec
+        .meta
+        .time_control
+        .map(|t| Speed::of(t).name().to_string());
+    let rated = rated_pair(rec).is_some();
+    let rows = crown_core::Color::ALL
+        .into_iter()
+        .filter_map(|c| {
+            let a = rec.meta.accounts.get(c)?;
+            let outcome = match winner {
+                None => "draw",
+                Some(w) if w == c => "win",
+                Some(_) => "loss",
+            };
+            Some(PlayerGame {
+                game_id: rec.id.clone(),
+                user_id: a.user_id.clone(),
+                color: c.into(),
+                variant: rec.variant.clone(),
+                speed: speed.clone(),
+                rated,
+                outcome: outcome.to_string(),
+                ended_ms: rec.updated_ms,
+                private: !rated && !rec.meta.public,
+                before: None,
+                after: None,
+            })
+        })
+        .collect();
+    Some(rows)
+}
+
+/// The rating keys (`(user_id, variant, speed)` of black, of white) of a rated game between two
+/// accounts with a clock; `None` for a casual game.
+pub(super) fn rated_pair(rec: &GameRecord) -> Option<[(String, String, String); 2]> {
+    let meta = &rec.meta;
+    if !meta.rated {
+        return None;
+    }
+    let speed = Speed::of(meta.time_control?).name().to_string();
+    let (b, w) = (meta.accounts.black.as_ref()?, meta.accounts.white.as_ref()?);
+    if b.user_id == w.user_id {
+        return None;
+    }
+    let key = |u: &str| (u.to_string(), rec.variant.clone(), speed.clone());
+    Some([key(&b.user_id), key(&w.user_id)])
+}
+
+/// Rate the finished game `rec` (rated, `rows` from [`finish_of`]) from the players' current
+/// ratings `[black, white]` (`None`: a new player, 1500/350/0.06): fills the rows' ratings and
+/// returns the game's [`GameRatings`] (for `meta.ratings`) and the new `[black, white]`.
+pub(super) fn rate(
+    rows: &mut [PlayerGame],
+    current: [Option<Glicko2>; 2],
+) -> (GameRatings, [Glicko2; 2]) {
+    let [b, w] = current.map(Option::unwrap_or_default);
+    let black_outcome = rows
+        .iter()
+        .find(|r| r.color == Side::Black)
+        .map_or(Outcome::Draw, |r| match r.outcome.as_str() {
+            "win" => Outcome::Win,
+            "loss" => Outcome::Loss,
+            _ => Outcome::Draw,
+        });
+    let (nb, nw) = rate_game(b, w, black_outcome);
+    for r in rows.iter_mut() {
+        let (before, after) = match r.color {
+            Side::Black => (b, nb),
+            Side::White => (w, nw),
+        };
+        r.before = Some(before);
+        r.after = Some(after);
+    }
+    let seat = |before, after| SeatRating {
+        before,
+        after: Some(after),
+    };
+    (
+        GameRatings {
+            black: seat(b, nb),
+            white: seat(w, nw),
+        },
+        [nb, nw],
+    )
+}
+
+/// The colour's name as stored in `player_games.color`.
+pub(super) fn side_of(s: &str) -> Side {
+    Side::parse(s).unwrap_or(Side::Black)
+}
