@@ -36,8 +36,8 @@ export function renderBarRatings(v, flipped) {
     diffEl.hidden = !acc || acc.rating_diff == null;
     if (!acc) continue;
     link.href = playerHref(acc.name);
-    link.firstChild.textContent = `${acc.name}'s page, rating `;
-    // a casual game between accounts: the name's link without a rating
+    // a casual game between accounts: a link to the player's profile, without a rating
+    link.firstChild.textContent = rating ? `${acc.name}'s page, rating ` : `${acc.name}'s `;
     link.lastChild.textContent = rating || "profile";
     diffEl.textContent = diffText(acc.rating_diff);
     diffEl.className = `rating-diff${acc.rating_diff > 0 ? " up" : acc.rating_diff < 0 ? " down" : ""}`;

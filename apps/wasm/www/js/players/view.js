@@ -206,7 +206,7 @@ export function renderChart(v, history, key) {
 }
 
 /** The words of a result from the player's side. */
-const RESULT_WORDS = { win: "Win", draw: "Draw", loss: "Loss" };
+const RESULT_WORDS = Object.assign(Object.create(null), { win: "Win", draw: "Draw", loss: "Loss" });
 
 /** The game archive's entries `games` in `v` (appended when `append`); `onAnalyse(game)` opens one. */
 export function renderGames(v, games, { append = false, onAnalyse }) {
@@ -214,11 +214,13 @@ export function renderGames(v, games, { append = false, onAnalyse }) {
     const opp = g.opponent || {};
     const oppAccount = typeof opp.account === "string" ? opp.account : opp.account ? opp.name : null;
     const who = oppAccount ? playerLink(oppAccount) : document.createTextNode(opp.name || "Guest");
+    // `outcome`: win, draw or loss for this player (`result` is the PDN result)
+    const wdl = g.outcome in RESULT_WORDS ? g.outcome : g.result;
     const diff = diffText(g.rating_diff);
     const head = el(
       "span",
       { class: "archive-head" },
-      el("span", { class: `result ${g.result || ""}` }, RESULT_WORDS[g.result] || "No result"),
+      el("span", { class: `result ${wdl in RESULT_WORDS ? wdl : ""}` }, RESULT_WORDS[wdl] || "No result"),
       " vs ",
       who,
       ...(diff ? [" ", el("span", { class: `rating-diff ${g.rating_diff > 0 ? "up" : g.rating_diff < 0 ? "down" : ""}` }, diff)] : []),
@@ -235,7 +237,7 @@ export function renderGames(v, games, { append = false, onAnalyse }) {
     const meta = el("span", { class: "archive-meta" }, bits.join(" · "));
     const b = el("button", { type: "button", class: "archive-analyse", "aria-label": `Analyse the game vs ${opp.name || "Guest"} of ${g.ended_ms ? new Date(g.ended_ms).toLocaleString() : ""}` }, "Analyse");
     b.addEventListener("click", () => onAnalyse(g));
-    return el("li", { class: "archive-game", "data-id": g.id, "data-rated": String(!!g.rated), "data-result": g.result || "" }, head, meta, b);
+    return el("li", { class: "archive-game", "data-id": g.id, "data-rated": String(!!g.rated), "data-result": wdl || "" }, head, meta, b);
   });
   if (append) v.games.append(...items);
   else v.games.replaceChildren(...items);
