@@ -482,7 +482,8 @@ pub struct Archive {
 /// The finished games of the user named `name` matching `q`, newest first, at most the query's
 /// `limit` (`default` when absent, at most `max`). A private casual game is listed only when
 /// `viewer` is that account. Games ending in the same millisecond are never split between two
-/// pages (unless more than `limit` of them do).
+/// pages: a page ends before them, or, when more than `limit` games ended in that millisecond,
+/// the page is all of them (longer than `limit`).
 ///
 /// # Errors
 /// `bad_variant`, `bad_speed`, `bad_rated`, `bad_result`, `bad_limit`, `bad_before_ms` (400),
@@ -531,6 +532,7 @@ pub async fn archive(
         include_private: viewer.is_some_and(|v| v.user_id == u.id),
         limit: limit + 1,
     };
+    let filter_all = filter.clone();
     let id = u.id.clone();
     let mut rows = with_ratings(app, move |s| s.player_games(&id, &filter)).await?;
     let mut next_before_ms = None;
@@ -541,10 +543,18 @@ pub async fn archive(
         let keep = rows.iter().take_while(|r| r.ended_ms > edge).count();
         if keep > 0 {
             rows.truncate(keep);
-            next_before_ms = Some(edge.saturating_add(1));
         } else {
-            next_before_ms = Some(edge);
+            // More than `limit` games ended in this millisecond: the page is all of them.
+            let (id, mut all) = (u.id.clone(), filter_all.clone());
+            all.before_ms = Some(edge.saturating_add(1));
+            all.limit = usize::MAX;
+            rows = with_ratings(app, move |s| s.player_games(&id, &all)).await?;
+            rows.retain(|r| r.ended_ms == edge);
         }
+        next_before_ms = Some(
+            edge.saturating_add(1)
+                .min(rows.last().map_or(edge, |r| r.ended_ms)),
+        );
     }
     let ids: Vec<String> = rows.iter().map(|r| r.game_id.clone()).collect();
     let store = app.store.clone();

@@ -1,0 +1,585 @@
+//! Ratings through the router (docs/api.md, "Ratings" and "Players"), on SQLite: a rated game's
+//! end updates both players' Glicko-2 ratings exactly once (in the finishing save's
+//! transaction), the game view, the lobby and the PDN show them, and the leaderboard, the user
+//! page and the archive read them back. Expected ratings are computed here from Glickman's
+//! formulas, not read from the server.
+
+mod common;
+use axum::http::StatusCode;
+use common::accounts::{post, sign_up, Call};
+use common::server;
+use crown_server::App;
+use serde_json::{json, Value};
+use std::f64::consts::PI;
+
+/// The Glicko-2 scale factor (Glickman, "Example of the Glicko-2 system", step 2).
+const SCALE: f64 = 173.7178;
+
+/// One game between two new players (1500, RD 350, σ 0.06) by Glickman's steps 3 to 8: with
+/// μ = μ_j, E = 1/2; v = 1/(g² E (1-E)); the volatility stays 0.06 to within 1e-5 for one
+/// game, so φ* = √(φ² + σ²), φ' = 1/√(1/φ*² + 1/v), μ' = φ'² g (s - E). Returns the new
+/// rating and deviation on the Glicko scale for score `s`.
+fn new_players_game(s: f64) -> (f64, f64) {
+    let phi = 350.0 / SCALE;
+    let g = 1.0 / (1.0 + 3.0 * phi * phi / (PI * PI)).sqrt();
+    let e = 0.5;
+    let v = 1.0 / (g * g * e * (1.0 - e));
+    let phi_star = (phi * phi + 0.06f64 * 0.06).sqrt();
+    let phi_new = 1.0 / (1.0 / (phi_star * phi_star) + 1.0 / v).sqrt();
+    let mu_new = phi_new * phi_new * g * (s - e);
+    (1500.0 + SCALE * mu_new, SCALE * phi_new)
+}
+
+/// A blitz time control: 3 min + 2 s.
+fn blitz() -> Value {
+    json!({"initial_ms": 180_000, "increment_ms": 2_000})
+}
+
+/// `method uri` with the session cookie `session` and the seat token `token`.
+fn call<'a>(
+    method: axum::http::Method,
+    uri: &'a str,
+    session: Option<&'a str>,
+    token: Option<&str>,
+) -> Call<'a> {
+    let mut c = post(uri, Value::Null);
+    c.body = None;
+    c.method = method;
+    c.session = session;
+    if let Some(t) = token {
+        c.headers.push(("authorization", format!("Bearer {t}")));
+    }
+    c
+}
+
+async fn get(app: &App, uri: &str, session: Option<&str>) -> (StatusCode, Value) {
+    let (s, _, v) = call(axum::http::Method::GET, uri, session, None)
+        .send(app)
+        .await;
+    (s, v)
+}
+
+/// `GET uri` as text, with its headers.
+async fn get_text(app: &App, uri: &str, session: Option<&str>) -> (StatusCode, String, String) {
+    let mut req = axum::http::Request::get(uri).header("host", "crown.test");
+    if let Some(s) = session {
+        req = req.header("cookie", format!("crown_session={s}"));
+    }
+    let req = req.body(axum::body::Body::empty()).unwrap();
+    let resp = tower::ServiceExt::oneshot(app.router(), req).await.unwrap();
+    let status = resp.status();
+    let cd = resp
+        .headers()
+        .get("content-disposition")
+        .map(|h| h.to_str().unwrap().to_string())
+        .unwrap_or_default();
+    let bytes = axum::body::to_bytes(resp.into_body(), 1 << 22)
+        .await
+        .unwrap();
+    (status, String::from_utf8(bytes.to_vec()).unwrap(), cd)
+}
+
+/// A game between two seats: its id and both seat tokens.
+struct Game {
+    id: String,
+    black: String,
+    white: String,
+}
+
+/// `black` creates a game (`extra` merged into the body) and `white` joins it.
+async fn game(app: &App, black: Option<&str>, white: Option<&str>, extra: Value) -> Game {
+    let mut body = json!({"variant": "american", "time_control": blitz(), "color": "black"});
+    for (k, v) in extra.as_object().unwrap() {
+        body[k] = v.clone();
+    }
+    let mut c = post("/api/games", body);
+    c.session = black;
+    let (s, _, v) = c.send(app).await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+    let id = v["id"].as_str().unwrap().to_string();
+    let uri = format!("/api/games/{id}/join");
+    let (s, _, j) = call(axum::http::Method::POST, &uri, white, None)
+        .send(app)
+        .await;
+    assert_eq!(s, StatusCode::OK, "{j}");
+    Game {
+        id,
+        black: v["token"].as_str().unwrap().to_string(),
+        white: j["token"].as_str().unwrap().to_string(),
+    }
+}
+
+/// `POST /api/games/{id}/{action}` with `token`.
+async fn act(app: &App, id: &str, action: &str, token: &str) -> (StatusCode, Value) {
+    let uri = format!("/api/games/{id}/{action}");
+    let (s, _, v) = call(axum::http::Method::POST, &uri, None, Some(token))
+        .send(app)
+        .await;
+    (s, v)
+}
+
+/// The rating of `name` in american blitz on the user page, as `(rating, deviation, games)`.
+async fn blitz_rating(app: &App, name: &str) -> Option<(i64, i64, u64)> {
+    let (s, v) = get(app, &format!("/api/users/{name}"), None).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    v["ratings"].as_array().unwrap().iter().find_map(|r| {
+        (r["variant"] == "american" && r["speed"] == "blitz").then(|| {
+            (
+                r["rating"].as_i64().unwrap(),
+                r["deviation"].as_i64().unwrap(),
+                r["games"].as_u64().unwrap(),
+            )
+        })
+    })
+}
+
+#[tokio::test]
+async fn a_rated_resignation_rates_both_players_once() {
+    let app = server().start().await;
+    let alice = sign_up(&app, "alice", "password-a").await;
+    let bob = sign_up(&app, "bob", "password-b").await;
+    let g = game(&app, Some(&alice), Some(&bob), json!({"rated": true})).await;
+    // While it is played: the pre-game ratings of two new players, provisional, no change yet.
+    let (_, v) = get(&app, &format!("/api/games/{}", g.id), None).await;
+    for c in ["black", "white"] {
+        assert_eq!(v["accounts"][c]["rating"], 1500, "{v}");
+        assert_eq!(v["accounts"][c]["provisional"], true, "{v}");
+        assert_eq!(v["accounts"][c]["rating_diff"], Value::Null, "{v}");
+    }
+    let (s, v) = act(&app, &g.id, "resign", &g.white).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    // Black (alice) won: from the formulas, about 1662.3 / RD 290.3, and bob 1337.7 / 290.3.
+    let (win, rd) = new_players_game(1.0);
+    let (loss, rd_l) = new_players_game(0.0);
+    assert!(
+        (win - 1662.3).abs() < 0.05 && (rd - 290.3).abs() < 0.05,
+        "{win} {rd}"
+    );
+    let (_, v) = get(&app, &format!("/api/games/{}", g.id), None).await;
+    let a = &v["accounts"];
+    assert_eq!(a["black"]["rating"], 1500, "{v}");
+    assert_eq!(a["black"]["rating_diff"], win.round() as i64 - 1500, "{v}");
+    assert_eq!(a["white"]["rating_diff"], loss.round() as i64 - 1500, "{v}");
+    assert_eq!(
+        blitz_rating(&app, "alice").await,
+        Some((win.round() as i64, rd.round() as i64, 1))
+    );
+    assert_eq!(
+        blitz_rating(&app, "BOB").await,
+        Some((loss.round() as i64, rd_l.round() as i64, 1))
+    );
+    // The PDN carries the pre-game ratings and the changes.
+    let (s, pdn, _) = get_text(&app, &format!("/api/games/{}/pdn", g.id), None).await;
+    assert_eq!(s, StatusCode::OK);
+    let diff = win.round() as i64 - 1500;
+    for tag in [
+        "[WhiteElo \"1500\"]".to_string(),
+        "[BlackElo \"1500\"]".to_string(),
+        format!("[BlackRatingDiff \"+{diff}\"]"),
+        format!("[WhiteRatingDiff \"-{diff}\"]"),
+    ] {
+        assert!(pdn.contains(&tag), "{tag} in {pdn}");
+    }
+    // Saving the finished game again (a rematch offer) or resigning again rates nothing more.
+    let (s, v) = act(&app, &g.id, "rematch", &g.black).await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+    let (s, _) = act(&app, &g.id, "resign", &g.black).await;
+    assert_eq!(s, StatusCode::CONFLICT);
+    assert_eq!(blitz_rating(&app, "alice").await.unwrap().2, 1);
+    // The user page: counts and the history.
+    let (_, u) = get(&app, "/api/users/Alice", None).await;
+    assert_eq!(u["user"]["name"], "alice", "{u}");
+    assert_eq!(
+        u["counts"],
+        json!({"games": 1, "wins": 1, "draws": 0, "losses": 0})
+    );
+    assert_eq!(u["rated_counts"], u["counts"]);
+    assert_eq!(u["history"][0]["game_id"], g.id.as_str(), "{u}");
+    assert_eq!(u["history"][0]["rating"], win.round() as i64, "{u}");
+    assert_eq!(u["history"][0]["rating_diff"], diff, "{u}");
+    assert_eq!(u["history"].as_array().unwrap().len(), 1);
+}
+
+#[tokio::test]
+async fn two_resignations_at_once_rate_the_game_once() {
+    let app = server().start().await;
+    let alice = sign_up(&app, "alice", "password-a").await;
+    let bob = sign_up(&app, "bob", "password-b").await;
+    let g = game(&app, Some(&alice), Some(&bob), json!({"rated": true})).await;
+    let (a, b) = tokio::join!(
+        act(&app, &g.id, "resign", &g.black),
+        act(&app, &g.id, "resign", &g.white)
+    );
+    let ok = [a.0, b.0].iter().filter(|s| **s == StatusCode::OK).count();
+    assert_eq!(ok, 1, "{a:?} {b:?}");
+    assert_eq!(blitz_rating(&app, "alice").await.unwrap().2, 1);
+    assert_eq!(blitz_rating(&app, "bob").await.unwrap().2, 1);
+    let (win, _) = new_players_game(1.0);
+    let winner = if a.0 == StatusCode::OK {
+        "bob"
+    } else {
+        "alice"
+    };
+    assert_eq!(
+        blitz_rating(&app, winner).await.unwrap().0,
+        win.round() as i64
+    );
+}
+
+#[tokio::test]
+async fn an_agreed_draw_keeps_1500_and_narrows_the_deviation() {
+    let app = server().start().await;
+    let alice = sign_up(&app, "alice", "password-a").await;
+    let bob = sign_up(&app, "bob", "password-b").await;
+    let g = game(&app, Some(&alice), Some(&bob), json!({"rated": true})).await;
+    assert_eq!(
+        act(&app, &g.id, "draw/offer", &g.black).await.0,
+        StatusCode::OK
+    );
+    let (s, v) = act(&app, &g.id, "draw/accept", &g.white).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let (r, rd) = new_players_game(0.5);
+    assert!((r - 1500.0).abs() < 1e-9);
+    for name in ["alice", "bob"] {
+        assert_eq!(
+            blitz_rating(&app, name).await,
+            Some((1500, rd.round() as i64, 1))
+        );
+    }
+    let (_, v) = get(&app, &format!("/api/games/{}", g.id), None).await;
+    assert_eq!(v["accounts"]["black"]["rating_diff"], 0, "{v}");
+    let (_, u) = get(&app, "/api/users/bob", None).await;
+    assert_eq!(
+        u["rated_counts"],
+        json!({"games": 1, "wins": 0, "draws": 1, "losses": 0})
+    );
+}
+
+#[tokio::test]
+async fn casual_and_aborted_games_change_no_rating() {
+    let app = server().start().await;
+    let alice = sign_up(&app, "alice", "password-a").await;
+    let bob = sign_up(&app, "bob", "password-b").await;
+    // A casual game between the two accounts: counted, never rated, no rating in the view.
+    let g = game(&app, Some(&alice), Some(&bob), json!({})).await;
+    let (_, v) = get(&app, &format!("/api/games/{}", g.id), None).await;
+    assert_eq!(v["accounts"]["black"]["rating"], Value::Null, "{v}");
+    assert_eq!(act(&app, &g.id, "resign", &g.white).await.0, StatusCode::OK);
+    // A rated game aborted before the first moves.
+    let r = game(&app, Some(&alice), Some(&bob), json!({"rated": true})).await;
+    let (s, v) = act(&app, &r.id, "abort", &r.black).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let (_, v) = get(&app, &format!("/api/games/{}", r.id), None).await;
+    assert_eq!(v["status"], "aborted", "{v}");
+    assert_eq!(v["accounts"]["black"]["rating_diff"], Value::Null, "{v}");
+    let (_, u) = get(&app, "/api/users/alice", None).await;
+    assert_eq!(u["ratings"], json!([]), "{u}");
+    assert_eq!(u["history"], json!([]), "{u}");
+    assert_eq!(
+        u["counts"],
+        json!({"games": 1, "wins": 1, "draws": 0, "losses": 0})
+    );
+    assert_eq!(u["rated_counts"]["games"], 0);
+    let (_, l) = get(&app, "/api/leaderboard?variant=american&speed=blitz", None).await;
+    assert_eq!(l["players"], json!([]), "{l}");
+}
+
+#[tokio::test]
+async fn the_leaderboard_ranks_by_rating_and_the_lobby_shows_it() {
+    let app = server().start().await;
+    let alice = sign_up(&app, "alice", "password-a").await;
+    let bob = sign_up(&app, "bob", "password-b").await;
+    let carol = sign_up(&app, "carol", "password-c").await;
+    // alice beats bob; carol and bob draw: alice > carol (1500) > bob.
+    let g = game(&app, Some(&alice), Some(&bob), json!({"rated": true})).await;
+    act(&app, &g.id, "resign", &g.white).await;
+    let g = game(&app, Some(&carol), Some(&bob), json!({"rated": true})).await;
+    act(&app, &g.id, "draw/offer", &g.black).await;
+    act(&app, &g.id, "draw/accept", &g.white).await;
+    let (s, l) = get(&app, "/api/leaderboard?variant=american&speed=blitz", None).await;
+    assert_eq!(s, StatusCode::OK, "{l}");
+    let names: Vec<&str> = l["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["alice", "carol", "bob"], "{l}");
+    assert_eq!(l["players"][0]["rank"], 1);
+    assert_eq!(l["players"][2]["games"], 2);
+    assert_eq!(l["players"][0]["provisional"], true);
+    assert_eq!(
+        (l["variant"].as_str(), l["speed"].as_str()),
+        (Some("american"), Some("blitz"))
+    );
+    let (_, l) = get(
+        &app,
+        "/api/leaderboard?variant=american&speed=blitz&limit=1",
+        None,
+    )
+    .await;
+    assert_eq!(l["players"].as_array().unwrap().len(), 1);
+    let (_, l) = get(&app, "/api/leaderboard?variant=pool&speed=blitz", None).await;
+    assert_eq!(l["players"], json!([]));
+    // The lobby shows a seek's creator's rating for its variant and speed.
+    let (win, _) = new_players_game(1.0);
+    let mut c = post(
+        "/api/games",
+        json!({"variant": "american", "rated": true, "time_control": blitz(), "public": true}),
+    );
+    c.session = Some(&alice);
+    assert_eq!(c.send(&app).await.0, StatusCode::CREATED);
+    let (_, lobby) = get(&app, "/api/lobby", None).await;
+    assert_eq!(lobby["seeks"][0]["rating"], win.round() as i64, "{lobby}");
+    assert_eq!(lobby["seeks"][0]["provisional"], true, "{lobby}");
+    // A new player's seek in another speed: 1500.
+    let mut c = post(
+        "/api/games",
+        json!({"variant": "pool", "time_control": {"initial_ms": 600_000, "increment_ms": 0},
+               "public": true}),
+    );
+    c.session = Some(&carol);
+    assert_eq!(c.send(&app).await.0, StatusCode::CREATED);
+    let (_, lobby) = get(&app, "/api/lobby", None).await;
+    assert_eq!(lobby["seeks"][0]["rating"], 1500, "{lobby}");
+}
+
+#[tokio::test]
+async fn bad_query_parameters_get_their_codes() {
+    let app = server().start().await;
+    sign_up(&app, "alice", "password-a").await;
+    let cases = [
+        ("/api/leaderboard?variant=chess&speed=blitz", "bad_variant"),
+        ("/api/leaderboard?speed=blitz", "bad_variant"),
+        ("/api/leaderboard?variant=pool&speed=slow", "bad_speed"),
+        (
+            "/api/leaderboard?variant=pool&speed=blitz&limit=0",
+            "bad_limit",
+        ),
+        (
+            "/api/leaderboard?variant=pool&speed=blitz&limit=101",
+            "bad_limit",
+        ),
+        (
+            "/api/leaderboard?variant=pool&speed=blitz&limit=x",
+            "bad_limit",
+        ),
+        ("/api/users/alice/games?variant=chess", "bad_variant"),
+        ("/api/users/alice/games?speed=slow", "bad_speed"),
+        ("/api/users/alice/games?rated=yes", "bad_rated"),
+        ("/api/users/alice/games?result=won", "bad_result"),
+        ("/api/users/alice/games?limit=101", "bad_limit"),
+        ("/api/users/alice/games?before_ms=soon", "bad_before_ms"),
+        ("/api/users/alice/games.pdn?limit=501", "bad_limit"),
+    ];
+    for (uri, code) in cases {
+        let (s, v) = get(&app, uri, None).await;
+        assert_eq!(s, StatusCode::BAD_REQUEST, "{uri}: {v}");
+        assert_eq!(v["error"]["code"], code, "{uri}: {v}");
+    }
+    for uri in ["/api/users/nobody", "/api/users/nobody/games"] {
+        let (s, v) = get(&app, uri, None).await;
+        assert_eq!(s, StatusCode::NOT_FOUND, "{uri}: {v}");
+        assert_eq!(v["error"]["code"], "not_found", "{uri}: {v}");
+    }
+}
+
+/// The ids of `name`'s archive pages with `query` (and `limit=1`), followed to the end.
+async fn all_pages(app: &App, name: &str, query: &str, session: Option<&str>) -> Vec<String> {
+    let mut ids = Vec::new();
+    let mut before = String::new();
+    for _ in 0..20 {
+        let uri = format!("/api/users/{name}/games?limit=1{query}{before}");
+        let (s, v) = get(app, &uri, session).await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+        for g in v["games"].as_array().unwrap() {
+            ids.push(g["id"].as_str().unwrap().to_string());
+        }
+        match v["next_before_ms"].as_u64() {
+            Some(b) => before = format!("&before_ms={b}"),
+            None => return ids,
+        }
+    }
+    panic!("the pages did not end: {ids:?}");
+}
+
+#[tokio::test]
+async fn the_archive_filters_pages_and_keeps_private_games_private() {
+    let app = server().start().await;
+    let alice = sign_up(&app, "alice", "password-a").await;
+    let bob = sign_up(&app, "bob", "password-b").await;
+    // Rated, alice wins.
+    let rated = game(&app, Some(&alice), Some(&bob), json!({"rated": true})).await;
+    act(&app, &rated.id, "resign", &rated.white).await;
+    // Casual and private (link-only), drawn.
+    let private = game(&app, Some(&alice), Some(&bob), json!({})).await;
+    act(&app, &private.id, "draw/offer", &private.black).await;
+    act(&app, &private.id, "draw/accept", &private.white).await;
+    // Casual and public against a guest named Gus, untimed, alice (white) loses.
+    let public = game(
+        &app,
+        None,
+        Some(&alice),
+        json!({"public": true, "time_control": null, "name": "Gus"}),
+    )
+    .await;
+    act(&app, &public.id, "resign", &public.white).await;
+    // Aborted: not listed.
+    let aborted = game(&app, Some(&alice), Some(&bob), json!({"rated": true})).await;
+    act(&app, &aborted.id, "abort", &aborted.black).await;
+
+    let (s, v) = get(&app, "/api/users/alice/games", None).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let ids: Vec<&str> = v["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids.len(), 2, "{v}");
+    assert!(
+        ids.contains(&rated.id.as_str()) && ids.contains(&public.id.as_str()),
+        "{v}"
+    );
+    assert_eq!(v["next_before_ms"], Value::Null);
+    let first = v["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["id"] == public.id.as_str())
+        .unwrap();
+    assert_eq!(first["opponent"], json!({"name": "Gus", "account": false}));
+    assert_eq!(first["color"], "white");
+    assert_eq!(first["outcome"], "loss");
+    assert_eq!(first["result"], "1-0");
+    assert_eq!(first["speed"], Value::Null);
+    assert_eq!(first["rated"], false);
+    assert_eq!(first["rating_diff"], Value::Null);
+    assert!(
+        first["reason"].as_str().unwrap().contains("resign"),
+        "{first}"
+    );
+    // Bob's cookie is not alice's: her private game stays hidden.
+    let (_, v) = get(&app, "/api/users/alice/games", Some(&bob)).await;
+    assert_eq!(v["games"].as_array().unwrap().len(), 2, "{v}");
+    // Her own cookie shows it.
+    let (_, v) = get(&app, "/api/users/alice/games?result=draw", Some(&alice)).await;
+    assert_eq!(v["games"][0]["id"], private.id.as_str(), "{v}");
+    assert_eq!(
+        v["games"][0]["opponent"],
+        json!({"name": "bob", "account": true})
+    );
+    assert_eq!(v["games"].as_array().unwrap().len(), 1);
+    let (_, v) = get(&app, "/api/users/alice/games?rated=true", None).await;
+    let g = &v["games"][0];
+    assert_eq!(
+        (g["id"].as_str(), g["speed"].as_str()),
+        (Some(rated.id.as_str()), Some("blitz"))
+    );
+    assert_eq!(g["outcome"], "win");
+    assert!(g["rating_diff"].as_i64().unwrap() > 0, "{v}");
+    assert_eq!(v["games"].as_array().unwrap().len(), 1);
+    let (_, v) = get(
+        &app,
+        "/api/users/alice/games?rated=false&variant=pool",
+        Some(&alice),
+    )
+    .await;
+    assert_eq!(v["games"], json!([]));
+    // Pages of one game each, followed to the end, list each game once.
+    let mut paged = all_pages(&app, "alice", "", Some(&alice)).await;
+    paged.sort();
+    let mut want = vec![rated.id.clone(), private.id.clone(), public.id.clone()];
+    want.sort();
+    assert_eq!(paged, want);
+    // The PDN download: the same games, each as the single-game export writes it.
+    let (s, pdn, cd) = get_text(&app, "/api/users/ALICE/games.pdn", None).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(cd, "attachment; filename=\"crown-alice-games.pdn\"");
+    assert!(pdn.contains(&format!("game {}\"]", rated.id)), "{pdn}");
+    assert!(pdn.contains(&format!("game {}\"]", public.id)), "{pdn}");
+    assert!(!pdn.contains(&format!("game {}\"]", private.id)), "{pdn}");
+    let (_, one, _) = get_text(&app, &format!("/api/games/{}/pdn", rated.id), None).await;
+    assert!(pdn.contains(one.trim_end()), "{pdn}\n---\n{one}");
+    let (_, pdn, _) = get_text(&app, "/api/users/alice/games.pdn?result=draw", Some(&alice)).await;
+    assert!(pdn.contains(&format!("game {}\"]", private.id)), "{pdn}");
+}
+
+#[tokio::test]
+async fn ratings_survive_a_restart_and_are_not_applied_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("crown.db");
+    let open = || {
+        std::sync::Arc::new(
+            crown_server::store::SqliteStore::open(&path, crown_server::store::Durability::Full)
+                .unwrap(),
+        )
+    };
+    let app = server().store(open()).start().await;
+    let alice = sign_up(&app, "alice", "password-a").await;
+    let bob = sign_up(&app, "bob", "password-b").await;
+    let g = game(&app, Some(&alice), Some(&bob), json!({"rated": true})).await;
+    act(&app, &g.id, "resign", &g.black).await;
+    app.shutdown();
+    drop(app);
+    let app = server().store(open()).start().await;
+    let (win, _) = new_players_game(1.0);
+    assert_eq!(
+        blitz_rating(&app, "bob").await.unwrap().0,
+        win.round() as i64
+    );
+    assert_eq!(blitz_rating(&app, "bob").await.unwrap().2, 1);
+    let (_, v) = get(&app, &format!("/api/games/{}", g.id), None).await;
+    assert_eq!(
+        v["accounts"]["white"]["rating_diff"],
+        win.round() as i64 - 1500,
+        "{v}"
+    );
+    // A change to the finished game after the restart rates nothing again.
+    assert_eq!(
+        act(&app, &g.id, "rematch", &g.white).await.0,
+        StatusCode::CREATED
+    );
+    assert_eq!(blitz_rating(&app, "bob").await.unwrap().2, 1);
+}
+
+#[tokio::test]
+async fn a_failed_rating_write_leaves_the_game_unfinished() {
+    // The end of a rated game and its ratings are one transaction: when the ratings cannot be
+    // written, the end is not either (as after a kill -9 before the commit), and the next
+    // attempt rates the game once.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("crown.db");
+    let store = std::sync::Arc::new(
+        crown_server::store::SqliteStore::open(&path, crown_server::store::Durability::Full)
+            .unwrap(),
+    );
+    let app = server().store(store).start().await;
+    let alice = sign_up(&app, "alice", "password-a").await;
+    let bob = sign_up(&app, "bob", "password-b").await;
+    let g = game(&app, Some(&alice), Some(&bob), json!({"rated": true})).await;
+    let other = rusqlite::Connection::open(&path).unwrap();
+    other
+        .execute_batch(
+            "CREATE TRIGGER refuse BEFORE INSERT ON player_games
+             BEGIN SELECT RAISE(ABORT, 'refused by the test'); END;",
+        )
+        .unwrap();
+    let (s, v) = act(&app, &g.id, "resign", &g.white).await;
+    assert_eq!(s, StatusCode::INTERNAL_SERVER_ERROR, "{v}");
+    let status: String = other
+        .query_row("SELECT status FROM games WHERE id = ?1", [&g.id], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    assert_eq!(status, "ongoing");
+    let n: i64 = other
+        .query_row("SELECT COUNT(*) FROM ratings", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(n, 0);
+    other.execute_batch("DROP TRIGGER refuse").unwrap();
+    let (s, v) = act(&app, &g.id, "resign", &g.white).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(blitz_rating(&app, "alice").await.unwrap().2, 1);
+    assert_eq!(blitz_rating(&app, "bob").await.unwrap().2, 1);
+}
