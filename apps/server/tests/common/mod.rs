@@ -4,6 +4,7 @@
 pub mod accounts;
 pub mod cluster;
 pub mod pg;
+pub mod ratings;
 
 use axum::body::Body;
 use axum::http::{header, Method, Request, StatusCode};

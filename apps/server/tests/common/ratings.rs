@@ -1,0 +1,133 @@
+//! Helpers for the rating tests (tests/ratings.rs, tests/pg_ratings.rs): games between
+//! accounts through the router, seat actions, and Glickman's formulas for two new players.
+
+use super::accounts::{post, Call};
+use axum::http::StatusCode;
+use crown_server::App;
+use serde_json::{json, Value};
+use std::f64::consts::PI;
+
+/// The Glicko-2 scale factor (Glickman, "Example of the Glicko-2 system", step 2).
+pub const SCALE: f64 = 173.7178;
+
+/// One game between two new players (1500, RD 350, σ 0.06) by Glickman's steps 3 to 8: with
+/// μ = μ_j, E = 1/2; v = 1/(g² E (1-E)); the volatility stays 0.06 to within 1e-5 for one
+/// game, so φ* = √(φ² + σ²), φ' = 1/√(1/φ*² + 1/v), μ' = φ'² g (s - E). Returns the new
+/// rating and deviation on the Glicko scale for score `s`.
+pub fn new_players_game(s: f64) -> (f64, f64) {
+    let phi = 350.0 / SCALE;
+    let g = 1.0 / (1.0 + 3.0 * phi * phi / (PI * PI)).sqrt();
+    let e = 0.5;
+    let v = 1.0 / (g * g * e * (1.0 - e));
+    let phi_star = (phi * phi + 0.06f64 * 0.06).sqrt();
+    let phi_new = 1.0 / (1.0 / (phi_star * phi_star) + 1.0 / v).sqrt();
+    let mu_new = phi_new * phi_new * g * (s - e);
+    (1500.0 + SCALE * mu_new, SCALE * phi_new)
+}
+
+/// A blitz time control: 3 min + 2 s.
+pub fn blitz() -> Value {
+    json!({"initial_ms": 180_000, "increment_ms": 2_000})
+}
+
+/// `method uri` with the session cookie `session` and the seat token `token`.
+pub fn call<'a>(
+    method: axum::http::Method,
+    uri: &'a str,
+    session: Option<&'a str>,
+    token: Option<&str>,
+) -> Call<'a> {
+    let mut c = post(uri, Value::Null);
+    c.body = None;
+    c.method = method;
+    c.session = session;
+    if let Some(t) = token {
+        c.headers.push(("authorization", format!("Bearer {t}")));
+    }
+    c
+}
+
+/// `GET uri` with the session cookie `session`: the status and the JSON answer.
+pub async fn get(app: &App, uri: &str, session: Option<&str>) -> (StatusCode, Value) {
+    let (s, _, v) = call(axum::http::Method::GET, uri, session, None)
+        .send(app)
+        .await;
+    (s, v)
+}
+
+/// `GET uri` as text, with its headers.
+pub async fn get_text(app: &App, uri: &str, session: Option<&str>) -> (StatusCode, String, String) {
+    let mut req = axum::http::Request::get(uri).header("host", "crown.test");
+    if let Some(s) = session {
+        req = req.header("cookie", format!("crown_session={s}"));
+    }
+    let req = req.body(axum::body::Body::empty()).unwrap();
+    let resp = tower::ServiceExt::oneshot(app.router(), req).await.unwrap();
+    let status = resp.status();
+    let cd = resp
+        .headers()
+        .get("content-disposition")
+        .map(|h| h.to_str().unwrap().to_string())
+        .unwrap_or_default();
+    let bytes = axum::body::to_bytes(resp.into_body(), 1 << 22)
+        .await
+        .unwrap();
+    (status, String::from_utf8(bytes.to_vec()).unwrap(), cd)
+}
+
+/// A game between two seats: its id and both seat tokens.
+pub struct Game {
+    /// The game id.
+    pub id: String,
+    /// Black's seat token.
+    pub black: String,
+    /// White's seat token.
+    pub white: String,
+}
+
+/// `black` creates a game (`extra` merged into the body) and `white` joins it.
+pub async fn game(app: &App, black: Option<&str>, white: Option<&str>, extra: Value) -> Game {
+    let mut body = json!({"variant": "american", "time_control": blitz(), "color": "black"});
+    for (k, v) in extra.as_object().unwrap() {
+        body[k] = v.clone();
+    }
+    let mut c = post("/api/games", body);
+    c.session = black;
+    let (s, _, v) = c.send(app).await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+    let id = v["id"].as_str().unwrap().to_string();
+    let uri = format!("/api/games/{id}/join");
+    let (s, _, j) = call(axum::http::Method::POST, &uri, white, None)
+        .send(app)
+        .await;
+    assert_eq!(s, StatusCode::OK, "{j}");
+    Game {
+        id,
+        black: v["token"].as_str().unwrap().to_string(),
+        white: j["token"].as_str().unwrap().to_string(),
+    }
+}
+
+/// `POST /api/games/{id}/{action}` with `token`.
+pub async fn act(app: &App, id: &str, action: &str, token: &str) -> (StatusCode, Value) {
+    let uri = format!("/api/games/{id}/{action}");
+    let (s, _, v) = call(axum::http::Method::POST, &uri, None, Some(token))
+        .send(app)
+        .await;
+    (s, v)
+}
+
+/// The rating of `name` in american blitz on the user page, as `(rating, deviation, games)`.
+pub async fn blitz_rating(app: &App, name: &str) -> Option<(i64, i64, u64)> {
+    let (s, v) = get(app, &format!("/api/users/{name}"), None).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    v["ratings"].as_array().unwrap().iter().find_map(|r| {
+        (r["variant"] == "american" && r["speed"] == "blitz").then(|| {
+            (
+                r["rating"].as_i64().unwrap(),
+                r["deviation"].as_i64().unwrap(),
+                r["games"].as_u64().unwrap(),
+            )
+        })
+    })
+}

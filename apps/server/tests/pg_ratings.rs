@@ -1,0 +1,97 @@
+//! Ratings on PostgreSQL (store/pg/ratings.rs) with two instances on one database: a rated game
+//! ended on both instances at once is rated once, two games of one player ending at once on two
+//! instances both count (no lost update), and every instance reads the ratings, the leaderboard
+//! and the archive. Starts its own PostgreSQL (tests/common/pg.rs); skipped, saying so, when
+//! PostgreSQL is not installed.
+
+mod common;
+use axum::http::StatusCode;
+use common::accounts::sign_up;
+use common::pg::Pg;
+use common::ratings::{act, blitz_rating, game, get, get_text, new_players_game};
+use common::server;
+use crown_server::store::pg::PgStore;
+use crown_server::store::Store;
+use serde_json::json;
+use std::sync::Arc;
+
+/// A new [`PgStore`] on `url` (connected on a blocking thread).
+async fn store(url: &str) -> Arc<dyn Store> {
+    let url = url.to_string();
+    Arc::new(
+        tokio::task::spawn_blocking(move || PgStore::connect(&url))
+            .await
+            .unwrap()
+            .unwrap(),
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rated_games_are_rated_once_across_two_instances() {
+    let Some(pg) = Pg::start_or_skip_async().await else {
+        return;
+    };
+    let a = server().store(store(&pg.url()).await).start().await;
+    let b = server().store(store(&pg.url()).await).start().await;
+    let alice = sign_up(&a, "alice", "password-a").await;
+    let bob = sign_up(&a, "bob", "password-b").await;
+    let carol = sign_up(&b, "carol", "password-c").await;
+
+    // Both players resign at once, one through each instance: one resignation wins.
+    let g = game(&a, Some(&alice), Some(&bob), json!({"rated": true})).await;
+    let (x, y) = tokio::join!(
+        act(&a, &g.id, "resign", &g.white),
+        act(&b, &g.id, "resign", &g.black)
+    );
+    let ok = [x.0, y.0].iter().filter(|s| **s == StatusCode::OK).count();
+    assert_eq!(ok, 1, "{x:?} {y:?}");
+    let (win, rd) = new_players_game(1.0);
+    let winner = if x.0 == StatusCode::OK {
+        "alice"
+    } else {
+        "bob"
+    };
+    for app in [&a, &b] {
+        assert_eq!(
+            blitz_rating(app, winner).await,
+            Some((win.round() as i64, rd.round() as i64, 1))
+        );
+    }
+    let (_, v) = get(&b, &format!("/api/games/{}", g.id), None).await;
+    assert!(v["accounts"]["black"]["rating_diff"].is_i64(), "{v}");
+    let (_, pdn, _) = get_text(&b, &format!("/api/games/{}/pdn", g.id), None).await;
+    assert!(pdn.contains("[WhiteElo \"1500\"]"), "{pdn}");
+
+    // Two games of alice end at once on two instances: both are rated, from each other's result.
+    let g1 = game(&a, Some(&alice), Some(&bob), json!({"rated": true})).await;
+    let g2 = game(&b, Some(&alice), Some(&carol), json!({"rated": true})).await;
+    let before = blitz_rating(&a, "alice").await.unwrap();
+    let (x, y) = tokio::join!(
+        act(&a, &g1.id, "resign", &g1.white),
+        act(&b, &g2.id, "resign", &g2.white)
+    );
+    assert_eq!((x.0, y.0), (StatusCode::OK, StatusCode::OK), "{x:?} {y:?}");
+    let after = blitz_rating(&b, "alice").await.unwrap();
+    assert_eq!(after.2, before.2 + 2, "{before:?} {after:?}");
+    // The second and third games started one from the rating the first left, the other from
+    // the rating that one left (in either order: they ended at once), so no update was lost.
+    // A game's pre-game rating is its rating minus its change.
+    let (_, u) = get(&b, "/api/users/alice", None).await;
+    let h = u["history"].as_array().unwrap();
+    assert_eq!(h.len(), 3, "{u}");
+    let r = |i: usize| h[i]["rating"].as_i64().unwrap();
+    let pre = |i: usize| r(i) - h[i]["rating_diff"].as_i64().unwrap();
+    let chained = (pre(1) == r(0) && pre(2) == r(1) && r(2) == after.0)
+        || (pre(2) == r(0) && pre(1) == r(2) && r(1) == after.0);
+    assert!(chained, "{u}");
+    assert!(after.0 > before.0, "{before:?} {after:?}");
+    let (s, l) = get(&b, "/api/leaderboard?variant=american&speed=blitz", None).await;
+    assert_eq!(s, StatusCode::OK, "{l}");
+    assert_eq!(l["players"][0]["name"], "alice", "{l}");
+    assert_eq!(l["players"].as_array().unwrap().len(), 3, "{l}");
+    let (_, v) = get(&a, "/api/users/alice/games?rated=true", None).await;
+    assert_eq!(v["games"].as_array().unwrap().len(), 3, "{v}");
+    assert_eq!(u["rated_counts"]["games"], 3, "{u}");
+    a.shutdown();
+    b.shutdown();
+}
