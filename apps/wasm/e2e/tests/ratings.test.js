@@ -200,6 +200,8 @@ test("a rated 3+2 game between two accounts: lobby, bars, game-over dialog, play
   await a.check("#form-online input[name=opponent][value=seek]");
   assert.equal(await a.isDisabled("#online-rated"), false, "logged in, 3+2, a person: rated may be chosen");
   await a.check("#online-rated");
+  assert.match(await a.textContent("#online-rated-note"), /changes both ratings/);
+  await axeCount(a, "create dialog with the Rated switch on");
   // the session ends behind the page's back: the server refuses (401 login_required), the dialog says so
   assert.equal(await a.evaluate(async () => (await fetch("api/logout", { method: "POST" })).status), 204);
   await a.click("#online-ok");
