@@ -420,7 +420,9 @@ test("on a plain web server the page says online play needs crown-server", async
     await a.click("#online-new");
     await a.waitForSelector("#dlg-online[open]");
     await a.click("#online-ok");
-    await a.waitForFunction(() => /needs crown-server/.test(document.querySelector("#toast").textContent));
+    // the refusal is said in the create dialog's alert line, and the dialog stays open (issue 26)
+    await a.waitForFunction(() => /needs crown-server/.test(document.querySelector("#online-error").textContent));
+    assert.equal(await a.isVisible("#dlg-online"), true);
     await a.context().close();
   } finally {
     if (!browser) await br.close();

@@ -2,7 +2,8 @@
 // or a friend on this device), analysis (analysis/: the variation tree, evaluation, review, PDN),
 // online (online/: a game of crown-server) and puzzles (puzzles/: find the shot). Each page's
 // controller owns its state; the play and analysis pages share the local game's table, the online
-// and puzzles pages have their own. The router
+// and puzzles pages have their own. The rating pages (players/: leaderboard, player page) are not
+// board pages: they are shown in place of the board (players/ctrl.js). The router
 // switches pages, refreshes the board and the views around it (shared/screen.js) from the page on
 // screen, and wires the controls every page has. The rules come from the wasm module (crown-core).
 import init, * as crown from "../pkg/crown_wasm.js";
@@ -22,6 +23,8 @@ import { PlayCtrl } from "./play/ctrl.js";
 import { AnalysisCtrl } from "./analysis/ctrl.js";
 import { OnlineCtrl } from "./online/ctrl.js";
 import { AccountCtrl } from "./account/ctrl.js";
+import { PlayersCtrl, routeOf } from "./players/ctrl.js";
+import { renderBarRatings } from "./online/view.js";
 
 /** The mode router: which page is on screen, the board's orientation, and the refresh of the board. */
 class App {
@@ -128,6 +131,8 @@ class App {
       nameOf: (c) => ctrl.nameOf(c),
       clock: this.mode === "online" ? this.online.clock() : this.play.clock,
     });
+    // an online game's players: their ratings beside the names (none on the other pages)
+    renderBarRatings(this.mode === "online" ? this.online.client.view : null, this.flipped);
   }
 
   /** The title and status line of the page on screen. */
@@ -378,6 +383,7 @@ class App {
   /** Keep the address bar in step with the page (not on a game's own link /g/<id>). */
   syncUrl() {
     if (/\/g\/[^/]+\/?$/.test(location.pathname) || !history.replaceState) return;
+    if (this.players && this.players.isOpen) return; // a rating page has its own address
     if (this.mode !== "online") this.ctrl.syncUrl();
   }
 
@@ -588,6 +594,7 @@ async function main() {
   const { play, analysis } = app;
   app.account = new AccountCtrl($("account"));
   app.account.start(); // GET /api/me; a guest when offline (not awaited: the page works meanwhile)
+  app.players = new PlayersCtrl({ app }); // the leaderboard and player pages (players/ctrl.js)
   // for the end-to-end tests and the console
   window.crownApp = {
     app,
@@ -620,7 +627,12 @@ async function main() {
   }
   const fen = params.get("fen");
   const setup = params.get("setup") || "seed";
-  if (params.get("mode") === "puzzles") {
+  const route = routeOf(params);
+  if (route) {
+    // ?mode=leaderboard&variant=&speed= or ?mode=player&name=…: the rating page, the local game behind it
+    app.players.open(route, { push: false });
+    if (!app.restoreLocal()) play.newGame({ variant: "american", setup: "seed", side: "first", level: 4 });
+  } else if (params.get("mode") === "puzzles") {
     // ?mode=puzzles&variant=pool&theme=shot&puzzle=<id> opens the puzzles page (the local game
     // is restored behind it)
     if (!app.restoreLocal()) play.newGame({ variant: "american", setup: "seed", side: "first", level: 4 });

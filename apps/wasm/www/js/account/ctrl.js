@@ -17,8 +17,9 @@ export function accountName() {
 /**
  * `method` `path` of the API (with JSON `body`) with the session cookie: the answer's JSON (null
  * for 204). Errors carry the server's message and `code`, or `network` when it cannot be reached.
+ * The rating pages (players/ctrl.js) read their data with it too.
  */
-async function call(path, method = "GET", body) {
+export async function call(path, method = "GET", body) {
   const init = { method, credentials: "same-origin", headers: {} };
   if (body !== undefined) {
     init.headers["content-type"] = "application/json";
@@ -137,6 +138,8 @@ export class AccountCtrl {
     document.addEventListener("click", (e) => {
       if (!v.menu.hidden && !v.logged.contains(e.target)) this.#menu(false);
     });
+    // My profile, Leaderboard: the rating pages open (players/ctrl.js), the menu closes
+    for (const a of [v.profile, v.board]) a.addEventListener("click", () => this.#menu(false));
     v.pw.addEventListener("click", () => {
       this.#menu(false);
       this.#open(v.change, v.change.querySelector("input"));
@@ -163,7 +166,7 @@ export class AccountCtrl {
   #menu(open) {
     this.v.menu.hidden = !open;
     this.v.user.setAttribute("aria-expanded", String(open));
-    if (open) this.v.pw.focus();
+    if (open) this.v.profile.focus();
   }
 
   async #submit(dlg) {

@@ -1,5 +1,8 @@
 // The account's header control and dialogs (account/ctrl.js drives them): "Log in" and "Sign up"
-// for a guest; the account's name with a menu (Change password, Log out) when logged in.
+// for a guest; the account's name with a menu (My profile, Leaderboard, Change password, Log out)
+// when logged in.
+
+import { leaderboardHref, playerHref } from "../shared/rating.js";
 
 /** Make element `tag` with attributes `attrs` and children `kids` (strings become text). */
 function el(tag, attrs = {}, ...kids) {
@@ -57,9 +60,12 @@ export function build(box) {
     { type: "button", id: "account-user", "aria-expanded": "false", "aria-controls": "account-menu" },
     el("span", { id: "account-name" }),
   );
+  // the rating pages (players/ctrl.js opens links marked data-route in place)
+  const profile = el("a", { id: "account-profile", class: "menu-link", href: "./", "data-route": "player" }, "My profile");
+  const board = el("a", { id: "account-leaderboard", class: "menu-link", href: leaderboardHref(), "data-route": "leaderboard" }, "Leaderboard");
   const pw = el("button", { type: "button", id: "account-password" }, "Change password");
   const out = el("button", { type: "button", id: "account-logout" }, "Log out");
-  const menu = el("div", { id: "account-menu", class: "account-menu", hidden: true }, pw, out);
+  const menu = el("div", { id: "account-menu", class: "account-menu", hidden: true }, profile, board, pw, out);
   const logged = el("div", { class: "account-user", id: "account-logged", hidden: true }, user, menu);
   box.replaceChildren(guest, logged);
   const auth = dialog(
@@ -81,7 +87,7 @@ export function build(box) {
     "Change password",
   );
   document.body.append(auth, change);
-  return { guest, logged, login, signup, user, menu, pw, out, auth, change };
+  return { guest, logged, login, signup, user, menu, profile, board, pw, out, auth, change };
 }
 
 /** Show `account` (null: a guest) in the header control `v`. */
@@ -91,6 +97,7 @@ export function render(v, account) {
   v.menu.hidden = true;
   v.user.setAttribute("aria-expanded", "false");
   document.getElementById("account-name").textContent = account ? account.name : "";
+  v.profile.href = account ? playerHref(account.name) : "./";
   v.user.setAttribute("aria-label", account ? `Account ${account.name}` : "Account");
 }
 

@@ -7,7 +7,7 @@ import { cap } from "../shared/util.js";
 import { toast, setStatus } from "../shared/dialogs.js";
 import { Table } from "../shared/table.js";
 import { Online } from "./online.js";
-import { renderConfirm } from "./view.js";
+import { renderConfirm, renderOverRatings } from "./view.js";
 import { $ } from "../shared/util.js";
 
 /** The online page: the server's game on its own table, played through `client` (online.js). */
@@ -78,6 +78,7 @@ export class OnlineCtrl {
     if (this.table.game) this.table.game.free();
     this.table.game = null;
     this.client.lobby.hide();
+    renderOverRatings(null); // the game-over dialog of a local game has no rating line
   }
 
   // ---- what the router asks every page ----------------------------------------------------------

@@ -3,6 +3,7 @@
 
 import { $, cap } from "../shared/util.js";
 import { timeControlText } from "../shared/clock.js";
+import { leaderboardHref, playerLink, ratingText } from "../shared/rating.js";
 
 const VARIANTS = { american: "Checkers", pool: "Pool checkers", impasse: "Impasse" };
 
@@ -73,9 +74,21 @@ export class Lobby {
       const what = document.createElement("span");
       what.className = "seek-what";
       what.textContent = `${VARIANTS[s.variant] || s.variant} · ${timeControlText(s.time_control)}${s.setup ? " · set-up position" : ""}`;
+      // rated or casual, as lidraughts and lichess mark their seeks
+      const kind = document.createElement("span");
+      kind.className = `seek-kind${s.rated ? " rated" : ""}`;
+      kind.textContent = s.rated ? "Rated" : "Casual";
+      what.append(" · ", kind);
+      li.dataset.rated = String(!!s.rated);
       const who = document.createElement("span");
       who.className = "seek-who";
-      who.textContent = `${s.name || "Guest"} · you play ${cap(s.color)}`;
+      // the creator's account links to its page, with its rating for this game and speed
+      if (s.account) {
+        who.append(playerLink(s.account, s.name && s.name !== s.account ? `${s.name} (${s.account})` : s.account));
+        const r = ratingText(s.rating, s.provisional);
+        if (r) who.append(" ", Object.assign(document.createElement("span"), { className: "seek-rating", textContent: r }));
+      } else who.append(s.name || "Guest");
+      who.append(` · you play ${cap(s.color)}`);
       const b = document.createElement("button");
       b.type = "button";
       if (mine.has(s.id)) {

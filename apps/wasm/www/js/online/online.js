@@ -13,7 +13,8 @@ import { Chat } from "./chat.js";
 import { Lobby } from "./lobby.js";
 import { formatClock, timeControl } from "../shared/clock.js";
 import { Api, Seats, apiBase, storedName, rememberName } from "./api.js";
-import { abortedText, askJoin, renderActions, renderConn, renderFirstMove, renderShare } from "./view.js";
+import { accountName } from "../account/ctrl.js";
+import { abortedText, askJoin, renderActions, renderConn, renderFirstMove, renderOverRatings, renderRatedSwitch, renderShare } from "./view.js";
 import { Premove, premoveMoves } from "../shared/premove.js";
 
 export class Online {
@@ -44,16 +45,21 @@ export class Online {
 
   #wire() {
     $("online-new").addEventListener("click", () => this.openCreateDialog());
-    $("dlg-online").addEventListener("close", () => {
-      if ($("dlg-online").returnValue === "ok") this.#create(new FormData($("form-online")));
+    // Create: the dialog stays open until the server has made the game, and shows its refusal
+    // (a rated game's login_required, rated_needs_clock, …) in its alert line
+    $("form-online").addEventListener("submit", (e) => {
+      if (!e.submitter || e.submitter.value !== "ok") return;
+      e.preventDefault();
+      this.#create(new FormData($("form-online")));
     });
-    const syncForm = () => {
+    this.syncForm = () => {
       const f = new FormData($("form-online"));
       $("online-custom").hidden = f.get("clock") !== "custom";
       $("online-level-row").hidden = f.get("opponent") !== "engine";
+      renderRatedSwitch($("form-online"), !!accountName());
     };
-    $("form-online").addEventListener("change", syncForm);
-    syncForm();
+    $("form-online").addEventListener("change", this.syncForm);
+    this.syncForm();
     // Resigning cannot be undone: ask first, with the same dialog as against the engine.
     $("online-resign").addEventListener("click", () => {
       const dlg = $("dlg-confirm");
@@ -97,6 +103,8 @@ export class Online {
   openCreateDialog() {
     const name = $("form-online").elements.name;
     if (!name.value) name.value = storedName();
+    $("online-error").textContent = "";
+    this.syncForm(); // the Rated switch follows the account (logged in or out since)
     $("dlg-online").showModal();
   }
 
@@ -119,16 +127,30 @@ export class Online {
       body.opponent = "human";
       if (opponent === "seek") body.public = true;
     }
+    if (form.get("rated") === "on") body.rated = true;
     const name = String(form.get("name") || "").trim();
     if (name) {
       body.name = name;
       rememberName(name);
     }
+    const ok = $("online-ok");
+    let r;
     try {
       const tc = timeControl(form.get("clock"), form.get("base_min"), form.get("inc_s"));
       if (tc) body.time_control = tc;
-      const r = await this.#fetch("games", { method: "POST", body });
-      this.#rememberSeat(r.id, r.color, r.token, body.variant);
+      ok.disabled = true;
+      r = await this.#fetch("games", { method: "POST", body });
+    } catch (e) {
+      // not made: said in the dialog, which stays open to change the choice
+      $("online-error").textContent = e.message;
+      if (e.network) this.#showError(e);
+      return;
+    } finally {
+      ok.disabled = false;
+    }
+    $("dlg-online").close("ok");
+    this.#rememberSeat(r.id, r.color, r.token, body.variant);
+    try {
       await this.open(r.id);
     } catch (e) {
       this.#showError(e);
@@ -382,6 +404,7 @@ export class Online {
     const over = v.status === "finished" || !!v.outcome;
     const theirs = (x) => x && x !== this.seat;
     renderActions(v, this.seat);
+    renderOverRatings(v);
     const r = v.rematch;
     if (prev && prev.id === v.id && this.seat && !over) {
       if (theirs(v.draw_offer) && prev.draw_offer !== v.draw_offer) this.hooks.toast(`${cap(v.draw_offer)} offers a draw`, 5000);

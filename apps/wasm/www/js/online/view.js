@@ -3,6 +3,91 @@
 // to be sent, and the "a seat is free" question (the premove line is shared/premove.js's).
 
 import { $, cap } from "../shared/util.js";
+import { diffText, playerHref, ratingText } from "../shared/rating.js";
+
+/**
+ * The rating beside each player's name on the board's bars (`v`: the online game's view, null on
+ * the other pages: hidden): a link to the player's page with the rating before the game ("1500?"
+ * while provisional) and, once a rated game has ended, its change ("+12"). Called every clock
+ * tick: an element is touched only when its text changes.
+ */
+export function renderBarRatings(v, flipped) {
+  const bottom = flipped ? "black" : "white";
+  for (const [pos, color] of [["top", bottom === "black" ? "white" : "black"], ["bottom", bottom]]) {
+    let link = $(`rating-${pos}`);
+    if (!link) {
+      link = document.createElement("a");
+      link.id = `rating-${pos}`;
+      link.className = "bar-rating";
+      link.dataset.route = "player";
+      link.append(Object.assign(document.createElement("span"), { className: "sr-only" }), document.createElement("span"));
+      const diff = document.createElement("span");
+      diff.id = `rating-diff-${pos}`;
+      diff.className = "rating-diff";
+      $(`name-${pos}`).after(link, diff);
+    }
+    const acc = v && v.accounts ? v.accounts[color] : null;
+    const rating = acc && acc.rating != null ? ratingText(acc.rating, acc.provisional) : "";
+    const key = acc ? `${acc.name}|${rating}|${acc.rating_diff}` : "";
+    if (link.dataset.key === key) continue;
+    link.dataset.key = key;
+    const diffEl = $(`rating-diff-${pos}`);
+    link.hidden = !acc;
+    diffEl.hidden = !acc || acc.rating_diff == null;
+    if (!acc) continue;
+    link.href = playerHref(acc.name);
+    // a casual game between accounts: a link to the player's profile, without a rating
+    link.firstChild.textContent = rating ? `${acc.name}'s page, rating ` : `${acc.name}'s `;
+    link.lastChild.textContent = rating || "profile";
+    diffEl.textContent = diffText(acc.rating_diff);
+    diffEl.className = `rating-diff${acc.rating_diff > 0 ? " up" : acc.rating_diff < 0 ? " down" : ""}`;
+  }
+}
+
+/**
+ * The rated-game line of the game-over dialog for game view `v` (hidden unless a rated game has
+ * ended with its rating changes): "alice 1500? → 1662 (+162) · bob 1500? → 1338 (−162)".
+ */
+export function renderOverRatings(v) {
+  let p = $("over-rating");
+  if (!p) {
+    p = document.createElement("p");
+    p.id = "over-rating";
+    p.className = "over-rating";
+    $("over-result").after(p);
+  }
+  const parts = [];
+  if (v && v.rated && v.accounts) {
+    for (const color of ["black", "white"]) {
+      const a = v.accounts[color];
+      if (a && a.rating != null && a.rating_diff != null) {
+        parts.push(`${a.name} ${ratingText(a.rating, a.provisional)} → ${Math.round(a.rating + a.rating_diff)} (${diffText(a.rating_diff)})`);
+      }
+    }
+  }
+  p.textContent = parts.join(" · ");
+  p.hidden = parts.length === 0;
+}
+
+/**
+ * The create dialog's Rated switch (form `f`): a rated game needs an account logged in (`logged`),
+ * a clock and a human opponent (the dialog always starts from the standard position); otherwise it
+ * is off and disabled, with the reason beside it.
+ */
+export function renderRatedSwitch(f, logged) {
+  const box = f.elements.rated;
+  if (!box) return;
+  const why = !logged
+    ? "Log in to play rated games"
+    : !f.elements.clock.value
+      ? "Rated games need a clock"
+      : f.elements.opponent.value === "engine"
+        ? "Rated games are against people, not the engine"
+        : "";
+  box.disabled = !!why;
+  if (why) box.checked = false;
+  $("online-rated-note").textContent = why || (box.checked ? "The result changes both ratings" : "Casual: no rating changes");
+}
 
 /** The buttons of game view `v` for `seat` (null when watching). */
 export function renderActions(v, seat) {

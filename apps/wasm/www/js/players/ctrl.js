@@ -1,0 +1,261 @@
+// The rating pages (issue 26): the leaderboard (?mode=leaderboard&variant=american&speed=blitz) and
+// a player's page (?mode=player&name=alice, with the archive's filters &variant=&speed=&rated=&result=),
+// from crown-server's GET /api/leaderboard, /api/users/{name} and /api/users/{name}/games
+// (docs/api.md "Ratings"). They are not board pages: while one is open the board's layout is put
+// aside (the game on it goes on: an online game keeps its socket) and the page is shown in its
+// place. Links marked `data-route` open them in place with an address of their own
+// (history.pushState), so reload, back and forward work; the mode buttons and "Back to the board"
+// bring the board back. A game of the archive opens on the analysis board from its PDN.
+
+import { call } from "../account/ctrl.js";
+import { toast } from "../shared/dialogs.js";
+import { GAMES, SPEEDS } from "../shared/rating.js";
+import * as view from "./view.js";
+
+/** How many games of the archive one request asks for. */
+const PAGE = 30;
+
+/** The rating page an address's query `params` names ({page, …}), or null for a board page. */
+export function routeOf(params) {
+  const mode = params.get("mode");
+  const pick = (k, allowed) => (allowed.includes(params.get(k)) ? params.get(k) : "");
+  if (mode === "leaderboard") {
+    return { page: "leaderboard", variant: pick("variant", Object.keys(GAMES)) || "american", speed: pick("speed", Object.keys(SPEEDS)) || "blitz" };
+  }
+  if (mode === "player" && params.get("name")) {
+    return {
+      page: "player",
+      name: params.get("name"),
+      variant: pick("variant", Object.keys(GAMES)),
+      speed: pick("speed", Object.keys(SPEEDS)),
+      rated: pick("rated", ["true", "false"]),
+      result: pick("result", ["win", "draw", "loss"]),
+    };
+  }
+  return null;
+}
+
+/** The address (a query string) of `route`. */
+export function hrefOf(route) {
+  const q = new URLSearchParams({ mode: route.page });
+  if (route.page === "player") q.set("name", route.name);
+  for (const k of ["variant", "speed", "rated", "result"]) if (route[k]) q.set(k, route[k]);
+  return `?${q}`;
+}
+
+/** The archive's filters of a player route, as the games endpoints take them. */
+function filterQuery(route) {
+  const q = new URLSearchParams();
+  for (const k of ["variant", "speed", "rated", "result"]) if (route[k]) q.set(k, route[k]);
+  return q;
+}
+
+/** The leaderboard and player pages. */
+export class PlayersCtrl {
+  /** `app`: the router (its analysis page opens archived games; its addresses are kept in step). */
+  constructor({ app }) {
+    this.app = app;
+    this.v = view.build();
+    this.route = null; // the page shown, null while the board is
+    this.boardUrl = null; // the board's address, to go back to
+    this.seq = 0; // answers to an older request are dropped
+    this.profile = null; // the player's profile shown
+    this.next = null; // the archive's next page (before_ms), null at its end
+    this.#wire();
+  }
+
+  /** Whether a rating page is on screen. */
+  get isOpen() {
+    return this.route !== null;
+  }
+
+  #wire() {
+    const v = this.v;
+    // links to the rating pages open in place (a modified click: a new tab, as the browser does it)
+    document.addEventListener("click", (e) => {
+      const a = e.target instanceof Element ? e.target.closest("a[data-route]") : null;
+      if (!a || e.defaultPrevented || e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return;
+      const route = routeOf(new URL(a.href).searchParams);
+      if (!route) return;
+      e.preventDefault();
+      this.open(route);
+    });
+    window.addEventListener("popstate", () => {
+      const route = routeOf(new URLSearchParams(location.search));
+      if (route) this.open(route, { push: false });
+      else if (this.isOpen) this.close({ push: false });
+    });
+    // a mode button brings the board back (capture: before the router switches the page)
+    document.querySelector(".modes").addEventListener(
+      "click",
+      (e) => {
+        if (this.isOpen && e.target instanceof Element && e.target.closest(".mode-btn")) this.close();
+      },
+      true,
+    );
+    v.back.addEventListener("click", (e) => {
+      e.preventDefault();
+      this.close();
+    });
+    v.lbForm.addEventListener("submit", (e) => e.preventDefault());
+    v.lbForm.addEventListener("change", () => {
+      const f = v.lbForm.elements;
+      this.open({ page: "leaderboard", variant: f["lb-variant"].value, speed: f["lb-speed"].value }, { replace: true });
+    });
+    v.gForm.addEventListener("submit", (e) => e.preventDefault());
+    v.gForm.addEventListener("change", () => {
+      const f = v.gForm.elements;
+      const r = this.route;
+      if (!r || r.page !== "player") return;
+      const route = { ...r, variant: f["f-variant"].value, speed: f["f-speed"].value, rated: f["f-rated"].value, result: f["f-result"].value };
+      this.route = route;
+      history.replaceState(null, "", hrefOf(route));
+      this.#loadGames(route);
+    });
+    document.getElementById("pl-chart-pick").addEventListener("change", (e) => {
+      if (this.profile) view.renderChart(v, this.profile.history, e.target.value);
+    });
+    v.more.addEventListener("click", () => {
+      if (this.route && this.route.page === "player" && this.next != null) this.#loadGames(this.route, this.next);
+    });
+  }
+
+  /**
+   * Show the page of `route` ({page: "leaderboard", variant, speed} or {page: "player", name,
+   * variant, speed, rated, result}); `push`: a new history entry (else the address is left, or
+   * replaced with `replace`).
+   */
+  open(route, { push = true, replace = false } = {}) {
+    if (!this.isOpen) {
+      // the board's address to return to (the site's root when the page was opened by its address)
+      this.boardUrl = routeOf(new URLSearchParams(location.search)) ? new URL("./", document.baseURI).href : location.href;
+      if (this.app.engine) this.app.engine.stop();
+    }
+    const href = hrefOf(route);
+    if (replace) history.replaceState(null, "", href);
+    else if (push) history.pushState(null, "", href);
+    const samePage = this.route && this.route.page === route.page;
+    this.route = route;
+    document.body.dataset.page = "players";
+    const v = this.v;
+    v.page.hidden = false;
+    v.lb.hidden = route.page !== "leaderboard";
+    v.pl.hidden = route.page !== "player";
+    const title = route.page === "leaderboard" ? v.lbTitle : v.plTitle;
+    if (!samePage || !replace) title.focus();
+    window.scrollTo(0, 0);
+    if (route.page === "leaderboard") this.#loadLeaderboard(route);
+    else this.#loadPlayer(route);
+  }
+
+  /** Bring the board back (`push`: with a history entry of the board's address). */
+  close({ push = true } = {}) {
+    if (!this.isOpen) return;
+    this.route = null;
+    this.profile = null;
+    this.v.page.hidden = true;
+    delete document.body.dataset.page;
+    if (push) history.pushState(null, "", this.boardUrl || "./");
+    this.app.syncUrl();
+    if (this.app.table.game) this.app.refresh();
+  }
+
+  async #loadLeaderboard(route) {
+    const v = this.v;
+    const seq = ++this.seq;
+    const f = v.lbForm.elements;
+    f["lb-variant"].value = route.variant;
+    f["lb-speed"].value = route.speed;
+    v.lbTitle.textContent = `Leaderboard · ${GAMES[route.variant]} · ${SPEEDS[route.speed]}`;
+    v.lbStatus.hidden = false;
+    v.lbStatus.textContent = "Loading…";
+    try {
+      const q = new URLSearchParams({ variant: route.variant, speed: route.speed, limit: "50" });
+      const data = await call(`leaderboard?${q}`);
+      if (seq !== this.seq) return;
+      view.renderLeaderboard(v, data);
+      v.page.dataset.loaded = `leaderboard/${route.variant}/${route.speed}`;
+    } catch (e) {
+      if (seq !== this.seq) return;
+      v.lbBody.replaceChildren();
+      v.lbStatus.textContent = `The leaderboard could not be loaded: ${e.message}`;
+    }
+  }
+
+  async #loadPlayer(route) {
+    const v = this.v;
+    const seq = ++this.seq;
+    const f = v.gForm.elements;
+    for (const k of ["variant", "speed", "rated", "result"]) f[`f-${k}`].value = route[k] || "";
+    v.plTitle.textContent = route.name;
+    v.plStatus.hidden = false;
+    v.plStatus.textContent = "Loading…";
+    document.getElementById("pl-body").hidden = true;
+    delete v.page.dataset.loaded;
+    let data;
+    try {
+      data = await call(`users/${encodeURIComponent(route.name)}`);
+    } catch (e) {
+      if (seq !== this.seq) return;
+      v.plStatus.textContent = e.code === "not_found" ? `No player is called ${route.name}.` : `The player could not be loaded: ${e.message}`;
+      return;
+    }
+    if (seq !== this.seq) return;
+    this.profile = data;
+    view.renderProfile(v, data);
+    v.plStatus.hidden = true;
+    v.plStatus.textContent = "";
+    document.getElementById("pl-body").hidden = false;
+    await this.#loadGames(route);
+  }
+
+  /** The archive of the player `route` names with its filters (`before`: the next page's before_ms). */
+  async #loadGames(route, before = null) {
+    const v = this.v;
+    const seq = ++this.seq;
+    const name = (this.profile && this.profile.user.name) || route.name;
+    const q = filterQuery(route);
+    v.exportLink.href = new URL(`api/users/${encodeURIComponent(name)}/games.pdn${q.size ? `?${q}` : ""}`, document.baseURI).href;
+    v.exportLink.setAttribute("download", `crown-${name}-games.pdn`);
+    q.set("limit", String(PAGE));
+    if (before != null) q.set("before_ms", String(before));
+    v.gStatus.textContent = "Loading…";
+    v.more.disabled = true;
+    try {
+      const data = await call(`users/${encodeURIComponent(name)}/games?${q}`);
+      if (seq !== this.seq) return;
+      view.renderGames(v, data.games, { append: before != null, onAnalyse: (g) => this.analyse(g) });
+      this.next = data.next_before_ms ?? null;
+      const shown = v.games.children.length;
+      v.gStatus.textContent = shown ? `${shown} game${shown === 1 ? "" : "s"} shown` : "No game matches.";
+      v.more.hidden = this.next == null;
+      v.page.dataset.loaded = `player/${name}`;
+    } catch (e) {
+      if (seq !== this.seq) return;
+      v.gStatus.textContent = `The games could not be loaded: ${e.message}`;
+    } finally {
+      v.more.disabled = false;
+    }
+  }
+
+  /** Open archived game `g` on the analysis board (its PDN from GET /api/games/{id}/pdn). */
+  async analyse(g) {
+    let text;
+    try {
+      const res = await fetch(new URL(`api/games/${encodeURIComponent(g.id)}/pdn`, document.baseURI).href);
+      text = await res.text();
+      if (!res.ok) throw new Error(`the server answered ${res.status}`);
+    } catch (e) {
+      this.v.gStatus.textContent = `The game could not be opened: ${e.message}`;
+      return;
+    }
+    const app = this.app;
+    this.close();
+    try {
+      if (app.mode === "online") app.setMode("analysis");
+      app.analysis.pdn.openGame(text, 1, 1);
+    } catch (e) {
+      toast(`The game could not be opened: ${e.message}`, 8000);
+    }
+  }
+}

@@ -1,0 +1,59 @@
+// Ratings as every page shows them (docs/api.md "Ratings"): "1500" or, while the rating is
+// provisional (Glicko-2 deviation above 110), "1500?"; a rating change "+12" / "−8"; the speed of a
+// time control; the link to a player's page (?mode=player&name=…, opened by players/ctrl.js).
+
+/** The speeds of rated games, fastest first, with their names. */
+export const SPEEDS = { bullet: "Bullet", blitz: "Blitz", rapid: "Rapid", classical: "Classical" };
+
+/** The games' names on the rating pages. */
+export const GAMES = { american: "American checkers", pool: "Pool checkers", impasse: "Impasse" };
+
+/** A rating as shown: rounded, with "?" while `provisional` ("1500?"); "" without a rating. */
+export function ratingText(rating, provisional) {
+  if (rating == null || !Number.isFinite(Number(rating))) return "";
+  return `${Math.round(Number(rating))}${provisional ? "?" : ""}`;
+}
+
+/** A rating change as shown: "+12", "−8" (a true minus sign), "±0"; "" when there is none. */
+export function diffText(diff) {
+  if (diff == null || !Number.isFinite(Number(diff))) return "";
+  const d = Math.round(Number(diff));
+  return d > 0 ? `+${d}` : d < 0 ? `\u2212${-d}` : "±0";
+}
+
+/**
+ * The speed of a clock `{initial_ms, increment_ms}` (null: untimed → null): the estimated duration
+ * initial seconds + 40 × increment seconds; bullet < 180 s, blitz < 480 s, rapid < 1500 s, else
+ * classical (docs/api.md "Ratings"; 3+2 is blitz, 10+0 rapid, 15+15 classical).
+ */
+export function speedOf(tc) {
+  if (!tc) return null;
+  const s = tc.initial_ms / 1000 + (40 * tc.increment_ms) / 1000;
+  return s < 180 ? "bullet" : s < 480 ? "blitz" : s < 1500 ? "rapid" : "classical";
+}
+
+/** The address of player `name`'s page (relative to the document's base, like every app link). */
+export function playerHref(name) {
+  return `?${new URLSearchParams({ mode: "player", name })}`;
+}
+
+/** The address of the leaderboard of `variant` and `speed` (either may be left out). */
+export function leaderboardHref(variant, speed) {
+  const q = new URLSearchParams({ mode: "leaderboard" });
+  if (variant) q.set("variant", variant);
+  if (speed) q.set("speed", speed);
+  return `?${q}`;
+}
+
+/**
+ * A link to player `name`'s page with `text` (default: the name); the players page opens it in
+ * place (players/ctrl.js listens for clicks on `a[data-route]`), a new tab opens it on its own.
+ */
+export function playerLink(name, text = name) {
+  const a = document.createElement("a");
+  a.href = playerHref(name);
+  a.dataset.route = "player";
+  a.className = "player-link";
+  a.textContent = text;
+  return a;
+}
