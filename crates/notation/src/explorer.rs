@@ -66,13 +66,10 @@ impl Tally {
         if total == 0 {
             return [0; 4];
         }
-        let mut out = [0u32; 4];
-        let mut rest = [0u64; 4];
-        for i in 0..4 {
-            let scaled = u64::from(parts[i]) * 100;
-            out[i] = (scaled / total) as u32;
-            rest[i] = scaled % total;
-        }
+        let scaled = parts.map(|p| u64::from(p) * 100);
+        // each part is at most the total, so its share is at most 100
+        let mut out = scaled.map(|x| (x / total) as u32);
+        let rest = scaled.map(|x| x % total);
         let missing = 100 - out.iter().sum::<u32>();
         let mut order = [0usize, 1, 2, 3];
         order.sort_by(|&a, &b| rest[b].cmp(&rest[a]).then(a.cmp(&b)));

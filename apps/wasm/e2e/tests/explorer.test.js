@@ -80,8 +80,7 @@ test("explorer: counts and percentages of an imported PDN, a click plays the mov
   await page.waitForSelector("#explorer-box:not([hidden])", T);
   await importPdn(page, PDN);
   await page.waitForFunction(() => /5 games/.test(document.querySelector("#explorer-source").textContent), null, T);
-  // the picker's first game is on the board; go to its start
-  await page.click("#nav-first");
+  // no game picked: the board is at the start
   await firstRow(page, "11-15");
   assert.equal(await page.textContent("#explorer-total"), "5 games reach this position");
   assert.deepEqual(await rows(page), [
@@ -108,6 +107,8 @@ test("explorer: counts and percentages of an imported PDN, a click plays the mov
   await page.keyboard.press("Enter");
   await firstRow(page, "8-11");
   assert.deepEqual(await moveList(page), ["11-15", "22-17"]);
+  await page.waitForFunction(() => document.activeElement.classList.contains("ex-move"), null, T);
+  assert.equal(await page.evaluate(() => document.activeElement.textContent), "8-11", "the focus goes on to the new moves");
   // transposition: 11-15 22-17 8-11 23-19 is the position of 11-15 23-19 8-11 22-17 (g1, g5)
   await page.click('#explorer-moves tr[data-move="8-11"] button');
   await firstRow(page, "23-19");

@@ -154,6 +154,9 @@ export class ExplorerPanel {
     const key = `${this.version}|${t.variant}|${fen}`;
     if (key === this.shown) return;
     this.shown = key;
+    // a move played from the panel by keyboard: the focus goes on to the new position's moves
+    const focused = document.activeElement;
+    this.refocus = !!(focused && focused.classList.contains("ex-move") && box.contains(focused));
     this.#renderSource();
     this.#renderBook(t.variant, fen);
     const s = this.source;
@@ -163,6 +166,7 @@ export class ExplorerPanel {
       table.hidden = true;
       empty.hidden = true;
       box.dataset.state = s ? s.state : "none";
+      this.#restoreFocus();
       return;
     }
     this.archive
@@ -171,6 +175,7 @@ export class ExplorerPanel {
         if (this.shown !== key) return; // the board moved on meanwhile
         this.#renderGames(r);
         box.dataset.state = "ready";
+        this.#restoreFocus();
       })
       .catch((err) => {
         if (this.shown !== key) return;
@@ -178,6 +183,14 @@ export class ExplorerPanel {
         empty.hidden = false;
         empty.textContent = err.message;
       });
+  }
+
+  /** After a move played from the panel by keyboard: focus the first move shown (else the switch). */
+  #restoreFocus() {
+    if (!this.refocus) return;
+    this.refocus = false;
+    const next = $("explorer-box").querySelector("table:not([hidden]) .ex-move") || $("explorer-toggle");
+    next.focus();
   }
 
   /** The line about the archive: its name and games, the reading's progress, or none loaded. */
