@@ -88,6 +88,7 @@ test("explorer: counts and percentages of an imported PDN, a click plays the mov
     { move: "9-14", games: 1, white: 0, draws: 0, black: 100, unknown: 0 },
   ]);
   // the bar writes the percentages, the screen reader gets them in words
+  assert.equal(await page.textContent("#explorer-source"), "Imported PDN: 5 games");
   assert.equal(await page.textContent("#explorer-moves tr:first-child .wdb .b"), "50%");
   assert.match(await page.textContent("#explorer-moves tr:first-child .sr-only"), /White 25%, draw 25%, Black 50%/);
   await screenshot(page, "explorer-start");

@@ -83,7 +83,7 @@ function resultBar(p) {
     const s = document.createElement("span");
     s.className = cls;
     s.style.width = `${v}%`;
-    if (v >= 15 && cls !== "u") s.textContent = `${v}%`;
+    if (v >= 30 && cls !== "u") s.textContent = `${v}%`;
     bar.appendChild(s);
   }
   return bar;
@@ -205,7 +205,9 @@ export class ExplorerPanel {
       const notes = [];
       if (st.stoppedEarly) notes.push(`${st.stoppedEarly} up to an illegal move`);
       if (st.skipped) notes.push(`${st.skipped} unreadable, left out`);
-      el.textContent = `${s.name}: ${gamesText(st.indexed)}${notes.length ? ` (${notes.join("; ")})` : ""}`;
+      // pasted text has no file name (pdn.js calls it "the games")
+      const name = s.name === "the games" ? "Imported PDN" : s.name;
+      el.textContent = `${name}: ${gamesText(st.indexed)}${notes.length ? ` (${notes.join("; ")})` : ""}`;
     }
   }
 
