@@ -4,6 +4,7 @@
 // the switch remembered, keyboard, axe at 0 in the dark theme, and 390×844 / 320 px wide.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import fs from "node:fs";
 import path from "node:path";
 import { serverAndBrowser, newPage, openApp, screenshot, moveList, boardPieces, repoRoot } from "./harness.js";
 
@@ -169,4 +170,31 @@ test("explorer: book moves with no archive, the switch remembered, fits 390×844
     await page.waitForFunction(() => document.querySelectorAll("#movelist .mv:not(.empty)").length === 1, null, T);
     await context.close();
   }
+});
+
+test("explorer of tinsley.pdn (724 games): 11-15 from the start as often as the file's move text says", async () => {
+  const shared = process.env.CROWN_SHARED || path.join(repoRoot, "../shared");
+  const file = path.join(shared, "data/pdn/tinsley.pdn");
+  // counted here from the text: every game's movetext starts on a line of its own with "1. "
+  const text = fs.readFileSync(file, "utf8");
+  const firsts = text.match(/^1\.\s*11-15\b/gm).length;
+  const page = await newPage(env.browser, { width: 1280, height: 900 });
+  await openApp(page, env.server.url, "?mode=analysis&variant=american");
+  await page.check("#explorer-toggle");
+  await page.click("#pdn-import");
+  await page.setInputFiles("#pdn-file", file);
+  await page.waitForFunction(() => document.querySelector("#pdn-text").value.length > 300000, null, T);
+  await page.click("#pdn-ok");
+  await page
+    .waitForFunction(() => /^tinsley\.pdn: 724 games/.test(document.querySelector("#explorer-source").textContent), null, T)
+    .catch(async (e) => {
+      throw new Error(`${e.message}; the explorer says: ${await page.textContent("#explorer-source")}`);
+    });
+  await page.waitForFunction(() => !document.querySelector("#games-search").disabled, null, T);
+  await page.keyboard.press("Escape");
+  await page.waitForSelector('#explorer-moves tr[data-move="11-15"]', T);
+  const r = (await rows(page)).find((x) => x.move === "11-15");
+  assert.equal(r.games, firsts);
+  assert.equal(r.white + r.draws + r.black + r.unknown, 100);
+  await page.context().close();
 });
