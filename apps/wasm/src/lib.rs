@@ -21,6 +21,8 @@
 //! const pdn = game.toPdn([["Event", "Casual"], ["Black", "Ann"]]);
 //! const copy = Game.fromPdn(pdn);
 //! ```
+//! Opening explorer (`explorer.rs`): `const x = new Explorer(); x.add(pdnText); x.probe("american", fen)`
+//! (moves of the archive with games and results), `bookMoves("american", fen)` (the embedded book).
 //! Puzzles (`puzzles.rs`): `PuzzleSet.fromJsonl(text)`, `set.session(i)`, `session.playIndex(i)`,
 //! `hint()`, `giveUp()`, and `ratePuzzle(ratings, id, difficulty, solvedClean)` (Glicko-2).
 //!
@@ -30,6 +32,7 @@
 //! Squares are the standard numbers 1–32 (square 1 = b8, 32 = g1; Black starts on 1–12).
 
 pub mod engine;
+pub mod explorer;
 pub mod pdn;
 pub mod puzzles;
 pub mod review;

@@ -206,13 +206,8 @@ impl WasmGame {
     pub fn from_pdn_game(text: &str, index: usize) -> Result<WasmGame, JsValue> {
         let game = nth_game(text, index)?;
         let r = replay(&game).map_err(|e| error("PdnError", e))?;
-        let result = game
-            .result
-            .as_deref()
-            .filter(|r| *r != "*")
-            .or(game.tag("Result"));
         Ok(WasmGame {
-            game: r.to_game(result),
+            game: r.to_game(game.final_result()),
         })
     }
 

@@ -24,6 +24,7 @@
 //! ```
 
 mod error;
+mod explorer;
 mod gametype;
 mod hub;
 mod input;
@@ -33,6 +34,9 @@ mod writer;
 
 pub use crown_core::{FenError, MoveError, Setup};
 pub use error::{Location, PdnError, PdnErrorKind, PdnWarning, LEGAL_MOVES_SHOWN};
+pub use explorer::{
+    ArchiveStats, Explorer, ExplorerBuilder, ExplorerMove, ExplorerPosition, Tally,
+};
 pub use gametype::{game_type_tag, variant_from_game_type, IMPASSE_GAME_TYPE};
 pub use hub::{hub_move, hub_position, is_hub_position, read_hub_position, HUB_POSITION_CHARS};
 pub use input::{
@@ -43,7 +47,7 @@ pub use input::{
 pub use reader::{
     is_move_text, read_games, MoveNode, Node, PdnGame, PdnReader, MAX_VARIATION_DEPTH, RESULTS,
 };
-pub use replay::{move_number, replay, replay_prefix, Replay};
+pub use replay::{move_number, replay, replay_prefix, PdnResult, Replay};
 pub use writer::{canonical, game_record, write_game, write_game_as_read, LINE_WIDTH, ROSTER};
 
 use crown_core::Game;
@@ -72,12 +76,7 @@ pub fn pdn_to_game(text: &str) -> Result<Game, PdnError> {
         })
     })?;
     let r = replay(&first)?;
-    let result = first
-        .result
-        .as_deref()
-        .filter(|r| *r != "*")
-        .or(first.tag("Result"));
-    Ok(r.to_game(result))
+    Ok(r.to_game(first.final_result()))
 }
 
 /// The README example, compiled and run as a doctest.

@@ -62,14 +62,48 @@ impl Replay {
         game.set_draw_rules(DrawRules::default());
         if game.outcome().is_none() {
             let first = self.variant.first_player();
-            match result {
-                Some("1-0" | "2-0") => game.resign(first.opposite()),
-                Some("0-1" | "0-2") => game.resign(first),
-                Some("1/2-1/2" | "1-1") => game.agree_draw(),
-                _ => {}
+            match result.and_then(PdnResult::parse) {
+                Some(PdnResult::FirstWins) => game.resign(first.opposite()),
+                Some(PdnResult::SecondWins) => game.resign(first),
+                Some(PdnResult::Draw) => game.agree_draw(),
+                None => {}
             }
         }
         game
+    }
+}
+
+/// A decided PDN result, read the PDN 2.0 way of checkers programs: the first number is the first
+/// player's (Black in American and pool checkers, White in Impasse).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum PdnResult {
+    /// `1-0` or `2-0`: the side that moved first won.
+    FirstWins,
+    /// `1/2-1/2` or `1-1`: a draw.
+    Draw,
+    /// `0-1` or `0-2`: the second player won.
+    SecondWins,
+}
+
+impl PdnResult {
+    /// Read a result text (surrounding blanks ignored); `None` for `*`, `0-0` (both lost, a
+    /// forfeit) and anything else.
+    pub fn parse(text: &str) -> Option<PdnResult> {
+        match text.trim() {
+            "1-0" | "2-0" => Some(PdnResult::FirstWins),
+            "0-1" | "0-2" => Some(PdnResult::SecondWins),
+            "1/2-1/2" | "1-1" => Some(PdnResult::Draw),
+            _ => None,
+        }
+    }
+
+    /// The winner in a game of `variant` (`None`: a draw).
+    pub fn winner(self, variant: Variant) -> Option<Color> {
+        match self {
+            PdnResult::FirstWins => Some(variant.first_player()),
+            PdnResult::SecondWins => Some(variant.first_player().opposite()),
+            PdnResult::Draw => None,
+        }
     }
 }
 

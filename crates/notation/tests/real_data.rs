@@ -129,3 +129,56 @@ fn ballots_load_as_start_positions() {
         assert_eq!(r.start.side_to_move(), crown_core::Color::Black);
     }
 }
+
+/// The opening explorer of tinsley.pdn: the games whose first move is 11-15, counted from the move
+/// text the reader gives for each game (no replay, no index), equal the explorer's count of 11-15 in
+/// the start position. Prints the build time and the index's size (the figures of docs/notation.md:
+/// `cargo test --release -p crown-notation --test real_data explorer -- --nocapture`).
+#[test]
+fn explorer_of_tinsley() {
+    use crown_core::{Position, Variant};
+    use crown_notation::Explorer;
+    let path = shared().join("data/pdn/tinsley.pdn");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut by_text = 0;
+    let mut from_start = 0;
+    for g in read(&path) {
+        let g = g.unwrap();
+        if g.tag("FEN").is_some() {
+            continue;
+        }
+        from_start += 1;
+        if g.main_line().next().map(|m| m.text.as_str()) == Some("11-15") {
+            by_text += 1;
+        }
+    }
+    let t0 = std::time::Instant::now();
+    let e = Explorer::from_pdn(&text);
+    let ms = t0.elapsed().as_secs_f64() * 1000.0;
+    let s = e.stats();
+    eprintln!(
+        "tinsley.pdn: {} bytes, {} games, {} positions ({} game-positions), built in {ms:.0} ms, {} bytes of index",
+        text.len(),
+        s.indexed,
+        e.positions(),
+        s.plies,
+        e.heap_bytes()
+    );
+    assert_eq!(
+        (s.games, s.indexed, s.skipped, s.stopped_early),
+        (724, 724, 0, 1)
+    );
+    let start = Position::new(Variant::American);
+    let here = e.probe(&start);
+    assert_eq!(here.tally.games, from_start);
+    let first = here
+        .moves
+        .iter()
+        .find(|m| start.move_text(&m.mv) == "11-15")
+        .unwrap();
+    // `grep -c '^1\. 11-15' tinsley.pdn` counts 98 too (every game starts its movetext on a line)
+    assert_eq!(by_text, 98);
+    assert_eq!(first.tally.games, by_text);
+    // the index stays small: at most 64 bytes per position a game reached
+    assert!(e.heap_bytes() as u64 <= 64 * s.plies, "{}", e.heap_bytes());
+}

@@ -108,6 +108,15 @@ impl PdnGame {
         self.tag("Event").filter(|e| !e.is_empty())
     }
 
+    /// The game's result as the file gives it: the terminator unless it is `*`, else the `Result`
+    /// tag (`None` when neither says anything). Not checked against the board.
+    pub fn final_result(&self) -> Option<&str> {
+        self.result
+            .as_deref()
+            .filter(|r| *r != "*")
+            .or(self.tag("Result"))
+    }
+
     /// The main-line moves in order (variations left out).
     pub fn main_line(&self) -> impl Iterator<Item = &MoveNode> {
         self.nodes.iter().filter_map(|n| match n {

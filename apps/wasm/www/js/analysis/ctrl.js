@@ -1,6 +1,7 @@
 // The analysis page's controller: the analysis board with its variation tree (tree.js), the
 // engine's live evaluation, the evaluation graph, the game review, the position editor, PDN import
-// (one game, or a file of many through the game picker) and the board's link in the address bar.
+// (one game, or a file of many through the game picker), the opening explorer of the imported file
+// and the book (explorer.js) and the board's link in the address bar.
 // It owns its state (the tree and the line on the board, the imported game's tags, the review)
 // and works on the local game's table, which it shares with the play page.
 
@@ -13,6 +14,7 @@ import * as tree from "./tree.js";
 import * as view from "./view.js";
 import { Editor } from "./editor.js";
 import { PdnImport } from "./pdn.js";
+import { ExplorerPanel } from "./explorer.js";
 
 /** Endings the board does not show (a PDN resignation, time, agreement): kept on the tree's nodes. */
 const BOARD_LESS_ENDS = ["resignation", "time", "agreement"];
@@ -51,6 +53,7 @@ export class AnalysisCtrl {
     this.analysisTimer = 0;
     this.editor = new Editor(crown, (g, variant) => this.loadPosition(g, variant));
     this.pdn = new PdnImport(this);
+    this.explorer = new ExplorerPanel(this);
     this.#wire();
   }
 
@@ -222,6 +225,7 @@ export class AnalysisCtrl {
     view.renderGameInfo(active ? this.pdnInfo : null, this.mainGame);
     const end = this.path[this.path.length - 1];
     view.renderTreeTools(active && !!this.root, !!(end && tree.variationStart(end)));
+    this.explorer.render(active);
     this.renderGraph(active);
   }
 

@@ -1,5 +1,6 @@
 // PDN import on the analysis board (#dlg-pdn): one game at once, or a file of several games read
-// in a background worker with a progress bar and listed in the game picker (shared/picker.js).
+// in a background worker with a progress bar and listed in the game picker (shared/picker.js). The
+// imported text is also the opening explorer's archive (explorer.js).
 
 import { $ } from "../shared/util.js";
 import { toast } from "../shared/dialogs.js";
@@ -59,6 +60,7 @@ export class PdnImport {
     const crown = this.crown;
     if (typeof crown.pdnIndex !== "function") {
       this.openGame(text, 1, 1);
+      this.ctrl.explorer.load(text, name);
       return;
     }
     if (splitPdn(text, 1).length <= 1) {
@@ -69,12 +71,14 @@ export class PdnImport {
         this.file = null;
         $("pdn-games").hidden = true;
         this.openGame(text, 1, 1);
+        this.ctrl.explorer.load(text, name);
         return;
       }
     }
     this.ctrl.graph.stop(); // the worker that reads the file gets the CPU; the graph goes on afterwards
     const picker = this.picker;
     picker.loading(name);
+    this.ctrl.explorer.load(text, name); // its own worker: read at the same time as the picker's list
     indexPdn(text, (done, total) => picker.setProgress(done, total), (t) => crown.pdnIndex(t))
       .then(({ entries, chunks, ms }) => {
         this.indexMs = ms;
