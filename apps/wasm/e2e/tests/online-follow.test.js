@@ -207,7 +207,7 @@ test("the chat form at 390×844: a finger-sized Send button, and toasts never co
   await b.click("#online-lobby");
   await b.waitForSelector("#lobby:not([hidden])");
   const refresh = await b.locator("#lobby-refresh").boundingBox();
-  const heading = await b.locator("#lobby h3").first().boundingBox();
+  const heading = await b.locator("#lobby h2").first().boundingBox();
   assert.ok(refresh.width < heading.width / 2, `Refresh is ${refresh.width} px of the heading's ${heading.width} px`);
   for (const p of [a, b]) {
     assert.deepEqual(p.errors, []);
