@@ -1992,8 +1992,8 @@ async fn a_game_ending_move_sent_twice_at_once_is_answered_200_both_times() {
 /// reader (before crown-core c8a6149, 2026-12-01, after the review's 6765126) took as "any capture
 /// from 19 to 12" and refused as ambiguous. Every listed text must be accepted and play the listed
 /// move. The position is worked out by hand (American numbering, Black to move): the black king on
-/// 19 jumps 16 and lands on 12, where it has no further jump (8 is Black's own man; beyond 16 is
-/// the edge), or goes round 23, 22, 14 and 15 back through 19 (its own start square, empty while
+/// 19 jumps 16 and lands on 12, where it has no further jump (12 is on the board's edge, 8 is
+/// Black's own man and 16 was just taken), or goes round 23, 22, 14 and 15 back through 19 (its own start square, empty while
 /// it moves) and then takes 16 to 12: five pieces.
 #[tokio::test]
 async fn every_listed_move_is_accepted_when_a_single_jump_and_a_loop_share_their_ends() {
