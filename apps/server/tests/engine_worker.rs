@@ -118,6 +118,59 @@ fn a_stopped_search_is_answered_at_once_without_a_move() {
     assert!(started.elapsed() < Duration::from_secs(30));
 }
 
+/// Issue 23, "engine games slow other players": the worker that runs every search is, as the
+/// scheduler sees it (`/proc`), the leader of a session of its own — so that with autogroup
+/// scheduling it is a group apart from the server's request threads, which would otherwise share
+/// one group's CPU with it whatever its nice value — at nice 19 ([`WORKER_NICE`]), and so is its
+/// autogroup. (Fields of `/proc/PID/stat` after the command: state is the 3rd field, the session
+/// the 6th, the nice value the 19th; proc(5).)
+#[cfg(target_os = "linux")]
+#[test]
+fn the_worker_runs_in_a_session_of_its_own_at_the_lowest_priority() {
+    use crown_server::engine::WORKER_NICE;
+    let p = picker();
+    // A search answered: the worker is running and has lowered its priority (it does so first).
+    let mv = p.pick(
+        &Game::new(Variant::American),
+        1,
+        None,
+        &AtomicBool::new(false),
+    );
+    assert!(mv.is_some(), "the worker answers a search");
+    let pid = running_worker(&p);
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    let fields: Vec<&str> = stat
+        .rsplit_once(')')
+        .expect("a stat line")
+        .1
+        .split_whitespace()
+        .collect();
+    let session: u32 = fields[6 - 3].parse().unwrap();
+    let nice: i32 = fields[19 - 3].parse().unwrap();
+    let own = std::fs::read_to_string("/proc/self/stat").unwrap();
+    let own_session: u32 = own
+        .rsplit_once(')')
+        .unwrap()
+        .1
+        .split_whitespace()
+        .nth(6 - 3)
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert_eq!(session, pid, "the worker leads a session of its own");
+    assert_ne!(session, own_session, "not the server's session");
+    assert_eq!(nice, WORKER_NICE, "the worker's nice value");
+    let autogroups = std::fs::read_to_string("/proc/sys/kernel/sched_autogroup_enabled")
+        .is_ok_and(|s| s.trim() == "1");
+    if autogroups {
+        let group = std::fs::read_to_string(format!("/proc/{pid}/autogroup")).unwrap();
+        assert!(
+            group.trim_end().ends_with(&format!("nice {WORKER_NICE}")),
+            "the worker's autogroup: {group}"
+        );
+    }
+}
+
 /// Through the server: the engine (Black) is thinking about its first move when its worker is
 /// killed; the move still comes, from the restarted worker, and the engine's clock was charged
 /// only the time it took (never more than it had).

@@ -1985,3 +1985,74 @@ async fn a_game_ending_move_sent_twice_at_once_is_answered_200_both_times() {
         }
     }
 }
+
+/// Issue 23, "unexplained `ambiguous_move`": the server refused move texts it had itself listed as
+/// legal. Cause: a king's single jump and a longer capture can share start and end; both are then
+/// listed with their whole path, and the single jump's whole path is just `19x12`, which the move
+/// reader (before crown-core c8a6149, 2026-12-01, after the review's 6765126) took as "any capture
+/// from 19 to 12" and refused as ambiguous. Every listed text must be accepted and play the listed
+/// move. The position is worked out by hand (American numbering, Black to move): the black king on
+/// 19 jumps 16 and lands on 12, where it has no further jump (12 is on the board's edge, 8 is
+/// Black's own man and 16 was just taken), or goes round 23, 22, 14 and 15 back through 19 (its own start square, empty while
+/// it moves) and then takes 16 to 12: five pieces.
+#[tokio::test]
+async fn every_listed_move_is_accepted_when_a_single_jump_and_a_loop_share_their_ends() {
+    let app = app().await;
+    let body = json!({"variant": "american", "fen": "B:W14,15,16,21,22,23,30:B6,7,8,K19,11,13"});
+    let (id, _, _) = two_player(&app, body.clone()).await;
+    let (s, view) = send(&app, Method::GET, &format!("/api/games/{id}"), None, None).await;
+    assert_eq!(s, StatusCode::OK, "{view}");
+    let listed: Vec<(String, Vec<u64>)> = view["legal_moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            let caps = m["captures"].as_array().unwrap();
+            let mut caps: Vec<u64> = caps.iter().map(|c| c.as_u64().unwrap()).collect();
+            caps.sort_unstable();
+            (m["text"].as_str().unwrap().to_string(), caps)
+        })
+        .collect();
+    let from_19_to_12: Vec<&(String, Vec<u64>)> = listed
+        .iter()
+        .filter(|(t, _)| t.starts_with("19x") && t.ends_with("x12"))
+        .collect();
+    assert_eq!(from_19_to_12.len(), 2, "{listed:?}");
+    assert!(
+        listed.contains(&("19x12".to_string(), vec![16])),
+        "{listed:?}"
+    );
+    let ring = from_19_to_12.iter().find(|(t, _)| t != "19x12").unwrap();
+    assert_eq!(ring.1, vec![14, 15, 16, 22, 23], "{listed:?}");
+    assert!(
+        ["19x26x17x10x19x12", "19x10x17x26x19x12"].contains(&ring.0.as_str()),
+        "{listed:?}"
+    );
+    for (text, captures) in &listed {
+        let (id, black, _) = two_player(&app, body.clone()).await;
+        let (s, v) = send(
+            &app,
+            Method::POST,
+            &format!("/api/games/{id}/moves"),
+            Some(&black),
+            Some(json!({"move": text, "ply": 0})),
+        )
+        .await;
+        assert_eq!(s, StatusCode::OK, "the listed {text}: {v}");
+        assert_eq!(v["moves"], json!([text]), "{v}");
+        // The pieces the listed move takes are gone.
+        let fen = v["fen"].as_str().unwrap();
+        let white = fen
+            .split(':')
+            .find(|p| p.starts_with('W') && p.len() > 1)
+            .unwrap();
+        let left: Vec<u64> = white[1..]
+            .split(',')
+            .map(|s| s.trim_start_matches('K').parse().unwrap())
+            .collect();
+        for c in captures {
+            assert!(!left.contains(c), "{text} took {c}: {fen}");
+        }
+        assert_eq!(left.len(), 7 - captures.len(), "{text}: {fen}");
+    }
+}
