@@ -48,7 +48,9 @@ pub struct Config {
     /// set (each game keeps the limit it was created with).
     pub abort_after_ms: u64,
     /// Engine searches running at once (a bounded pool; more wait, with the engine's clock
-    /// stopped). Searches run at a lower OS priority than request handling (Linux: nice +10).
+    /// stopped). Searches run at a lower OS priority than request handling (Linux: in an engine
+    /// worker process in a session of its own, its autogroup and itself at nice 19; in-process,
+    /// when the server cannot start its own binary as a worker: threads at nice +10).
     pub engine_workers: usize,
     /// Most unfinished engine games created from one client address; more are refused with
     /// `429 too_many_engine_games`.
