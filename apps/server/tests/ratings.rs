@@ -7,7 +7,9 @@
 mod common;
 use axum::http::StatusCode;
 use common::accounts::{post, sign_up};
-use common::ratings::{act, blitz, blitz_rating, game, get, get_text, new_players_game};
+use common::ratings::{
+    act, blitz, blitz_rating, call, game, get, get_text, new_players_game, unstarted_game,
+};
 use common::server;
 use crown_server::App;
 use serde_json::{json, Value};
@@ -145,7 +147,7 @@ async fn casual_and_aborted_games_change_no_rating() {
     assert_eq!(v["accounts"]["black"]["rating"], Value::Null, "{v}");
     assert_eq!(act(&app, &g.id, "resign", &g.white).await.0, StatusCode::OK);
     // A rated game aborted before the first moves.
-    let r = game(&app, Some(&alice), Some(&bob), json!({"rated": true})).await;
+    let r = unstarted_game(&app, Some(&alice), Some(&bob), json!({"rated": true})).await;
     let (s, v) = act(&app, &r.id, "abort", &r.black).await;
     assert_eq!(s, StatusCode::OK, "{v}");
     let (_, v) = get(&app, &format!("/api/games/{}", r.id), None).await;
@@ -161,6 +163,39 @@ async fn casual_and_aborted_games_change_no_rating() {
     assert_eq!(u["rated_counts"]["games"], 0);
     let (_, l) = get(&app, "/api/leaderboard?variant=american&speed=blitz", None).await;
     assert_eq!(l["players"], json!([]), "{l}");
+}
+
+#[tokio::test]
+async fn a_rated_game_ended_before_both_sides_moved_is_not_rated() {
+    // Resigning or agreeing a draw at once would let two accounts trade rating points without
+    // playing: a rated game is rated only once each side has made its first move.
+    let app = server().start().await;
+    let alice = sign_up(&app, "alice", "password-a").await;
+    let bob = sign_up(&app, "bob", "password-b").await;
+    let r = unstarted_game(&app, Some(&alice), Some(&bob), json!({"rated": true})).await;
+    let (s, v) = act(&app, &r.id, "resign", &r.white).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["outcome"]["result"], "1-0", "{v}");
+    assert_eq!(v["accounts"]["black"]["rating_diff"], Value::Null, "{v}");
+    let d = unstarted_game(&app, Some(&alice), Some(&bob), json!({"rated": true})).await;
+    // Black moves, White has not: still not rated.
+    let uri = format!("/api/games/{}/moves", d.id);
+    let mut c = call(axum::http::Method::POST, &uri, None, Some(&d.black));
+    c.body = Some(json!({"move": "11-15"}));
+    assert_eq!(c.send(&app).await.0, StatusCode::OK);
+    act(&app, &d.id, "draw/offer", &d.black).await;
+    let (s, v) = act(&app, &d.id, "draw/accept", &d.white).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["outcome"]["result"], "1/2-1/2", "{v}");
+    assert_eq!(v["accounts"]["white"]["rating_diff"], Value::Null, "{v}");
+    for name in ["alice", "bob"] {
+        let (_, u) = get(&app, &format!("/api/users/{name}"), None).await;
+        assert_eq!(u["ratings"], json!([]), "{u}");
+        assert_eq!(u["history"], json!([]), "{u}");
+        // Both games are in the record, as unrated games.
+        assert_eq!(u["counts"]["games"], 2, "{u}");
+        assert_eq!(u["rated_counts"]["games"], 0, "{u}");
+    }
 }
 
 #[tokio::test]
@@ -304,7 +339,7 @@ async fn the_archive_filters_pages_and_keeps_private_games_private() {
     .await;
     act(&app, &public.id, "resign", &public.white).await;
     // Aborted: not listed.
-    let aborted = game(&app, Some(&alice), Some(&bob), json!({"rated": true})).await;
+    let aborted = unstarted_game(&app, Some(&alice), Some(&bob), json!({"rated": true})).await;
     act(&app, &aborted.id, "abort", &aborted.black).await;
 
     let (s, v) = get(&app, "/api/users/alice/games", None).await;

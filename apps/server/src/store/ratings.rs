@@ -187,11 +187,17 @@ pub(super) fn finish_of(rec: &GameRecord) -> Option<Vec<PlayerGame>> {
     Some(rows)
 }
 
+/// The fewest plies a rated game must have reached to be rated: each side's first move. A rated
+/// game resigned or drawn before both sides moved (which would let two accounts trade rating
+/// points without playing) is recorded in the archive, unrated, as lichess does.
+pub const RATED_MIN_PLIES: usize = 2;
+
 /// The rating keys (`(user_id, variant, speed)` of black, of white) of a rated game between two
-/// accounts with a clock; `None` for a casual game.
+/// accounts with a clock in which both sides moved ([`RATED_MIN_PLIES`]); `None` for a casual
+/// game or one ended before that.
 pub(super) fn rated_pair(rec: &GameRecord) -> Option<[(String, String, String); 2]> {
     let meta = &rec.meta;
-    if !meta.rated {
+    if !meta.rated || rec.moves.len() < RATED_MIN_PLIES {
         return None;
     }
     let speed = Speed::of(meta.time_control?).name().to_string();

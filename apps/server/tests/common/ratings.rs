@@ -85,8 +85,27 @@ pub struct Game {
     pub white: String,
 }
 
-/// `black` creates a game (`extra` merged into the body) and `white` joins it.
+/// `black` creates an American game (`extra` merged into the body), `white` joins it, and each
+/// side makes its first move (11-15, 23-19), so that a rated game ending now is rated.
 pub async fn game(app: &App, black: Option<&str>, white: Option<&str>, extra: Value) -> Game {
+    let g = unstarted_game(app, black, white, extra).await;
+    for (mv, token) in [("11-15", &g.black), ("23-19", &g.white)] {
+        let uri = format!("/api/games/{}/moves", g.id);
+        let mut c = call(axum::http::Method::POST, &uri, None, Some(token));
+        c.body = Some(json!({ "move": mv }));
+        let (s, _, v) = c.send(app).await;
+        assert_eq!(s, StatusCode::OK, "{mv}: {v}");
+    }
+    g
+}
+
+/// `black` creates a game (`extra` merged into the body) and `white` joins it; nobody moves.
+pub async fn unstarted_game(
+    app: &App,
+    black: Option<&str>,
+    white: Option<&str>,
+    extra: Value,
+) -> Game {
     let mut body = json!({"variant": "american", "time_control": blitz(), "color": "black"});
     for (k, v) in extra.as_object().unwrap() {
         body[k] = v.clone();
