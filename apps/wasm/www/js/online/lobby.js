@@ -4,6 +4,7 @@
 import { $, cap } from "../shared/util.js";
 import { timeControlText } from "../shared/clock.js";
 import { leaderboardHref, playerLink, ratingText } from "../shared/rating.js";
+import { accountName } from "../account/ctrl.js";
 
 const VARIANTS = { american: "Checkers", pool: "Pool checkers", impasse: "Impasse" };
 
@@ -95,6 +96,15 @@ export class Lobby {
         b.textContent = "Yours";
         b.className = "seek-open";
         b.addEventListener("click", () => this.openGame(s.id));
+      } else if (s.rated && !accountName()) {
+        // a rated game is between two accounts: a guest is sent to the log-in dialog first
+        b.textContent = "Log in to play rated";
+        b.className = "seek-login";
+        b.addEventListener("click", () => {
+          this.toast("A rated game is played between two accounts: log in or sign up, then accept.", 5000);
+          const login = document.getElementById("account-login");
+          if (login) login.click();
+        });
       } else {
         b.textContent = "Accept";
         b.className = "seek-accept primary";

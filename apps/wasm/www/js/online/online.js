@@ -243,7 +243,10 @@ export class Online {
     if (this.hooks.active()) this.hooks.flip(this.seat === "black");
     this.#apply(view, true);
     this.#showShare();
+    const joined = (offerSeat || accept) && !!this.seat;
     this.lobby.hide();
+    // a seat just taken from the lobby (scrolled down on a phone): the board comes back on screen
+    if (joined && this.hooks.active()) window.scrollTo({ top: 0 });
     this.chat.open(id, !!this.seat);
     this.#renderChat();
     this.#connect();

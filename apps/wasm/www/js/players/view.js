@@ -230,7 +230,7 @@ export function renderGames(v, games, { append = false, onAnalyse }) {
       g.speed ? SPEEDS[g.speed] || g.speed : "No clock",
       g.rated ? "Rated" : "Casual",
       `as ${g.color === "black" ? "Black" : "White"}`,
-      `${Math.ceil((g.plies || 0) / 2)} moves`,
+      ((n) => `${n} ${n === 1 ? "move" : "moves"}`)(Math.ceil((g.plies || 0) / 2)),
       g.reason || "",
       g.ended_ms ? new Date(g.ended_ms).toLocaleString() : "",
     ].filter(Boolean);
