@@ -85,7 +85,10 @@ async fn wait_for(app: &App, id: &str, event: &str) -> Value {
 /// state, no move accepted, its place freed, listed as `aborted`, a rematch as after any end.
 async fn unstarted_game_is_aborted(app: &App) {
     // The game as the join left it (a later read may come after the abort on a starved machine).
-    let (id, black, white, g) = two_player(app, quarter()).await;
+    // Public: listed by `GET /api/games` below (a private game is reachable only by its link).
+    let mut body = quarter();
+    body["public"] = json!(true);
+    let (id, black, white, g) = two_player(app, body).await;
     // No clock runs yet; the first move is due the first-move limit after Black's turn started,
     // which is the join (the game's last change).
     assert_eq!(g["clock"]["running"], Value::Null, "{g}");

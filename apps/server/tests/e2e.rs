@@ -70,11 +70,14 @@ async fn two_players_and_a_spectator_survive_a_kill_9() {
     let http = reqwest::Client::new();
     let (mut server, base) = start_server(&db);
 
-    // White creates an Impasse game with a clock; Black joins by the link's id.
+    // White creates a public Impasse game with a clock (public: listed once finished); Black
+    // joins by the link's id.
     let created: Value = http
         .post(format!("{base}/api/games"))
-        .json(&json!({"variant": "impasse", "color": "white",
-                      "time_control": {"initial_ms": 600000, "increment_ms": 0}}))
+        .json(
+            &json!({"variant": "impasse", "color": "white", "public": true,
+                      "time_control": {"initial_ms": 600000, "increment_ms": 0}}),
+        )
         .send()
         .await
         .unwrap()

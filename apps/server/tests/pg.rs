@@ -74,8 +74,12 @@ async fn games_survive_a_restart_on_postgresql() {
     .await;
     assert_eq!(s, StatusCode::OK, "{v}");
     assert_eq!(v["moves"], json!(["11-15", "23-19", "8-11"]));
+    // Private (link-only), so still out of the list once ongoing; its link shows the 3 plies.
     let (_, list) = send(&app2, Method::GET, "/api/games?status=ongoing", None, None).await;
-    assert_eq!(list["games"][0]["plies"], 3, "{list}");
+    assert_eq!(list["games"], json!([]), "{list}");
+    let (s, v) = send(&app2, Method::GET, &format!("/api/games/{id}"), None, None).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["moves"], json!(["11-15", "23-19", "8-11"]), "{v}");
     // A save from a stale copy is a conflict and writes nothing.
     let s2 = store.clone();
     let id2 = id.clone();
@@ -127,6 +131,60 @@ fn record(id: &str) -> GameRecord {
         updated_ms: 1,
         version: 0,
     }
+}
+
+/// `GET /api/games`' rule in the PostgreSQL store: only public and rated games are listed, in
+/// every status (docs/api.md); a private casual game only by its id.
+#[test]
+fn the_list_holds_only_public_and_rated_games_on_postgresql() {
+    let Some(pg) = Pg::start_or_skip() else {
+        return;
+    };
+    let store = PgStore::connect(&pg.url()).unwrap();
+    let game = |id: &str, status: &str, public: bool, rated: bool, updated_ms: u64| {
+        let mut rec = record(id);
+        rec.status = status.into();
+        rec.meta.public = public;
+        rec.meta.rated = rated;
+        rec.updated_ms = updated_ms;
+        if id == "public_fin" {
+            for text in ["11-15", "23-19"] {
+                rec.moves.push(MoveRecord {
+                    text: text.into(),
+                    at_ms: 2,
+                });
+            }
+        }
+        rec
+    };
+    for rec in [
+        game("private_fin", "finished", false, false, 10),
+        game("public_fin", "finished", true, false, 11),
+        game("rated_fin", "finished", false, true, 12),
+        game("private_on", "ongoing", false, false, 13),
+        game("private_open", "open", false, false, 14),
+        game("public_ab", "aborted", true, false, 15),
+        game("private_ab", "aborted", false, false, 16),
+    ] {
+        store.create(&rec).unwrap();
+    }
+    let ids = |status: Option<&str>| -> Vec<String> {
+        let list = store.list(status, 50).unwrap();
+        list.into_iter().map(|g| g.id).collect()
+    };
+    // Newest change first.
+    assert_eq!(ids(Some("finished")), ["rated_fin", "public_fin"]);
+    assert_eq!(ids(Some("ongoing")), Vec::<String>::new());
+    assert_eq!(ids(Some("open")), Vec::<String>::new());
+    assert_eq!(ids(Some("aborted")), ["public_ab"]);
+    assert_eq!(ids(None), ["public_ab", "rated_fin", "public_fin"]);
+    let public = store.list(Some("finished"), 50).unwrap();
+    assert_eq!(public[1].plies, 2, "{public:?}");
+    // The private ones are still there, by their id.
+    assert_eq!(
+        store.load("private_fin").unwrap().unwrap().status,
+        "finished"
+    );
 }
 
 #[test]

@@ -305,7 +305,8 @@ async fn rate_limit_refuses_bursts() {
 #[tokio::test]
 async fn list_games_filters_and_validates() {
     let app = app().await;
-    let (id, black, _) = two_player(&app, json!({"variant": "american"})).await;
+    // Public: only public and rated games are listed.
+    let (id, black, _) = two_player(&app, json!({"variant": "american", "public": true})).await;
     let (s, _) = send(
         &app,
         Method::POST,
@@ -649,7 +650,8 @@ async fn draw_offer_accept_decline() {
 #[tokio::test]
 async fn takeback_request_accept_decline() {
     let app = app().await;
-    let (id, black, white) = two_player(&app, json!({"variant": "american"})).await;
+    // Public: listed below (only public and rated games are).
+    let (id, black, white) = two_player(&app, json!({"variant": "american", "public": true})).await;
     let url = |a: &str| format!("/api/games/{id}/takeback/{a}");
     let (s, v) = send(&app, Method::POST, &url("request"), Some(&black), None).await;
     assert_eq!(
@@ -1068,7 +1070,8 @@ async fn bad_queries_and_wrong_methods_are_json_errors() {
 #[tokio::test]
 async fn creator_cancels_an_unjoined_game() {
     let app = server().with(|c| c.max_open_games = 1).start().await;
-    let body = json!({"variant": "american"});
+    // Public: listed once cancelled (only public and rated games are).
+    let body = json!({"variant": "american", "public": true});
     let (s, c) = send(&app, Method::POST, "/api/games", None, Some(body.clone())).await;
     assert_eq!(s, StatusCode::CREATED, "{c}");
     let id = c["id"].as_str().unwrap().to_string();
@@ -1368,7 +1371,8 @@ async fn private_games_stay_out_of_the_lobby() {
         !v.to_string().contains(private["id"].as_str().unwrap()),
         "{v}"
     );
-    // Once joined through its link, the private game is an ordinary game to watch.
+    // Once joined through its link, the private game stays out of the list (docs/api.md: only
+    // public and rated games are listed) and is watched through its link.
     let pid = private["id"].as_str().unwrap();
     let (s, _) = send(
         &app,
@@ -1380,7 +1384,58 @@ async fn private_games_stay_out_of_the_lobby() {
     .await;
     assert_eq!(s, StatusCode::OK);
     let (_, v) = send(&app, Method::GET, "/api/games?status=ongoing", None, None).await;
-    assert_eq!(v["games"][0]["id"], pid, "{v}");
+    assert_eq!(v["games"], json!([]), "{v}");
+    let (s, v) = send(&app, Method::GET, &format!("/api/games/{pid}"), None, None).await;
+    assert_eq!(
+        (s, &v["status"]),
+        (StatusCode::OK, &json!("ongoing")),
+        "{v}"
+    );
+}
+
+/// `GET /api/games` lists only public and rated games, in every status (docs/api.md): a private
+/// casual game, finished or ongoing, is reachable only through its link, as the player archive
+/// ("Players") keeps it to its own player.
+#[tokio::test]
+async fn private_games_stay_out_of_the_list_in_every_status() {
+    let app = app().await;
+    let (private, pb, _) = two_player(&app, json!({"variant": "american"})).await;
+    let (public, ub, _) = two_player(&app, json!({"variant": "american", "public": true})).await;
+    let (ongoing, _, _) = two_player(&app, json!({"variant": "pool"})).await;
+    for (id, black) in [(&private, &pb), (&public, &ub)] {
+        let (s, v) = send(
+            &app,
+            Method::POST,
+            &format!("/api/games/{id}/resign"),
+            Some(black),
+            None,
+        )
+        .await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+    }
+    let listed = |v: &Value| -> Vec<String> {
+        let games = v["games"].as_array().unwrap();
+        games
+            .iter()
+            .map(|g| g["id"].as_str().unwrap().to_string())
+            .collect()
+    };
+    for (query, want) in [
+        ("", vec![public.clone()]),
+        ("?status=finished", vec![public.clone()]),
+        ("?status=ongoing", vec![]),
+        ("?status=open", vec![]),
+        ("?status=aborted", vec![]),
+    ] {
+        let (s, v) = send(&app, Method::GET, &format!("/api/games{query}"), None, None).await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+        assert_eq!(listed(&v), want, "{query}: {v}");
+    }
+    // Still reachable by their links.
+    for (id, status) in [(&private, "finished"), (&ongoing, "ongoing")] {
+        let (s, v) = send(&app, Method::GET, &format!("/api/games/{id}"), None, None).await;
+        assert_eq!((s, &v["status"]), (StatusCode::OK, &json!(status)), "{v}");
+    }
 }
 
 /// A request from `ip` (what `crown_server::serve` records for each connection).

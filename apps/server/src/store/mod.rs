@@ -91,8 +91,9 @@ pub trait Store: Send + Sync + 'static {
     fn load(&self, id: &str) -> Result<Option<GameRecord>, StoreError>;
 
     /// The newest games (by last change), optionally only those with `status`, at most `limit`.
-    /// Private games (`meta.public == false`) are left out while their seat is open: their link is
-    /// the invitation.
+    /// Only public (`meta.public`) and rated (`meta.rated`) games, in every status: a private,
+    /// casual game is reachable only through its link (docs/api.md, `GET /api/games`), as the
+    /// player archive keeps it to its own player.
     ///
     /// # Errors
     /// [`StoreError::Database`].

@@ -425,7 +425,7 @@ impl Store for SqliteStore {
             let mut stmt = conn.prepare_cached(&format!(
                 "SELECT {SUMMARY_COLUMNS} FROM games
                  WHERE (?1 IS NULL OR status = ?1)
-                   AND (status != 'open' OR json_extract(meta, '$.public') = 1)
+                   AND (json_extract(meta, '$.public') = 1 OR json_extract(meta, '$.rated') = 1)
                  ORDER BY updated_ms DESC, id LIMIT ?2"
             ))?;
             let rows = stmt
@@ -757,6 +757,7 @@ mod tests {
     fn list_filters_by_status_and_heartbeat_round_trips() {
         let store = SqliteStore::open_in_memory().unwrap();
         let mut rec = record();
+        rec.meta.public = true; // only public and rated games are listed
         store.create(&rec).unwrap();
         rec.id = "g2".into();
         rec.status = "finished".into();
@@ -765,6 +766,18 @@ mod tests {
         let fin = store.list(Some("finished"), 10).unwrap();
         assert_eq!(fin.len(), 1);
         assert_eq!(fin[0].id, "g2");
+        // A private casual game is left out in every status; a rated one is public by nature.
+        rec.meta.public = false;
+        rec.id = "private".into();
+        store.create(&rec).unwrap();
+        rec.id = "rated".into();
+        rec.meta.rated = true;
+        store.create(&rec).unwrap();
+        let fin = store.list(Some("finished"), 10).unwrap();
+        let mut ids: Vec<_> = fin.iter().map(|g| g.id.as_str()).collect();
+        ids.sort_unstable();
+        assert_eq!(ids, ["g2", "rated"]);
+        assert_eq!(store.list(None, 10).unwrap().len(), 3);
         assert_eq!(store.unfinished().unwrap(), vec!["g1".to_string()]);
         assert_eq!(store.last_heartbeat().unwrap(), None);
         store.heartbeat(42).unwrap();
@@ -795,6 +808,7 @@ mod tests {
         let path = dir.path().join("t.db");
         let store = Arc::new(SqliteStore::open(&path, Durability::Full).unwrap());
         let mut rec = record();
+        rec.meta.public = true; // listed
         store.create(&rec).unwrap();
         let lock = lock_writes(&path);
         let done = Arc::new(std::sync::atomic::AtomicBool::new(false));

@@ -614,7 +614,7 @@ impl Store for PgStore {
                 &format!(
                     "SELECT {SUMMARY_COLUMNS} FROM games
                      WHERE ($1::TEXT IS NULL OR status = $1)
-                       AND (status <> 'open' OR (meta::jsonb ->> 'public') = 'true')
+                       AND ((meta::jsonb ->> 'public') = 'true' OR (meta::jsonb ->> 'rated') = 'true')
                      ORDER BY updated_ms DESC, id LIMIT $2"
                 ),
                 &[&status, &(limit as i64)],
