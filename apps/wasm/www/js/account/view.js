@@ -2,18 +2,8 @@
 // for a guest; the account's name with a menu (My profile, Leaderboard, Change password, Log out)
 // when logged in.
 
+import { el } from "../shared/util.js";
 import { leaderboardHref, playerHref } from "../shared/rating.js";
-
-/** Make element `tag` with attributes `attrs` and children `kids` (strings become text). */
-function el(tag, attrs = {}, ...kids) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === true) e.setAttribute(k, "");
-    else if (v !== false && v != null) e.setAttribute(k, v);
-  }
-  e.append(...kids);
-  return e;
-}
 
 /** A labelled input of a dialog's form. */
 function field(label, attrs) {

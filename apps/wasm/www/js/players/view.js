@@ -3,20 +3,10 @@
 // the game archive with its filters, "Analyse" per game and "Export all as one PDN". Every text
 // from the server is set with textContent, never as HTML.
 
+import { el } from "../shared/util.js";
 import { GAMES, SPEEDS, diffText, leaderboardHref, playerLink, ratingText } from "../shared/rating.js";
 
 const NS = "http://www.w3.org/2000/svg";
-
-/** Make element `tag` with attributes `attrs` and children `kids` (strings become text). */
-export function el(tag, attrs = {}, ...kids) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === true) e.setAttribute(k, "");
-    else if (v !== false && v != null) e.setAttribute(k, v);
-  }
-  e.append(...kids);
-  return e;
-}
 
 /** A labelled select named `name` with `options` ([value, text]). */
 function select(id, label, options) {

@@ -67,3 +67,14 @@ export function scoreText(score, sideToMove, forColor = "black") {
   const v = (score.value * sign) / 100;
   return (v > 0 ? "+" : "") + v.toFixed(2);
 }
+
+/** Make element `tag` with attributes `attrs` and children `kids` (strings become text). */
+export function el(tag, attrs = {}, ...kids) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === true) e.setAttribute(k, "");
+    else if (v !== false && v != null) e.setAttribute(k, v);
+  }
+  e.append(...kids);
+  return e;
+}
