@@ -4,10 +4,8 @@
 // CROWN_SERVER_BIN; without it the tests are skipped with the reason.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import path from "node:path";
-import { startCrownServer, startStaticServer, launch, newPage, openApp, repoRoot } from "./harness.js";
+import { startCrownServer, startStaticServer, launch, newPage, openApp, axeCount } from "./harness.js";
 
-const AXE = path.join(repoRoot, "apps/wasm/e2e/node_modules/axe-core/axe.min.js");
 
 let server;
 let browser;
@@ -31,17 +29,6 @@ const skip = (t) => {
 
 async function ready(page) {
   await page.waitForFunction(() => document.body.dataset.account === "ready", null, T);
-}
-
-async function axeCount(page, name) {
-  if (!(await page.evaluate(() => !!window.axe))) await page.addScriptTag({ path: AXE });
-  const result = await page.evaluate(async () => {
-    const r = await window.axe.run(document, { resultTypes: ["violations"] });
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, help: v.help, targets: v.nodes.map((n) => n.target.join(" ")) }));
-  });
-  const count = result.reduce((a, v) => a + v.nodes, 0);
-  console.log(`axe-core (${name}): ${result.length} rules violated, ${count} nodes: ${JSON.stringify(result)}`);
-  assert.equal(count, 0, `no axe findings (${name})`);
 }
 
 async function fillAuth(page, user, pass) {

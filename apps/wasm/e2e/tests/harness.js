@@ -2,6 +2,7 @@
 // Debian's headless Chromium driven by playwright-core, screenshots in target/e2e-artifacts/.
 import { chromium } from "playwright-core";
 import { before, after } from "node:test";
+import assert from "node:assert/strict";
 import http from "node:http";
 import fs from "node:fs";
 import path from "node:path";
@@ -228,4 +229,21 @@ export function serverAndBrowser() {
     if (env.server) await env.server.close();
   });
   return env;
+}
+
+/**
+ * Run axe-core (apps/wasm/e2e/node_modules/axe-core) on `page` and fail the test unless it finds
+ * no violation of any impact; the findings are logged under `name`.
+ */
+export async function axeCount(page, name) {
+  if (!(await page.evaluate(() => !!window.axe))) {
+    await page.addScriptTag({ path: path.join(repoRoot, "apps/wasm/e2e/node_modules/axe-core/axe.min.js") });
+  }
+  const result = await page.evaluate(async () => {
+    const r = await window.axe.run(document, { resultTypes: ["violations"] });
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, help: v.help, targets: v.nodes.map((n) => n.target.join(" ")) }));
+  });
+  const count = result.reduce((a, v) => a + v.nodes, 0);
+  console.log(`axe-core (${name}): ${result.length} rules violated, ${count} nodes: ${JSON.stringify(result)}`);
+  assert.equal(count, 0, `no axe findings (${name})`);
 }

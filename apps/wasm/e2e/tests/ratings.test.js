@@ -10,9 +10,8 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
-import { launch, newPage, openApp, clickSquare, screenshot, tempDir, repoRoot, spawnCrownServer, stopCrownServer } from "./harness.js";
+import { launch, newPage, openApp, clickSquare, screenshot, tempDir, spawnCrownServer, stopCrownServer, axeCount } from "./harness.js";
 
-const AXE = path.join(repoRoot, "apps/wasm/e2e/node_modules/axe-core/axe.min.js");
 const BIN = process.env.CROWN_SERVER_BIN;
 const T = { timeout: 60000 };
 
@@ -121,17 +120,6 @@ after(async () => {
   if (browser) await browser.close();
   if (server) await stopCrownServer(server);
 });
-
-async function axeCount(page, name) {
-  if (!(await page.evaluate(() => !!window.axe))) await page.addScriptTag({ path: AXE });
-  const result = await page.evaluate(async () => {
-    const r = await window.axe.run(document, { resultTypes: ["violations"] });
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, help: v.help, targets: v.nodes.map((n) => n.target.join(" ")) }));
-  });
-  const count = result.reduce((a, v) => a + v.nodes, 0);
-  console.log(`axe-core (${name}): ${result.length} rules violated, ${count} nodes: ${JSON.stringify(result)}`);
-  assert.equal(count, 0, `no axe findings (${name})`);
-}
 
 async function signUp(page, name, password) {
   await page.waitForFunction(() => document.body.dataset.account === "ready", null, T);
