@@ -12,7 +12,8 @@
 //!   the longest loss, so won endings are converted) and at every node with few enough pieces;
 //!   their wins and losses are scored [`Score::DatabaseWin`] / [`Score::DatabaseLoss`].
 //! - Evaluation per game: see [`eval`]: [`eval::classic`] (hand-set) and [`eval::trained`] (pattern
-//!   tables learnt from self-play, the default of every game; trained by [`train`] and `crown tune`).
+//!   tables learnt from self-play, the default of every game; trained by the crate `crown-train`
+//!   and `crown tune`).
 //! - Casual levels 1–10 ([`Limits::level`] for the search caps, [`EngineOptions::level`] for the
 //!   controlled randomness of the low levels, which never misses a win in one).
 //! - Time management for clocks ([`Limits::clock`]).
@@ -39,8 +40,6 @@
 
 pub mod bench;
 pub mod book;
-#[cfg(feature = "dataset")]
-pub mod dataset;
 pub mod engine;
 pub mod eval;
 pub mod limits;
@@ -52,7 +51,6 @@ pub mod score;
 mod search;
 pub mod session;
 pub mod tables;
-pub mod train;
 mod tt;
 pub mod tweaks;
 

@@ -1,7 +1,7 @@
 //! Self-play training data at scale: games of one engine against itself at a fixed node budget,
 //! from varied openings, whose quiet positions are labelled with the game's result, the search
 //! score and (with endgame databases) their exact value, written in chunks of a fixed number of
-//! games as [`crown_ai::dataset`] files (`crown tune gen --out-dir` is a thin layer over
+//! games as [`crown_train::dataset`] files (`crown tune gen --out-dir` is a thin layer over
 //! [`DataGen::run`]).
 //!
 //! The openings are every distinct position a few plies after each start (11-man ballots,
@@ -16,13 +16,13 @@
 use crate::game::{self, Adjudication, SeatConfig, SelfPlay};
 use crate::runner::{Flow, Pool, Worker};
 use crate::ArenaError;
-use crown_ai::dataset::{self, Header, Record};
 use crown_ai::eval::EvalKind;
 use crown_ai::tables::pieces_on_board;
 use crown_ai::{EndgameTables, Engine, EngineOptions, Limits, Score, Wdl};
 use crown_core::rng::Rng;
 use crown_core::Color;
 use crown_core::{Game, Position, Variant};
+use crown_train::dataset::{self, Header, Record};
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::ops::Range;

@@ -9,13 +9,13 @@ use crate::common::{check_threads, same_file, shared_dir, OutFile};
 use crate::CliError;
 use clap::{Args, Subcommand};
 use crown_ai::eval::EvalKind;
-use crown_ai::train::{train, Sample, TrainConfig};
 use crown_ai::{Engine, EngineOptions, Limits, Score};
 use crown_arena::game::{self, SeatConfig, SelfPlay};
 use crown_arena::openings::{random_plies, read_opening_file};
 use crown_arena::runner::{Flow, Pool};
 use crown_core::rng::Rng;
 use crown_core::{Game, Position, Variant};
+use crown_train::train::{train, Sample, TrainConfig};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -658,7 +658,7 @@ fn loss(args: &LossArgs) -> Result<ExitCode, CliError> {
         args.lambda
     );
     for (name, w) in &all {
-        let l = crown_ai::train::loss(w.as_ref(), &samples, args.k, args.lambda, args.threads);
+        let l = crown_train::train::loss(w.as_ref(), &samples, args.k, args.lambda, args.threads);
         println!("{name}: loss {l:.5}");
     }
     Ok(ExitCode::SUCCESS)
@@ -743,7 +743,7 @@ fn fit(args: &FitArgs) -> Result<ExitCode, CliError> {
     // One game in ten is held out; with about ten games or fewer there may be none.
     let held_out = samples
         .iter()
-        .any(|s| crown_ai::train::is_validation(s.game, cfg.seed));
+        .any(|s| crown_train::train::is_validation(s.game, cfg.seed));
     let t0 = std::time::Instant::now();
     let mut last = t0;
     let (weights, report) = train(variant, &samples, &cfg, &mut |e, lt, lv| {

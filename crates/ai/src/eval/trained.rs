@@ -88,6 +88,12 @@ pub struct Oriented {
 }
 
 impl Oriented {
+    /// The oriented view of `pos`, for its side to move (the view the evaluation scores; the
+    /// training tools compute their features from it).
+    pub fn of_position(pos: &crown_core::Position) -> Oriented {
+        Oriented::of(&Board::of(pos))
+    }
+
     /// Orient `b` for its side to move.
     pub(crate) fn of(b: &Board) -> Oriented {
         if b.side == 0 {
