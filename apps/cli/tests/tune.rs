@@ -90,6 +90,11 @@ fn gen_is_deterministic_and_quiet_and_fit_writes_loadable_weights() {
         assert!(["1", "0.5", "0"].contains(&parts[1]), "{line}");
         let pos = Position::from_fen(Variant::Pool, parts[3]).unwrap();
         assert!(!pos.must_capture(), "not quiet: {line}");
+        // The quiet rule of `--out-dir` too (issue 40): the other side has no capture either.
+        assert!(
+            !pos.can_capture(pos.side_to_move().opposite()),
+            "not quiet for the other side: {line}"
+        );
         lines += 1;
     }
     assert!(lines > 100, "{lines} positions");

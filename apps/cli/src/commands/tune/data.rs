@@ -2,7 +2,8 @@
 //! [`crown_arena::datagen`]), `crown tune pack` (text data to binary) and the reading of text and
 //! binary data for `crown tune fit`.
 
-use super::{read_data, GenArgs};
+use super::text::read_data;
+use super::GenArgs;
 use crate::common::{check_threads, shared_dir};
 use crate::CliError;
 use clap::Args;
