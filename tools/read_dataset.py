@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Read Crown's binary training-data files (`crown tune gen --out-dir`, `crown tune pack`; format
-`crown_ai::dataset` version 1, docs/engine.md "Training data at scale") with the standard library
+`crown_train::dataset` version 1, docs/engine.md "Training data at scale") with the standard library
 only, e.g. for a Python training script. An independent decoder of the format: it checks every
 CRC and the end, as the Rust reader does.
 

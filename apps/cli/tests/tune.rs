@@ -90,13 +90,18 @@ fn gen_is_deterministic_and_quiet_and_fit_writes_loadable_weights() {
         assert!(["1", "0.5", "0"].contains(&parts[1]), "{line}");
         let pos = Position::from_fen(Variant::Pool, parts[3]).unwrap();
         assert!(!pos.must_capture(), "not quiet: {line}");
+        // The quiet rule of `--out-dir` too (issue 40): the other side has no capture either.
+        assert!(
+            !pos.can_capture(pos.side_to_move().opposite()),
+            "not quiet for the other side: {line}"
+        );
         lines += 1;
     }
     assert!(lines > 100, "{lines} positions");
     let (code, out, err) = crown(&fit_args("pool", &a, &w, &["--epochs", "2"]));
     assert_eq!(code, 0, "{err}");
     // A validation loss only when one of the 6 games is held out (fit's default seed is 1).
-    if (0..6).any(|g| crown_ai::train::is_validation(g, 1)) {
+    if (0..6).any(|g| crown_train::train::is_validation(g, 1)) {
         assert!(out.contains("validation loss"), "{out}");
     } else {
         assert!(out.contains("no game was held out"), "{out}");
@@ -249,7 +254,7 @@ fn with_no_held_out_game_no_validation_loss_is_printed() {
     // One game in ten is held out, chosen by its number and the seed: find a seed that keeps the
     // only game (number 0) for training.
     let seed = (1..100)
-        .find(|&s| !crown_ai::train::is_validation(0, s))
+        .find(|&s| !crown_train::train::is_validation(0, s))
         .unwrap();
     let data = data_file("one-game.txt", "", 1);
     let w = temp("one-game.bin");

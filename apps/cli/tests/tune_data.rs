@@ -5,9 +5,9 @@
 mod common;
 
 use common::{crown_command, crown_with, shared};
-use crown_ai::dataset::{Reader, Record};
 use crown_ai::Wdl;
 use crown_core::{Position, Variant};
+use crown_train::dataset::{Reader, Record};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};

@@ -1,7 +1,7 @@
 //! Self-play training data at scale: games of one engine against itself at a fixed node budget,
 //! from varied openings, whose quiet positions are labelled with the game's result, the search
 //! score and (with endgame databases) their exact value, written in chunks of a fixed number of
-//! games as [`crown_ai::dataset`] files (`crown tune gen --out-dir` is a thin layer over
+//! games as [`crown_train::dataset`] files (`crown tune gen --out-dir` is a thin layer over
 //! [`DataGen::run`]).
 //!
 //! The openings are every distinct position a few plies after each start (11-man ballots,
@@ -13,16 +13,14 @@
 //! temporary file beside its name and renamed when complete, so a killed run loses only the
 //! chunks in progress, and a run over a range skips the chunks that are already there.
 
-use crate::game::{self, Adjudication, SeatConfig, SelfPlay};
 use crate::runner::{Flow, Pool, Worker};
 use crate::ArenaError;
-use crown_ai::dataset::{self, Header, Record};
 use crown_ai::eval::EvalKind;
-use crown_ai::tables::pieces_on_board;
-use crown_ai::{EndgameTables, Engine, EngineOptions, Limits, Score, Wdl};
+use crown_ai::{EndgameTables, Limits};
 use crown_core::rng::Rng;
 use crown_core::Color;
 use crown_core::{Game, Position, Variant};
+use crown_train::dataset::{self, Header, Record};
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::ops::Range;
@@ -30,17 +28,8 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-/// Largest search score stored, in centi-men: wins and losses are stored as ±this.
-pub const SCORE_CLIP: i32 = 2000;
-
-/// Transposition table of each self-play engine, in MiB.
-const HASH_MIB: usize = 4;
-
-/// Whether `pos` is quiet: neither the side to move nor (were it to move) the other side has a
-/// capture. Impasse has no captures, so all its positions are quiet.
-pub fn quiet(pos: &Position) -> bool {
-    !pos.must_capture() && !pos.can_capture(pos.side_to_move().opposite())
-}
+mod play;
+pub use play::{quiet, PlayRules, Played, SCORE_CLIP};
 
 /// Where a game of the data starts, before its random plies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -373,16 +362,19 @@ impl DataGen {
         self.openings[(n % self.openings.len() as u64) as usize]
     }
 
-    /// The exact value of `pos` in the databases, when they hold it.
-    fn probe(&self, pos: &Position) -> Option<Wdl> {
-        let t = self.settings.tables.as_ref()?;
-        if pieces_on_board(pos) > t.max_pieces(pos.variant()) {
-            return None;
+    /// How each game of the run is played and labelled.
+    pub fn rules(&self) -> PlayRules<'_> {
+        let st = &self.settings;
+        PlayRules {
+            limits: &st.limits,
+            eval: st.eval,
+            max_plies: st.max_plies,
+            tables: st.tables.as_ref(),
+            adjudicate: st.adjudicate,
         }
-        t.probe(pos).map(|p| p.wdl)
     }
 
-    /// Play game `n` of the run.
+    /// Play game `n` of the run: its opening, then [`PlayRules::play`].
     ///
     /// # Errors
     /// The engine gave no move or an illegal one ([`ArenaError::Player`]), or `n` is past the
@@ -390,88 +382,14 @@ impl DataGen {
     pub fn play_game(&self, n: u64) -> Result<GameData, ArenaError> {
         let number = u32::try_from(n)
             .map_err(|_| ArenaError::Data(format!("game number {n} is above {}", u32::MAX)))?;
-        let st = &self.settings;
         let opening = self.opening(n);
         let game = Game::from_position(opening.position);
-        let before = opening.plies as usize;
-        let mut engine = Engine::new(EngineOptions {
-            hash_mib: HASH_MIB,
-            threads: 1,
-            level: None,
-        });
-        engine.set_eval(st.eval);
-        engine.set_tables(st.tables.clone());
-        let seat = SeatConfig {
-            name: "(self-play)".into(),
-            limits: st.limits.clone(),
-            clock: None,
-        };
-        // (position, score, ply) of each quiet position, labelled once the result is known.
-        let mut rows: Vec<(Position, i16, usize)> = Vec::new();
-        let color = game.position().side_to_move();
-        let mut adjudicate = |g: &Game| {
-            if !st.adjudicate {
-                return None;
-            }
-            let side = g.position().side_to_move();
-            self.probe(g.position()).map(|w| match w {
-                Wdl::Win => Adjudication::Win(side),
-                Wdl::Loss => Adjudication::Win(side.opposite()),
-                Wdl::Draw => Adjudication::Draw,
-            })
-        };
-        let record = game::play_adjudicated(
-            &mut SelfPlay(engine),
-            [&seat, &seat],
-            game,
-            color,
-            (st.max_plies as usize).saturating_sub(before),
-            &mut adjudicate,
-            &mut |g, reply| {
-                let pos = *g.position();
-                if quiet(&pos) {
-                    rows.push((pos, clip(reply.score), before + g.ply_count()));
-                }
-            },
-        )
-        .map_err(|e| ArenaError::Game {
-            round: format!("{n}"),
-            opening: "(self-play data)".into(),
-            source: Box::new(e),
-        })?;
-        // The judged position ends the game unsearched: its score is the databases' value.
-        if let Some(a) = record.adjudication {
-            let pos = *record.game.position();
-            if quiet(&pos) {
-                let score = match a {
-                    Adjudication::Draw => 0,
-                    Adjudication::Win(c) if c == pos.side_to_move() => SCORE_CLIP as i16,
-                    Adjudication::Win(_) => -SCORE_CLIP as i16,
-                };
-                rows.push((pos, score, before + record.game.ply_count()));
-            }
-        }
-        let winner = record.winner();
-        let records = rows
-            .into_iter()
-            .map(|(position, score, ply)| Record {
-                position,
-                result: match winner {
-                    Some(w) if w == position.side_to_move() => Wdl::Win,
-                    Some(_) => Wdl::Loss,
-                    None => Wdl::Draw,
-                },
-                score,
-                game: number,
-                ply: u16::try_from(ply).ok().filter(|&p| p < u16::MAX),
-                exact: self.probe(&position),
-            })
-            .collect();
+        let played = self.rules().play(game, opening.plies as usize, number)?;
         Ok(GameData {
             number,
             start: opening.kind,
-            records,
-            plies: before + record.game.ply_count(),
+            records: played.records,
+            plies: played.plies,
         })
     }
 
@@ -700,22 +618,10 @@ impl DataGen {
     }
 }
 
-/// A search score for the data: centi-men clipped to ±[`SCORE_CLIP`], wins and losses at the clip.
-fn clip(score: Option<Score>) -> i16 {
-    let v = match score {
-        Some(Score::Value(v)) => v.clamp(-SCORE_CLIP, SCORE_CLIP),
-        Some(Score::Win(_) | Score::DatabaseWin(_)) => SCORE_CLIP,
-        Some(Score::Loss(_) | Score::DatabaseLoss(_)) => -SCORE_CLIP,
-        None => 0,
-    };
-    v as i16
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::openings::{read_openings, ACF_THREE_MOVE_PDN};
-    use crown_core::Color;
 
     fn settings(variant: Variant) -> DataSettings {
         DataSettings {
@@ -738,33 +644,6 @@ mod tests {
             tables: None,
             adjudicate: false,
         }
-    }
-
-    /// A position where the side to move has no capture but the other side has one is not quiet
-    /// (American rule: a man captures forward only; pool: backward too).
-    #[test]
-    fn a_capture_of_either_side_makes_a_position_loud() {
-        // Black to move: its man on 14 cannot jump White's 18 (23 is taken); White's man on 18
-        // could jump it to 9.
-        let only_white = Position::from_fen(Variant::American, "B:W18,23:B14").unwrap();
-        assert!(!only_white.must_capture());
-        assert!(only_white.can_capture(Color::White));
-        assert!(!quiet(&only_white));
-        // White to move there must capture: not quiet either.
-        let white_moves = Position::from_fen(Variant::American, "W:W18,23:B14").unwrap();
-        assert!(white_moves.must_capture() && !quiet(&white_moves));
-        // Far apart: quiet.
-        let calm = Position::from_fen(Variant::American, "B:W29:B1").unwrap();
-        assert!(quiet(&calm));
-        // White to move has no capture in either game (17 and 21 block its men); Black's man on
-        // 14 could jump White's 10 backwards to 7, which only pool's men may do.
-        let fen = "W:W10,17,21:B14";
-        let pool = Position::from_fen(Variant::Pool, fen).unwrap();
-        let american = Position::from_fen(Variant::American, fen).unwrap();
-        assert!(!pool.must_capture() && pool.can_capture(Color::Black) && !quiet(&pool));
-        assert!(quiet(&american), "American men do not capture backwards");
-        // Impasse has no captures.
-        assert!(quiet(&Position::new(Variant::Impasse)));
     }
 
     /// The openings are the distinct positions after each start's plies, every one of them, in

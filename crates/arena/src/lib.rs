@@ -14,7 +14,7 @@
 //! - [`elo`] and [`sprt`]: Elo from win/draw/loss counts, the pentanomial of game pairs, its Elo
 //!   interval and fishtest's generalised SPRT.
 //! - [`datagen`]: self-play training data at scale — varied openings, quiet positions labelled by
-//!   result, search score and endgame databases, deterministic chunks of [`crown_ai::dataset`]
+//!   result, search score and endgame databases, deterministic chunks of [`crown_train::dataset`]
 //!   files, resumable.
 //! - [`runner`]: jobs on worker threads with a stop flag (Ctrl-C) and a callback per result, and
 //!   [`runner::Match`], game pairs with colours swapped.

@@ -1,17 +1,17 @@
 //! The binary files users hand Crown: opening books (`crown_ai::book`), trained weights
 //! (`crown_ai::trained`), endgame database class files (crown-egdb) and training data
-//! (`crown_ai::dataset`).
+//! (`crown_train::dataset`).
 //!
 //! Books have no checksum, so the fuzzer reaches every field. Weights and database files carry
 //! checksums that random bytes almost never match, so those targets also read a *repaired* copy of
 //! the input whose checksums are recomputed: the fuzzer then reaches the fields behind them.
 
 use crown_ai::book::{self, Book};
-use crown_ai::dataset;
 use crown_ai::trained::{fnv1a, Weights};
 use crown_core::rng::Rng;
 use crown_core::{Position, Variant};
 use crown_egdb::Tablebase;
+use crown_train::dataset;
 use std::path::PathBuf;
 
 /// Positions to try a book or weights on: the start and the positions along a few seeded random
@@ -199,7 +199,7 @@ pub fn egdb(data: &[u8]) {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// `data` with the CRCs of a training-data file (`crown_ai::dataset`, format in its module
+/// `data` with the CRCs of a training-data file (`crown_train::dataset`, format in its module
 /// documentation) recomputed over what is there: the header's, each block's whose payload
 /// inflates, and the end's. Stops at the first block that cannot be walked.
 fn repair_dataset(data: &[u8]) -> Option<Vec<u8>> {

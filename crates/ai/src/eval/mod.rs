@@ -4,13 +4,15 @@
 //!   move) with the board's geometry; the search builds it once per node.
 //! - [`classic`]: the hand-set evaluation of each game ([`EvalKind::Classic`]).
 //! - [`trained`]: the pattern evaluation whose weights `crown tune` learns ([`EvalKind::Trained`],
-//!   the default of every game); [`weights`]: its weights files and their format.
+//!   the default of every game); [`layout`]: where its features lie in the weight table;
+//!   [`weights`]: its weights files and their format.
 //!
 //! Whether a side has a capture (the quiescence's threat test) is core's
 //! [`crown_core::Position::can_capture`].
 
 pub(crate) mod board;
 pub mod classic;
+pub mod layout;
 pub mod trained;
 pub mod weights;
 

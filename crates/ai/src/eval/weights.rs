@@ -26,7 +26,7 @@
 //! zero parts byte, exactly [`BASE_FEATURES`] features stored plainly (`i16` pairs), then the
 //! checksum. It reads as [`FeatureSet::BASE`] weights. Other versions are refused.
 
-use super::trained::{
+use super::layout::{
     FeatureSet, BASE_FEATURES, FEATURES, SCALE, SCALE_ENTRIES, SCALE_MAX, SCALE_ONE,
 };
 use crown_core::Variant;

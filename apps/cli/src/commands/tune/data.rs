@@ -2,18 +2,19 @@
 //! [`crown_arena::datagen`]), `crown tune pack` (text data to binary) and the reading of text and
 //! binary data for `crown tune fit`.
 
-use super::{read_data, GenArgs};
+use super::text::read_data;
+use super::GenArgs;
 use crate::common::{check_threads, shared_dir};
 use crate::CliError;
 use clap::Args;
-use crown_ai::dataset::{self, Header, Reader, Record};
 use crown_ai::eval::EvalKind;
-use crown_ai::train::Sample;
 use crown_ai::{Limits, Wdl};
 use crown_arena::datagen::{DataEvent, DataGen, DataSettings};
 use crown_arena::openings::{playable_openings, read_opening_file, ACF_THREE_MOVE_PDN};
 use crown_arena::runner::Flow;
 use crown_core::Variant;
+use crown_train::dataset::{self, Header, Reader, Record};
+use crown_train::train::Sample;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::{IsTerminal, Read};
 use std::ops::Range;

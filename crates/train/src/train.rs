@@ -1,4 +1,4 @@
-//! Training the trained evaluation ([`crate::trained`]) from labelled positions by logistic
+//! Training the trained evaluation ([`crown_ai::trained`]) from labelled positions by logistic
 //! regression, deterministically (`crown tune fit` drives it; docs/engine.md explains the method).
 //!
 //! 1. The scale `k` of the expected score `sigmoid(k × eval)` (eval in centi-men) is fitted first,
@@ -16,8 +16,7 @@
 //! the losses summed by that many threads; the gradient is accumulated in row order and the losses
 //! summed in fixed blocks, so the result does not depend on the number of threads.
 
-use crate::board::Board;
-use crate::trained::{
+use crown_ai::trained::{
     features, phase, scale_index, FeatureSet, Oriented, Weights, FEATURES, SCALE, SCALE_ENTRIES,
     SCALE_MAX, SCALE_ONE,
 };
@@ -145,8 +144,8 @@ pub fn fit_k(pairs: &[(f64, f64)]) -> f64 {
 /// own checker, a double being two), as in the classic evaluation.
 pub fn initial_weights(variant: Variant) -> Vec<[f64; 2]> {
     let (man, king) = match variant {
-        Variant::American => (100.0, f64::from(crate::eval::AM_KING)),
-        Variant::Pool => (100.0, f64::from(crate::eval::POOL_KING)),
+        Variant::American => (100.0, f64::from(crown_ai::eval::AM_KING)),
+        Variant::Pool => (100.0, f64::from(crown_ai::eval::POOL_KING)),
         Variant::Impasse => (-100.0, -200.0),
     };
     let mut w = vec![[0.0; 2]; FEATURES];
@@ -198,7 +197,7 @@ impl RowBlock {
             ..RowBlock::default()
         };
         for &(pos, target) in items {
-            let o = Oriented::of(&Board::of(pos));
+            let o = Oriented::of_position(pos);
             features(&o, pos.variant(), set, &mut |i, v| {
                 if v == 1 {
                     b.unit.push(i as u32);
@@ -364,7 +363,10 @@ pub fn loss(
             .map(|s| {
                 let e = match weights {
                     Some(w) => w.evaluate_position(&s.position),
-                    None => crate::eval::evaluate_with(&s.position, crate::eval::EvalKind::Classic),
+                    None => crown_ai::eval::evaluate_with(
+                        &s.position,
+                        crown_ai::eval::EvalKind::Classic,
+                    ),
                 };
                 cross_entropy_one(f64::from(e), target(s, k, lambda), k)
             })
@@ -388,7 +390,7 @@ pub fn quantise(variant: Variant, set: FeatureSet, w: &[[f64; 2]], scale: &[f64]
         *o = [q(p[0]), q(p[1])];
     }
     if !set.blocks {
-        for o in &mut out.w[crate::trained::BLOCK_BASE..] {
+        for o in &mut out.w[crown_ai::trained::BLOCK_BASE..] {
             *o = [0, 0];
         }
     }
@@ -419,9 +421,9 @@ pub fn train(
         samples[b * ROW_BLOCK..samples.len().min((b + 1) * ROW_BLOCK)]
             .iter()
             .map(|s| {
-                f64::from(crate::eval::evaluate_with(
+                f64::from(crown_ai::eval::evaluate_with(
                     &s.position,
-                    crate::eval::EvalKind::Classic,
+                    crown_ai::eval::EvalKind::Classic,
                 ))
             })
             .collect::<Vec<f64>>()
