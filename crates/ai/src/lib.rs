@@ -39,8 +39,6 @@ pub mod book;
 pub mod dataset;
 pub mod eval;
 pub mod opponent;
-pub mod puzzle;
-pub mod puzzle_session;
 pub mod review;
 mod search;
 pub mod session;
