@@ -100,11 +100,11 @@ pub fn build() -> bool {
     ) && copy_puzzles(&root, &out.join("puzzles"))
 }
 
-/// The committed puzzle sets (`crates/ai/puzzles/*.jsonl`) beside the `.wasm` file in
+/// The committed puzzle sets (`crates/puzzle/puzzles/*.jsonl`) beside the `.wasm` file in
 /// `pkg/puzzles/`: the Puzzles page fetches a game's set when it first needs it, so the sets are
 /// not part of the app's first load.
 fn copy_puzzles(root: &Path, dest: &Path) -> bool {
-    let src = root.join("crates/ai/puzzles");
+    let src = root.join("crates/puzzle/puzzles");
     if let Err(e) = std::fs::create_dir_all(dest) {
         eprintln!("creating {}: {e}", dest.display());
         return false;

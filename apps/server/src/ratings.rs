@@ -2,7 +2,7 @@
 //! pre-game ratings a rated game shows, the lobby's ratings, the PDN rating tags, the
 //! leaderboard, a user's page and a user's archive of finished games.
 //!
-//! The update itself (Glicko-2, [`crown_arena::glicko::rate_game`]: one game is one rating
+//! The update itself (Glicko-2, [`crown_rating::glicko::rate_game`]: one game is one rating
 //! period for both players, τ 0.5, a new player 1500/350/0.06) is made by the store in the
 //! transaction of the save that finishes a rated game (store/ratings.rs), exactly once per game.
 
@@ -13,7 +13,7 @@ use crate::store::{
     GameFilter, GameMeta, GameRatings, PlayerGame, RatingRecord, RatingStore, SeatAccount,
     SeatRating, StoreError, TimeControl, UserRecord,
 };
-use crown_arena::glicko::Glicko2;
+use crown_rating::glicko::Glicko2;
 use serde::Serialize;
 
 /// The variant ids that have ratings.
@@ -647,7 +647,7 @@ mod tests {
     #[test]
     fn pdn_tags_carry_pre_game_ratings_and_signed_diffs() {
         use crate::store::{GameRatings, SeatRating};
-        use crown_arena::glicko::Glicko2;
+        use crown_rating::glicko::Glicko2;
         let mut meta: crate::store::GameMeta = serde_json::from_str(
             r#"{"black":{"kind":"human","token_sha256":null},
                 "white":{"kind":"human","token_sha256":null},"time_control":null,

@@ -75,7 +75,7 @@ pub struct App {
     /// The player's and the puzzles' Glicko-2 ratings, kept across sessions.
     pub puzzle_ratings: crate::app::PuzzleRatings,
     /// The puzzles' theme filter (key `Z`; `None`: every puzzle).
-    pub puzzle_theme: Option<crown_ai::puzzle::Theme>,
+    pub puzzle_theme: Option<crown_puzzle::Theme>,
     /// Where the ratings are stored (`None`: not stored).
     pub puzzle_store: Option<std::path::PathBuf>,
     /// One line of feedback.

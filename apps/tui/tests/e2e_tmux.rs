@@ -131,8 +131,8 @@ fn solves_one_puzzle_and_fails_one() {
         eprintln!("SKIPPED: tmux is not installed, so the end-to-end terminal test cannot run");
         return;
     }
-    let set = crown_ai::puzzle::read_jsonl(
-        crown_ai::puzzle::embedded_set(crown_core::Variant::American).as_bytes(),
+    let set = crown_puzzle::read_jsonl(
+        crown_puzzle::embedded_set(crown_core::Variant::American).as_bytes(),
     )
     .expect("the committed set reads");
     assert!(set.len() >= 2);

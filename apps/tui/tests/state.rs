@@ -1116,14 +1116,14 @@ fn puzzles_open_and_filter_by_theme() {
     assert_eq!(app.game.position().to_fen(), m.session.puzzle().fen);
     assert!(app.status.starts_with("Puzzle 1/"), "{}", app.status);
     key(&mut app, KeyCode::Char('Z'));
-    assert_eq!(app.puzzle_theme, Some(crown_ai::puzzle::Theme::Shot));
+    assert_eq!(app.puzzle_theme, Some(crown_puzzle::Theme::Shot));
     for _ in 0..3 {
         let m = app.puzzles.as_ref().unwrap();
         assert!(m
             .session
             .puzzle()
             .themes
-            .contains(&crown_ai::puzzle::Theme::Shot));
+            .contains(&crown_puzzle::Theme::Shot));
         key(&mut app, KeyCode::Char('z'));
     }
 }
@@ -1210,8 +1210,7 @@ fn puzzles_are_rated_once_and_a_restart_goes_on() {
 
     // Every puzzle rated: the first one opens again, and solving it rates nothing.
     let set =
-        crown_ai::puzzle::read_jsonl(crown_ai::puzzle::embedded_set(Variant::American).as_bytes())
-            .unwrap();
+        crown_puzzle::read_jsonl(crown_puzzle::embedded_set(Variant::American).as_bytes()).unwrap();
     let mut all = two_players(GameChoice::American);
     all.puzzle_ratings = serde_json::from_str(&text).unwrap();
     for p in &set {

@@ -24,7 +24,8 @@
 //! Opening explorer (`explorer.rs`): `const x = new Explorer(); x.add(pdnText); x.probe("american", fen)`
 //! (moves of the archive with games and results), `bookMoves("american", fen)` (the embedded book).
 //! Puzzles (`puzzles.rs`): `PuzzleSet.fromJsonl(text)`, `set.session(i)`, `session.playIndex(i)`,
-//! `hint()`, `giveUp()`, and `ratePuzzle(ratings, id, difficulty, solvedClean)` (Glicko-2).
+//! `hint()`, `giveUp()`; the trainer (`puzzle_trainer.rs`, crown-puzzle's rules and Glicko-2
+//! ratings): `new PuzzleTrainer(saved)`, `open(set, id, theme)`, `playIndex(i)`, `next(theme)`.
 //!
 //! Errors are thrown as JS `Error` objects whose `name` says which kind (`PositionError`, `MoveError`,
 //! `GameError`, `UnknownName`, `ArgumentError`, `PdnError`, `PuzzleError`) and whose `message` is the core's readable text.
@@ -34,6 +35,7 @@
 pub mod engine;
 pub mod explorer;
 pub mod pdn;
+pub mod puzzle_trainer;
 pub mod puzzles;
 pub mod review;
 pub mod tables;

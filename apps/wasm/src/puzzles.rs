@@ -1,7 +1,8 @@
 //! Puzzles ("find the shot") for JavaScript: a puzzle set read from its JSON Lines text (each
-//! line by the browser's `JSON.parse` into crown-ai's [`Puzzle`], checked as
-//! `crown_ai::puzzle::read_jsonl` checks it), one puzzle being solved ([`crown_ai::puzzle_session`], the
-//! session the TUI uses too) and the trainer's Glicko-2 ratings ([`crown_arena::glicko`]).
+//! line by the browser's `JSON.parse` into crown-puzzle's [`Puzzle`], checked as
+//! [`crown_puzzle::read_jsonl`] checks it) and one puzzle being solved ([`PuzzleSession`], the
+//! session the TUI uses too). The trainer's rules and ratings over a set are
+//! [`crate::puzzle_trainer`].
 //!
 //! The sets are not in the `.wasm` file: the web app fetches `pkg/puzzles/<variant>.jsonl` (copied
 //! there by `cargo xtask wasm`) when the Puzzles page first needs a game's set, so the first load
@@ -13,16 +14,13 @@
 //! const s = set.session(0);       // a PuzzleSession
 //! s.playIndex(3);                 // {kind: "correct", reply: {...} | null, solved} | {kind: "wrong", ...}
 //! s.hint();                       // {kind: "from", square} then {kind: "move", text}
-//! const r = ratePuzzle(stored, s.id(), s.difficulty(), s.solvedClean());
 //! ```
 
 use crate::view::{color_id, move_view, MoveView};
 use crate::{error, to_js};
-use crown_ai::puzzle::{Goal, Puzzle, PuzzleError};
-use crown_ai::puzzle_session::{Answer, Hint, PuzzleSession};
 use crown_ai::{Engine, EngineOptions, Limits};
-use crown_arena::glicko::PuzzleRatings;
 use crown_core::{Move, Position};
+use crown_puzzle::{Answer, Goal, Hint, Puzzle, PuzzleError, PuzzleSession};
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -119,18 +117,29 @@ pub fn line_views(start: Position, texts: &[String]) -> Vec<MoveView> {
     out
 }
 
-/// Play `mv` (legal in `s.position()`) in `s`, refuting a wrong move with a small engine search.
-pub fn answer(s: &mut PuzzleSession, mv: &Move) -> AnswerView {
-    let pos = s.position();
-    let index = pos.legal_moves().iter().position(|m| m == mv).unwrap_or(0);
-    let played = move_view(&pos, mv, index);
-    let mut engine = Engine::new(EngineOptions {
+/// The engine and limits that refute a wrong move: a small engine, depth [`REFUTATION_DEPTH`].
+pub fn refuter() -> (Engine, Limits) {
+    let engine = Engine::new(EngineOptions {
         hash_mib: 4,
         threads: 1,
         level: None,
     });
-    let limits = Limits::depth(REFUTATION_DEPTH);
-    match s.play(mv, Some((&mut engine, &limits))) {
+    (engine, Limits::depth(REFUTATION_DEPTH))
+}
+
+/// Play `mv` (legal in `s.position()`) in `s`, refuting a wrong move with a small engine search.
+pub fn answer(s: &mut PuzzleSession, mv: &Move) -> AnswerView {
+    let pos = s.position();
+    let (mut engine, limits) = refuter();
+    let a = s.play(mv, Some((&mut engine, &limits)));
+    answer_view(&pos, mv, a)
+}
+
+/// The page's view of the session's answer `a` to `mv`, played in `pos` (the board before it).
+pub fn answer_view(pos: &Position, mv: &Move, a: Answer) -> AnswerView {
+    let index = pos.legal_moves().iter().position(|m| m == mv).unwrap_or(0);
+    let played = move_view(pos, mv, index);
+    match a {
         Answer::Correct { reply, solved } => {
             let after = pos.after(mv);
             let reply = reply.and_then(|r| line_views(after, &[r]).into_iter().next());
@@ -150,7 +159,7 @@ pub fn answer(s: &mut PuzzleSession, mv: &Move) -> AnswerView {
 }
 
 /// The puzzles of a JSON Lines text, each non-blank line read by `parse` and checked as
-/// `crown_ai::puzzle::read_jsonl` checks it (its FEN and solution must be readable and legal).
+/// [`crown_puzzle::read_jsonl`] checks it (its FEN and solution must be readable and legal).
 ///
 /// # Errors
 /// [`PuzzleError::Line`] with the 1-based line number of the first bad line.
@@ -181,6 +190,18 @@ pub struct WasmPuzzleSet {
     puzzles: Vec<Puzzle>,
 }
 
+impl WasmPuzzleSet {
+    /// A set of `puzzles` (already checked).
+    pub fn from_puzzles(puzzles: Vec<Puzzle>) -> WasmPuzzleSet {
+        WasmPuzzleSet { puzzles }
+    }
+
+    /// The puzzles, in file order.
+    pub fn puzzles(&self) -> &[Puzzle] {
+        &self.puzzles
+    }
+}
+
 #[wasm_bindgen(js_class = PuzzleSet)]
 impl WasmPuzzleSet {
     /// Read a set from its JSON Lines text (docs/puzzles.md); every puzzle's FEN and solution are
@@ -190,7 +211,7 @@ impl WasmPuzzleSet {
     /// `PuzzleError` naming the line and what is wrong with it.
     #[wasm_bindgen(js_name = fromJsonl)]
     pub fn from_jsonl(text: &str) -> Result<WasmPuzzleSet, JsValue> {
-        // Each line is parsed by the browser's JSON.parse and read into crown-ai's `Puzzle` by
+        // Each line is parsed by the browser's JSON.parse and read into crown-puzzle's `Puzzle` by
         // serde (its one format): no JSON parser of our own in the .wasm file.
         let puzzles = read_lines(text, |line| {
             let value = js_sys::JSON::parse(line).map_err(|e| {
@@ -325,17 +346,7 @@ impl WasmPuzzleSession {
     /// from, to}`; `null` when the puzzle is over.
     pub fn hint(&mut self) -> Result<JsValue, JsValue> {
         let expected = self.session.expected();
-        match (self.session.hint(), expected) {
-            (Some(Hint::From(sq)), _) => to_js(&HintView::From {
-                square: sq.number(),
-            }),
-            (Some(Hint::Move(text)), Some(mv)) => to_js(&HintView::Move {
-                text,
-                from: mv.from().number(),
-                to: mv.to().number(),
-            }),
-            _ => Ok(JsValue::NULL),
-        }
+        hint_view(self.session.hint(), expected)
     }
 
     /// Give up: the rest of the solution as board moves (`[]` when already over); the puzzle is
@@ -396,43 +407,29 @@ pub enum HintView {
     },
 }
 
-/// The ratings stored by a front end (`null`/`undefined` or anything unreadable: a new player).
-fn ratings_of(stored: JsValue) -> PuzzleRatings {
-    if stored.is_null() || stored.is_undefined() {
-        return PuzzleRatings::default();
+/// The page's view of `hint` of the expected move `expected`: `{kind: "from", square}`, `{kind:
+/// "move", text, from, to}`, or `null` for none.
+pub fn hint_view(hint: Option<Hint>, expected: Option<Move>) -> Result<JsValue, JsValue> {
+    match (hint, expected) {
+        (Some(Hint::From(sq)), _) => to_js(&HintView::From {
+            square: sq.number(),
+        }),
+        (Some(Hint::Move(text)), Some(mv)) => to_js(&HintView::Move {
+            text,
+            from: mv.from().number(),
+            to: mv.to().number(),
+        }),
+        _ => Ok(JsValue::NULL),
     }
-    serde_wasm_bindgen::from_value(stored).unwrap_or_default()
-}
-
-/// A new player's puzzle ratings: `{player: {rating, deviation, volatility}, best_streak,
-/// puzzles: {}}` (the format of the TUI's `puzzles.json`).
-#[wasm_bindgen(js_name = newPuzzleRatings)]
-pub fn new_puzzle_ratings() -> Result<JsValue, JsValue> {
-    to_js(&PuzzleRatings::default())
-}
-
-/// Rate one attempt at puzzle `id` (starting rating `difficulty`) in the ratings `stored` (as
-/// [`new_puzzle_ratings`] makes them; an unreadable value starts afresh): Glicko-2 moves the
-/// player's rating and the puzzle's. Returns the new ratings.
-#[wasm_bindgen(js_name = ratePuzzle)]
-pub fn rate_puzzle(
-    stored: JsValue,
-    id: &str,
-    difficulty: u32,
-    solved_clean: bool,
-) -> Result<JsValue, JsValue> {
-    let mut r = ratings_of(stored);
-    r.rate(id, difficulty, solved_clean);
-    to_js(&r)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crown_ai::puzzle::{embedded_set, read_jsonl};
     use crown_core::Variant;
+    use crown_puzzle::{embedded_set, read_jsonl};
 
-    /// The two-for-one of crown-ai's session tests: 27-23 19x26 31x13.
+    /// The two-for-one of crown-puzzle's session tests: 27-23 19x26 31x13.
     const SHOT: &str = r#"{"id":"shot","variant":"american","fen":"W:W27,31:B17,19","solution":["27-23","19x26","31x13"],"goal":"win","proof":"database","themes":["shot"],"source":{"file":"hand.pdn","game":1,"ply":0},"difficulty":1500}"#;
 
     fn shot() -> PuzzleSession {

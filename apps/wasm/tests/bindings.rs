@@ -408,7 +408,7 @@ fn the_engine_judges_a_draw_offer_by_the_one_rule() {
 /// committed American set, its first puzzle solved by its own solution, a bad line named.
 #[wasm_bindgen_test]
 fn puzzle_sets_read_with_json_parse_and_play_their_solution() {
-    use crown_ai::puzzle::{embedded_set, read_jsonl};
+    use crown_puzzle::{embedded_set, read_jsonl};
     use crown_wasm::puzzles::WasmPuzzleSet;
     let text = embedded_set(crown_core::Variant::American);
     let set = WasmPuzzleSet::from_jsonl(text).unwrap();

@@ -44,8 +44,6 @@ pub mod engine;
 pub mod eval;
 pub mod limits;
 pub mod opponent;
-pub mod puzzle;
-pub mod puzzle_session;
 pub mod review;
 pub mod score;
 mod search;

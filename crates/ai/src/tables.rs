@@ -67,7 +67,7 @@ pub fn pieces_on_board(pos: &Position) -> u32 {
 
 /// The value of `pos` when the tables may cover it: `None` when the position has more pieces than
 /// the tables hold for its variant, or when they do not answer.
-pub(crate) fn probe(tables: &dyn EndgameTables, pos: &Position) -> Option<TableProbe> {
+pub fn probe(tables: &dyn EndgameTables, pos: &Position) -> Option<TableProbe> {
     if pieces_on_board(pos) > tables.max_pieces(pos.variant()) {
         return None;
     }

@@ -41,7 +41,6 @@ pub mod elo;
 mod error;
 pub mod external;
 pub mod game;
-pub mod glicko;
 pub mod openings;
 pub mod player;
 pub mod protocol;

@@ -1,13 +1,13 @@
-//! `crown puzzles`: `gen` finds puzzles in the games of PDN files ([`crown_ai::puzzle::Finder`]) and
+//! `crown puzzles`: `gen` finds puzzles in the games of PDN files ([`crown_puzzle::Finder`]) and
 //! writes them as JSON Lines; `check` re-proves every puzzle of a file (docs/puzzles.md).
 
 use crate::commands::annotate::write_atomic;
 use crate::common::OutFile;
 use crate::CliError;
 use clap::{Args, Subcommand};
-use crown_ai::puzzle::{read_jsonl, write_jsonl, Finder, FinderOptions, Puzzle, Source, Theme};
 use crown_ai::{Engine, EngineOptions, Limits};
 use crown_notation::{canonical, replay, PdnErrorKind, PdnReader};
+use crown_puzzle::{read_jsonl, write_jsonl, Finder, FinderOptions, Puzzle, Source, Theme};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::HashSet;
 use std::path::PathBuf;

@@ -13,7 +13,7 @@
 
 use super::{GameRatings, GameRecord, SeatRating, Side, StoreError};
 use crate::ratings::Speed;
-use crown_arena::glicko::{rate_game, Glicko2, Outcome};
+use crown_rating::glicko::{rate_game, Glicko2, Outcome};
 
 /// One stored rating.
 #[derive(Clone, Debug, PartialEq)]

@@ -201,10 +201,10 @@ impl GameRatings {
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SeatRating {
     /// The pre-game rating (Glicko-2 scale).
-    pub before: crown_arena::glicko::Glicko2,
+    pub before: crown_rating::glicko::Glicko2,
     /// The rating after the game, once it ended with a result and was rated.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub after: Option<crown_arena::glicko::Glicko2>,
+    pub after: Option<crown_rating::glicko::Glicko2>,
 }
 
 impl SeatRating {

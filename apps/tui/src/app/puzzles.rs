@@ -2,16 +2,19 @@
 //! is turned to the side to move; the player finds the move, the forced reply is played, until the
 //! line ends; a wrong move leaves the board as it was and shows the engine's refutation; `t` is a
 //! hint (the piece, then the move), `g` gives up (shows the solution), `z` goes to the next puzzle.
-//! The session itself is [`crown_ai::puzzle_session`], shared with the web.
+//! The rules of the trainer (which puzzle next, rated once, the streak) are
+//! [`crown_puzzle::PuzzleTrainer`]'s, shared with the web; this module turns keys into its calls and
+//! its answers into the board and the status line.
 
 use crate::state::App;
-use crown_ai::puzzle::{embedded_set, read_jsonl, Puzzle, Theme};
-use crown_ai::puzzle_session::{Answer, Hint, PuzzleSession};
 use crown_ai::{Engine, EngineOptions, Limits};
 use crown_core::{Color, DrawRules, Game, Move};
+use crown_puzzle::{
+    embedded_set, read_jsonl, Answer, Goal, Hint, PuzzleTrainer, Theme, TrainerError,
+};
 use std::path::PathBuf;
 
-pub use crown_arena::glicko::PuzzleRatings;
+pub use crown_puzzle::PuzzleRatings;
 
 /// The ratings file: `puzzles.json` in `$CROWN_DATA_DIR`, else in `crown` in the per-user data
 /// directory (`$XDG_DATA_HOME`, else `~/.local/share`; the directory of the endgame databases'
@@ -30,22 +33,9 @@ pub fn puzzle_store_path() -> Option<PathBuf> {
     Some(data.join("crown").join("puzzles.json"))
 }
 
-/// The puzzles being solved.
-#[derive(Clone, Debug)]
-pub struct PuzzleMode {
-    /// The set (the committed puzzles of one game).
-    pub set: Vec<Puzzle>,
-    /// Index of the current puzzle in the set.
-    pub index: usize,
-    /// The current puzzle.
-    pub session: PuzzleSession,
-    /// Puzzles solved clean in a row.
-    pub streak: u32,
-    /// Puzzles solved clean / tried in this run.
-    pub solved: u32,
-    /// Puzzles tried in this run.
-    pub tried: u32,
-}
+/// The puzzles being solved: the trainer over the committed set of the current game (the puzzle,
+/// the attempt at it, the streak, this run's counts).
+pub type PuzzleMode = PuzzleTrainer;
 
 impl App {
     /// Where the puzzle ratings are kept: read them from `path` now (a missing or unreadable file
@@ -70,70 +60,21 @@ impl App {
         }
     }
 
-    /// Rate the current puzzle once: a puzzle already rated (solved or failed, in this run or an
-    /// earlier one) is not rated again, so re-solving puzzles cannot raise the rating. A failure
-    /// ends the streak, a clean solve adds to it; both are stored. Returns whether it rated.
-    fn rate_puzzle_once(&mut self, clean: bool) -> bool {
-        let Some(m) = self.puzzles.as_mut() else {
-            return false;
-        };
-        let p = m.session.puzzle();
-        if self.puzzle_ratings.is_rated(&p.id) {
-            return false;
-        }
-        self.puzzle_ratings.rate(&p.id, p.difficulty, clean);
-        m.tried += 1;
-        if clean {
-            m.solved += 1;
-            m.streak += 1;
-        } else {
-            m.streak = 0;
-        }
-        self.puzzle_ratings.streak = m.streak;
-        self.puzzle_ratings.best_streak = self.puzzle_ratings.best_streak.max(m.streak);
-        self.store_ratings();
-        true
-    }
-
     /// Start the puzzles of the current game, or go on to the next one.
     pub(crate) fn next_puzzle(&mut self) {
         self.stop_thinking();
         let variant = self.game.variant();
-        if self
-            .puzzles
-            .as_ref()
-            .is_some_and(|m| m.set.first().map(|p| p.variant) == Some(variant))
-        {
-            // Skipping a puzzle after a wrong move or a hint rates it as failed (if not yet
-            // rated; a wrong move or a hint already rates it).
-            let failed = self.puzzles.as_ref().is_some_and(|m| {
-                !m.session.is_over() && (m.session.mistakes() > 0 || m.session.hints() > 0)
-            });
-            if failed {
-                self.rate_puzzle_once(false);
-            }
-            // A puzzle not yet rated and left unfinished counts as tried and ends the streak.
-            if let Some(m) = self.puzzles.as_mut() {
-                if !m.session.is_over() && !self.puzzle_ratings.is_rated(&m.session.puzzle().id) {
-                    m.tried += 1;
-                    m.streak = 0;
-                    if self.puzzle_ratings.streak != 0 {
-                        self.puzzle_ratings.streak = 0;
-                        self.store_ratings();
-                    }
-                }
-            }
-        }
-        let (set, index, streak, solved, tried) = match self.puzzles.take() {
-            Some(m) if m.set.first().map(|p| p.variant) == Some(variant) => {
-                let next = (m.index + 1) % m.set.len().max(1);
-                (m.set, next, m.streak, m.solved, m.tried)
+        let theme = self.puzzle_theme;
+        let before = self.puzzle_ratings.clone();
+        // The same game: the trainer goes on (leaving a puzzle unfinished and not yet rated ends
+        // the streak); else the game's set is read and the trainer opens at its first puzzle.
+        let opened = match self.puzzles.take() {
+            Some(mut m) if m.set().first().map(|p| p.variant) == Some(variant) => {
+                m.next(theme, &mut self.puzzle_ratings).map(|()| m)
             }
             _ => match read_jsonl(embedded_set(variant).as_bytes()) {
-                Ok(set) if !set.is_empty() => (set, 0, self.puzzle_ratings.streak, 0, 0),
-                Ok(_) => {
-                    self.status = format!("No puzzles for {variant}.");
-                    return;
+                Ok(set) => {
+                    PuzzleTrainer::open(set, None, theme, &self.puzzle_ratings, Default::default())
                 }
                 Err(e) => {
                     self.status = format!("The puzzle set of {variant} is damaged: {e}");
@@ -141,28 +82,26 @@ impl App {
                 }
             },
         };
-        // The theme filter: the next puzzle (from `index`, round the set) that has the theme and
-        // is not yet rated; when all of those are rated, the next one that has the theme.
-        let theme = self.puzzle_theme;
-        let has_theme = |i: usize| theme.is_none_or(|t| set[i].themes.contains(&t));
-        let round = || (0..set.len()).map(|k| (index + k) % set.len());
-        let Some(index) = round()
-            .find(|&i| has_theme(i) && !self.puzzle_ratings.is_rated(&set[i].id))
-            .or_else(|| round().find(|&i| has_theme(i)))
-        else {
-            self.status = format!(
-                "No {variant} puzzle has the theme {}; Z changes the filter.",
-                theme.map_or("?", |t| t.id())
-            );
-            return;
-        };
-        let session = match PuzzleSession::new(set[index].clone()) {
-            Ok(s) => s,
+        if self.puzzle_ratings != before {
+            self.store_ratings();
+        }
+        let m = match opened {
+            Ok(m) => m,
+            Err(TrainerError::Empty) => {
+                self.status = format!("No puzzles for {variant}.");
+                return;
+            }
+            Err(TrainerError::NoTheme(t)) => {
+                self.status =
+                    format!("No {variant} puzzle has the theme {t}; Z changes the filter.");
+                return;
+            }
             Err(e) => {
                 self.status = format!("{e}");
                 return;
             }
         };
+        let session = &m.session;
         let mut game = Game::from_position(session.position());
         game.set_draw_rules(DrawRules::default());
         self.game = game;
@@ -182,31 +121,24 @@ impl App {
         self.flipped = solver == Color::Black;
         let p = session.puzzle();
         let goal = match p.goal {
-            crown_ai::puzzle::Goal::Win => "win",
-            crown_ai::puzzle::Goal::Draw => "save the draw",
+            Goal::Win => "win",
+            Goal::Draw => "save the draw",
         };
         let themes: Vec<&str> = p.themes.iter().map(|t| t.id()).collect();
         self.status = format!(
             "Puzzle {}/{} ({}, {}): {solver} to move and {goal}. [{}]{}",
-            index + 1,
-            set.len(),
+            m.index() + 1,
+            m.set().len(),
             p.id,
             p.difficulty,
             themes.join(" "),
-            if self.puzzle_ratings.is_rated(&p.id) {
+            if m.rated_before() {
                 " (already rated)"
             } else {
                 ""
             }
         );
-        self.puzzles = Some(PuzzleMode {
-            set,
-            index,
-            session,
-            streak,
-            solved,
-            tried,
-        });
+        self.puzzles = Some(m);
         self.home_cursor();
     }
 
@@ -247,9 +179,12 @@ impl App {
             level: None,
         });
         let limits = Limits::depth(6);
-        let answer = m.session.play(&mv, Some((&mut engine, &limits)));
+        let played = m.play(&mv, Some((&mut engine, &limits)), &mut self.puzzle_ratings);
+        if played.rated {
+            self.store_ratings();
+        }
         self.selected = None;
-        match answer {
+        match played.answer {
             Answer::Correct { reply, solved } => {
                 let _ = self.game.play(&mv);
                 let text = reply.clone().unwrap_or_default();
@@ -259,11 +194,10 @@ impl App {
                     }
                 }
                 if solved {
-                    let clean = m.session.solved_clean();
-                    let rated = self.rate_puzzle_once(clean);
                     let Some(m) = self.puzzles.as_ref() else {
                         return;
                     };
+                    let clean = m.solved_clean();
                     let r = self.puzzle_ratings.player;
                     self.status =
                         format!(
@@ -274,16 +208,15 @@ impl App {
                         m.tried,
                         r.rating,
                         r.deviation,
-                        if rated { "" } else { " (already rated: not rated again)" }
+                        if played.rated { "" } else { " (already rated: not rated again)" }
                     );
                 } else {
                     self.status = format!("Correct. The reply: {text}. Your move.");
                 }
             }
             Answer::Wrong { played, refutation } => {
-                // The first wrong move decides the result (a loss): rated now, so that leaving
-                // and coming back cannot turn it into a clean solve.
-                self.rate_puzzle_once(false);
+                // The first wrong move decided the result (a loss): rated at once, so that
+                // leaving and coming back cannot turn it into a clean solve.
                 self.status = if refutation.is_empty() {
                     format!("{played} is not the move. Try again (t hint, g give up, z next).")
                 } else {
@@ -297,29 +230,32 @@ impl App {
         }
     }
 
-    /// A hint in a puzzle.
+    /// A hint in a puzzle (a loss for the ratings, as a wrong move).
     pub(crate) fn puzzle_hint(&mut self) {
         if let Some(m) = self.puzzles.as_mut() {
-            let hint = m.session.hint();
-            if hint.is_some() {
-                // A hint decides the result (a loss), as a wrong move does.
-                self.rate_puzzle_once(false);
-            }
+            let before = self.puzzle_ratings.clone();
+            let hint = m.hint(&mut self.puzzle_ratings);
             self.status = match hint {
                 Some(Hint::From(sq)) => format!("Hint: move the piece on {sq}."),
                 Some(Hint::Move(t)) => format!("Hint: {t}."),
                 None => "This puzzle is over: z for the next one.".into(),
             };
+            if self.puzzle_ratings != before {
+                self.store_ratings();
+            }
         }
     }
 
     /// Give up the puzzle: the solution is shown.
     pub(crate) fn puzzle_give_up(&mut self) {
         if let Some(m) = self.puzzles.as_mut() {
-            let rest = m.session.give_up();
+            let before = self.puzzle_ratings.clone();
+            let rest = m.give_up(&mut self.puzzle_ratings);
             if !rest.is_empty() {
-                self.rate_puzzle_once(false);
                 self.status = format!("The solution: {}. z: next puzzle.", rest.join(" "));
+            }
+            if self.puzzle_ratings != before {
+                self.store_ratings();
             }
         }
     }

@@ -1,5 +1,5 @@
 // The Puzzles page (issue 25): a puzzle solved by clicking the board as a player would (the
-// solution read here from the committed crates/ai/puzzles/american.jsonl, not from the page), the
+// solution read here from the committed crates/puzzle/puzzles/american.jsonl, not from the page), the
 // forced replies played by the page, "Solved" and the Glicko-2 rating up; a wrong legal move
 // refuted (text and arrows) and the rating down; the rating kept over a reload (localStorage);
 // an axe-core audit of the page.
@@ -14,7 +14,7 @@ const env = serverAndBrowser();
 
 /** The committed American puzzles, one object per line. */
 const PUZZLES = fs
-  .readFileSync(path.join(repoRoot, "crates/ai/puzzles/american.jsonl"), "utf8")
+  .readFileSync(path.join(repoRoot, "crates/puzzle/puzzles/american.jsonl"), "utf8")
   .split("\n")
   .filter((l) => l.trim())
   .map((l) => JSON.parse(l));

@@ -6,7 +6,7 @@ use crate::store::ratings::{finish_of, rate, rated_pair, side_of, OutcomeCounts}
 use crate::store::{
     GameFilter, GameRatings, GameRecord, PlayerGame, RatingRecord, RatingStore, StoreError,
 };
-use crown_arena::glicko::Glicko2;
+use crown_rating::glicko::Glicko2;
 use rusqlite::{params, Connection, OptionalExtension};
 
 /// The columns of `player_games` read into a [`PlayerGame`], in [`player_row`]'s order.

@@ -1,14 +1,9 @@
 // The puzzles page's controller ("find the shot", issue 25): the committed puzzle sets of a game,
-// one puzzle after another, on its own table. The puzzle logic is the wasm PuzzleSession (crown-ai's
-// puzzle_session, the one the TUI uses): the player's move is checked there; the right move gets
-// the opponent's forced reply, a wrong one the engine's refutation (shown as arrows and text).
-// Ratings are Glicko-2 (crown_arena::glicko through the wasm `ratePuzzle`), kept in localStorage.
-//
-// An attempt is rated once, as soon as its result is known: the first wrong move, the first hint
-// or giving up is a loss; a solve with neither is a win (the TUI's rule). A puzzle rated before
-// (its id among the stored ratings' puzzles, or in the solved list) is not rated again and leaves
-// the streak alone, so reopening its address cannot farm the rating; the puzzles not rated yet are
-// served first.
+// one puzzle after another, on its own table. The puzzle logic and the trainer's rules are the wasm
+// PuzzleTrainer (crown-puzzle's PuzzleTrainer, the one the TUI uses): the player's move is checked
+// there; the right move gets the opponent's forced reply, a wrong one the engine's refutation
+// (shown as arrows and text). The trainer rates each attempt once (Glicko-2), keeps the streak and
+// picks the next puzzle (not yet rated first); its state is kept in localStorage.
 
 import { cap, other } from "../shared/util.js";
 import { Table } from "../shared/table.js";
@@ -33,19 +28,13 @@ export class PuzzlesCtrl {
     this.variant = "american";
     this.theme = ""; // "" = every theme
     this.index = -1; // the puzzle's index in its set
-    this.session = null; // the wasm PuzzleSession
+    this.session = null; // the wasm PuzzleTrainer once a puzzle is open (its session, its rules)
     this.puzzle = null; // its view {id, variant, fen, solver, goal, themes, difficulty, source}
-    this.rated = false; // this attempt's result is known (and in the ratings, unless ratedBefore)
-    this.ratedBefore = false; // the puzzle was rated in an earlier attempt: this one is not rated
-    this.helped = false; // this attempt had a wrong move, a hint or a give-up (kept over a retry)
     this.pending = false; // the forced reply is about to be played
     this.arrows = [];
     this.feedback = { kind: "", text: "" };
     this.fetching = new Map(); // variant -> the promise of its set being fetched
-    const saved = storage.loadPuzzles();
-    this.ratings = saved.ratings || crown.newPuzzleRatings();
-    this.streak = saved.streak || 0;
-    this.solved = new Set(saved.solved || []);
+    this.trainer = new crown.PuzzleTrainer(storage.loadPuzzles());
     wirePanel(this);
   }
 
@@ -99,9 +88,11 @@ export class PuzzlesCtrl {
     // another game was picked meanwhile: that one is opened
     if (this.variant !== variant) return;
     if (this.theme && !this.themesOf(variant).includes(this.theme)) this.theme = "";
-    const at = id ? entry.list.findIndex((p) => p.id === id) : -1;
-    const index = at >= 0 ? at : this.nextIndex(-1);
-    if (index < 0) {
+    // the puzzle `id` when the set has it, else the next to serve (the trainer's rule)
+    let index;
+    try {
+      index = this.trainer.open(entry.set, id || undefined, this.theme);
+    } catch (e) {
       this.feedback = { kind: "error", text: `No ${variant} puzzle has the theme ${this.theme}.` };
       renderPanel(this);
       return;
@@ -109,37 +100,12 @@ export class PuzzlesCtrl {
     this.start(index);
   }
 
-  /** The index of the next puzzle to serve after `from`: with the theme, not solved before first. */
-  nextIndex(from) {
-    const list = this.sets.get(this.variant).list;
-    const n = list.length;
-    const order = [];
-    for (let k = 1; k <= n; k++) order.push((from + k + n) % n);
-    const fits = order.filter((i) => !this.theme || list[i].themes.includes(this.theme));
-    const fresh = fits.find((i) => !this.isRated(list[i].id) && i !== from);
-    if (fresh !== undefined) return fresh;
-    const again = fits.find((i) => i !== from);
-    return again !== undefined ? again : fits.length ? fits[0] : -1;
-  }
-
-  /** Whether puzzle `id` was rated before (in the stored ratings or the solved list). */
-  isRated(id) {
-    const rated = this.ratings && this.ratings.puzzles;
-    return this.solved.has(id) || !!(rated && Object.prototype.hasOwnProperty.call(rated, id));
-  }
-
-  /** Start puzzle `index` of the current set (again, with `keepRated`, for a retry). */
-  start(index, { keepRated = false } = {}) {
+  /** Show puzzle `index` of the current set, the trainer's current one (anew after a retry). */
+  start(index) {
     const entry = this.sets.get(this.variant);
-    if (this.session) this.session.free();
     this.index = index;
-    this.session = entry.set.session(index);
+    this.session = this.trainer;
     this.puzzle = entry.list[index];
-    if (!keepRated) {
-      this.rated = false;
-      this.helped = false;
-      this.ratedBefore = this.isRated(this.puzzle.id);
-    }
     this.pending = false;
     this.arrows = [];
     const goal = this.puzzle.goal === "win" ? "win" : "save the draw";
@@ -182,7 +148,7 @@ export class PuzzlesCtrl {
     if (!this.session || this.pending) return;
     const ans = this.session.playIndex(m.index);
     if (ans.kind === "wrong") {
-      this.#rate(false);
+      this.#store();
       const line = ans.refutation.map((r) => r.text).join(" ");
       this.arrows = [{ from: m.from, to: m.to, color: ARROW.wrong }];
       if (ans.refutation.length) {
@@ -233,37 +199,21 @@ export class PuzzlesCtrl {
     this.app.refresh({ animateMove: r, before });
   }
 
-  /** The line is played to its end. */
+  /** The line is played to its end (the trainer has rated the attempt). */
   #solved() {
-    // a retry starts a new session: the help of the attempt's earlier tries counts too
-    const clean = this.session.solvedClean() && !this.helped;
-    this.#rate(clean);
-    this.solved.add(this.puzzle.id);
+    // clean: no wrong move and no hint in any try of the attempt (a retry starts a new session)
+    const clean = this.session.solvedClean();
     this.#store();
     const head = clean ? "Solved!" : "Solved (with help).";
     this.feedback = {
       kind: "solved",
-      text: this.ratedBefore ? `${head.replace(/[.!]$/, "")} — already rated. Next puzzle?` : `${head} Next puzzle?`,
+      text: this.session.ratedBefore() ? `${head.replace(/[.!]$/, "")} — already rated. Next puzzle?` : `${head} Next puzzle?`,
     };
   }
 
-  /**
-   * Rate this attempt once: a win when `clean`. A puzzle rated before is not rated again and
-   * neither extends nor ends the streak.
-   */
-  #rate(clean) {
-    if (!clean) this.helped = true;
-    if (this.rated) return;
-    this.rated = true;
-    if (this.ratedBefore) return;
-    this.ratings = this.crown.ratePuzzle(this.ratings, this.puzzle.id, this.puzzle.difficulty, clean);
-    this.streak = clean ? this.streak + 1 : 0;
-    this.ratings.best_streak = Math.max(this.ratings.best_streak || 0, this.streak);
-    this.#store();
-  }
-
+  /** Store the trainer's state: {ratings, streak, solved}. */
   #store() {
-    storage.savePuzzles({ ratings: this.ratings, streak: this.streak, solved: [...this.solved] });
+    storage.savePuzzles(this.trainer.saved());
   }
 
   /** Hint: the piece to move, then the move (a loss for the ratings). */
@@ -271,7 +221,7 @@ export class PuzzlesCtrl {
     if (!this.session || this.session.isOver() || this.pending) return;
     const h = this.session.hint();
     if (!h) return;
-    this.#rate(false);
+    this.#store();
     if (h.kind === "from") {
       this.arrows = [];
       this.feedback = { kind: "hint", text: `Hint: move the piece on ${h.square}.`, square: h.square };
@@ -288,7 +238,7 @@ export class PuzzlesCtrl {
     this.pending = false;
     this.#setBoard();
     const rest = this.session.giveUp();
-    this.#rate(false);
+    this.#store();
     for (const m of rest) this.table.game.play(m.longText);
     this.arrows = rest.length ? [{ from: rest[0].from, to: rest[0].to, color: ARROW.hint }] : [];
     this.feedback = { kind: "gaveup", text: `The solution: ${rest.map((m) => m.text).join(" ")}.` };
@@ -297,31 +247,27 @@ export class PuzzlesCtrl {
 
   /** Try the puzzle again from its position (an attempt is rated once). */
   retry() {
-    if (this.index >= 0) this.start(this.index, { keepRated: true });
+    if (this.index < 0 || !this.session) return;
+    this.session.retry();
+    this.start(this.index);
   }
 
-  /** The next puzzle (the streak ends when this one was not solved clean). */
+  /** The next puzzle (leaving one unfinished and not rated ends the streak). */
   next() {
-    if (!this.sets.has(this.variant)) return;
-    if (this.session && !this.ratedBefore && !this.session.solvedClean()) {
-      this.streak = 0;
-      this.#store();
+    if (!this.sets.has(this.variant) || !this.session) return;
+    let i = -1;
+    try {
+      i = this.trainer.next(this.theme);
+    } catch (_) {
+      // no puzzle has the theme: the current one stays
     }
-    const i = this.nextIndex(this.index);
+    this.#store();
     if (i >= 0) this.start(i);
   }
 
   /** The rating shown: {rating, deviation, volatility, streak, best, solved}. */
   shownRating() {
-    const p = this.ratings.player;
-    return {
-      rating: p.rating,
-      deviation: p.deviation,
-      volatility: p.volatility,
-      streak: this.streak,
-      best: this.ratings.best_streak || 0,
-      solved: this.solved.size,
-    };
+    return this.trainer.shownRating();
   }
 
   /** What the tests and the console read: the puzzle, whether it is over, the feedback. */

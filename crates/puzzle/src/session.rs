@@ -1,11 +1,10 @@
 //! One puzzle being solved: the position, the expected move, the player's move → correct (the
 //! forced reply is played) or wrong (with the engine's refutation), hints, retry. The TUI and the
-//! web share it; ratings are the front end's ([`crate::puzzle`] files hold each puzzle's starting
-//! difficulty, `crown_arena::glicko` rates).
+//! web share it; rating the attempt is the trainer's ([`crate::trainer`]: the puzzle files hold
+//! each puzzle's starting difficulty, [`crate::PuzzleRatings`] rates).
 //!
 //! ```
-//! use crown_ai::puzzle::{Goal, Proof, Puzzle, Source};
-//! use crown_ai::puzzle_session::{Answer, PuzzleSession};
+//! use crown_puzzle::{Answer, Goal, Proof, Puzzle, PuzzleSession, Source};
 //! use crown_core::Variant;
 //!
 //! let p = Puzzle {
@@ -20,8 +19,8 @@
 //! assert!(s.solved_clean());
 //! ```
 
-use crate::puzzle::{Puzzle, PuzzleError};
-use crate::{Engine, Limits};
+use crate::record::{Puzzle, PuzzleError};
+use crown_ai::{Engine, Limits};
 use crown_core::{Color, DrawRules, Game, Move, MoveError, Position, Square};
 use std::sync::atomic::AtomicBool;
 
@@ -239,8 +238,8 @@ impl PuzzleSession {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::puzzle::{Goal, Proof, Source};
-    use crate::EngineOptions;
+    use crate::record::{Goal, Proof, Source};
+    use crown_ai::EngineOptions;
     use crown_core::Variant;
 
     /// The two-for-one of tests/puzzles.rs: 27-23 19x26 31x13 (White men f2, e1; Black b4, f4).

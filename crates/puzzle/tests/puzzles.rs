@@ -1,12 +1,12 @@
 //! Puzzles: found, refused and re-proved on hand-made positions whose answers follow from the rules,
 //! with endgame databases built in memory (crown-egdb, ≤ 4 pieces); the JSON Lines reader's errors.
 
-use crown_ai::puzzle::{
+use crown_ai::{EndgameTables, Engine, EngineOptions, TableProbe, Wdl};
+use crown_core::{Position, Variant};
+use crown_puzzle::{
     read_jsonl, write_jsonl, CheckFailure, Finder, FinderOptions, Goal, Proof, PuzzleError, Source,
     Theme,
 };
-use crown_ai::{EndgameTables, Engine, EngineOptions, TableProbe, Wdl};
-use crown_core::{Position, Variant};
 use std::collections::HashSet;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, OnceLock};
