@@ -42,8 +42,10 @@ pub struct AppInner {
     pub(crate) owned: Mutex<std::collections::HashSet<String>>,
     /// When the leases in `owned` expire unless renewed (ms since the epoch).
     pub(crate) owned_until: AtomicU64,
-    /// The log-in limits and counters of accounts.
+    /// The accounts feature: accounts, sessions, log-in limits and counters.
     pub(crate) accounts: crate::accounts::Accounts,
+    /// The ratings feature: ratings, leaderboards, players' pages and archives.
+    pub(crate) ratings: crate::ratings::Ratings,
 }
 
 /// A cheap handle to the server's state.
@@ -63,9 +65,14 @@ impl App {
         &self.config
     }
 
-    /// The log-in limits and counters of accounts.
+    /// The accounts feature: accounts, sessions, log-in limits and counters.
     pub fn accounts(&self) -> &crate::accounts::Accounts {
         &self.accounts
+    }
+
+    /// The ratings feature: ratings, leaderboards, players' pages and archives.
+    pub fn ratings(&self) -> &crate::ratings::Ratings {
+        &self.ratings
     }
 
     /// Number of games not finished.

@@ -23,6 +23,7 @@
 
 pub mod accounts;
 pub mod app;
+mod blocking;
 pub mod chat;
 pub mod cluster;
 pub mod config;

@@ -49,7 +49,8 @@ impl App {
         let workers = config.engine_workers.max(1);
         let app = App(Arc::new(AppInner {
             limiter: RateLimiter::new(config.rate_per_sec, config.rate_burst),
-            accounts: crate::accounts::Accounts::new(&config),
+            accounts: crate::accounts::Accounts::new(&config, store.clone()),
+            ratings: crate::ratings::Ratings::new(store.clone()),
             store,
             games: Mutex::new(HashMap::new()),
             config,
@@ -307,7 +308,10 @@ impl App {
             _ => return Ok(None),
         };
         let ids = (Some(b.user_id.clone()), Some(w.user_id.clone()));
-        let r = crate::ratings::pregame(self, &variant, tc, (Some(b), Some(w))).await?;
+        let r = self
+            .ratings()
+            .pregame(&variant, tc, (Some(b), Some(w)))
+            .await?;
         Ok(r.map(|r| (ids, r)))
     }
 

@@ -34,10 +34,7 @@ async fn ensure_loaded(app: &App, h: &GameHandle) -> Result<(), Error> {
         return Ok(());
     }
     let (store, id) = (app.store.clone(), h.id.to_string());
-    let stored = tokio::task::spawn_blocking(move || store.load_chat(&id, 0, MAX_MESSAGES))
-        .await
-        .map_err(Error::storage)?
-        .map_err(Error::storage)?;
+    let stored = crate::blocking::store(move || store.load_chat(&id, 0, MAX_MESSAGES)).await?;
     let added = {
         let mut log = h.chat.lock().unwrap_or_else(|e| e.into_inner());
         if log.loaded {

@@ -230,8 +230,10 @@ async fn create_game(
             ));
         }
     }
-    let account =
-        crate::accounts::seat_account(&app, super::accounts::session_token(&headers)).await?;
+    let account = app
+        .accounts()
+        .seat_account(super::accounts::session_token(&headers))
+        .await?;
     if req.rated {
         check_rated(&req, &other, account.is_some())?;
     }
@@ -317,10 +319,7 @@ async fn list_games(
         ));
     }
     let store = app.store.clone();
-    let games = tokio::task::spawn_blocking(move || store.list(q.status.as_deref(), limit))
-        .await
-        .map_err(ApiError::storage)?
-        .map_err(ApiError::storage)?;
+    let games = crate::blocking::store(move || store.list(q.status.as_deref(), limit)).await?;
     Ok(Json(serde_json::json!({ "games": games })))
 }
 
@@ -342,8 +341,10 @@ async fn join_game(
     headers: HeaderMap,
 ) -> Result<Json<SeatGranted>, ApiError> {
     let h = app.handle_for_change(&id).await?;
-    let account =
-        crate::accounts::seat_account(&app, super::accounts::session_token(&headers)).await?;
+    let account = app
+        .accounts()
+        .seat_account(super::accounts::session_token(&headers))
+        .await?;
     let (color, token, game) = app.join_from(&h, client, account).await?;
     Ok(Json(SeatGranted {
         join_url: join_url(&id),
