@@ -29,6 +29,7 @@ pub mod cluster;
 pub mod config;
 pub mod engine;
 pub mod error;
+pub mod games;
 pub mod handle;
 pub mod housekeeping;
 pub mod limit;
