@@ -1,12 +1,12 @@
 //! The shared state of a running server ([`App`]): the store, the games held, the settings, the
 //! engine and the per-client counters. Its behaviour lives with each concern: start-up and the
-//! games in [`crate::registry`], coherence between instances in [`crate::cluster`], engine moves
-//! in [`crate::scheduler`], background tasks in [`crate::housekeeping`], the router in
+//! games in [`crate::games::registry`], coherence between instances in [`crate::games::cluster`], engine moves
+//! in [`crate::engine::scheduler`], background tasks in [`crate::games::housekeeping`], the router in
 //! [`crate::routes`].
 
 use crate::config::Config;
 use crate::engine::MovePicker;
-use crate::handle::GameHandle;
+use crate::games::handle::GameHandle;
 use crate::limit::{ConnCounter, RateLimiter};
 use crate::store::Store;
 use std::collections::HashMap;

@@ -11,13 +11,13 @@
 //! Spectators have no seat token and cannot write (`401 missing_token` / `403 bad_token`).
 
 use crate::error::{Detail, Error};
-use crate::live::now_ms;
+use crate::games::live::now_ms;
 pub mod log;
 
 pub use log::{ChatLog, ChatMessage, BURST, MAX_MESSAGES, REFILL_MS};
 
 use crate::app::App;
-use crate::handle::GameHandle;
+use crate::games::handle::GameHandle;
 use crate::store::{Change, ChatRecord, Side};
 use crown_core::Color;
 use serde::Serialize;

@@ -7,7 +7,7 @@
 //! gives a [`SeatedGame`] ready to be created.
 
 use crate::error::{Error, ErrorKind};
-use crate::live::Live;
+use crate::games::live::Live;
 use crate::store::{Seat, SeatAccount, TimeControl};
 use crown_core::{Color, ImpasseSetup, Position, Variant};
 

@@ -4,8 +4,8 @@
 use super::error::ApiError;
 use super::extract::{bearer, opt_object, ApiQuery, ClientIp, JsonBody};
 use crate::app::App;
+use crate::games::live::{now_ms, GameView};
 use crate::games::GameRequest;
-use crate::live::{now_ms, GameView};
 use crate::store::TimeControl;
 use crate::token::random_hex;
 use axum::extract::{Path, State};
@@ -233,7 +233,7 @@ async fn join_game(
 async fn export_pdn(State(app): State<App>, Path(id): Path<String>) -> Result<Response, ApiError> {
     let h = app.handle(&id).await?;
     let live = h.live.lock().await;
-    let text = crate::pdn::export(&live)?;
+    let text = crate::games::pdn::export(&live)?;
     Ok((
         [
             (

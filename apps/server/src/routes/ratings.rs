@@ -133,7 +133,7 @@ async fn games_pdn(
         if !text.is_empty() {
             text.push('\n');
         }
-        text.push_str(crate::pdn::export(live)?.trim_end());
+        text.push_str(crate::games::pdn::export(live)?.trim_end());
         text.push('\n');
     }
     // The name as the account spells it (letters, digits, '_' and '-': safe in a header).

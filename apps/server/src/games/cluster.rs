@@ -5,8 +5,8 @@
 
 use crate::app::App;
 use crate::error::Error;
-use crate::handle::GameHandle;
-use crate::live::{now_ms, Live};
+use crate::games::handle::GameHandle;
+use crate::games::live::{now_ms, Live};
 use crate::store::{self, Change};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;

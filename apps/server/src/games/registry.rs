@@ -6,9 +6,9 @@ use crate::app::{App, AppInner};
 use crate::config::Config;
 use crate::engine::MovePicker;
 use crate::error::{Error, ErrorKind};
-use crate::handle::GameHandle;
+use crate::games::handle::GameHandle;
+use crate::games::live::{self, now_ms, Live};
 use crate::limit::{ConnCounter, RateLimiter};
-use crate::live::{self, now_ms, Live};
 use crate::store::StoreError;
 use crate::store::{is_over, Store};
 use std::collections::HashMap;
@@ -63,7 +63,7 @@ impl App {
             seated: ConnCounter::default(),
             engine_games: ConnCounter::default(),
             ws_per_ip: ConnCounter::default(),
-            instance: crate::cluster::instance_id(),
+            instance: crate::games::cluster::instance_id(),
             owned: Mutex::new(std::collections::HashSet::new()),
             owned_until: AtomicU64::new(0),
         }));

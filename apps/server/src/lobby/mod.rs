@@ -10,8 +10,8 @@
 
 use crate::app::App;
 use crate::error::Error;
-use crate::handle::GameHandle;
-use crate::live::{now_ms, GameView, Live};
+use crate::games::handle::GameHandle;
+use crate::games::live::{now_ms, GameView, Live};
 use crate::store::{Declared, GameRecord, Rematch, Seat, TimeControl};
 use crate::token::random_hex;
 use crown_core::{Color, Position, Variant};

@@ -8,7 +8,7 @@
 
 use crate::blocking;
 use crate::error::{Error, ErrorKind};
-use crate::live::Live;
+use crate::games::live::Live;
 use crate::store::{
     GameFilter, GameMeta, GameRatings, PlayerGame, RatingRecord, RatingStore, SeatAccount,
     SeatRating, Store, StoreError, TimeControl, UserRecord,

@@ -15,8 +15,8 @@
 use crate::blocking;
 use crate::config::Config;
 use crate::error::{Detail, Error, ErrorKind};
+use crate::games::live::now_ms;
 use crate::limit::RateLimiter;
-use crate::live::now_ms;
 use crate::store::{AccountStore, SessionRecord, Store, StoreError, UserRecord};
 use crate::token::{random_hex, token_hash};
 use argon2::password_hash::{PasswordHasher, PasswordVerifier};
