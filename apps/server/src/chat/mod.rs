@@ -1,13 +1,14 @@
 //! Chat per game (docs/api.md): the two seats write, everyone reads.
 //!
-//! Messages are stored with the game through [`crate::store::Store::add_chat`] (a `chat` table in
-//! SQLite and PostgreSQL), so they survive a restart; the store numbers them (1, 2, ... per game).
-//! The game's in-memory handle keeps the last [`MAX_MESSAGES`], read from the store the first time
-//! the chat is used. With several instances on one PostgreSQL, each stored message is announced
-//! ([`crate::store::Store::chat_changes`]) and every instance holding the game reads it and pushes
-//! it to its own sockets (`on_change`). A message is plain text of 1..=[`MAX_CHARS`] characters
-//! (no control characters); clients must show it as text, never as HTML. Each seat may send
-//! [`BURST`] messages at once and then one per [`REFILL_MS`] ms (`429 chat_rate_limited`).
+//! Messages are stored with the game through the store's chat part
+//! ([`crate::store::ChatStore::add_chat`]: a `chat` table in SQLite and PostgreSQL), so they
+//! survive a restart; the store numbers them (1, 2, ... per game). The game's in-memory handle
+//! keeps the last [`MAX_MESSAGES`], read from the store the first time the chat is used. With
+//! several instances on one PostgreSQL, each stored message is announced
+//! ([`crate::store::ChatStore::chat_changes`]) and every instance holding the game reads it and
+//! pushes it to its own sockets (`on_change`). A message is plain text of 1..=[`MAX_CHARS`]
+//! characters (no control characters); clients must show it as text, never as HTML. Each seat may
+//! send [`BURST`] messages at once and then one per [`REFILL_MS`] ms (`429 chat_rate_limited`).
 //! Spectators have no seat token and cannot write (`401 missing_token` / `403 bad_token`).
 
 use crate::error::{Detail, Error};
@@ -34,7 +35,12 @@ async fn ensure_loaded(app: &App, h: &GameHandle) -> Result<(), Error> {
         return Ok(());
     }
     let (store, id) = (app.store.clone(), h.id.to_string());
-    let stored = crate::blocking::store(move || store.load_chat(&id, 0, MAX_MESSAGES)).await?;
+    let stored = crate::blocking::store(move || {
+        store
+            .chat()
+            .map_or(Ok(Vec::new()), |c| c.load_chat(&id, 0, MAX_MESSAGES))
+    })
+    .await?;
     let added = {
         let mut log = h.chat.lock().unwrap_or_else(|e| e.into_inner());
         if log.loaded {
@@ -88,17 +94,20 @@ pub(crate) async fn on_change(app: &App, change: Change) {
             }
         };
         let (store, id) = (app.store.clone(), h.id.to_string());
-        let stored =
-            match tokio::task::spawn_blocking(move || store.load_chat(&id, after, MAX_MESSAGES))
-                .await
-            {
-                Ok(Ok(s)) => s,
-                Ok(Err(e)) => {
-                    tracing::warn!(game = %h.id, error = %e, "could not read new chat messages");
-                    continue;
-                }
-                Err(_) => continue,
-            };
+        let stored = match tokio::task::spawn_blocking(move || {
+            store
+                .chat()
+                .map_or(Ok(Vec::new()), |c| c.load_chat(&id, after, MAX_MESSAGES))
+        })
+        .await
+        {
+            Ok(Ok(s)) => s,
+            Ok(Err(e)) => {
+                tracing::warn!(game = %h.id, error = %e, "could not read new chat messages");
+                continue;
+            }
+            Err(_) => continue,
+        };
         let added = {
             let mut log = h.chat.lock().unwrap_or_else(|e| e.into_inner());
             // Not loaded before: this read the last messages, as `ensure_loaded` does.
@@ -193,13 +202,16 @@ pub async fn post(
         at_ms: now,
     };
     let (store, gid, r2) = (app.store.clone(), h.id.to_string(), rec.clone());
-    let stored = tokio::task::spawn_blocking(move || store.add_chat(&gid, &r2))
-        .await
-        .map_err(Error::storage)?
-        .map_err(|e| {
-            tracing::error!(error = %e, "storing a chat message failed");
-            Error::storage(e)
-        })?;
+    // A store without chat (None): the messages are numbered and kept in memory only.
+    let stored = tokio::task::spawn_blocking(move || {
+        store.chat().map(|c| c.add_chat(&gid, &r2)).transpose()
+    })
+    .await
+    .map_err(Error::storage)?
+    .map_err(|e| {
+        tracing::error!(error = %e, "storing a chat message failed");
+        Error::storage(e)
+    })?;
     let (msg, added) = {
         let mut log = h.chat.lock().unwrap_or_else(|e| e.into_inner());
         match stored {

@@ -399,7 +399,7 @@ pub struct GameSummary {
 /// One stored chat message of a game (docs/api.md, chat).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ChatRecord {
-    /// Number of the message in its game (1, 2, ...), given by [`super::Store::add_chat`].
+    /// Number of the message in its game (1, 2, ...), given by [`super::ChatStore::add_chat`].
     pub n: u64,
     /// The writer's seat.
     pub color: Side,

@@ -1,13 +1,14 @@
 //! Games in PostgreSQL ([`Store`] for [`PgStore`]): the `games` rows and their `moves`, the
 //! heartbeat, versions, change notifications and the reads of many games in one snapshot; saves
-//! go through the committer ([`PgStore::save_batch`]) and leases through `pg/leases.rs`.
+//! go through the committer ([`PgStore::save_batch`]); the chat and the leases are parts of
+//! their own (`pg/chat.rs`, `pg/leases.rs`).
 
-use super::{chat, db, leases, PgStore};
+use super::{db, PgStore};
 use crate::store::schema::{
     meta_json, move_rows, summary, GameRow, GAME_COLUMNS, INSERT_COLUMNS, SUMMARY_COLUMNS,
 };
 use crate::store::{
-    Change, ChatRecord, GameRecord, GameSummary, Leases, MoveRecord, Store, StoreError,
+    Change, ChatStore, GameRecord, GameSummary, LeaseStore, MoveRecord, Store, StoreError,
 };
 use postgres::Client;
 use std::sync::atomic::Ordering;
@@ -177,21 +178,12 @@ impl Store for PgStore {
         true
     }
 
-    fn add_chat(&self, game_id: &str, msg: &ChatRecord) -> Result<Option<u64>, StoreError> {
-        chat::add(self, game_id, msg).map(Some)
+    fn chat(&self) -> Option<&dyn ChatStore> {
+        Some(self)
     }
 
-    fn load_chat(
-        &self,
-        game_id: &str,
-        after: u64,
-        limit: usize,
-    ) -> Result<Vec<ChatRecord>, StoreError> {
-        chat::load(self, game_id, after, limit)
-    }
-
-    fn chat_changes(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<Change>> {
-        chat::listen(&self.url)
+    fn leases(&self) -> Option<&dyn LeaseStore> {
+        Some(self)
     }
 
     fn accounts(&self) -> Option<&dyn crate::store::AccountStore> {
@@ -223,30 +215,6 @@ impl Store for PgStore {
             0 => None,
             g => Some(g),
         }
-    }
-
-    fn claim_lease(&self, id: &str, owner: &str, until_ms: u64) -> Result<bool, StoreError> {
-        leases::claim(self, id, owner, until_ms)
-    }
-
-    fn lease_round(
-        &self,
-        owner: &str,
-        now_ms: u64,
-        ttl_ms: u64,
-        take_limit: usize,
-    ) -> Result<Leases, StoreError> {
-        leases::round(self, owner, now_ms, ttl_ms, take_limit)
-    }
-
-    fn take_leases(
-        &self,
-        owner: &str,
-        now_ms: u64,
-        ttl_ms: u64,
-        limit: usize,
-    ) -> Result<Leases, StoreError> {
-        leases::take_leases(self, owner, now_ms, ttl_ms, limit)
     }
 
     fn load_many(&self, ids: &[String]) -> Result<Vec<GameRecord>, StoreError> {

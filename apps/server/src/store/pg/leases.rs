@@ -2,9 +2,9 @@
 //! game one owning instance, which alone runs its clock and its engine moves.
 
 use super::{db, PgStore};
-use crate::store::{Leases, StoreError};
+use crate::store::{LeaseStore, Leases, StoreError};
 
-/// [`Store::claim_lease`].
+/// [`LeaseStore::claim_lease`].
 pub(super) fn claim(
     store: &PgStore,
     id: &str,
@@ -22,7 +22,7 @@ pub(super) fn claim(
     Ok(n == 1)
 }
 
-/// [`Store::lease_round`].
+/// [`LeaseStore::lease_round`].
 pub(super) fn round(
     store: &PgStore,
     owner: &str,
@@ -56,7 +56,7 @@ pub(super) fn round(
     })
 }
 
-/// [`Store::take_leases`].
+/// [`LeaseStore::take_leases`].
 pub(super) fn take_leases(
     store: &PgStore,
     owner: &str,
@@ -72,7 +72,7 @@ pub(super) fn take_leases(
     })
 }
 
-/// [`Store::take_leases`] inside transaction `tx`.
+/// [`LeaseStore::take_leases`] inside transaction `tx`.
 fn take(
     tx: &mut postgres::Transaction<'_>,
     owner: &str,
@@ -121,4 +121,30 @@ fn take(
         taken_over,
         new,
     })
+}
+
+impl LeaseStore for PgStore {
+    fn claim_lease(&self, id: &str, owner: &str, until_ms: u64) -> Result<bool, StoreError> {
+        claim(self, id, owner, until_ms)
+    }
+
+    fn lease_round(
+        &self,
+        owner: &str,
+        now_ms: u64,
+        ttl_ms: u64,
+        take_limit: usize,
+    ) -> Result<Leases, StoreError> {
+        round(self, owner, now_ms, ttl_ms, take_limit)
+    }
+
+    fn take_leases(
+        &self,
+        owner: &str,
+        now_ms: u64,
+        ttl_ms: u64,
+        limit: usize,
+    ) -> Result<Leases, StoreError> {
+        take_leases(self, owner, now_ms, ttl_ms, limit)
+    }
 }

@@ -15,7 +15,7 @@
 //!   them into [`Store::changes`].
 //! - A `leases` table (`game_id`, `owner`, `expires_ms`) gives each unfinished game one owning
 //!   instance, which alone runs its clock (flag falls, expiry) and its engine moves
-//!   ([`Store::lease_round`]).
+//!   ([`LeaseStore::lease_round`](crate::store::LeaseStore::lease_round), `pg/leases.rs`).
 //! - Accounts and log-in sessions: the `users` and `sessions` tables (`pg/accounts.rs`).
 //! - Ratings and players' finished games: the `ratings` and `player_games` tables, written by
 //!   the committer in the transaction of the save that finishes a game (`pg/ratings.rs`).

@@ -2,7 +2,7 @@
 //! numbered per game by the one writer thread.
 
 use super::SqliteStore;
-use crate::store::{ChatRecord, Side, StoreError};
+use crate::store::{ChatRecord, ChatStore, Side, StoreError};
 use rusqlite::params;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -70,4 +70,19 @@ pub(super) fn load(
         out.reverse();
         Ok(out)
     })
+}
+
+impl ChatStore for SqliteStore {
+    fn add_chat(&self, game_id: &str, msg: &ChatRecord) -> Result<u64, StoreError> {
+        add(self, game_id, msg)
+    }
+
+    fn load_chat(
+        &self,
+        game_id: &str,
+        after: u64,
+        limit: usize,
+    ) -> Result<Vec<ChatRecord>, StoreError> {
+        load(self, game_id, after, limit)
+    }
 }

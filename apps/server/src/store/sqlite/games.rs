@@ -1,13 +1,13 @@
 //! Games in SQLite ([`Store`] for [`SqliteStore`]): the `games` rows and their `moves`, the
 //! server's heartbeat, and the reads of one game, of the unfinished games and of the game list.
 
-use super::{chat, ratings, SqliteStore};
+use super::{ratings, SqliteStore};
 use crate::store::schema::{
     meta_json, move_rows, summary, GameRow, RowUpdate, GAME_COLUMNS, INSERT_COLUMNS,
     SUMMARY_COLUMNS,
 };
 use crate::store::{
-    AccountStore, ChatRecord, GameRecord, GameSummary, MoveRecord, RatingStore, Store, StoreError,
+    AccountStore, ChatStore, GameRecord, GameSummary, MoveRecord, RatingStore, Store, StoreError,
 };
 use rusqlite::{params, Connection, OptionalExtension};
 use std::sync::{Arc, Mutex};
@@ -213,17 +213,8 @@ impl Store for SqliteStore {
         })
     }
 
-    fn add_chat(&self, game_id: &str, msg: &ChatRecord) -> Result<Option<u64>, StoreError> {
-        chat::add(self, game_id, msg).map(Some)
-    }
-
-    fn load_chat(
-        &self,
-        game_id: &str,
-        after: u64,
-        limit: usize,
-    ) -> Result<Vec<ChatRecord>, StoreError> {
-        chat::load(self, game_id, after, limit)
+    fn chat(&self) -> Option<&dyn ChatStore> {
+        Some(self)
     }
 
     fn unfinished(&self) -> Result<Vec<String>, StoreError> {

@@ -2,7 +2,8 @@
 
 use super::*;
 use crate::store::{
-    ChatRecord, GameMeta, GameRecord, MoveRecord, PlayerNames, Seat, Side, Store, TimeControl,
+    ChatRecord, ChatStore, GameMeta, GameRecord, MoveRecord, PlayerNames, Seat, Side, Store,
+    TimeControl,
 };
 
 fn record() -> GameRecord {
@@ -258,16 +259,13 @@ fn chat_is_numbered_per_game_and_read_back_in_order() {
         text: text.into(),
         at_ms: 7,
     };
+    // Through the store's chat part, as the server reaches it (`None`: a store without chat).
+    let add_chat = |id: &str, m: &ChatRecord| store.chat().map(|c| c.add_chat(id, m)).transpose();
     for i in 0..5 {
-        let n = store
-            .add_chat("g1", &msg(Side::Black, &format!("m{i}")))
-            .unwrap();
+        let n = add_chat("g1", &msg(Side::Black, &format!("m{i}"))).unwrap();
         assert_eq!(n, Some(i + 1));
     }
-    assert_eq!(
-        store.add_chat("g2", &msg(Side::White, "other")).unwrap(),
-        Some(1)
-    );
+    assert_eq!(add_chat("g2", &msg(Side::White, "other")).unwrap(), Some(1));
     let texts = |v: Vec<ChatRecord>| v.into_iter().map(|m| m.text).collect::<Vec<_>>();
     assert_eq!(
         texts(store.load_chat("g1", 0, 100).unwrap()),
