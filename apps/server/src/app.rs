@@ -46,6 +46,8 @@ pub struct AppInner {
     pub(crate) accounts: crate::accounts::Accounts,
     /// The ratings feature: ratings, leaderboards, players' pages and archives.
     pub(crate) ratings: crate::ratings::Ratings,
+    /// The chat feature: where the messages of games are kept.
+    pub(crate) chat: crate::chat::Chat,
 }
 
 /// A cheap handle to the server's state.
@@ -73,6 +75,11 @@ impl App {
     /// The ratings feature: ratings, leaderboards, players' pages and archives.
     pub fn ratings(&self) -> &crate::ratings::Ratings {
         &self.ratings
+    }
+
+    /// The chat feature: the messages of games.
+    pub fn chat(&self) -> &crate::chat::Chat {
+        &self.chat
     }
 
     /// Number of games not finished.

@@ -159,7 +159,12 @@ impl App {
         }
         if let Some(chats) = self.store.chat().and_then(|c| c.chat_changes()) {
             self.forward_changes(chats, |app, change| async move {
-                crate::chat::on_change(&app, change).await
+                let targets = if change.id.is_empty() {
+                    app.all_handles()
+                } else {
+                    app.held(&change.id).into_iter().collect()
+                };
+                app.chat().on_change(targets, change).await
             });
         }
         self.lease_round(true).await;

@@ -51,6 +51,7 @@ impl App {
             limiter: RateLimiter::new(config.rate_per_sec, config.rate_burst),
             accounts: crate::accounts::Accounts::new(&config, store.clone()),
             ratings: crate::ratings::Ratings::new(store.clone()),
+            chat: crate::chat::Chat::new(store.clone()),
             store,
             games: Mutex::new(HashMap::new()),
             config,
