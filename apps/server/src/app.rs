@@ -1,8 +1,9 @@
 //! The shared state of a running server ([`App`]): the store, the games held, the settings, the
-//! engine and the per-client counters. Its behaviour lives with each concern: start-up and the
-//! games in [`crate::games::registry`], coherence between instances in [`crate::games::cluster`], engine moves
-//! in [`crate::engine::scheduler`], background tasks in [`crate::games::housekeeping`], the router in
-//! [`crate::routes`].
+//! engine, the per-client counters and the features that own their state (accounts, ratings,
+//! chat). Its behaviour lives with each concern: start-up and the games in
+//! [`crate::games::registry`], coherence between instances in [`crate::games::cluster`], engine
+//! moves in [`crate::engine::scheduler`], background tasks in [`crate::games::housekeeping`], the
+//! router in [`crate::routes`].
 
 use crate::config::Config;
 use crate::engine::MovePicker;

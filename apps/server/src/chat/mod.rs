@@ -109,9 +109,9 @@ impl Chat {
         Ok(())
     }
 
-    /// A chat message stored by some instance (`change.version` is its number; an empty id: any game
-    /// may have new messages): every game of `targets` (the held games concerned) whose chat is in
-    /// memory reads the new messages and pushes them to its sockets.
+    /// A chat message stored by some instance (`change.version` is its number; an empty id: any
+    /// game may have new messages): every game of `targets` (the held games concerned) whose chat
+    /// is in memory reads the new messages and pushes them to its sockets.
     pub(crate) async fn on_change(&self, targets: Vec<Arc<GameHandle>>, change: Change) {
         for h in targets {
             let after = {
