@@ -338,15 +338,6 @@ impl Accounts {
         self.with_store(move |st| st.session_user(&h, now)).await
     }
 
-    /// The account named `name` (any case), if there is one.
-    ///
-    /// # Errors
-    /// `accounts_unavailable`, `storage`.
-    pub async fn user_named(&self, name: &str) -> Result<Option<UserRecord>, Error> {
-        let key = name_key(name);
-        self.with_store(move |st| st.user_by_name(&key)).await
-    }
-
     /// End session `token` (nothing if it is not a session).
     ///
     /// # Errors
