@@ -253,7 +253,7 @@ pub struct ArchivedGame {
     pub rating_diff: Option<i64>,
 }
 
-/// The filters of a user's archive as given in the query (each checked by [`archive`]).
+/// The filters of a user's archive as given in the query (each checked by [`Ratings::archive`]).
 #[derive(Debug, Default, serde::Deserialize)]
 pub struct ArchiveQuery {
     /// `american`, `pool` or `impasse`.

@@ -1,5 +1,5 @@
-//! PostgreSQL storage ([`PgStore`]) behind the same [`Store`] trait as SQLite, for several
-//! `crown-server` instances sharing one database (docs/scaling.md).
+//! PostgreSQL storage ([`PgStore`]) behind the same [`Store`](crate::store::Store) trait as
+//! SQLite, for several `crown-server` instances sharing one database (docs/scaling.md).
 //!
 //! - The same two tables and versioned `UPDATE` as [`crate::store::SqliteStore`], over a small
 //!   pool of connections (each call takes one; a broken connection is dropped and reopened).
@@ -12,7 +12,7 @@
 //!   (PostgreSQL delivers it only if the transaction commits) carrying the game's new version
 //!   and what the save wrote ([`ChangeState`], as JSON), or only `'<version> <id>'` when that
 //!   does not fit in a notification (8000 bytes); a listener thread with its own connection turns
-//!   them into [`Store::changes`].
+//!   them into [`Store::changes`](crate::store::Store::changes).
 //! - A `leases` table (`game_id`, `owner`, `expires_ms`) gives each unfinished game one owning
 //!   instance, which alone runs its clock (flag falls, expiry) and its engine moves
 //!   ([`LeaseStore::lease_round`](crate::store::LeaseStore::lease_round), `pg/leases.rs`).
@@ -396,9 +396,9 @@ impl PgStore {
     }
 
     /// Save several games (distinct ids) in **one** transaction, each from its `keep_plies`
-    /// (as [`Store::save`]), and return each one's outcome in order: a game whose stored version
-    /// differs is a [`StoreError::Conflict`] and writes nothing, without failing the others.
-    /// A game saved gets its new version in `rec.version`.
+    /// (as [`Store::save`](crate::store::Store::save)), and return each one's outcome in order: a
+    /// game whose stored version differs is a [`StoreError::Conflict`] and writes nothing, without
+    /// failing the others. A game saved gets its new version in `rec.version`.
     pub fn save_batch(
         &self,
         saves: &mut [(&mut GameRecord, usize)],
