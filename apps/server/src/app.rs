@@ -1,12 +1,13 @@
 //! The shared state of a running server ([`App`]): the store, the games held, the settings, the
-//! engine and the per-client counters. Its behaviour lives with each concern: start-up and the
-//! games in [`crate::registry`], coherence between instances in [`crate::cluster`], engine moves
-//! in [`crate::scheduler`], background tasks in [`crate::housekeeping`], the router in
-//! [`crate::routes`].
+//! engine, the per-client counters and the features that own their state (accounts, ratings,
+//! chat). Its behaviour lives with each concern: start-up and the games in
+//! [`crate::games::registry`], coherence between instances in [`crate::games::cluster`], engine
+//! moves in [`crate::engine::scheduler`], background tasks in [`crate::games::housekeeping`], the
+//! router in [`crate::routes`].
 
 use crate::config::Config;
 use crate::engine::MovePicker;
-use crate::handle::GameHandle;
+use crate::games::handle::GameHandle;
 use crate::limit::{ConnCounter, RateLimiter};
 use crate::store::Store;
 use std::collections::HashMap;
@@ -42,8 +43,12 @@ pub struct AppInner {
     pub(crate) owned: Mutex<std::collections::HashSet<String>>,
     /// When the leases in `owned` expire unless renewed (ms since the epoch).
     pub(crate) owned_until: AtomicU64,
-    /// The log-in limits and counters of accounts.
+    /// The accounts feature: accounts, sessions, log-in limits and counters.
     pub(crate) accounts: crate::accounts::Accounts,
+    /// The ratings feature: ratings, leaderboards, players' pages and archives.
+    pub(crate) ratings: crate::ratings::Ratings,
+    /// The chat feature: where the messages of games are kept.
+    pub(crate) chat: crate::chat::Chat,
 }
 
 /// A cheap handle to the server's state.
@@ -63,9 +68,19 @@ impl App {
         &self.config
     }
 
-    /// The log-in limits and counters of accounts.
+    /// The accounts feature: accounts, sessions, log-in limits and counters.
     pub fn accounts(&self) -> &crate::accounts::Accounts {
         &self.accounts
+    }
+
+    /// The ratings feature: ratings, leaderboards, players' pages and archives.
+    pub fn ratings(&self) -> &crate::ratings::Ratings {
+        &self.ratings
+    }
+
+    /// The chat feature: the messages of games.
+    pub fn chat(&self) -> &crate::chat::Chat {
+        &self.chat
     }
 
     /// Number of games not finished.

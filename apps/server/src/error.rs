@@ -22,6 +22,8 @@ pub enum ErrorKind {
     Limited,
     /// The server is full (too many unfinished games).
     Full,
+    /// This server was built without what the request needs (the engine).
+    Unsupported,
     /// The server cannot do it now (storage failed, no randomness); nothing changed.
     Internal,
 }

@@ -13,36 +13,41 @@
 //! - [`routes`]: the axum router, one module per feature with its `routes()`, the extractors, and
 //!   the one mapping of domain errors to HTTP statuses and JSON bodies ([`routes::error`]);
 //! - [`serve()`]: the connection layer (timeouts, per-address connection caps, graceful shutdown);
-//! - [`registry`], [`cluster`], [`scheduler`], [`housekeeping`]: the games in memory, coherence
-//!   between instances sharing a store, engine moves, and the background tasks;
-//! - [`live`], [`chat`], [`lobby`], [`pdn`], [`token`]: the domain (rules of a game in play, chat,
-//!   seeks and rematches, PDN export, seat tokens), whose errors are [`error::Error`];
-//! - [`accounts`]: sign-up, log-in sessions, log-out and change of password;
-//! - [`store`]: durable storage (SQLite or PostgreSQL); [`engine`]: the engine opponent;
-//!   [`limit`]: per-client limits; [`config`]: the settings.
+//! - [`app`]: the [`App`] that wires the features together;
+//! - the features, a folder each, whose errors are [`error::Error`]:
+//!   - [`games`]: a new game checked and built ([`games::new_game`]), the rules of a game in play
+//!     ([`games::live`]), the games in memory ([`games::registry`], [`games::handle`]),
+//!     coherence between instances sharing a store ([`games::cluster`]), the background tasks
+//!     ([`games::housekeeping`]) and PDN export ([`games::pdn`]);
+//!   - [`lobby`]: seeks, names and rematches; [`chat`]: the chat of a game;
+//!   - [`accounts`]: sign-up, log-in sessions, log-out and change of password;
+//!   - [`ratings`]: ratings, leaderboards, players' pages and archives;
+//!   - [`engine`]: the engine opponent and its scheduling ([`engine::scheduler`]);
+//! - [`store`]: durable storage (SQLite or PostgreSQL), one part per feature;
+//!   [`token`]: seat tokens; [`limit`]: per-client limits; [`config`]: the settings.
+//!
+//! The modules `live`, `registry`, `handle`, `cluster`, `housekeeping`, `pdn` (now in [`games`])
+//! and `scheduler` (now in [`engine`]) are still reachable at their former paths.
 
 pub mod accounts;
 pub mod app;
+mod blocking;
 pub mod chat;
-pub mod cluster;
 pub mod config;
 pub mod engine;
 pub mod error;
-pub mod handle;
-pub mod housekeeping;
+pub mod games;
 pub mod limit;
-pub mod live;
 pub mod lobby;
-pub mod pdn;
 pub mod ratings;
-pub mod registry;
 pub mod routes;
-pub mod scheduler;
 mod serve;
 pub mod store;
 pub mod token;
 
 pub use app::App;
 pub use config::Config;
-pub use handle::GameHandle;
+pub use engine::scheduler;
+pub use games::handle::GameHandle;
+pub use games::{cluster, handle, housekeeping, live, pdn, registry};
 pub use serve::serve;

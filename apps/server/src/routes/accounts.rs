@@ -12,7 +12,7 @@
 
 use super::error::ApiError;
 use super::extract::{ClientIp, JsonBody};
-use crate::accounts::{self, not_logged_in};
+use crate::accounts::not_logged_in;
 use crate::app::App;
 use crate::store::UserRecord;
 use axum::extract::State;
@@ -153,7 +153,10 @@ async fn sign_up(
     headers: HeaderMap,
     JsonBody(req): JsonBody<Credentials>,
 ) -> Result<Response, ApiError> {
-    let (user, token) = accounts::sign_up(&app, ip, &req.username, &req.password).await?;
+    let (user, token) = app
+        .accounts()
+        .sign_up(ip, &req.username, &req.password)
+        .await?;
     let c = cookie(&headers, &token, app.config.session_ttl_ms / 1000);
     Ok(answer(StatusCode::CREATED, Some(user_json(&user)), Some(c)))
 }
@@ -169,7 +172,10 @@ async fn log_in(
     headers: HeaderMap,
     JsonBody(req): JsonBody<Credentials>,
 ) -> Result<Response, ApiError> {
-    let (user, token) = accounts::log_in(&app, ip, &req.username, &req.password).await?;
+    let (user, token) = app
+        .accounts()
+        .log_in(ip, &req.username, &req.password)
+        .await?;
     let c = cookie(&headers, &token, app.config.session_ttl_ms / 1000);
     Ok(answer(StatusCode::OK, Some(user_json(&user)), Some(c)))
 }
@@ -179,7 +185,7 @@ async fn log_in(
 /// Errors: `bad_origin` (403), `unexpected_body` (400), `accounts_unavailable` (503), `storage`.
 async fn log_out(State(app): State<App>, headers: HeaderMap) -> Result<Response, ApiError> {
     if let Some(token) = session_token(&headers) {
-        accounts::log_out(&app, &token).await?;
+        app.accounts().log_out(&token).await?;
     }
     Ok(answer(
         StatusCode::NO_CONTENT,
@@ -201,8 +207,10 @@ async fn change_password(
     JsonBody(req): JsonBody<PasswordChange>,
 ) -> Result<Response, ApiError> {
     let token = session_token(&headers).ok_or_else(not_logged_in)?;
-    let user =
-        accounts::change_password(&app, ip, &token, &req.old_password, &req.new_password).await?;
+    let user = app
+        .accounts()
+        .change_password(ip, &token, &req.old_password, &req.new_password)
+        .await?;
     Ok(answer(StatusCode::OK, Some(user_json(&user)), None))
 }
 
@@ -212,7 +220,9 @@ async fn change_password(
 /// `accounts_unavailable` (503), `storage`.
 async fn me(State(app): State<App>, headers: HeaderMap) -> Result<Response, ApiError> {
     let token = session_token(&headers).ok_or_else(not_logged_in)?;
-    let user = accounts::session_user(&app, &token)
+    let user = app
+        .accounts()
+        .session_user(&token)
         .await?
         .ok_or_else(not_logged_in)?;
     Ok(answer(StatusCode::OK, Some(user_json(&user)), None))

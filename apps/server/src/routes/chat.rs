@@ -4,7 +4,7 @@
 use super::error::ApiError;
 use super::extract::{bearer, JsonBody};
 use crate::app::App;
-use crate::chat::{self, check_text};
+use crate::chat::check_text;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -33,7 +33,7 @@ async fn read(
     Path(id): Path<String>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let h = app.handle(&id).await?;
-    let messages = chat::messages(&app, &h).await?;
+    let messages = app.chat().messages(&h).await?;
     Ok(Json(serde_json::json!({ "messages": messages })))
 }
 
@@ -50,6 +50,6 @@ async fn send(
     let text = check_text(&req.text)?;
     let h = app.handle(&id).await?;
     let color = h.seat_of_token(&bearer(&headers)?).await?;
-    let msg = chat::post(&app, &h, color, text).await?;
+    let msg = app.chat().post(&h, color, text).await?;
     Ok((StatusCode::CREATED, Json(msg)).into_response())
 }

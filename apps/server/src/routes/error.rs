@@ -56,6 +56,7 @@ fn status_of(kind: ErrorKind) -> StatusCode {
         ErrorKind::Rejected => StatusCode::UNPROCESSABLE_ENTITY,
         ErrorKind::Limited => StatusCode::TOO_MANY_REQUESTS,
         ErrorKind::Full => StatusCode::SERVICE_UNAVAILABLE,
+        ErrorKind::Unsupported => StatusCode::NOT_IMPLEMENTED,
         ErrorKind::Internal => StatusCode::INTERNAL_SERVER_ERROR,
     }
 }
@@ -73,6 +74,12 @@ impl From<Error> for ApiError {
             None => {}
         }
         out
+    }
+}
+
+impl From<crate::games::NewGameError> for ApiError {
+    fn from(e: crate::games::NewGameError) -> ApiError {
+        Error::from(e).into()
     }
 }
 

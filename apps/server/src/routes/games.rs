@@ -4,15 +4,15 @@
 use super::error::ApiError;
 use super::extract::{bearer, opt_object, ApiQuery, ClientIp, JsonBody};
 use crate::app::App;
-use crate::live::{now_ms, GameView, Live};
-use crate::store::{Seat, TimeControl};
+use crate::games::live::{now_ms, GameView};
+use crate::games::GameRequest;
+use crate::store::TimeControl;
 use crate::token::random_hex;
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use crown_core::{Color, ImpasseSetup, Position, Variant};
 use serde::{Deserialize, Serialize};
 
 /// The routes of games: create, list, read, join, export.
@@ -27,8 +27,7 @@ pub fn routes() -> Router<App> {
         .route("/games/{id}/pdn", get(export_pdn).layer(nb!()))
 }
 
-/// Longest time control accepted, in ms (one day).
-pub const MAX_INITIAL_MS: u64 = 24 * 3600 * 1000;
+pub use crate::games::new_game::MAX_INITIAL_MS;
 
 /// Body of `POST /api/games`.
 #[derive(Debug, Deserialize)]
@@ -76,6 +75,23 @@ pub struct TimeControlBody {
     pub initial_ms: u64,
     /// Time added to a player's clock after each of their moves, in ms.
     pub increment_ms: u64,
+}
+
+impl From<CreateGame> for GameRequest {
+    fn from(b: CreateGame) -> GameRequest {
+        GameRequest {
+            variant: b.variant,
+            fen: b.fen,
+            setup: b.setup,
+            opponent: b.opponent,
+            level: b.level,
+            color: b.color,
+            time_control: b.time_control.map(TimeControl::from),
+            public: b.public,
+            name: b.name,
+            rated: b.rated,
+        }
+    }
 }
 
 impl From<TimeControlBody> for TimeControl {
@@ -127,133 +143,21 @@ async fn create_game(
     headers: HeaderMap,
     JsonBody(req): JsonBody<CreateGame>,
 ) -> Result<(StatusCode, Json<SeatGranted>), ApiError> {
-    let variant: Variant = req
-        .variant
-        .parse()
-        .map_err(|e| ApiError::bad_request("bad_variant", format!("{e}")))?;
-    let mut warnings = Vec::new();
-    let start = match (&req.fen, &req.setup) {
-        (Some(_), Some(_)) => {
-            return Err(ApiError::bad_request(
-                "bad_setup",
-                "give either 'fen' or 'setup', not both",
-            ))
-        }
-        // The one FEN reader of crown-notation, the lenient way a person writes a FEN; its message
-        // already says "bad FEN '…'" (once), quoting at most 60 characters.
-        (Some(fen), None) => {
-            let read = crown_notation::read_fen(variant, fen, crown_notation::FenPolicy::Lenient)
-                .map_err(|e| ApiError::bad_request("bad_fen", e.to_string()))?;
-            warnings = read.warnings;
-            read.position
-        }
-        (None, Some(setup)) => {
-            if variant != Variant::Impasse {
-                return Err(ApiError::bad_request(
-                    "bad_setup",
-                    "'setup' applies to Impasse only",
-                ));
-            }
-            let s: ImpasseSetup = setup
-                .parse()
-                .map_err(|e| ApiError::bad_request("bad_setup", format!("{e}")))?;
-            Position::impasse(s)
-        }
-        (None, None) => Position::new(variant),
-    };
-    if let Some(o) = crown_core::Game::from_position(start).outcome() {
-        // The wording of crown-notation's move reader for a finished game (issue 14).
-        return Err(ApiError::bad_request(
-            "game_already_over",
-            format!("the game is over ({o}): the side to move has no legal move"),
-        ));
-    }
-    let other = match req.opponent.as_deref().unwrap_or("human") {
-        "human" => {
-            if req.level.is_some() {
-                return Err(ApiError::bad_request(
-                    "bad_level",
-                    "'level' applies to engine opponents only",
-                ));
-            }
-            Seat::Human { token_sha256: None }
-        }
-        "engine" => {
-            let level = req.level.unwrap_or(5);
-            if !(1..=10).contains(&level) {
-                return Err(ApiError::bad_request(
-                    "bad_level",
-                    format!("engine level must be 1..=10, not {level}"),
-                ));
-            }
-            if app.engine.is_none() {
-                return Err(ApiError::new(
-                    StatusCode::NOT_IMPLEMENTED,
-                    "engine_unavailable",
-                    "this server was built without the engine",
-                ));
-            }
-            Seat::Engine { level }
-        }
-        other => {
-            return Err(ApiError::bad_request(
-                "bad_opponent",
-                format!("opponent must be 'human' or 'engine', not '{other}'"),
-            ))
-        }
-    };
-    let color = match req.color.as_deref() {
-        None => variant.first_player(),
-        Some("black") => Color::Black,
-        Some("white") => Color::White,
-        Some("random") => {
-            let mut b = [0u8; 1];
-            getrandom::fill(&mut b).map_err(|e| ApiError::storage(e.to_string()))?;
-            if b[0] & 1 == 0 {
-                Color::Black
-            } else {
-                Color::White
-            }
-        }
-        Some(other) => {
-            return Err(ApiError::bad_request(
-                "bad_color",
-                format!("color must be 'black', 'white' or 'random', not '{other}'"),
-            ))
-        }
-    };
-    if let Some(tc) = req.time_control {
-        if tc.initial_ms == 0 || tc.initial_ms > MAX_INITIAL_MS || tc.increment_ms > 3_600_000 {
-            return Err(ApiError::bad_request(
-                "bad_time_control",
-                format!("initial_ms must be 1..={MAX_INITIAL_MS} and increment_ms at most 3600000"),
-            ));
-        }
-    }
-    let account =
-        crate::accounts::seat_account(&app, super::accounts::session_token(&headers)).await?;
-    if req.rated {
-        check_rated(&req, &other, account.is_some())?;
-    }
+    let new = GameRequest::from(req).check(app.engine.is_some())?;
+    let account = app
+        .accounts()
+        .seat_account(super::accounts::session_token(&headers))
+        .await?;
+    let seated = new.seat(account)?;
     let id = random_hex(8)?;
     let token = random_hex(32)?;
-    let mut live = Live::create(
+    let (color, warnings) = (seated.game.color, seated.game.warnings.clone());
+    let live = seated.into_live(
         id.clone(),
-        start,
-        color,
         token.clone(),
-        other,
-        req.time_control.map(TimeControl::from),
         now_ms(),
+        app.config.abort_after_ms,
     );
-    live.rec.meta.public = req.public;
-    live.rec.meta.abort_after_ms = app.config.abort_after_ms;
-    live.rec.meta.rated = req.rated;
-    live.rec.meta.accounts.set(color, account);
-    if let Some(name) = &req.name {
-        let name = crate::lobby::check_name(name)?;
-        live.rec.meta.names.set(color, Some(name));
-    }
     let h = app.insert(live, client).await?;
     let game = h.live.lock().await.view(now_ms(), Some(color));
     Ok((
@@ -267,34 +171,6 @@ async fn create_game(
             warnings,
         }),
     ))
-}
-
-/// Refuse a rated game that is not one: the creator logged in (`login_required`, 401), a time
-/// control (`rated_needs_clock`), the standard start (`rated_needs_standard_start`), a human
-/// opponent (`rated_needs_human`), all 400.
-fn check_rated(req: &CreateGame, other: &Seat, logged_in: bool) -> Result<(), ApiError> {
-    if !logged_in {
-        return Err(crate::accounts::login_required().into());
-    }
-    if matches!(other, Seat::Engine { .. }) {
-        return Err(ApiError::bad_request(
-            "rated_needs_human",
-            "a game against the engine cannot be rated",
-        ));
-    }
-    if req.time_control.is_none() {
-        return Err(ApiError::bad_request(
-            "rated_needs_clock",
-            "a rated game needs a time_control",
-        ));
-    }
-    if req.fen.is_some() || req.setup.is_some() {
-        return Err(ApiError::bad_request(
-            "rated_needs_standard_start",
-            "a rated game starts from the variant's standard position (no 'fen' or 'setup')",
-        ));
-    }
-    Ok(())
 }
 
 async fn list_games(
@@ -317,10 +193,7 @@ async fn list_games(
         ));
     }
     let store = app.store.clone();
-    let games = tokio::task::spawn_blocking(move || store.list(q.status.as_deref(), limit))
-        .await
-        .map_err(ApiError::storage)?
-        .map_err(ApiError::storage)?;
+    let games = crate::blocking::store(move || store.list(q.status.as_deref(), limit)).await?;
     Ok(Json(serde_json::json!({ "games": games })))
 }
 
@@ -342,8 +215,10 @@ async fn join_game(
     headers: HeaderMap,
 ) -> Result<Json<SeatGranted>, ApiError> {
     let h = app.handle_for_change(&id).await?;
-    let account =
-        crate::accounts::seat_account(&app, super::accounts::session_token(&headers)).await?;
+    let account = app
+        .accounts()
+        .seat_account(super::accounts::session_token(&headers))
+        .await?;
     let (color, token, game) = app.join_from(&h, client, account).await?;
     Ok(Json(SeatGranted {
         join_url: join_url(&id),
@@ -358,7 +233,7 @@ async fn join_game(
 async fn export_pdn(State(app): State<App>, Path(id): Path<String>) -> Result<Response, ApiError> {
     let h = app.handle(&id).await?;
     let live = h.live.lock().await;
-    let text = crate::pdn::export(&live)?;
+    let text = crate::games::pdn::export(&live)?;
     Ok((
         [
             (

@@ -1,7 +1,7 @@
 //! `GET /health`, and the page served at `/` and `/g/{id}` when the web UI has not been built.
 
 use crate::app::App;
-use crate::live::now_ms;
+use crate::games::live::now_ms;
 use axum::extract::State;
 use axum::response::Html;
 use axum::routing::get;
@@ -25,7 +25,7 @@ async fn health(State(app): State<App>) -> Json<serde_json::Value> {
         "open_games": app.open_games(),
         "engine": app.engine.is_some(),
         "egdb": app.engine.as_ref().and_then(|e| e.egdb_status()),
-        "pdn": crate::pdn::AVAILABLE,
+        "pdn": crate::games::pdn::AVAILABLE,
         "time_ms": now_ms(),
     }))
 }

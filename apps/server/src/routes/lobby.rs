@@ -5,7 +5,7 @@ use super::error::ApiError;
 use super::extract::{bearer, ClientIp, JsonBody};
 use super::games::{join_url, SeatGranted};
 use crate::app::App;
-use crate::live::GameView;
+use crate::games::live::GameView;
 use crate::lobby::{self, check_name};
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};

@@ -1,8 +1,9 @@
 //! The HTTP layer (docs/api.md), in the shape of axum's examples: one module per feature with its
 //! `routes()`, the extractors in [`extract`], the layers (limits, JSON `405`, time-outs) in
 //! `layers`, and the one mapping of the domain's errors to HTTP in [`error`]. Handlers read the
-//! request, call the domain ([`crate::App`], [`crate::live`], [`crate::chat`], [`crate::lobby`])
-//! and write the answer; no domain module depends on this one.
+//! request, call the domain ([`crate::App`], [`crate::games`], [`crate::chat`], [`crate::lobby`],
+//! [`crate::accounts`], [`crate::ratings`]) and write the answer; no domain module depends on this
+//! one.
 
 /// The no-body guard (`400 unexpected_body`) as a layer for one route.
 macro_rules! nb {

@@ -4,7 +4,7 @@
 use super::error::ApiError;
 use super::extract::{bearer, JsonBody};
 use crate::app::App;
-use crate::live::{now_ms, GameView};
+use crate::games::live::{now_ms, GameView};
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
 use axum::routing::post;

@@ -53,7 +53,10 @@ async fn leaderboard(
         ratings::LEADERBOARD_DEFAULT,
         ratings::LEADERBOARD_MAX,
     )?;
-    let players = ratings::leaderboard(&app, variant.clone(), speed.clone(), limit).await?;
+    let players = app
+        .ratings()
+        .leaderboard(variant.clone(), speed.clone(), limit)
+        .await?;
     Ok(Json(
         serde_json::json!({"variant": variant, "speed": speed, "players": players}),
     ))
@@ -66,7 +69,7 @@ async fn user(
     State(app): State<App>,
     Path(name): Path<String>,
 ) -> Result<Json<ratings::UserPage>, ApiError> {
-    Ok(Json(ratings::user_page(&app, &name).await?))
+    Ok(Json(app.ratings().user_page(&name).await?))
 }
 
 /// The viewer's account (the session cookie), to show its own private games.
@@ -74,7 +77,7 @@ async fn viewer(
     app: &App,
     headers: &HeaderMap,
 ) -> Result<Option<crate::store::SeatAccount>, ApiError> {
-    Ok(crate::accounts::seat_account(app, session_token(headers)).await?)
+    Ok(app.accounts().seat_account(session_token(headers)).await?)
 }
 
 /// `GET /api/users/{name}/games?variant=&speed=&rated=&result=&limit=&before_ms=`:
@@ -90,14 +93,15 @@ async fn games(
     ApiQuery(q): ApiQuery<ArchiveQuery>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let me = viewer(&app, &headers).await?;
-    let page = ratings::archive(
-        &app,
-        &name,
-        &q,
-        me.as_ref(),
-        (ratings::ARCHIVE_DEFAULT, ratings::ARCHIVE_MAX),
-    )
-    .await?;
+    let page = app
+        .ratings()
+        .archive(
+            &name,
+            &q,
+            me.as_ref(),
+            (ratings::ARCHIVE_DEFAULT, ratings::ARCHIVE_MAX),
+        )
+        .await?;
     let games: Vec<_> = page
         .games
         .iter()
@@ -120,13 +124,16 @@ async fn games_pdn(
 ) -> Result<Response, ApiError> {
     let me = viewer(&app, &headers).await?;
     let max = ratings::ARCHIVE_PDN_MAX;
-    let page = ratings::archive(&app, &name, &q, me.as_ref(), (max, max)).await?;
+    let page = app
+        .ratings()
+        .archive(&name, &q, me.as_ref(), (max, max))
+        .await?;
     let mut text = String::new();
     for (_, live) in &page.games {
         if !text.is_empty() {
             text.push('\n');
         }
-        text.push_str(crate::pdn::export(live)?.trim_end());
+        text.push_str(crate::games::pdn::export(live)?.trim_end());
         text.push('\n');
     }
     // The name as the account spells it (letters, digits, '_' and '-': safe in a header).

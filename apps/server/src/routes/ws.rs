@@ -4,7 +4,7 @@
 use super::error::ApiError;
 use super::extract::{ApiQuery, ClientIp};
 use crate::app::App;
-use crate::handle::GameHandle;
+use crate::games::handle::GameHandle;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
 use axum::http::StatusCode;

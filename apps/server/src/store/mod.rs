@@ -14,6 +14,12 @@
 //! fails with [`StoreError::Conflict`] (this is what lets several server instances share one
 //! database, see docs/scaling.md).
 //!
+//! Each feature has a narrow trait of its own, which a store keeps or not: the games are
+//! [`Store`] itself; [`Store::chat`], [`Store::leases`], [`Store::accounts`] and
+//! [`Store::ratings`] give the other parts.
+//!
+//! - [`chat`]: the chat of games ([`ChatStore`], which both backends implement);
+//! - [`leases`]: per-game leases of instances sharing a store ([`LeaseStore`], PostgreSQL);
 //! - [`accounts`]: accounts and log-in sessions ([`AccountStore`], which both backends implement);
 //! - [`ratings`]: ratings and players' finished games ([`RatingStore`]), written by the save that
 //!   finishes a game, in its transaction;
@@ -23,6 +29,8 @@
 //! - `schema`: the SQL schema and row helpers both backends use.
 
 pub mod accounts;
+pub mod chat;
+pub mod leases;
 pub mod pg;
 pub mod ratings;
 pub mod record;
@@ -30,6 +38,8 @@ mod schema;
 pub mod sqlite;
 
 pub use accounts::{AccountStore, SessionRecord, UserRecord};
+pub use chat::ChatStore;
+pub use leases::{LeaseStore, Leases};
 pub use ratings::{GameFilter, PlayerGame, RatingRecord, RatingStore};
 pub use record::*;
 pub use sqlite::{Durability, SqliteStore, WriterStats};
@@ -165,52 +175,6 @@ pub trait Store: Send + Sync + 'static {
         None
     }
 
-    /// Take the lease of the new game `id` for instance `owner` until `until_ms` (ms since the
-    /// epoch) unless another instance holds it; returns whether `owner` took it. The default (a
-    /// store owned by one process) takes nothing.
-    ///
-    /// # Errors
-    /// [`StoreError::Postgres`] and the like.
-    fn claim_lease(&self, _id: &str, _owner: &str, _until_ms: u64) -> Result<bool, StoreError> {
-        Ok(false)
-    }
-
-    /// One lease round for instance `owner` at `now_ms`: drop the leases of finished games, extend
-    /// `owner`'s unexpired leases to `now_ms + ttl_ms`, and take over at most `take_limit` leases
-    /// ([`Store::take_leases`]), all in one transaction. Returns what `owner` holds now (of the
-    /// leases taken, those this round took). The default (a store owned by one process) holds
-    /// nothing.
-    ///
-    /// # Errors
-    /// [`StoreError::Postgres`] and the like; no lease changed then.
-    fn lease_round(
-        &self,
-        _owner: &str,
-        _now_ms: u64,
-        _ttl_ms: u64,
-        _take_limit: usize,
-    ) -> Result<Leases, StoreError> {
-        Ok(Leases::default())
-    }
-
-    /// Take over, for instance `owner` until `now_ms + ttl_ms`, at most `limit` leases: expired
-    /// ones (oldest first; a lease another instance is taking at the same moment is left to it,
-    /// so each is taken by one instance) and then unfinished games created more than `ttl_ms`
-    /// ago without one (a newer one is left to the instance that created it, see
-    /// [`Store::claim_lease`]). `renewed` is empty. The default takes nothing.
-    ///
-    /// # Errors
-    /// [`StoreError::Postgres`] and the like; no lease changed then.
-    fn take_leases(
-        &self,
-        _owner: &str,
-        _now_ms: u64,
-        _ttl_ms: u64,
-        _limit: usize,
-    ) -> Result<Leases, StoreError> {
-        Ok(Leases::default())
-    }
-
     /// The games `ids` with their moves (those that exist, in any order), read as one consistent
     /// snapshot where the store can. The default loads them one by one.
     ///
@@ -239,35 +203,15 @@ pub trait Store: Send + Sync + 'static {
         Ok(())
     }
 
-    /// Store chat message `msg` of game `game_id` and give it the next number of that game's
-    /// chat (1, 2, ...; `msg.n` is ignored). Returns the number, or `None` for a store that keeps
-    /// no chat (the default: the server then numbers and keeps the messages in memory only).
-    /// A store shared by several instances announces each message on [`Store::chat_changes`].
-    ///
-    /// # Errors
-    /// [`StoreError::Database`], [`StoreError::Postgres`] and the like; nothing is stored then.
-    fn add_chat(&self, _game_id: &str, _msg: &ChatRecord) -> Result<Option<u64>, StoreError> {
-        Ok(None)
+    /// The store's chat; `None` for a store that keeps none (the default: the server then numbers
+    /// and keeps the messages in memory only).
+    fn chat(&self) -> Option<&dyn ChatStore> {
+        None
     }
 
-    /// The chat of game `game_id`: the last `limit` messages numbered above `after`, oldest
-    /// first (none from a store that keeps no chat, the default).
-    ///
-    /// # Errors
-    /// [`StoreError::Database`], [`StoreError::Postgres`] and the like.
-    fn load_chat(
-        &self,
-        _game_id: &str,
-        _after: u64,
-        _limit: usize,
-    ) -> Result<Vec<ChatRecord>, StoreError> {
-        Ok(Vec::new())
-    }
-
-    /// The stream of chat messages stored by any instance (game id and the message's number in
-    /// [`Change::version`]), taken once by the server at start-up; `None` for a store without
-    /// cross-instance notifications (the default). An empty id: notifications may have been lost.
-    fn chat_changes(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<Change>> {
+    /// The store's per-game leases; `None` for a store owned by one process (the default: it
+    /// holds no lease, and the instance runs every game).
+    fn leases(&self) -> Option<&dyn LeaseStore> {
         None
     }
 
@@ -346,16 +290,4 @@ impl ChangeState {
             version,
         })
     }
-}
-
-/// The per-game leases an instance holds after [`Store::lease_round`].
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Leases {
-    /// Games whose lease the instance already held and extended.
-    pub renewed: Vec<String>,
-    /// Games taken over from an expired lease, with the instant (ms since the epoch) that lease
-    /// expired: the time since then is nobody's clock time (see docs/scaling.md).
-    pub taken_over: Vec<(String, u64)>,
-    /// Unfinished games that had no lease at all (e.g. created before leases existed), now held.
-    pub new: Vec<String>,
 }

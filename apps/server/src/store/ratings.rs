@@ -11,8 +11,7 @@
 //! instances there are, and never half (a crash before the commit leaves neither the end nor
 //! the ratings; after it, both).
 
-use super::{GameRatings, GameRecord, SeatRating, Side, StoreError};
-use crate::ratings::Speed;
+use super::{GameRatings, GameRecord, SeatRating, Side, Speed, StoreError};
 use crown_rating::glicko::{rate_game, Glicko2, Outcome};
 
 /// One stored rating.

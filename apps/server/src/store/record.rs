@@ -29,6 +29,46 @@ pub struct TimeControl {
     pub increment_ms: u64,
 }
 
+/// The speed class of a time control; a user has one rating per variant and speed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Speed {
+    /// Estimated duration under 180 s.
+    Bullet,
+    /// Estimated duration 180 s to under 480 s.
+    Blitz,
+    /// Estimated duration 480 s to under 1500 s.
+    Rapid,
+    /// Estimated duration 1500 s or more.
+    Classical,
+}
+
+impl Speed {
+    /// The speed of `tc`: estimated duration = initial seconds + 40 x increment seconds
+    /// (lichess's rule), bullet < 180 s, blitz < 480 s, rapid < 1500 s, classical otherwise.
+    pub fn of(tc: TimeControl) -> Speed {
+        // In ms, so that fractions of a second are not rounded away.
+        let ms = tc
+            .initial_ms
+            .saturating_add(tc.increment_ms.saturating_mul(40));
+        match ms {
+            m if m < 180_000 => Speed::Bullet,
+            m if m < 480_000 => Speed::Blitz,
+            m if m < 1_500_000 => Speed::Rapid,
+            _ => Speed::Classical,
+        }
+    }
+
+    /// The speed's id in the API: `bullet`, `blitz`, `rapid` or `classical`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Speed::Bullet => "bullet",
+            Speed::Blitz => "blitz",
+            Speed::Rapid => "rapid",
+            Speed::Classical => "classical",
+        }
+    }
+}
+
 /// A result set by the players or the clock rather than by the board (the board's results are
 /// recomputed by replaying the moves).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -359,7 +399,7 @@ pub struct GameSummary {
 /// One stored chat message of a game (docs/api.md, chat).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ChatRecord {
-    /// Number of the message in its game (1, 2, ...), given by [`super::Store::add_chat`].
+    /// Number of the message in its game (1, 2, ...), given by [`super::ChatStore::add_chat`].
     pub n: u64,
     /// The writer's seat.
     pub color: Side,

@@ -10,7 +10,7 @@
 //!   sends an empty-id `Change` (messages may have been missed).
 
 use super::{db, PgStore};
-use crate::store::{Change, ChatRecord, Side, StoreError};
+use crate::store::{Change, ChatRecord, ChatStore, Side, StoreError};
 use postgres::{Client, NoTls};
 use std::time::Duration;
 
@@ -118,4 +118,23 @@ pub(super) fn listen(url: &str) -> Option<tokio::sync::mpsc::UnboundedReceiver<C
         })
         .ok()?;
     Some(rx)
+}
+
+impl ChatStore for PgStore {
+    fn add_chat(&self, game_id: &str, msg: &ChatRecord) -> Result<u64, StoreError> {
+        add(self, game_id, msg)
+    }
+
+    fn load_chat(
+        &self,
+        game_id: &str,
+        after: u64,
+        limit: usize,
+    ) -> Result<Vec<ChatRecord>, StoreError> {
+        load(self, game_id, after, limit)
+    }
+
+    fn chat_changes(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<Change>> {
+        listen(&self.url)
+    }
 }

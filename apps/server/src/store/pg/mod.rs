@@ -1,5 +1,5 @@
-//! PostgreSQL storage ([`PgStore`]) behind the same [`Store`] trait as SQLite, for several
-//! `crown-server` instances sharing one database (docs/scaling.md).
+//! PostgreSQL storage ([`PgStore`]) behind the same [`Store`](crate::store::Store) trait as
+//! SQLite, for several `crown-server` instances sharing one database (docs/scaling.md).
 //!
 //! - The same two tables and versioned `UPDATE` as [`crate::store::SqliteStore`], over a small
 //!   pool of connections (each call takes one; a broken connection is dropped and reopened).
@@ -12,10 +12,10 @@
 //!   (PostgreSQL delivers it only if the transaction commits) carrying the game's new version
 //!   and what the save wrote ([`ChangeState`], as JSON), or only `'<version> <id>'` when that
 //!   does not fit in a notification (8000 bytes); a listener thread with its own connection turns
-//!   them into [`Store::changes`].
+//!   them into [`Store::changes`](crate::store::Store::changes).
 //! - A `leases` table (`game_id`, `owner`, `expires_ms`) gives each unfinished game one owning
 //!   instance, which alone runs its clock (flag falls, expiry) and its engine moves
-//!   ([`Store::lease_round`]).
+//!   ([`LeaseStore::lease_round`](crate::store::LeaseStore::lease_round), `pg/leases.rs`).
 //! - Accounts and log-in sessions: the `users` and `sessions` tables (`pg/accounts.rs`).
 //! - Ratings and players' finished games: the `ratings` and `player_games` tables, written by
 //!   the committer in the transaction of the save that finishes a game (`pg/ratings.rs`).
@@ -26,17 +26,13 @@
 
 mod accounts;
 mod chat;
+mod games;
+mod leases;
 mod listen;
 mod ratings;
 
-use super::schema::{
-    meta_json, move_rows, schema, summary, Dialect, GameRow, RowUpdate, GAME_COLUMNS,
-    INSERT_COLUMNS, SUMMARY_COLUMNS,
-};
-use crate::store::{
-    Change, ChangeState, ChatRecord, GameRatings, GameRecord, GameSummary, Leases, MoveRecord,
-    Store, StoreError,
-};
+use super::schema::{move_rows, schema, Dialect, RowUpdate};
+use crate::store::{Change, ChangeState, GameRatings, GameRecord, StoreError};
 use postgres::error::SqlState;
 use postgres::{Client, NoTls};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -400,9 +396,9 @@ impl PgStore {
     }
 
     /// Save several games (distinct ids) in **one** transaction, each from its `keep_plies`
-    /// (as [`Store::save`]), and return each one's outcome in order: a game whose stored version
-    /// differs is a [`StoreError::Conflict`] and writes nothing, without failing the others.
-    /// A game saved gets its new version in `rec.version`.
+    /// (as [`Store::save`](crate::store::Store::save)), and return each one's outcome in order: a
+    /// game whose stored version differs is a [`StoreError::Conflict`] and writes nothing, without
+    /// failing the others. A game saved gets its new version in `rec.version`.
     pub fn save_batch(
         &self,
         saves: &mut [(&mut GameRecord, usize)],
@@ -507,384 +503,4 @@ fn listen_games(
         parse: parse_note,
     };
     listen::run(client, &channel, tx, true, false);
-}
-
-fn insert_moves(
-    tx: &mut postgres::Transaction<'_>,
-    rec: &GameRecord,
-    from: usize,
-) -> Result<(), StoreError> {
-    for (ply, text, at) in move_rows(rec, from) {
-        tx.execute(
-            "INSERT INTO moves (game_id, ply, text, at_ms) VALUES ($1, $2, $3, $4)",
-            &[&rec.id, &ply, &text, &at],
-        )
-        .map_err(db)?;
-    }
-    Ok(())
-}
-
-fn read_game(c: &mut Client, id: &str) -> Result<Option<GameRecord>, StoreError> {
-    let Some(r) = c
-        .query_opt(
-            &format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1"),
-            &[&id],
-        )
-        .map_err(db)?
-    else {
-        return Ok(None);
-    };
-    let row = GameRow {
-        variant: r.get(0),
-        start_fen: r.get(1),
-        status: r.get(2),
-        result: r.get(3),
-        meta: r.get(4),
-        created_ms: r.get(5),
-        updated_ms: r.get(6),
-        version: r.get(7),
-    };
-    let moves = c
-        .query(
-            "SELECT text, at_ms FROM moves WHERE game_id = $1 ORDER BY ply",
-            &[&id],
-        )
-        .map_err(db)?
-        .iter()
-        .map(|m| MoveRecord {
-            text: m.get(0),
-            at_ms: m.get::<_, i64>(1) as u64,
-        })
-        .collect();
-    row.into_record(id.to_string(), moves).map(Some)
-}
-
-impl Store for PgStore {
-    fn create(&self, rec: &GameRecord) -> Result<(), StoreError> {
-        self.with(|c| {
-            let mut tx = c.transaction().map_err(db)?;
-            tx.execute(
-                &format!(
-                    "INSERT INTO games ({INSERT_COLUMNS})
-                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)"
-                ),
-                &[
-                    &rec.id,
-                    &rec.variant,
-                    &rec.start_fen,
-                    &rec.status,
-                    &rec.result,
-                    &meta_json(rec),
-                    &(rec.moves.len() as i64),
-                    &(rec.created_ms as i64),
-                    &(rec.updated_ms as i64),
-                    &(rec.version as i64),
-                ],
-            )
-            .map_err(db)?;
-            insert_moves(&mut tx, rec, 0)?;
-            tx.commit().map_err(db)
-        })
-    }
-
-    fn save(&self, rec: &mut GameRecord, keep_plies: usize) -> Result<(), StoreError> {
-        self.save_batch(&mut [(rec, keep_plies)])
-            .pop()
-            .unwrap_or(Err(StoreError::Closed))
-    }
-
-    fn save_rows(&self, recs: &mut [GameRecord]) -> Result<(), StoreError> {
-        let mut saves: Vec<(&mut GameRecord, usize)> = recs
-            .iter_mut()
-            .map(|r| {
-                let keep = r.moves.len();
-                (r, keep)
-            })
-            .collect();
-        self.save_batch(&mut saves).into_iter().collect()
-    }
-
-    fn load(&self, id: &str) -> Result<Option<GameRecord>, StoreError> {
-        self.with(|c| read_game(c, id))
-    }
-
-    fn list(&self, status: Option<&str>, limit: usize) -> Result<Vec<GameSummary>, StoreError> {
-        let rows = self.with(|c| {
-            c.query(
-                &format!(
-                    "SELECT {SUMMARY_COLUMNS} FROM games
-                     WHERE ($1::TEXT IS NULL OR status = $1)
-                       AND ((meta::jsonb ->> 'public') = 'true' OR (meta::jsonb ->> 'rated') = 'true')
-                     ORDER BY updated_ms DESC, id LIMIT $2"
-                ),
-                &[&status, &(limit as i64)],
-            )
-            .map_err(db)
-        })?;
-        Ok(rows
-            .iter()
-            .map(|r| {
-                summary(
-                    (r.get(0), r.get(1), r.get(2), r.get(3)),
-                    [r.get(4), r.get(5), r.get(6)],
-                )
-            })
-            .collect())
-    }
-
-    fn unfinished(&self) -> Result<Vec<String>, StoreError> {
-        Ok(self
-            .with(|c| {
-                c.query(
-                    "SELECT id FROM games WHERE status NOT IN ('finished', 'aborted')",
-                    &[],
-                )
-                .map_err(db)
-            })?
-            .iter()
-            .map(|r| r.get(0))
-            .collect())
-    }
-
-    fn heartbeat(&self, now_ms: u64) -> Result<(), StoreError> {
-        self.with(|c| {
-            c.execute(
-                "INSERT INTO server_meta (key, value) VALUES ('heartbeat_ms', $1)
-                 ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
-                &[&(now_ms as i64)],
-            )
-            .map_err(db)
-        })?;
-        Ok(())
-    }
-
-    fn last_heartbeat(&self) -> Result<Option<u64>, StoreError> {
-        Ok(self
-            .with(|c| {
-                c.query_opt(
-                    "SELECT value FROM server_meta WHERE key = 'heartbeat_ms'",
-                    &[],
-                )
-                .map_err(db)
-            })?
-            .map(|r| r.get::<_, i64>(0) as u64))
-    }
-
-    fn shared(&self) -> bool {
-        true
-    }
-
-    fn add_chat(&self, game_id: &str, msg: &ChatRecord) -> Result<Option<u64>, StoreError> {
-        chat::add(self, game_id, msg).map(Some)
-    }
-
-    fn load_chat(
-        &self,
-        game_id: &str,
-        after: u64,
-        limit: usize,
-    ) -> Result<Vec<ChatRecord>, StoreError> {
-        chat::load(self, game_id, after, limit)
-    }
-
-    fn chat_changes(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<Change>> {
-        chat::listen(&self.url)
-    }
-
-    fn accounts(&self) -> Option<&dyn crate::store::AccountStore> {
-        Some(self)
-    }
-
-    fn ratings(&self) -> Option<&dyn crate::store::RatingStore> {
-        Some(self)
-    }
-
-    fn version(&self, id: &str) -> Result<Option<u64>, StoreError> {
-        Ok(self
-            .with(|c| {
-                c.query_opt("SELECT version FROM games WHERE id = $1", &[&id])
-                    .map_err(db)
-            })?
-            .map(|r| r.get::<_, i64>(0) as u64))
-    }
-
-    fn changes(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<Change>> {
-        self.changes
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .take()
-    }
-
-    fn listening(&self) -> Option<u64> {
-        match self.listening.load(Ordering::SeqCst) {
-            0 => None,
-            g => Some(g),
-        }
-    }
-
-    fn claim_lease(&self, id: &str, owner: &str, until_ms: u64) -> Result<bool, StoreError> {
-        let n = self.with(|c| {
-            c.execute(
-                "INSERT INTO leases (game_id, owner, expires_ms) VALUES ($1, $2, $3)
-                 ON CONFLICT (game_id) DO NOTHING",
-                &[&id, &owner, &(until_ms as i64)],
-            )
-            .map_err(db)
-        })?;
-        Ok(n == 1)
-    }
-
-    fn lease_round(
-        &self,
-        owner: &str,
-        now_ms: u64,
-        ttl_ms: u64,
-        take_limit: usize,
-    ) -> Result<Leases, StoreError> {
-        let now = now_ms as i64;
-        let until = now_ms.saturating_add(ttl_ms) as i64;
-        self.with(|c| {
-            let mut tx = c.transaction().map_err(db)?;
-            tx.execute(
-                "DELETE FROM leases l USING games g WHERE l.game_id = g.id AND g.status IN ('finished', 'aborted')",
-                &[],
-            )
-            .map_err(db)?;
-            let renewed = tx
-                .query(
-                    "UPDATE leases SET expires_ms = $3 WHERE owner = $1 AND expires_ms >= $2
-                     RETURNING game_id",
-                    &[&owner, &now, &until],
-                )
-                .map_err(db)?
-                .iter()
-                .map(|r| r.get(0))
-                .collect();
-            let mut leases = take(&mut tx, owner, now_ms, ttl_ms, take_limit)?;
-            tx.commit().map_err(db)?;
-            leases.renewed = renewed;
-            Ok(leases)
-        })
-    }
-
-    fn take_leases(
-        &self,
-        owner: &str,
-        now_ms: u64,
-        ttl_ms: u64,
-        limit: usize,
-    ) -> Result<Leases, StoreError> {
-        self.with(|c| {
-            let mut tx = c.transaction().map_err(db)?;
-            let leases = take(&mut tx, owner, now_ms, ttl_ms, limit)?;
-            tx.commit().map_err(db)?;
-            Ok(leases)
-        })
-    }
-
-    fn load_many(&self, ids: &[String]) -> Result<Vec<GameRecord>, StoreError> {
-        if ids.is_empty() {
-            return Ok(Vec::new());
-        }
-        self.with(|c| {
-            // One snapshot for the rows and their moves: a move committed between the two reads
-            // is in neither or in both.
-            let mut tx = c
-                .build_transaction()
-                .isolation_level(postgres::IsolationLevel::RepeatableRead)
-                .read_only(true)
-                .start()
-                .map_err(db)?;
-            let rows = tx
-                .query(
-                    &format!("SELECT id, {GAME_COLUMNS} FROM games WHERE id = ANY($1)"),
-                    &[&ids],
-                )
-                .map_err(db)?;
-            let mut moves: std::collections::HashMap<String, Vec<MoveRecord>> =
-                std::collections::HashMap::new();
-            for m in tx
-                .query(
-                    "SELECT game_id, text, at_ms FROM moves WHERE game_id = ANY($1)
-                     ORDER BY game_id, ply",
-                    &[&ids],
-                )
-                .map_err(db)?
-            {
-                moves.entry(m.get(0)).or_default().push(MoveRecord {
-                    text: m.get(1),
-                    at_ms: m.get::<_, i64>(2) as u64,
-                });
-            }
-            tx.commit().map_err(db)?;
-            rows.iter()
-                .map(|r| {
-                    let id: String = r.get(0);
-                    let row = GameRow {
-                        variant: r.get(1),
-                        start_fen: r.get(2),
-                        status: r.get(3),
-                        result: r.get(4),
-                        meta: r.get(5),
-                        created_ms: r.get(6),
-                        updated_ms: r.get(7),
-                        version: r.get(8),
-                    };
-                    let m = moves.remove(&id).unwrap_or_default();
-                    row.into_record(id, m)
-                })
-                .collect()
-        })
-    }
-}
-
-/// [`Store::take_leases`] inside transaction `tx`.
-fn take(
-    tx: &mut postgres::Transaction<'_>,
-    owner: &str,
-    now_ms: u64,
-    ttl_ms: u64,
-    limit: usize,
-) -> Result<Leases, StoreError> {
-    let now = now_ms as i64;
-    let until = now_ms.saturating_add(ttl_ms) as i64;
-    let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-    // Rows locked by another instance's round are left to it (SKIP LOCKED): exactly one
-    // instance takes each expired lease.
-    let taken_over: Vec<(String, u64)> = tx
-        .query(
-            "UPDATE leases SET owner = $1, expires_ms = $3
-             FROM (SELECT game_id, expires_ms AS old FROM leases WHERE expires_ms < $2
-                   ORDER BY expires_ms LIMIT $4 FOR UPDATE SKIP LOCKED) o
-             WHERE leases.game_id = o.game_id
-             RETURNING leases.game_id, o.old",
-            &[&owner, &now, &until, &limit],
-        )
-        .map_err(db)?
-        .iter()
-        .map(|r| (r.get(0), r.get::<_, i64>(1) as u64))
-        .collect();
-    let left = limit - taken_over.len() as i64;
-    let new = if left > 0 {
-        tx.query(
-            "INSERT INTO leases (game_id, owner, expires_ms)
-             SELECT id, $1, $2 FROM games g WHERE status NOT IN ('finished', 'aborted')
-               AND created_ms < $3
-               AND NOT EXISTS (SELECT 1 FROM leases l WHERE l.game_id = g.id)
-             LIMIT $4
-             ON CONFLICT (game_id) DO NOTHING RETURNING game_id",
-            &[&owner, &until, &(now - ttl_ms as i64), &left],
-        )
-        .map_err(db)?
-        .iter()
-        .map(|r| r.get(0))
-        .collect()
-    } else {
-        Vec::new()
-    };
-    Ok(Leases {
-        renewed: Vec::new(),
-        taken_over,
-        new,
-    })
 }

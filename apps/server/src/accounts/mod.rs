@@ -12,18 +12,18 @@
 //! - No password or token is ever written to the log: none of the types holding one implements
 //!   `Debug`, and nothing here logs a request's values.
 
-use crate::app::App;
+use crate::blocking;
 use crate::config::Config;
 use crate::error::{Detail, Error, ErrorKind};
+use crate::games::live::now_ms;
 use crate::limit::RateLimiter;
-use crate::live::now_ms;
-use crate::store::{AccountStore, SessionRecord, StoreError, UserRecord};
+use crate::store::{AccountStore, SessionRecord, Store, StoreError, UserRecord};
 use crate::token::{random_hex, token_hash};
 use argon2::password_hash::{PasswordHasher, PasswordVerifier};
 use argon2::Argon2;
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 /// Shortest username, in characters.
 pub const USERNAME_MIN: usize = 3;
@@ -34,17 +34,21 @@ pub const PASSWORD_MIN: usize = 8;
 /// Longest password, in characters.
 pub const PASSWORD_MAX: usize = 256;
 
-/// The per-server state of accounts: the log-in rate limits and a count of password checks.
+/// The accounts feature: the store's accounts and sessions, the log-in rate limits and a count of
+/// password checks. Sign-up, log-in, log-out, change of password and the session of a request are
+/// its methods.
 pub struct Accounts {
+    store: Arc<dyn Store>,
+    session_ttl_ms: u64,
     by_ip: RateLimiter,
     by_user: RateLimiter<String>,
-    checks: AtomicU64,
+    checks: Arc<AtomicU64>,
 }
 
 impl Accounts {
-    /// The limits of `config` ([`Config::login_per_min_per_ip`],
-    /// [`Config::login_per_min_per_user`]).
-    pub fn new(config: &Config) -> Accounts {
+    /// The accounts of `store`, with the limits of `config` ([`Config::login_per_min_per_ip`],
+    /// [`Config::login_per_min_per_user`]) and its [`Config::session_ttl_ms`].
+    pub fn new(config: &Config, store: Arc<dyn Store>) -> Accounts {
         // Make the dummy hash now, in the background, so that the first log-in with an unknown
         // username does not take longer than one with a known one.
         let _ = std::thread::Builder::new()
@@ -54,9 +58,11 @@ impl Accounts {
             });
         let (ip, user) = (config.login_per_min_per_ip, config.login_per_min_per_user);
         Accounts {
+            store,
+            session_ttl_ms: config.session_ttl_ms,
             by_ip: RateLimiter::keyed(f64::from(ip) / 60.0, ip),
             by_user: RateLimiter::keyed(f64::from(user) / 60.0, user),
-            checks: AtomicU64::new(0),
+            checks: Arc::new(AtomicU64::new(0)),
         }
     }
 
@@ -101,26 +107,6 @@ pub fn login_required() -> Error {
         "login_required",
         "a rated game's seat needs a log-in session (POST /api/login)",
     )
-}
-
-/// The account of the request's session cookie, if it carries a valid one; `None` for a guest
-/// (no cookie, an unknown or expired session, or a server without accounts).
-///
-/// # Errors
-/// `storage`.
-pub async fn seat_account(
-    app: &App,
-    token: Option<String>,
-) -> Result<Option<crate::store::SeatAccount>, Error> {
-    let Some(token) = token else { return Ok(None) };
-    match session_user(app, &token).await {
-        Ok(u) => Ok(u.map(|u| crate::store::SeatAccount {
-            user_id: u.id,
-            name: u.name,
-        })),
-        Err(e) if e.code == "accounts_unavailable" => Ok(None),
-        Err(e) => Err(e),
-    }
 }
 
 /// The key a username is unique under: its lower case.
@@ -210,185 +196,191 @@ fn verify(password: &str, phc: &str) -> bool {
         .is_ok()
 }
 
-/// [`verify`] on a blocking thread, counted in [`Accounts::password_checks`].
-async fn check(app: &App, password: &str, phc: String) -> Result<bool, Error> {
-    let (pw, a) = (password.to_string(), app.clone());
-    blocking(move || {
-        let ok = verify(&pw, &phc);
-        a.accounts.checks.fetch_add(1, Ordering::SeqCst);
-        ok
-    })
-    .await
-}
-
-/// Run `f` on the store's accounts on a blocking thread.
-///
-/// # Errors
-/// `accounts_unavailable` (503) for a store without accounts; `storage` when it fails.
-async fn with_store<T: Send + 'static>(
-    app: &App,
-    f: impl FnOnce(&dyn AccountStore) -> Result<T, StoreError> + Send + 'static,
-) -> Result<T, Error> {
-    let store = app.store.clone();
-    tokio::task::spawn_blocking(move || store.accounts().map(f))
-        .await
-        .map_err(Error::storage)?
-        .ok_or_else(|| {
-            Error::new(
-                ErrorKind::Full,
-                "accounts_unavailable",
-                "this server's store keeps no accounts",
-            )
-        })?
-        .map_err(Error::storage)
-}
-
-/// Run `f` (password hashing) on a blocking thread.
-async fn blocking<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> Result<T, Error> {
-    tokio::task::spawn_blocking(f)
-        .await
-        .map_err(|e| Error::new(ErrorKind::Internal, "internal", e.to_string()))
-}
-
-/// Take one log-in attempt from the bucket of `ip` and of the username `name`.
-fn take_attempt(app: &App, ip: Option<IpAddr>, name: Option<&str>) -> Result<(), Error> {
-    app.accounts.by_ip.check(ip).map_err(limited)?;
-    if let Some(name) = name {
-        // A username too long to be valid still counts, under a bounded key.
-        let key: String = name_key(name).chars().take(USERNAME_MAX + 1).collect();
-        app.accounts.by_user.check(key).map_err(limited)?;
-    }
-    Ok(())
-}
-
-/// A new session for `user`: stored (hashed) and returned as the token for the cookie.
-async fn open_session(app: &App, user: &UserRecord) -> Result<String, Error> {
-    let token = random_hex(32)?;
-    let now = now_ms();
-    let s = SessionRecord {
-        token_hash: token_hash(&token),
-        user_id: user.id.clone(),
-        created_ms: now,
-        expires_ms: now.saturating_add(app.config.session_ttl_ms),
-    };
-    with_store(app, move |st| st.create_session(&s)).await?;
-    Ok(token)
-}
-
-/// Create the account `name` with `password` and open a session for it; returns the account
-/// and the session token. Sign-ups count against the per-address log-in limit.
-///
-/// # Errors
-/// `login_rate_limited` (429), `bad_username`, `bad_password` (400), `username_taken` (409, the
-/// name in any case), `accounts_unavailable`, `storage`.
-pub async fn sign_up(
-    app: &App,
-    ip: Option<IpAddr>,
-    name: &str,
-    password: &str,
-) -> Result<(UserRecord, String), Error> {
-    take_attempt(app, ip, None)?;
-    check_username(name)?;
-    check_password(password)?;
-    let pw = password.to_string();
-    let password_hash = blocking(move || hash(&pw)).await??;
-    let user = UserRecord {
-        id: random_hex(8)?,
-        name: name.to_string(),
-        name_key: name_key(name),
-        password_hash,
-        created_ms: now_ms(),
-    };
-    let u = user.clone();
-    if !with_store(app, move |st| st.create_user(&u)).await? {
-        return Err(Error::conflict(
-            "username_taken",
-            format!("the username '{name}' is taken (usernames ignore case)"),
-        ));
-    }
-    tracing::info!(user = %user.id, "account created");
-    let token = open_session(app, &user).await?;
-    Ok((user, token))
-}
-
-/// Log in as `name` with `password`; returns the account and a new session token.
-///
-/// # Errors
-/// `login_rate_limited` (429, per address and per username), `bad_credentials` (401, the same
-/// for an unknown username and a wrong password), `accounts_unavailable`, `storage`.
-pub async fn log_in(
-    app: &App,
-    ip: Option<IpAddr>,
-    name: &str,
-    password: &str,
-) -> Result<(UserRecord, String), Error> {
-    take_attempt(app, ip, Some(name))?;
-    let key = name_key(name);
-    let user = with_store(app, move |st| st.user_by_name(&key)).await?;
-    let phc = user
-        .as_ref()
-        .map_or_else(|| dummy_hash().to_string(), |u| u.password_hash.clone());
-    let ok = check(app, password, phc).await?;
-    match user {
-        Some(user) if ok => {
-            let token = open_session(app, &user).await?;
-            Ok((user, token))
+impl Accounts {
+    /// The account of the request's session cookie, if it carries a valid one; `None` for a guest
+    /// (no cookie, an unknown or expired session, or a server without accounts).
+    ///
+    /// # Errors
+    /// `storage`.
+    pub async fn seat_account(
+        &self,
+        token: Option<String>,
+    ) -> Result<Option<crate::store::SeatAccount>, Error> {
+        let Some(token) = token else { return Ok(None) };
+        match self.session_user(&token).await {
+            Ok(u) => Ok(u.map(|u| crate::store::SeatAccount {
+                user_id: u.id,
+                name: u.name,
+            })),
+            Err(e) if e.code == "accounts_unavailable" => Ok(None),
+            Err(e) => Err(e),
         }
-        _ => Err(bad_credentials()),
     }
-}
 
-/// The account of session `token`, if it is a live session.
-///
-/// # Errors
-/// `accounts_unavailable`, `storage`.
-pub async fn session_user(app: &App, token: &str) -> Result<Option<UserRecord>, Error> {
-    let h = token_hash(token);
-    let now = now_ms();
-    with_store(app, move |st| st.session_user(&h, now)).await
-}
-
-/// End session `token` (nothing if it is not a session).
-///
-/// # Errors
-/// `accounts_unavailable`, `storage`.
-pub async fn log_out(app: &App, token: &str) -> Result<(), Error> {
-    let h = token_hash(token);
-    with_store(app, move |st| st.delete_session(&h)).await
-}
-
-/// Change the password of the account of session `token` from `old` to `new`, ending every
-/// other session of the account (this one stays open). Counts against the username's log-in
-/// limit.
-///
-/// # Errors
-/// `not_logged_in` (401), `login_rate_limited` (429), `wrong_password` (400: `old` is not the
-/// password), `bad_password` (400), `accounts_unavailable`, `storage`.
-pub async fn change_password(
-    app: &App,
-    ip: Option<IpAddr>,
-    token: &str,
-    old: &str,
-    new: &str,
-) -> Result<UserRecord, Error> {
-    let user = session_user(app, token).await?.ok_or_else(not_logged_in)?;
-    take_attempt(app, ip, Some(&user.name))?;
-    check_password(new)?;
-    if !check(app, old, user.password_hash.clone()).await? {
-        return Err(Error::invalid(
-            "wrong_password",
-            "the current password is not right",
-        ));
+    /// [`verify`] on a blocking thread, counted in [`Accounts::password_checks`].
+    async fn check(&self, password: &str, phc: String) -> Result<bool, Error> {
+        let (pw, checks) = (password.to_string(), self.checks.clone());
+        blocking::cpu(move || {
+            let ok = verify(&pw, &phc);
+            checks.fetch_add(1, Ordering::SeqCst);
+            ok
+        })
+        .await
     }
-    let pw = new.to_string();
-    let new_hash = blocking(move || hash(&pw)).await??;
-    let (id, h, keep) = (user.id.clone(), new_hash.clone(), token_hash(token));
-    with_store(app, move |st| st.set_password(&id, &h, &keep)).await?;
-    tracing::info!(user = %user.id, "password changed");
-    Ok(UserRecord {
-        password_hash: new_hash,
-        ..user
-    })
+
+    /// Run `f` on the store's accounts on a blocking thread.
+    ///
+    /// # Errors
+    /// `accounts_unavailable` (503) for a store without accounts; `storage` when it fails.
+    async fn with_store<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&dyn AccountStore) -> Result<T, StoreError> + Send + 'static,
+    ) -> Result<T, Error> {
+        let store = self.store.clone();
+        blocking::store_part(move || store.accounts().map(f)).await
+    }
+
+    /// Take one log-in attempt from the bucket of `ip` and of the username `name`.
+    fn take_attempt(&self, ip: Option<IpAddr>, name: Option<&str>) -> Result<(), Error> {
+        self.by_ip.check(ip).map_err(limited)?;
+        if let Some(name) = name {
+            // A username too long to be valid still counts, under a bounded key.
+            let key: String = name_key(name).chars().take(USERNAME_MAX + 1).collect();
+            self.by_user.check(key).map_err(limited)?;
+        }
+        Ok(())
+    }
+
+    /// A new session for `user`: stored (hashed) and returned as the token for the cookie.
+    async fn open_session(&self, user: &UserRecord) -> Result<String, Error> {
+        let token = random_hex(32)?;
+        let now = now_ms();
+        let s = SessionRecord {
+            token_hash: token_hash(&token),
+            user_id: user.id.clone(),
+            created_ms: now,
+            expires_ms: now.saturating_add(self.session_ttl_ms),
+        };
+        self.with_store(move |st| st.create_session(&s)).await?;
+        Ok(token)
+    }
+
+    /// Create the account `name` with `password` and open a session for it; returns the account
+    /// and the session token. Sign-ups count against the per-address log-in limit.
+    ///
+    /// # Errors
+    /// `login_rate_limited` (429), `bad_username`, `bad_password` (400), `username_taken` (409,
+    /// the name in any case), `accounts_unavailable`, `storage`.
+    pub async fn sign_up(
+        &self,
+        ip: Option<IpAddr>,
+        name: &str,
+        password: &str,
+    ) -> Result<(UserRecord, String), Error> {
+        self.take_attempt(ip, None)?;
+        check_username(name)?;
+        check_password(password)?;
+        let pw = password.to_string();
+        let password_hash = blocking::cpu(move || hash(&pw)).await??;
+        let user = UserRecord {
+            id: random_hex(8)?,
+            name: name.to_string(),
+            name_key: name_key(name),
+            password_hash,
+            created_ms: now_ms(),
+        };
+        let u = user.clone();
+        if !self.with_store(move |st| st.create_user(&u)).await? {
+            return Err(Error::conflict(
+                "username_taken",
+                format!("the username '{name}' is taken (usernames ignore case)"),
+            ));
+        }
+        tracing::info!(user = %user.id, "account created");
+        let token = self.open_session(&user).await?;
+        Ok((user, token))
+    }
+
+    /// Log in as `name` with `password`; returns the account and a new session token.
+    ///
+    /// # Errors
+    /// `login_rate_limited` (429, per address and per username), `bad_credentials` (401, the same
+    /// for an unknown username and a wrong password), `accounts_unavailable`, `storage`.
+    pub async fn log_in(
+        &self,
+        ip: Option<IpAddr>,
+        name: &str,
+        password: &str,
+    ) -> Result<(UserRecord, String), Error> {
+        self.take_attempt(ip, Some(name))?;
+        let key = name_key(name);
+        let user = self.with_store(move |st| st.user_by_name(&key)).await?;
+        let phc = user
+            .as_ref()
+            .map_or_else(|| dummy_hash().to_string(), |u| u.password_hash.clone());
+        let ok = self.check(password, phc).await?;
+        match user {
+            Some(user) if ok => {
+                let token = self.open_session(&user).await?;
+                Ok((user, token))
+            }
+            _ => Err(bad_credentials()),
+        }
+    }
+
+    /// The account of session `token`, if it is a live session.
+    ///
+    /// # Errors
+    /// `accounts_unavailable`, `storage`.
+    pub async fn session_user(&self, token: &str) -> Result<Option<UserRecord>, Error> {
+        let h = token_hash(token);
+        let now = now_ms();
+        self.with_store(move |st| st.session_user(&h, now)).await
+    }
+
+    /// End session `token` (nothing if it is not a session).
+    ///
+    /// # Errors
+    /// `accounts_unavailable`, `storage`.
+    pub async fn log_out(&self, token: &str) -> Result<(), Error> {
+        let h = token_hash(token);
+        self.with_store(move |st| st.delete_session(&h)).await
+    }
+
+    /// Change the password of the account of session `token` from `old` to `new`, ending every
+    /// other session of the account (this one stays open). Counts against the username's log-in
+    /// limit.
+    ///
+    /// # Errors
+    /// `not_logged_in` (401), `login_rate_limited` (429), `wrong_password` (400: `old` is not the
+    /// password), `bad_password` (400), `accounts_unavailable`, `storage`.
+    pub async fn change_password(
+        &self,
+        ip: Option<IpAddr>,
+        token: &str,
+        old: &str,
+        new: &str,
+    ) -> Result<UserRecord, Error> {
+        let user = self.session_user(token).await?.ok_or_else(not_logged_in)?;
+        self.take_attempt(ip, Some(&user.name))?;
+        check_password(new)?;
+        if !self.check(old, user.password_hash.clone()).await? {
+            return Err(Error::invalid(
+                "wrong_password",
+                "the current password is not right",
+            ));
+        }
+        let pw = new.to_string();
+        let new_hash = blocking::cpu(move || hash(&pw)).await??;
+        let (id, h, keep) = (user.id.clone(), new_hash.clone(), token_hash(token));
+        self.with_store(move |st| st.set_password(&id, &h, &keep))
+            .await?;
+        tracing::info!(user = %user.id, "password changed");
+        Ok(UserRecord {
+            password_hash: new_hash,
+            ..user
+        })
+    }
 }
 
 #[cfg(test)]

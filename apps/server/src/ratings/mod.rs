@@ -6,13 +6,16 @@
 //! period for both players, τ 0.5, a new player 1500/350/0.06) is made by the store in the
 //! transaction of the save that finishes a rated game (store/ratings.rs), exactly once per game.
 
-use crate::app::App;
+use crate::blocking;
 use crate::error::{Error, ErrorKind};
-use crate::live::Live;
+use crate::games::live::Live;
 use crate::store::{
     GameFilter, GameMeta, GameRatings, PlayerGame, RatingRecord, RatingStore, SeatAccount,
-    SeatRating, StoreError, TimeControl, UserRecord,
+    SeatRating, Store, StoreError, TimeControl, UserRecord,
 };
+use std::sync::Arc;
+
+pub use crate::store::Speed;
 use crown_rating::glicko::Glicko2;
 use serde::Serialize;
 
@@ -30,46 +33,6 @@ pub const ARCHIVE_MAX: usize = 100;
 pub const ARCHIVE_DEFAULT: usize = 50;
 /// Most games in one PDN download of a user's archive (`limit`), and its default.
 pub const ARCHIVE_PDN_MAX: usize = 500;
-
-/// The speed class of a time control; a user has one rating per variant and speed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Speed {
-    /// Estimated duration under 180 s.
-    Bullet,
-    /// Estimated duration 180 s to under 480 s.
-    Blitz,
-    /// Estimated duration 480 s to under 1500 s.
-    Rapid,
-    /// Estimated duration 1500 s or more.
-    Classical,
-}
-
-impl Speed {
-    /// The speed of `tc`: estimated duration = initial seconds + 40 x increment seconds
-    /// (lichess's rule), bullet < 180 s, blitz < 480 s, rapid < 1500 s, classical otherwise.
-    pub fn of(tc: TimeControl) -> Speed {
-        // In ms, so that fractions of a second are not rounded away.
-        let ms = tc
-            .initial_ms
-            .saturating_add(tc.increment_ms.saturating_mul(40));
-        match ms {
-            m if m < 180_000 => Speed::Bullet,
-            m if m < 480_000 => Speed::Blitz,
-            m if m < 1_500_000 => Speed::Rapid,
-            _ => Speed::Classical,
-        }
-    }
-
-    /// The speed's id in the API: `bullet`, `blitz`, `rapid` or `classical`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Speed::Bullet => "bullet",
-            Speed::Blitz => "blitz",
-            Speed::Rapid => "rapid",
-            Speed::Classical => "classical",
-        }
-    }
-}
 
 /// The speed named `s`, if it is one.
 pub fn speed_named(s: &str) -> Option<Speed> {
@@ -94,78 +57,6 @@ pub fn pdn_tags(meta: &GameMeta) -> Vec<(&'static str, String)> {
         tags.push(("BlackRatingDiff", format!("{b:+}")));
     }
     tags
-}
-
-/// `accounts_unavailable` (503): the store keeps no accounts (nor ratings).
-fn unavailable() -> Error {
-    Error::new(
-        ErrorKind::Full,
-        "accounts_unavailable",
-        "this server's store keeps no accounts",
-    )
-}
-
-/// Run `f` on the store's ratings on a blocking thread.
-///
-/// # Errors
-/// `accounts_unavailable` (503), `storage`.
-async fn with_ratings<T: Send + 'static>(
-    app: &App,
-    f: impl FnOnce(&dyn RatingStore) -> Result<T, StoreError> + Send + 'static,
-) -> Result<T, Error> {
-    let store = app.store.clone();
-    tokio::task::spawn_blocking(move || store.ratings().map(f))
-        .await
-        .map_err(Error::storage)?
-        .ok_or_else(unavailable)?
-        .map_err(Error::storage)
-}
-
-/// The current ratings of `keys` (`(user_id, variant, speed)`), in order: a player without a
-/// rated game of that variant and speed has a new player's (1500, RD 350, σ 0.06).
-///
-/// # Errors
-/// `accounts_unavailable`, `storage`.
-pub async fn current(
-    app: &App,
-    keys: Vec<(String, String, String)>,
-) -> Result<Vec<Glicko2>, Error> {
-    if keys.is_empty() {
-        return Ok(Vec::new());
-    }
-    let found = with_ratings(app, move |s| s.ratings_of(&keys)).await?;
-    Ok(found
-        .into_iter()
-        .map(|r| r.map(|r| r.rating).unwrap_or_default())
-        .collect())
-}
-
-/// The pre-game ratings a rated game shows while it is played, taken when its second seat is
-/// taken: `users` are the seats' accounts (`(black, white)`), read for the game's variant and
-/// `tc`'s speed. `None` unless the game is rated, timed and both accounts are known.
-///
-/// # Errors
-/// `accounts_unavailable`, `storage`.
-pub async fn pregame(
-    app: &App,
-    variant: &str,
-    tc: Option<TimeControl>,
-    users: (Option<&SeatAccount>, Option<&SeatAccount>),
-) -> Result<Option<GameRatings>, Error> {
-    let (Some(tc), (Some(b), Some(w))) = (tc, users) else {
-        return Ok(None);
-    };
-    let speed = Speed::of(tc).name().to_string();
-    let key = |a: &SeatAccount| (a.user_id.clone(), variant.to_string(), speed.clone());
-    let r = current(app, vec![key(b), key(w)]).await?;
-    let seat = |before| SeatRating {
-        before,
-        after: None,
-    };
-    Ok(Some(GameRatings {
-        black: seat(r[0]),
-        white: seat(r[1]),
-    }))
 }
 
 /// `400 code`: `what` must be one of `allowed`.
@@ -233,55 +124,6 @@ pub struct Ranked {
     pub games: u64,
     /// Whether the rating is provisional (deviation above 110).
     pub provisional: bool,
-}
-
-/// The leaderboard of `variant` and `speed`: every account with a rated game of them, best
-/// first, at most `limit`.
-///
-/// # Errors
-/// `bad_variant`, `bad_speed` (400), `accounts_unavailable`, `storage`.
-pub async fn leaderboard(
-    app: &App,
-    variant: String,
-    speed: String,
-    limit: usize,
-) -> Result<Vec<Ranked>, Error> {
-    check_variant(&variant)?;
-    check_speed(&speed)?;
-    let rows = with_ratings(app, move |s| s.leaderboard(&variant, &speed, limit)).await?;
-    Ok(rows
-        .into_iter()
-        .enumerate()
-        .map(|(i, (name, r))| Ranked {
-            rank: i + 1,
-            name,
-            rating: r.rating.rating.round() as i64,
-            deviation: r.rating.deviation.round() as i64,
-            games: r.games,
-            provisional: r.rating.provisional(),
-        })
-        .collect())
-}
-
-/// The account named `name` (any case).
-///
-/// # Errors
-/// `404 not_found`, `accounts_unavailable`, `storage`.
-pub async fn user_named(app: &App, name: &str) -> Result<UserRecord, Error> {
-    let key = crate::accounts::name_key(name);
-    let store = app.store.clone();
-    let user = tokio::task::spawn_blocking(move || store.accounts().map(|a| a.user_by_name(&key)))
-        .await
-        .map_err(Error::storage)?
-        .ok_or_else(unavailable)?
-        .map_err(Error::storage)?;
-    user.ok_or_else(|| {
-        Error::new(
-            ErrorKind::NotFound,
-            "not_found",
-            format!("no user named '{name}'"),
-        )
-    })
 }
 
 /// One rating of a user's page.
@@ -360,48 +202,6 @@ pub struct UserPage {
     pub history: Vec<HistoryPoint>,
 }
 
-/// The page of the user named `name`.
-///
-/// # Errors
-/// `404 not_found`, `accounts_unavailable`, `storage`.
-pub async fn user_page(app: &App, name: &str) -> Result<UserPage, Error> {
-    let u = user_named(app, name).await?;
-    let id = u.id.clone();
-    let (ratings, counts, history) = with_ratings(app, move |s| {
-        Ok((
-            s.user_ratings(&id)?,
-            s.outcome_counts(&id)?,
-            s.rating_history(&id)?,
-        ))
-    })
-    .await?;
-    let mut all = Counts::default();
-    let mut rated = Counts::default();
-    for (r, outcome, n) in counts {
-        all.add(&outcome, n);
-        if r {
-            rated.add(&outcome, n);
-        }
-    }
-    Ok(UserPage {
-        user: serde_json::json!({"id": u.id, "name": u.name, "created_ms": u.created_ms}),
-        ratings: ratings.into_iter().map(rating_view).collect(),
-        counts: all,
-        rated_counts: rated,
-        history: history
-            .into_iter()
-            .map(|p| HistoryPoint {
-                rating: p.after.map_or(0, |a| a.rating.round() as i64),
-                rating_diff: p.rating_diff(),
-                variant: p.variant,
-                speed: p.speed,
-                game_id: p.game_id,
-                ended_ms: p.ended_ms,
-            })
-            .collect(),
-    })
-}
-
 fn rating_view(r: RatingRecord) -> RatingView {
     RatingView {
         provisional: r.rating.provisional(),
@@ -453,7 +253,7 @@ pub struct ArchivedGame {
     pub rating_diff: Option<i64>,
 }
 
-/// The filters of a user's archive as given in the query (each checked by [`archive`]).
+/// The filters of a user's archive as given in the query (each checked by [`Ratings::archive`]).
 #[derive(Debug, Default, serde::Deserialize)]
 pub struct ArchiveQuery {
     /// `american`, `pool` or `impasse`.
@@ -477,107 +277,6 @@ pub struct Archive {
     pub games: Vec<(PlayerGame, Live)>,
     /// Where the next page starts, if there is one.
     pub next_before_ms: Option<u64>,
-}
-
-/// The finished games of the user named `name` matching `q`, newest first, at most the query's
-/// `limit` (`default` when absent, at most `max`). A private casual game is listed only when
-/// `viewer` is that account. Games ending in the same millisecond are never split between two
-/// pages: a page ends before them, or, when more than `limit` games ended in that millisecond,
-/// the page is all of them (longer than `limit`).
-///
-/// # Errors
-/// `bad_variant`, `bad_speed`, `bad_rated`, `bad_result`, `bad_limit`, `bad_before_ms` (400),
-/// `not_found` (404), `accounts_unavailable`, `storage`.
-pub async fn archive(
-    app: &App,
-    name: &str,
-    q: &ArchiveQuery,
-    viewer: Option<&SeatAccount>,
-    (default, max): (usize, usize),
-) -> Result<Archive, Error> {
-    if let Some(v) = &q.variant {
-        check_variant(v)?;
-    }
-    if let Some(s) = &q.speed {
-        check_speed(s)?;
-    }
-    let rated = match q.rated.as_deref() {
-        None => None,
-        Some("true") => Some(true),
-        Some("false") => Some(false),
-        Some(r) => return Err(one_of("bad_rated", "rated", r, &["true", "false"])),
-    };
-    if let Some(r) = &q.result {
-        if !["win", "draw", "loss"].contains(&r.as_str()) {
-            return Err(one_of("bad_result", "result", r, &["win", "draw", "loss"]));
-        }
-    }
-    let limit = check_limit(q.limit.as_deref(), default, max)?;
-    let before_ms = match &q.before_ms {
-        None => None,
-        Some(b) => Some(b.parse::<u64>().map_err(|_| {
-            Error::invalid(
-                "bad_before_ms",
-                format!("before_ms must be a time in ms since the epoch, not '{b}'"),
-            )
-        })?),
-    };
-    let u = user_named(app, name).await?;
-    let filter = GameFilter {
-        variant: q.variant.clone(),
-        speed: q.speed.clone(),
-        rated,
-        outcome: q.result.clone(),
-        before_ms,
-        include_private: viewer.is_some_and(|v| v.user_id == u.id),
-        limit: limit + 1,
-    };
-    let filter_all = filter.clone();
-    let id = u.id.clone();
-    let mut rows = with_ratings(app, move |s| s.player_games(&id, &filter)).await?;
-    let mut next_before_ms = None;
-    if rows.len() > limit {
-        let edge = rows[limit].ended_ms;
-        rows.truncate(limit);
-        // Never split one millisecond's games between two pages.
-        let keep = rows.iter().take_while(|r| r.ended_ms > edge).count();
-        if keep > 0 {
-            rows.truncate(keep);
-        } else {
-            // More than `limit` games ended in this millisecond: the page is all of them.
-            let (id, mut all) = (u.id.clone(), filter_all.clone());
-            all.before_ms = Some(edge.saturating_add(1));
-            all.limit = usize::MAX;
-            rows = with_ratings(app, move |s| s.player_games(&id, &all)).await?;
-            rows.retain(|r| r.ended_ms == edge);
-        }
-        next_before_ms = Some(
-            edge.saturating_add(1)
-                .min(rows.last().map_or(edge, |r| r.ended_ms)),
-        );
-    }
-    let ids: Vec<String> = rows.iter().map(|r| r.game_id.clone()).collect();
-    let store = app.store.clone();
-    let recs = tokio::task::spawn_blocking(move || store.load_many(&ids))
-        .await
-        .map_err(Error::storage)?
-        .map_err(Error::storage)?;
-    let mut by_id: std::collections::HashMap<String, Live> = recs
-        .into_iter()
-        .filter_map(|r| Live::from_record(r).ok())
-        .map(|l| (l.rec.id.clone(), l))
-        .collect();
-    let games = rows
-        .into_iter()
-        .filter_map(|r| {
-            let live = by_id.remove(&r.game_id)?;
-            Some((r, live))
-        })
-        .collect();
-    Ok(Archive {
-        games,
-        next_before_ms,
-    })
 }
 
 /// The JSON of one archived game.
@@ -613,6 +312,271 @@ pub fn archived(p: &PlayerGame, live: &Live) -> ArchivedGame {
         ended_ms: p.ended_ms,
         plies: live.rec.moves.len(),
         rating_diff: p.rating_diff(),
+    }
+}
+
+/// The ratings feature: the store's ratings and players' finished games, read for the lobby, a
+/// rated game's seats, the leaderboard, a user's page and a user's archive.
+pub struct Ratings {
+    store: Arc<dyn Store>,
+}
+
+impl Ratings {
+    /// The ratings of `store`.
+    pub fn new(store: Arc<dyn Store>) -> Ratings {
+        Ratings { store }
+    }
+
+    /// Run `f` on the store's ratings on a blocking thread.
+    ///
+    /// # Errors
+    /// `accounts_unavailable` (503), `storage`.
+    async fn with_ratings<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&dyn RatingStore) -> Result<T, StoreError> + Send + 'static,
+    ) -> Result<T, Error> {
+        let store = self.store.clone();
+        blocking::store_part(move || store.ratings().map(f)).await
+    }
+
+    /// The current ratings of `keys` (`(user_id, variant, speed)`), in order: a player without a
+    /// rated game of that variant and speed has a new player's (1500, RD 350, σ 0.06).
+    ///
+    /// # Errors
+    /// `accounts_unavailable`, `storage`.
+    pub async fn current(
+        &self,
+        keys: Vec<(String, String, String)>,
+    ) -> Result<Vec<Glicko2>, Error> {
+        if keys.is_empty() {
+            return Ok(Vec::new());
+        }
+        let found = self.with_ratings(move |s| s.ratings_of(&keys)).await?;
+        Ok(found
+            .into_iter()
+            .map(|r| r.map(|r| r.rating).unwrap_or_default())
+            .collect())
+    }
+
+    /// The pre-game ratings a rated game shows while it is played, taken when its second seat is
+    /// taken: `users` are the seats' accounts (`(black, white)`), read for the game's variant and
+    /// `tc`'s speed. `None` unless the game is rated, timed and both accounts are known.
+    ///
+    /// # Errors
+    /// `accounts_unavailable`, `storage`.
+    pub async fn pregame(
+        &self,
+        variant: &str,
+        tc: Option<TimeControl>,
+        users: (Option<&SeatAccount>, Option<&SeatAccount>),
+    ) -> Result<Option<GameRatings>, Error> {
+        let (Some(tc), (Some(b), Some(w))) = (tc, users) else {
+            return Ok(None);
+        };
+        let speed = Speed::of(tc).name().to_string();
+        let key = |a: &SeatAccount| (a.user_id.clone(), variant.to_string(), speed.clone());
+        let r = self.current(vec![key(b), key(w)]).await?;
+        let seat = |before| SeatRating {
+            before,
+            after: None,
+        };
+        Ok(Some(GameRatings {
+            black: seat(r[0]),
+            white: seat(r[1]),
+        }))
+    }
+
+    /// The leaderboard of `variant` and `speed`: every account with a rated game of them, best
+    /// first, at most `limit`.
+    ///
+    /// # Errors
+    /// `bad_variant`, `bad_speed` (400), `accounts_unavailable`, `storage`.
+    pub async fn leaderboard(
+        &self,
+        variant: String,
+        speed: String,
+        limit: usize,
+    ) -> Result<Vec<Ranked>, Error> {
+        check_variant(&variant)?;
+        check_speed(&speed)?;
+        let rows = self
+            .with_ratings(move |s| s.leaderboard(&variant, &speed, limit))
+            .await?;
+        Ok(rows
+            .into_iter()
+            .enumerate()
+            .map(|(i, (name, r))| Ranked {
+                rank: i + 1,
+                name,
+                rating: r.rating.rating.round() as i64,
+                deviation: r.rating.deviation.round() as i64,
+                games: r.games,
+                provisional: r.rating.provisional(),
+            })
+            .collect())
+    }
+
+    /// The account named `name` (any case).
+    ///
+    /// # Errors
+    /// `404 not_found`, `accounts_unavailable`, `storage`.
+    pub async fn user_named(&self, name: &str) -> Result<UserRecord, Error> {
+        let key = crate::accounts::name_key(name);
+        let store = self.store.clone();
+        let user =
+            blocking::store_part(move || store.accounts().map(|a| a.user_by_name(&key))).await?;
+        user.ok_or_else(|| {
+            Error::new(
+                ErrorKind::NotFound,
+                "not_found",
+                format!("no user named '{name}'"),
+            )
+        })
+    }
+
+    /// The page of the user named `name`.
+    ///
+    /// # Errors
+    /// `404 not_found`, `accounts_unavailable`, `storage`.
+    pub async fn user_page(&self, name: &str) -> Result<UserPage, Error> {
+        let u = self.user_named(name).await?;
+        let id = u.id.clone();
+        let (ratings, counts, history) = self
+            .with_ratings(move |s| {
+                Ok((
+                    s.user_ratings(&id)?,
+                    s.outcome_counts(&id)?,
+                    s.rating_history(&id)?,
+                ))
+            })
+            .await?;
+        let mut all = Counts::default();
+        let mut rated = Counts::default();
+        for (r, outcome, n) in counts {
+            all.add(&outcome, n);
+            if r {
+                rated.add(&outcome, n);
+            }
+        }
+        Ok(UserPage {
+            user: serde_json::json!({"id": u.id, "name": u.name, "created_ms": u.created_ms}),
+            ratings: ratings.into_iter().map(rating_view).collect(),
+            counts: all,
+            rated_counts: rated,
+            history: history
+                .into_iter()
+                .map(|p| HistoryPoint {
+                    rating: p.after.map_or(0, |a| a.rating.round() as i64),
+                    rating_diff: p.rating_diff(),
+                    variant: p.variant,
+                    speed: p.speed,
+                    game_id: p.game_id,
+                    ended_ms: p.ended_ms,
+                })
+                .collect(),
+        })
+    }
+
+    /// The finished games of the user named `name` matching `q`, newest first, at most the query's
+    /// `limit` (`default` when absent, at most `max`). A private casual game is listed only when
+    /// `viewer` is that account. Games ending in the same millisecond are never split between two
+    /// pages: a page ends before them, or, when more than `limit` games ended in that millisecond,
+    /// the page is all of them (longer than `limit`).
+    ///
+    /// # Errors
+    /// `bad_variant`, `bad_speed`, `bad_rated`, `bad_result`, `bad_limit`, `bad_before_ms` (400),
+    /// `not_found` (404), `accounts_unavailable`, `storage`.
+    pub async fn archive(
+        &self,
+        name: &str,
+        q: &ArchiveQuery,
+        viewer: Option<&SeatAccount>,
+        (default, max): (usize, usize),
+    ) -> Result<Archive, Error> {
+        if let Some(v) = &q.variant {
+            check_variant(v)?;
+        }
+        if let Some(s) = &q.speed {
+            check_speed(s)?;
+        }
+        let rated = match q.rated.as_deref() {
+            None => None,
+            Some("true") => Some(true),
+            Some("false") => Some(false),
+            Some(r) => return Err(one_of("bad_rated", "rated", r, &["true", "false"])),
+        };
+        if let Some(r) = &q.result {
+            if !["win", "draw", "loss"].contains(&r.as_str()) {
+                return Err(one_of("bad_result", "result", r, &["win", "draw", "loss"]));
+            }
+        }
+        let limit = check_limit(q.limit.as_deref(), default, max)?;
+        let before_ms = match &q.before_ms {
+            None => None,
+            Some(b) => Some(b.parse::<u64>().map_err(|_| {
+                Error::invalid(
+                    "bad_before_ms",
+                    format!("before_ms must be a time in ms since the epoch, not '{b}'"),
+                )
+            })?),
+        };
+        let u = self.user_named(name).await?;
+        let filter = GameFilter {
+            variant: q.variant.clone(),
+            speed: q.speed.clone(),
+            rated,
+            outcome: q.result.clone(),
+            before_ms,
+            include_private: viewer.is_some_and(|v| v.user_id == u.id),
+            limit: limit + 1,
+        };
+        let filter_all = filter.clone();
+        let id = u.id.clone();
+        let mut rows = self
+            .with_ratings(move |s| s.player_games(&id, &filter))
+            .await?;
+        let mut next_before_ms = None;
+        if rows.len() > limit {
+            let edge = rows[limit].ended_ms;
+            rows.truncate(limit);
+            // Never split one millisecond's games between two pages.
+            let keep = rows.iter().take_while(|r| r.ended_ms > edge).count();
+            if keep > 0 {
+                rows.truncate(keep);
+            } else {
+                // More than `limit` games ended in this millisecond: the page is all of them.
+                let (id, mut all) = (u.id.clone(), filter_all.clone());
+                all.before_ms = Some(edge.saturating_add(1));
+                all.limit = usize::MAX;
+                rows = self
+                    .with_ratings(move |s| s.player_games(&id, &all))
+                    .await?;
+                rows.retain(|r| r.ended_ms == edge);
+            }
+            next_before_ms = Some(
+                edge.saturating_add(1)
+                    .min(rows.last().map_or(edge, |r| r.ended_ms)),
+            );
+        }
+        let ids: Vec<String> = rows.iter().map(|r| r.game_id.clone()).collect();
+        let store = self.store.clone();
+        let recs = blocking::store(move || store.load_many(&ids)).await?;
+        let mut by_id: std::collections::HashMap<String, Live> = recs
+            .into_iter()
+            .filter_map(|r| Live::from_record(r).ok())
+            .map(|l| (l.rec.id.clone(), l))
+            .collect();
+        let games = rows
+            .into_iter()
+            .filter_map(|r| {
+                let live = by_id.remove(&r.game_id)?;
+                Some((r, live))
+            })
+            .collect();
+        Ok(Archive {
+            games,
+            next_before_ms,
+        })
     }
 }
 

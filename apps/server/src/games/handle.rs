@@ -3,7 +3,7 @@
 
 use crate::chat::log::ChatLog;
 use crate::error::{Error, ErrorKind};
-use crate::live::Live;
+use crate::games::live::Live;
 use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::{Arc, Mutex};
 use tokio::sync::broadcast;

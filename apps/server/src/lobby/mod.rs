@@ -10,8 +10,8 @@
 
 use crate::app::App;
 use crate::error::Error;
-use crate::handle::GameHandle;
-use crate::live::{now_ms, GameView, Live};
+use crate::games::handle::GameHandle;
+use crate::games::live::{now_ms, GameView, Live};
 use crate::store::{Declared, GameRecord, Rematch, Seat, TimeControl};
 use crate::token::random_hex;
 use crown_core::{Color, Position, Variant};
@@ -88,18 +88,16 @@ pub async fn seeks(app: &App) -> Result<Vec<Seek>, Error> {
     let mut seeks = Vec::new();
     if app.store.shared() {
         let store = app.store.clone();
-        let recs = tokio::task::spawn_blocking(move || {
+        let recs = crate::blocking::store(move || {
             let mut recs = Vec::new();
             for s in store.list(Some("open"), MAX_SEEKS)? {
                 if let Some(rec) = store.load(&s.id)? {
                     recs.push(rec);
                 }
             }
-            Ok::<_, crate::store::StoreError>(recs)
+            Ok(recs)
         })
-        .await
-        .map_err(Error::storage)?
-        .map_err(Error::storage)?;
+        .await?;
         seeks.extend(recs.iter().filter_map(seek_of));
     } else {
         for h in app.all_handles() {
@@ -123,7 +121,7 @@ pub async fn seeks(app: &App) -> Result<Vec<Seek>, Error> {
     if !rated.is_empty() {
         let keys = rated.iter().map(|(_, k)| k.clone()).collect();
         // The seeks are still listed (without ratings) if the ratings cannot be read.
-        match crate::ratings::current(app, keys).await {
+        match app.ratings().current(keys).await {
             Ok(ratings) => {
                 for ((i, _), r) in rated.iter().zip(ratings) {
                     seeks[*i].rating = Some(r.rating.round() as i64);

@@ -5,8 +5,8 @@
 
 use crate::app::App;
 use crate::error::Error;
-use crate::handle::GameHandle;
-use crate::live::now_ms;
+use crate::games::handle::GameHandle;
+use crate::games::live::now_ms;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 

@@ -1,7 +1,7 @@
 //! PDN export of a game, written by crown-notation.
 
 use crate::error::Error;
-use crate::live::Live;
+use crate::games::live::Live;
 use crate::store::Seat;
 
 /// Whether this build can export PDN.

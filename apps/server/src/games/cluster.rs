@@ -5,8 +5,8 @@
 
 use crate::app::App;
 use crate::error::Error;
-use crate::handle::GameHandle;
-use crate::live::{now_ms, Live};
+use crate::games::handle::GameHandle;
+use crate::games::live::{now_ms, Live};
 use crate::store::{self, Change};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -157,9 +157,14 @@ impl App {
                 |app, change| async move { app.on_change(change).await },
             );
         }
-        if let Some(chats) = self.store.chat_changes() {
+        if let Some(chats) = self.store.chat().and_then(|c| c.chat_changes()) {
             self.forward_changes(chats, |app, change| async move {
-                crate::chat::on_change(&app, change).await
+                let targets = if change.id.is_empty() {
+                    app.all_handles()
+                } else {
+                    app.held(&change.id).into_iter().collect()
+                };
+                app.chat().on_change(targets, change).await
             });
         }
         self.lease_round(true).await;
@@ -363,13 +368,19 @@ impl App {
     /// Run a lease call of the store on a blocking thread; `None` (logged) if it failed.
     async fn store_leases(
         &self,
-        call: impl FnOnce(Arc<dyn store::Store>, String) -> Result<store::Leases, store::StoreError>
+        call: impl FnOnce(&dyn store::LeaseStore, String) -> Result<store::Leases, store::StoreError>
             + Send
             + 'static,
     ) -> Option<store::Leases> {
         let store = self.store.clone();
         let me = self.instance.clone();
-        match tokio::task::spawn_blocking(move || call(store, me)).await {
+        // A store owned by one process keeps no leases: it holds nothing.
+        let round = move || {
+            store
+                .leases()
+                .map_or(Ok(store::Leases::default()), |l| call(l, me))
+        };
+        match tokio::task::spawn_blocking(round).await {
             Ok(Ok(l)) => Some(l),
             Ok(Err(e)) => {
                 tracing::warn!(error = %e, "lease round failed");

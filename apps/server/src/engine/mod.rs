@@ -1,6 +1,9 @@
 //! The engine opponent, behind the [`MovePicker`] trait so the server does not depend on how moves
 //! are chosen. The server calls it on a blocking thread (`tokio::task::spawn_blocking`), never on
-//! the async runtime's workers.
+//! the async runtime's workers. When an engine seat is to move, [`scheduler`] runs its search on
+//! the bounded pool of workers and plays the move.
+
+pub mod scheduler;
 
 use crown_core::Game;
 use std::sync::atomic::AtomicBool;

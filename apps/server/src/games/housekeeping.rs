@@ -5,7 +5,7 @@
 
 use crate::app::App;
 use crate::error::Error;
-use crate::live::now_ms;
+use crate::games::live::now_ms;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
@@ -73,8 +73,8 @@ impl App {
 
     /// End every open game nobody joined within `open_game_ttl_ms` of its creation, every
     /// untimed game whose player to move made no move within `abandon_after_ms`
-    /// ([`crate::live::Live::abandon_if_idle`]), and abort every game whose side to move made no
-    /// first move by its deadline ([`crate::live::Live::abort_if_unstarted`]).
+    /// ([`crate::games::live::Live::abandon_if_idle`]), and abort every game whose side to move
+    /// made no first move by its deadline ([`crate::games::live::Live::abort_if_unstarted`]).
     pub(crate) async fn expire_unjoined(&self, now: u64) {
         let ttl = self.config.open_game_ttl_ms;
         let idle = self.config.abandon_after_ms;

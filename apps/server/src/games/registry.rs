@@ -6,9 +6,9 @@ use crate::app::{App, AppInner};
 use crate::config::Config;
 use crate::engine::MovePicker;
 use crate::error::{Error, ErrorKind};
-use crate::handle::GameHandle;
+use crate::games::handle::GameHandle;
+use crate::games::live::{self, now_ms, Live};
 use crate::limit::{ConnCounter, RateLimiter};
-use crate::live::{self, now_ms, Live};
 use crate::store::StoreError;
 use crate::store::{is_over, Store};
 use std::collections::HashMap;
@@ -49,7 +49,9 @@ impl App {
         let workers = config.engine_workers.max(1);
         let app = App(Arc::new(AppInner {
             limiter: RateLimiter::new(config.rate_per_sec, config.rate_burst),
-            accounts: crate::accounts::Accounts::new(&config),
+            accounts: crate::accounts::Accounts::new(&config, store.clone()),
+            ratings: crate::ratings::Ratings::new(store.clone()),
+            chat: crate::chat::Chat::new(store.clone()),
             store,
             games: Mutex::new(HashMap::new()),
             config,
@@ -62,7 +64,7 @@ impl App {
             seated: ConnCounter::default(),
             engine_games: ConnCounter::default(),
             ws_per_ip: ConnCounter::default(),
-            instance: crate::cluster::instance_id(),
+            instance: crate::games::cluster::instance_id(),
             owned: Mutex::new(std::collections::HashSet::new()),
             owned_until: AtomicU64::new(0),
         }));
@@ -307,7 +309,10 @@ impl App {
             _ => return Ok(None),
         };
         let ids = (Some(b.user_id.clone()), Some(w.user_id.clone()));
-        let r = crate::ratings::pregame(self, &variant, tc, (Some(b), Some(w))).await?;
+        let r = self
+            .ratings()
+            .pregame(&variant, tc, (Some(b), Some(w)))
+            .await?;
         Ok(r.map(|r| (ids, r)))
     }
 

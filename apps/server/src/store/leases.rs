@@ -1,0 +1,69 @@
+//! The lease part of a store several instances share ([`LeaseStore`], docs/scaling.md): each
+//! unfinished game has one owning instance, which alone runs its clock and its engine moves.
+
+use super::{Store, StoreError};
+
+/// Per-game leases of the instances sharing a store ([`Store::leases`]).
+pub trait LeaseStore: Send + Sync {
+    /// Take the lease of the new game `id` for instance `owner` until `until_ms` (ms since the
+    /// epoch) unless another instance holds it; returns whether `owner` took it.
+    ///
+    /// # Errors
+    /// [`StoreError::Postgres`] and the like.
+    fn claim_lease(&self, id: &str, owner: &str, until_ms: u64) -> Result<bool, StoreError>;
+
+    /// One lease round for instance `owner` at `now_ms`: drop the leases of finished games, extend
+    /// `owner`'s unexpired leases to `now_ms + ttl_ms`, and take over at most `take_limit` leases
+    /// ([`LeaseStore::take_leases`]), all in one transaction. Returns what `owner` holds now (of
+    /// the leases taken, those this round took).
+    ///
+    /// # Errors
+    /// [`StoreError::Postgres`] and the like; no lease changed then.
+    fn lease_round(
+        &self,
+        owner: &str,
+        now_ms: u64,
+        ttl_ms: u64,
+        take_limit: usize,
+    ) -> Result<Leases, StoreError>;
+
+    /// Take over, for instance `owner` until `now_ms + ttl_ms`, at most `limit` leases: expired
+    /// ones (oldest first; a lease another instance is taking at the same moment is left to it,
+    /// so each is taken by one instance) and then unfinished games created more than `ttl_ms`
+    /// ago without one (a newer one is left to the instance that created it, see
+    /// [`LeaseStore::claim_lease`]). `renewed` is empty.
+    ///
+    /// # Errors
+    /// [`StoreError::Postgres`] and the like; no lease changed then.
+    fn take_leases(
+        &self,
+        owner: &str,
+        now_ms: u64,
+        ttl_ms: u64,
+        limit: usize,
+    ) -> Result<Leases, StoreError>;
+}
+
+impl dyn Store {
+    /// [`LeaseStore::claim_lease`] on the store's leases; `Ok(false)` (nothing taken) for a store
+    /// owned by one process, which keeps none.
+    ///
+    /// # Errors
+    /// As [`LeaseStore::claim_lease`].
+    pub fn claim_lease(&self, id: &str, owner: &str, until_ms: u64) -> Result<bool, StoreError> {
+        self.leases()
+            .map_or(Ok(false), |l| l.claim_lease(id, owner, until_ms))
+    }
+}
+
+/// The per-game leases an instance holds after [`LeaseStore::lease_round`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Leases {
+    /// Games whose lease the instance already held and extended.
+    pub renewed: Vec<String>,
+    /// Games taken over from an expired lease, with the instant (ms since the epoch) that lease
+    /// expired: the time since then is nobody's clock time (see docs/scaling.md).
+    pub taken_over: Vec<(String, u64)>,
+    /// Unfinished games that had no lease at all (e.g. created before leases existed), now held.
+    pub new: Vec<String>,
+}

@@ -1,0 +1,274 @@
+//! Games in PostgreSQL ([`Store`] for [`PgStore`]): the `games` rows and their `moves`, the
+//! heartbeat, versions, change notifications and the reads of many games in one snapshot; saves
+//! go through the committer ([`PgStore::save_batch`]); the chat and the leases are parts of
+//! their own (`pg/chat.rs`, `pg/leases.rs`).
+
+use super::{db, PgStore};
+use crate::store::schema::{
+    meta_json, move_rows, summary, GameRow, GAME_COLUMNS, INSERT_COLUMNS, SUMMARY_COLUMNS,
+};
+use crate::store::{
+    Change, ChatStore, GameRecord, GameSummary, LeaseStore, MoveRecord, Store, StoreError,
+};
+use postgres::Client;
+use std::sync::atomic::Ordering;
+
+fn insert_moves(
+    tx: &mut postgres::Transaction<'_>,
+    rec: &GameRecord,
+    from: usize,
+) -> Result<(), StoreError> {
+    for (ply, text, at) in move_rows(rec, from) {
+        tx.execute(
+            "INSERT INTO moves (game_id, ply, text, at_ms) VALUES ($1, $2, $3, $4)",
+            &[&rec.id, &ply, &text, &at],
+        )
+        .map_err(db)?;
+    }
+    Ok(())
+}
+
+fn read_game(c: &mut Client, id: &str) -> Result<Option<GameRecord>, StoreError> {
+    let Some(r) = c
+        .query_opt(
+            &format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1"),
+            &[&id],
+        )
+        .map_err(db)?
+    else {
+        return Ok(None);
+    };
+    let row = GameRow {
+        variant: r.get(0),
+        start_fen: r.get(1),
+        status: r.get(2),
+        result: r.get(3),
+        meta: r.get(4),
+        created_ms: r.get(5),
+        updated_ms: r.get(6),
+        version: r.get(7),
+    };
+    let moves = c
+        .query(
+            "SELECT text, at_ms FROM moves WHERE game_id = $1 ORDER BY ply",
+            &[&id],
+        )
+        .map_err(db)?
+        .iter()
+        .map(|m| MoveRecord {
+            text: m.get(0),
+            at_ms: m.get::<_, i64>(1) as u64,
+        })
+        .collect();
+    row.into_record(id.to_string(), moves).map(Some)
+}
+
+impl Store for PgStore {
+    fn create(&self, rec: &GameRecord) -> Result<(), StoreError> {
+        self.with(|c| {
+            let mut tx = c.transaction().map_err(db)?;
+            tx.execute(
+                &format!(
+                    "INSERT INTO games ({INSERT_COLUMNS})
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)"
+                ),
+                &[
+                    &rec.id,
+                    &rec.variant,
+                    &rec.start_fen,
+                    &rec.status,
+                    &rec.result,
+                    &meta_json(rec),
+                    &(rec.moves.len() as i64),
+                    &(rec.created_ms as i64),
+                    &(rec.updated_ms as i64),
+                    &(rec.version as i64),
+                ],
+            )
+            .map_err(db)?;
+            insert_moves(&mut tx, rec, 0)?;
+            tx.commit().map_err(db)
+        })
+    }
+
+    fn save(&self, rec: &mut GameRecord, keep_plies: usize) -> Result<(), StoreError> {
+        self.save_batch(&mut [(rec, keep_plies)])
+            .pop()
+            .unwrap_or(Err(StoreError::Closed))
+    }
+
+    fn save_rows(&self, recs: &mut [GameRecord]) -> Result<(), StoreError> {
+        let mut saves: Vec<(&mut GameRecord, usize)> = recs
+            .iter_mut()
+            .map(|r| {
+                let keep = r.moves.len();
+                (r, keep)
+            })
+            .collect();
+        self.save_batch(&mut saves).into_iter().collect()
+    }
+
+    fn load(&self, id: &str) -> Result<Option<GameRecord>, StoreError> {
+        self.with(|c| read_game(c, id))
+    }
+
+    fn list(&self, status: Option<&str>, limit: usize) -> Result<Vec<GameSummary>, StoreError> {
+        let rows = self.with(|c| {
+            c.query(
+                &format!(
+                    "SELECT {SUMMARY_COLUMNS} FROM games
+                     WHERE ($1::TEXT IS NULL OR status = $1)
+                       AND ((meta::jsonb ->> 'public') = 'true' OR (meta::jsonb ->> 'rated') = 'true')
+                     ORDER BY updated_ms DESC, id LIMIT $2"
+                ),
+                &[&status, &(limit as i64)],
+            )
+            .map_err(db)
+        })?;
+        Ok(rows
+            .iter()
+            .map(|r| {
+                summary(
+                    (r.get(0), r.get(1), r.get(2), r.get(3)),
+                    [r.get(4), r.get(5), r.get(6)],
+                )
+            })
+            .collect())
+    }
+
+    fn unfinished(&self) -> Result<Vec<String>, StoreError> {
+        Ok(self
+            .with(|c| {
+                c.query(
+                    "SELECT id FROM games WHERE status NOT IN ('finished', 'aborted')",
+                    &[],
+                )
+                .map_err(db)
+            })?
+            .iter()
+            .map(|r| r.get(0))
+            .collect())
+    }
+
+    fn heartbeat(&self, now_ms: u64) -> Result<(), StoreError> {
+        self.with(|c| {
+            c.execute(
+                "INSERT INTO server_meta (key, value) VALUES ('heartbeat_ms', $1)
+                 ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
+                &[&(now_ms as i64)],
+            )
+            .map_err(db)
+        })?;
+        Ok(())
+    }
+
+    fn last_heartbeat(&self) -> Result<Option<u64>, StoreError> {
+        Ok(self
+            .with(|c| {
+                c.query_opt(
+                    "SELECT value FROM server_meta WHERE key = 'heartbeat_ms'",
+                    &[],
+                )
+                .map_err(db)
+            })?
+            .map(|r| r.get::<_, i64>(0) as u64))
+    }
+
+    fn shared(&self) -> bool {
+        true
+    }
+
+    fn chat(&self) -> Option<&dyn ChatStore> {
+        Some(self)
+    }
+
+    fn leases(&self) -> Option<&dyn LeaseStore> {
+        Some(self)
+    }
+
+    fn accounts(&self) -> Option<&dyn crate::store::AccountStore> {
+        Some(self)
+    }
+
+    fn ratings(&self) -> Option<&dyn crate::store::RatingStore> {
+        Some(self)
+    }
+
+    fn version(&self, id: &str) -> Result<Option<u64>, StoreError> {
+        Ok(self
+            .with(|c| {
+                c.query_opt("SELECT version FROM games WHERE id = $1", &[&id])
+                    .map_err(db)
+            })?
+            .map(|r| r.get::<_, i64>(0) as u64))
+    }
+
+    fn changes(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<Change>> {
+        self.changes
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()
+    }
+
+    fn listening(&self) -> Option<u64> {
+        match self.listening.load(Ordering::SeqCst) {
+            0 => None,
+            g => Some(g),
+        }
+    }
+
+    fn load_many(&self, ids: &[String]) -> Result<Vec<GameRecord>, StoreError> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        self.with(|c| {
+            // One snapshot for the rows and their moves: a move committed between the two reads
+            // is in neither or in both.
+            let mut tx = c
+                .build_transaction()
+                .isolation_level(postgres::IsolationLevel::RepeatableRead)
+                .read_only(true)
+                .start()
+                .map_err(db)?;
+            let rows = tx
+                .query(
+                    &format!("SELECT id, {GAME_COLUMNS} FROM games WHERE id = ANY($1)"),
+                    &[&ids],
+                )
+                .map_err(db)?;
+            let mut moves: std::collections::HashMap<String, Vec<MoveRecord>> =
+                std::collections::HashMap::new();
+            for m in tx
+                .query(
+                    "SELECT game_id, text, at_ms FROM moves WHERE game_id = ANY($1)
+                     ORDER BY game_id, ply",
+                    &[&ids],
+                )
+                .map_err(db)?
+            {
+                moves.entry(m.get(0)).or_default().push(MoveRecord {
+                    text: m.get(1),
+                    at_ms: m.get::<_, i64>(2) as u64,
+                });
+            }
+            tx.commit().map_err(db)?;
+            rows.iter()
+                .map(|r| {
+                    let id: String = r.get(0);
+                    let row = GameRow {
+                        variant: r.get(1),
+                        start_fen: r.get(2),
+                        status: r.get(3),
+                        result: r.get(4),
+                        meta: r.get(5),
+                        created_ms: r.get(6),
+                        updated_ms: r.get(7),
+                        version: r.get(8),
+                    };
+                    let m = moves.remove(&id).unwrap_or_default();
+                    row.into_record(id, m)
+                })
+                .collect()
+        })
+    }
+}

@@ -1,0 +1,280 @@
+//! Tests of the SQLite store.
+
+use super::*;
+use crate::store::{
+    ChatRecord, ChatStore, GameMeta, GameRecord, MoveRecord, PlayerNames, Seat, Side, Store,
+    TimeControl,
+};
+
+fn record() -> GameRecord {
+    GameRecord {
+        id: "g1".into(),
+        variant: "american".into(),
+        start_fen: "B:W21-32:B1-12".into(),
+        status: "ongoing".into(),
+        result: None,
+        meta: GameMeta {
+            black: Seat::Human {
+                token_sha256: Some("a".into()),
+            },
+            white: Seat::Engine { level: 3 },
+            time_control: Some(TimeControl {
+                initial_ms: 60_000,
+                increment_ms: 1_000,
+            }),
+            clock_ms: [60_000, 60_000],
+            turn_started_ms: 5,
+            declared: None,
+            draw_offer: None,
+            takeback_request: None,
+            public: false,
+            names: PlayerNames::default(),
+            rematch: None,
+            reserved: false,
+            abort_after_ms: 0,
+            rated: false,
+            accounts: Default::default(),
+            ratings: None,
+        },
+        moves: vec![],
+        created_ms: 1,
+        updated_ms: 1,
+        version: 0,
+    }
+}
+
+#[test]
+fn save_replaces_moves_from_keep_and_bumps_version() {
+    let store = SqliteStore::open_in_memory().unwrap();
+    let mut rec = record();
+    store.create(&rec).unwrap();
+    rec.moves.push(MoveRecord {
+        text: "11-15".into(),
+        at_ms: 2,
+    });
+    rec.moves.push(MoveRecord {
+        text: "23-19".into(),
+        at_ms: 3,
+    });
+    store.save(&mut rec, 0).unwrap();
+    assert_eq!(rec.version, 1);
+    // Take back one move.
+    rec.moves.pop();
+    store.save(&mut rec, 1).unwrap();
+    let back = store.load("g1").unwrap().unwrap();
+    assert_eq!(back, rec);
+    assert_eq!(back.moves.len(), 1);
+}
+
+#[test]
+fn stale_version_is_a_conflict_and_writes_nothing() {
+    let store = SqliteStore::open_in_memory().unwrap();
+    let mut rec = record();
+    store.create(&rec).unwrap();
+    let mut stale = rec.clone();
+    store.save(&mut rec, 0).unwrap();
+    stale.status = "finished".into();
+    assert!(matches!(
+        store.save(&mut stale, 0),
+        Err(StoreError::Conflict(_))
+    ));
+    assert_eq!(store.load("g1").unwrap().unwrap().status, "ongoing");
+}
+
+#[test]
+fn list_filters_by_status_and_heartbeat_round_trips() {
+    let store = SqliteStore::open_in_memory().unwrap();
+    let mut rec = record();
+    rec.meta.public = true; // only public and rated games are listed
+    store.create(&rec).unwrap();
+    rec.id = "g2".into();
+    rec.status = "finished".into();
+    store.create(&rec).unwrap();
+    assert_eq!(store.list(None, 10).unwrap().len(), 2);
+    let fin = store.list(Some("finished"), 10).unwrap();
+    assert_eq!(fin.len(), 1);
+    assert_eq!(fin[0].id, "g2");
+    // A private casual game is left out in every status; a rated one is public by nature.
+    rec.meta.public = false;
+    rec.id = "private".into();
+    store.create(&rec).unwrap();
+    rec.id = "rated".into();
+    rec.meta.rated = true;
+    store.create(&rec).unwrap();
+    let fin = store.list(Some("finished"), 10).unwrap();
+    let mut ids: Vec<_> = fin.iter().map(|g| g.id.as_str()).collect();
+    ids.sort_unstable();
+    assert_eq!(ids, ["g2", "rated"]);
+    assert_eq!(store.list(None, 10).unwrap().len(), 3);
+    assert_eq!(store.unfinished().unwrap(), vec!["g1".to_string()]);
+    assert_eq!(store.last_heartbeat().unwrap(), None);
+    store.heartbeat(42).unwrap();
+    store.heartbeat(43).unwrap();
+    assert_eq!(store.last_heartbeat().unwrap(), Some(43));
+}
+
+/// A second connection that holds the database's write lock until dropped (rolled back).
+fn lock_writes(path: &Path) -> Connection {
+    let c = Connection::open(path).unwrap();
+    c.execute_batch("BEGIN IMMEDIATE").unwrap();
+    c
+}
+
+fn wait_until(what: &str, f: impl Fn() -> bool) {
+    for _ in 0..2000 {
+        if f() {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    panic!("timed out waiting until {what}");
+}
+
+#[test]
+fn reads_do_not_wait_behind_a_write() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.db");
+    let store = Arc::new(SqliteStore::open(&path, Durability::Full).unwrap());
+    let mut rec = record();
+    rec.meta.public = true; // listed
+    store.create(&rec).unwrap();
+    let lock = lock_writes(&path);
+    let done = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let (s2, d2) = (store.clone(), done.clone());
+    let writer = std::thread::spawn(move || {
+        rec.status = "finished".into();
+        let r = s2.save(&mut rec, 0);
+        d2.store(true, Ordering::SeqCst);
+        r
+    });
+    wait_until("the save is with the writer", || {
+        store.stats().in_batch.load(Ordering::SeqCst) == 1
+    });
+    // The write waits for the lock; a read answers meanwhile, from the last commit.
+    let listed = store.list(None, 10).unwrap();
+    assert!(
+        !done.load(Ordering::SeqCst),
+        "the read waited for the write"
+    );
+    assert_eq!(listed[0].status, "ongoing");
+    drop(lock);
+    writer.join().unwrap().unwrap();
+    assert_eq!(store.load("g1").unwrap().unwrap().status, "finished");
+}
+
+#[test]
+fn writes_waiting_together_share_one_commit() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.db");
+    let store = Arc::new(SqliteStore::open(&path, Durability::Full).unwrap());
+    let n = 20;
+    for i in 0..n {
+        let mut rec = record();
+        rec.id = format!("g{i}");
+        store.create(&rec).unwrap();
+    }
+    let commits_before = store.stats().commits.load(Ordering::SeqCst);
+    // Hold the lock so that the first write blocks the writer and the rest queue up.
+    let lock = lock_writes(&path);
+    let mut threads = Vec::new();
+    for i in 0..n {
+        let s2 = store.clone();
+        threads.push(std::thread::spawn(move || {
+            let mut rec = s2.load(&format!("g{i}")).unwrap().unwrap();
+            rec.moves.push(MoveRecord {
+                text: "11-15".into(),
+                at_ms: 7,
+            });
+            // One stale write among them fails alone.
+            if i == 3 {
+                rec.version += 5;
+            }
+            s2.save(&mut rec, 0)
+        }));
+    }
+    let st = store.stats();
+    wait_until("all writes are queued or with the writer", || {
+        st.queued.load(Ordering::SeqCst) + st.in_batch.load(Ordering::SeqCst) == n as u64
+    });
+    drop(lock);
+    for (i, t) in threads.into_iter().enumerate() {
+        let r = t.join().unwrap();
+        if i == 3 {
+            assert!(matches!(r, Err(StoreError::Conflict(_))), "{r:?}");
+        } else {
+            r.unwrap();
+        }
+    }
+    // Those the writer had taken when it met the lock, then all the others: at most two
+    // transactions for twenty writes.
+    let commits = store.stats().commits.load(Ordering::SeqCst) - commits_before;
+    assert!((1..=2).contains(&commits), "{commits} commits");
+    // Everything acknowledged is on disk, as a fresh connection sees it.
+    let other = SqliteStore::open(&path, Durability::Full).unwrap();
+    for i in 0..n {
+        let rec = other.load(&format!("g{i}")).unwrap().unwrap();
+        assert_eq!(rec.moves.len(), usize::from(i != 3), "game {i}");
+    }
+}
+
+#[test]
+fn unfinished_games_load_in_one_snapshot_with_their_moves() {
+    let store = SqliteStore::open_in_memory().unwrap();
+    let mut a = record();
+    a.moves = vec![
+        MoveRecord {
+            text: "11-15".into(),
+            at_ms: 2,
+        },
+        MoveRecord {
+            text: "23-19".into(),
+            at_ms: 3,
+        },
+    ];
+    store.create(&a).unwrap();
+    let mut b = record();
+    b.id = "g2".into();
+    b.status = "finished".into();
+    store.create(&b).unwrap();
+    // An aborted game is over too: never resumed.
+    let mut c = record();
+    c.id = "g3".into();
+    c.status = "aborted".into();
+    store.create(&c).unwrap();
+    assert_eq!(store.load_unfinished().unwrap(), vec![a.clone()]);
+    assert_eq!(store.unfinished().unwrap(), vec!["g1".to_string()]);
+    let mut recs = vec![a];
+    recs[0].meta.turn_started_ms = 99;
+    store.save_rows(&mut recs).unwrap();
+    assert_eq!(store.load("g1").unwrap().unwrap(), recs[0]);
+}
+
+#[test]
+fn chat_is_numbered_per_game_and_read_back_in_order() {
+    let store = SqliteStore::open_in_memory().unwrap();
+    let msg = |color, text: &str| ChatRecord {
+        n: 0,
+        color,
+        name: None,
+        text: text.into(),
+        at_ms: 7,
+    };
+    // Through the store's chat part, as the server reaches it (`None`: a store without chat).
+    let add_chat = |id: &str, m: &ChatRecord| store.chat().map(|c| c.add_chat(id, m)).transpose();
+    for i in 0..5 {
+        let n = add_chat("g1", &msg(Side::Black, &format!("m{i}"))).unwrap();
+        assert_eq!(n, Some(i + 1));
+    }
+    assert_eq!(add_chat("g2", &msg(Side::White, "other")).unwrap(), Some(1));
+    let texts = |v: Vec<ChatRecord>| v.into_iter().map(|m| m.text).collect::<Vec<_>>();
+    assert_eq!(
+        texts(store.load_chat("g1", 0, 100).unwrap()),
+        ["m0", "m1", "m2", "m3", "m4"]
+    );
+    // The last `limit` above `after`, oldest first.
+    assert_eq!(texts(store.load_chat("g1", 0, 2).unwrap()), ["m3", "m4"]);
+    assert_eq!(texts(store.load_chat("g1", 3, 100).unwrap()), ["m3", "m4"]);
+    let other = store.load_chat("g2", 0, 100).unwrap();
+    assert_eq!(other[0].color, Side::White);
+    assert!(store.load_chat("nope", 0, 100).unwrap().is_empty());
+}
