@@ -38,6 +38,7 @@ pub mod book;
 #[cfg(feature = "dataset")]
 pub mod dataset;
 pub mod eval;
+pub mod level;
 pub mod opponent;
 pub mod puzzle;
 pub mod puzzle_session;
@@ -265,11 +266,7 @@ pub struct EngineOptions {
 /// node; every level converts a database win at the root.
 pub const TABLES_FROM_LEVEL: u8 = 4;
 
-/// The default opponent level of the front ends (terminal game, web app): the lowest casual level
-/// that plays its endings from the endgame databases, so equal to [`TABLES_FROM_LEVEL`].
-pub const DEFAULT_LEVEL: u8 = 4;
-
-const _: () = assert!(DEFAULT_LEVEL == TABLES_FROM_LEVEL);
+pub use level::DEFAULT_LEVEL;
 
 /// Switches of single search heuristics, so that each can be measured by SPRT within one build
 /// (`crown match` spec keys, see [`SearchTweaks::KEYS`] and [`SearchTweaks::set`]). `None` in a
