@@ -7,6 +7,8 @@ use crate::engine::{Purpose, Thought};
 use crate::msg::Effect;
 use crate::popup::Popup;
 use crate::review::ReviewState;
+use crown_ai::puzzle::Puzzle;
+use crown_ai::puzzle_session::PuzzleSession;
 use crown_core::rng::Rng;
 use crown_core::{Color, Game, Move, Position, Square};
 
@@ -71,9 +73,9 @@ pub struct App {
     /// The game review ("Review game", key `v`), running or done.
     pub review: Option<ReviewState>,
     /// Puzzles mode (key `z`), when on.
-    pub puzzles: Option<crate::app::PuzzleMode>,
+    pub puzzles: Option<PuzzleMode>,
     /// The player's and the puzzles' Glicko-2 ratings, kept across sessions.
-    pub puzzle_ratings: crate::app::PuzzleRatings,
+    pub puzzle_ratings: crown_arena::glicko::PuzzleRatings,
     /// The puzzles' theme filter (key `Z`; `None`: every puzzle).
     pub puzzle_theme: Option<crown_ai::puzzle::Theme>,
     /// Where the ratings are stored (`None`: not stored).
@@ -146,4 +148,21 @@ impl App {
     pub fn cursor_square(&self) -> Option<Square> {
         Square::from_file_rank(self.cursor.0, self.cursor.1)
     }
+}
+
+/// The puzzles being solved.
+#[derive(Clone, Debug)]
+pub struct PuzzleMode {
+    /// The set (the committed puzzles of one game).
+    pub set: Vec<Puzzle>,
+    /// Index of the current puzzle in the set.
+    pub index: usize,
+    /// The current puzzle.
+    pub session: PuzzleSession,
+    /// Puzzles solved clean in a row.
+    pub streak: u32,
+    /// Puzzles solved clean / tried in this run.
+    pub solved: u32,
+    /// Puzzles tried in this run.
+    pub tried: u32,
 }

@@ -4,8 +4,8 @@
 //! hint (the piece, then the move), `g` gives up (shows the solution), `z` goes to the next puzzle.
 //! The session itself is [`crown_ai::puzzle_session`], shared with the web.
 
-use crate::state::App;
-use crown_ai::puzzle::{embedded_set, read_jsonl, Puzzle, Theme};
+use crate::state::{App, PuzzleMode};
+use crown_ai::puzzle::{embedded_set, read_jsonl, Theme};
 use crown_ai::puzzle_session::{Answer, Hint, PuzzleSession};
 use crown_ai::{Engine, EngineOptions, Limits};
 use crown_core::{Color, DrawRules, Game, Move};
@@ -28,23 +28,6 @@ pub fn puzzle_store_path() -> Option<PathBuf> {
     let data =
         env("XDG_DATA_HOME").or_else(|| env("HOME").map(|h| h.join(".local").join("share")))?;
     Some(data.join("crown").join("puzzles.json"))
-}
-
-/// The puzzles being solved.
-#[derive(Clone, Debug)]
-pub struct PuzzleMode {
-    /// The set (the committed puzzles of one game).
-    pub set: Vec<Puzzle>,
-    /// Index of the current puzzle in the set.
-    pub index: usize,
-    /// The current puzzle.
-    pub session: PuzzleSession,
-    /// Puzzles solved clean in a row.
-    pub streak: u32,
-    /// Puzzles solved clean / tried in this run.
-    pub solved: u32,
-    /// Puzzles tried in this run.
-    pub tried: u32,
 }
 
 impl App {
