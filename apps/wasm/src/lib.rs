@@ -25,6 +25,7 @@
 //! (moves of the archive with games and results), `bookMoves("american", fen)` (the embedded book).
 //! Puzzles (`puzzles.rs`): `PuzzleSet.fromJsonl(text)`, `set.session(i)`, `session.playIndex(i)`,
 //! `hint()`, `giveUp()`, and `ratePuzzle(ratings, id, difficulty, solvedClean)` (Glicko-2).
+//! Engine levels (`level.rs`): `minLevel()`, `maxLevel()`, `defaultLevel()` ([`crown_ai::level`]).
 //!
 //! Errors are thrown as JS `Error` objects whose `name` says which kind (`PositionError`, `MoveError`,
 //! `GameError`, `UnknownName`, `ArgumentError`, `PdnError`, `PuzzleError`) and whose `message` is the core's readable text.
@@ -33,6 +34,7 @@
 
 pub mod engine;
 pub mod explorer;
+pub mod level;
 pub mod pdn;
 pub mod puzzles;
 pub mod review;
