@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Module import circles per crate: modules (by file) that reach each other through `crate::`/`super::`/`self::` paths.
-Edges between a module and its own ancestor or descendant are ignored (a parent declares its children)."""
+Edges between a module and its own ancestor or descendant are ignored (a parent declares its children).
+Exits with status 1 when there is a circle (`cargo xtask ci` runs it as `cargo xtask circles`)."""
 import os, re, sys, itertools
 root = sys.argv[1] if len(sys.argv) > 1 else '.'
 def crates(root):
@@ -77,3 +78,4 @@ for c in sorted(crates(root)):
     for comp in sccs:
         out.append(f"{os.path.relpath(c, root)}: " + ' <-> '.join(sorted('::'.join(x) or 'crate' for x in comp)))
 print('\n'.join(out) if out else 'no import circles')
+sys.exit(1 if out else 0)

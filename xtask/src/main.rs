@@ -1,9 +1,12 @@
 //! `cargo xtask`: project automation.
 //!
-//! - `cargo xtask ci`: every check and test: rustfmt check, clippy with `-D warnings`, the Rust tests
+//! - `cargo xtask ci`: every check and test: rustfmt check, the module circle check (`circles`),
+//!   clippy with `-D warnings`, the Rust tests
 //!   (nextest when installed, else `cargo test`) and doctests, `cargo xtask python`, each fuzz target for 20 s (`fuzz`),
 //!   the wasm binding tests under Node and the browser end-to-end tests. First installs Debian's Chromium, ChromeDriver, Node.js, npm and
 //!   PostgreSQL (for the server's `PgStore` test) with apt-get when they are missing (as root, as on CI).
+//! - `cargo xtask circles`: `tools/import_circles.py`, which fails when two modules of a crate reach
+//!   each other (ARCHITECTURE.md: modules depend on each other in one direction).
 //! - `cargo xtask perft`: the deep perft counts of `shared/perft/perft.json` (release build, minutes).
 //! - `cargo xtask wasm`: builds crown-wasm for `wasm32-unknown-unknown` and writes the JS glue and the
 //!   `.wasm` file to `apps/wasm/www/pkg` (see `wasm.rs`: installs the target and wasm-bindgen-cli at
@@ -67,6 +70,7 @@ fn ci() -> bool {
     let tools = ensure_test_tools();
     let rust = tools
         && run("cargo", &["fmt", "--all", "--check"])
+        && circles()
         && run(
             "cargo",
             &[
@@ -87,6 +91,14 @@ fn ci() -> bool {
             run("cargo", &["test", "--workspace", "--no-fail-fast"])
         };
     rust && python::python() && fuzz::fuzz(fuzz::CI_SECONDS) && wasm::test() && wasm::e2e()
+}
+
+/// The module import circles of every crate (`tools/import_circles.py`): fails when there is one.
+fn circles() -> bool {
+    let root = root();
+    let script = root.join("tools").join("import_circles.py");
+    let (script, root) = (script.to_string_lossy(), root.to_string_lossy());
+    run("python3", &[&script, &root])
 }
 
 fn have(cmd: &str) -> bool {
@@ -168,6 +180,7 @@ fn main() -> ExitCode {
     let task = std::env::args().nth(1).unwrap_or_default();
     let ok = match task.as_str() {
         "ci" => ci(),
+        "circles" => circles(),
         "perft" => perft(),
         "wasm" => wasm::build(),
         "wasm-test" => wasm::test(),
@@ -183,7 +196,7 @@ fn main() -> ExitCode {
         "python" => python::python(),
         "sprt" => sprt::sprt(&std::env::args().skip(2).collect::<Vec<_>>()),
         _ => {
-            eprintln!("usage: cargo xtask <ci|perft|wasm|wasm-test|e2e|fuzz|python|sprt>");
+            eprintln!("usage: cargo xtask <ci|circles|perft|wasm|wasm-test|e2e|fuzz|python|sprt>");
             false
         }
     };

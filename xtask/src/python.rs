@@ -7,7 +7,9 @@
 //! the wheel into `<target>/python/wheels` (its own cargo target `<target>/python/cargo`, since the
 //! crate is its own workspace); `pip install` of that wheel; `cargo build -p crown-cli` for the
 //! `crown` binary the Hub tests drive; then pytest over `apps/python/tests` (the package's tests
-//! and pydraughts driving `crown engine`).
+//! and pydraughts driving `crown engine`). Clippy and maturin run `--locked`: a stale
+//! `apps/python/Cargo.lock` fails the check instead of being rewritten by it (refresh it with
+//! `cargo check` in `apps/python`, which changes only what is needed).
 
 use crate::run;
 use std::path::{Path, PathBuf};
@@ -83,6 +85,7 @@ pub fn python() -> bool {
         Path::new("cargo"),
         &[
             "clippy",
+            "--locked",
             "--manifest-path",
             &manifest,
             "--all-targets",
@@ -96,6 +99,7 @@ pub fn python() -> bool {
         &[
             "build",
             "--release",
+            "--locked",
             "--manifest-path",
             &manifest,
             "--out",

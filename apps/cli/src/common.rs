@@ -333,28 +333,14 @@ pub fn same_file(a: &Path, b: &Path) -> bool {
     }
 }
 
-/// Today's date (UTC) as PDN writes it in the `Date` tag: `YYYY.MM.DD` (`????.??.??` if the system
-/// clock is before 1970).
+/// Today's date (UTC) as PDN writes it in the `Date` tag: `YYYY.MM.DD`
+/// ([`crown_notation::pdn_date`]; [`crown_notation::UNKNOWN_DATE`] if the system clock is before
+/// 1970).
 pub fn pdn_date_today() -> String {
     match std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH) {
-        Ok(d) => pdn_date((d.as_secs() / 86_400) as i64),
-        Err(_) => "????.??.??".into(),
+        Ok(d) => crown_notation::pdn_date((d.as_secs() / 86_400) as i64),
+        Err(_) => crown_notation::UNKNOWN_DATE.into(),
     }
-}
-
-/// The PDN date `YYYY.MM.DD` of a day counted from 1970-01-01 (day 0) in the proleptic Gregorian
-/// calendar (Howard Hinnant's `civil_from_days`).
-pub fn pdn_date(days: i64) -> String {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097); // day of era, 0..=146096
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365; // year of era, 0..=399
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100); // day of year from March 1, 0..=365
-    let mp = (5 * doy + 2) / 153; // month from March, 0..=11
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}.{month:02}.{day:02}")
 }
 
 /// Most search threads the engine protocol and `crown analyze` accept (also `crown annotate` and `crown match` specs).
@@ -411,15 +397,5 @@ mod tests {
             Arc::new(crown_ai::tables::auto::LiveTables::new(Some(tb)));
         let shown = egdb_loaded(Some(&live)).expect("holds impasse ≤2");
         assert!(shown.contains("impasse"), "{shown}");
-    }
-
-    #[test]
-    fn pdn_dates_of_known_days() {
-        // Day numbers from Python's datetime: (date - date(1970, 1, 1)).days.
-        assert_eq!(pdn_date(0), "1970.01.01");
-        assert_eq!(pdn_date(10_956), "1999.12.31");
-        assert_eq!(pdn_date(11_017), "2000.03.01");
-        assert_eq!(pdn_date(19_782), "2024.02.29");
-        assert_eq!(pdn_date(20_786), "2026.11.29");
     }
 }

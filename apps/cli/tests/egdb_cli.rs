@@ -298,7 +298,8 @@ fn play_from_a_fen_converts_with_the_databases() {
         save.to_str().unwrap(),
     ]);
     assert_eq!(code, 0, "{err}");
-    assert!(out.contains("level 6"), "{out}");
+    // The default level (crown_ai::DEFAULT_LEVEL, issue 40: was 6 in `crown play`).
+    assert!(out.contains("level 4"), "{out}");
     let first = out
         .lines()
         .find(|l| l.contains("engine plays"))

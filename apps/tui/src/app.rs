@@ -19,9 +19,9 @@ mod thinking;
 pub use crate::dialog::{Dialog, GameChoice, Settings, SideChoice, DIALOG_ROWS};
 pub use crate::msg::{Effect, Msg};
 pub use crate::popup::{Confirm, InputKind, Popup};
-pub use crate::state::{App, Clocks, Focus};
+pub use crate::state::{App, Clocks, Focus, PuzzleMode};
 pub use play::typed_move;
-pub use puzzles::{puzzle_store_path, PuzzleMode, PuzzleRatings};
+pub use puzzles::{puzzle_store_path, PuzzleRatings};
 
 use crate::layout;
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};

@@ -1,5 +1,6 @@
 //! The new-game dialog: the games, sides and settings it offers, and its rows.
 
+use crown_ai::level::{MAX_LEVEL, MIN_LEVEL};
 use crown_core::{Game, ImpasseSetup, Variant};
 
 /// The games offered in the new-game dialog.
@@ -101,7 +102,7 @@ impl Dialog {
                     "Human (same keyboard)".into()
                 },
             ),
-            2 => ("Level", format!("{} of 10", s.level)),
+            2 => ("Level", format!("{} of {MAX_LEVEL}", s.level)),
             3 => (
                 "You play",
                 match s.side {
@@ -134,10 +135,15 @@ impl Dialog {
             0 => s.game = step(&GameChoice::ALL, s.game, forward),
             1 => s.vs_engine = engine_available && !s.vs_engine,
             2 => {
+                // round the range of crown_ai::level, both ways
                 s.level = if forward {
-                    s.level % 10 + 1
-                } else if s.level <= 1 {
-                    10
+                    if s.level >= MAX_LEVEL {
+                        MIN_LEVEL
+                    } else {
+                        s.level + 1
+                    }
+                } else if s.level <= MIN_LEVEL {
+                    MAX_LEVEL
                 } else {
                     s.level - 1
                 }

@@ -71,9 +71,9 @@ pub struct App {
     /// The game review ("Review game", key `v`), running or done.
     pub review: Option<ReviewState>,
     /// Puzzles mode (key `z`), when on.
-    pub puzzles: Option<crate::app::PuzzleMode>,
+    pub puzzles: Option<PuzzleMode>,
     /// The player's and the puzzles' Glicko-2 ratings, kept across sessions.
-    pub puzzle_ratings: crate::app::PuzzleRatings,
+    pub puzzle_ratings: crown_puzzle::PuzzleRatings,
     /// The puzzles' theme filter (key `Z`; `None`: every puzzle).
     pub puzzle_theme: Option<crown_puzzle::Theme>,
     /// Where the ratings are stored (`None`: not stored).
@@ -147,3 +147,7 @@ impl App {
         Square::from_file_rank(self.cursor.0, self.cursor.1)
     }
 }
+
+/// The puzzles being solved: the trainer over the committed set of the current game (the puzzle,
+/// the attempt at it, the streak, this run's counts).
+pub type PuzzleMode = crown_puzzle::PuzzleTrainer;

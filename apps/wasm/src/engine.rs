@@ -7,6 +7,7 @@
 
 use crate::view::{move_view, MoveView};
 use crate::{error, to_js, WasmGame};
+use crown_ai::level::{MAX_LEVEL, MIN_LEVEL};
 use crown_ai::{
     search_now, Clock, Engine, EngineOptions, Limits, Opponent, Score, SearchInfo, SearchRequest,
     SessionEvent,
@@ -285,12 +286,12 @@ impl WasmEngine {
                 .map_err(|e| error("ArgumentError", format!("bad search limits: {e}")))?
         };
         if let Some(l) = arg.level {
-            if !(1..=10).contains(&l) {
-                return Err(error(
+            crown_ai::level::check(l.into()).map_err(|_| {
+                error(
                     "ArgumentError",
-                    format!("level {l} is out of range: levels are 1 to 10"),
-                ));
-            }
+                    format!("level {l} is out of range: levels are {MIN_LEVEL} to {MAX_LEVEL}"),
+                )
+            })?;
         }
         // Small endgame databases, built in memory at the first search of the game's variant.
         self.engine

@@ -26,6 +26,7 @@
 //! Puzzles (`puzzles.rs`): `PuzzleSet.fromJsonl(text)`, `set.session(i)`, `session.playIndex(i)`,
 //! `hint()`, `giveUp()`; the trainer (`puzzle_trainer.rs`, crown-puzzle's rules and Glicko-2
 //! ratings): `new PuzzleTrainer(saved)`, `open(set, id, theme)`, `playIndex(i)`, `next(theme)`.
+//! Engine levels (`level.rs`): `minLevel()`, `maxLevel()`, `defaultLevel()` ([`crown_ai::level`]).
 //!
 //! Errors are thrown as JS `Error` objects whose `name` says which kind (`PositionError`, `MoveError`,
 //! `GameError`, `UnknownName`, `ArgumentError`, `PdnError`, `PuzzleError`) and whose `message` is the core's readable text.
@@ -34,6 +35,7 @@
 
 pub mod engine;
 pub mod explorer;
+pub mod level;
 pub mod pdn;
 pub mod puzzle_trainer;
 pub mod puzzles;

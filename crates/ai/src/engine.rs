@@ -70,12 +70,6 @@ pub struct EngineOptions {
 /// node; every level converts a database win at the root.
 pub const TABLES_FROM_LEVEL: u8 = 4;
 
-/// The default opponent level of the front ends (terminal game, web app): the lowest casual level
-/// that plays its endings from the endgame databases, so equal to [`TABLES_FROM_LEVEL`].
-pub const DEFAULT_LEVEL: u8 = 4;
-
-const _: () = assert!(DEFAULT_LEVEL == TABLES_FROM_LEVEL);
-
 /// Default transposition table size in MiB.
 pub const DEFAULT_HASH_MIB: usize = 16;
 

@@ -42,6 +42,7 @@ pub mod bench;
 pub mod book;
 pub mod engine;
 pub mod eval;
+pub mod level;
 pub mod limits;
 pub mod opponent;
 pub mod review;
@@ -58,9 +59,10 @@ use eval::board;
 pub use eval::trained;
 
 pub use engine::{
-    Engine, EngineOptions, SearchInfo, SearchResult, DEFAULT_HASH_MIB, DEFAULT_LEVEL, MAX_HASH_MIB,
+    Engine, EngineOptions, SearchInfo, SearchResult, DEFAULT_HASH_MIB, MAX_HASH_MIB,
     TABLES_FROM_LEVEL,
 };
+pub use level::DEFAULT_LEVEL;
 pub use limits::{Clock, Limits};
 pub use opponent::Opponent;
 pub use score::Score;

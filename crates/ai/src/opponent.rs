@@ -78,7 +78,7 @@ impl Opponent {
     /// databases.
     pub fn new(level: u8) -> Opponent {
         Opponent {
-            level: level.clamp(1, 10),
+            level: level.clamp(crate::level::MIN_LEVEL, crate::level::MAX_LEVEL),
             movetime_ms: None,
             book: true,
             tables: None,

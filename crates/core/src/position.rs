@@ -1,8 +1,19 @@
 //! [`Position`]: a board checked against the rules of one variant, with its side to move.
 
+//!
+//! One concept per file: the errors in `position/error.rs`, the Zobrist keys in
+//! `position/zobrist.rs`, move text (writing and parsing) in `position/parse.rs`.
+
+mod error;
+mod parse;
+mod zobrist;
+
+pub use error::{MoveError, PositionError};
+pub use zobrist::{zobrist_piece_key, zobrist_white_to_move_key};
+
 use crate::bitboard::{self, bit, far_row, near_row, squares, Bb, SquareSet, BOARD};
 use crate::moves::{Move, MoveKind, MoveList};
-use crate::setup::{FenError, Setup};
+use crate::setup::Setup;
 use crate::square::{Color, Piece, Role, Square};
 use crate::variant::{ImpasseSetup, Variant};
 use std::fmt;
@@ -24,228 +35,6 @@ pub struct Position {
     /// [`Position::play`]. Positions that move generation builds only to count their moves may
     /// leave it stale; they never leave the crate.
     pub(crate) key: u64,
-}
-
-/// Why a setup is not a legal position of a variant.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum PositionError {
-    /// The FEN text could not be read.
-    Fen(FenError),
-    /// More than 12 pieces (checkers) or more than 12 checkers (Impasse: a double counts 2) of a colour.
-    TooManyPieces {
-        /// The colour.
-        color: Color,
-        /// How many pieces or checkers it has.
-        count: u32,
-    },
-    /// Neither side has a piece.
-    EmptyBoard,
-    /// A square holds two pieces (a [`Setup`] built by hand with overlapping sets).
-    SquareTwice {
-        /// The square.
-        square: Square,
-    },
-    /// Checkers: a man stands on the row where it would have been crowned (American rule 7,
-    /// APCA rule 23).
-    ManOnKingRow {
-        /// The man's colour.
-        color: Color,
-        /// Its square.
-        square: Square,
-    },
-    /// Impasse: a double on its owner's nearest row would have been borne off (Bear Off section).
-    DoubleOnNearestRow {
-        /// The double's colour.
-        color: Color,
-        /// Its square.
-        square: Square,
-    },
-    /// Impasse: a single on its owner's furthest row while another single of that colour is on the
-    /// board would have been crowned (Crown section).
-    UncrownedSingle {
-        /// The colour.
-        color: Color,
-        /// The single on the furthest row.
-        square: Square,
-        /// Another single of the same colour.
-        other: Square,
-    },
-    /// Impasse: the side to move has no checkers, so it already won on its previous turn.
-    MoverHasNoCheckers {
-        /// The side to move.
-        color: Color,
-    },
-}
-
-impl fmt::Display for PositionError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            PositionError::Fen(e) => write!(f, "bad FEN: {e}"),
-            PositionError::TooManyPieces { color, count } => write!(
-                f,
-                "{color} has {count} checkers; a side has at most 12 (an Impasse double counts two)"
-            ),
-            PositionError::EmptyBoard => write!(f, "neither side has a piece"),
-            PositionError::SquareTwice { square } => write!(f, "square {square} holds more than one piece"),
-            PositionError::ManOnKingRow { color, square } => write!(
-                f,
-                "{color} man on square {square} stands on its king row and would have been crowned"
-            ),
-            PositionError::DoubleOnNearestRow { color, square } => write!(
-                f,
-                "{color} double on square {square} stands on its nearest row and would have been borne off"
-            ),
-            PositionError::UncrownedSingle { color, square, other } => write!(
-                f,
-                "{color} single on square {square} stands on its furthest row beside another single on {other}; it would have been crowned"
-            ),
-            PositionError::MoverHasNoCheckers { color } => write!(
-                f,
-                "{color} is to move but has no checkers left: that side already won on its previous turn"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for PositionError {}
-
-impl From<FenError> for PositionError {
-    fn from(e: FenError) -> Self {
-        PositionError::Fen(e)
-    }
-}
-
-/// Why a move text was not accepted by [`Position::parse_move`].
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum MoveError {
-    /// The text is not in the move notation (docs/notation.md).
-    Syntax {
-        /// The text given.
-        text: String,
-        /// What is wrong with it.
-        reason: String,
-    },
-    /// The move is not legal here.
-    Illegal {
-        /// The text given.
-        text: String,
-        /// Every legal move, in notation.
-        legal: Vec<String>,
-    },
-    /// The text fits several legal moves (for example `10x26` taking different pieces).
-    Ambiguous {
-        /// The text given.
-        text: String,
-        /// The moves it fits, written in full.
-        candidates: Vec<String>,
-    },
-}
-
-impl fmt::Display for MoveError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            MoveError::Syntax { text, reason } => write!(f, "cannot read move '{text}': {reason}"),
-            MoveError::Illegal { text, legal } if legal.is_empty() => {
-                write!(
-                    f,
-                    "illegal move '{text}': the game is over, there are no legal moves"
-                )
-            }
-            MoveError::Illegal { text, legal } => {
-                write!(f, "illegal move '{text}'; legal moves: {}", legal.join(" "))
-            }
-            MoveError::Ambiguous { text, candidates } => {
-                write!(
-                    f,
-                    "ambiguous move '{text}': it fits {}",
-                    candidates.join(", ")
-                )
-            }
-        }
-    }
-}
-
-impl std::error::Error for MoveError {}
-
-/// Zobrist keys: [colour][role][square index], plus one for White to move. Generated by splitmix64.
-const fn zobrist_keys() -> ([[[u64; 32]; 2]; 2], u64) {
-    let mut state: u64 = 0x0c0f_fee0_d15e_a5e5;
-    let mut t = [[[0u64; 32]; 2]; 2];
-    let mut c = 0;
-    while c < 2 {
-        let mut r = 0;
-        while r < 2 {
-            let mut s = 0;
-            while s < 32 {
-                state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-                let mut z = state;
-                z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-                z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-                t[c][r][s] = z ^ (z >> 31);
-                s += 1;
-            }
-            r += 1;
-        }
-        c += 1;
-    }
-    state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    (t, z ^ (z >> 31))
-}
-
-/// The Zobrist keys by square index. A `static`, so that reading it never copies the table.
-static ZOBRIST: ([[[u64; 32]; 2]; 2], u64) = zobrist_keys();
-
-/// The same piece keys indexed by ghost-layout bit ([colour][role][bit], 0 on ghost bits), so that
-/// [`Position::play`] updates the key straight from a move's bitboards.
-static ZOBRIST_GHOST: [[[u64; 64]; 2]; 2] = {
-    let keys = zobrist_keys().0;
-    let mut t = [[[0u64; 64]; 2]; 2];
-    let mut c = 0;
-    while c < 2 {
-        let mut r = 0;
-        while r < 2 {
-            let mut i = 0;
-            while i < 32 {
-                t[c][r][bitboard::ghost_bit(i as u8) as usize] = keys[c][r][i];
-                i += 1;
-            }
-            r += 1;
-        }
-        c += 1;
-    }
-    t
-};
-
-/// Xor of the keys in `table` of every set bit of `bb`.
-#[inline(always)]
-fn keys_of(mut bb: Bb, table: &[u64; 64]) -> u64 {
-    let mut h = 0;
-    while bb != 0 {
-        h ^= table[bb.trailing_zeros() as usize & 63];
-        bb &= bb - 1;
-    }
-    h
-}
-
-/// The Zobrist key of a `role` piece of `color` on the square with zero-based `index` (0–31), as
-/// used by [`Position::zobrist`]; engines that hash their own board representation can reuse it so
-/// that their keys equal core's. An index above 31 gives 0.
-#[inline]
-pub fn zobrist_piece_key(color: Color, role: Role, index: usize) -> u64 {
-    let r = match role {
-        Role::Man => 0,
-        Role::King => 1,
-    };
-    ZOBRIST.0[color.index()][r].get(index).copied().unwrap_or(0)
-}
-
-/// The Zobrist key xored in when White is to move (see [`Position::zobrist`]).
-#[inline]
-pub fn zobrist_white_to_move_key() -> u64 {
-    ZOBRIST.1
 }
 
 impl Position {
@@ -507,19 +296,6 @@ impl Position {
         self.moved(mv, self.key)
     }
 
-    /// Incremental Zobrist: the keys of the mover's changed squares, of the captured pieces and of
-    /// the side to move.
-    #[inline]
-    fn key_change(&self, mv: &Move) -> u64 {
-        let us = self.side.index();
-        let them = 1 - us;
-        keys_of(mv.men_xor, &ZOBRIST_GHOST[us][0])
-            ^ keys_of(mv.kings_xor, &ZOBRIST_GHOST[us][1])
-            ^ keys_of(mv.captured & self.men[them], &ZOBRIST_GHOST[them][0])
-            ^ keys_of(mv.captured & self.kings[them], &ZOBRIST_GHOST[them][1])
-            ^ ZOBRIST.1
-    }
-
     /// The board after `mv`, with Zobrist key `key`. Masks instead of indexing the arrays by the side
     /// to move: every word is computed in registers, so that a copied position is not read back
     /// through memory in pieces (an indexed read-modify-write of one half of a just-copied 16-byte
@@ -547,32 +323,6 @@ impl Position {
         }
     }
 
-    /// Zobrist hash of pieces and side to move (64 bits; equal positions of one variant hash equal):
-    /// the xor of [`zobrist_piece_key`] over every piece, and [`zobrist_white_to_move_key`] when White
-    /// is to move. Kept up to date by [`Position::play`], so reading it costs nothing.
-    #[inline]
-    pub fn zobrist(&self) -> u64 {
-        self.key
-    }
-
-    /// [`Position::zobrist`] computed from every piece on the board.
-    fn zobrist_from_scratch(&self) -> u64 {
-        let mut h = if self.side == Color::White {
-            ZOBRIST.1
-        } else {
-            0
-        };
-        for c in 0..2 {
-            for sq in squares(self.men[c]) {
-                h ^= ZOBRIST.0[c][0][sq.index()];
-            }
-            for sq in squares(self.kings[c]) {
-                h ^= ZOBRIST.0[c][1][sq.index()];
-            }
-        }
-        h
-    }
-
     /// The outcome decided by the board alone, or `None` while the game goes on. Checkers: the side to
     /// move with no legal move (including no pieces) loses (American rules 4 and 9, APCA rule 26).
     /// Impasse: the side that removed all of its checkers has won.
@@ -594,163 +344,6 @@ impl Position {
                     None
                 }
             }
-        }
-    }
-
-    /// The move written for a reader: captures short (`11x25`) unless another legal move has the same
-    /// start and end, then with the full path (`11x18x25`).
-    pub fn move_text(&self, mv: &Move) -> String {
-        if mv.kind == MoveKind::Jump
-            && self
-                .legal_moves()
-                .iter()
-                .any(|m| m.from == mv.from && m.to == mv.to && m != mv)
-        {
-            mv.long_text()
-        } else {
-            mv.short_text()
-        }
-    }
-
-    /// Find the legal move that `text` names, in the notation of docs/notation.md.
-    ///
-    /// Checkers: `11-15`, `11x18`, `11x18x25`, `11:18`; a capture may give only start and end, or any
-    /// of its landing squares in order. Impasse: `22-18` (slide), `6>10` (transpose), `x14` (removal),
-    /// an optional `+` for a bear-off, `=N` for the single stacked by a crown (may be left out when
-    /// only one crown is possible).
-    ///
-    /// # Errors
-    /// [`MoveError::Syntax`], [`MoveError::Illegal`] (with the legal moves) or
-    /// [`MoveError::Ambiguous`] (with the candidates written in full).
-    pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
-        let t = text.trim();
-        let syntax = |reason: &str| MoveError::Syntax {
-            text: t.to_string(),
-            reason: reason.to_string(),
-        };
-        if t.is_empty() {
-            return Err(syntax("empty move"));
-        }
-        let mut paths = MoveList::new();
-        self.legal_move_paths_into(&mut paths);
-        let legal = self.legal_moves();
-        let legal_texts = || {
-            self.legal_moves_sorted()
-                .iter()
-                .map(|m| self.move_text(m))
-                .collect::<Vec<_>>()
-        };
-        let mut candidates: Vec<Move> = Vec::new();
-        if self.variant.is_draughts() {
-            let parts: Vec<&str> = t.split(['-', 'x', 'X', ':']).collect();
-            let mut sqs = Vec::with_capacity(parts.len());
-            for p in &parts {
-                if p.is_empty() || !p.bytes().all(|b| b.is_ascii_digit()) {
-                    return Err(syntax("expected square numbers separated by '-' or 'x'"));
-                }
-                let n: u32 = p.parse().unwrap_or(u32::MAX);
-                match u8::try_from(n).ok().and_then(Square::new) {
-                    Some(sq) => sqs.push(sq),
-                    None => return Err(syntax(&format!("square {p} is not one of 1-32"))),
-                }
-            }
-            if sqs.len() < 2 {
-                return Err(syntax("a move needs a start and an end square"));
-            }
-            let (first, last) = (sqs[0], sqs[sqs.len() - 1]);
-            for m in paths.iter() {
-                if m.from != first || m.to != last {
-                    continue;
-                }
-                // Intermediate squares must be landing squares of the path before the last, in order.
-                let landings = m.path().count().saturating_sub(1);
-                let mut path = m.path().take(landings);
-                let fits = sqs[1..sqs.len() - 1].iter().all(|s| path.any(|p| p == *s));
-                if fits && !candidates.contains(m) {
-                    candidates.push(*m);
-                }
-            }
-            // A text that spells one candidate's whole path names it, even when the other
-            // candidates also fit (a capture that loops back through its start square: `19x12` is
-            // both the single jump and `19x26x17x10x19x12`); `move_text` writes such a move so.
-            if candidates.len() > 1 {
-                let exact: Vec<Move> = candidates
-                    .iter()
-                    .filter(|m| m.path().eq(sqs[1..].iter().copied()))
-                    .copied()
-                    .collect();
-                if exact.len() == 1 {
-                    candidates = exact;
-                }
-            }
-        } else {
-            let (kind_ok, rest): (fn(MoveKind) -> bool, &str) =
-                if let Some(r) = t.strip_prefix(['x', 'X']) {
-                    (|k| k == MoveKind::Remove, r)
-                } else {
-                    (|k| k != MoveKind::Remove, t)
-                };
-            let (body, crown) = match rest.split_once('=') {
-                Some((b, c)) => (b, Some(c)),
-                None => (rest, None),
-            };
-            let (body, bear_mark) = match body.strip_suffix('+') {
-                Some(b) => (b, true),
-                None => (body, false),
-            };
-            let num = |s: &str| -> Result<Square, MoveError> {
-                let n: u32 = if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) {
-                    s.parse().unwrap_or(u32::MAX)
-                } else {
-                    return Err(syntax(&format!("'{s}' is not a square number")));
-                };
-                u8::try_from(n)
-                    .ok()
-                    .and_then(Square::new)
-                    .ok_or_else(|| syntax(&format!("square {s} is not one of 1-32")))
-            };
-            let (from, to, transpose) = if let Some((a, b)) = body.split_once('>') {
-                (num(a)?, num(b)?, Some(true))
-            } else if let Some((a, b)) = body.split_once('-') {
-                (num(a)?, num(b)?, Some(false))
-            } else {
-                let s = num(body)?;
-                (s, s, None)
-            };
-            let crown_sq = crown.map(num).transpose()?;
-            for m in legal.iter() {
-                if !kind_ok(m.kind) || m.from != from || m.to != to {
-                    continue;
-                }
-                match transpose {
-                    Some(true) if m.kind != MoveKind::Transpose => continue,
-                    Some(false) if m.kind == MoveKind::Transpose || m.kind == MoveKind::Remove => {
-                        continue
-                    }
-                    None if m.kind != MoveKind::Remove => continue,
-                    _ => {}
-                }
-                if bear_mark && !m.bears_off() {
-                    continue;
-                }
-                if let Some(c) = crown_sq {
-                    if m.crown().map(|x| x.0) != Some(c) {
-                        continue;
-                    }
-                }
-                candidates.push(*m);
-            }
-        }
-        match candidates.len() {
-            1 => Ok(candidates[0]),
-            0 => Err(MoveError::Illegal {
-                text: t.to_string(),
-                legal: legal_texts(),
-            }),
-            _ => Err(MoveError::Ambiguous {
-                text: t.to_string(),
-                candidates: candidates.iter().map(|m| m.long_text()).collect(),
-            }),
         }
     }
 

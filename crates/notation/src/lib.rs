@@ -23,6 +23,7 @@
 //! assert_eq!(back.moves(), game.moves());
 //! ```
 
+mod date;
 mod error;
 mod explorer;
 mod gametype;
@@ -33,6 +34,7 @@ mod replay;
 mod writer;
 
 pub use crown_core::{FenError, MoveError, Setup};
+pub use date::{pdn_date, pdn_date_of_unix_ms, UNKNOWN_DATE};
 pub use error::{Location, PdnError, PdnErrorKind, PdnWarning, LEGAL_MOVES_SHOWN};
 pub use explorer::{
     ArchiveStats, Explorer, ExplorerBuilder, ExplorerMove, ExplorerPosition, Tally,

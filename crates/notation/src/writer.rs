@@ -393,7 +393,7 @@ pub fn game_record(game: &Game, tags: &[(&str, &str)]) -> PdnGame {
     for name in ROSTER {
         let v = match name {
             "Result" => result.clone(),
-            "Date" => given(name).unwrap_or_else(|| "????.??.??".into()),
+            "Date" => given(name).unwrap_or_else(|| crate::UNKNOWN_DATE.into()),
             _ => given(name).unwrap_or_else(|| "?".into()),
         };
         pdn.tags.push((name.to_string(), v));

@@ -4,6 +4,7 @@ use crate::common::line_text;
 use crate::common::{pdn_date_today, EgdbArgs, EgdbBuildArgs};
 use crate::CliError;
 use clap::Args;
+use crown_ai::level::{MAX_LEVEL, MIN_LEVEL};
 use crown_ai::{Engine, EngineOptions, Opponent, SearchResult};
 use crown_core::{Color, Game, ImpasseSetup, Position, Variant};
 use crown_notation::{
@@ -31,7 +32,8 @@ pub struct PlayArgs {
     /// in Impasse).
     #[arg(long = "as")]
     pub side: Option<String>,
-    /// Engine level 1–10 (default 6).
+    /// Engine level 1–10 (default 4, `crown_ai::DEFAULT_LEVEL`: the lowest level that plays its
+    /// endings from the endgame databases).
     #[arg(long)]
     pub level: Option<u8>,
     /// Engine time per move in ms (strongest play, instead of a level).
@@ -169,10 +171,12 @@ pub fn session_watched(
         Some(s) if s.eq_ignore_ascii_case("white") => Color::White,
         Some(s) => return Err(CliError(format!("--as {s}: expected black or white"))),
     };
-    let level = args.level.unwrap_or(6);
-    if !(1..=10).contains(&level) {
-        return Err(CliError(format!("--level {level}: expected 1 to 10")));
-    }
+    let level = args.level.unwrap_or(crown_ai::DEFAULT_LEVEL);
+    let level = crown_ai::level::check(level.into()).map_err(|_| {
+        CliError(format!(
+            "--level {level}: expected {MIN_LEVEL} to {MAX_LEVEL}"
+        ))
+    })?;
     let strength = match args.movetime {
         Some(ms) => format!("{ms} ms per move"),
         None => format!("level {level}"),

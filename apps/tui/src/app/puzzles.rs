@@ -33,10 +33,6 @@ pub fn puzzle_store_path() -> Option<PathBuf> {
     Some(data.join("crown").join("puzzles.json"))
 }
 
-/// The puzzles being solved: the trainer over the committed set of the current game (the puzzle,
-/// the attempt at it, the streak, this run's counts).
-pub type PuzzleMode = PuzzleTrainer;
-
 impl App {
     /// Where the puzzle ratings are kept: read them from `path` now (a missing or unreadable file
     /// starts afresh) and write them there after each rated attempt.

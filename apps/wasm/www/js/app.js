@@ -631,18 +631,18 @@ async function main() {
   if (route) {
     // ?mode=leaderboard&variant=&speed= or ?mode=player&name=…: the rating page, the local game behind it
     app.players.open(route, { push: false });
-    if (!app.restoreLocal()) play.newGame({ variant: "american", setup: "seed", side: "first", level: 4 });
+    if (!app.restoreLocal()) play.newGame({ variant: "american", setup: "seed", side: "first", level: crown.defaultLevel() });
   } else if (params.get("mode") === "puzzles") {
     // ?mode=puzzles&variant=pool&theme=shot&puzzle=<id> opens the puzzles page (the local game
     // is restored behind it)
-    if (!app.restoreLocal()) play.newGame({ variant: "american", setup: "seed", side: "first", level: 4 });
+    if (!app.restoreLocal()) play.newGame({ variant: "american", setup: "seed", side: "first", level: crown.defaultLevel() });
     app.puzzlesWanted = { variant, theme: params.get("theme") || "", id: params.get("puzzle") };
     app.setMode("puzzles");
   } else if (fen || params.get("mode") === "analysis") {
     // ?mode=analysis&variant=pool&fen=W:WK29:B22,19&moves=29-25,19-23&ply=1 opens an analysis board
     analysis.openUrl(params, variant, setup);
   } else if (params.has("variant") || !app.restoreLocal()) {
-    play.newGame({ variant, setup, side: "first", level: 4 });
+    play.newGame({ variant, setup, side: "first", level: crown.defaultLevel() });
   }
   app.engine.ready().then(() => {
     app.renderBars();

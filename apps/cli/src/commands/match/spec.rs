@@ -102,15 +102,12 @@ pub(super) fn parse_spec(
             .map_err(|_| CliError(format!("engine spec '{text}': '{v}' is not a number")))?;
         match k {
             "level" => {
-                if !(1..=10).contains(&n) {
-                    return Err(CliError(format!(
-                        "engine spec '{text}': level {n} is not 1 to 10"
-                    )));
-                }
-                let l = Limits::level(n as u8);
+                let level = crown_ai::level::check(n)
+                    .map_err(|e| CliError(format!("engine spec '{text}': {e}")))?;
+                let l = Limits::level(level);
                 limits.depth = l.depth;
                 limits.movetime_ms = l.movetime_ms;
-                options.level = Some(n as u8);
+                options.level = Some(level);
             }
             "depth" => limits.depth = Some(range("depth", n, 1, crown_ai::MAX_PLY as u64)? as u32),
             "movetime" => limits.movetime_ms = Some(range("movetime", n, 1, u64::MAX)?),

@@ -44,6 +44,11 @@ export class Online {
   }
 
   #wire() {
+    // the engine's level range and default come from the wasm module (crown_ai::level)
+    const level = $("online-level");
+    level.min = this.hooks.crown.minLevel();
+    level.max = this.hooks.crown.maxLevel();
+    level.value = this.hooks.crown.defaultLevel();
     $("online-new").addEventListener("click", () => this.openCreateDialog());
     // Create: the dialog stays open until the server has made the game, and shows its refusal
     // (a rated game's login_required, rated_needs_clock, …) in its alert line
@@ -122,7 +127,7 @@ export class Online {
     const opponent = form.get("opponent") || "friend";
     if (opponent === "engine") {
       body.opponent = "engine";
-      body.level = Number(form.get("level")) || 5;
+      body.level = Number(form.get("level")) || this.hooks.crown.defaultLevel();
     } else {
       body.opponent = "human";
       if (opponent === "seek") body.public = true;

@@ -38,7 +38,7 @@ export class PlayCtrl {
     this.human = "black"; // the human's colour
     this.hotseat = false; // two players on this device (no engine), both sides moved by clicking
     this.names = { black: "", white: "" }; // hot-seat players' names ("" = the colour's name)
-    this.level = 4; // = crown_ai::DEFAULT_LEVEL (TABLES_FROM_LEVEL): the lowest level that plays its endings from the databases
+    this.level = crown.defaultLevel(); // crown_ai::DEFAULT_LEVEL: the lowest level that plays its endings from the databases
     this.engineTurn = 0; // counts the engine's turns: a move that comes after a takeback or a new game is dropped
     this.thinking = false;
     this.lastScore = null; // engine's last score from its own point of view
@@ -211,7 +211,7 @@ export class PlayCtrl {
       black: typeof saved.names?.black === "string" ? saved.names.black.slice(0, 40) : "",
       white: typeof saved.names?.white === "string" ? saved.names.white.slice(0, 40) : "",
     };
-    this.level = Number(saved.level) || 4;
+    this.level = Number(saved.level) || this.crown.defaultLevel();
     this.claims = storage.claimsOf(saved).filter((c) => c.ply <= g.plyCount());
     this.clock = saved.clock ? { ...saved.clock, last: performance.now() } : null;
     if (this.clock && g.outcome() !== null) this.clock.running = null;
@@ -343,10 +343,10 @@ export class PlayCtrl {
 
   /**
    * A new local game: against the engine (`side`: "first", "second" or "random" for the human,
-   * `level` 1–10), or with `hotseat` two players on this device (`names`: {black, white}, "" for the
+   * `level` 1–10, by default the wasm module's `defaultLevel()`), or with `hotseat` two players on this device (`names`: {black, white}, "" for the
    * colour's name). `clock`: "" or "base+increment" in seconds.
    */
-  newGame({ variant, setup = "seed", side = "first", level = 4, clock = "", hotseat = false, names = null }) {
+  newGame({ variant, setup = "seed", side = "first", level = this.crown.defaultLevel(), clock = "", hotseat = false, names = null }) {
     this.engine.stop();
     const t = this.table;
     t.variant = variant;

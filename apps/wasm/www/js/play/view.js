@@ -54,6 +54,10 @@ export const COUNT_RULES = {
 
 /** Wire the play buttons and the new game dialog (#dlg-new) to `ctrl`. */
 export function wireButtons(ctrl) {
+  // the level range and its default come from the wasm module (crown_ai::level), not from the page
+  $("level-range").min = ctrl.crown.minLevel();
+  $("level-range").max = ctrl.crown.maxLevel();
+  $("level-range").value = $("level-out").textContent = ctrl.crown.defaultLevel();
   $("level-range").addEventListener("input", (e) => ($("level-out").textContent = e.target.value));
   const showOpponent = () => {
     const hot = $("opponent-hotseat").checked;

@@ -1,6 +1,7 @@
 // Ratings as every page shows them (docs/api.md "Ratings"): "1500" or, while the rating is
-// provisional (Glicko-2 deviation above 110), "1500?"; a rating change "+12" / "−8"; the speed of a
-// time control; the link to a player's page (?mode=player&name=…, opened by players/ctrl.js).
+// provisional (Glicko-2 deviation above 110), "1500?"; a rating change "+12" / "−8"; the link to a
+// player's page (?mode=player&name=…, opened by players/ctrl.js). A game's speed comes from the
+// server (`Speed::of` in crown-server), never computed here.
 
 /** The speeds of rated games, fastest first, with their names. */
 export const SPEEDS = { bullet: "Bullet", blitz: "Blitz", rapid: "Rapid", classical: "Classical" };
@@ -19,17 +20,6 @@ export function diffText(diff) {
   if (diff == null || !Number.isFinite(Number(diff))) return "";
   const d = Math.round(Number(diff));
   return d > 0 ? `+${d}` : d < 0 ? `\u2212${-d}` : "±0";
-}
-
-/**
- * The speed of a clock `{initial_ms, increment_ms}` (null: untimed → null): the estimated duration
- * initial seconds + 40 × increment seconds; bullet < 180 s, blitz < 480 s, rapid < 1500 s, else
- * classical (docs/api.md "Ratings"; 3+2 is blitz, 10+0 rapid, 15+15 classical).
- */
-export function speedOf(tc) {
-  if (!tc) return null;
-  const s = tc.initial_ms / 1000 + (40 * tc.increment_ms) / 1000;
-  return s < 180 ? "bullet" : s < 480 ? "blitz" : s < 1500 ? "rapid" : "classical";
 }
 
 /** The address of player `name`'s page (relative to the document's base, like every app link). */
