@@ -23,6 +23,7 @@
 //! - `schema`: the SQL schema and row helpers both backends use.
 
 pub mod accounts;
+pub mod fixture;
 pub mod pg;
 pub mod ratings;
 pub mod record;
