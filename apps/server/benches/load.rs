@@ -129,7 +129,7 @@ fn parse_args() -> Result<Opts, String> {
                 o.engine_level = value()?
                     .parse()
                     .map_err(|e| format!("--engine-level: {e}"))?;
-                if !(1..=10).contains(&o.engine_level) {
+                if !crown_ai::level::LEVELS.contains(&o.engine_level) {
                     return Err("--engine-level must be 1..=10".into());
                 }
             }

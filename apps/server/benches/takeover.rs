@@ -28,10 +28,9 @@
 mod pg;
 
 use crown_server::live::now_ms;
+use crown_server::store::fixture::GameRecordBuilder;
 use crown_server::store::pg::PgStore;
-use crown_server::store::{
-    GameMeta, GameRecord, MoveRecord, PlayerNames, Seat, Store, TimeControl,
-};
+use crown_server::store::{GameRecord, Store};
 use crown_server::{App, Config};
 use std::sync::Arc;
 use std::time::Duration;
@@ -43,52 +42,16 @@ const CLOCK: u64 = 60_000;
 /// How long Black had been thinking when the owner died.
 const THINKING: u64 = 1_000;
 
+/// A game at 60 s + 0 with two moves played, Black's turn started at `turn_started`.
 fn record(id: &str, turn_started: u64) -> GameRecord {
-    let moves = ["11-15", "23-19"]
-        .iter()
-        .map(|t| MoveRecord {
-            text: (*t).into(),
-            at_ms: turn_started,
-        })
-        .collect();
-    GameRecord {
-        id: id.into(),
-        variant: "american".into(),
-        start_fen: "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12".into(),
-        status: "ongoing".into(),
-        result: None,
-        meta: GameMeta {
-            black: Seat::Human {
-                token_sha256: Some("a".into()),
-            },
-            white: Seat::Human {
-                token_sha256: Some("b".into()),
-            },
-            time_control: Some(TimeControl {
-                initial_ms: CLOCK,
-                increment_ms: 0,
-            }),
-            clock_ms: [CLOCK, CLOCK],
-            turn_started_ms: turn_started,
-            declared: None,
-            draw_offer: None,
-            takeback_request: None,
-            public: false,
-            names: PlayerNames::default(),
-            rematch: None,
-            reserved: false,
-            abort_after_ms: 0,
-            rated: false,
-            accounts: Default::default(),
-            ratings: None,
-        },
-        moves,
+    GameRecordBuilder::new(id)
+        .time_control(CLOCK, 0)
+        .turn_started_ms(turn_started)
+        .moves(&["11-15", "23-19"], turn_started)
         // Now: a game younger than a lease without one is left to its creator, so no live
         // instance claims it between its creation and the dead owner's lease.
-        created_ms: now_ms(),
-        updated_ms: now_ms(),
-        version: 0,
-    }
+        .created_ms(now_ms())
+        .build()
 }
 
 async fn connect(url: &str) -> Arc<dyn Store> {

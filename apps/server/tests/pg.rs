@@ -6,8 +6,9 @@ mod common;
 use axum::http::{Method, StatusCode};
 use common::pg::Pg;
 use common::{send, server};
+use crown_server::store::fixture::GameRecordBuilder;
 use crown_server::store::pg::PgStore;
-use crown_server::store::{GameMeta, GameRecord, MoveRecord, PlayerNames, Seat, Store, StoreError};
+use crown_server::store::{GameRecord, MoveRecord, Store, StoreError};
 use serde_json::json;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -98,39 +99,7 @@ async fn games_survive_a_restart_on_postgresql() {
 
 /// A two-seat game record at version 0 with no moves.
 fn record(id: &str) -> GameRecord {
-    GameRecord {
-        id: id.into(),
-        variant: "american".into(),
-        start_fen: "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12".into(),
-        status: "ongoing".into(),
-        result: None,
-        meta: GameMeta {
-            black: Seat::Human {
-                token_sha256: Some("a".into()),
-            },
-            white: Seat::Human {
-                token_sha256: Some("b".into()),
-            },
-            time_control: None,
-            clock_ms: [0, 0],
-            turn_started_ms: 5,
-            declared: None,
-            draw_offer: None,
-            takeback_request: None,
-            public: false,
-            names: PlayerNames::default(),
-            rematch: None,
-            reserved: false,
-            abort_after_ms: 0,
-            rated: false,
-            accounts: Default::default(),
-            ratings: None,
-        },
-        moves: vec![],
-        created_ms: 1,
-        updated_ms: 1,
-        version: 0,
-    }
+    GameRecordBuilder::new(id).build()
 }
 
 /// `GET /api/games`' rule in the PostgreSQL store: only public and rated games are listed, in

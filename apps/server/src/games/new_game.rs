@@ -17,9 +17,6 @@ pub const MAX_INITIAL_MS: u64 = 24 * 3600 * 1000;
 /// Largest increment accepted, in ms (one hour).
 pub const MAX_INCREMENT_MS: u64 = 3_600_000;
 
-/// The engine level of an engine opponent when the request names none.
-const DEFAULT_LEVEL: u8 = 5;
-
 /// What a request for a new game asks for, as read from it.
 #[derive(Clone, Debug, Default)]
 pub struct GameRequest {
@@ -31,7 +28,7 @@ pub struct GameRequest {
     pub setup: Option<String>,
     /// `human` (default) or `engine`.
     pub opponent: Option<String>,
-    /// Engine level 1..=10 (default 5).
+    /// Engine level, [`crown_ai::level::LEVELS`] (default [`crown_ai::level::DEFAULT_LEVEL`], 4).
     pub level: Option<u8>,
     /// The creator's colour: `black`, `white` or `random` (default: the side that moves first).
     pub color: Option<String>,
@@ -70,7 +67,7 @@ pub enum NewGameError {
     /// `bad_level`: a level for a human opponent.
     #[error("'level' applies to engine opponents only")]
     LevelForHuman,
-    /// `bad_level`: a level outside 1..=10.
+    /// `bad_level`: a level outside [`crown_ai::level::LEVELS`] (1..=10).
     #[error("engine level must be 1..=10, not {0}")]
     BadLevel(u8),
     /// `engine_unavailable`: the server was built without the engine.
@@ -235,8 +232,8 @@ impl GameRequest {
                 Seat::Human { token_sha256: None }
             }
             "engine" => {
-                let level = self.level.unwrap_or(DEFAULT_LEVEL);
-                if !(1..=10).contains(&level) {
+                let level = self.level.unwrap_or(crown_ai::level::DEFAULT_LEVEL);
+                if !crown_ai::level::LEVELS.contains(&level) {
                     return Err(NewGameError::BadLevel(level));
                 }
                 if !engine_available {

@@ -30,6 +30,7 @@
 
 pub mod accounts;
 pub mod chat;
+pub mod fixture;
 pub mod leases;
 pub mod pg;
 pub mod ratings;

@@ -1,6 +1,6 @@
-// Issue 26 defect 2: the APCA counts of pool checkers (rules 27 and 28) in the web app's local
-// game: the claim is offered when it applies, worded as the rules word it, and the running count is
-// shown, counted per move of the claimant, kept across a reload and taken back with the moves.
+// The APCA counts of pool checkers (rules 27 and 28) in the web app's local game: the claim is
+// offered when it applies, worded as the rules word it, and the running count is shown, counted per
+// move of the claimant, kept across a reload and taken back with the moves.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { serverAndBrowser, newPage, openApp, screenshot, clickSquare } from "./harness.js";
@@ -9,7 +9,7 @@ const env = serverAndBrowser();
 
 const countLine = (page) => page.textContent("#count-line");
 
-test("defect 2: a lone king's side claims the 13 count (APCA rule 28); the count is shown, kept and taken back", async () => {
+test("a lone king's side claims the 13 count (APCA rule 28); the count is shown, kept and taken back", async () => {
   const page = await newPage(env.browser, { width: 1280, height: 800 });
   // Three kings against a lone king, Black (the lone king) to move: rule 28's ending.
   await openApp(page, env.server.url, `?mode=analysis&variant=pool&fen=${encodeURIComponent("B:WK5,K13,K21:BK32")}`);
@@ -55,7 +55,7 @@ test("defect 2: a lone king's side claims the 13 count (APCA rule 28); the count
   await page.context().close();
 });
 
-test("defect 2: the 38 count (APCA rule 27) is offered only to the weaker side by points, only in pool", async () => {
+test("the 38 count (APCA rule 27) is offered only to the weaker side by points, only in pool", async () => {
   const page = await newPage(env.browser, { width: 1280, height: 800 });
   // Black: one king (2 points) against White's two men and a king (4 points); Black to move.
   await openApp(page, env.server.url, `?mode=analysis&variant=pool&fen=${encodeURIComponent("B:WK5,21,22:BK32")}`);

@@ -1,46 +1,16 @@
 //! Tests of the SQLite store.
 
 use super::*;
-use crate::store::{
-    ChatRecord, ChatStore, GameMeta, GameRecord, MoveRecord, PlayerNames, Seat, Side, Store,
-    TimeControl,
-};
+use crate::store::fixture::GameRecordBuilder;
+use crate::store::{ChatRecord, ChatStore, GameRecord, MoveRecord, Seat, Side, Store};
 
+/// The game these tests store: an engine game (White, level 3) with a 1 min + 1 s clock.
 fn record() -> GameRecord {
-    GameRecord {
-        id: "g1".into(),
-        variant: "american".into(),
-        start_fen: "B:W21-32:B1-12".into(),
-        status: "ongoing".into(),
-        result: None,
-        meta: GameMeta {
-            black: Seat::Human {
-                token_sha256: Some("a".into()),
-            },
-            white: Seat::Engine { level: 3 },
-            time_control: Some(TimeControl {
-                initial_ms: 60_000,
-                increment_ms: 1_000,
-            }),
-            clock_ms: [60_000, 60_000],
-            turn_started_ms: 5,
-            declared: None,
-            draw_offer: None,
-            takeback_request: None,
-            public: false,
-            names: PlayerNames::default(),
-            rematch: None,
-            reserved: false,
-            abort_after_ms: 0,
-            rated: false,
-            accounts: Default::default(),
-            ratings: None,
-        },
-        moves: vec![],
-        created_ms: 1,
-        updated_ms: 1,
-        version: 0,
-    }
+    GameRecordBuilder::new("g1")
+        .start_fen("B:W21-32:B1-12")
+        .white(Seat::Engine { level: 3 })
+        .time_control(60_000, 1_000)
+        .build()
 }
 
 #[test]

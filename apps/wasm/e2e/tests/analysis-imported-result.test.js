@@ -1,7 +1,7 @@
-// Issue 26, defect 3's remaining part: an imported game's result that the board does not show (a
-// PDN that only says 1-0) is worded as the PDN gives it everywhere the analysis page says it — the
-// status line (issue26.test.js), and also the game-over dialog, which opens again when the board
-// comes back to the main line's end from a variation, and the screen-reader announcement.
+// An imported game's result that the board does not show (a PDN that only says 1-0) is worded as
+// the PDN gives it everywhere the analysis page says it: the status line (analysis-board.test.js),
+// and also the game-over dialog, which opens again when the board comes back to the main line's end
+// from a variation, and the screen-reader announcement.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { serverAndBrowser, newPage, openApp } from "./harness.js";
@@ -34,7 +34,7 @@ async function typeMove(page, text) {
   await page.press("#move-input", "Enter");
 }
 
-test("defect 3: an imported 1-0 is said as the PDN gives it in the game-over dialog and the announcement, never as a resignation", async () => {
+test("an imported 1-0 is said as the PDN gives it in the game-over dialog and the announcement, never as a resignation", async () => {
   const page = await newPage(env.browser);
   await openApp(page, env.server.url, "?mode=analysis&variant=american");
   const moves = [];
