@@ -416,3 +416,24 @@ async fn many_small_headers_get_the_json_431() {
     assert_eq!(status, 200, "{body}");
     srv.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_declared_body_over_the_limit_gets_413_at_once() {
+    // Issue 41, defect 5: `Content-Length: 100000000` with no body waited for the request
+    // time-out (10 s) and got `408 timeout`. The time-out here is far longer than the 5 s that
+    // `http` waits for the answer, so only an answer given at once passes.
+    let srv = start(quick().with(|c| c.request_timeout_ms = 120_000)).await;
+    let (status, body) = http(
+        [127, 0, 0, 1],
+        srv.addr,
+        "POST /api/games HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\
+         Content-Type: application/json\r\nContent-Length: 100000000\r\n\r\n",
+    )
+    .await;
+    assert_eq!(status, 413, "{body}");
+    let v: Value = serde_json::from_str(&body).unwrap_or_else(|e| panic!("{e}: {body:?}"));
+    assert_eq!(v["error"]["code"], "payload_too_large", "{v}");
+    // A body within the limit is still read and answered.
+    create_game(srv.addr).await;
+    srv.stop().await;
+}
