@@ -302,8 +302,9 @@ pub async fn rematch(
                 .meta
                 .names
                 .set(color, meta.names.get(color.opposite()).map(str::to_string));
-            // The players keep their accounts (each its own, on the swapped colour), so that a
-            // rated game's rematch is rated too and both reach the players' archives.
+            // The creator's seat keeps the creator's account (the opponent's is linked when
+            // they take theirs, in `accept`), so that a rated game's rematch is rated too and
+            // both players' archives list it.
             next.rec
                 .meta
                 .accounts
