@@ -114,6 +114,15 @@ pub struct EgdbBuildArgs {
 static AUTO_BUILD: std::sync::OnceLock<Option<crown_ai::tables::auto::AutoBuild>> =
     std::sync::OnceLock::new();
 
+/// Ask the process's background build (if any) for the databases of `variant` without printing
+/// anything: when a build starts, the piece count of the set it builds. For `crown engine`, whose
+/// stdout and stderr belong to its protocol (Hub clients such as pydraughts read stderr with
+/// stdout), and which says so in an `info` line of its own.
+pub fn egdb_build_start(variant: Variant) -> Option<u32> {
+    let auto = AUTO_BUILD.get()?.as_ref()?;
+    auto.ensure(variant).map(|_| auto.pieces())
+}
+
 /// Ask the process's background build (if any) for the databases of `variant`, printing its one
 /// announcement line on stderr when a build starts.
 pub fn egdb_build_ensure(variant: Variant) {

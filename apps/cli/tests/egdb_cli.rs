@@ -315,8 +315,9 @@ fn play_from_a_fen_converts_with_the_databases() {
     assert!(err.contains("FEN"), "{err}");
 }
 
-/// The background build of the recommended set: `crown analyze` (as `play` and `engine`) with an
-/// empty default directory prints one line on stderr saying it builds there; the variable, the
+/// The background build of the recommended set: `crown analyze` (as `play`; `engine` says it in
+/// an `info` line instead, tests/engine_cli.rs) with an empty default directory prints one line on
+/// stderr saying it builds there; the variable, the
 /// option and an explicit `--egdb`/`--no-egdb` turn it off. (The process ends after its search;
 /// the build resumes at the next run.)
 #[test]

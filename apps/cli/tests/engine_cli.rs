@@ -421,3 +421,89 @@ fn play_saves_the_game_on_sigterm_and_sighup() {
         assert!(text.contains("1. 11-15 "), "{signal}: {text}");
     }
 }
+
+#[test]
+fn engine_first_run_with_the_background_build_writes_only_protocol_lines() {
+    // Issue 41: on a first run (an empty database directory, the background build on), the
+    // build's notice went to stderr during `go`; pydraughts reads stderr with stdout and logged
+    // "Unexpected engine response to go". Hub clients must see protocol lines only.
+    use std::io::{BufRead, BufReader, Read};
+    use std::sync::mpsc;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut child = common::crown_command()
+        .arg("engine")
+        .env_remove("CROWN_EGDB_BUILD")
+        .env("CROWN_EGDB_DIR", dir.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run crown");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let stdout = child.stdout.take().expect("stdout");
+    let mut stderr = child.stderr.take().expect("stderr");
+    let err_reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = stderr.read_to_string(&mut text);
+        text
+    });
+    let (tx, lines) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            if tx.send(line.expect("read stdout")).is_err() {
+                return;
+            }
+        }
+    });
+    stdin
+        .write_all(
+            b"hub\ninit\nset-param name=variant value=english\npos\nlevel depth=3\ngo think\n",
+        )
+        .expect("write stdin");
+    stdin.flush().expect("flush stdin");
+    // Every line until the search's `done`, waited for (bounded in case the engine hangs).
+    let mut out = Vec::new();
+    loop {
+        let line = lines
+            .recv_timeout(Duration::from_secs(60))
+            .unwrap_or_else(|e| panic!("no `done` ({e}); stdout so far: {out:#?}"));
+        let done = line.starts_with("done");
+        out.push(line);
+        if done {
+            break;
+        }
+    }
+    stdin.write_all(b"quit\n").expect("write stdin");
+    drop(stdin);
+    let status = child.wait().expect("wait");
+    out.extend(lines.iter());
+    let err = err_reader.join().expect("stderr reader");
+    assert!(status.success(), "{status}");
+    assert_eq!(
+        err, "",
+        "stderr must hold protocol lines only (nothing here)"
+    );
+    let words = [
+        "id", "param", "wait", "ready", "info", "done", "pong", "error",
+    ];
+    for line in &out {
+        let word = line.split_whitespace().next().unwrap_or("");
+        assert!(
+            words.contains(&word),
+            "not a protocol line: {line:?} in {out:#?}"
+        );
+        assert!(!line.starts_with("error"), "{line:?}");
+    }
+    // The build did start, and was announced in an `info` line pydraughts can parse (no `=` in
+    // the quoted value).
+    let notice = out
+        .iter()
+        .find(|l| l.starts_with("info egdb-build="))
+        .unwrap_or_else(|| panic!("no build notice in {out:#?}"));
+    let value = notice.trim_start_matches("info egdb-build=");
+    assert!(
+        value.starts_with('"') && value.ends_with('"') && !value.contains('='),
+        "{notice}"
+    );
+    assert!(notice.is_ascii(), "{notice}");
+}

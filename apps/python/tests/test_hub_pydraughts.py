@@ -202,3 +202,25 @@ def test_random_opponent_game_reaches_the_end(engine):
             move = rng.choice(board.legal_moves())
         board.push(move)
     assert board.winner() == engine_side
+
+
+def test_first_run_with_the_background_build_logs_no_client_warning(caplog, monkeypatch, tmp_path):
+    """Issue 41: on a first run (an empty database directory, the background build on), the build's
+    notice went to stderr during `go`, which pydraughts reads with stdout: "Unexpected engine
+    response to go". It is now an `info egdb-build=…` line, which pydraughts parses."""
+    caplog.set_level(logging.DEBUG, logger="pydraughts")
+    monkeypatch.delenv("CROWN_EGDB_BUILD", raising=False)
+    monkeypatch.setenv("CROWN_EGDB_DIR", str(tmp_path))
+    e = HubEngine([CROWN, "engine"])
+    e.init()
+    e.setoption("variant", "english")
+    e.setoption("hash", 16)
+    board = draughts.Board("english")
+    result = e.play(board, Limit(movetime=0.05), False)
+    assert result.move.hub_move in legal_hub_moves(board)
+    check_info(result.info)
+    assert "egdb-build" in result.info, result.info
+    e.quit()
+    e.p.wait(timeout=10)
+    warnings = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert warnings == [], warnings

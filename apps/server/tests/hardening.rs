@@ -416,3 +416,74 @@ async fn many_small_headers_get_the_json_431() {
     assert_eq!(status, 200, "{body}");
     srv.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_declared_body_over_the_limit_gets_413_at_once() {
+    // Issue 41, defect 5: `Content-Length: 100000000` with no body waited for the request
+    // time-out (10 s) and got `408 timeout`. The time-out here is far longer than the 5 s that
+    // `http` waits for the answer, so only an answer given at once passes.
+    let srv = start(quick().with(|c| c.request_timeout_ms = 120_000)).await;
+    let (status, body) = http(
+        [127, 0, 0, 1],
+        srv.addr,
+        "POST /api/games HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\
+         Content-Type: application/json\r\nContent-Length: 100000000\r\n\r\n",
+    )
+    .await;
+    assert_eq!(status, 413, "{body}");
+    let v: Value = serde_json::from_str(&body).unwrap_or_else(|e| panic!("{e}: {body:?}"));
+    assert_eq!(v["error"]["code"], "payload_too_large", "{v}");
+    // A body within the limit is still read and answered.
+    create_game(srv.addr).await;
+    srv.stop().await;
+}
+
+/// Open a WebSocket on a new game, send `frame` as raw bytes after the snapshot, and return
+/// the close code the server answers with (`None`: the connection ended without a close frame).
+async fn close_code_after_raw_frame(to: SocketAddr, id: &str, frame: &[u8]) -> Option<u16> {
+    use futures_util::StreamExt;
+    use tokio_tungstenite::tungstenite::Message;
+    let mut ws = ws_from([127, 0, 0, 1], to, id).await.unwrap();
+    // The snapshot first: the session is running.
+    match tokio::time::timeout(Duration::from_secs(20), ws.next()).await {
+        Ok(Some(Ok(Message::Text(_)))) => {}
+        other => panic!("no snapshot: {other:?}"),
+    }
+    ws.get_mut().write_all(frame).await.unwrap();
+    tokio::time::timeout(Duration::from_secs(20), async {
+        loop {
+            match ws.next().await {
+                Some(Ok(Message::Close(f))) => return f.map(|f| u16::from(f.code)),
+                Some(Ok(_)) => {}
+                Some(Err(_)) | None => return None,
+            }
+        }
+    })
+    .await
+    .expect("the server answers within 20 s")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn websocket_protocol_errors_get_a_close_frame_with_their_code() {
+    // Issue 41, defect 7: these frames ended the connection with no close frame (EOF).
+    let srv = start(quick()).await;
+    let id = create_game(srv.addr).await;
+    let cases: [(&str, &[u8], u16); 4] = [
+        // FIN + reserved data opcode 0x3, masked (zero key), empty.
+        ("reserved data opcode", &[0x83, 0x80, 0, 0, 0, 0], 1002),
+        // FIN + reserved control opcode 0xB, masked, empty.
+        ("reserved control opcode", &[0x8B, 0x80, 0, 0, 0, 0], 1002),
+        // A text frame "hi" without the mask a client must set.
+        ("unmasked client frame", &[0x81, 0x02, b'h', b'i'], 1002),
+        // A text frame whose payload (zero key: as sent) is not UTF-8.
+        ("invalid UTF-8", &[0x81, 0x82, 0, 0, 0, 0, 0xff, 0xfe], 1007),
+    ];
+    for (what, frame, code) in cases {
+        assert_eq!(
+            close_code_after_raw_frame(srv.addr, &id, frame).await,
+            Some(code),
+            "{what}"
+        );
+    }
+    srv.stop().await;
+}

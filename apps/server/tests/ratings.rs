@@ -82,6 +82,64 @@ async fn a_rated_resignation_rates_both_players_once() {
 }
 
 #[tokio::test]
+async fn a_rated_games_rematch_stays_rated_and_linked_to_both_accounts() {
+    // Issue 41, defect 4: the rematch of a rated game was casual, its seats linked to nobody,
+    // and it reached neither player's archive.
+    let app = server().start().await;
+    let alice = sign_up(&app, "alice", "password-a").await;
+    let bob = sign_up(&app, "bob", "password-b").await;
+    let g = game(&app, Some(&alice), Some(&bob), json!({"rated": true})).await;
+    assert_eq!(act(&app, &g.id, "resign", &g.white).await.0, StatusCode::OK);
+    // Alice (black) asks, bob accepts: neither sends a session cookie, the seat tokens suffice.
+    let (s, mine) = act(&app, &g.id, "rematch", &g.black).await;
+    assert_eq!(s, StatusCode::CREATED, "{mine}");
+    assert_eq!(mine["color"], "white", "{mine}");
+    let (s, theirs) = act(&app, &g.id, "rematch", &g.white).await;
+    assert_eq!(s, StatusCode::OK, "{theirs}");
+    let id = mine["id"].as_str().unwrap().to_string();
+    assert_eq!(theirs["id"], id.as_str());
+    let (_, v) = get(&app, &format!("/api/games/{id}"), None).await;
+    assert_eq!(v["rated"], true, "{v}");
+    assert_eq!(v["accounts"]["white"]["name"], "alice", "{v}");
+    assert_eq!(v["accounts"]["black"]["name"], "bob", "{v}");
+    // The pre-game ratings are those after the first game.
+    let (win, _) = new_players_game(1.0);
+    let (loss, _) = new_players_game(0.0);
+    assert_eq!(v["accounts"]["white"]["rating"], win.round() as i64, "{v}");
+    assert_eq!(v["accounts"]["black"]["rating"], loss.round() as i64, "{v}");
+    // Played and ended, it is rated and in both archives.
+    let r = common::ratings::Game {
+        id: id.clone(),
+        black: theirs["token"].as_str().unwrap().to_string(),
+        white: mine["token"].as_str().unwrap().to_string(),
+    };
+    for (mv, token) in [("11-15", &r.black), ("23-19", &r.white)] {
+        let uri = format!("/api/games/{}/moves", r.id);
+        let mut c = call(axum::http::Method::POST, &uri, None, Some(token));
+        c.body = Some(json!({ "move": mv }));
+        let (s, _, v) = c.send(&app).await;
+        assert_eq!(s, StatusCode::OK, "{mv}: {v}");
+    }
+    assert_eq!(act(&app, &r.id, "resign", &r.white).await.0, StatusCode::OK);
+    assert_eq!(blitz_rating(&app, "alice").await.unwrap().2, 2);
+    assert_eq!(blitz_rating(&app, "bob").await.unwrap().2, 2);
+    for name in ["alice", "bob"] {
+        let (s, v) = get(&app, &format!("/api/users/{name}/games"), None).await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+        let ids: Vec<&str> = v["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| g["id"].as_str().unwrap())
+            .collect();
+        assert!(
+            ids.contains(&g.id.as_str()) && ids.contains(&id.as_str()),
+            "{name}: {v}"
+        );
+    }
+}
+
+#[tokio::test]
 async fn two_resignations_at_once_rate_the_game_once() {
     let app = server().start().await;
     let alice = sign_up(&app, "alice", "password-a").await;

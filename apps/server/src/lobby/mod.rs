@@ -194,14 +194,16 @@ pub async fn set_name(
     Ok(view)
 }
 
-/// The opponent accepts a rematch: take the reserved seat of the new game `new_id`.
+/// The opponent accepts a rematch: take the reserved seat of the new game `new_id`, linked to
+/// `account`, the account of the opponent's seat in the finished game (`None`: a guest).
 async fn accept(
     app: &App,
     new_id: String,
     client: Option<std::net::IpAddr>,
+    account: Option<crate::store::SeatAccount>,
 ) -> Result<RematchSeat, Error> {
     let nh = app.handle(&new_id).await?;
-    let (new_color, token, game) = app.join_seat(&nh, true, client, None).await?;
+    let (new_color, token, game) = app.join_seat(&nh, true, client, account).await?;
     Ok(RematchSeat {
         created: false,
         id: new_id,
@@ -241,8 +243,9 @@ pub struct RematchSeat {
 }
 
 /// `POST /api/games/{id}/rematch` (seat token, no body). The first seat to ask creates a new,
-/// private game with the same variant, start position and time control and the colours swapped
-/// (an engine opponent plays again at the same level) and gets its seat; the game's view then
+/// private game with the same variant, start position, time control and ratedness and the
+/// colours swapped (an engine opponent plays again at the same level; each player's seat keeps
+/// the account it was linked to) and gets its seat; the game's view then
 /// carries `rematch: {id, by}` and its WebSocket the event `rematch`. The opponent asking too
 /// takes the new game's other seat. Answers `201` (created) or `200` (joined) with the new seat.
 ///
@@ -258,7 +261,7 @@ pub async fn rematch(
 ) -> Result<RematchSeat, Error> {
     // Both players asking at once on this instance: the second waits and joins the first's game.
     let _asking = h.rematch_lock.lock().await;
-    let (existing, fresh) = {
+    let (existing, fresh, mine) = {
         let live = h.live.lock().await;
         if live.cancelled() {
             return Err(Error::conflict(
@@ -299,11 +302,21 @@ pub async fn rematch(
                 .meta
                 .names
                 .set(color, meta.names.get(color.opposite()).map(str::to_string));
+            // The creator's seat keeps the creator's account (the opponent's is linked when
+            // they take theirs, in `accept`), so that a rated game's rematch is rated too and
+            // both players' archives list it.
+            next.rec
+                .meta
+                .accounts
+                .set(color.opposite(), meta.accounts.get(color).cloned());
+            next.rec.meta.rated = meta.rated;
             // A human opponent's seat is theirs: only their rematch request takes it.
             next.rec.meta.reserved = reserved;
             next.rec.meta.abort_after_ms = app.config.abort_after_ms;
             Ok((next, token))
         };
+        // The caller's account in the finished game, which the seat they take keeps.
+        let mine = meta.accounts.get(color).cloned();
         match &meta.rematch {
             Some(r) if Color::from(r.by) == color => {
                 return Err(Error::conflict(
@@ -311,12 +324,12 @@ pub async fn rematch(
                     format!("you already asked for a rematch: game {}", r.id),
                 ))
             }
-            Some(r) => (Some(r.id.clone()), None),
-            None => (None, Some(fresh()?)),
+            Some(r) => (Some(r.id.clone()), None, mine),
+            None => (None, Some(fresh()?), mine),
         }
     };
     if let Some(new_id) = existing {
-        return accept(app, new_id, client).await;
+        return accept(app, new_id, client, mine).await;
     }
     let Some((next, token)) = fresh else {
         return Err(Error::storage("rematch: no game to create"));
@@ -355,7 +368,7 @@ pub async fn rematch(
     if let Some(their_id) = theirs {
         // No orphan: the game made for this request is withdrawn, the opponent's is joined.
         withdraw(app, &nh, new_color).await;
-        return accept(app, their_id, client).await;
+        return accept(app, their_id, client, mine).await;
     }
     let game = nh.live.lock().await.view(now_ms(), Some(new_color));
     Ok(RematchSeat {

@@ -30,6 +30,32 @@ pub(super) async fn refuse_body(req: Request, next: Next) -> Response {
     next.run(req).await
 }
 
+/// Refuse at once, with `413 payload_too_large`, a request whose `Content-Length` declares more
+/// than `Config::max_body_bytes`: its body would be refused anyway once read, and waiting for
+/// bytes that may never come would only end in `408 timeout`. A body without a declared length
+/// (chunked) is still cut off at the limit as it is read.
+pub(super) async fn limit_declared_body(
+    State(app): State<App>,
+    req: Request,
+    next: Next,
+) -> Response {
+    let max = app.config.max_body_bytes;
+    let declared = req
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    if let Some(n) = declared.filter(|&n| n > max as u64) {
+        return ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "payload_too_large",
+            format!("the request body declares {n} bytes; at most {max} are accepted"),
+        )
+        .into_response();
+    }
+    next.run(req).await
+}
+
 /// Most header fields in a request answered normally: more get the JSON error
 /// `431 headers_too_large` (up to [`crate::serve::MAX_HEADER_FIELDS`], beyond which hyper answers
 /// a bare 431 before the router sees the request).

@@ -50,7 +50,11 @@ pub fn router(app: App) -> Router {
             app.clone(),
             layers::rate_limit,
         ))
-        .layer(axum::extract::DefaultBodyLimit::max(cfg.max_body_bytes));
+        .layer(axum::extract::DefaultBodyLimit::max(cfg.max_body_bytes))
+        .layer(middleware::from_fn_with_state(
+            app.clone(),
+            layers::limit_declared_body,
+        ));
     let mut router = health::routes()
         .merge(egdb_files::routes(
             cfg.egdb_dir.clone(),

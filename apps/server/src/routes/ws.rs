@@ -154,8 +154,10 @@ async fn ws_session(app: App, h: Arc<GameHandle>, you: Option<Color>, mut socket
                 let msg = match incoming {
                     None => return,
                     Some(Err(e)) => {
-                        if too_big(e) {
-                            close(socket, 1009, "message too big").await;
+                        // The client broke the protocol: fail the connection with the close
+                        // code that says why (RFC 6455 7.4.1) rather than a bare EOF.
+                        if let Some((code, reason)) = error_close(e) {
+                            close(socket, code, reason).await;
                         }
                         return;
                     }
@@ -213,13 +215,21 @@ async fn ws_session(app: App, h: Arc<GameHandle>, you: Option<Color>, mut socket
     }
 }
 
-/// Whether a read error is a message or frame over the WebSocket layer's size limit.
-fn too_big(e: axum::Error) -> bool {
+/// The close code and reason answering a read error of the WebSocket layer: `1009` for a
+/// message or frame over its size limit, `1007` for a text message (or close reason) that is not
+/// UTF-8, `1002` for a protocol violation (a reserved opcode or reserved bits, an unmasked client
+/// frame, a fragmented or oversized control frame, a continuation out of place); `None` when the
+/// connection itself failed (nothing can be sent any more).
+fn error_close(e: axum::Error) -> Option<(u16, &'static str)> {
+    use tokio_tungstenite::tungstenite::error::ProtocolError;
     use tokio_tungstenite::tungstenite::Error as WsError;
-    matches!(
-        e.into_inner().downcast_ref::<WsError>(),
-        Some(WsError::Capacity(_))
-    )
+    match e.into_inner().downcast_ref::<WsError>()? {
+        WsError::Capacity(_) => Some((1009, "message too big")),
+        WsError::Utf8(_) => Some((1007, "invalid UTF-8")),
+        WsError::Protocol(ProtocolError::ResetWithoutClosingHandshake) => None,
+        WsError::Protocol(_) => Some((1002, "protocol error")),
+        _ => None,
+    }
 }
 
 /// Close `socket` with `code` and `reason`, then read (and drop) what the client still sends

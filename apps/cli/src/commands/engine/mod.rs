@@ -4,7 +4,7 @@
 mod level;
 mod reply;
 
-use crate::common::{egdb_build_ensure, egdb_description, EgdbArgs, EgdbBuildArgs, MAX_THREADS};
+use crate::common::{egdb_build_start, egdb_description, EgdbArgs, EgdbBuildArgs, MAX_THREADS};
 use crate::CliError;
 use clap::Args;
 use crown_ai::{EndgameTables, Engine, EngineOptions, Limits, SearchInfo, MAX_HASH_MIB};
@@ -275,6 +275,16 @@ pub fn run(args: &EngineArgs) -> Result<ExitCode, CliError> {
     session(std::io::stdin().lock(), out, tables)
         .map_err(|e| CliError(format!("reading stdin: {e}")))?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The `info` line announcing the background build of `variant`'s databases of up to `pieces`
+/// pieces: `info egdb-build="american up to 5 pieces, in the background"`. Plain ASCII, with no
+/// `=` in the value (pydraughts splits each field at every `=`).
+fn egdb_build_line(variant: Variant, pieces: u32) -> String {
+    format!(
+        "info egdb-build=\"{} up to {pieces} pieces, in the background\"",
+        variant.id()
+    )
 }
 
 /// The `hub` reply: `id`, one `param` line per option, `wait`.
@@ -574,7 +584,10 @@ pub fn session(
                 }
             }
             "go" => {
-                egdb_build_ensure(st.variant);
+                // Nothing but protocol lines, on stdout: Hub clients read stderr with stdout.
+                if let Some(pieces) = egdb_build_start(st.variant) {
+                    say(&out, &egdb_build_line(st.variant, pieces));
+                }
                 let mode = match go_mode(&args) {
                     Ok(m) => m,
                     Err(e) => {
