@@ -44,7 +44,7 @@ pub struct CreateGame {
     /// `human` (default) or `engine`.
     #[serde(default)]
     pub opponent: Option<String>,
-    /// Engine level 1..=10 (default 5).
+    /// Engine level 1..=10 (default `crown_ai::level::DEFAULT_LEVEL`, 4).
     #[serde(default)]
     pub level: Option<u8>,
     /// The creator's colour: `black`, `white` or `random` (default: the side that moves first).
