@@ -92,6 +92,14 @@ pub struct Config {
     /// Password hashes that may wait for a worker beyond [`Config::password_workers`]; more are
     /// refused at once with `503 password_busy` (and `Retry-After`).
     pub password_queue: usize,
+    /// Rated games a rating needs to be on the leaderboard.
+    pub leaderboard_min_games: u64,
+    /// Different accounts a player must have played rated games of the variant and speed against
+    /// to be on the leaderboard (against rating farms of accounts made for the purpose).
+    pub leaderboard_min_opponents: u64,
+    /// Largest rating deviation shown on the leaderboard: by default
+    /// [`crown_rating::glicko::PROVISIONAL_DEVIATION`], so provisional ratings are not ranked.
+    pub leaderboard_max_deviation: f64,
 }
 
 /// Default of [`Config::max_games_per_ip`].
@@ -118,6 +126,13 @@ pub const DEFAULT_PASSWORD_WORKERS_MAX: usize = 2;
 
 /// Default of [`Config::password_queue`].
 pub const DEFAULT_PASSWORD_QUEUE: usize = 16;
+
+/// Default of [`Config::leaderboard_min_games`].
+pub const DEFAULT_LEADERBOARD_MIN_GAMES: u64 = 10;
+
+/// Default of [`Config::leaderboard_min_opponents`]: more than the accounts one address may
+/// create in an hour besides the player's own ([`DEFAULT_SIGNUP_PER_HOUR_PER_IP`] - 1).
+pub const DEFAULT_LEADERBOARD_MIN_OPPONENTS: u64 = 5;
 
 /// The largest sets served to the browser: ≤4 pieces (American ≤4 is 5.3 MB of files, about
 /// 3 MB gzip-compressed; ≤5 would be about 150 MB, too much for a page).
@@ -159,6 +174,9 @@ impl Default for Config {
             password_workers: std::thread::available_parallelism()
                 .map_or(1, |n| (n.get() / 2).clamp(1, DEFAULT_PASSWORD_WORKERS_MAX)),
             password_queue: DEFAULT_PASSWORD_QUEUE,
+            leaderboard_min_games: DEFAULT_LEADERBOARD_MIN_GAMES,
+            leaderboard_min_opponents: DEFAULT_LEADERBOARD_MIN_OPPONENTS,
+            leaderboard_max_deviation: crown_rating::glicko::PROVISIONAL_DEVIATION,
         }
     }
 }

@@ -108,6 +108,12 @@ struct Args {
     /// Password hashes that may wait for a worker; more get 503 password_busy.
     #[arg(long, env = "CROWN_PASSWORD_QUEUE", default_value_t = crown_server::config::DEFAULT_PASSWORD_QUEUE)]
     password_queue: usize,
+    /// Rated games a rating needs to be on the leaderboard.
+    #[arg(long, env = "CROWN_LEADERBOARD_MIN_GAMES", default_value_t = crown_server::config::DEFAULT_LEADERBOARD_MIN_GAMES)]
+    leaderboard_min_games: u64,
+    /// Different opponents (accounts) a player needs to be on the leaderboard.
+    #[arg(long, env = "CROWN_LEADERBOARD_MIN_OPPONENTS", default_value_t = crown_server::config::DEFAULT_LEADERBOARD_MIN_OPPONENTS)]
+    leaderboard_min_opponents: u64,
     /// How each commit reaches the disk: `full` survives power loss, `normal` survives a crash.
     #[arg(long, env = "CROWN_SYNC", value_enum, default_value = "full")]
     sync: Durability,
@@ -183,6 +189,8 @@ fn run(args: Args) -> Result<(), String> {
         login_per_min_per_user: args.login_per_min_per_user,
         signup_per_hour_per_ip: args.signup_per_hour_per_ip,
         password_queue: args.password_queue,
+        leaderboard_min_games: args.leaderboard_min_games,
+        leaderboard_min_opponents: args.leaderboard_min_opponents,
         lease_ms: args.lease_ms.max(300),
         ..Config::default()
     };

@@ -1,13 +1,14 @@
 //! Abuse of the accounts and the ratings through the router, with the default limits (issue 41,
 //! "run it for real", defects 1, 2, 3 and 8): a log-in flood stays within a bounded pool of
 //! password hashes (memory bounded, the rest refused at once); strangers' failed log-ins do not
-//! lock the owner out of an address it logged in from; and a foreign page cannot join or create
-//! a game with the player's session cookie.
+//! lock the owner out of an address it logged in from; one address cannot farm a rating onto
+//! the leaderboard; and a foreign page cannot join or create a game with the player's session
+//! cookie.
 
 mod common;
 use axum::http::{header, Method, StatusCode};
 use common::accounts::{post, sign_up, token_of, Call};
-use common::ratings::{call, get};
+use common::ratings::{act, call, game, get};
 use common::server;
 use serde_json::json;
 
@@ -126,6 +127,49 @@ async fn strangers_failures_do_not_lock_the_owner_out_of_a_known_address() {
     // Strangers are still waiting, with the new password too.
     let (s, _, v) = login_from(&app, "olivia", "a new password", [10, 2, 0, 11]).await;
     assert_eq!(s, StatusCode::TOO_MANY_REQUESTS, "{v}");
+}
+
+#[tokio::test]
+async fn one_address_cannot_farm_a_rating_onto_the_leaderboard() {
+    let app = server().start().await;
+    // The issue's farm: thirteen accounts from one address...
+    let farm = [10, 7, 0, 1];
+    let mut sessions = Vec::new();
+    for i in 0..13 {
+        let mut c = post(
+            "/api/signup",
+            json!({"username": format!("farm{i}"), "password": "farm password"}),
+        );
+        c.from = Some(farm);
+        let (s, h, v) = c.send(&app).await;
+        match s {
+            StatusCode::CREATED => sessions.push(token_of(&h)),
+            StatusCode::TOO_MANY_REQUESTS => {
+                assert_eq!(v["error"]["code"], "signup_rate_limited", "{v}");
+                assert!(h.contains_key(header::RETRY_AFTER));
+            }
+            _ => panic!("{s}: {v}"),
+        }
+    }
+    assert!(
+        sessions.len() < 13,
+        "one address made {} accounts",
+        sessions.len()
+    );
+    // ...each of the others resigning rated games to the first, three rounds of them.
+    let (target, farmers) = sessions.split_first().unwrap();
+    for _round in 0..3 {
+        for f in farmers {
+            let g = game(&app, Some(target), Some(f), json!({"rated": true})).await;
+            let (s, v) = act(&app, &g.id, "resign", &g.white).await;
+            assert_eq!(s, StatusCode::OK, "{v}");
+        }
+    }
+    let (s, me) = get(&app, "/api/users/farm0", None).await;
+    assert_eq!(s, StatusCode::OK, "{me}");
+    let (s, l) = get(&app, "/api/leaderboard?variant=american&speed=blitz", None).await;
+    assert_eq!(s, StatusCode::OK, "{l}");
+    assert_eq!(l["players"], json!([]), "{l}\n{me}");
 }
 
 /// `POST uri` with the session cookie `session`, `origins` as `Origin` headers, no body.
