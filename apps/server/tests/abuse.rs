@@ -57,6 +57,12 @@ async fn a_log_in_flood_is_bounded_and_refused_at_once_beyond_the_pool() {
     assert!(busy > 0, "every one of {N} log-ins was hashed at once");
     assert_eq!(busy + refused, N);
     assert_eq!(app.accounts().password_checks(), refused as u64 + 1);
+    let workers = crown_server::Config::default().password_workers;
+    let peak = app.accounts().password_hashing_peak();
+    assert!(
+        (1..=workers).contains(&peak),
+        "{peak} hashes at once, {workers} workers"
+    );
     if let (Some(before), Some(after)) = (before, peak_rss_kib()) {
         // Two hashes at once take 38 MiB; forty would take 760 MiB.
         assert!(
