@@ -5,7 +5,9 @@
 //! per-address limit) cannot take the server's memory, threads and CPU from the games (issue 41,
 //! defect 1). The threads are the pool's own, not tokio's blocking threads: each thread that
 //! ever hashed keeps its allocator's arena, so hashing on any of tokio's hundreds of blocking
-//! threads would grow the memory with the threads even with few hashes at once.
+//! threads would grow the memory with the threads even with few hashes at once. They run at a
+//! lower OS priority than request handling ([`HASHING_NICE`] on Linux, as the engine's threads),
+//! so that moves stay fast while passwords are checked.
 
 use crate::error::{Detail, Error, ErrorKind};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -14,6 +16,9 @@ use std::sync::{Arc, Mutex};
 
 /// How long a refused request is told to wait (`Retry-After`), in ms.
 const BUSY_RETRY_MS: u64 = 1000;
+
+/// The nice value of the hashing threads on Linux (request handling runs at 0).
+pub const HASHING_NICE: i32 = 10;
 
 /// One hash or check to run.
 type Job = Box<dyn FnOnce() + Send>;
@@ -90,8 +95,13 @@ impl HashPool {
     }
 }
 
-/// A worker: run the queue's jobs one at a time until the pool is dropped.
+/// A worker: run the queue's jobs one at a time until the pool is dropped, at a lower priority.
 fn work(rx: &Mutex<Receiver<Job>>, running: &AtomicUsize, peak: &AtomicUsize) {
+    #[cfg(target_os = "linux")]
+    {
+        // Linux keeps a nice value per thread: this lowers only this one.
+        let _ = rustix::process::setpriority_process(Some(rustix::thread::gettid()), HASHING_NICE);
+    }
     loop {
         let job = match rx.lock().unwrap_or_else(|e| e.into_inner()).recv() {
             Ok(job) => job,
@@ -137,5 +147,21 @@ mod tests {
         assert!(first.await.unwrap().is_ok());
         assert_eq!(is_done.await.unwrap(), 2);
         assert_eq!(pool.peak(), 1);
+    }
+
+    #[cfg(target_os = "linux")]
+    #[tokio::test]
+    async fn hashing_threads_run_below_the_request_handlers() {
+        let pool = HashPool::new(1, 1);
+        let nice = pool
+            .run(|| rustix::process::getpriority_process(Some(rustix::thread::gettid())))
+            .await
+            .unwrap()
+            .unwrap();
+        // At least HASHING_NICE: a process already nicer than that keeps its own value.
+        assert!(
+            nice >= HASHING_NICE,
+            "the hashing thread runs at nice {nice}"
+        );
     }
 }
