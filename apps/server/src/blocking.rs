@@ -1,6 +1,6 @@
-//! The one place the domain leaves the async runtime for blocking work: store calls (SQLite and
-//! PostgreSQL clients block) and password hashing run on tokio's blocking threads, and their
-//! failures become the domain's [`Error`].
+//! The one place the domain leaves the async runtime for store calls (SQLite and PostgreSQL
+//! clients block): they run on tokio's blocking threads, and their failures become the domain's
+//! [`Error`]. (Password hashing runs in its own bounded pool, [`crate::accounts::hashing`].)
 
 use crate::error::{Error, ErrorKind};
 use crate::store::StoreError;
@@ -39,14 +39,4 @@ pub async fn store_part<T: Send + 'static>(
         .await?
         .ok_or_else(unavailable)?
         .map_err(Error::storage)
-}
-
-/// Run `f` (CPU work such as password hashing) on a blocking thread.
-///
-/// # Errors
-/// `internal` (500) if its thread panicked.
-pub async fn cpu<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> Result<T, Error> {
-    tokio::task::spawn_blocking(f)
-        .await
-        .map_err(|e| Error::new(ErrorKind::Internal, "internal", e.to_string()))
 }

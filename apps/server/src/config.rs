@@ -81,6 +81,25 @@ pub struct Config {
     pub login_per_min_per_user: u32,
     /// How long a log-in session lasts, in ms (the cookie's `Max-Age` and the stored expiry).
     pub session_ttl_ms: u64,
+    /// Accounts created per client address per hour (also the burst); more get
+    /// `429 signup_rate_limited`; 0 disables the limit. Sign-ups count against
+    /// [`Config::login_per_min_per_ip`] too.
+    pub signup_per_hour_per_ip: u32,
+    /// Password hashes (Argon2id, 19 MiB each) computed at once, server-wide: the memory and CPU
+    /// that log-ins, sign-ups and password changes can take (at least 1; by default half the
+    /// cores, 1 or 2).
+    pub password_workers: usize,
+    /// Password hashes that may wait for a worker beyond [`Config::password_workers`]; more are
+    /// refused at once with `503 password_busy` (and `Retry-After`).
+    pub password_queue: usize,
+    /// Rated games a rating needs to be on the leaderboard.
+    pub leaderboard_min_games: u64,
+    /// Different accounts a player must have played rated games of the variant and speed against
+    /// to be on the leaderboard (against rating farms of accounts made for the purpose).
+    pub leaderboard_min_opponents: u64,
+    /// Largest rating deviation shown on the leaderboard: by default
+    /// [`crown_rating::glicko::PROVISIONAL_DEVIATION`], so provisional ratings are not ranked.
+    pub leaderboard_max_deviation: f64,
 }
 
 /// Default of [`Config::max_games_per_ip`].
@@ -98,6 +117,22 @@ pub const DEFAULT_LOGIN_PER_MIN_PER_IP: u32 = 30;
 
 /// Default of [`Config::login_per_min_per_user`].
 pub const DEFAULT_LOGIN_PER_MIN_PER_USER: u32 = 10;
+
+/// Default of [`Config::signup_per_hour_per_ip`].
+pub const DEFAULT_SIGNUP_PER_HOUR_PER_IP: u32 = 5;
+
+/// Most of the default [`Config::password_workers`]: two hashes at once (38 MiB).
+pub const DEFAULT_PASSWORD_WORKERS_MAX: usize = 2;
+
+/// Default of [`Config::password_queue`].
+pub const DEFAULT_PASSWORD_QUEUE: usize = 16;
+
+/// Default of [`Config::leaderboard_min_games`].
+pub const DEFAULT_LEADERBOARD_MIN_GAMES: u64 = 10;
+
+/// Default of [`Config::leaderboard_min_opponents`]: more than the accounts one address may
+/// create in an hour besides the player's own ([`DEFAULT_SIGNUP_PER_HOUR_PER_IP`] - 1).
+pub const DEFAULT_LEADERBOARD_MIN_OPPONENTS: u64 = 5;
 
 /// The largest sets served to the browser: ≤4 pieces (American ≤4 is 5.3 MB of files, about
 /// 3 MB gzip-compressed; ≤5 would be about 150 MB, too much for a page).
@@ -134,6 +169,14 @@ impl Default for Config {
             login_per_min_per_ip: DEFAULT_LOGIN_PER_MIN_PER_IP,
             login_per_min_per_user: DEFAULT_LOGIN_PER_MIN_PER_USER,
             session_ttl_ms: 30 * 24 * 3600 * 1000,
+            signup_per_hour_per_ip: DEFAULT_SIGNUP_PER_HOUR_PER_IP,
+            // Half the cores, 1 or 2: hashing never takes every core from the games.
+            password_workers: std::thread::available_parallelism()
+                .map_or(1, |n| (n.get() / 2).clamp(1, DEFAULT_PASSWORD_WORKERS_MAX)),
+            password_queue: DEFAULT_PASSWORD_QUEUE,
+            leaderboard_min_games: DEFAULT_LEADERBOARD_MIN_GAMES,
+            leaderboard_min_opponents: DEFAULT_LEADERBOARD_MIN_OPPONENTS,
+            leaderboard_max_deviation: crown_rating::glicko::PROVISIONAL_DEVIATION,
         }
     }
 }

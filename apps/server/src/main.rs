@@ -98,6 +98,22 @@ struct Args {
     /// Log-in attempts and password changes per username per minute (0 = no limit).
     #[arg(long, env = "CROWN_LOGIN_PER_MIN_PER_USER", default_value_t = crown_server::config::DEFAULT_LOGIN_PER_MIN_PER_USER)]
     login_per_min_per_user: u32,
+    /// Accounts created per client address per hour (0 = no limit).
+    #[arg(long, env = "CROWN_SIGNUP_PER_HOUR_PER_IP", default_value_t = crown_server::config::DEFAULT_SIGNUP_PER_HOUR_PER_IP)]
+    signup_per_hour_per_ip: u32,
+    /// Password hashes computed at once, server-wide (19 MiB each) [default: half the cores, 1
+    /// or 2].
+    #[arg(long, env = "CROWN_PASSWORD_WORKERS")]
+    password_workers: Option<usize>,
+    /// Password hashes that may wait for a worker; more get 503 password_busy.
+    #[arg(long, env = "CROWN_PASSWORD_QUEUE", default_value_t = crown_server::config::DEFAULT_PASSWORD_QUEUE)]
+    password_queue: usize,
+    /// Rated games a rating needs to be on the leaderboard.
+    #[arg(long, env = "CROWN_LEADERBOARD_MIN_GAMES", default_value_t = crown_server::config::DEFAULT_LEADERBOARD_MIN_GAMES)]
+    leaderboard_min_games: u64,
+    /// Different opponents (accounts) a player needs to be on the leaderboard.
+    #[arg(long, env = "CROWN_LEADERBOARD_MIN_OPPONENTS", default_value_t = crown_server::config::DEFAULT_LEADERBOARD_MIN_OPPONENTS)]
+    leaderboard_min_opponents: u64,
     /// How each commit reaches the disk: `full` survives power loss, `normal` survives a crash.
     #[arg(long, env = "CROWN_SYNC", value_enum, default_value = "full")]
     sync: Durability,
@@ -171,11 +187,19 @@ fn run(args: Args) -> Result<(), String> {
         max_ws_per_game: args.max_ws_per_game,
         login_per_min_per_ip: args.login_per_min_per_ip,
         login_per_min_per_user: args.login_per_min_per_user,
+        signup_per_hour_per_ip: args.signup_per_hour_per_ip,
+        password_queue: args.password_queue,
+        leaderboard_min_games: args.leaderboard_min_games,
+        leaderboard_min_opponents: args.leaderboard_min_opponents,
         lease_ms: args.lease_ms.max(300),
         ..Config::default()
     };
     let config = Config {
         engine_workers: args.engine_workers.unwrap_or(config.engine_workers).max(1),
+        password_workers: args
+            .password_workers
+            .unwrap_or(config.password_workers)
+            .max(1),
         // The browser's engine loads the ≤4-piece files of the engine's own directory.
         egdb_dir: if args.no_egdb {
             None

@@ -26,13 +26,26 @@ async fn store(url: &str) -> Arc<dyn Store> {
     )
 }
 
+/// Rank every rating on the leaderboard, provisional ones and those of a single game included
+/// (the defaults show established ratings only): for `server().with(any_rating_ranks)`.
+fn any_rating_ranks(c: &mut crown_server::Config) {
+    c.leaderboard_min_games = 0;
+    c.leaderboard_min_opponents = 0;
+    c.leaderboard_max_deviation = 1000.0;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn rated_games_are_rated_once_across_two_instances() {
     let Some(pg) = Pg::start_or_skip_async().await else {
         return;
     };
     let a = server().store(store(&pg.url()).await).start().await;
-    let b = server().store(store(&pg.url()).await).start().await;
+    // The leaderboard below ranks every rating (not only the established ones).
+    let b = server()
+        .with(any_rating_ranks)
+        .store(store(&pg.url()).await)
+        .start()
+        .await;
     let alice = sign_up(&a, "alice", "password-a").await;
     let bob = sign_up(&a, "bob", "password-b").await;
     let carol = sign_up(&b, "carol", "password-c").await;

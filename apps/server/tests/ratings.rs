@@ -14,6 +14,14 @@ use common::server;
 use crown_server::App;
 use serde_json::{json, Value};
 
+/// Rank every rating on the leaderboard, provisional ones and those of a single game included
+/// (the defaults show established ratings only): for `server().with(any_rating_ranks)`.
+fn any_rating_ranks(c: &mut crown_server::Config) {
+    c.leaderboard_min_games = 0;
+    c.leaderboard_min_opponents = 0;
+    c.leaderboard_max_deviation = 1000.0;
+}
+
 #[tokio::test]
 async fn a_rated_resignation_rates_both_players_once() {
     let app = server().start().await;
@@ -257,8 +265,61 @@ async fn a_rated_game_ended_before_both_sides_moved_is_not_rated() {
 }
 
 #[tokio::test]
+async fn the_leaderboard_shows_established_ratings_only() {
+    // Two rated games against two different accounts, at most RD 350 (every rated player).
+    let app = server()
+        .with(|c| {
+            c.leaderboard_min_games = 2;
+            c.leaderboard_min_opponents = 2;
+            c.leaderboard_max_deviation = 350.0;
+        })
+        .start()
+        .await;
+    let [alice, bob, carol, dave, erin] = [
+        sign_up(&app, "alice", "password-a").await,
+        sign_up(&app, "bob", "password-b").await,
+        sign_up(&app, "carol", "password-c").await,
+        sign_up(&app, "dave", "password-d").await,
+        sign_up(&app, "erin", "password-e").await,
+    ];
+    // alice beats bob and carol; dave beats erin twice (two games, one opponent).
+    for (winner, loser) in [
+        (&alice, &bob),
+        (&alice, &carol),
+        (&dave, &erin),
+        (&dave, &erin),
+    ] {
+        let g = game(&app, Some(winner), Some(loser), json!({"rated": true})).await;
+        assert_eq!(act(&app, &g.id, "resign", &g.white).await.0, StatusCode::OK);
+    }
+    let (_, l) = get(&app, "/api/leaderboard?variant=american&speed=blitz", None).await;
+    let names: Vec<&str> = l["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["alice"], "{l}");
+    // By default a provisional rating (RD above 110) is not ranked, whatever its games.
+    let app = server()
+        .with(|c| {
+            c.leaderboard_min_games = 0;
+            c.leaderboard_min_opponents = 0;
+        })
+        .start()
+        .await;
+    let alice = sign_up(&app, "alice", "password-a").await;
+    let bob = sign_up(&app, "bob", "password-b").await;
+    let g = game(&app, Some(&alice), Some(&bob), json!({"rated": true})).await;
+    assert_eq!(act(&app, &g.id, "resign", &g.white).await.0, StatusCode::OK);
+    assert!(blitz_rating(&app, "alice").await.unwrap().1 > 110);
+    let (_, l) = get(&app, "/api/leaderboard?variant=american&speed=blitz", None).await;
+    assert_eq!(l["players"], json!([]), "{l}");
+}
+
+#[tokio::test]
 async fn the_leaderboard_ranks_by_rating_and_the_lobby_shows_it() {
-    let app = server().start().await;
+    let app = server().with(any_rating_ranks).start().await;
     let alice = sign_up(&app, "alice", "password-a").await;
     let bob = sign_up(&app, "bob", "password-b").await;
     let carol = sign_up(&app, "carol", "password-c").await;

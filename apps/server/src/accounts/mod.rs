@@ -3,14 +3,22 @@
 //!
 //! - Passwords are hashed with Argon2id (the `argon2` crate's defaults, OWASP's recommended
 //!   parameters: 19 MiB, 2 passes, 1 lane) with a random 16-byte salt from the system's source;
-//!   the store keeps the PHC string, never the password. Hashing runs on a blocking thread.
+//!   the store keeps the PHC string, never the password. Hashing runs in a bounded pool
+//!   ([`hashing::HashPool`]: [`Config::password_workers`] at once, a short queue, `503
+//!   password_busy` beyond it), so that a flood of log-ins cannot take the server's memory.
 //! - A session is a random 32-byte token (hex) that the browser keeps in a cookie; the store
 //!   keeps only its SHA-256 and its expiry ([`crate::config::Config::session_ttl_ms`]).
-//! - Log-in is rate-limited per client address and per username ([`Accounts`]); an unknown
+//! - Log-in is rate-limited per client address and per username ([`Accounts`]), except that
+//!   an address that logged in to (or created) an account before is exempt from that account's
+//!   per-username limit (not from its own per-address one): strangers' failures cannot lock the
+//!   owner out of a place it logged in from. Sign-ups are also limited per address per hour
+//!   ([`Config::signup_per_hour_per_ip`]). An unknown
 //!   username and a wrong password get the same `401 bad_credentials` after the same work: an
 //!   unknown name is checked against a dummy hash made with the same parameters.
 //! - No password or token is ever written to the log: none of the types holding one implements
 //!   `Debug`, and nothing here logs a request's values.
+
+pub mod hashing;
 
 use crate::blocking;
 use crate::config::Config;
@@ -21,9 +29,10 @@ use crate::store::{AccountStore, SessionRecord, Store, StoreError, UserRecord};
 use crate::token::{random_hex, token_hash};
 use argon2::password_hash::{PasswordHasher, PasswordVerifier};
 use argon2::Argon2;
+use std::collections::HashSet;
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// Shortest username, in characters.
 pub const USERNAME_MIN: usize = 3;
@@ -34,20 +43,32 @@ pub const PASSWORD_MIN: usize = 8;
 /// Longest password, in characters.
 pub const PASSWORD_MAX: usize = 256;
 
-/// The accounts feature: the store's accounts and sessions, the log-in rate limits and a count of
-/// password checks. Sign-up, log-in, log-out, change of password and the session of a request are
-/// its methods.
+/// Most (username, address) pairs remembered as having logged in ([`Accounts`]); beyond it an
+/// arbitrary one is forgotten for each new one.
+pub const KNOWN_PLACES_MAX: usize = 100_000;
+
+/// The accounts feature: the store's accounts and sessions, the log-in rate limits, the places
+/// that logged in before, the password-hashing pool and a count of password checks. Sign-up,
+/// log-in, log-out, change of password and the session of a request are its methods.
 pub struct Accounts {
     store: Arc<dyn Store>,
     session_ttl_ms: u64,
     by_ip: RateLimiter,
     by_user: RateLimiter<String>,
+    signups: RateLimiter,
+    /// (username key, address) pairs that logged in (or signed up): exempt from the
+    /// per-username bucket of that username. In memory, per instance, at most
+    /// [`KNOWN_PLACES_MAX`].
+    known: Mutex<HashSet<(String, IpAddr)>>,
+    pool: hashing::HashPool,
     checks: Arc<AtomicU64>,
 }
 
 impl Accounts {
     /// The accounts of `store`, with the limits of `config` ([`Config::login_per_min_per_ip`],
-    /// [`Config::login_per_min_per_user`]) and its [`Config::session_ttl_ms`].
+    /// [`Config::login_per_min_per_user`], [`Config::signup_per_hour_per_ip`],
+    /// [`Config::password_workers`], [`Config::password_queue`]) and its
+    /// [`Config::session_ttl_ms`].
     pub fn new(config: &Config, store: Arc<dyn Store>) -> Accounts {
         // Make the dummy hash now, in the background, so that the first log-in with an unknown
         // username does not take longer than one with a known one.
@@ -62,6 +83,12 @@ impl Accounts {
             session_ttl_ms: config.session_ttl_ms,
             by_ip: RateLimiter::keyed(f64::from(ip) / 60.0, ip),
             by_user: RateLimiter::keyed(f64::from(user) / 60.0, user),
+            signups: RateLimiter::keyed(
+                f64::from(config.signup_per_hour_per_ip) / 3600.0,
+                config.signup_per_hour_per_ip,
+            ),
+            known: Mutex::new(HashSet::new()),
+            pool: hashing::HashPool::new(config.password_workers, config.password_queue),
             checks: Arc::new(AtomicU64::new(0)),
         }
     }
@@ -71,6 +98,12 @@ impl Accounts {
     pub fn password_checks(&self) -> u64 {
         self.checks.load(Ordering::SeqCst)
     }
+
+    /// The most password hashes and checks that ever ran at once (at most
+    /// [`Config::password_workers`]).
+    pub fn password_hashing_peak(&self) -> usize {
+        self.pool.peak()
+    }
 }
 
 /// `login_rate_limited` (429): wait `secs` seconds.
@@ -78,6 +111,15 @@ fn limited(secs: u64) -> Error {
     Error::limited(
         "login_rate_limited",
         format!("too many log-in attempts; retry in {secs} s"),
+    )
+    .with(Detail::RetryAfterMs(secs * 1000))
+}
+
+/// `signup_rate_limited` (429): wait `secs` seconds.
+fn signup_limited(secs: u64) -> Error {
+    Error::limited(
+        "signup_rate_limited",
+        format!("too many accounts created from this address; retry in {secs} s"),
     )
     .with(Detail::RetryAfterMs(secs * 1000))
 }
@@ -217,15 +259,22 @@ impl Accounts {
         }
     }
 
-    /// [`verify`] on a blocking thread, counted in [`Accounts::password_checks`].
+    /// [`verify`] in the hashing pool, counted in [`Accounts::password_checks`].
     async fn check(&self, password: &str, phc: String) -> Result<bool, Error> {
         let (pw, checks) = (password.to_string(), self.checks.clone());
-        blocking::cpu(move || {
-            let ok = verify(&pw, &phc);
-            checks.fetch_add(1, Ordering::SeqCst);
-            ok
-        })
-        .await
+        self.pool
+            .run(move || {
+                let ok = verify(&pw, &phc);
+                checks.fetch_add(1, Ordering::SeqCst);
+                ok
+            })
+            .await
+    }
+
+    /// [`hash`] in the hashing pool.
+    async fn hash(&self, password: &str) -> Result<String, Error> {
+        let pw = password.to_string();
+        self.pool.run(move || hash(&pw)).await?
     }
 
     /// Run `f` on the store's accounts on a blocking thread.
@@ -240,15 +289,39 @@ impl Accounts {
         blocking::store_part(move || store.accounts().map(f)).await
     }
 
-    /// Take one log-in attempt from the bucket of `ip` and of the username `name`.
+    /// Take one log-in attempt from the bucket of `ip` and of the username `name`; an address
+    /// that logged in as `name` before takes none from the username's bucket.
     fn take_attempt(&self, ip: Option<IpAddr>, name: Option<&str>) -> Result<(), Error> {
         self.by_ip.check(ip).map_err(limited)?;
         if let Some(name) = name {
             // A username too long to be valid still counts, under a bounded key.
             let key: String = name_key(name).chars().take(USERNAME_MAX + 1).collect();
-            self.by_user.check(key).map_err(limited)?;
+            if !self.is_known(&key, ip) {
+                self.by_user.check(key).map_err(limited)?;
+            }
         }
         Ok(())
+    }
+
+    /// Whether `ip` logged in as the username of key `key` before.
+    fn is_known(&self, key: &str, ip: Option<IpAddr>) -> bool {
+        let Some(ip) = ip else { return false };
+        self.known
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .contains(&(key.to_string(), ip))
+    }
+
+    /// Remember that `ip` logged in as `user`.
+    fn remember(&self, user: &UserRecord, ip: Option<IpAddr>) {
+        let Some(ip) = ip else { return };
+        let mut known = self.known.lock().unwrap_or_else(|e| e.into_inner());
+        if known.len() >= KNOWN_PLACES_MAX {
+            if let Some(any) = known.iter().next().cloned() {
+                known.remove(&any);
+            }
+        }
+        known.insert((user.name_key.clone(), ip));
     }
 
     /// A new session for `user`: stored (hashed) and returned as the token for the cookie.
@@ -266,11 +339,13 @@ impl Accounts {
     }
 
     /// Create the account `name` with `password` and open a session for it; returns the account
-    /// and the session token. Sign-ups count against the per-address log-in limit.
+    /// and the session token. Sign-ups count against the per-address log-in limit and the
+    /// per-address sign-up limit (taken by a valid request, whether or not the name is free).
     ///
     /// # Errors
-    /// `login_rate_limited` (429), `bad_username`, `bad_password` (400), `username_taken` (409,
-    /// the name in any case), `accounts_unavailable`, `storage`.
+    /// `login_rate_limited`, `signup_rate_limited` (429), `bad_username`, `bad_password` (400),
+    /// `username_taken` (409, the name in any case), `password_busy`, `accounts_unavailable`
+    /// (503), `storage`.
     pub async fn sign_up(
         &self,
         ip: Option<IpAddr>,
@@ -280,8 +355,8 @@ impl Accounts {
         self.take_attempt(ip, None)?;
         check_username(name)?;
         check_password(password)?;
-        let pw = password.to_string();
-        let password_hash = blocking::cpu(move || hash(&pw)).await??;
+        self.signups.check(ip).map_err(signup_limited)?;
+        let password_hash = self.hash(password).await?;
         let user = UserRecord {
             id: random_hex(8)?,
             name: name.to_string(),
@@ -297,6 +372,7 @@ impl Accounts {
             ));
         }
         tracing::info!(user = %user.id, "account created");
+        self.remember(&user, ip);
         let token = self.open_session(&user).await?;
         Ok((user, token))
     }
@@ -305,7 +381,8 @@ impl Accounts {
     ///
     /// # Errors
     /// `login_rate_limited` (429, per address and per username), `bad_credentials` (401, the same
-    /// for an unknown username and a wrong password), `accounts_unavailable`, `storage`.
+    /// for an unknown username and a wrong password), `password_busy`, `accounts_unavailable`
+    /// (503), `storage`.
     pub async fn log_in(
         &self,
         ip: Option<IpAddr>,
@@ -321,6 +398,7 @@ impl Accounts {
         let ok = self.check(password, phc).await?;
         match user {
             Some(user) if ok => {
+                self.remember(&user, ip);
                 let token = self.open_session(&user).await?;
                 Ok((user, token))
             }
@@ -348,12 +426,12 @@ impl Accounts {
     }
 
     /// Change the password of the account of session `token` from `old` to `new`, ending every
-    /// other session of the account (this one stays open). Counts against the username's log-in
-    /// limit.
+    /// other session of the account (this one stays open). Counts against the log-in limits as
+    /// a log-in does (an address that logged in before is exempt from the username's).
     ///
     /// # Errors
     /// `not_logged_in` (401), `login_rate_limited` (429), `wrong_password` (400: `old` is not the
-    /// password), `bad_password` (400), `accounts_unavailable`, `storage`.
+    /// password), `bad_password` (400), `password_busy`, `accounts_unavailable` (503), `storage`.
     pub async fn change_password(
         &self,
         ip: Option<IpAddr>,
@@ -370,8 +448,7 @@ impl Accounts {
                 "the current password is not right",
             ));
         }
-        let pw = new.to_string();
-        let new_hash = blocking::cpu(move || hash(&pw)).await??;
+        let new_hash = self.hash(new).await?;
         let (id, h, keep) = (user.id.clone(), new_hash.clone(), token_hash(token));
         self.with_store(move |st| st.set_password(&id, &h, &keep))
             .await?;

@@ -50,7 +50,14 @@ impl App {
         let app = App(Arc::new(AppInner {
             limiter: RateLimiter::new(config.rate_per_sec, config.rate_burst),
             accounts: crate::accounts::Accounts::new(&config, store.clone()),
-            ratings: crate::ratings::Ratings::new(store.clone()),
+            ratings: crate::ratings::Ratings::new(
+                store.clone(),
+                crate::store::Established {
+                    min_games: config.leaderboard_min_games,
+                    min_opponents: config.leaderboard_min_opponents,
+                    max_deviation: config.leaderboard_max_deviation,
+                },
+            ),
             chat: crate::chat::Chat::new(store.clone()),
             store,
             games: Mutex::new(HashMap::new()),

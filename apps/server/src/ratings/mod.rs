@@ -10,8 +10,8 @@ use crate::blocking;
 use crate::error::{Error, ErrorKind};
 use crate::games::live::Live;
 use crate::store::{
-    GameFilter, GameMeta, GameRatings, PlayerGame, RatingRecord, RatingStore, SeatAccount,
-    SeatRating, Store, StoreError, TimeControl, UserRecord,
+    Established, GameFilter, GameMeta, GameRatings, PlayerGame, RatingRecord, RatingStore,
+    SeatAccount, SeatRating, Store, StoreError, TimeControl, UserRecord,
 };
 use std::sync::Arc;
 
@@ -319,12 +319,15 @@ pub fn archived(p: &PlayerGame, live: &Live) -> ArchivedGame {
 /// rated game's seats, the leaderboard, a user's page and a user's archive.
 pub struct Ratings {
     store: Arc<dyn Store>,
+    established: Established,
 }
 
 impl Ratings {
-    /// The ratings of `store`.
-    pub fn new(store: Arc<dyn Store>) -> Ratings {
-        Ratings { store }
+    /// The ratings of `store`; the leaderboard shows the ratings `established` enough
+    /// ([`crate::config::Config::leaderboard_min_games`], `leaderboard_min_opponents`,
+    /// `leaderboard_max_deviation`).
+    pub fn new(store: Arc<dyn Store>, established: Established) -> Ratings {
+        Ratings { store, established }
     }
 
     /// Run `f` on the store's ratings on a blocking thread.
@@ -386,7 +389,8 @@ impl Ratings {
         }))
     }
 
-    /// The leaderboard of `variant` and `speed`: every account with a rated game of them, best
+    /// The leaderboard of `variant` and `speed`: every account whose rating of them is
+    /// established (enough rated games against enough different accounts, not provisional), best
     /// first, at most `limit`.
     ///
     /// # Errors
@@ -399,8 +403,9 @@ impl Ratings {
     ) -> Result<Vec<Ranked>, Error> {
         check_variant(&variant)?;
         check_speed(&speed)?;
+        let established = self.established;
         let rows = self
-            .with_ratings(move |s| s.leaderboard(&variant, &speed, limit))
+            .with_ratings(move |s| s.leaderboard(&variant, &speed, &established, limit))
             .await?;
         Ok(rows
             .into_iter()

@@ -4,10 +4,9 @@
 //!
 //! The session travels in the cookie [`SESSION_COOKIE`] (`HttpOnly`, `SameSite=Lax`, `Path=/`,
 //! `Max-Age` the session's life, and `Secure` when the request came through a proxy saying
-//! `X-Forwarded-Proto: https`). Against cross-site request forgery, every state-changing account
-//! endpoint refuses a request whose `Origin` header is present and names another host than the
-//! request's `Host` (`403 bad_origin`, OWASP's "verifying origin with standard headers"), and
-//! those with a body take only `Content-Type: application/json` (`415 bad_content_type`), which
+//! `X-Forwarded-Proto: https`). Against cross-site request forgery, every state-changing request
+//! of the API (these and the game routes, which read the cookie too) passes the Origin check of
+//! the router's layers (`403 bad_origin`), and the account endpoints with a body take only `Content-Type: application/json` (`415 bad_content_type`), which
 //! a cross-site form cannot send; `SameSite=Lax` keeps the cookie off cross-site `POST`s too.
 
 use super::error::ApiError;
@@ -33,15 +32,6 @@ pub fn routes() -> Router<App> {
         .route("/logout", post(log_out).layer(nb!()))
         .route("/password", post(change_password))
         .route("/me", get(me).layer(nb!()))
-        .route_layer(axum::middleware::from_fn(origin_guard))
-}
-
-/// [`check_origin`] before anything else of the request is read.
-async fn origin_guard(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
-    match check_origin(req.headers()) {
-        Ok(()) => next.run(req).await,
-        Err(e) => e.into_response(),
-    }
 }
 
 /// Body of `POST /api/signup` and `POST /api/login`. Not `Debug`: it holds a password.
@@ -67,33 +57,6 @@ pub struct PasswordChange {
 /// `{"user": {"id", "name", "created_ms"}}`: what the API tells of an account.
 fn user_json(u: &UserRecord) -> serde_json::Value {
     serde_json::json!({ "user": { "id": u.id, "name": u.name, "created_ms": u.created_ms } })
-}
-
-/// Refuse a request whose `Origin` is present and is not the request's own host.
-///
-/// # Errors
-/// `403 bad_origin`.
-fn check_origin(headers: &HeaderMap) -> Result<(), ApiError> {
-    let Some(origin) = headers.get(header::ORIGIN) else {
-        return Ok(());
-    };
-    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
-    let authority = origin
-        .to_str()
-        .ok()
-        .and_then(|o| {
-            o.strip_prefix("http://")
-                .or_else(|| o.strip_prefix("https://"))
-        })
-        .map(|a| a.trim_end_matches('/'));
-    match (authority, host) {
-        (Some(a), Some(h)) if !a.is_empty() && a.eq_ignore_ascii_case(h.trim()) => Ok(()),
-        _ => Err(ApiError::new(
-            StatusCode::FORBIDDEN,
-            "bad_origin",
-            "the request's Origin is not this server (cross-site requests are refused)",
-        )),
-    }
 }
 
 /// The session token of the request's cookie, if any.

@@ -41,6 +41,7 @@ pub fn router(app: App) -> Router {
         .merge(accounts::routes())
         .merge(ratings::routes())
         .fallback(layers::api_not_found)
+        .layer(middleware::from_fn(layers::origin_guard))
         .layer(middleware::from_fn_with_state(
             app.clone(),
             layers::request_timeout,

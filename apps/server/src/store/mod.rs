@@ -41,7 +41,7 @@ pub mod sqlite;
 pub use accounts::{AccountStore, SessionRecord, UserRecord};
 pub use chat::ChatStore;
 pub use leases::{LeaseStore, Leases};
-pub use ratings::{GameFilter, PlayerGame, RatingRecord, RatingStore};
+pub use ratings::{Established, GameFilter, PlayerGame, RatingRecord, RatingStore};
 pub use record::*;
 pub use sqlite::{Durability, SqliteStore, WriterStats};
 

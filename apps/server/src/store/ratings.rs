@@ -86,6 +86,32 @@ pub struct GameFilter {
 /// Games and outcomes of one account: `(rated, outcome, count)` per group.
 pub type OutcomeCounts = Vec<(bool, String, u64)>;
 
+/// What a rating needs to be on the leaderboard (the leaderboard shows established ratings only,
+/// against rating farms: issue 41).
+#[derive(Clone, Copy, Debug)]
+pub struct Established {
+    /// Rated games of the variant and speed, at least.
+    pub min_games: u64,
+    /// Different accounts played in rated games of the variant and speed, at least.
+    pub min_opponents: u64,
+    /// The rating deviation, at most.
+    pub max_deviation: f64,
+}
+
+/// The SQL condition (for a row `r` of `ratings`) of [`Established`], with its three values as
+/// the parameters `{games}`, `{opponents}` and `{deviation}` (`?4` in SQLite, `$4` in
+/// PostgreSQL...): enough games, a deviation small enough, and enough different opponents in
+/// rated games that changed a rating.
+pub(crate) fn established_sql(games: &str, opponents: &str, deviation: &str) -> String {
+    format!(
+        "r.games >= {games} AND r.deviation <= {deviation}
+         AND (SELECT COUNT(DISTINCT o.user_id) FROM player_games p
+              JOIN player_games o ON o.game_id = p.game_id AND o.color <> p.color
+              WHERE p.user_id = r.user_id AND p.variant = r.variant AND p.speed = r.speed
+                AND p.rated <> 0 AND p.rating_after IS NOT NULL) >= {opponents}"
+    )
+}
+
 /// Storage of ratings and players' finished games. Each call is one read.
 pub trait RatingStore: Send + Sync {
     /// The ratings of `keys` (`(user_id, variant, speed)`), in order; `None` where the account
@@ -104,8 +130,8 @@ pub trait RatingStore: Send + Sync {
     /// As [`RatingStore::ratings_of`].
     fn user_ratings(&self, user_id: &str) -> Result<Vec<RatingRecord>, StoreError>;
 
-    /// The best `limit` ratings of `variant` and `speed`, by rating descending (then name), each
-    /// with the account's name.
+    /// The best `limit` ratings of `variant` and `speed` that are `established`, by rating
+    /// descending (then name), each with the account's name.
     ///
     /// # Errors
     /// As [`RatingStore::ratings_of`].
@@ -113,6 +139,7 @@ pub trait RatingStore: Send + Sync {
         &self,
         variant: &str,
         speed: &str,
+        established: &Established,
         limit: usize,
     ) -> Result<Vec<(String, RatingRecord)>, StoreError>;
 

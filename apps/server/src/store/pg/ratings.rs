@@ -4,7 +4,9 @@
 //! instances rating games of the same player wait for each other instead of losing an update.
 
 use super::{db, PgStore};
-use crate::store::ratings::{finish_of, rate, rated_pair, side_of, OutcomeCounts};
+use crate::store::ratings::{
+    established_sql, finish_of, rate, rated_pair, side_of, Established, OutcomeCounts,
+};
 use crate::store::{
     GameFilter, GameRatings, GameRecord, PlayerGame, RatingRecord, RatingStore, StoreError,
 };
@@ -199,16 +201,29 @@ impl RatingStore for PgStore {
         &self,
         variant: &str,
         speed: &str,
+        established: &Established,
         limit: usize,
     ) -> Result<Vec<(String, RatingRecord)>, StoreError> {
+        let games = established.min_games.min(i64::MAX as u64) as i64;
+        let opponents = established.min_opponents.min(i64::MAX as u64) as i64;
         self.with(|c| {
             Ok(c.query(
-                "SELECT u.name, r.user_id, r.variant, r.speed, r.rating, r.deviation,
-                        r.volatility, r.games
-                 FROM ratings r JOIN users u ON u.id = r.user_id
-                 WHERE r.variant = $1 AND r.speed = $2 AND r.games > 0
-                 ORDER BY r.rating DESC, u.name_key LIMIT $3",
-                &[&variant, &speed, &(limit as i64)],
+                &format!(
+                    "SELECT u.name, r.user_id, r.variant, r.speed, r.rating, r.deviation,
+                            r.volatility, r.games
+                     FROM ratings r JOIN users u ON u.id = r.user_id
+                     WHERE r.variant = $1 AND r.speed = $2 AND r.games > 0 AND {}
+                     ORDER BY r.rating DESC, u.name_key LIMIT $3",
+                    established_sql("$4", "$5", "$6")
+                ),
+                &[
+                    &variant,
+                    &speed,
+                    &(limit as i64),
+                    &games,
+                    &opponents,
+                    &established.max_deviation,
+                ],
             )
             .map_err(db)?
             .iter()

@@ -2,7 +2,9 @@
 //! finishing save's part, [`record_finish`], run by the writer inside the save's savepoint).
 
 use super::SqliteStore;
-use crate::store::ratings::{finish_of, rate, rated_pair, side_of, OutcomeCounts};
+use crate::store::ratings::{
+    established_sql, finish_of, rate, rated_pair, side_of, Established, OutcomeCounts,
+};
 use crate::store::{
     GameFilter, GameRatings, GameRecord, PlayerGame, RatingRecord, RatingStore, StoreError,
 };
@@ -174,30 +176,42 @@ impl RatingStore for SqliteStore {
         &self,
         variant: &str,
         speed: &str,
+        established: &Established,
         limit: usize,
     ) -> Result<Vec<(String, RatingRecord)>, StoreError> {
-        let (v, s) = (variant.to_string(), speed.to_string());
+        let (v, s, e) = (variant.to_string(), speed.to_string(), *established);
         self.read(move |c| {
-            let mut stmt = c.prepare_cached(
+            let mut stmt = c.prepare_cached(&format!(
                 "SELECT u.name, r.user_id, r.variant, r.speed, r.rating, r.deviation,
                         r.volatility, r.games
                  FROM ratings r JOIN users u ON u.id = r.user_id
-                 WHERE r.variant = ?1 AND r.speed = ?2 AND r.games > 0
+                 WHERE r.variant = ?1 AND r.speed = ?2 AND r.games > 0 AND {}
                  ORDER BY r.rating DESC, u.name_key LIMIT ?3",
-            )?;
+                established_sql("?4", "?5", "?6")
+            ))?;
             let rows = stmt
-                .query_map(params![v, s, limit as i64], |r| {
-                    Ok((
-                        r.get::<_, String>(0)?,
-                        RatingRecord {
-                            user_id: r.get(1)?,
-                            variant: r.get(2)?,
-                            speed: r.get(3)?,
-                            rating: Glicko2::new(r.get(4)?, r.get(5)?, r.get(6)?),
-                            games: r.get::<_, i64>(7)? as u64,
-                        },
-                    ))
-                })?
+                .query_map(
+                    params![
+                        v,
+                        s,
+                        limit as i64,
+                        e.min_games.min(i64::MAX as u64) as i64,
+                        e.min_opponents.min(i64::MAX as u64) as i64,
+                        e.max_deviation
+                    ],
+                    |r| {
+                        Ok((
+                            r.get::<_, String>(0)?,
+                            RatingRecord {
+                                user_id: r.get(1)?,
+                                variant: r.get(2)?,
+                                speed: r.get(3)?,
+                                rating: Glicko2::new(r.get(4)?, r.get(5)?, r.get(6)?),
+                                games: r.get::<_, i64>(7)? as u64,
+                            },
+                        ))
+                    },
+                )?
                 .collect::<Result<Vec<_>, _>>()?;
             Ok(rows)
         })
