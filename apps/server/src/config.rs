@@ -81,6 +81,10 @@ pub struct Config {
     pub login_per_min_per_user: u32,
     /// How long a log-in session lasts, in ms (the cookie's `Max-Age` and the stored expiry).
     pub session_ttl_ms: u64,
+    /// The reverse proxies whose `X-Forwarded-For` (or, without it, `Forwarded`) header names
+    /// the client ([`crate::proxy`]); a request from any other address is the client itself,
+    /// whatever its headers say. Empty (the default): no header is trusted.
+    pub trusted_proxies: Vec<ipnet::IpNet>,
 }
 
 /// Default of [`Config::max_games_per_ip`].
@@ -134,6 +138,7 @@ impl Default for Config {
             login_per_min_per_ip: DEFAULT_LOGIN_PER_MIN_PER_IP,
             login_per_min_per_user: DEFAULT_LOGIN_PER_MIN_PER_USER,
             session_ttl_ms: 30 * 24 * 3600 * 1000,
+            trusted_proxies: Vec::new(),
         }
     }
 }

@@ -24,7 +24,8 @@
 //!   - [`ratings`]: ratings, leaderboards, players' pages and archives;
 //!   - [`engine`]: the engine opponent and its scheduling ([`engine::scheduler`]);
 //! - [`store`]: durable storage (SQLite or PostgreSQL), one part per feature;
-//!   [`token`]: seat tokens; [`limit`]: per-client limits; [`config`]: the settings.
+//!   [`token`]: seat tokens; [`limit`]: per-client limits; [`proxy`]: the client's address behind
+//!   trusted reverse proxies; [`config`]: the settings.
 //!
 //! The modules `live`, `registry`, `handle`, `cluster`, `housekeeping`, `pdn` (now in [`games`])
 //! and `scheduler` (now in [`engine`]) are still reachable at their former paths.
@@ -39,6 +40,7 @@ pub mod error;
 pub mod games;
 pub mod limit;
 pub mod lobby;
+pub mod proxy;
 pub mod ratings;
 pub mod routes;
 mod serve;

@@ -43,6 +43,12 @@ struct Args {
     /// Log filter (tracing-subscriber EnvFilter syntax), e.g. `info`, `crown_server=debug`.
     #[arg(long, env = "CROWN_LOG", default_value = "info")]
     log: String,
+    /// A reverse proxy (CIDR, e.g. `127.0.0.1/32` or `10.0.0.0/8`; repeatable) whose
+    /// `X-Forwarded-For` / `Forwarded` header names the client. The per-address limits then count
+    /// the client, not the proxy, and the per-address connection cap spares the proxy. Headers
+    /// from any other address are ignored.
+    #[arg(long = "trusted-proxy", env = "CROWN_TRUSTED_PROXIES", value_delimiter = ',', value_parser = parse_cidr)]
+    trusted_proxies: Vec<ipnet::IpNet>,
     /// Most unfinished games held at once.
     #[arg(long, env = "CROWN_MAX_OPEN_GAMES", default_value_t = 10_000)]
     max_open_games: usize,
@@ -123,6 +129,15 @@ struct Args {
     engine_worker: bool,
 }
 
+/// A `--trusted-proxy` value: a CIDR block, or one address (`/32`, `/128`).
+fn parse_cidr(s: &str) -> Result<ipnet::IpNet, String> {
+    let s = s.trim();
+    s.parse::<ipnet::IpNet>()
+        .or_else(|_| s.parse::<std::net::IpAddr>().map(ipnet::IpNet::from))
+        .map(|n| n.trunc())
+        .map_err(|_| format!("'{s}' is not a CIDR block (e.g. 10.0.0.0/8) or an IP address"))
+}
+
 fn main() {
     let args = Args::parse();
     if let Err(e) = run(args) {
@@ -172,6 +187,7 @@ fn run(args: Args) -> Result<(), String> {
         login_per_min_per_ip: args.login_per_min_per_ip,
         login_per_min_per_user: args.login_per_min_per_user,
         lease_ms: args.lease_ms.max(300),
+        trusted_proxies: args.trusted_proxies.clone(),
         ..Config::default()
     };
     let config = Config {

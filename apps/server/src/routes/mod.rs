@@ -70,6 +70,10 @@ pub fn router(app: App) -> Router {
             layers::limit_head,
         ))
         .layer(tower_http::trace::TraceLayer::new_for_http().make_span_with(layers::request_span))
+        .layer(middleware::from_fn_with_state(
+            app.clone(),
+            crate::proxy::resolve_client,
+        ))
         .with_state(app)
 }
 
