@@ -85,6 +85,9 @@ pub struct Config {
     /// the client ([`crate::proxy`]); a request from any other address is the client itself,
     /// whatever its headers say. Empty (the default): no header is trusted.
     pub trusted_proxies: Vec<ipnet::IpNet>,
+    /// A bearer token that opens `GET /metrics` to any address; without it (or without the right
+    /// one) only loopback and the networks of `trusted_proxies` may scrape.
+    pub metrics_token: Option<String>,
 }
 
 /// Default of [`Config::max_games_per_ip`].
@@ -139,6 +142,7 @@ impl Default for Config {
             login_per_min_per_user: DEFAULT_LOGIN_PER_MIN_PER_USER,
             session_ttl_ms: 30 * 24 * 3600 * 1000,
             trusted_proxies: Vec::new(),
+            metrics_token: None,
         }
     }
 }

@@ -25,7 +25,7 @@
 //!   - [`engine`]: the engine opponent and its scheduling ([`engine::scheduler`]);
 //! - [`store`]: durable storage (SQLite or PostgreSQL), one part per feature;
 //!   [`token`]: seat tokens; [`limit`]: per-client limits; [`proxy`]: the client's address behind
-//!   trusted reverse proxies; [`config`]: the settings.
+//!   trusted reverse proxies; [`telemetry`]: the metrics of `/metrics`; [`config`]: the settings.
 //!
 //! The modules `live`, `registry`, `handle`, `cluster`, `housekeeping`, `pdn` (now in [`games`])
 //! and `scheduler` (now in [`engine`]) are still reachable at their former paths.
@@ -45,6 +45,7 @@ pub mod ratings;
 pub mod routes;
 mod serve;
 pub mod store;
+pub mod telemetry;
 pub mod token;
 
 pub use app::App;

@@ -49,6 +49,10 @@ struct Args {
     /// from any other address are ignored.
     #[arg(long = "trusted-proxy", env = "CROWN_TRUSTED_PROXIES", value_delimiter = ',', value_parser = parse_cidr)]
     trusted_proxies: Vec<ipnet::IpNet>,
+    /// A token that opens `GET /metrics` to any address that sends it as
+    /// `Authorization: Bearer <token>` (loopback and the trusted proxies' networks need none).
+    #[arg(long, env = "CROWN_METRICS_TOKEN", hide_env_values = true)]
+    metrics_token: Option<String>,
     /// Most unfinished games held at once.
     #[arg(long, env = "CROWN_MAX_OPEN_GAMES", default_value_t = 10_000)]
     max_open_games: usize,
@@ -188,6 +192,7 @@ fn run(args: Args) -> Result<(), String> {
         login_per_min_per_user: args.login_per_min_per_user,
         lease_ms: args.lease_ms.max(300),
         trusted_proxies: args.trusted_proxies.clone(),
+        metrics_token: args.metrics_token.clone().filter(|t| !t.is_empty()),
         ..Config::default()
     };
     let config = Config {

@@ -1,14 +1,18 @@
-//! Operating the server for real (issue 41): the client's address behind trusted reverse proxies.
-//! Every wait is for an event (an answer), bounded.
+//! Operating the server for real (issue 41): the client's address behind trusted reverse proxies,
+//! and `/metrics`. Every wait is for an event (an answer), bounded.
 
 mod common;
+use axum::body::Body;
+use axum::extract::ConnectInfo;
+use axum::http::{header, Method, Request, StatusCode};
 use common::server;
 use crown_server::App;
-use serde_json::Value;
+use serde_json::{json, Value};
 use std::net::SocketAddr;
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpSocket, TcpStream};
+use tower::ServiceExt;
 
 /// A server on a real socket of 127.0.0.1 and the sender that stops it.
 struct Running {
@@ -152,4 +156,174 @@ async fn clients_behind_a_trusted_proxy_are_limited_apart_and_spoofed_headers_ar
     }
     drop((proxy, direct, more));
     srv.stop().await;
+}
+
+/// One request to `app`'s router from `from` with `headers`: the status and the body as text.
+async fn call(
+    app: &App,
+    method: Method,
+    uri: &str,
+    from: &str,
+    headers: &[(&str, &str)],
+    body: Option<Value>,
+) -> (StatusCode, String) {
+    let mut req = Request::builder()
+        .method(method)
+        .uri(uri)
+        .header(header::HOST, "crown.test");
+    for (k, v) in headers {
+        req = req.header(*k, *v);
+    }
+    let mut req = match body {
+        Some(b) => req
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(Body::from(b.to_string()))
+            .unwrap(),
+        None => req.body(Body::empty()).unwrap(),
+    };
+    let ip: std::net::IpAddr = from.parse().unwrap();
+    req.extensions_mut()
+        .insert(ConnectInfo(SocketAddr::new(ip, 40000)));
+    let resp = app.router().oneshot(req).await.unwrap();
+    let status = resp.status();
+    let bytes = axum::body::to_bytes(resp.into_body(), 1 << 22)
+        .await
+        .unwrap();
+    (status, String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// The value of the sample of `name` whose labels include every `labels` pair, if any.
+fn sample(text: &str, name: &str, labels: &[(&str, &str)]) -> Option<f64> {
+    text.lines().filter(|l| !l.starts_with('#')).find_map(|l| {
+        let (series, value) = l.rsplit_once(' ')?;
+        let (n, rest) = series.split_once('{').unwrap_or((series, ""));
+        (n == name
+            && labels
+                .iter()
+                .all(|(k, v)| rest.contains(&format!("{k}=\"{v}\""))))
+        .then(|| value.parse().ok())?
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn metrics_are_scraped_by_loopback_trusted_networks_and_the_token_holder() {
+    let app = server()
+        .with(|c| {
+            c.trusted_proxies = vec!["10.0.0.0/8".parse().unwrap()];
+            c.metrics_token = Some("s3cret-token".into());
+            c.login_per_min_per_ip = 1;
+        })
+        .start()
+        .await;
+    // Some traffic: a game created, joined and a move made; a log-in throttled.
+    let (s, created) = call(
+        &app,
+        Method::POST,
+        "/api/games",
+        "127.0.0.1",
+        &[],
+        Some(json!({"variant": "american"})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::CREATED, "{created}");
+    let created: Value = serde_json::from_str(&created).unwrap();
+    let id = created["id"].as_str().unwrap();
+    let token = format!("Bearer {}", created["token"].as_str().unwrap());
+    let (s, joined) = call(
+        &app,
+        Method::POST,
+        &format!("/api/games/{id}/join"),
+        "127.0.0.1",
+        &[],
+        None,
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{joined}");
+    let mv = created["game"]["legal_moves"][0]["text"].as_str().unwrap();
+    let (s, moved) = call(
+        &app,
+        Method::POST,
+        &format!("/api/games/{id}/moves"),
+        "127.0.0.1",
+        &[("authorization", token.as_str())],
+        Some(json!({"move": mv, "ply": 0})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{moved}");
+    for expect in [StatusCode::UNAUTHORIZED, StatusCode::TOO_MANY_REQUESTS] {
+        let (s, body) = call(
+            &app,
+            Method::POST,
+            "/api/login",
+            "192.0.2.1",
+            &[],
+            Some(json!({"username": "nobody", "password": "not-the-password"})),
+        )
+        .await;
+        assert_eq!(s, expect, "{body}");
+    }
+
+    let (s, text) = call(&app, Method::GET, "/metrics", "127.0.0.1", &[], None).await;
+    assert_eq!(s, StatusCode::OK, "{text}");
+    let has = |name: &str, labels: &[(&str, &str)]| {
+        sample(&text, name, labels).unwrap_or_else(|| panic!("no {name} {labels:?} in:\n{text}"))
+    };
+    assert!(
+        has(
+            "crown_http_requests_total",
+            &[
+                ("route", "/api/games"),
+                ("method", "POST"),
+                ("status", "201")
+            ]
+        ) >= 1.0
+    );
+    assert!(
+        has(
+            "crown_http_requests_total",
+            &[
+                ("route", "/api/games/{id}/moves"),
+                ("method", "POST"),
+                ("status", "200")
+            ]
+        ) >= 1.0
+    );
+    assert!(has("crown_move_duration_seconds_count", &[("status", "200")]) >= 1.0);
+    assert!(has("crown_move_duration_seconds_bucket", &[("le", "+Inf")]) >= 1.0);
+    assert!(
+        has(
+            "crown_store_commit_duration_seconds_count",
+            &[("store", "sqlite")]
+        ) >= 1.0
+    );
+    assert!(has("crown_login_throttled_total", &[]) >= 1.0);
+    assert_eq!(has("crown_open_games", &[]), 1.0);
+    assert_eq!(has("crown_websockets_open", &[]), 0.0);
+    assert!(
+        text.contains("# TYPE crown_http_requests_total counter"),
+        "{text}"
+    );
+
+    let forbidden = |(s, body): (StatusCode, String)| {
+        assert_eq!(s, StatusCode::FORBIDDEN, "{body}");
+        assert!(body.contains("metrics_forbidden"), "{body}");
+    };
+    let ok = |(s, body): (StatusCode, String)| {
+        assert_eq!(s, StatusCode::OK, "{body}");
+        assert!(body.contains("crown_http_requests_total"), "{body}");
+    };
+    let get = |from: &'static str, headers: &'static [(&'static str, &'static str)]| {
+        call(&app, Method::GET, "/metrics", from, headers, None)
+    };
+    // Loopback (v6 too) and the trusted network.
+    ok(get("::1", &[]).await);
+    ok(get("10.1.2.3", &[]).await);
+    // Anyone else, unless it has the token.
+    forbidden(get("203.0.113.5", &[]).await);
+    forbidden(get("203.0.113.5", &[("authorization", "Bearer wrong")]).await);
+    ok(get("203.0.113.5", &[("authorization", "Bearer s3cret-token")]).await);
+    // Through the trusted proxy, the client's address decides, not the proxy's.
+    forbidden(get("10.0.0.1", &[("x-forwarded-for", "203.0.113.9")]).await);
+    // A forged header from outside does not make a loopback client.
+    forbidden(get("203.0.113.5", &[("x-forwarded-for", "127.0.0.1")]).await);
 }
