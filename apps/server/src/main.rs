@@ -43,6 +43,9 @@ struct Args {
     /// Log filter (tracing-subscriber EnvFilter syntax), e.g. `info`, `crown_server=debug`.
     #[arg(long, env = "CROWN_LOG", default_value = "info")]
     log: String,
+    /// Log lines as text, or as one JSON object a line (for a log collector).
+    #[arg(long, env = "CROWN_LOG_FORMAT", value_enum, default_value = "text")]
+    log_format: LogFormat,
     /// A reverse proxy (CIDR, e.g. `127.0.0.1/32` or `10.0.0.0/8`; repeatable) whose
     /// `X-Forwarded-For` / `Forwarded` header names the client. The per-address limits then count
     /// the client, not the proxy, and the per-address connection cap spares the proxy. Headers
@@ -133,6 +136,15 @@ struct Args {
     engine_worker: bool,
 }
 
+/// The format of log lines (`--log-format`).
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum LogFormat {
+    /// Human-readable lines (colored on a terminal).
+    Text,
+    /// One JSON object a line: `timestamp`, `level`, `target`, `message` and the event's fields.
+    Json,
+}
+
 /// A `--trusted-proxy` value: a CIDR block, or one address (`/32`, `/128`).
 fn parse_cidr(s: &str) -> Result<ipnet::IpNet, String> {
     let s = s.trim();
@@ -151,14 +163,18 @@ fn main() {
 }
 
 fn run(args: Args) -> Result<(), String> {
-    tracing_subscriber::fmt()
+    let logs = tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_new(&args.log)
                 .map_err(|e| format!("bad --log filter '{}': {e}", args.log))?,
         )
-        .with_writer(std::io::stderr)
-        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
-        .init();
+        .with_writer(std::io::stderr);
+    match args.log_format {
+        LogFormat::Text => logs
+            .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+            .init(),
+        LogFormat::Json => logs.json().with_ansi(false).init(),
+    }
     if args.engine_worker {
         return run_engine_worker(&args);
     }
@@ -329,6 +345,10 @@ fn worker_args(args: &Args) -> Vec<std::ffi::OsString> {
         "--log".into(),
         args.log.clone().into(),
     ];
+    if args.log_format == LogFormat::Json {
+        v.push("--log-format".into());
+        v.push("json".into());
+    }
     if args.no_book {
         v.push("--no-book".into());
     }

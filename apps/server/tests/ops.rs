@@ -1,5 +1,5 @@
 //! Operating the server for real (issue 41): the client's address behind trusted reverse proxies,
-//! and `/metrics`. Every wait is for an event (an answer), bounded.
+//! `/metrics` and JSON logs. Every wait is for an event (an answer, a line), bounded.
 
 mod common;
 use axum::body::Body;
@@ -326,4 +326,48 @@ async fn metrics_are_scraped_by_loopback_trusted_networks_and_the_token_holder()
     forbidden(get("10.0.0.1", &[("x-forwarded-for", "203.0.113.9")]).await);
     // A forged header from outside does not make a loopback client.
     forbidden(get("203.0.113.5", &[("x-forwarded-for", "127.0.0.1")]).await);
+}
+
+#[test]
+fn json_logs_are_one_json_object_a_line() {
+    use std::io::{BufRead, BufReader};
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("crown.db");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_crown-server"))
+        .args(["--port", "0", "--no-egdb", "--log-format", "json", "--db"])
+        .arg(&db)
+        .env("CROWN_EGDB_BUILD", "0")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("start crown-server");
+    let stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut lines = Vec::new();
+    for line in stderr.lines() {
+        let line = line.unwrap();
+        let done = line.contains("listening");
+        lines.push(line);
+        if done {
+            break;
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(
+        lines.last().is_some_and(|l| l.contains("listening")),
+        "{lines:?}"
+    );
+    for line in &lines {
+        let v: Value =
+            serde_json::from_str(line).unwrap_or_else(|e| panic!("not JSON ({e}): {line}"));
+        assert!(v["level"].is_string(), "{v}");
+        assert!(v["timestamp"].is_string(), "{v}");
+        assert!(v["fields"]["message"].is_string(), "{v}");
+    }
+    let listening: Value = serde_json::from_str(lines.last().unwrap()).unwrap();
+    assert_eq!(listening["fields"]["message"], "listening");
+    assert!(listening["fields"]["addr"]
+        .as_str()
+        .unwrap()
+        .starts_with("127.0.0.1:"));
 }
