@@ -25,13 +25,15 @@
 //!   - [`engine`]: the engine opponent and its scheduling ([`engine::scheduler`]);
 //! - [`store`]: durable storage (SQLite or PostgreSQL), one part per feature;
 //!   [`token`]: seat tokens; [`limit`]: per-client limits; [`proxy`]: the client's address behind
-//!   trusted reverse proxies; [`telemetry`]: the metrics of `/metrics`; [`config`]: the settings.
+//!   trusted reverse proxies; [`telemetry`]: the metrics of `/metrics`; [`config`]: the settings;
+//!   [`backup`]: online backup and restore of a SQLite store.
 //!
 //! The modules `live`, `registry`, `handle`, `cluster`, `housekeeping`, `pdn` (now in [`games`])
 //! and `scheduler` (now in [`engine`]) are still reachable at their former paths.
 
 pub mod accounts;
 pub mod app;
+pub mod backup;
 mod blocking;
 pub mod chat;
 pub mod config;

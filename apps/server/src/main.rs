@@ -134,6 +134,38 @@ struct Args {
     /// answered on stdout; see crown_server::engine::serve_worker). Not for people.
     #[arg(long, hide = true)]
     engine_worker: bool,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+/// The maintenance commands (without one, the server runs).
+#[derive(clap::Subcommand, Debug)]
+enum Command {
+    /// Copy a SQLite store, which a running server may be using, to a file: a consistent copy
+    /// of every game committed before the backup began (SQLite's online backup API).
+    Backup {
+        /// The store (the server's --db).
+        #[arg(long)]
+        db: PathBuf,
+        /// The backup file to write.
+        #[arg(long)]
+        out: PathBuf,
+        /// Overwrite --out if it exists.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Make a SQLite store from a backup. Stop the server that uses --db first.
+    Restore {
+        /// The backup file (from `crown-server backup`).
+        #[arg(long)]
+        from: PathBuf,
+        /// The store to write (the server's --db).
+        #[arg(long)]
+        db: PathBuf,
+        /// Overwrite --db if it exists (its write-ahead log is discarded).
+        #[arg(long)]
+        force: bool,
+    },
 }
 
 /// The format of log lines (`--log-format`).
@@ -163,6 +195,33 @@ fn main() {
 }
 
 fn run(args: Args) -> Result<(), String> {
+    match &args.command {
+        Some(Command::Backup { db, out, force }) => {
+            let c = crown_server::backup::backup(db, out, *force)
+                .map_err(|e| format!("backup of {} failed: {e}", db.display()))?;
+            println!(
+                "backed up {} to {}: {} games, {} moves",
+                db.display(),
+                out.display(),
+                c.games,
+                c.moves
+            );
+            return Ok(());
+        }
+        Some(Command::Restore { from, db, force }) => {
+            let c = crown_server::backup::restore(from, db, *force)
+                .map_err(|e| format!("restore from {} failed: {e}", from.display()))?;
+            println!(
+                "restored {} from {}: {} games, {} moves",
+                db.display(),
+                from.display(),
+                c.games,
+                c.moves
+            );
+            return Ok(());
+        }
+        None => {}
+    }
     let logs = tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_new(&args.log)

@@ -1,5 +1,6 @@
 //! Operating the server for real (issue 41): the client's address behind trusted reverse proxies,
-//! `/metrics` and JSON logs. Every wait is for an event (an answer, a line), bounded.
+//! `/metrics`, JSON logs, and the online backup and restore of a SQLite store while games are
+//! played. Every wait is for an event (an answer, a line, a process's exit), bounded.
 
 mod common;
 use axum::body::Body;
@@ -9,6 +10,8 @@ use common::server;
 use crown_server::App;
 use serde_json::{json, Value};
 use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpSocket, TcpStream};
@@ -370,4 +373,214 @@ fn json_logs_are_one_json_object_a_line() {
         .as_str()
         .unwrap()
         .starts_with("127.0.0.1:"));
+}
+
+/// Run `crown-server` with `args` to its end: whether it succeeded, and its stdout and stderr.
+fn run_cli(args: &[&std::ffi::OsStr]) -> (bool, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_crown-server"))
+        .args(args)
+        .output()
+        .expect("run crown-server");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.status.success(), text)
+}
+
+/// A game between two people and both seat tokens (black's first).
+async fn two_player_game(http: &reqwest::Client, base: &str) -> (String, [String; 2]) {
+    let created: Value = http
+        .post(format!("{base}/api/games"))
+        .json(&json!({"variant": "american", "color": "black"}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let id = created["id"].as_str().unwrap().to_string();
+    let joined: Value = http
+        .post(format!("{base}/api/games/{id}/join"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let tokens = [
+        created["token"].as_str().unwrap().to_string(),
+        joined["token"].as_str().unwrap().to_string(),
+    ];
+    (id, tokens)
+}
+
+/// Play the game `id` until it ends or `stop` is set: each move's acknowledgement sends the plies
+/// acknowledged on `acked`. Returns the moves acknowledged.
+async fn play(
+    http: reqwest::Client,
+    base: String,
+    id: String,
+    tokens: [String; 2],
+    acked: tokio::sync::watch::Sender<usize>,
+    stop: Arc<AtomicBool>,
+) -> Vec<String> {
+    let mut view: Value = http
+        .get(format!("{base}/api/games/{id}"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let mut moves = Vec::new();
+    while !stop.load(Ordering::SeqCst) && view["status"] == "ongoing" {
+        let ply = view["ply"].as_u64().unwrap();
+        let mv = view["legal_moves"][0]["text"].as_str().unwrap().to_string();
+        let token = &tokens[(ply % 2) as usize];
+        let resp = http
+            .post(format!("{base}/api/games/{id}/moves"))
+            .bearer_auth(token)
+            .json(&json!({"move": mv, "ply": ply}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(resp.status(), 200);
+        view = resp.json().await.unwrap();
+        moves.push(mv);
+        acked.send_replace(moves.len());
+    }
+    moves
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_backup_taken_while_games_are_played_restores_every_move_acknowledged_before_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("crown.db");
+    let (mut live, base) = common::spawn_server(&[
+        "--port".as_ref(),
+        "0".as_ref(),
+        "--no-egdb".as_ref(),
+        "--rate-limit".as_ref(),
+        "0".as_ref(),
+        "--db".as_ref(),
+        db.as_os_str(),
+    ]);
+    let http = reqwest::Client::new();
+    let stop = Arc::new(AtomicBool::new(false));
+    let mut games = Vec::new();
+    for _ in 0..4 {
+        let (id, tokens) = two_player_game(&http, &base).await;
+        let (acked, watch) = tokio::sync::watch::channel(0);
+        let task = tokio::spawn(play(
+            http.clone(),
+            base.clone(),
+            id.clone(),
+            tokens,
+            acked,
+            stop.clone(),
+        ));
+        games.push((id, watch, task));
+    }
+    // Wait until every game has moves acknowledged.
+    for (id, watch, _) in &mut games {
+        tokio::time::timeout(Duration::from_secs(60), watch.wait_for(|n| *n >= 4))
+            .await
+            .unwrap_or_else(|_| panic!("game {id}: no moves acknowledged"))
+            .unwrap();
+    }
+    // The moves acknowledged before the backup begins; the players go on meanwhile.
+    let before: Vec<usize> = games.iter().map(|(_, watch, _)| *watch.borrow()).collect();
+    let out = dir.path().join("backup.db");
+    let (db2, out2) = (db.clone(), out.clone());
+    let (ok, text) = tokio::task::spawn_blocking(move || {
+        run_cli(&[
+            "backup".as_ref(),
+            "--db".as_ref(),
+            db2.as_os_str(),
+            "--out".as_ref(),
+            out2.as_os_str(),
+        ])
+    })
+    .await
+    .unwrap();
+    assert!(ok, "{text}");
+    let during: Vec<usize> = games.iter().map(|(_, watch, _)| *watch.borrow()).collect();
+    eprintln!("plies acknowledged when the backup began: {before:?}; when it ended: {during:?}");
+    stop.store(true, Ordering::SeqCst);
+    let mut played = Vec::new();
+    for (id, _, task) in games {
+        played.push((id, task.await.unwrap()));
+    }
+    let _ = live.kill();
+    let _ = live.wait();
+
+    // A second backup to the same file is refused without --force; so is a restore over a store.
+    let (ok, text) = run_cli(&[
+        "backup".as_ref(),
+        "--db".as_ref(),
+        db.as_os_str(),
+        "--out".as_ref(),
+        out.as_os_str(),
+    ]);
+    assert!(!ok && text.contains("--force"), "{text}");
+    let (ok, text) = run_cli(&[
+        "restore".as_ref(),
+        "--from".as_ref(),
+        out.as_os_str(),
+        "--db".as_ref(),
+        db.as_os_str(),
+    ]);
+    assert!(!ok && text.contains("--force"), "{text}");
+    let restored = dir.path().join("restored.db");
+    let (ok, text) = run_cli(&[
+        "restore".as_ref(),
+        "--from".as_ref(),
+        out.as_os_str(),
+        "--db".as_ref(),
+        restored.as_os_str(),
+    ]);
+    assert!(ok, "{text}");
+
+    // A server on the restored store has every move acknowledged before the backup began, and
+    // no move that was not played (each game a prefix of what was played).
+    let (mut back, base) = common::spawn_server(&[
+        "--port".as_ref(),
+        "0".as_ref(),
+        "--no-egdb".as_ref(),
+        "--db".as_ref(),
+        restored.as_os_str(),
+    ]);
+    for (((id, moves), before), during) in played.iter().zip(&before).zip(&during) {
+        let view: Value = http
+            .get(format!("{base}/api/games/{id}"))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        let got: Vec<String> = view["moves"]
+            .as_array()
+            .unwrap_or_else(|| panic!("game {id} missing: {view}"))
+            .iter()
+            .map(|m| m.as_str().unwrap().to_string())
+            .collect();
+        assert!(
+            got.len() >= *before,
+            "game {id}: {} plies restored, {before} acknowledged before the backup",
+            got.len()
+        );
+        // At most one move past what was acknowledged when the backup ended (committed, its
+        // answer still on the way).
+        assert!(
+            got.len() <= during + 1,
+            "game {id}: {} > {during} + 1",
+            got.len()
+        );
+        assert_eq!(got[..], moves[..got.len()], "game {id}");
+    }
+    let _ = back.kill();
+    let _ = back.wait();
 }
