@@ -2,16 +2,16 @@
 //! request by route and status.
 
 use super::error::ApiError;
+use super::extract::ClientIp;
 use crate::app::App;
 use crate::proxy::is_trusted;
 use crate::telemetry;
-use axum::extract::{ConnectInfo, MatchedPath, Request, State};
+use axum::extract::{MatchedPath, Request, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
-use std::net::SocketAddr;
 use std::time::Instant;
 
 /// `/metrics`.
@@ -24,7 +24,7 @@ pub fn routes() -> Router<App> {
 /// `403 metrics_forbidden`.
 async fn scrape(
     State(app): State<App>,
-    ConnectInfoOpt(client): ConnectInfoOpt,
+    ClientIp(client): ClientIp,
     headers: HeaderMap,
 ) -> Response {
     let near = client.is_some_and(|ip| {
@@ -62,26 +62,6 @@ fn same_secret(a: &str, b: &str) -> bool {
         .zip(y.iter())
         .fold(0u8, |acc, (p, q)| acc | (p ^ q))
         == 0
-}
-
-/// The client's address (`ConnectInfo`, as resolved by [`crate::proxy::resolve_client`]), if
-/// known.
-struct ConnectInfoOpt(Option<std::net::IpAddr>);
-
-impl<S: Send + Sync> axum::extract::FromRequestParts<S> for ConnectInfoOpt {
-    type Rejection = std::convert::Infallible;
-
-    async fn from_request_parts(
-        parts: &mut axum::http::request::Parts,
-        _: &S,
-    ) -> Result<Self, Self::Rejection> {
-        Ok(ConnectInfoOpt(
-            parts
-                .extensions
-                .get::<ConnectInfo<SocketAddr>>()
-                .map(|c| c.0.ip()),
-        ))
-    }
 }
 
 /// The route a request matched, passed from [`mark_route`] to [`track`] in the response.
