@@ -1,5 +1,6 @@
 //! Operating the server for real (issue 41): the client's address behind trusted reverse proxies,
-//! `/metrics`, JSON logs, and the online backup and restore of a SQLite store while games are
+//! `/metrics` (over the router and over a real socket with an engine game and a WebSocket), JSON
+//! logs, and the online backup and restore of a SQLite store while games are
 //! played. Every wait is for an event (an answer, a line, a process's exit), bounded.
 
 mod common;
@@ -329,6 +330,76 @@ async fn metrics_are_scraped_by_loopback_trusted_networks_and_the_token_holder()
     forbidden(get("10.0.0.1", &[("x-forwarded-for", "203.0.113.9")]).await);
     // A forged header from outside does not make a loopback client.
     forbidden(get("203.0.113.5", &[("x-forwarded-for", "127.0.0.1")]).await);
+}
+
+/// Test engine: plays the first legal move (crown-core's order).
+struct FirstMove;
+
+impl crown_server::engine::MovePicker for FirstMove {
+    fn pick(
+        &self,
+        game: &crown_core::Game,
+        _: u8,
+        _: Option<(u64, u64)>,
+        _: &AtomicBool,
+    ) -> Option<String> {
+        let mv = *game.legal_moves().first()?;
+        Some(game.position().move_text(&mv))
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn metrics_count_engine_searches_and_open_websockets() {
+    use futures_util::StreamExt;
+    let app = server().engine(Arc::new(FirstMove)).start().await;
+    let srv = Running::start(app).await;
+    let base = format!("http://{}", srv.addr);
+    let http = reqwest::Client::new();
+    // The engine has Black and moves first.
+    let created: Value = http
+        .post(format!("{base}/api/games"))
+        .json(&json!({"variant": "american", "opponent": "engine", "level": 1, "color": "white"}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let id = created["id"].as_str().unwrap();
+    let (mut ws, _) =
+        tokio_tungstenite::connect_async(format!("ws://{}/api/games/{id}/ws", srv.addr))
+            .await
+            .unwrap();
+    // Wait for the engine's move (the snapshot may already hold it).
+    tokio::time::timeout(Duration::from_secs(30), async {
+        while let Some(msg) = ws.next().await {
+            if let Ok(tokio_tungstenite::tungstenite::Message::Text(t)) = msg {
+                let v: Value = serde_json::from_str(&t).unwrap();
+                if v["game"]["ply"].as_u64().unwrap_or(0) >= 1 {
+                    return;
+                }
+            }
+        }
+        panic!("the socket closed before the engine moved");
+    })
+    .await
+    .expect("the engine's move in time");
+    let text = http
+        .get(format!("{base}/metrics"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let has =
+        |name: &str| sample(&text, name, &[]).unwrap_or_else(|| panic!("no {name} in:\n{text}"));
+    assert!(has("crown_engine_search_duration_seconds_count") >= 1.0);
+    assert_eq!(has("crown_engine_queue"), 0.0);
+    assert_eq!(has("crown_websockets_open"), 1.0);
+    assert_eq!(has("crown_open_games"), 1.0);
+    drop(ws);
+    srv.stop().await;
 }
 
 #[test]
