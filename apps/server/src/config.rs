@@ -100,6 +100,13 @@ pub struct Config {
     /// Largest rating deviation shown on the leaderboard: by default
     /// [`crown_rating::glicko::PROVISIONAL_DEVIATION`], so provisional ratings are not ranked.
     pub leaderboard_max_deviation: f64,
+    /// The reverse proxies whose `X-Forwarded-For` (or, without it, `Forwarded`) header names
+    /// the client ([`crate::proxy`]); a request from any other address is the client itself,
+    /// whatever its headers say. Empty (the default): no header is trusted.
+    pub trusted_proxies: Vec<ipnet::IpNet>,
+    /// A bearer token that opens `GET /metrics` to any address; without it (or without the right
+    /// one) only loopback and the networks of `trusted_proxies` may scrape.
+    pub metrics_token: Option<String>,
 }
 
 /// Default of [`Config::max_games_per_ip`].
@@ -177,6 +184,8 @@ impl Default for Config {
             leaderboard_min_games: DEFAULT_LEADERBOARD_MIN_GAMES,
             leaderboard_min_opponents: DEFAULT_LEADERBOARD_MIN_OPPONENTS,
             leaderboard_max_deviation: crown_rating::glicko::PROVISIONAL_DEVIATION,
+            trusted_proxies: Vec::new(),
+            metrics_token: None,
         }
     }
 }

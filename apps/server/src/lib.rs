@@ -24,13 +24,16 @@
 //!   - [`ratings`]: ratings, leaderboards, players' pages and archives;
 //!   - [`engine`]: the engine opponent and its scheduling ([`engine::scheduler`]);
 //! - [`store`]: durable storage (SQLite or PostgreSQL), one part per feature;
-//!   [`token`]: seat tokens; [`limit`]: per-client limits; [`config`]: the settings.
+//!   [`token`]: seat tokens; [`limit`]: per-client limits; [`proxy`]: the client's address behind
+//!   trusted reverse proxies; [`telemetry`]: the metrics of `/metrics`; [`config`]: the settings;
+//!   [`backup`]: online backup and restore of a SQLite store.
 //!
 //! The modules `live`, `registry`, `handle`, `cluster`, `housekeeping`, `pdn` (now in [`games`])
 //! and `scheduler` (now in [`engine`]) are still reachable at their former paths.
 
 pub mod accounts;
 pub mod app;
+pub mod backup;
 mod blocking;
 pub mod chat;
 pub mod config;
@@ -39,10 +42,12 @@ pub mod error;
 pub mod games;
 pub mod limit;
 pub mod lobby;
+pub mod proxy;
 pub mod ratings;
 pub mod routes;
 mod serve;
 pub mod store;
+pub mod telemetry;
 pub mod token;
 
 pub use app::App;

@@ -106,6 +106,15 @@ impl ConnCounter {
         }
     }
 
+    /// The counts of every address together (connections, WebSockets... now open).
+    pub fn total(&self) -> usize {
+        self.per_ip
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .values()
+            .sum()
+    }
+
     /// Connections now open from `ip`.
     pub fn count(&self, ip: IpAddr) -> usize {
         self.per_ip

@@ -43,6 +43,19 @@ struct Args {
     /// Log filter (tracing-subscriber EnvFilter syntax), e.g. `info`, `crown_server=debug`.
     #[arg(long, env = "CROWN_LOG", default_value = "info")]
     log: String,
+    /// Log lines as text, or as one JSON object a line (for a log collector).
+    #[arg(long, env = "CROWN_LOG_FORMAT", value_enum, default_value = "text")]
+    log_format: LogFormat,
+    /// A reverse proxy (CIDR, e.g. `127.0.0.1/32` or `10.0.0.0/8`; repeatable) whose
+    /// `X-Forwarded-For` / `Forwarded` header names the client. The per-address limits then count
+    /// the client, not the proxy, and the per-address connection cap spares the proxy. Headers
+    /// from any other address are ignored.
+    #[arg(long = "trusted-proxy", env = "CROWN_TRUSTED_PROXIES", value_delimiter = ',', value_parser = parse_cidr)]
+    trusted_proxies: Vec<ipnet::IpNet>,
+    /// A token that opens `GET /metrics` to any address that sends it as
+    /// `Authorization: Bearer <token>` (loopback and the trusted proxies' networks need none).
+    #[arg(long, env = "CROWN_METRICS_TOKEN", hide_env_values = true)]
+    metrics_token: Option<String>,
     /// Most unfinished games held at once.
     #[arg(long, env = "CROWN_MAX_OPEN_GAMES", default_value_t = 10_000)]
     max_open_games: usize,
@@ -137,6 +150,56 @@ struct Args {
     /// answered on stdout; see crown_server::engine::serve_worker). Not for people.
     #[arg(long, hide = true)]
     engine_worker: bool,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+/// The maintenance commands (without one, the server runs).
+#[derive(clap::Subcommand, Debug)]
+enum Command {
+    /// Copy a SQLite store, which a running server may be using, to a file: a consistent copy
+    /// of every game committed before the backup began (SQLite's online backup API).
+    Backup {
+        /// The store (the server's --db).
+        #[arg(long)]
+        db: PathBuf,
+        /// The backup file to write.
+        #[arg(long)]
+        out: PathBuf,
+        /// Overwrite --out if it exists.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Make a SQLite store from a backup. Stop the server that uses --db first.
+    Restore {
+        /// The backup file (from `crown-server backup`).
+        #[arg(long)]
+        from: PathBuf,
+        /// The store to write (the server's --db).
+        #[arg(long)]
+        db: PathBuf,
+        /// Overwrite --db if it exists (its write-ahead log is discarded).
+        #[arg(long)]
+        force: bool,
+    },
+}
+
+/// The format of log lines (`--log-format`).
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum LogFormat {
+    /// Human-readable lines (colored on a terminal).
+    Text,
+    /// One JSON object a line: `timestamp`, `level`, `target`, `message` and the event's fields.
+    Json,
+}
+
+/// A `--trusted-proxy` value: a CIDR block, or one address (`/32`, `/128`).
+fn parse_cidr(s: &str) -> Result<ipnet::IpNet, String> {
+    let s = s.trim();
+    s.parse::<ipnet::IpNet>()
+        .or_else(|_| s.parse::<std::net::IpAddr>().map(ipnet::IpNet::from))
+        .map(|n| n.trunc())
+        .map_err(|_| format!("'{s}' is not a CIDR block (e.g. 10.0.0.0/8) or an IP address"))
 }
 
 fn main() {
@@ -148,14 +211,45 @@ fn main() {
 }
 
 fn run(args: Args) -> Result<(), String> {
-    tracing_subscriber::fmt()
+    match &args.command {
+        Some(Command::Backup { db, out, force }) => {
+            let c = crown_server::backup::backup(db, out, *force)
+                .map_err(|e| format!("backup of {} failed: {e}", db.display()))?;
+            println!(
+                "backed up {} to {}: {} games, {} moves",
+                db.display(),
+                out.display(),
+                c.games,
+                c.moves
+            );
+            return Ok(());
+        }
+        Some(Command::Restore { from, db, force }) => {
+            let c = crown_server::backup::restore(from, db, *force)
+                .map_err(|e| format!("restore from {} failed: {e}", from.display()))?;
+            println!(
+                "restored {} from {}: {} games, {} moves",
+                db.display(),
+                from.display(),
+                c.games,
+                c.moves
+            );
+            return Ok(());
+        }
+        None => {}
+    }
+    let logs = tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_new(&args.log)
                 .map_err(|e| format!("bad --log filter '{}': {e}", args.log))?,
         )
-        .with_writer(std::io::stderr)
-        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
-        .init();
+        .with_writer(std::io::stderr);
+    match args.log_format {
+        LogFormat::Text => logs
+            .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+            .init(),
+        LogFormat::Json => logs.json().with_ansi(false).init(),
+    }
     if args.engine_worker {
         return run_engine_worker(&args);
     }
@@ -192,6 +286,8 @@ fn run(args: Args) -> Result<(), String> {
         leaderboard_min_games: args.leaderboard_min_games,
         leaderboard_min_opponents: args.leaderboard_min_opponents,
         lease_ms: args.lease_ms.max(300),
+        trusted_proxies: args.trusted_proxies.clone(),
+        metrics_token: args.metrics_token.clone().filter(|t| !t.is_empty()),
         ..Config::default()
     };
     let config = Config {
@@ -332,6 +428,10 @@ fn worker_args(args: &Args) -> Vec<std::ffi::OsString> {
         "--log".into(),
         args.log.clone().into(),
     ];
+    if args.log_format == LogFormat::Json {
+        v.push("--log-format".into());
+        v.push("json".into());
+    }
     if args.no_book {
         v.push("--no-book".into());
     }

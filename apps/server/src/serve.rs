@@ -17,7 +17,8 @@ pub const MAX_HEADER_FIELDS: usize = 1000;
 /// it, including an idle keep-alive connection, is disconnected) and request heads of at most
 /// [`crate::Config::max_header_bytes`]; a client address may hold at most [`crate::Config::max_conns_per_ip`]
 /// connections (more are closed at once; upgraded WebSockets are counted separately, see
-/// [`crate::Config::max_ws_per_ip`]).
+/// [`crate::Config::max_ws_per_ip`]), except a trusted proxy ([`crate::Config::trusted_proxies`]),
+/// whose clients are told apart by the request layer instead.
 ///
 /// # Errors
 /// I/O errors from the listener.
@@ -64,7 +65,14 @@ pub async fn serve(
             _ = stop.changed() => break,
         };
         let app = app.clone();
-        if app.conns.count(addr.ip()) >= app.config.max_conns_per_ip {
+        // A trusted proxy carries many clients' connections: the per-address cap would shut
+        // them all out at once, so it does not apply to it (the proxy limits its clients).
+        let max_conns = if crate::proxy::is_trusted(&app.config.trusted_proxies, addr.ip()) {
+            usize::MAX
+        } else {
+            app.config.max_conns_per_ip
+        };
+        if app.conns.count(addr.ip()) >= max_conns {
             tracing::debug!(%addr, "connection refused: too many from this address");
             drop(stream);
             continue;
@@ -74,7 +82,7 @@ pub async fn serve(
         let alive = alive_tx.clone();
         tokio::spawn(async move {
             let _alive = alive;
-            let Some(_guard) = app.conns.try_add(addr.ip(), app.config.max_conns_per_ip) else {
+            let Some(_guard) = app.conns.try_add(addr.ip(), max_conns) else {
                 return;
             };
             let _ = stream.set_nodelay(true);

@@ -108,6 +108,7 @@ impl Accounts {
 
 /// `login_rate_limited` (429): wait `secs` seconds.
 fn limited(secs: u64) -> Error {
+    metrics::counter!(crate::telemetry::LOGIN_THROTTLED).increment(1);
     Error::limited(
         "login_rate_limited",
         format!("too many log-in attempts; retry in {secs} s"),

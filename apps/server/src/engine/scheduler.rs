@@ -29,7 +29,9 @@ impl App {
                 // the game meanwhile); then give the engine back the time it waited.
                 let queued_at = now_ms();
                 h.engine_waiting.store(true, Ordering::SeqCst);
+                metrics::gauge!(crate::telemetry::ENGINE_QUEUE).increment(1.0);
                 let slot = app.engine_slots.clone().acquire_owned().await;
+                metrics::gauge!(crate::telemetry::ENGINE_QUEUE).decrement(1.0);
                 h.engine_waiting.store(false, Ordering::SeqCst);
                 let Ok(_slot) = slot else {
                     break;
@@ -64,11 +66,14 @@ impl App {
                 let mut shutdown = app.shutdown_signal();
                 let picker = picker.clone();
                 let stop2 = stop.clone();
+                let searched = std::time::Instant::now();
                 let task = search_at_low_priority(move || picker.pick(&game, level, clock, &stop2));
                 let mv = tokio::select! {
                     r = task => r.ok().flatten(),
                     _ = shutdown.changed() => { stop.store(true, Ordering::SeqCst); None }
                 };
+                metrics::histogram!(crate::telemetry::ENGINE_SEARCH_SECONDS)
+                    .record(searched.elapsed().as_secs_f64());
                 let Some(text) = mv else { break };
                 let played = app
                     .mutate(&h, "move", None, move |live, now| {

@@ -182,7 +182,8 @@ pub fn bearer(headers: &HeaderMap) -> Result<String, ApiError> {
     Ok(token.to_string())
 }
 
-/// The client's IP address, when the server knows it (`ConnectInfo` set by [`crate::serve`]).
+/// The client's IP address, when the server knows it (`ConnectInfo` set by [`crate::serve`], or
+/// behind a trusted proxy the client's, set by [`crate::proxy::resolve_client`]).
 pub struct ClientIp(pub Option<std::net::IpAddr>);
 
 impl<S: Send + Sync> axum::extract::FromRequestParts<S> for ClientIp {

@@ -21,6 +21,7 @@ pub mod games;
 pub mod health;
 mod layers;
 pub mod lobby;
+pub mod metrics;
 pub mod moves;
 pub mod ratings;
 pub mod static_files;
@@ -33,6 +34,8 @@ use axum::Router;
 /// The full router: API, WebSocket, `/health`, static files, and every limit and layer.
 pub fn router(app: App) -> Router {
     let cfg = app.config.clone();
+    // The recorder that `/metrics` renders, installed before the first request is counted.
+    let _ = crate::telemetry::handle();
     let api = Router::new()
         .merge(games::routes())
         .merge(moves::routes())
@@ -61,7 +64,9 @@ pub fn router(app: App) -> Router {
             cfg.egdb_dir.clone(),
             cfg.egdb_serve_pieces,
         ))
-        .nest("/api", api);
+        .merge(metrics::routes())
+        .nest("/api", api)
+        .route_layer(middleware::from_fn(metrics::mark_route));
     match cfg.static_dir.as_ref().filter(|d| d.is_dir()) {
         Some(dir) => {
             router = router.fallback_service(static_files::router(dir));
@@ -75,6 +80,11 @@ pub fn router(app: App) -> Router {
             layers::limit_head,
         ))
         .layer(tower_http::trace::TraceLayer::new_for_http().make_span_with(layers::request_span))
+        .layer(middleware::from_fn(metrics::track))
+        .layer(middleware::from_fn_with_state(
+            app.clone(),
+            crate::proxy::resolve_client,
+        ))
         .with_state(app)
 }
 

@@ -279,6 +279,7 @@ fn committer(url: String, rx: std::sync::mpsc::Receiver<Vec<SaveJob>>, stats: Ar
             };
         }
         let c = client.as_mut().expect("connected above");
+        let started = std::time::Instant::now();
         let mut outcome = commit_batch(c, &batch);
         for _ in 0..3 {
             // A deadlock or serialization failure undid the whole transaction: run it again.
@@ -289,6 +290,8 @@ fn committer(url: String, rx: std::sync::mpsc::Receiver<Vec<SaveJob>>, stats: Ar
             }
             outcome = commit_batch(c, &batch);
         }
+        metrics::histogram!(crate::telemetry::STORE_COMMIT_SECONDS, "store" => "postgres")
+            .record(started.elapsed().as_secs_f64());
         match outcome {
             Ok(done) => {
                 stats.commits.fetch_add(1, Ordering::SeqCst);

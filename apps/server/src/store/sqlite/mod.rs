@@ -197,6 +197,7 @@ fn writer_loop(mut conn: Connection, rx: std::sync::mpsc::Receiver<Job>, stats: 
             .fetch_sub(writes.len() as u64, Ordering::SeqCst);
         let mut results = Vec::with_capacity(writes.len());
         let mut replies = Vec::with_capacity(writes.len());
+        let started = std::time::Instant::now();
         let outcome = (|| -> Result<(), rusqlite::Error> {
             let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
             for (op, reply) in writes.drain(..) {
@@ -212,6 +213,8 @@ fn writer_loop(mut conn: Connection, rx: std::sync::mpsc::Receiver<Job>, stats: 
             tx.commit()
         })();
         stats.in_batch.store(0, Ordering::SeqCst);
+        metrics::histogram!(crate::telemetry::STORE_COMMIT_SECONDS, "store" => "sqlite")
+            .record(started.elapsed().as_secs_f64());
         match outcome {
             Ok(()) => {
                 stats.commits.fetch_add(1, Ordering::SeqCst);
