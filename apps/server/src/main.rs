@@ -127,6 +127,10 @@ struct Args {
     /// Different opponents (accounts) a player needs to be on the leaderboard.
     #[arg(long, env = "CROWN_LEADERBOARD_MIN_OPPONENTS", default_value_t = crown_server::config::DEFAULT_LEADERBOARD_MIN_OPPONENTS)]
     leaderboard_min_opponents: u64,
+    /// Largest rating deviation ranked on the leaderboard (default 110: provisional ratings are
+    /// not ranked; 350 ranks every rating).
+    #[arg(long, env = "CROWN_LEADERBOARD_MAX_DEVIATION", default_value_t = crown_rating::glicko::PROVISIONAL_DEVIATION)]
+    leaderboard_max_deviation: f64,
     /// How each commit reaches the disk: `full` survives power loss, `normal` survives a crash.
     #[arg(long, env = "CROWN_SYNC", value_enum, default_value = "full")]
     sync: Durability,
@@ -285,6 +289,7 @@ fn run(args: Args) -> Result<(), String> {
         password_queue: args.password_queue,
         leaderboard_min_games: args.leaderboard_min_games,
         leaderboard_min_opponents: args.leaderboard_min_opponents,
+        leaderboard_max_deviation: args.leaderboard_max_deviation,
         lease_ms: args.lease_ms.max(300),
         trusted_proxies: args.trusted_proxies.clone(),
         metrics_token: args.metrics_token.clone().filter(|t| !t.is_empty()),

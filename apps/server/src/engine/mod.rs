@@ -215,7 +215,7 @@ fn worker_game(variant: &str, fen: &str, moves: &[String]) -> Result<Game, Strin
     Ok(game)
 }
 
-/// The engine worker's loop (`crown-server --engine-worker`): reads [`ToWorker`] lines from
+/// The engine worker's loop (`crown-server --engine-worker`): reads `ToWorker` lines from
 /// `input`, runs each search on a thread of its own with `engine` and writes its answer to
 /// `output` as a line; `reload` is called before a search whose database count changed. Returns
 /// when `input` ends (the server closed the pipe or died); searches still running are then

@@ -6,7 +6,7 @@
 //!   with the outcome for that account and, for a rated game, the rating before and after.
 //!
 //! Both are written **in the transaction of the save that finishes the game** (the backends call
-//! [`finish_of`] and [`rate`] from their save), and only if the game has no `player_games` row
+//! `finish_of` and `rate` from their save), and only if the game has no `player_games` row
 //! yet: a game is recorded and rated exactly once, whatever retries, conflicts, restarts or
 //! instances there are, and never half (a crash before the commit leaves neither the end nor
 //! the ratings; after it, both).

@@ -114,7 +114,9 @@ export function renderLeaderboard(v, data) {
       ),
     ),
   );
-  v.lbStatus.textContent = data.players.length ? "" : `No rated ${speed.toLowerCase()} game of ${game} yet.`;
+  v.lbStatus.textContent = data.players.length
+    ? ""
+    : `Nobody ranked in ${game} ${speed.toLowerCase()} yet: the leaderboard lists established ratings, after enough rated games against several opponents.`;
   v.lbStatus.hidden = data.players.length > 0;
 }
 
