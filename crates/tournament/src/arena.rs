@@ -14,9 +14,9 @@
 //!
 //! **Pairing** (lila's arena pairing, "no immediate rematch", ornicar/lila issue 6394): the free
 //! players (joined, not withdrawn, not in a game) are ranked by score, then seed, and the best
-//! ranked free player meets the next ranked free player who was not their last opponent; they
-//! meet their last opponent only when nobody else is waiting (as lila allows with two active
-//! players, lichess-org/lila issue 11682). Who moves first goes to the player who has moved first
+//! ranked free player meets the next ranked free player who was not their last opponent, and
+//! waits when only that opponent is free — unless the arena has only two active players, who then
+//! meet again (as lila does, lichess-org/lila issue 11682). Who moves first goes to the player who has moved first
 //! less often (then the one who did not move first last time, then the higher ranked).
 
 use crate::error::TournamentError;
@@ -259,6 +259,7 @@ impl Arena {
             .map(|s| s.player)
             .filter(|p| !busy.contains(p) && !self.players[p.0 as usize].withdrawn)
             .collect();
+        let two_only = self.players.iter().filter(|p| !p.withdrawn).count() == 2;
         let mut new = Vec::new();
         while free.len() >= 2 {
             let a = free.remove(0);
@@ -266,7 +267,9 @@ impl Arena {
             let pick = free
                 .iter()
                 .position(|b| Some(*b) != last && self.last_opponent(*b) != Some(a))
-                .unwrap_or(0);
+                .or(if two_only { Some(0) } else { None });
+            // Nobody but the last opponent is free: wait for another.
+            let Some(pick) = pick else { continue };
             let b = free.remove(pick);
             let (first, second) = if self.moves_first(a, b) {
                 (a, b)

@@ -18,14 +18,23 @@ pub fn settings(format: Format) -> Settings {
     }
 }
 
-/// A tournament with players named by `names`, rated from 2000 down by 100 (so the seeding is
+/// A tournament with players named by `names`, rated from 3000 down by 10 (so the seeding is
 /// the order given), started.
 pub fn started(format: Format, names: &[&str]) -> (Tournament, Vec<PlayerId>) {
-    let mut t = Tournament::new(settings(format)).unwrap();
+    started_with_seed(format, names, 1)
+}
+
+/// As [`started`], with the tournament's seed `seed`.
+pub fn started_with_seed(format: Format, names: &[&str], seed: u64) -> (Tournament, Vec<PlayerId>) {
+    let mut t = Tournament::new(Settings {
+        seed,
+        ..settings(format)
+    })
+    .unwrap();
     let ids = names
         .iter()
         .enumerate()
-        .map(|(i, n)| t.join(n, 2000 - 100 * i as u32).unwrap())
+        .map(|(i, n)| t.join(n, 3000 - 10 * i as u32).unwrap())
         .collect();
     t.start().unwrap();
     (t, ids)
