@@ -12,7 +12,7 @@
 //!   start position, Impasse's seed or Steere setup — drawn reproducibly from the tournament's seed
 //!   ([`draw_opening`]).
 //! - **Standings** with match points, game points, Buchholz, Sonneborn–Berger and direct encounter
-//!   ([`standings`]) and a **crosstable** ([`crosstable()`]).
+//!   ([`standings()`]) and a **crosstable** ([`crosstable()`]).
 //! - **Arena**: lichess's scoring (2 a win, 1 a draw, double while on fire after two wins in a row)
 //!   and pairing as soon as a player is free without an immediate rematch ([`Arena`]).
 //! - **One PDN** of a tournament's games with `Round` tags `1.1`, `1.2`, … ([`tournament_pdn`]).

@@ -6,10 +6,12 @@
 //!    removal leaves a pairable field; only when there is none, a player with more byes (fewest
 //!    first, lowest-ranked first): at most one bye per player where avoidable.
 //! 3. **Pairing**: the highest-ranked unpaired player meets, in order of preference, an opponent
-//!    (a) never met before — absolute; (b) of the nearest score (their own score group first, else
-//!    the player *floats down* to the nearest lower group, as an odd group's last player does);
-//!    (c) without a colour conflict (both due to move first in game 1); (d) as near as possible to
-//!    the middle of the score group (top half meets bottom half). A depth-first search backtracks
+//!    (a) never met before — absolute; (b) who would not push either colour balance (below) to
+//!    3 — FIDE's absolute colour criterion, here the first preference since a pairing must be
+//!    made; (c) of the nearest score (their own score group first, else the player *floats down*
+//!    to the nearest lower group, as an odd group's last player does); (d) without a colour
+//!    conflict (both due to move first in game 1); (e) as near as possible to the middle of the
+//!    score group (top half meets bottom half). A depth-first search backtracks
 //!    over these choices, so a pairing is always found when one exists; the sets of players
 //!    already known to be unpairable are remembered (a bitmask of at most [`MAX_SWISS_PLAYERS`]
 //!    players), which keeps late rounds quick.
@@ -149,22 +151,26 @@ impl Search<'_> {
             .filter(|&i| mask & (1 << i) != 0 && f.players[i].match_points == me.match_points)
             .collect();
         let middle = group.len() / 2;
-        let mut out: Vec<(u32, bool, usize, usize)> = (0..f.ids.len())
+        let mut out: Vec<(bool, u32, bool, usize, usize)> = (0..f.ids.len())
             .filter(|&q| q != p && mask & (1 << q) != 0)
             .filter(|&q| !me.opponents.contains(&f.ids[q]))
             .map(|q| {
                 let them = f.players[q];
                 let diff = me.match_points.abs_diff(them.match_points);
                 let conflict = colour_due(me) != 0 && colour_due(me) == colour_due(them);
+                // Both already two or more matches to the same side: one would reach three.
+                let strong = me.start_balance.abs() >= 2
+                    && me.start_balance.signum() == them.start_balance.signum()
+                    && them.start_balance.abs() >= 2;
                 let place = match group.iter().position(|&g| g == q) {
                     Some(at) => at.abs_diff(middle),
                     None => q,
                 };
-                (diff, conflict, place, q)
+                (strong, diff, conflict, place, q)
             })
             .collect();
         out.sort();
-        out.into_iter().map(|c| c.3).collect()
+        out.into_iter().map(|c| c.4).collect()
     }
 }
 

@@ -23,7 +23,7 @@ use crate::result::{GameResult, Seat};
 use crate::round_robin::{round_robin_round, round_robin_rounds};
 use crate::settings::{Format, Settings};
 use crate::standings::{standings, Standing};
-use crate::swiss::pair_swiss;
+use crate::swiss::{pair_swiss, MAX_SWISS_PLAYERS};
 use serde::{Deserialize, Serialize};
 
 /// Where a tournament is in its lifecycle.
@@ -181,8 +181,9 @@ impl Tournament {
     /// # Errors
     /// [`TournamentError::AlreadyStarted`] / [`TournamentError::Finished`];
     /// [`TournamentError::TooFewPlayers`] with fewer than 2 players;
-    /// [`TournamentError::Settings`]: more Swiss rounds than a round robin of the field has (every
-    /// round would need a new opponent for everyone).
+    /// [`TournamentError::Settings`]: a Swiss of more than [`MAX_SWISS_PLAYERS`] players, or of
+    /// more rounds than a round robin of the field has (every round would need a new opponent for
+    /// everyone).
     pub fn start(&mut self) -> Result<(), TournamentError> {
         self.require_created("start")?;
         let active: Vec<Player> = self.active().cloned().collect();
@@ -190,6 +191,12 @@ impl Tournament {
             return Err(TournamentError::TooFewPlayers(active.len()));
         }
         if let Format::Swiss { rounds } = self.settings.format {
+            if active.len() > MAX_SWISS_PLAYERS {
+                return Err(TournamentError::Settings(format!(
+                    "{} players: a Swiss pairs at most {MAX_SWISS_PLAYERS}",
+                    active.len()
+                )));
+            }
             let most = round_robin_rounds(active.len());
             if rounds > most {
                 return Err(TournamentError::Settings(format!(

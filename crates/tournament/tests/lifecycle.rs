@@ -212,3 +212,19 @@ fn a_withdrawn_round_robin_player_forfeits_the_rest() {
         (ids[0], 5, 8)
     );
 }
+
+/// A Swiss is limited to 64 players (see `MAX_SWISS_PLAYERS`): the 65th makes the start fail
+/// with a settings error, not a pairing failure later.
+#[test]
+fn a_swiss_of_more_than_sixty_four_players_does_not_start() {
+    let mut t = Tournament::new(settings(Format::Swiss { rounds: 5 })).unwrap();
+    for i in 0..65 {
+        t.join(&format!("P{i}"), 0).unwrap();
+    }
+    let err = t.start().unwrap_err();
+    assert!(
+        matches!(err, TournamentError::Settings(ref m) if m.contains("at most 64")),
+        "{err}"
+    );
+    assert_eq!(t.phase(), Phase::Created);
+}

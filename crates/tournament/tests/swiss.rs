@@ -46,7 +46,9 @@ proptest! {
     /// Random Swiss tournaments of 2 to 16 players and up to n−1 rounds (n for odd n) with random
     /// game results: no two players meet twice, every player is in exactly one match or has the
     /// bye in every round, nobody gets a second bye while someone without one could have had it,
-    /// and a round is refused only when no pairing without a repeat exists (checked exhaustively).
+    /// a round is refused only when no pairing without a repeat exists (checked exhaustively), and
+    /// in each match the player with the lower colour balance (matches moving first in game 1
+    /// minus the others) moves first in game 1.
     #[test]
     fn swiss_never_repeats_and_pairs_everyone_when_possible(
         n in 2usize..=16,
@@ -66,6 +68,10 @@ proptest! {
                 let least = *byes.iter().min().unwrap();
                 (0..n).filter(|&i| byes[i] == least).collect()
             };
+            let balance: HashMap<PlayerId, i32> = records(&ids, t.rounds(), &Scoring::default())
+                .into_iter()
+                .map(|(p, r)| (p, r.start_balance))
+                .collect();
             match t.pair_round(round) {
                 Err(TournamentError::NoPairing { .. }) => {
                     let everyone: Vec<usize> = (0..n).collect();
@@ -81,6 +87,9 @@ proptest! {
                 match p {
                     Pairing::Match(m) => {
                         let (a, b) = (index[&m.first], index[&m.second]);
+                        // Colour balance: the player who had moved first in game 1 less often
+                        // moves first now.
+                        prop_assert!(balance[&m.first] <= balance[&m.second], "P{a} first with a higher balance");
                         prop_assert!(met.insert((a.min(b), a.max(b))), "P{a}-P{b} repeated in round {round}");
                         seen.extend([a, b]);
                         for game in 1..=2u8 {
