@@ -9,9 +9,10 @@
 //! ballot repeats while the deck lasts.
 
 use crate::error::TournamentError;
-use crown_arena::openings::{playable_openings, ACF_THREE_MOVE_PDN};
+use crown_arena::openings::ACF_THREE_MOVE_PDN;
 use crown_core::rng::Rng;
-use crown_core::{ImpasseSetup, Position, Variant};
+use crown_core::{Game, ImpasseSetup, Position, Variant};
+use crown_notation::{game_type_tag, read_games, replay};
 use serde::{Deserialize, Serialize};
 
 /// The director's rule for the openings of a tournament.
@@ -90,7 +91,8 @@ impl OpeningRule {
 /// The opening of one round.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Opening {
-    /// What it is, for people: `start position`, `ACF three-move ballot 12 of 156`, …
+    /// What it is, for people: `start position`, `ACF three-move ballot 5 (Dreaded Edinburgh)`,
+    /// `11-man ballots 17 of 2400`, `Steere setup`.
     pub label: String,
     /// The position both games of every match start from, as PDN FEN.
     pub fen: String,
@@ -113,29 +115,50 @@ pub fn draw_opening(
         label: label.to_string(),
         fen: fen.to_string(),
     };
-    let (name, deck): (&str, Vec<String>) = match rule {
+    // Each ballot with its label.
+    let deck: Vec<(String, String)> = match rule {
         OpeningRule::StartPosition => return Ok(fixed("start position", variant.start_fen())),
         OpeningRule::ImpasseSeed => return Ok(fixed("seed setup", ImpasseSetup::Seed.fen())),
         OpeningRule::ImpasseSteere => return Ok(fixed("Steere setup", ImpasseSetup::Steere.fen())),
-        OpeningRule::AcfThreeMove => (
-            "ACF three-move ballot",
-            acf_deck(variant)?.iter().map(Position::to_fen).collect(),
-        ),
-        OpeningRule::Ballots { name, fens } => (name.as_str(), fens.clone()),
+        OpeningRule::AcfThreeMove => acf_deck(variant)?,
+        OpeningRule::Ballots { name, fens } => {
+            let n = fens.len();
+            let label = |i: usize| format!("{name} {} of {n}", i + 1);
+            fens.iter()
+                .enumerate()
+                .map(|(i, f)| (label(i), f.clone()))
+                .collect()
+        }
     };
     let mut order: Vec<usize> = (0..deck.len()).collect();
     Rng::new(seed).shuffle(&mut order);
     let pick = order[(round.saturating_sub(1) as usize) % order.len()];
-    Ok(Opening {
-        label: format!("{name} {} of {}", pick + 1, deck.len()),
-        fen: deck[pick].clone(),
-    })
+    let (label, fen) = deck[pick].clone();
+    Ok(Opening { label, fen })
 }
 
-/// The ACF three-move ballots that `variant`'s rules can play, in the deck's order.
-fn acf_deck(variant: Variant) -> Result<Vec<Position>, TournamentError> {
-    let err = |e: crown_arena::ArenaError| TournamentError::Settings(e.to_string());
-    let (deck, _refused) = playable_openings(ACF_THREE_MOVE_PDN, "acf3", variant).map_err(err)?;
+/// The ACF three-move ballots that `variant`'s rules can play, in the deck's order, each with its
+/// label: the deck's `Event` tag (`ACF three-move ballot 5`, the ACF number) and its `Opening`
+/// name when it has one (`ACF three-move ballot 5 (Dreaded Edinburgh)`). A ballot is replayed by
+/// `variant`'s rules (pool men capture backwards, so a few American ballots are no pool
+/// opening) and left out when a move is illegal or the game is already over.
+fn acf_deck(variant: Variant) -> Result<Vec<(String, String)>, TournamentError> {
+    let mut deck = Vec::new();
+    for game in read_games(ACF_THREE_MOVE_PDN) {
+        let Ok(mut game) = game else { continue };
+        game.set_tag("GameType", game_type_tag(variant));
+        let Ok(r) = replay(&game) else { continue };
+        let end = r.end();
+        if Game::from_position(end).outcome().is_some() {
+            continue;
+        }
+        let event = game.tag("Event").unwrap_or("ACF three-move ballot");
+        let label = match game.tag("Opening") {
+            Some(name) => format!("{event} ({name})"),
+            None => event.to_string(),
+        };
+        deck.push((label, end.to_fen()));
+    }
     if deck.is_empty() {
         return Err(TournamentError::Settings(format!(
             "no ACF three-move ballot is playable in {}",

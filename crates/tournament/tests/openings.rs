@@ -11,16 +11,31 @@ use std::collections::HashSet;
 fn acf_ballots_are_reproducible_and_do_not_repeat_while_the_deck_lasts() {
     let rule = OpeningRule::AcfThreeMove;
     let mut seen = HashSet::new();
+    let mut labels = std::collections::HashMap::new();
     for round in 1..=156 {
         let a = draw_opening(&rule, Variant::American, 9, round).unwrap();
         assert_eq!(a, draw_opening(&rule, Variant::American, 9, round).unwrap());
         assert!(a.label.starts_with("ACF three-move ballot "), "{}", a.label);
-        assert!(a.label.ends_with(" of 156"), "{}", a.label);
+        labels.insert(a.label.clone(), a.fen.clone());
         let p = Position::from_fen(Variant::American, &a.fen).unwrap();
         assert_eq!(p.side_to_move(), crown_core::Color::White);
         assert!(Game::from_position(p).outcome().is_none());
         assert!(seen.insert(a.fen), "round {round} repeats a ballot");
     }
+    // ACF ballot 5 is 9-13 22-18 6-9, named the Dreaded Edinburgh (the deck's source, the ACF
+    // numbering); ballot 3 is one of the 18 barred ballots, not in the deck.
+    let mut g = Game::new(Variant::American);
+    for m in ["9-13", "22-18", "6-9"] {
+        g.play_text(m).unwrap();
+    }
+    assert_eq!(
+        labels.get("ACF three-move ballot 5 (Dreaded Edinburgh)"),
+        Some(&g.position().to_fen())
+    );
+    assert!(!labels
+        .keys()
+        .any(|l| l.starts_with("ACF three-move ballot 3 ")
+            || l.as_str() == "ACF three-move ballot 3"));
     // Round 157 starts the deck over; another seed gives another order.
     let first = draw_opening(&rule, Variant::American, 9, 1).unwrap();
     assert_eq!(
@@ -94,4 +109,28 @@ fn a_director_ballot_list_is_checked_and_drawn_from() {
         fens: vec![],
     };
     assert!(empty.check(Variant::American).is_err());
+}
+
+/// The shared data's 11-man ballots (`$CROWN_SHARED` or ../shared beside the repository), read
+/// as the server reads them (`crown_arena::openings::read_opening_file`): 2400 ballots; a round's
+/// ballot has 11 men a side with Black to move (one man of each side's 12 removed).
+#[test]
+fn the_eleven_man_ballots_of_the_shared_data_are_a_ballot_rule() {
+    let shared = std::env::var("CROWN_SHARED").map_or_else(
+        |_| std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
+        std::path::PathBuf::from,
+    );
+    let path = shared.join("data/pdn/ballots-11-man-english.pdn");
+    let positions = crown_arena::openings::read_opening_file(&path, Variant::American).unwrap();
+    assert_eq!(positions.len(), 2400);
+    let rule = OpeningRule::ballots("11-man ballots", &positions);
+    rule.check(Variant::American).unwrap();
+    for round in 1..=3 {
+        let o = draw_opening(&rule, Variant::American, 77, round).unwrap();
+        assert!(o.label.starts_with("11-man ballots ") && o.label.ends_with(" of 2400"));
+        let p = Position::from_fen(Variant::American, &o.fen).unwrap();
+        assert_eq!(p.piece_count(crown_core::Color::Black), 11);
+        assert_eq!(p.piece_count(crown_core::Color::White), 11);
+        assert_eq!(p.side_to_move(), crown_core::Color::Black);
+    }
 }
