@@ -1,0 +1,413 @@
+//! The arena: a tournament of a fixed duration in which a player is paired again as soon as they
+//! are free, scored as lichess scores its arenas.
+//!
+//! **Scoring** (lichess's arena help, "How are scores calculated?", lichess.org/tournament/help
+//! ?system=arena, as quoted in club reports such as chandlersfordchess.org.uk/results-of-online-
+//! tournament-23rd-june; and lila's `modules/tournament/…/arena/ScoringSystem.scala`): "A win has
+//! a base score of 2 points, a draw 1 point, and a loss is worth no points. If you win two games
+//! consecutively you will start a double point streak … The following games will continue to be
+//! worth double points until you fail to win a game" — so after two wins in a row a player is
+//! **on fire**: a win scores 4, a draw 2, a loss 0, and the first non-win ends the streak (two
+//! wins then a draw: 2 + 2 + 2 = 6). A game lost or won by forfeit counts as a loss or a win.
+//! Lichess's berserk bonus (+1 for a win after giving up half the clock) and its rule against
+//! draw streaks are clock and move-count matters left to the server; they are not modelled here.
+//!
+//! **Pairing** (lila's arena pairing, "no immediate rematch", ornicar/lila issue 6394): the free
+//! players (joined, not withdrawn, not in a game) are ranked by score, then seed, and the best
+//! ranked free player meets the next ranked free player who was not their last opponent, and
+//! waits when only that opponent is free — unless the arena has only two active players, who then
+//! meet again (as lila does, lichess-org/lila issue 11682). Who moves first goes to the player who has moved first
+//! less often (then the one who did not move first last time, then the higher ranked).
+
+use crate::error::TournamentError;
+use crate::openings::{draw_opening, Opening, OpeningRule};
+use crate::player::{seed_order, Player, PlayerId, MAX_NAME_CHARS};
+use crate::result::{GameResult, Seat, DRAW_POINTS, WIN_POINTS};
+use crate::settings::variant_id;
+use crate::tournament::Phase;
+use crown_core::Variant;
+use serde::{Deserialize, Serialize};
+
+/// One game's result for one player of an arena.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ArenaOutcome {
+    /// Won (a forfeit by the opponent included).
+    Win,
+    /// Drawn.
+    Draw,
+    /// Lost (a forfeit included).
+    Loss,
+}
+
+/// The arena points of each game of a player's `history` (in the order played; see the module
+/// documentation): 2 a win, 1 a draw, 0 a loss, doubled while on fire.
+pub fn arena_points(history: &[ArenaOutcome]) -> Vec<u32> {
+    history
+        .iter()
+        .enumerate()
+        .map(|(i, outcome)| {
+            let base = match outcome {
+                ArenaOutcome::Win => WIN_POINTS,
+                ArenaOutcome::Draw => DRAW_POINTS,
+                ArenaOutcome::Loss => 0,
+            };
+            if on_fire(&history[..i]) {
+                2 * base
+            } else {
+                base
+            }
+        })
+        .collect()
+}
+
+/// Whether a player with `history` is on fire: their last two games were wins.
+pub fn on_fire(history: &[ArenaOutcome]) -> bool {
+    history.len() >= 2 && history[history.len() - 2..] == [ArenaOutcome::Win; 2]
+}
+
+/// One game of an arena.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ArenaGame {
+    /// The player who moves first (seat [`Seat::First`]).
+    pub first: PlayerId,
+    /// The other player (seat [`Seat::Second`]).
+    pub second: PlayerId,
+    /// Where the game starts.
+    pub opening: Opening,
+    /// The result, `None` while the game is in progress.
+    pub result: Option<GameResult>,
+}
+
+/// One line of an arena's standings.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ArenaStanding {
+    /// The place, from 1.
+    pub rank: u32,
+    /// The player.
+    pub player: PlayerId,
+    /// Arena points (see the module documentation).
+    pub score: u32,
+    /// Games finished.
+    pub games: u32,
+    /// Whether the player is on fire now.
+    pub on_fire: bool,
+}
+
+/// An arena: its players and games, from creation to finish (phases as [`Phase`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Arena {
+    /// The name: the PDN `Event` tag.
+    pub name: String,
+    /// The game played.
+    #[serde(with = "variant_id")]
+    pub variant: Variant,
+    /// The opening rule: game `k` (from 1) starts from the opening drawn for "round" `k`.
+    pub openings: OpeningRule,
+    /// The seed of the openings.
+    pub seed: u64,
+    players: Vec<Player>,
+    phase: Phase,
+    games: Vec<ArenaGame>,
+}
+
+impl Arena {
+    /// An arena with no players, in phase [`Phase::Created`].
+    ///
+    /// # Errors
+    /// [`TournamentError::Settings`]: an empty name or an opening rule of another game.
+    pub fn new(
+        name: &str,
+        variant: Variant,
+        openings: OpeningRule,
+        seed: u64,
+    ) -> Result<Arena, TournamentError> {
+        if name.trim().is_empty() {
+            return Err(TournamentError::Settings("the name is empty".into()));
+        }
+        openings.check(variant)?;
+        Ok(Arena {
+            name: name.trim().to_string(),
+            variant,
+            openings,
+            seed,
+            players: Vec::new(),
+            phase: Phase::Created,
+            games: Vec::new(),
+        })
+    }
+
+    /// The players, in joining order (index = id).
+    pub fn players(&self) -> &[Player] {
+        &self.players
+    }
+
+    /// The games, in the order they were paired (index = game id).
+    pub fn games(&self) -> &[ArenaGame] {
+        &self.games
+    }
+
+    /// The phase.
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// A player joins (before the start or while running, as in lichess's arenas).
+    ///
+    /// # Errors
+    /// [`TournamentError::Finished`]; [`TournamentError::BadName`] as for
+    /// `Tournament::join`.
+    pub fn join(&mut self, name: &str, rating: u32) -> Result<PlayerId, TournamentError> {
+        if self.phase == Phase::Finished {
+            return Err(TournamentError::Finished { operation: "join" });
+        }
+        let name = name.trim();
+        let bad = |reason| {
+            Err(TournamentError::BadName {
+                name: name.to_string(),
+                reason,
+            })
+        };
+        if name.is_empty() {
+            return bad("empty");
+        }
+        if name.chars().count() > MAX_NAME_CHARS {
+            return bad("longer than 40 characters");
+        }
+        if self
+            .players
+            .iter()
+            .any(|p| p.name.to_lowercase() == name.to_lowercase())
+        {
+            return bad("already taken by a player of this tournament");
+        }
+        let id = PlayerId(self.players.len() as u32);
+        self.players.push(Player {
+            id,
+            name: name.to_string(),
+            rating,
+            withdrawn: false,
+        });
+        Ok(id)
+    }
+
+    /// The player leaves: never paired again (a game in progress still gets its result).
+    ///
+    /// # Errors
+    /// [`TournamentError::NoSuchPlayer`], [`TournamentError::AlreadyWithdrawn`],
+    /// [`TournamentError::Finished`].
+    pub fn withdraw(&mut self, id: PlayerId) -> Result<(), TournamentError> {
+        if self.phase == Phase::Finished {
+            return Err(TournamentError::Finished {
+                operation: "withdraw",
+            });
+        }
+        let p = self
+            .players
+            .get_mut(id.0 as usize)
+            .ok_or(TournamentError::NoSuchPlayer(id))?;
+        if p.withdrawn {
+            return Err(TournamentError::AlreadyWithdrawn(id));
+        }
+        p.withdrawn = true;
+        Ok(())
+    }
+
+    /// Starts the arena (the server calls it at the start time).
+    ///
+    /// # Errors
+    /// [`TournamentError::AlreadyStarted`] / [`TournamentError::Finished`].
+    pub fn start(&mut self) -> Result<(), TournamentError> {
+        match self.phase {
+            Phase::Created => {
+                self.phase = Phase::Running;
+                Ok(())
+            }
+            Phase::Running => Err(TournamentError::AlreadyStarted { operation: "start" }),
+            Phase::Finished => Err(TournamentError::Finished { operation: "start" }),
+        }
+    }
+
+    /// Pairs the free players (see the module documentation) and returns the ids of the new games.
+    /// Nothing is paired while fewer than two players are free.
+    ///
+    /// # Errors
+    /// [`TournamentError::NotStarted`] / [`TournamentError::Finished`]; an opening that cannot be
+    /// drawn ([`TournamentError::Settings`]).
+    pub fn pair_free(&mut self) -> Result<Vec<usize>, TournamentError> {
+        match self.phase {
+            Phase::Running => {}
+            Phase::Created => {
+                return Err(TournamentError::NotStarted {
+                    operation: "pair players",
+                })
+            }
+            Phase::Finished => {
+                return Err(TournamentError::Finished {
+                    operation: "pair players",
+                })
+            }
+        }
+        let busy: Vec<PlayerId> = self
+            .games
+            .iter()
+            .filter(|g| g.result.is_none())
+            .flat_map(|g| [g.first, g.second])
+            .collect();
+        let standings = self.standings();
+        let mut free: Vec<PlayerId> = standings
+            .iter()
+            .map(|s| s.player)
+            .filter(|p| !busy.contains(p) && !self.players[p.0 as usize].withdrawn)
+            .collect();
+        let two_only = self.players.iter().filter(|p| !p.withdrawn).count() == 2;
+        let mut new = Vec::new();
+        while free.len() >= 2 {
+            let a = free.remove(0);
+            let last = self.last_opponent(a);
+            let pick = free
+                .iter()
+                .position(|b| Some(*b) != last && self.last_opponent(*b) != Some(a))
+                .or(if two_only { Some(0) } else { None });
+            // Nobody but the last opponent is free: wait for another.
+            let Some(pick) = pick else { continue };
+            let b = free.remove(pick);
+            let (first, second) = if self.moves_first(a, b) {
+                (a, b)
+            } else {
+                (b, a)
+            };
+            let opening = draw_opening(
+                &self.openings,
+                self.variant,
+                self.seed,
+                self.games.len() as u32 + 1,
+            )?;
+            self.games.push(ArenaGame {
+                first,
+                second,
+                opening,
+                result: None,
+            });
+            new.push(self.games.len() - 1);
+        }
+        Ok(new)
+    }
+
+    /// Records the result of game `game` (an id from [`Arena::pair_free`]). Allowed after
+    /// [`Arena::finish`] for a game that was in progress: it was paired in time and counts.
+    ///
+    /// # Errors
+    /// [`TournamentError::NotStarted`]; [`TournamentError::NoSuchArenaGame`] for an unknown
+    /// game or one that already has a result (never counted twice).
+    pub fn record(&mut self, game: usize, result: GameResult) -> Result<(), TournamentError> {
+        if self.phase == Phase::Created {
+            return Err(TournamentError::NotStarted {
+                operation: "record a result",
+            });
+        }
+        match self.games.get_mut(game) {
+            Some(g) if g.result.is_none() => {
+                g.result = Some(result);
+                Ok(())
+            }
+            _ => Err(TournamentError::NoSuchArenaGame(game)),
+        }
+    }
+
+    /// Ends the arena (the server calls it when the duration is over): nobody is paired again.
+    ///
+    /// # Errors
+    /// [`TournamentError::NotStarted`] / [`TournamentError::Finished`].
+    pub fn finish(&mut self) -> Result<(), TournamentError> {
+        match self.phase {
+            Phase::Running => {
+                self.phase = Phase::Finished;
+                Ok(())
+            }
+            Phase::Created => Err(TournamentError::NotStarted {
+                operation: "finish",
+            }),
+            Phase::Finished => Err(TournamentError::Finished {
+                operation: "finish",
+            }),
+        }
+    }
+
+    /// The outcomes of `player`'s finished games, in pairing order.
+    pub fn history(&self, player: PlayerId) -> Vec<ArenaOutcome> {
+        self.games
+            .iter()
+            .filter_map(|g| {
+                let seat = if g.first == player {
+                    Seat::First
+                } else if g.second == player {
+                    Seat::Second
+                } else {
+                    return None;
+                };
+                let r = g.result?;
+                Some(match (r.points(seat), r.points(seat.other())) {
+                    (WIN_POINTS, _) => ArenaOutcome::Win,
+                    (DRAW_POINTS, DRAW_POINTS) => ArenaOutcome::Draw,
+                    _ => ArenaOutcome::Loss,
+                })
+            })
+            .collect()
+    }
+
+    /// The standings: arena points, then seed (withdrawn players keep their points).
+    pub fn standings(&self) -> Vec<ArenaStanding> {
+        let mut lines: Vec<ArenaStanding> = seed_order(&self.players)
+            .into_iter()
+            .map(|p| {
+                let history = self.history(p);
+                ArenaStanding {
+                    rank: 0,
+                    player: p,
+                    score: arena_points(&history).iter().sum(),
+                    games: history.len() as u32,
+                    on_fire: on_fire(&history),
+                }
+            })
+            .collect();
+        lines.sort_by_key(|l| std::cmp::Reverse(l.score));
+        for (i, l) in lines.iter_mut().enumerate() {
+            l.rank = i as u32 + 1;
+        }
+        lines
+    }
+
+    /// The opponent of `player`'s latest game, if any.
+    fn last_opponent(&self, player: PlayerId) -> Option<PlayerId> {
+        self.games.iter().rev().find_map(|g| {
+            if g.first == player {
+                Some(g.second)
+            } else if g.second == player {
+                Some(g.first)
+            } else {
+                None
+            }
+        })
+    }
+
+    /// Whether `a` (ranked above `b`) moves first against `b`.
+    fn moves_first(&self, a: PlayerId, b: PlayerId) -> bool {
+        let count = |p: PlayerId| {
+            let firsts = self.games.iter().filter(|g| g.first == p).count();
+            let seconds = self.games.iter().filter(|g| g.second == p).count();
+            firsts as i64 - seconds as i64
+        };
+        let last_first = |p: PlayerId| {
+            self.games
+                .iter()
+                .rev()
+                .find(|g| g.first == p || g.second == p)
+                .map(|g| g.first == p)
+        };
+        match count(a).cmp(&count(b)) {
+            std::cmp::Ordering::Less => true,
+            std::cmp::Ordering::Greater => false,
+            std::cmp::Ordering::Equal => last_first(a) != Some(true) || last_first(b) == Some(true),
+        }
+    }
+}

@@ -1,0 +1,133 @@
+//! The arena: lichess's scoring and pairing as soon as players are free.
+
+use crown_core::Variant;
+use crown_tournament::{
+    arena_points, on_fire, Arena, ArenaOutcome, GameResult, OpeningRule, Phase, PlayerId, Seat,
+    TournamentError,
+};
+use ArenaOutcome::{Draw, Loss, Win};
+
+/// lichess's own example: "two wins followed by a draw will be worth 6 points: 2 + 2 + (2 x 1)";
+/// and a win on fire is worth 4, a loss 0 and ends the streak.
+#[test]
+fn two_wins_then_a_draw_score_six_as_lichess_says() {
+    assert_eq!(arena_points(&[Win, Win, Draw]), vec![2, 2, 2]);
+    // On fire after W W: W 4, W 4, L 0; then the streak is over: W 2.
+    assert_eq!(
+        arena_points(&[Win, Win, Win, Win, Loss, Win]),
+        vec![2, 2, 4, 4, 0, 2]
+    );
+    // A draw in between: no streak.
+    assert_eq!(arena_points(&[Win, Draw, Win, Draw]), vec![2, 1, 2, 1]);
+    assert!(on_fire(&[Loss, Win, Win]));
+    assert!(!on_fire(&[Win, Win, Draw]));
+    assert!(!on_fire(&[Win]));
+}
+
+fn arena(names: &[&str]) -> (Arena, Vec<PlayerId>) {
+    let mut a = Arena::new(
+        "Blitz arena",
+        Variant::American,
+        OpeningRule::StartPosition,
+        3,
+    )
+    .unwrap();
+    let ids = names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| a.join(n, 2000 - 100 * i as u32).unwrap())
+        .collect();
+    a.start().unwrap();
+    (a, ids)
+}
+
+/// The opponents of game `g`, sorted.
+fn pair_of(a: &Arena, g: usize) -> (PlayerId, PlayerId) {
+    let game = &a.games()[g];
+    (game.first.min(game.second), game.first.max(game.second))
+}
+
+/// Free players meet by rank; after a game, a player waits for someone else rather than meet
+/// their last opponent again: with only that opponent free, both wait.
+#[test]
+fn free_players_are_paired_without_an_immediate_rematch_when_another_waits() {
+    let (mut a, ids) = arena(&["A", "B", "C", "D"]);
+    let games = a.pair_free().unwrap();
+    assert_eq!(games, vec![0, 1]);
+    assert_eq!(pair_of(&a, 0), (ids[0], ids[1]));
+    assert_eq!(pair_of(&a, 1), (ids[2], ids[3]));
+    // A beats B.
+    let seat_a = if a.games()[0].first == ids[0] {
+        Seat::First
+    } else {
+        Seat::Second
+    };
+    a.record(0, GameResult::Win(seat_a)).unwrap();
+    // C and D finish too: all four free; A (2 points) is first and must not meet B again.
+    a.record(1, GameResult::Draw).unwrap();
+    let games = a.pair_free().unwrap();
+    assert_eq!(games, vec![2, 3]);
+    assert_eq!(pair_of(&a, 2), (ids[0], ids[2]));
+    assert_eq!(pair_of(&a, 3), (ids[1], ids[3]));
+    // A and C are free while B and D play: each is the other's last opponent, so they wait.
+    let seat_a = if a.games()[2].first == ids[0] {
+        Seat::First
+    } else {
+        Seat::Second
+    };
+    a.record(2, GameResult::Win(seat_a)).unwrap();
+    assert_eq!(a.pair_free().unwrap(), Vec::<usize>::new());
+    // B and D draw. Scores: A 2+2 = 4, D 1+1 = 2, B 0+1 = 1, C 1+0 = 1 (B above C by seed).
+    // A meets the best ranked who was not their last opponent, D; then B meets C.
+    a.record(3, GameResult::Draw).unwrap();
+    assert_eq!(a.pair_free().unwrap(), vec![4, 5]);
+    assert_eq!(pair_of(&a, 4), (ids[0], ids[3]));
+    assert_eq!(pair_of(&a, 5), (ids[1], ids[2]));
+}
+
+/// Scores, the fire, standings; a result recorded twice is refused, and nothing is paired
+/// before the start or after the finish.
+#[test]
+fn standings_count_streaks_and_results_are_recorded_once() {
+    let mut a = Arena::new("A", Variant::American, OpeningRule::StartPosition, 1).unwrap();
+    let p = a.join("P", 0).unwrap();
+    let q = a.join("Q", 0).unwrap();
+    assert!(matches!(
+        a.pair_free(),
+        Err(TournamentError::NotStarted { .. })
+    ));
+    a.start().unwrap();
+    // Two active players only: they meet again and again (lila's exception); P wins three times.
+    for k in 0..3 {
+        let g = a.pair_free().unwrap();
+        assert_eq!(g, vec![k]);
+        let seat = if a.games()[k].first == p {
+            Seat::First
+        } else {
+            Seat::Second
+        };
+        a.record(k, GameResult::Win(seat)).unwrap();
+        assert_eq!(
+            a.record(k, GameResult::Draw),
+            Err(TournamentError::NoSuchArenaGame(k))
+        );
+    }
+    // P: 2 + 2 + 4 = 8 and on fire; Q: 0.
+    let s = a.standings();
+    assert_eq!(
+        (s[0].player, s[0].score, s[0].games, s[0].on_fire),
+        (p, 8, 3, true)
+    );
+    assert_eq!((s[1].player, s[1].score, s[1].on_fire), (q, 0, false));
+    // Moving first alternates between the two.
+    let firsts: Vec<PlayerId> = a.games().iter().map(|g| g.first).collect();
+    assert!(firsts.windows(2).all(|w| w[0] != w[1]), "{firsts:?}");
+    a.finish().unwrap();
+    assert_eq!(a.phase(), Phase::Finished);
+    assert!(matches!(
+        a.pair_free(),
+        Err(TournamentError::Finished { .. })
+    ));
+    let json = serde_json::to_string(&a).unwrap();
+    assert_eq!(serde_json::from_str::<Arena>(&json).unwrap(), a);
+}
