@@ -42,6 +42,25 @@ pub trait LeaseStore: Send + Sync {
         ttl_ms: u64,
         limit: usize,
     ) -> Result<Leases, StoreError>;
+
+    /// At the start of instance `owner` at `now_ms`: if no instance has written the shared
+    /// heartbeat ([`Store::heartbeat`]) for `stale_ms` or more, every instance was down since that
+    /// heartbeat, and no game could be played from then until `owner` answers. Then, in one
+    /// transaction (so that of instances starting together exactly one sees the outage), write
+    /// the heartbeat at `now_ms`, take every lease for `owner` until `now_ms + ttl_ms` (their
+    /// owners are dead), and return them as `taken_over`, each with the last heartbeat: the
+    /// instant the outage began. `None` when some instance wrote the heartbeat less than
+    /// `stale_ms` ago (the games could be played: nothing to credit) or none ever did.
+    ///
+    /// # Errors
+    /// [`StoreError::Postgres`] and the like; nothing changed then.
+    fn end_outage(
+        &self,
+        owner: &str,
+        now_ms: u64,
+        ttl_ms: u64,
+        stale_ms: u64,
+    ) -> Result<Option<Leases>, StoreError>;
 }
 
 impl dyn Store {
@@ -62,7 +81,7 @@ pub struct Leases {
     /// Games whose lease the instance already held and extended.
     pub renewed: Vec<String>,
     /// Games taken over from an expired lease, with the instant (ms since the epoch) that lease
-    /// expired: the time since then is nobody's clock time (see docs/scaling.md).
+    /// expired ([`LeaseStore::end_outage`]: the instant the outage began).
     pub taken_over: Vec<(String, u64)>,
     /// Unfinished games that had no lease at all (e.g. created before leases existed), now held.
     pub new: Vec<String>,

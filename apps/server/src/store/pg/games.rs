@@ -154,7 +154,8 @@ impl Store for PgStore {
         self.with(|c| {
             c.execute(
                 "INSERT INTO server_meta (key, value) VALUES ('heartbeat_ms', $1)
-                 ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
+                 ON CONFLICT (key) DO UPDATE
+                 SET value = GREATEST(server_meta.value, EXCLUDED.value)",
                 &[&(now_ms as i64)],
             )
             .map_err(db)

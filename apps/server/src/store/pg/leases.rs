@@ -123,6 +123,52 @@ fn take(
     })
 }
 
+/// [`LeaseStore::end_outage`].
+pub(super) fn end_outage(
+    store: &PgStore,
+    owner: &str,
+    now_ms: u64,
+    ttl_ms: u64,
+    stale_ms: u64,
+) -> Result<Option<Leases>, StoreError> {
+    let until = now_ms.saturating_add(ttl_ms) as i64;
+    store.with(|c| {
+        let mut tx = c.transaction().map_err(db)?;
+        // The row lock makes instances starting together see the outage one after the other:
+        // the first ends it (writes the heartbeat), the others find the heartbeat fresh.
+        let last = tx
+            .query_opt(
+                "SELECT value FROM server_meta WHERE key = 'heartbeat_ms' FOR UPDATE",
+                &[],
+            )
+            .map_err(db)?
+            .map(|r| r.get::<_, i64>(0).max(0) as u64);
+        let Some(last) = last.filter(|&hb| now_ms.saturating_sub(hb) >= stale_ms) else {
+            return Ok(None);
+        };
+        tx.execute(
+            "UPDATE server_meta SET value = $1 WHERE key = 'heartbeat_ms'",
+            &[&(now_ms as i64)],
+        )
+        .map_err(db)?;
+        let taken_over = tx
+            .query(
+                "UPDATE leases SET owner = $1, expires_ms = $2 RETURNING game_id",
+                &[&owner, &until],
+            )
+            .map_err(db)?
+            .iter()
+            .map(|r| (r.get(0), last))
+            .collect();
+        tx.commit().map_err(db)?;
+        Ok(Some(Leases {
+            renewed: Vec::new(),
+            taken_over,
+            new: Vec::new(),
+        }))
+    })
+}
+
 impl LeaseStore for PgStore {
     fn claim_lease(&self, id: &str, owner: &str, until_ms: u64) -> Result<bool, StoreError> {
         claim(self, id, owner, until_ms)
@@ -146,5 +192,15 @@ impl LeaseStore for PgStore {
         limit: usize,
     ) -> Result<Leases, StoreError> {
         take_leases(self, owner, now_ms, ttl_ms, limit)
+    }
+
+    fn end_outage(
+        &self,
+        owner: &str,
+        now_ms: u64,
+        ttl_ms: u64,
+        stale_ms: u64,
+    ) -> Result<Option<Leases>, StoreError> {
+        end_outage(self, owner, now_ms, ttl_ms, stale_ms)
     }
 }
