@@ -8,7 +8,7 @@ use common::pg::Pg;
 use common::{send, server};
 use crown_server::store::fixture::GameRecordBuilder;
 use crown_server::store::pg::PgStore;
-use crown_server::store::{GameRecord, MoveRecord, Store, StoreError};
+use crown_server::store::{GameRecord, LeaseStore, MoveRecord, Store, StoreError};
 use serde_json::json;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;

@@ -3,21 +3,20 @@
 //! announced by another instance, and the per-game leases that decide which instance runs a
 //! game's clock and engine.
 
-use crate::app::App;
 use crate::error::Error;
 use crate::games::handle::GameHandle;
 use crate::games::live::{now_ms, Live};
+use crate::games::Games;
 use crate::store::{self, Change};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
 
-impl App {
+impl Games {
     /// Whether the held copy `h` has seen every committed change: the listener has listened
     /// without interruption since the copy was last read or checked.
     pub(crate) fn in_sync(&self, h: &GameHandle) -> bool {
-        self.store
-            .listening()
+        self.listening()
             .is_some_and(|g| g == h.synced.load(Ordering::SeqCst))
     }
 
@@ -25,7 +24,7 @@ impl App {
     /// (taken before the read), if the listener has not been interrupted since.
     pub(crate) fn mark_synced(&self, h: &GameHandle, generation: Option<u64>) {
         if let Some(g) = generation {
-            if self.store.listening() == Some(g) {
+            if self.listening() == Some(g) {
                 h.synced.store(g, Ordering::SeqCst);
             }
         }
@@ -37,14 +36,14 @@ impl App {
     /// # Errors
     /// `storage` if the store cannot be read.
     pub(crate) async fn recheck(&self, h: &Arc<GameHandle>) -> Result<bool, Error> {
-        if !self.store.shared() {
+        if !self.shared() {
             return Ok(false);
         }
         let mut guard = h.live.lock().await;
         self.catch_up(h, &mut guard).await
     }
 
-    /// [`App::recheck`] with the game's lock held.
+    /// [`Games::recheck`] with the game's lock held.
     pub(crate) async fn catch_up(
         &self,
         h: &Arc<GameHandle>,
@@ -52,7 +51,7 @@ impl App {
     ) -> Result<bool, Error> {
         let store = self.store.clone();
         let id = h.id.to_string();
-        let generation = self.store.listening();
+        let generation = self.listening();
         let stored = tokio::task::spawn_blocking(move || store.version(&id))
             .await
             .map_err(Error::storage)?
@@ -80,7 +79,7 @@ impl App {
         h: &Arc<GameHandle>,
         version: Option<u64>,
     ) -> Result<(), Error> {
-        let generation = self.store.listening();
+        let generation = self.listening();
         let checked = version.is_none();
         let version = match version {
             Some(v) => v,
@@ -114,7 +113,7 @@ impl App {
     /// Whether this instance runs game `id`'s clock and engine: always with a store of its own;
     /// with a shared store, while it holds the game's lease.
     pub(crate) fn owns(&self, id: &str) -> bool {
-        if !self.store.shared() {
+        if !self.shared() {
             return true;
         }
         now_ms() < self.owned_until.load(Ordering::SeqCst)
@@ -132,18 +131,18 @@ impl App {
         mut rx: tokio::sync::mpsc::UnboundedReceiver<Change>,
         handle: F,
     ) where
-        F: Fn(App, Change) -> Fut + Send + 'static,
+        F: Fn(Games, Change) -> Fut + Send + 'static,
         Fut: std::future::Future<Output = ()> + Send,
     {
-        let app = self.clone();
+        let games = self.clone();
         tokio::spawn(async move {
-            let mut shutdown = app.shutdown_signal();
+            let mut shutdown = games.shutdown_signal();
             loop {
                 let change = tokio::select! {
                     c = rx.recv() => match c { Some(c) => c, None => break },
                     _ = shutdown.changed() => break,
                 };
-                handle(app.clone(), change).await;
+                handle(games.clone(), change).await;
             }
         });
     }
@@ -152,20 +151,9 @@ impl App {
     /// the games are taken over is missed), the end of an outage of every instance if there was
     /// one ([`store::LeaseStore::end_outage`]), the first lease round, then the lease task.
     pub(crate) async fn start_shared(&self) {
-        if let Some(changes) = self.store.changes() {
-            self.forward_changes(
-                changes,
-                |app, change| async move { app.on_change(change).await },
-            );
-        }
-        if let Some(chats) = self.store.chat().and_then(|c| c.chat_changes()) {
-            self.forward_changes(chats, |app, change| async move {
-                let targets = if change.id.is_empty() {
-                    app.all_handles()
-                } else {
-                    app.held(&change.id).into_iter().collect()
-                };
-                app.chat().on_change(targets, change).await
+        if let Some(changes) = self.changes() {
+            self.forward_changes(changes, |games, change| async move {
+                games.on_change(change).await
             });
         }
         let ttl = self.config.lease_ms.max(300);
@@ -184,10 +172,10 @@ impl App {
             );
         }
         self.lease_round(Some(outage)).await;
-        let app = self.clone();
+        let games = self.clone();
         tokio::spawn(async move {
-            let mut shutdown = app.shutdown_signal();
-            let every = Duration::from_millis((app.config.lease_ms / 3).max(100));
+            let mut shutdown = games.shutdown_signal();
+            let every = Duration::from_millis((games.config.lease_ms / 3).max(100));
             let mut tick = tokio::time::interval(every);
             tick.tick().await;
             loop {
@@ -195,7 +183,7 @@ impl App {
                     _ = tick.tick() => {}
                     _ = shutdown.changed() => break,
                 }
-                app.lease_round(None).await;
+                games.lease_round(None).await;
             }
         });
     }
@@ -266,7 +254,7 @@ impl App {
     }
 
     /// One lease round: renew this instance's leases, then take over expired leases and
-    /// unleased games in batches of at most [`LEASE_BATCH`] ([`App::take_over`]: loaded in bulk),
+    /// unleased games in batches of at most [`LEASE_BATCH`] ([`Games::take_over`]: loaded in bulk),
     /// renewing the leases held whenever a third of the lease time has passed, so that none
     /// lapses while the round runs. A takeover changes no clock: the game could be played on
     /// any instance while its owner was dead (docs/scaling.md, "Clocks").
@@ -295,7 +283,7 @@ impl App {
         }
     }
 
-    /// [`App::lease_round`] without the renewals beside it.
+    /// [`Games::lease_round`] without the renewals beside it.
     async fn lease_round_inner(&self, outage: Option<Vec<(String, u64)>>) {
         let first = outage.is_some();
         let outage = outage.unwrap_or_default();
@@ -367,8 +355,8 @@ impl App {
                 tracing::info!(games = taken_over.len(), "took over expired leases");
             }
             self.own_and_move(taken_over.into_iter().map(|(id, _)| id).chain(gained));
-            let app = self.clone();
-            tokio::spawn(async move { app.save_credits(credits).await });
+            let games = self.clone();
+            tokio::spawn(async move { games.save_credits(credits).await });
         }
     }
 
@@ -425,7 +413,7 @@ impl App {
 
     /// Start running the games whose leases this instance just took while it answers requests:
     /// `taken_over` (with the instant each old lease expired) and `gained` (no lease before, or
-    /// renewed but not yet known here). The games are loaded ([`App::load_taken`]), counted as
+    /// renewed but not yet known here). The games are loaded ([`Games::load_taken`]), counted as
     /// owned (their clock and engine run here) and their engines asked to move. No clock is
     /// credited: this instance answered while nobody owned the games, so they could be played.
     pub(crate) async fn take_over(&self, taken_over: Vec<(String, u64)>, gained: Vec<String>) {
@@ -455,7 +443,7 @@ impl App {
         for chunk in missing.chunks(LOAD_BATCH) {
             let store = self.store.clone();
             let ids = chunk.to_vec();
-            let generation = self.store.listening();
+            let generation = self.listening();
             let recs = match tokio::task::spawn_blocking(move || store.load_many(&ids)).await {
                 Ok(Ok(r)) => r,
                 Ok(Err(e)) => {
@@ -510,10 +498,10 @@ impl App {
             match self.held(&id) {
                 Some(h) => self.maybe_engine(h),
                 None => {
-                    let app = self.clone();
+                    let games = self.clone();
                     tokio::spawn(async move {
-                        if let Ok(h) = app.handle(&id).await {
-                            app.maybe_engine(h);
+                        if let Ok(h) = games.handle(&id).await {
+                            games.maybe_engine(h);
                         }
                     });
                 }
@@ -589,7 +577,7 @@ impl Credit {
 pub const OUTAGE_AFTER_MS: u64 = 3_000;
 
 /// Most leases one lease call takes over (the first lease round of an instance meeting 10,000
-/// games takes them in batches, see [`App::lease_round`]).
+/// games takes them in batches, see [`Games::lease_round`]).
 pub(crate) const LEASE_BATCH: usize = 1000;
 
 /// Games read from the store in one query when leases are taken over.

@@ -2,7 +2,8 @@
 //! game one owning instance, which alone runs its clock and its engine moves.
 
 use super::{db, PgStore};
-use crate::store::{LeaseStore, Leases, StoreError};
+use crate::store::{Change, LeaseStore, Leases, StoreError};
+use std::sync::atomic::Ordering;
 
 /// [`LeaseStore::claim_lease`].
 pub(super) fn claim(
@@ -170,6 +171,20 @@ pub(super) fn end_outage(
 }
 
 impl LeaseStore for PgStore {
+    fn changes(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<Change>> {
+        self.changes
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()
+    }
+
+    fn listening(&self) -> Option<u64> {
+        match self.listening.load(Ordering::SeqCst) {
+            0 => None,
+            g => Some(g),
+        }
+    }
+
     fn claim_lease(&self, id: &str, owner: &str, until_ms: u64) -> Result<bool, StoreError> {
         claim(self, id, owner, until_ms)
     }
