@@ -45,7 +45,7 @@ impl std::ops::Deref for App {
 
 impl App {
     /// Build the state and start the features: the live games are resumed from `store`
-    /// ([`Games::resume`] with a store of its own, [`Games::start_shared`] with a shared one,
+    /// (`Games::resume` with a store of its own, `Games::start_shared` with a shared one,
     /// after the chat's change listener), then their background tasks start (flag sweeper,
     /// heartbeat, engine moves). Must run inside a Tokio runtime.
     ///
