@@ -105,16 +105,33 @@ async fn die(url: &str) -> u64 {
             &[&((death + LEASE) as i64)],
         )
         .unwrap();
-        c.execute(
-            "INSERT INTO server_meta (key, value) VALUES ('heartbeat_ms', $1)
-             ON CONFLICT (key) DO UPDATE SET value = GREATEST(server_meta.value, EXCLUDED.value)",
-            &[&(death as i64)],
-        )
-        .unwrap();
+        beat(&mut c, death);
         death
     })
     .await
     .unwrap()
+}
+
+/// Write the shared heartbeat at `at` (as the dead instance did every second while it lived).
+fn beat(c: &mut postgres::Client, at: u64) {
+    c.execute(
+        "INSERT INTO server_meta (key, value) VALUES ('heartbeat_ms', $1)
+         ON CONFLICT (key) DO UPDATE SET value = GREATEST(server_meta.value, EXCLUDED.value)",
+        &[&(at as i64)],
+    )
+    .unwrap();
+}
+
+/// The dead instance is still alive now: its heartbeat, so that an instance starting beside it
+/// does not take it for an outage of every instance (however long making the games took).
+async fn alive(url: &str) {
+    let url = url.to_string();
+    tokio::task::spawn_blocking(move || {
+        let mut c = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+        beat(&mut c, now_ms());
+    })
+    .await
+    .unwrap();
 }
 
 /// Remove every game and lease (between scenarios).
@@ -251,6 +268,7 @@ async fn kill(url: &str, n: usize) {
     let store = connect(url).await;
     let prefix = format!("k{n}-");
     let (ids, turn_started) = create_games(&store, &prefix, n).await;
+    alive(url).await;
     let live = App::start(connect(url).await, config(), None)
         .await
         .unwrap();
