@@ -1,48 +1,29 @@
-//! The shared state of a running server ([`App`]): the store, the games held, the settings, the
-//! engine, the per-client counters and the features that own their state (accounts, ratings,
-//! chat). Its behaviour lives with each concern: start-up and the games in
-//! [`crate::games::registry`], coherence between instances in [`crate::games::cluster`], engine
-//! moves in [`crate::engine::scheduler`], background tasks in [`crate::games::housekeeping`], the
-//! router in [`crate::routes`].
+//! The shared state of a running server ([`App`]): it only wires the features, each of which
+//! owns its state: the live games ([`crate::games::Games`]: the games held, their counters,
+//! leases and engine moves), accounts, ratings and chat, beside the settings, the request
+//! limiter, the connection counters and the shutdown signal. Start-up is [`App::start`]; the
+//! router is in [`crate::routes`].
 
 use crate::config::Config;
 use crate::engine::MovePicker;
-use crate::games::handle::GameHandle;
+use crate::games::Games;
 use crate::limit::{ConnCounter, RateLimiter};
 use crate::store::Store;
-use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use tokio::sync::watch;
 
 /// The shared state of a running server.
 pub struct AppInner {
     pub(crate) store: Arc<dyn Store>,
-    pub(crate) games: Mutex<HashMap<String, Arc<GameHandle>>>,
     pub(crate) config: Config,
-    pub(crate) open_games: AtomicUsize,
     pub(crate) limiter: RateLimiter,
-    pub(crate) engine: Option<Arc<dyn MovePicker>>,
-    /// Engine searches running at once are limited to the number of cores, so that many engine
-    /// games share the CPU without every search getting a sliver of it.
-    pub(crate) engine_slots: Arc<tokio::sync::Semaphore>,
-    pub(crate) shutdown_tx: watch::Sender<bool>,
+    pub(crate) shutdown_tx: Arc<watch::Sender<bool>>,
     /// Open HTTP connections per client address.
     pub(crate) conns: ConnCounter,
-    /// Unjoined (status `open`) games per creating address.
-    pub(crate) unjoined: ConnCounter,
-    /// Unfinished games per address holding a seat (created or joined).
-    pub(crate) seated: ConnCounter,
-    /// Unfinished engine games per creating address.
-    pub(crate) engine_games: ConnCounter,
     /// Open WebSockets per client address.
     pub(crate) ws_per_ip: ConnCounter,
-    /// This instance's id in the lease table (random, new at each start).
-    pub(crate) instance: String,
-    /// Games whose lease this instance holds (only used with a shared store).
-    pub(crate) owned: Mutex<std::collections::HashSet<String>>,
-    /// When the leases in `owned` expire unless renewed (ms since the epoch).
-    pub(crate) owned_until: AtomicU64,
+    /// The live games: games held, their limits, leases and engine moves.
+    pub(crate) games: Games,
     /// The accounts feature: accounts, sessions, log-in limits and counters.
     pub(crate) accounts: crate::accounts::Accounts,
     /// The ratings feature: ratings, leaderboards, players' pages and archives.
@@ -63,9 +44,86 @@ impl std::ops::Deref for App {
 }
 
 impl App {
+    /// Build the state and start the features: the live games are resumed from `store`
+    /// (`Games::resume` with a store of its own, `Games::start_shared` with a shared one,
+    /// after the chat's change listener), then their background tasks start (flag sweeper,
+    /// heartbeat, engine moves). Must run inside a Tokio runtime.
+    ///
+    /// # Errors
+    /// A message if the store cannot be read or a stored game does not replay.
+    pub async fn start(
+        store: Arc<dyn Store>,
+        config: Config,
+        engine: Option<Arc<dyn MovePicker>>,
+    ) -> Result<App, String> {
+        let (shutdown_tx, _) = watch::channel(false);
+        let shutdown_tx = Arc::new(shutdown_tx);
+        let ratings = || {
+            crate::ratings::Ratings::new(
+                store.clone(),
+                crate::store::Established {
+                    min_games: config.leaderboard_min_games,
+                    min_opponents: config.leaderboard_min_opponents,
+                    max_deviation: config.leaderboard_max_deviation,
+                },
+            )
+        };
+        let games = Games::new(
+            store.clone(),
+            config.clone(),
+            engine,
+            ratings(),
+            shutdown_tx.clone(),
+        );
+        let app = App(Arc::new(AppInner {
+            limiter: RateLimiter::new(config.rate_per_sec, config.rate_burst),
+            accounts: crate::accounts::Accounts::new(&config, store.clone()),
+            ratings: ratings(),
+            chat: crate::chat::Chat::new(store.clone()),
+            games: games.clone(),
+            store,
+            config,
+            shutdown_tx,
+            conns: ConnCounter::default(),
+            ws_per_ip: ConnCounter::default(),
+        }));
+        if games.shared() {
+            // Several instances share the store: the chat's messages from other instances
+            // reach this one's sockets.
+            if let Some(chats) = app.store.chat().and_then(|c| c.chat_changes()) {
+                let chat_app = app.clone();
+                games.forward_changes(chats, move |games, change| {
+                    let app = chat_app.clone();
+                    async move {
+                        let targets = if change.id.is_empty() {
+                            games.all_handles()
+                        } else {
+                            games.held(&change.id).into_iter().collect()
+                        };
+                        app.chat().on_change(targets, change).await
+                    }
+                });
+            }
+            games.start_shared().await;
+            games.spawn_background();
+        } else {
+            games.resume().await?;
+            games.spawn_background();
+            for h in games.all_handles() {
+                games.maybe_engine(h);
+            }
+        }
+        Ok(app)
+    }
+
     /// The settings.
     pub fn config(&self) -> &Config {
         &self.config
+    }
+
+    /// The live games: games held, their limits, leases and engine moves.
+    pub fn games(&self) -> &Games {
+        &self.games
     }
 
     /// The accounts feature: accounts, sessions, log-in limits and counters.
@@ -83,9 +141,9 @@ impl App {
         &self.chat
     }
 
-    /// Number of games not finished.
+    /// Number of games not finished ([`Games::open_games`]).
     pub fn open_games(&self) -> usize {
-        self.open_games.load(Ordering::SeqCst)
+        self.games.open_games()
     }
 
     /// HTTP connections now open from `ip` (WebSockets not included).
@@ -101,5 +159,10 @@ impl App {
     /// A receiver that turns `true` at shutdown.
     pub fn shutdown_signal(&self) -> watch::Receiver<bool> {
         self.shutdown_tx.subscribe()
+    }
+
+    /// Write a last heartbeat (at shutdown; [`Games::final_heartbeat`]).
+    pub async fn final_heartbeat(&self) {
+        self.games.final_heartbeat().await;
     }
 }

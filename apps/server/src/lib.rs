@@ -5,24 +5,27 @@
 //! engine opponents, PDN export, and the web UI's static files. The HTTP API is documented in
 //! `docs/api.md`; running several instances is discussed in `docs/scaling.md`.
 //!
-//! [`App::start`] loads the unfinished games (resuming their clocks) and starts the background
-//! tasks; [`App::router`] is the axum router (tested in process with `tower::ServiceExt::oneshot`);
+//! [`App::start`] wires the features and has the live games ([`games::Games`]) load or take over
+//! the unfinished games (resuming their clocks) and start their background tasks; [`App::router`] is the axum router (tested in process with `tower::ServiceExt::oneshot`);
 //! [`serve`] runs it on a listener with graceful shutdown.
 //!
 //! The modules, from the HTTP edge inwards:
 //! - [`routes`]: the axum router, one module per feature with its `routes()`, the extractors, and
 //!   the one mapping of domain errors to HTTP statuses and JSON bodies ([`routes::error`]);
 //! - [`serve()`]: the connection layer (timeouts, per-address connection caps, graceful shutdown);
-//! - [`app`]: the [`App`] that wires the features together;
+//! - [`app`]: the [`App`] that only wires the features together and hands them out
+//!   ([`App::games`], [`App::accounts`], [`App::ratings`], [`App::chat`]);
 //! - the features, a folder each, whose errors are [`error::Error`]:
-//!   - [`games`]: a new game checked and built ([`games::new_game`]), the rules of a game in play
+//!   - [`games`]: the live games ([`games::Games`]: their state, counters, leases and engine
+//!     slots), a new game checked and built ([`games::new_game`]), the rules of a game in play
 //!     ([`games::live`]), the games in memory ([`games::registry`], [`games::handle`]),
 //!     coherence between instances sharing a store ([`games::cluster`]), the background tasks
 //!     ([`games::housekeeping`]) and PDN export ([`games::pdn`]);
-//!   - [`lobby`]: seeks, names and rematches; [`chat`]: the chat of a game;
+//!   - [`lobby`]: seeks, names and rematches (on [`games::Games`]); [`chat`]: the chat of a game;
 //!   - [`accounts`]: sign-up, log-in sessions, log-out and change of password;
 //!   - [`ratings`]: ratings, leaderboards, players' pages and archives;
-//!   - [`engine`]: the engine opponent and its scheduling ([`engine::scheduler`]);
+//!   - [`engine`]: the engine opponent and its scheduling ([`engine::scheduler`],
+//!     `Games::maybe_engine`);
 //! - [`store`]: durable storage (SQLite or PostgreSQL), one part per feature;
 //!   [`token`]: seat tokens; [`limit`]: per-client limits; [`proxy`]: the client's address behind
 //!   trusted reverse proxies; [`telemetry`]: the metrics of `/metrics`; [`config`]: the settings;

@@ -115,11 +115,6 @@ pub fn render(app: &crate::App) -> String {
     metrics::gauge!(OPEN_GAMES).set(app.open_games() as f64);
     metrics::gauge!(WEBSOCKETS).set(app.ws_per_ip.total() as f64);
     metrics::gauge!(CONNECTIONS).set(app.conns.total() as f64);
-    let running = app
-        .config
-        .engine_workers
-        .max(1)
-        .saturating_sub(app.engine_slots.available_permits());
-    metrics::gauge!(ENGINE_RUNNING).set(running as f64);
+    metrics::gauge!(ENGINE_RUNNING).set(app.games().engine_searches() as f64);
     handle.render()
 }

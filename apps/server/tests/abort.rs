@@ -61,8 +61,8 @@ async fn post(
 
 /// Wait (at most 60 s: the server checks about once a second) for the push `event` of game `id`.
 async fn wait_for(app: &App, id: &str, event: &str) -> Value {
-    let h = app.handle(id).await.unwrap();
-    let mut rx = App::subscribe(&h);
+    let h = app.games().handle(id).await.unwrap();
+    let mut rx = crown_server::games::Games::subscribe(&h);
     // It may have happened before the subscription: then the game already shows it.
     let (_, now) = send(app, Method::GET, &format!("/api/games/{id}"), None, None).await;
     if now["status"] == "aborted" {

@@ -3,14 +3,14 @@
 //! lower OS priority (the server's picker hands it to its worker process, `WorkerPicker`), and
 //! its move is played like any other change.
 
-use crate::app::App;
 use crate::error::Error;
 use crate::games::handle::GameHandle;
 use crate::games::live::now_ms;
+use crate::games::Games;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-impl App {
+impl Games {
     /// If it is the engine's turn, compute its move off the async runtime and play it.
     pub(crate) fn maybe_engine(&self, h: Arc<GameHandle>) {
         let Some(picker) = self.engine.clone() else {
@@ -22,7 +22,7 @@ impl App {
         if h.engine_busy.swap(true, Ordering::SeqCst) {
             return;
         }
-        let app = self.clone();
+        let games = self.clone();
         tokio::spawn(async move {
             loop {
                 // Wait for a free worker with the engine's clock stopped (the flag sweeper skips
@@ -30,14 +30,14 @@ impl App {
                 let queued_at = now_ms();
                 h.engine_waiting.store(true, Ordering::SeqCst);
                 metrics::gauge!(crate::telemetry::ENGINE_QUEUE).increment(1.0);
-                let slot = app.engine_slots.clone().acquire_owned().await;
+                let slot = games.engine_slots.clone().acquire_owned().await;
                 metrics::gauge!(crate::telemetry::ENGINE_QUEUE).decrement(1.0);
                 h.engine_waiting.store(false, Ordering::SeqCst);
                 let Ok(_slot) = slot else {
                     break;
                 };
                 if now_ms().saturating_sub(queued_at) >= 20 {
-                    let _ = app
+                    let _ = games
                         .mutate(&h, "clock", None, move |live, now| {
                             live.credit_engine_wait(queued_at, now)
                         })
@@ -63,7 +63,7 @@ impl App {
                     )
                 };
                 let stop = Arc::new(AtomicBool::new(false));
-                let mut shutdown = app.shutdown_signal();
+                let mut shutdown = games.shutdown_signal();
                 let picker = picker.clone();
                 let stop2 = stop.clone();
                 let searched = std::time::Instant::now();
@@ -75,7 +75,7 @@ impl App {
                 metrics::histogram!(crate::telemetry::ENGINE_SEARCH_SECONDS)
                     .record(searched.elapsed().as_secs_f64());
                 let Some(text) = mv else { break };
-                let played = app
+                let played = games
                     .mutate(&h, "move", None, move |live, now| {
                         let Some(color) = live.engine_color() else {
                             return Err(Error::conflict("no_engine", "no engine seat"));
@@ -101,8 +101,8 @@ impl App {
             h.engine_busy.store(false, Ordering::SeqCst);
             // A change may have arrived between the last check and clearing the flag.
             let again = h.live.lock().await.engine_to_move().is_some();
-            if again && !*app.shutdown_signal().borrow() {
-                app.maybe_engine(h);
+            if again && !*games.shutdown_signal().borrow() {
+                games.maybe_engine(h);
             }
         });
     }

@@ -3,21 +3,20 @@
 //! announced by another instance, and the per-game leases that decide which instance runs a
 //! game's clock and engine.
 
-use crate::app::App;
 use crate::error::Error;
 use crate::games::handle::GameHandle;
 use crate::games::live::{now_ms, Live};
+use crate::games::Games;
 use crate::store::{self, Change};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
 
-impl App {
+impl Games {
     /// Whether the held copy `h` has seen every committed change: the listener has listened
     /// without interruption since the copy was last read or checked.
     pub(crate) fn in_sync(&self, h: &GameHandle) -> bool {
-        self.store
-            .listening()
+        self.listening()
             .is_some_and(|g| g == h.synced.load(Ordering::SeqCst))
     }
 
@@ -25,7 +24,7 @@ impl App {
     /// (taken before the read), if the listener has not been interrupted since.
     pub(crate) fn mark_synced(&self, h: &GameHandle, generation: Option<u64>) {
         if let Some(g) = generation {
-            if self.store.listening() == Some(g) {
+            if self.listening() == Some(g) {
                 h.synced.store(g, Ordering::SeqCst);
             }
         }
@@ -37,14 +36,14 @@ impl App {
     /// # Errors
     /// `storage` if the store cannot be read.
     pub(crate) async fn recheck(&self, h: &Arc<GameHandle>) -> Result<bool, Error> {
-        if !self.store.shared() {
+        if !self.shared() {
             return Ok(false);
         }
         let mut guard = h.live.lock().await;
         self.catch_up(h, &mut guard).await
     }
 
-    /// [`App::recheck`] with the game's lock held.
+    /// [`Games::recheck`] with the game's lock held.
     pub(crate) async fn catch_up(
         &self,
         h: &Arc<GameHandle>,
@@ -52,7 +51,7 @@ impl App {
     ) -> Result<bool, Error> {
         let store = self.store.clone();
         let id = h.id.to_string();
-        let generation = self.store.listening();
+        let generation = self.listening();
         let stored = tokio::task::spawn_blocking(move || store.version(&id))
             .await
             .map_err(Error::storage)?
@@ -80,7 +79,7 @@ impl App {
         h: &Arc<GameHandle>,
         version: Option<u64>,
     ) -> Result<(), Error> {
-        let generation = self.store.listening();
+        let generation = self.listening();
         let checked = version.is_none();
         let version = match version {
             Some(v) => v,
@@ -114,7 +113,7 @@ impl App {
     /// Whether this instance runs game `id`'s clock and engine: always with a store of its own;
     /// with a shared store, while it holds the game's lease.
     pub(crate) fn owns(&self, id: &str) -> bool {
-        if !self.store.shared() {
+        if !self.shared() {
             return true;
         }
         now_ms() < self.owned_until.load(Ordering::SeqCst)
@@ -132,46 +131,51 @@ impl App {
         mut rx: tokio::sync::mpsc::UnboundedReceiver<Change>,
         handle: F,
     ) where
-        F: Fn(App, Change) -> Fut + Send + 'static,
+        F: Fn(Games, Change) -> Fut + Send + 'static,
         Fut: std::future::Future<Output = ()> + Send,
     {
-        let app = self.clone();
+        let games = self.clone();
         tokio::spawn(async move {
-            let mut shutdown = app.shutdown_signal();
+            let mut shutdown = games.shutdown_signal();
             loop {
                 let change = tokio::select! {
                     c = rx.recv() => match c { Some(c) => c, None => break },
                     _ = shutdown.changed() => break,
                 };
-                handle(app.clone(), change).await;
+                handle(games.clone(), change).await;
             }
         });
     }
 
     /// Start-up with a shared store: the change listener (first, so that no change made while
-    /// the games are taken over is missed), the first lease round, then the lease task.
+    /// the games are taken over is missed), the end of an outage of every instance if there was
+    /// one ([`store::LeaseStore::end_outage`]), the first lease round, then the lease task.
     pub(crate) async fn start_shared(&self) {
-        if let Some(changes) = self.store.changes() {
-            self.forward_changes(
-                changes,
-                |app, change| async move { app.on_change(change).await },
-            );
-        }
-        if let Some(chats) = self.store.chat().and_then(|c| c.chat_changes()) {
-            self.forward_changes(chats, |app, change| async move {
-                let targets = if change.id.is_empty() {
-                    app.all_handles()
-                } else {
-                    app.held(&change.id).into_iter().collect()
-                };
-                app.chat().on_change(targets, change).await
+        if let Some(changes) = self.changes() {
+            self.forward_changes(changes, |games, change| async move {
+                games.on_change(change).await
             });
         }
-        self.lease_round(true).await;
-        let app = self.clone();
+        let ttl = self.config.lease_ms.max(300);
+        let outage = match self
+            .store_call(move |store, me| store.end_outage(&me, now_ms(), ttl, OUTAGE_AFTER_MS))
+            .await
+        {
+            Some(Some(leases)) => leases.taken_over,
+            _ => Vec::new(),
+        };
+        if let Some((_, from)) = outage.first() {
+            tracing::info!(
+                games = outage.len(),
+                since_ms = from,
+                "every instance was down: taking every lease"
+            );
+        }
+        self.lease_round(Some(outage)).await;
+        let games = self.clone();
         tokio::spawn(async move {
-            let mut shutdown = app.shutdown_signal();
-            let every = Duration::from_millis((app.config.lease_ms / 3).max(100));
+            let mut shutdown = games.shutdown_signal();
+            let every = Duration::from_millis((games.config.lease_ms / 3).max(100));
             let mut tick = tokio::time::interval(every);
             tick.tick().await;
             loop {
@@ -179,7 +183,7 @@ impl App {
                     _ = tick.tick() => {}
                     _ = shutdown.changed() => break,
                 }
-                app.lease_round(false).await;
+                games.lease_round(None).await;
             }
         });
     }
@@ -250,19 +254,21 @@ impl App {
     }
 
     /// One lease round: renew this instance's leases, then take over expired leases and
-    /// unleased games in batches of at most [`LEASE_BATCH`] ([`App::take_over`]: loaded in bulk,
-    /// the side to move credited the time nobody owned the game), renewing the leases held
-    /// whenever a third of the lease time has passed, so that none lapses while the round runs.
+    /// unleased games in batches of at most [`LEASE_BATCH`] ([`Games::take_over`]: loaded in bulk),
+    /// renewing the leases held whenever a third of the lease time has passed, so that none
+    /// lapses while the round runs. A takeover changes no clock: the game could be played on
+    /// any instance while its owner was dead (docs/scaling.md, "Clocks").
     ///
-    /// A later round (`first` false: the instance answers requests) takes batches for as long as
-    /// they come full and the round has run less than a third of the lease time (what is left is
-    /// taken by the next round), and credits each game as it is loaded. The start-up round
-    /// (`first`: the instance does not answer yet) takes every expired lease before the instance
-    /// answers (else a move on a game not taken over yet would be charged the whole outage), and
-    /// credits every clock in memory at one instant after the last batch, just before the
-    /// instance answers, so that no time in which it did not answer is charged either; the
-    /// credits are saved in the background.
-    pub(crate) async fn lease_round(&self, first: bool) {
+    /// A later round (`outage` `None`: the instance answers requests) takes batches for as long
+    /// as they come full and the round has run less than a third of the lease time (what is left
+    /// is taken by the next round). The start-up round (`outage` `Some`: the instance does not
+    /// answer yet) takes every expired lease before the instance answers. `outage` holds the
+    /// leases it took at the end of an outage of every instance, each with the instant the
+    /// outage began ([`store::LeaseStore::end_outage`]; empty when some instance answered):
+    /// those games could not be played from then until this instance answers, so their clocks
+    /// are credited that time in memory at one instant after the last batch, just before the
+    /// instance answers; the credits are saved in the background.
+    pub(crate) async fn lease_round(&self, outage: Option<Vec<(String, u64)>>) {
         // However long a batch, a load or a save takes, the leases held are renewed meanwhile.
         let ttl = self.config.lease_ms.max(300);
         let renewals = async {
@@ -272,13 +278,17 @@ impl App {
             }
         };
         tokio::select! {
-            () = self.lease_round_inner(first) => {}
+            () = self.lease_round_inner(outage) => {}
             () = renewals => {}
         }
     }
 
-    /// [`App::lease_round`] without the renewals beside it.
-    async fn lease_round_inner(&self, first: bool) {
+    /// [`Games::lease_round`] without the renewals beside it.
+    async fn lease_round_inner(&self, outage: Option<Vec<(String, u64)>>) {
+        let first = outage.is_some();
+        let outage = outage.unwrap_or_default();
+        let ended: std::collections::HashSet<&str> =
+            outage.iter().map(|(id, _)| id.as_str()).collect();
         let ttl = self.config.lease_ms.max(300);
         let started = now_ms();
         let Some(leases) = self
@@ -307,15 +317,17 @@ impl App {
             .renewed
             .into_iter()
             .filter(|id| !held.contains(id) || !before.contains(id))
+            .filter(|id| !ended.contains(id.as_str()))
             .collect();
         let mut full = leases.taken_over.len() + leases.new.len() >= LEASE_BATCH;
-        let mut taken_over = leases.taken_over;
+        let mut taken_over: Vec<(String, u64)> = outage.to_vec();
+        taken_over.extend(leases.taken_over);
         let mut gained: Vec<String> = leases.new.into_iter().chain(waiting).collect();
         if !first {
             self.take_over(std::mem::take(&mut taken_over), std::mem::take(&mut gained))
                 .await;
         } else {
-            self.load_taken(&taken_over, &gained, false).await;
+            self.load_taken(&taken_over, &gained).await;
         }
         while full && (first || now_ms().saturating_sub(started) < ttl / 3) {
             self.renew_if_due().await;
@@ -328,7 +340,7 @@ impl App {
             };
             full = more.taken_over.len() + more.new.len() >= LEASE_BATCH;
             if first {
-                self.load_taken(&more.taken_over, &more.new, false).await;
+                self.load_taken(&more.taken_over, &more.new).await;
                 taken_over.extend(more.taken_over);
                 gained.extend(more.new);
             } else {
@@ -336,15 +348,15 @@ impl App {
             }
         }
         if first {
-            // Every game taken is loaded: the clocks resume now, in memory, and the instance
-            // answers at once; the credits are saved meanwhile.
-            let credits = self.credit_held(&taken_over, now_ms()).await;
+            // Every game taken is loaded: the clocks stopped by the outage resume now, in
+            // memory, and the instance answers at once; the credits are saved meanwhile.
+            let credits = self.credit_held(&outage, now_ms()).await;
             if !taken_over.is_empty() {
                 tracing::info!(games = taken_over.len(), "took over expired leases");
             }
             self.own_and_move(taken_over.into_iter().map(|(id, _)| id).chain(gained));
-            let app = self.clone();
-            tokio::spawn(async move { app.save_credits(credits).await });
+            let games = self.clone();
+            tokio::spawn(async move { games.save_credits(credits).await });
         }
     }
 
@@ -372,14 +384,20 @@ impl App {
             + Send
             + 'static,
     ) -> Option<store::Leases> {
+        self.store_call(call).await
+    }
+
+    /// Run `call` on the store's leases on a blocking thread with this instance's id; `None`
+    /// (logged) if it failed. A store owned by one process keeps no leases: `T::default()`.
+    async fn store_call<T: Default + Send + 'static>(
+        &self,
+        call: impl FnOnce(&dyn store::LeaseStore, String) -> Result<T, store::StoreError>
+            + Send
+            + 'static,
+    ) -> Option<T> {
         let store = self.store.clone();
         let me = self.instance.clone();
-        // A store owned by one process keeps no leases: it holds nothing.
-        let round = move || {
-            store
-                .leases()
-                .map_or(Ok(store::Leases::default()), |l| call(l, me))
-        };
+        let round = move || store.leases().map_or(Ok(T::default()), |l| call(l, me));
         match tokio::task::spawn_blocking(round).await {
             Ok(Ok(l)) => Some(l),
             Ok(Err(e)) => {
@@ -395,46 +413,23 @@ impl App {
 
     /// Start running the games whose leases this instance just took while it answers requests:
     /// `taken_over` (with the instant each old lease expired) and `gained` (no lease before, or
-    /// renewed but not yet known here). The games are loaded ([`App::load_taken`]), each game
-    /// taken over whose clock ran while nobody owned it credited that time in memory as it is
-    /// loaded (from the old lease's expiry to then: the player is charged at most the lease time
-    /// for an instance's death), counted as owned (its clock and engine run here) and its engine
-    /// asked to move; then the credits are saved ([`App::save_credits`]).
+    /// renewed but not yet known here). The games are loaded ([`Games::load_taken`]), counted as
+    /// owned (their clock and engine run here) and their engines asked to move. No clock is
+    /// credited: this instance answered while nobody owned the games, so they could be played.
     pub(crate) async fn take_over(&self, taken_over: Vec<(String, u64)>, gained: Vec<String>) {
         if taken_over.is_empty() && gained.is_empty() {
             return;
         }
-        let mut credits = self.load_taken(&taken_over, &gained, true).await;
-        let credited: std::collections::HashSet<String> =
-            credits.iter().map(|c| c.id.clone()).collect();
-        // Those held before (or loaded meanwhile by a request) are credited now.
-        let rest: Vec<(String, u64)> = taken_over
-            .iter()
-            .filter(|(id, _)| !credited.contains(id))
-            .cloned()
-            .collect();
-        credits.extend(self.credit_held(&rest, now_ms()).await);
+        self.load_taken(&taken_over, &gained).await;
         if !taken_over.is_empty() {
             tracing::info!(games = taken_over.len(), "took over expired leases");
         }
         self.own_and_move(taken_over.into_iter().map(|(id, _)| id).chain(gained));
-        self.save_credits(credits).await;
     }
 
     /// Load the games of `taken_over` and `gained` that are not held, [`LOAD_BATCH`] at a time
-    /// in one read each. With `credit`, each game of `taken_over` whose clock ran while nobody
-    /// owned it is credited in memory before it is held (so no request sees it uncredited):
-    /// returns those credits.
-    async fn load_taken(
-        &self,
-        taken_over: &[(String, u64)],
-        gained: &[String],
-        credit: bool,
-    ) -> Vec<Credit> {
-        let expired: std::collections::HashMap<&str, u64> = taken_over
-            .iter()
-            .map(|(id, old)| (id.as_str(), *old))
-            .collect();
+    /// in one read each.
+    async fn load_taken(&self, taken_over: &[(String, u64)], gained: &[String]) {
         let missing: Vec<String> = {
             let games = self.games.lock().unwrap_or_else(|e| e.into_inner());
             taken_over
@@ -445,11 +440,10 @@ impl App {
                 .cloned()
                 .collect()
         };
-        let mut credits = Vec::new();
         for chunk in missing.chunks(LOAD_BATCH) {
             let store = self.store.clone();
             let ids = chunk.to_vec();
-            let generation = self.store.listening();
+            let generation = self.listening();
             let recs = match tokio::task::spawn_blocking(move || store.load_many(&ids)).await {
                 Ok(Ok(r)) => r,
                 Ok(Err(e)) => {
@@ -461,17 +455,13 @@ impl App {
                     continue;
                 }
             };
-            let now = now_ms();
             let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
             for rec in recs {
                 let id = rec.id.clone();
                 match Live::from_record(rec) {
-                    Ok(mut live) => {
+                    Ok(live) => {
                         if games.contains_key(&id) {
                             continue;
-                        }
-                        if let (true, Some(&old)) = (credit, expired.get(id.as_str())) {
-                            credits.extend(Credit::apply(&id, &mut live, old, now));
                         }
                         let h = GameHandle::new(live);
                         self.mark_synced(&h, generation);
@@ -481,14 +471,14 @@ impl App {
                 }
             }
         }
-        credits
     }
 
-    /// Credit in memory each held game of `taken_over` whose clock ran while nobody owned it:
-    /// from the old lease's expiry to `resume_at`. Returns the credits, to be saved.
-    async fn credit_held(&self, taken_over: &[(String, u64)], resume_at: u64) -> Vec<Credit> {
+    /// Credit in memory each held game of `outage` whose clock ran when the outage began: the
+    /// time from then to `resume_at`, when this instance answers. Returns the credits, to be
+    /// saved.
+    async fn credit_held(&self, outage: &[(String, u64)], resume_at: u64) -> Vec<Credit> {
         let mut credits = Vec::new();
-        for (id, old) in taken_over {
+        for (id, old) in outage {
             let Some(h) = self.held(id) else { continue };
             let mut live = h.live.lock().await;
             credits.extend(Credit::apply(id, &mut live, *old, resume_at));
@@ -508,10 +498,10 @@ impl App {
             match self.held(&id) {
                 Some(h) => self.maybe_engine(h),
                 None => {
-                    let app = self.clone();
+                    let games = self.clone();
                     tokio::spawn(async move {
-                        if let Ok(h) = app.handle(&id).await {
-                            app.maybe_engine(h);
+                        if let Ok(h) = games.handle(&id).await {
+                            games.maybe_engine(h);
                         }
                     });
                 }
@@ -523,7 +513,7 @@ impl App {
     /// (the store group-commits them), renewing the leases held between chunks when due. A game
     /// saved since (a move, which carried the credit with it) is left alone; a copy reloaded
     /// from the store (another instance changed the game) is credited again, to the same
-    /// instant, if its clock still ran from before the old lease's expiry.
+    /// instant, if its clock still ran from before the outage began.
     async fn save_credits(&self, credits: Vec<Credit>) {
         use futures_util::StreamExt;
         for chunk in credits.chunks(CREDITS_AT_ONCE * 4) {
@@ -552,9 +542,10 @@ impl App {
     }
 }
 
-/// A clock credit of a takeover applied to a held copy (version `version`, its turn now
-/// started at `turn_started_ms`) and not saved yet: the time from the old lease's expiry `old`
-/// to `resume_at` belonged to no instance.
+/// A clock credit for an outage of every instance, applied to a held copy (version `version`,
+/// its turn now started at `turn_started_ms`) and not saved yet: from `old`, the last heartbeat
+/// of any instance, to `resume_at`, when this instance answered, no instance could serve the
+/// game.
 #[derive(Clone)]
 pub(crate) struct Credit {
     id: String,
@@ -580,8 +571,13 @@ impl Credit {
     }
 }
 
+/// How long no instance may have written the shared heartbeat (written every second by each)
+/// before a starting instance takes it that every instance was down, in ms: three heartbeats, so
+/// that a running instance slowed by a busy machine is not taken for dead.
+pub const OUTAGE_AFTER_MS: u64 = 3_000;
+
 /// Most leases one lease call takes over (the first lease round of an instance meeting 10,000
-/// games takes them in batches, see [`App::lease_round`]).
+/// games takes them in batches, see [`Games::lease_round`]).
 pub(crate) const LEASE_BATCH: usize = 1000;
 
 /// Games read from the store in one query when leases are taken over.

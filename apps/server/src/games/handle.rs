@@ -32,8 +32,9 @@ pub struct GameHandle {
     pub(crate) engine_waiting: AtomicBool,
     /// The game's chat: the last messages, read from the store when first used (see `chat.rs`).
     pub(crate) chat: Mutex<ChatLog>,
-    /// With a shared store: the listener generation ([`Store::listening`]) under which this
-    /// copy was last read or checked against the store (0: never). While the listener still
+    /// With a shared store: the listener generation
+    /// ([`crate::store::LeaseStore::listening`]) under which this copy was last read or checked
+    /// against the store (0: never). While the listener still
     /// has that generation, every committed change has been announced to this instance.
     pub(crate) synced: AtomicU64,
     /// Held while a rematch of this (finished) game is asked for, so that both players asking at

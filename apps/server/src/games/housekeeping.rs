@@ -3,18 +3,18 @@
 //! nobody joined expire, finished games nobody watches leave memory, and the heartbeat lets a
 //! restart stop the clocks for the downtime.
 
-use crate::app::App;
 use crate::error::Error;
 use crate::games::live::now_ms;
+use crate::games::Games;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-impl App {
+impl Games {
     pub(crate) fn spawn_background(&self) {
         // Flag sweeper and eviction of finished games nobody watches.
-        let app = self.clone();
+        let games = self.clone();
         tokio::spawn(async move {
-            let mut shutdown = app.shutdown_signal();
+            let mut shutdown = games.shutdown_signal();
             let mut tick = tokio::time::interval(Duration::from_millis(100));
             let mut rounds = 0u64;
             loop {
@@ -24,12 +24,12 @@ impl App {
                 }
                 rounds += 1;
                 let now = now_ms();
-                for h in app.all_handles() {
+                for h in games.all_handles() {
                     if h.deadline.load(Ordering::SeqCst) <= now
                         && !h.engine_waiting.load(Ordering::SeqCst)
-                        && app.owns(&h.id)
+                        && games.owns(&h.id)
                     {
-                        let r = app
+                        let r = games
                             .mutate(&h, "time_out", None, |live, now| {
                                 if live.check_flag(now) {
                                     Ok(())
@@ -48,24 +48,24 @@ impl App {
                 // Every second: each game keeps the first-move limit it was created with, so
                 // games are checked for it even when the server's is now 0.
                 if rounds % 10 == 0 {
-                    app.expire_unjoined(now).await;
+                    games.expire_unjoined(now).await;
                 }
                 if rounds % 300 == 0 {
-                    app.evict().await;
+                    games.evict().await;
                 }
             }
         });
         // Heartbeat: lets a restart stop the clocks for the downtime.
-        let app = self.clone();
+        let games = self.clone();
         tokio::spawn(async move {
-            let mut shutdown = app.shutdown_signal();
+            let mut shutdown = games.shutdown_signal();
             let mut tick = tokio::time::interval(Duration::from_millis(1000));
             loop {
                 tokio::select! {
                     _ = tick.tick() => {}
                     _ = shutdown.changed() => break,
                 }
-                let store = app.store.clone();
+                let store = games.store.clone();
                 let _ = tokio::task::spawn_blocking(move || store.heartbeat(now_ms())).await;
             }
         });

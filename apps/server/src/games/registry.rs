@@ -1,21 +1,16 @@
 //! The game registry: the games held in memory ([`GameHandle`]), read from the store when first
-//! asked for, inserted when created, and changed by [`App::mutate`], which saves a change before
+//! asked for, inserted when created, and changed by [`Games::mutate`], which saves a change before
 //! making it live and pushing it to every WebSocket of the game.
 
-use crate::app::{App, AppInner};
-use crate::config::Config;
-use crate::engine::MovePicker;
 use crate::error::{Error, ErrorKind};
 use crate::games::handle::GameHandle;
 use crate::games::live::{self, now_ms, Live};
-use crate::limit::{ConnCounter, RateLimiter};
+use crate::games::Games;
+use crate::store::is_over;
 use crate::store::StoreError;
-use crate::store::{is_over, Store};
-use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
 use tokio::sync::broadcast;
-use tokio::sync::watch;
 
 /// The event name and full game view pushed over the WebSocket.
 #[derive(serde::Serialize)]
@@ -26,64 +21,21 @@ struct Push<'a> {
 }
 
 /// The expected `(black, white)` account ids of a rated game being joined and their pre-game
-/// ratings ([`App::pregame_ratings`]).
+/// ratings ([`Games::pregame_ratings`]).
 type PregameRatings = Option<((Option<String>, Option<String>), crate::store::GameRatings)>;
 
 /// Times a change is re-validated against a reloaded game after a version conflict before the
 /// request is answered `409 version_conflict`.
 const MAX_CONFLICT_RETRIES: u32 = 3;
 
-impl App {
-    /// Build the state, load every unfinished game from `store` (shifting running clocks so that
-    /// downtime since the last heartbeat is not charged), and start the background tasks (flag
-    /// sweeper, heartbeat, engine moves). Must run inside a Tokio runtime.
+impl Games {
+    /// Load every unfinished game from a store of its own (SQLite), shifting running clocks so
+    /// that downtime since the last heartbeat is not charged, and write a heartbeat.
     ///
     /// # Errors
     /// A message if the store cannot be read or a stored game does not replay.
-    pub async fn start(
-        store: Arc<dyn Store>,
-        config: Config,
-        engine: Option<Arc<dyn MovePicker>>,
-    ) -> Result<App, String> {
-        let (shutdown_tx, _) = watch::channel(false);
-        let workers = config.engine_workers.max(1);
-        let app = App(Arc::new(AppInner {
-            limiter: RateLimiter::new(config.rate_per_sec, config.rate_burst),
-            accounts: crate::accounts::Accounts::new(&config, store.clone()),
-            ratings: crate::ratings::Ratings::new(
-                store.clone(),
-                crate::store::Established {
-                    min_games: config.leaderboard_min_games,
-                    min_opponents: config.leaderboard_min_opponents,
-                    max_deviation: config.leaderboard_max_deviation,
-                },
-            ),
-            chat: crate::chat::Chat::new(store.clone()),
-            store,
-            games: Mutex::new(HashMap::new()),
-            config,
-            open_games: AtomicUsize::new(0),
-            engine,
-            engine_slots: Arc::new(tokio::sync::Semaphore::new(workers)),
-            shutdown_tx,
-            conns: ConnCounter::default(),
-            unjoined: ConnCounter::default(),
-            seated: ConnCounter::default(),
-            engine_games: ConnCounter::default(),
-            ws_per_ip: ConnCounter::default(),
-            instance: crate::games::cluster::instance_id(),
-            owned: Mutex::new(std::collections::HashSet::new()),
-            owned_until: AtomicU64::new(0),
-        }));
-        if app.store.shared() {
-            // Several instances share the store: games are loaded when first used or when this
-            // instance takes their lease; the leases, not the heartbeat, decide what downtime is
-            // charged (docs/scaling.md).
-            app.start_shared().await;
-            app.spawn_background();
-            return Ok(app);
-        }
-        let store = app.store.clone();
+    pub(crate) async fn resume(&self) -> Result<(), String> {
+        let store = self.store.clone();
         let loaded = tokio::task::spawn_blocking(move || -> Result<Vec<Live>, String> {
             let heartbeat = store.last_heartbeat().map_err(|e| e.to_string())?;
             // Read and replay every game first; only then take the instant the clocks resume at,
@@ -115,22 +67,17 @@ impl App {
         .map_err(|e| e.to_string())??;
         let count = loaded.len();
         {
-            let mut games = app.games.lock().unwrap_or_else(|e| e.into_inner());
+            let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
             for live in loaded {
                 games.insert(live.rec.id.clone(), GameHandle::new(live));
             }
         }
-        app.open_games.store(count, Ordering::SeqCst);
+        self.open_games.store(count, Ordering::SeqCst);
         tracing::info!(games = count, "resumed unfinished games");
-        app.spawn_background();
-        let handles: Vec<_> = app.all_handles();
-        for h in handles {
-            app.maybe_engine(h);
-        }
-        Ok(app)
+        Ok(())
     }
 
-    /// [`GameHandle::seat_of_token`] for a change, on a copy from [`App::handle_for_change`]: a
+    /// [`GameHandle::seat_of_token`] for a change, on a copy from [`Games::handle_for_change`]: a
     /// token the copy does not know is checked again against the stored game (it may have been
     /// seated on another instance) before it is refused.
     ///
@@ -171,11 +118,11 @@ impl App {
         self.join_seat(h, false, None, None).await
     }
 
-    /// [`App::join`] by a client at `client`, which then holds a seat of the game: counted
+    /// [`Games::join`] by a client at `client`, which then holds a seat of the game: counted
     /// toward its `max_games_per_ip` (once per game) until the game is finished.
     ///
     /// # Errors
-    /// Those of [`App::join`], and `too_many_active_games` when `client` already holds seats of
+    /// Those of [`Games::join`], and `too_many_active_games` when `client` already holds seats of
     /// `max_games_per_ip` unfinished games.
     pub async fn join_from(
         &self,
@@ -199,7 +146,7 @@ impl App {
     }
 
     /// Count `client` as holding a seat of `h` (once per game); `Ok(Some(ip))` when this call
-    /// counted it (to undo with [`App::uncount_seat`] if the seat is not taken after all).
+    /// counted it (to undo with [`Games::uncount_seat`] if the seat is not taken after all).
     fn count_seat(
         &self,
         h: &GameHandle,
@@ -217,7 +164,7 @@ impl App {
         Ok(Some(ip))
     }
 
-    /// Undo a [`App::count_seat`] whose seat was not taken (unless the game's finish already
+    /// Undo a [`Games::count_seat`] whose seat was not taken (unless the game's finish already
     /// freed it).
     fn uncount_seat(&self, h: &GameHandle, counted: Option<std::net::IpAddr>) {
         let Some(ip) = counted else { return };
@@ -228,11 +175,11 @@ impl App {
         }
     }
 
-    /// [`App::join`]; with `reserved_ok` (the finished game's opponent accepting a rematch) also
+    /// [`Games::join`]; with `reserved_ok` (the finished game's opponent accepting a rematch) also
     /// the seat of a rematch reserved for that opponent, which a plain join may not take.
     ///
     /// # Errors
-    /// Those of [`App::join`], and `seat_reserved` for a reserved seat without `reserved_ok`.
+    /// Those of [`Games::join`], and `seat_reserved` for a reserved seat without `reserved_ok`.
     pub(crate) async fn join_seat(
         &self,
         h: &Arc<GameHandle>,
@@ -317,7 +264,7 @@ impl App {
         };
         let ids = (Some(b.user_id.clone()), Some(w.user_id.clone()));
         let r = self
-            .ratings()
+            .ratings
             .pregame(&variant, tc, (Some(b), Some(w)))
             .await?;
         Ok(r.map(|r| (ids, r)))
@@ -338,7 +285,7 @@ impl App {
     /// `not_found`, or `storage` if loading failed.
     pub async fn handle(&self, id: &str) -> Result<Arc<GameHandle>, Error> {
         if let Some(h) = self.held(id) {
-            if self.store.shared() {
+            if self.shared() {
                 // Another instance may have changed it: never answer from a stale copy.
                 self.refresh(&h, None).await?;
             }
@@ -349,7 +296,7 @@ impl App {
         }
         let store = self.store.clone();
         let key = id.to_string();
-        let generation = self.store.listening();
+        let generation = self.listening();
         let rec = tokio::task::spawn_blocking(move || store.load(&key))
             .await
             .map_err(Error::storage)?
@@ -367,17 +314,17 @@ impl App {
             .clone())
     }
 
-    /// The game `id` for a change (a move, a seat action): as [`App::handle`], except that with a
+    /// The game `id` for a change (a move, a seat action): as [`Games::handle`], except that with a
     /// shared store the version check is skipped while the held copy is known to have seen every
     /// committed change (`GameHandle::synced`, docs/scaling.md "Version checks"). That is safe
     /// for a change: a save from a stale copy fails its versioned `UPDATE` and is retried on the
     /// reloaded game, and a change refused by the copy is checked again against the stored
-    /// version before the refusal is answered ([`App::mutate`], `App::recheck`).
+    /// version before the refusal is answered ([`Games::mutate`], `Games::recheck`).
     ///
     /// # Errors
-    /// As [`App::handle`].
+    /// As [`Games::handle`].
     pub async fn handle_for_change(&self, id: &str) -> Result<Arc<GameHandle>, Error> {
-        if self.store.shared() {
+        if self.shared() {
             if let Some(h) = self.held(id) {
                 if self.in_sync(&h) {
                     return Ok(h);
@@ -484,7 +431,7 @@ impl App {
         }
         let store = self.store.clone();
         let rec = live.rec.clone();
-        let generation = self.store.listening();
+        let generation = self.listening();
         let saved = tokio::task::spawn_blocking(move || store.create(&rec)).await;
         if let Err(e) = saved
             .map_err(Error::storage)
@@ -499,10 +446,15 @@ impl App {
         *h.unjoined_by.lock().unwrap_or_else(|e| e.into_inner()) = counted;
         *h.engine_by.lock().unwrap_or_else(|e| e.into_inner()) = engine;
         *h.seated_by.lock().unwrap_or_else(|e| e.into_inner()) = seated.into_iter().collect();
-        if self.store.shared() {
+        if self.shared() {
             let (store, me) = (self.store.clone(), self.instance.clone());
             let (id2, until) = (id.clone(), now_ms() + self.config.lease_ms);
-            match tokio::task::spawn_blocking(move || store.claim_lease(&id2, &me, until)).await {
+            let claim = move || {
+                store
+                    .leases()
+                    .map_or(Ok(false), |l| l.claim_lease(&id2, &me, until))
+            };
+            match tokio::task::spawn_blocking(claim).await {
                 Ok(Ok(true)) => {
                     self.owned
                         .lock()
@@ -538,9 +490,9 @@ impl App {
     ) -> Result<(T, live::GameView), Error> {
         // Run in its own task: if the client goes away or the request times out, the change is
         // still either committed and made live, or not made at all (never saved but not live).
-        let app = self.clone();
+        let games = self.clone();
         let h = h.clone();
-        tokio::spawn(async move { app.mutate_inner(&h, event, you, op).await })
+        tokio::spawn(async move { games.mutate_inner(&h, event, you, op).await })
             .await
             .map_err(Error::storage)?
     }
@@ -565,7 +517,7 @@ impl App {
                 Err(e) => {
                     // With a shared store the copy may be behind (its version check may have
                     // been skipped): refuse only what the stored game refuses too.
-                    if self.store.shared() && !rechecked {
+                    if self.shared() && !rechecked {
                         rechecked = true;
                         if self.catch_up(h, &mut guard).await? {
                             continue;
@@ -630,7 +582,7 @@ impl App {
     ) -> Result<(), Error> {
         let store = self.store.clone();
         let id = h.id.to_string();
-        let generation = self.store.listening();
+        let generation = self.listening();
         let rec = tokio::task::spawn_blocking(move || store.load(&id))
             .await
             .map_err(Error::storage)?

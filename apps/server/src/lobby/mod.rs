@@ -8,10 +8,10 @@
 //! - `POST /api/games/{id}/rematch`: after a game ended, a seat offers a rematch (a new game with
 //!   the colours swapped); the opponent calling it too takes the new game's other seat.
 
-use crate::app::App;
 use crate::error::Error;
 use crate::games::handle::GameHandle;
 use crate::games::live::{now_ms, GameView, Live};
+use crate::games::Games;
 use crate::store::{Declared, GameRecord, Rematch, Seat, TimeControl};
 use crate::token::random_hex;
 use crown_core::{Color, Position, Variant};
@@ -84,10 +84,10 @@ pub struct Seek {
 ///
 /// # Errors
 /// `storage` if the shared store cannot be read.
-pub async fn seeks(app: &App) -> Result<Vec<Seek>, Error> {
+pub async fn seeks(games: &Games, ratings: &crate::ratings::Ratings) -> Result<Vec<Seek>, Error> {
     let mut seeks = Vec::new();
-    if app.store.shared() {
-        let store = app.store.clone();
+    if games.shared() {
+        let store = games.store.clone();
         let recs = crate::blocking::store(move || {
             let mut recs = Vec::new();
             for s in store.list(Some("open"), MAX_SEEKS)? {
@@ -100,7 +100,7 @@ pub async fn seeks(app: &App) -> Result<Vec<Seek>, Error> {
         .await?;
         seeks.extend(recs.iter().filter_map(seek_of));
     } else {
-        for h in app.all_handles() {
+        for h in games.all_handles() {
             let live = h.live.lock().await;
             seeks.extend(seek_of(&live.rec));
         }
@@ -121,7 +121,7 @@ pub async fn seeks(app: &App) -> Result<Vec<Seek>, Error> {
     if !rated.is_empty() {
         let keys = rated.iter().map(|(_, k)| k.clone()).collect();
         // The seeks are still listed (without ratings) if the ratings cannot be read.
-        match app.ratings().current(keys).await {
+        match ratings.current(keys).await {
             Ok(ratings) => {
                 for ((i, _), r) in rated.iter().zip(ratings) {
                     seeks[*i].rating = Some(r.rating.round() as i64);
@@ -180,12 +180,12 @@ fn seat_of(meta: &crate::store::GameMeta, c: Color) -> &Seat {
 /// # Errors
 /// `storage`.
 pub async fn set_name(
-    app: &App,
+    games: &Games,
     h: &Arc<GameHandle>,
     color: Color,
     name: String,
 ) -> Result<GameView, Error> {
-    let (_, view) = app
+    let (_, view) = games
         .mutate(h, "name", Some(color), move |live, _| {
             live.rec.meta.names.set(color, Some(name.clone()));
             Ok(())
@@ -197,13 +197,13 @@ pub async fn set_name(
 /// The opponent accepts a rematch: take the reserved seat of the new game `new_id`, linked to
 /// `account`, the account of the opponent's seat in the finished game (`None`: a guest).
 async fn accept(
-    app: &App,
+    games: &Games,
     new_id: String,
     client: Option<std::net::IpAddr>,
     account: Option<crate::store::SeatAccount>,
 ) -> Result<RematchSeat, Error> {
-    let nh = app.handle(&new_id).await?;
-    let (new_color, token, game) = app.join_seat(&nh, true, client, account).await?;
+    let nh = games.handle(&new_id).await?;
+    let (new_color, token, game) = games.join_seat(&nh, true, client, account).await?;
     Ok(RematchSeat {
         created: false,
         id: new_id,
@@ -216,8 +216,8 @@ async fn accept(
 /// Withdraw the rematch game `nh` made for a request that lost a race (its creator's seat is
 /// `color`), so that no open game is left behind; a failure is logged (the game then expires
 /// as any unjoined game).
-async fn withdraw(app: &App, nh: &Arc<GameHandle>, color: Color) {
-    if let Err(e) = app
+async fn withdraw(games: &Games, nh: &Arc<GameHandle>, color: Color) {
+    if let Err(e) = games
         .mutate(nh, "cancel", Some(color), move |live, now| {
             live.cancel(color, now)
         })
@@ -254,7 +254,7 @@ pub struct RematchSeat {
 /// `cancelled` (nobody played it), `already_requested` (the caller already asked),
 /// `seat_taken` (the rematch has started), the limits of `POST /api/games`, `storage`.
 pub async fn rematch(
-    app: &App,
+    games: &Games,
     h: &Arc<GameHandle>,
     color: Color,
     client: Option<std::net::IpAddr>,
@@ -312,7 +312,7 @@ pub async fn rematch(
             next.rec.meta.rated = meta.rated;
             // A human opponent's seat is theirs: only their rematch request takes it.
             next.rec.meta.reserved = reserved;
-            next.rec.meta.abort_after_ms = app.config.abort_after_ms;
+            next.rec.meta.abort_after_ms = games.config.abort_after_ms;
             Ok((next, token))
         };
         // The caller's account in the finished game, which the seat they take keeps.
@@ -329,17 +329,17 @@ pub async fn rematch(
         }
     };
     if let Some(new_id) = existing {
-        return accept(app, new_id, client, mine).await;
+        return accept(games, new_id, client, mine).await;
     }
     let Some((next, token)) = fresh else {
         return Err(Error::storage("rematch: no game to create"));
     };
     let new_id = next.rec.id.clone();
     let new_color = color.opposite();
-    let nh = app.insert(next, client).await?;
+    let nh = games.insert(next, client).await?;
     let by = color.into();
     let rid = new_id.clone();
-    let asked = app
+    let asked = games
         .mutate(h, "rematch", Some(color), move |live, _| {
             match &live.rec.meta.rematch {
                 // The opponent asked at the same time (on another instance): use theirs.
@@ -361,14 +361,14 @@ pub async fn rematch(
     let theirs = match asked {
         Ok((theirs, _)) => theirs,
         Err(e) => {
-            withdraw(app, &nh, new_color).await;
+            withdraw(games, &nh, new_color).await;
             return Err(e);
         }
     };
     if let Some(their_id) = theirs {
         // No orphan: the game made for this request is withdrawn, the opponent's is joined.
-        withdraw(app, &nh, new_color).await;
-        return accept(app, their_id, client, mine).await;
+        withdraw(games, &nh, new_color).await;
+        return accept(games, their_id, client, mine).await;
     }
     let game = nh.live.lock().await.view(now_ms(), Some(new_color));
     Ok(RematchSeat {

@@ -32,7 +32,7 @@ async fn read(
     State(app): State<App>,
     Path(id): Path<String>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
-    let h = app.handle(&id).await?;
+    let h = app.games().handle(&id).await?;
     let messages = app.chat().messages(&h).await?;
     Ok(Json(serde_json::json!({ "messages": messages })))
 }
@@ -48,7 +48,7 @@ async fn send(
     JsonBody(req): JsonBody<PostChat>,
 ) -> Result<Response, ApiError> {
     let text = check_text(&req.text)?;
-    let h = app.handle(&id).await?;
+    let h = app.games().handle(&id).await?;
     let color = h.seat_of_token(&bearer(&headers)?).await?;
     let msg = app.chat().post(&h, color, text).await?;
     Ok((StatusCode::CREATED, Json(msg)).into_response())

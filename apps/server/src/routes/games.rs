@@ -143,7 +143,7 @@ async fn create_game(
     headers: HeaderMap,
     JsonBody(req): JsonBody<CreateGame>,
 ) -> Result<(StatusCode, Json<SeatGranted>), ApiError> {
-    let new = GameRequest::from(req).check(app.engine.is_some())?;
+    let new = GameRequest::from(req).check(app.games().has_engine())?;
     let account = app
         .accounts()
         .seat_account(super::accounts::session_token(&headers))
@@ -158,7 +158,7 @@ async fn create_game(
         now_ms(),
         app.config.abort_after_ms,
     );
-    let h = app.insert(live, client).await?;
+    let h = app.games().insert(live, client).await?;
     let game = h.live.lock().await.view(now_ms(), Some(color));
     Ok((
         StatusCode::CREATED,
@@ -202,7 +202,7 @@ async fn get_game(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Json<GameView>, ApiError> {
-    let h = app.handle(&id).await?;
+    let h = app.games().handle(&id).await?;
     let live = h.live.lock().await;
     let you = bearer(&headers).ok().and_then(|t| live.seat_of(&t));
     Ok(Json(live.view(now_ms(), you)))
@@ -214,12 +214,12 @@ async fn join_game(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Json<SeatGranted>, ApiError> {
-    let h = app.handle_for_change(&id).await?;
+    let h = app.games().handle_for_change(&id).await?;
     let account = app
         .accounts()
         .seat_account(super::accounts::session_token(&headers))
         .await?;
-    let (color, token, game) = app.join_from(&h, client, account).await?;
+    let (color, token, game) = app.games().join_from(&h, client, account).await?;
     Ok(Json(SeatGranted {
         join_url: join_url(&id),
         id,
@@ -231,7 +231,7 @@ async fn join_game(
 }
 
 async fn export_pdn(State(app): State<App>, Path(id): Path<String>) -> Result<Response, ApiError> {
-    let h = app.handle(&id).await?;
+    let h = app.games().handle(&id).await?;
     let live = h.live.lock().await;
     let text = crate::games::pdn::export(&live)?;
     Ok((

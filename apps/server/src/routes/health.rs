@@ -23,8 +23,8 @@ async fn health(State(app): State<App>) -> Json<serde_json::Value> {
     Json(serde_json::json!({
         "status": "ok",
         "open_games": app.open_games(),
-        "engine": app.engine.is_some(),
-        "egdb": app.engine.as_ref().and_then(|e| e.egdb_status()),
+        "engine": app.games().has_engine(),
+        "egdb": app.games().engine().and_then(|e| e.egdb_status()),
         "pdn": crate::games::pdn::AVAILABLE,
         "time_ms": now_ms(),
     }))

@@ -146,7 +146,7 @@ pub(super) async fn rate_limit(
 }
 
 /// Answer `408 timeout` (JSON) when a request takes longer than the configured limit. Changes run
-/// in their own task (see `App::mutate`), so a timed-out change is either fully made or not at all.
+/// in their own task (see `Games::mutate`), so a timed-out change is either fully made or not at all.
 pub(super) async fn request_timeout(State(app): State<App>, req: Request, next: Next) -> Response {
     let limit = Duration::from_millis(app.config.request_timeout_ms);
     match tokio::time::timeout(limit, next.run(req)).await {

@@ -23,7 +23,7 @@ pub fn routes() -> Router<App> {
 
 /// `GET /api/lobby`: `{"seeks": [...]}`, newest first ([`lobby::seeks`]).
 async fn seeks(State(app): State<App>) -> Result<Json<serde_json::Value>, ApiError> {
-    let seeks = lobby::seeks(&app).await?;
+    let seeks = lobby::seeks(app.games(), app.ratings()).await?;
     Ok(Json(serde_json::json!({ "seeks": seeks })))
 }
 
@@ -45,9 +45,9 @@ async fn set_name(
     JsonBody(req): JsonBody<SetName>,
 ) -> Result<Json<GameView>, ApiError> {
     let name = check_name(&req.name)?;
-    let h = app.handle(&id).await?;
+    let h = app.games().handle(&id).await?;
     let color = h.seat_of_token(&bearer(&headers)?).await?;
-    Ok(Json(lobby::set_name(&app, &h, color, name).await?))
+    Ok(Json(lobby::set_name(app.games(), &h, color, name).await?))
 }
 
 /// `POST /api/games/{id}/rematch` (seat token, no body): `201` with the new game's seat when the
@@ -61,9 +61,9 @@ async fn rematch(
     ClientIp(client): ClientIp,
     headers: HeaderMap,
 ) -> Result<(StatusCode, Json<SeatGranted>), ApiError> {
-    let h = app.handle(&id).await?;
+    let h = app.games().handle(&id).await?;
     let color = h.seat_of_token(&bearer(&headers)?).await?;
-    let seat = lobby::rematch(&app, &h, color, client).await?;
+    let seat = lobby::rematch(app.games(), &h, color, client).await?;
     let status = if seat.created {
         StatusCode::CREATED
     } else {

@@ -53,8 +53,8 @@ async fn make_move(
     headers: HeaderMap,
     JsonBody(req): JsonBody<MakeMove>,
 ) -> Result<Json<GameView>, ApiError> {
-    let h = app.handle_for_change(&id).await?;
-    let color = app.changer_seat(&h, &bearer(&headers)?).await?;
+    let h = app.games().handle_for_change(&id).await?;
+    let color = app.games().changer_seat(&h, &bearer(&headers)?).await?;
     if let Some(p) = req.ply {
         // A retry of a move already committed (its reply was lost, e.g. `408 timeout`) is
         // answered like the first time instead of `stale_ply`.
@@ -65,6 +65,7 @@ async fn make_move(
     }
     let (mv, ply) = (req.mv.clone(), req.ply);
     match app
+        .games()
         .mutate(&h, "move", Some(color), move |live, now| {
             live.play(color, &req.mv, req.ply, now)
         })
@@ -109,8 +110,8 @@ async fn seat_action(
     headers: HeaderMap,
     action: Action,
 ) -> Result<Json<GameView>, ApiError> {
-    let h = app.handle_for_change(&id).await?;
-    let color = app.changer_seat(&h, &bearer(&headers)?).await?;
+    let h = app.games().handle_for_change(&id).await?;
+    let color = app.games().changer_seat(&h, &bearer(&headers)?).await?;
     let event = match action {
         Action::Cancel => "cancel",
         Action::Resign => "resign",
@@ -124,6 +125,7 @@ async fn seat_action(
     };
     let engine_opponent = h.live.lock().await.engine_color() == Some(color.opposite());
     let (_, view) = app
+        .games()
         .mutate(&h, event, Some(color), move |live, now| {
             match action {
                 Action::Cancel => live.cancel(color, now)?,

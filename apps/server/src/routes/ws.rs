@@ -5,6 +5,7 @@ use super::error::ApiError;
 use super::extract::{ApiQuery, ClientIp};
 use crate::app::App;
 use crate::games::handle::GameHandle;
+use crate::games::Games;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -70,7 +71,7 @@ async fn game_ws(
     ApiQuery(q): ApiQuery<TokenQuery>,
     ws: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
-    let h = app.handle(&id).await?;
+    let h = app.games().handle(&id).await?;
     let ws = ws.map_err(|rej| ApiError::new(rej.status(), "not_websocket", rej.body_text()))?;
     let you = match &q.token {
         Some(t) => h.live.lock().await.seat_of(t),
@@ -121,9 +122,9 @@ async fn game_ws(
 }
 
 async fn ws_session(app: App, h: Arc<GameHandle>, you: Option<Color>, mut socket: WebSocket) {
-    let mut rx = App::subscribe(&h);
+    let mut rx = Games::subscribe(&h);
     let mut shutdown = app.shutdown_signal();
-    let snapshot = App::snapshot(&h, you).await;
+    let snapshot = Games::snapshot(&h, you).await;
     if socket.send(Message::Text(snapshot.into())).await.is_err() {
         return;
     }
@@ -143,7 +144,7 @@ async fn ws_session(app: App, h: Arc<GameHandle>, you: Option<Color>, mut socket
                 }
                 Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
                     // Too slow to follow every change: send the current state instead.
-                    let snap = App::snapshot(&h, you).await;
+                    let snap = Games::snapshot(&h, you).await;
                     if socket.send(Message::Text(snap.into())).await.is_err() {
                         return;
                     }
@@ -192,7 +193,7 @@ async fn ws_session(app: App, h: Arc<GameHandle>, you: Option<Color>, mut socket
                 }
                 if let Message::Text(t) = msg {
                     if t.as_str().contains("\"snapshot\"") {
-                        let snap = App::snapshot(&h, you).await;
+                        let snap = Games::snapshot(&h, you).await;
                         if socket.send(Message::Text(snap.into())).await.is_err() {
                             return;
                         }

@@ -1,10 +1,24 @@
-//! The lease part of a store several instances share ([`LeaseStore`], docs/scaling.md): each
-//! unfinished game has one owning instance, which alone runs its clock and its engine moves.
+//! The cluster part of a store several instances share ([`LeaseStore`], docs/scaling.md): each
+//! unfinished game has one owning instance, which alone runs its clock and its engine moves, and
+//! every committed change is announced to every instance.
 
-use super::{Store, StoreError};
+use super::{Change, StoreError};
 
-/// Per-game leases of the instances sharing a store ([`Store::leases`]).
+/// Per-game leases and change notifications of the instances sharing a store
+/// ([`super::Store::leases`]; only PostgreSQL has them).
 pub trait LeaseStore: Send + Sync {
+    /// The stream of committed changes made by any instance (game id and new version), taken
+    /// once by the server at start-up (`None` after). A [`Change`] with an empty id means
+    /// notifications may have been lost (the listener reconnected): every cached game must be
+    /// checked.
+    fn changes(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<Change>>;
+
+    /// While the change listener is connected and listening, its generation (at least 1; a new
+    /// one after each reconnection); `None` while it is not. A copy of a game read or checked
+    /// under generation `g` has seen every change since, as long as this still answers `Some(g)`
+    /// and the notifications received have been applied (docs/scaling.md, "Version checks").
+    fn listening(&self) -> Option<u64>;
+
     /// Take the lease of the new game `id` for instance `owner` until `until_ms` (ms since the
     /// epoch) unless another instance holds it; returns whether `owner` took it.
     ///
@@ -42,18 +56,25 @@ pub trait LeaseStore: Send + Sync {
         ttl_ms: u64,
         limit: usize,
     ) -> Result<Leases, StoreError>;
-}
 
-impl dyn Store {
-    /// [`LeaseStore::claim_lease`] on the store's leases; `Ok(false)` (nothing taken) for a store
-    /// owned by one process, which keeps none.
+    /// At the start of instance `owner` at `now_ms`: if no instance has written the shared
+    /// heartbeat ([`super::Store::heartbeat`]) for `stale_ms` or more, every instance was down since that
+    /// heartbeat, and no game could be played from then until `owner` answers. Then, in one
+    /// transaction (so that of instances starting together exactly one sees the outage), write
+    /// the heartbeat at `now_ms`, take every lease for `owner` until `now_ms + ttl_ms` (their
+    /// owners are dead), and return them as `taken_over`, each with the last heartbeat: the
+    /// instant the outage began. `None` when some instance wrote the heartbeat less than
+    /// `stale_ms` ago (the games could be played: nothing to credit) or none ever did.
     ///
     /// # Errors
-    /// As [`LeaseStore::claim_lease`].
-    pub fn claim_lease(&self, id: &str, owner: &str, until_ms: u64) -> Result<bool, StoreError> {
-        self.leases()
-            .map_or(Ok(false), |l| l.claim_lease(id, owner, until_ms))
-    }
+    /// [`StoreError::Postgres`] and the like; nothing changed then.
+    fn end_outage(
+        &self,
+        owner: &str,
+        now_ms: u64,
+        ttl_ms: u64,
+        stale_ms: u64,
+    ) -> Result<Option<Leases>, StoreError>;
 }
 
 /// The per-game leases an instance holds after [`LeaseStore::lease_round`].
@@ -62,7 +83,7 @@ pub struct Leases {
     /// Games whose lease the instance already held and extended.
     pub renewed: Vec<String>,
     /// Games taken over from an expired lease, with the instant (ms since the epoch) that lease
-    /// expired: the time since then is nobody's clock time (see docs/scaling.md).
+    /// expired ([`LeaseStore::end_outage`]: the instant the outage began).
     pub taken_over: Vec<(String, u64)>,
     /// Unfinished games that had no lease at all (e.g. created before leases existed), now held.
     pub new: Vec<String>,

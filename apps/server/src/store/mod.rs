@@ -143,37 +143,12 @@ pub trait Store: Send + Sync + 'static {
         Ok(out)
     }
 
-    /// Whether several server instances may share this store (PostgreSQL): then the server
-    /// checks versions before trusting its memory, listens to [`Store::changes`] and takes
-    /// per-game leases before running clocks and the engine. `false` (the default) for a store
-    /// owned by one process (SQLite).
-    fn shared(&self) -> bool {
-        false
-    }
-
     /// The stored version of game `id`, `None` if there is none. The default loads the game.
     ///
     /// # Errors
     /// As [`Store::load`].
     fn version(&self, id: &str) -> Result<Option<u64>, StoreError> {
         Ok(self.load(id)?.map(|r| r.version))
-    }
-
-    /// The stream of committed changes made by any instance (game id and new version), taken once
-    /// by the server at start-up; `None` for a store without cross-instance notifications (the
-    /// default). A [`Change`] with an empty id means notifications may have been lost (the
-    /// listener reconnected): every cached game must be checked.
-    fn changes(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<Change>> {
-        None
-    }
-
-    /// While the change listener is connected and listening, its generation (at least 1; a new
-    /// one after each reconnection); `None` while it is not, and for a store without
-    /// notifications (the default). A copy of a game read or checked under generation `g` has
-    /// seen every change since, as long as this still answers `Some(g)` and the notifications
-    /// received have been applied (docs/scaling.md, "Version checks").
-    fn listening(&self) -> Option<u64> {
-        None
     }
 
     /// The games `ids` with their moves (those that exist, in any order), read as one consistent
@@ -210,8 +185,11 @@ pub trait Store: Send + Sync + 'static {
         None
     }
 
-    /// The store's per-game leases; `None` for a store owned by one process (the default: it
-    /// holds no lease, and the instance runs every game).
+    /// The store's per-game leases and change notifications; `None` for a store owned by one
+    /// process (the default: it holds no lease, and the instance runs every game). A store with
+    /// leases is shared by several instances (PostgreSQL): the server then checks versions
+    /// before trusting its memory, listens to [`LeaseStore::changes`] and takes per-game leases
+    /// before running clocks and the engine.
     fn leases(&self) -> Option<&dyn LeaseStore> {
         None
     }

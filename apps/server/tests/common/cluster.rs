@@ -29,7 +29,13 @@ impl Drop for Instance {
 /// Start a `crown-server` process on the PostgreSQL at `url` (no rate limit, one engine
 /// worker, no databases, [`LEASE_MS`]).
 pub fn start_instance(url: &str) -> Instance {
-    let lease = LEASE_MS.to_string();
+    start_instance_with_lease(url, LEASE_MS)
+}
+
+/// [`start_instance`] with a lease of `lease_ms` (`--lease-ms`).
+#[allow(dead_code)]
+pub fn start_instance_with_lease(url: &str, lease_ms: u64) -> Instance {
+    let lease = lease_ms.to_string();
     let args = [
         "--bind",
         "127.0.0.1",

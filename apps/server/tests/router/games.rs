@@ -5,7 +5,7 @@ use crate::common::{raw, send, server};
 use crate::{app, code, two_player};
 use axum::body::Body;
 use axum::http::{header, Method, Request, StatusCode};
-use crown_server::{App, Config};
+use crown_server::Config;
 use serde_json::{json, Value};
 
 #[tokio::test]
@@ -532,8 +532,8 @@ async fn an_untimed_game_nobody_moves_in_ends_abandoned_and_frees_its_place() {
         (StatusCode::SERVICE_UNAVAILABLE, "too_many_games"),
         "{v}"
     );
-    let h = app.handle(&id).await.unwrap();
-    let mut rx = App::subscribe(&h);
+    let h = app.games().handle(&id).await.unwrap();
+    let mut rx = crown_server::games::Games::subscribe(&h);
     // Ended by the server within a generous bound (checked about once a second).
     let pushed = tokio::time::timeout(std::time::Duration::from_secs(60), async {
         loop {

@@ -7,11 +7,8 @@ use super::{db, PgStore};
 use crate::store::schema::{
     meta_json, move_rows, summary, GameRow, GAME_COLUMNS, INSERT_COLUMNS, SUMMARY_COLUMNS,
 };
-use crate::store::{
-    Change, ChatStore, GameRecord, GameSummary, LeaseStore, MoveRecord, Store, StoreError,
-};
+use crate::store::{ChatStore, GameRecord, GameSummary, LeaseStore, MoveRecord, Store, StoreError};
 use postgres::Client;
-use std::sync::atomic::Ordering;
 
 fn insert_moves(
     tx: &mut postgres::Transaction<'_>,
@@ -154,7 +151,8 @@ impl Store for PgStore {
         self.with(|c| {
             c.execute(
                 "INSERT INTO server_meta (key, value) VALUES ('heartbeat_ms', $1)
-                 ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
+                 ON CONFLICT (key) DO UPDATE
+                 SET value = GREATEST(server_meta.value, EXCLUDED.value)",
                 &[&(now_ms as i64)],
             )
             .map_err(db)
@@ -172,10 +170,6 @@ impl Store for PgStore {
                 .map_err(db)
             })?
             .map(|r| r.get::<_, i64>(0) as u64))
-    }
-
-    fn shared(&self) -> bool {
-        true
     }
 
     fn chat(&self) -> Option<&dyn ChatStore> {
@@ -201,20 +195,6 @@ impl Store for PgStore {
                     .map_err(db)
             })?
             .map(|r| r.get::<_, i64>(0) as u64))
-    }
-
-    fn changes(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<Change>> {
-        self.changes
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .take()
-    }
-
-    fn listening(&self) -> Option<u64> {
-        match self.listening.load(Ordering::SeqCst) {
-            0 => None,
-            g => Some(g),
-        }
     }
 
     fn load_many(&self, ids: &[String]) -> Result<Vec<GameRecord>, StoreError> {

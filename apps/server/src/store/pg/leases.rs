@@ -2,7 +2,8 @@
 //! game one owning instance, which alone runs its clock and its engine moves.
 
 use super::{db, PgStore};
-use crate::store::{LeaseStore, Leases, StoreError};
+use crate::store::{Change, LeaseStore, Leases, StoreError};
+use std::sync::atomic::Ordering;
 
 /// [`LeaseStore::claim_lease`].
 pub(super) fn claim(
@@ -123,7 +124,67 @@ fn take(
     })
 }
 
+/// [`LeaseStore::end_outage`].
+pub(super) fn end_outage(
+    store: &PgStore,
+    owner: &str,
+    now_ms: u64,
+    ttl_ms: u64,
+    stale_ms: u64,
+) -> Result<Option<Leases>, StoreError> {
+    let until = now_ms.saturating_add(ttl_ms) as i64;
+    store.with(|c| {
+        let mut tx = c.transaction().map_err(db)?;
+        // The row lock makes instances starting together see the outage one after the other:
+        // the first ends it (writes the heartbeat), the others find the heartbeat fresh.
+        let last = tx
+            .query_opt(
+                "SELECT value FROM server_meta WHERE key = 'heartbeat_ms' FOR UPDATE",
+                &[],
+            )
+            .map_err(db)?
+            .map(|r| r.get::<_, i64>(0).max(0) as u64);
+        let Some(last) = last.filter(|&hb| now_ms.saturating_sub(hb) >= stale_ms) else {
+            return Ok(None);
+        };
+        tx.execute(
+            "UPDATE server_meta SET value = $1 WHERE key = 'heartbeat_ms'",
+            &[&(now_ms as i64)],
+        )
+        .map_err(db)?;
+        let taken_over = tx
+            .query(
+                "UPDATE leases SET owner = $1, expires_ms = $2 RETURNING game_id",
+                &[&owner, &until],
+            )
+            .map_err(db)?
+            .iter()
+            .map(|r| (r.get(0), last))
+            .collect();
+        tx.commit().map_err(db)?;
+        Ok(Some(Leases {
+            renewed: Vec::new(),
+            taken_over,
+            new: Vec::new(),
+        }))
+    })
+}
+
 impl LeaseStore for PgStore {
+    fn changes(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<Change>> {
+        self.changes
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()
+    }
+
+    fn listening(&self) -> Option<u64> {
+        match self.listening.load(Ordering::SeqCst) {
+            0 => None,
+            g => Some(g),
+        }
+    }
+
     fn claim_lease(&self, id: &str, owner: &str, until_ms: u64) -> Result<bool, StoreError> {
         claim(self, id, owner, until_ms)
     }
@@ -146,5 +207,15 @@ impl LeaseStore for PgStore {
         limit: usize,
     ) -> Result<Leases, StoreError> {
         take_leases(self, owner, now_ms, ttl_ms, limit)
+    }
+
+    fn end_outage(
+        &self,
+        owner: &str,
+        now_ms: u64,
+        ttl_ms: u64,
+        stale_ms: u64,
+    ) -> Result<Option<Leases>, StoreError> {
+        end_outage(self, owner, now_ms, ttl_ms, stale_ms)
     }
 }

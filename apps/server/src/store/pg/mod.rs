@@ -12,7 +12,7 @@
 //!   (PostgreSQL delivers it only if the transaction commits) carrying the game's new version
 //!   and what the save wrote ([`ChangeState`], as JSON), or only `'<version> <id>'` when that
 //!   does not fit in a notification (8000 bytes); a listener thread with its own connection turns
-//!   them into [`Store::changes`](crate::store::Store::changes).
+//!   them into [`LeaseStore::changes`](crate::store::LeaseStore::changes).
 //! - A `leases` table (`game_id`, `owner`, `expires_ms`) gives each unfinished game one owning
 //!   instance, which alone runs its clock (flag falls, expiry) and its engine moves
 //!   ([`LeaseStore::lease_round`](crate::store::LeaseStore::lease_round), `pg/leases.rs`).
