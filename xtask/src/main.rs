@@ -3,8 +3,9 @@
 //! - `cargo xtask ci`: every check and test: rustfmt check, the module circle check (`circles`),
 //!   clippy with `-D warnings`, the Rust tests
 //!   (nextest when installed, else `cargo test`) and doctests, `cargo xtask python`, each fuzz target for 20 s (`fuzz`),
-//!   the wasm binding tests under Node and the browser end-to-end tests. First installs Debian's Chromium, ChromeDriver, Node.js, npm and
-//!   PostgreSQL (for the server's `PgStore` test) with apt-get when they are missing (as root, as on CI).
+//!   the wasm binding tests under Node and the browser end-to-end tests. First installs Debian's Chromium, ChromeDriver, Node.js, npm,
+//!   PostgreSQL (for the server's `PgStore` tests) and nginx (for the server's reverse-proxy test)
+//!   with apt-get when they are missing (as root, as on CI).
 //! - `cargo xtask circles`: `tools/import_circles.py`, which fails when two modules of a crate reach
 //!   each other (ARCHITECTURE.md: modules depend on each other in one direction).
 //! - `cargo xtask perft`: the deep perft counts of `shared/perft/perft.json` (release build, minutes).
@@ -119,12 +120,22 @@ fn have_postgresql() -> bool {
         .unwrap_or(false)
 }
 
+/// Whether Debian's nginx is installed (`/usr/sbin/nginx`, which is not on a non-root `PATH`).
+fn have_nginx() -> bool {
+    have("nginx") || std::path::Path::new("/usr/sbin/nginx").is_file()
+}
+
 /// Debian's Chromium and ChromeDriver, and Node.js with npm, for the browser tests; PostgreSQL for
-/// the server's `PgStore` test (it runs its own `initdb` + `pg_ctl` in a temporary directory).
+/// the server's `PgStore` test (it runs its own `initdb` + `pg_ctl` in a temporary directory);
+/// nginx for the server's reverse-proxy test (`apps/server/tests/proxy_nginx.rs`, nginx run as the
+/// current user with a configuration in a temporary directory).
 fn ensure_test_tools() -> bool {
     let mut missing = Vec::new();
     if !have_postgresql() {
         missing.push("postgresql");
+    }
+    if !have_nginx() {
+        missing.push("nginx");
     }
     if !have("chromium") {
         missing.push("chromium");
@@ -142,7 +153,7 @@ fn ensure_test_tools() -> bool {
         return true;
     }
     eprintln!(
-        "installing {} with apt-get for the browser tests",
+        "installing {} with apt-get for the tests",
         missing.join(" ")
     );
     let mut args = vec!["install", "-y"];

@@ -31,10 +31,31 @@
 //! worker process, as `crown-server` runs it (`WorkerPicker`: the server binary with
 //! `--engine-worker`, in a session of its own at nice 19); `--engine-in-process` searches on
 //! threads of the benchmark's own process instead (at nice +10, the server's way before issue 23).
+//!
+//! `--login-flood ADDRS` floods `POST /api/login` beside the human games, for the whole row, from
+//! ADDRS loopback addresses at `--flood-rate` (2) log-ins per second each: right and wrong
+//! passwords of `--flood-accounts` (50) accounts signed up first, and unknown usernames (see
+//! `load/flood.rs`). The server keeps its log-in limits and its password-hashing pool
+//! (`--password-workers`, default half the cores, at most 2). The row then also reports the
+//! flood's answers by status. A human-pace row of 1,000 games, about 1.5 minutes:
+//!
+//! ```text
+//! cargo bench -p crown-server --bench load -- --games 1000 --secs 90 --pace 2000-6000 --login-flood 200
+//! ```
+//!
+//! `peak MiB` is the process's peak resident memory (`VmHWM`); in process it is the server's and
+//! the load generator's together. With `--url` and `--server-pid PID` both memory columns are the
+//! separate server's (`/proc/PID/status`). With `--login-flood` against a separate server, start
+//! it with the per-address caps lifted as the in-process server has them (`--rate-limit 0
+//! --max-unjoined-per-ip`, `--max-games-per-ip`, `--max-conns-per-ip`, `--max-ws-per-ip` large)
+//! and its log-in limits as they are.
 
 #[allow(dead_code)]
 #[path = "../tests/common/pg.rs"]
 mod pg;
+
+#[path = "load/flood.rs"]
+mod flood;
 
 use crown_core::rng::Rng;
 use crown_server::store::pg::PgStore;
@@ -60,6 +81,11 @@ struct Opts {
     engine_games: usize,
     engine_level: u8,
     engine_in_process: bool,
+    login_flood: usize,
+    flood_rate: f64,
+    flood_accounts: usize,
+    password_workers: Option<usize>,
+    server_pid: Option<u32>,
 }
 
 fn parse_args() -> Result<Opts, String> {
@@ -76,6 +102,11 @@ fn parse_args() -> Result<Opts, String> {
         engine_games: 0,
         engine_level: 10,
         engine_in_process: false,
+        login_flood: 0,
+        flood_rate: 2.0,
+        flood_accounts: 50,
+        password_workers: None,
+        server_pid: None,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -112,6 +143,9 @@ fn parse_args() -> Result<Opts, String> {
                 }
             }
             "--url" => o.url = Some(value()?),
+            "--server-pid" => {
+                o.server_pid = Some(value()?.parse().map_err(|e| format!("--server-pid: {e}"))?)
+            }
             "--database" => o.database = Some(value()?),
             "--temp-pg" => o.temp_pg = true,
             "--instances" => {
@@ -134,9 +168,43 @@ fn parse_args() -> Result<Opts, String> {
                 }
             }
             "--engine-in-process" => o.engine_in_process = true,
+            "--login-flood" => {
+                o.login_flood = value()?
+                    .parse()
+                    .map_err(|e| format!("--login-flood: {e}"))?;
+                if o.login_flood > 250 * 256 {
+                    return Err("--login-flood: at most 64000 addresses".into());
+                }
+            }
+            "--flood-rate" => {
+                o.flood_rate = value()?.parse().map_err(|e| format!("--flood-rate: {e}"))?;
+                if !(o.flood_rate > 0.0 && o.flood_rate.is_finite()) {
+                    return Err("--flood-rate must be a positive number of log-ins a second".into());
+                }
+            }
+            "--flood-accounts" => {
+                o.flood_accounts = value()?
+                    .parse()
+                    .map_err(|e| format!("--flood-accounts: {e}"))?;
+                if o.flood_accounts == 0 {
+                    return Err("--flood-accounts must be at least 1".into());
+                }
+            }
+            "--password-workers" => {
+                let n: usize = value()?
+                    .parse()
+                    .map_err(|e| format!("--password-workers: {e}"))?;
+                if n == 0 {
+                    return Err("--password-workers must be at least 1".into());
+                }
+                o.password_workers = Some(n);
+            }
             "--bench" => {}
             other => return Err(format!("unknown argument {other}")),
         }
+    }
+    if o.server_pid.is_some() && o.url.is_none() {
+        return Err("--server-pid is for a server started separately (--url)".into());
     }
     if o.instances > 1 && o.database.is_none() && !o.temp_pg {
         return Err("--instances needs PostgreSQL (--database or --temp-pg)".into());
@@ -322,10 +390,14 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
     sorted[i]
 }
 
-/// Resident memory of this process in MiB (Linux `/proc/self/status`), if known.
-fn rss_mib() -> Option<f64> {
-    let s = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = s.lines().find(|l| l.starts_with("VmRSS:"))?;
+/// A memory figure in MiB of process `pid` (`None`: this one) from Linux `/proc/PID/status`
+/// (`VmRSS`: resident now; `VmHWM`: the peak resident), if known.
+fn status_mib(pid: Option<u32>, field: &str) -> Option<f64> {
+    let path = pid.map_or("/proc/self/status".to_string(), |p| {
+        format!("/proc/{p}/status")
+    });
+    let s = std::fs::read_to_string(path).ok()?;
+    let line = s.lines().find(|l| l.starts_with(field))?;
     let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kb / 1024.0)
 }
@@ -377,8 +449,11 @@ fn main() {
                     }
                     None => Arc::new(SqliteStore::open(&dir.path().join("load.db"), opts.sync).unwrap()),
                 };
-                // Every simulated client comes from 127.0.0.1: lift the per-address caps.
+                // Every simulated player comes from 127.0.0.1: lift the per-address caps (not the
+                // log-in and sign-up limits, which the flood meets from addresses of its own).
+                let defaults = Config::default();
                 let config = Config {
+                    password_workers: opts.password_workers.unwrap_or(defaults.password_workers),
                     rate_per_sec: 0,
                     max_open_games: max_games,
                     max_unjoined_per_ip: usize::MAX,
@@ -386,7 +461,7 @@ fn main() {
                     max_conns_per_ip: usize::MAX,
                     max_ws_per_ip: usize::MAX,
                     max_engine_games_per_ip: usize::MAX,
-                    ..Config::default()
+                    ..defaults
                 };
                 let engine: Option<Arc<dyn crown_server::engine::MovePicker>> = if opts.engine_games == 0 {
                     None
@@ -421,8 +496,18 @@ fn main() {
             opts.watchers,
             if opts.url.is_some() { "external" } else { "in process (RSS counts server and load generator)" }
         );
-        println!("| games | watchers | offered moves/s | done moves/s | p50 ms | p99 ms | max ms | errors | timeouts | pushes received | RSS MiB | load avg |");
-        println!("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+        if opts.login_flood > 0 {
+            if let Err(e) = flood::sign_up(&base, opts.flood_accounts).await {
+                eprintln!("load: --login-flood: {e}");
+                std::process::exit(1);
+            }
+            println!(
+                "log-in flood beside every row: {} addresses, {} log-ins a second each, over {} accounts",
+                opts.login_flood, opts.flood_rate, opts.flood_accounts
+            );
+        }
+        println!("| games | watchers | offered moves/s | done moves/s | p50 ms | p99 ms | max ms | errors | timeouts | pushes received | RSS MiB | peak MiB | load avg |");
+        println!("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
         for &n in &opts.games {
             // Idle pooled connections are dropped before the server's keep-alive limit (10 s), as
             // a well-behaved client does, so no request races the server closing its connection.
@@ -473,6 +558,12 @@ fn main() {
             let before = pushes.load(Ordering::Relaxed);
             let start = Instant::now() + Duration::from_millis(200);
             let end = start + Duration::from_secs(opts.secs);
+            let (floods, answers) = if opts.login_flood > 0 {
+                let (tasks, answers) = flood::start(&base, opts.login_flood, opts.flood_rate, opts.flood_accounts, end);
+                (tasks, Some(answers))
+            } else {
+                (Vec::new(), None)
+            };
             let engines: Vec<_> = (0..opts.engine_games)
                 .map(|_| tokio::spawn(engine_game(http.clone(), base.clone(), opts.engine_level, end)))
                 .collect();
@@ -510,7 +601,14 @@ fn main() {
                     opts.engine_games, opts.engine_level
                 );
             }
-            let rss = rss_mib().map_or("?".to_string(), |m| format!("{m:.0}"));
+            for f in floods {
+                let _ = f.await;
+            }
+            if let Some(answers) = &answers {
+                eprintln!("      log-in flood: {}", answers.summary());
+            }
+            let rss = status_mib(opts.server_pid, "VmRSS:").map_or("?".to_string(), |m| format!("{m:.0}"));
+            let peak = status_mib(opts.server_pid, "VmHWM:").map_or("?".to_string(), |m| format!("{m:.0}"));
             let wall = start.elapsed().as_secs_f64();
             let received = pushes.load(Ordering::Relaxed) - before;
             for w in watchers {
@@ -524,7 +622,7 @@ fn main() {
                 .sum::<usize>();
             let offered = n as f64 * 2000.0 / (opts.pace.0 + opts.pace.1) as f64;
             println!(
-                "| {n} | {connected} | {offered:.0} | {:.0} | {:.1} | {:.1} | {:.1} | {} | {timeouts} | {received} | {rss} | {} |",
+                "| {n} | {connected} | {offered:.0} | {:.0} | {:.1} | {:.1} | {:.1} | {} | {timeouts} | {received} | {rss} | {peak} | {} |",
                 all.len() as f64 / wall,
                 percentile(&all, 0.50).as_secs_f64() * 1e3,
                 percentile(&all, 0.99).as_secs_f64() * 1e3,

@@ -113,7 +113,23 @@ impl Pg {
 
     /// The URL of its `postgres` database as user `crown`.
     pub fn url(&self) -> String {
-        format!("postgres://crown@127.0.0.1:{}/postgres", self.port)
+        self.url_of("postgres")
+    }
+
+    /// The URL of its database `db` as user `crown` (the superuser).
+    pub fn url_of(&self, db: &str) -> String {
+        format!("postgres://crown@127.0.0.1:{}/{db}", self.port)
+    }
+
+    /// The port it listens on (127.0.0.1).
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// A PostgreSQL client program of this installation (`pg_dump`, `pg_restore`, `createdb`),
+    /// run as the current user: the clients connect over TCP as `crown`, so root may run them.
+    pub fn client(&self, program: &str) -> Command {
+        Command::new(self.bin.join(program))
     }
 }
 
