@@ -2,8 +2,9 @@
 //! sessions, log-out and change of password. Guests need none of this: seat tokens work as before.
 //!
 //! - Passwords are hashed with Argon2id (the `argon2` crate's defaults, OWASP's recommended
-//!   parameters: 19 MiB, 2 passes, 1 lane) with a random 16-byte salt from the system's source;
-//!   the store keeps the PHC string, never the password. Hashing runs in a bounded pool
+//!   parameters: 19 MiB, 2 passes, 1 lane) with a random 16-byte salt from the system's source,
+//!   each hashing thread reusing its own memory ([`argon`]); the store keeps the PHC string,
+//!   never the password. Hashing runs in a bounded pool
 //!   ([`hashing::HashPool`]: [`Config::password_workers`] at once, a short queue, `503
 //!   password_busy` beyond it), so that a flood of log-ins cannot take the server's memory.
 //! - A session is a random 32-byte token (hex) that the browser keeps in a cookie; the store
@@ -18,6 +19,7 @@
 //! - No password or token is ever written to the log: none of the types holding one implements
 //!   `Debug`, and nothing here logs a request's values.
 
+pub mod argon;
 pub mod hashing;
 
 use crate::blocking;
@@ -27,8 +29,6 @@ use crate::games::live::now_ms;
 use crate::limit::RateLimiter;
 use crate::store::{AccountStore, SessionRecord, Store, StoreError, UserRecord};
 use crate::token::{random_hex, token_hash};
-use argon2::password_hash::{PasswordHasher, PasswordVerifier};
-use argon2::Argon2;
 use std::collections::HashSet;
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -205,18 +205,16 @@ pub fn check_password(password: &str) -> Result<(), Error> {
     Ok(())
 }
 
-/// The Argon2id PHC string of `password`, with a random salt from the system's source.
+/// The Argon2id PHC string of `password`, with a random salt from the system's source
+/// ([`argon::hash`]: on the hashing thread's kept memory).
 fn hash(password: &str) -> Result<String, Error> {
-    Argon2::default()
-        .hash_password(password.as_bytes())
-        .map(|h| h.to_string())
-        .map_err(|e| {
-            Error::new(
-                ErrorKind::Internal,
-                "no_randomness",
-                format!("the password could not be hashed: {e}"),
-            )
-        })
+    argon::hash(password.as_bytes()).map_err(|e| {
+        Error::new(
+            ErrorKind::Internal,
+            "no_randomness",
+            format!("the password could not be hashed: {e}"),
+        )
+    })
 }
 
 /// A hash of a password nobody knows, made once with the same parameters as every stored hash:
@@ -225,18 +223,14 @@ fn dummy_hash() -> &'static str {
     static DUMMY: OnceLock<String> = OnceLock::new();
     DUMMY.get_or_init(|| {
         // Any fixed salt will do: nobody logs in with this hash.
-        Argon2::default()
-            .hash_password_with_salt(b"no account has this password", b"crown-dummy-salt")
-            .map(|h| h.to_string())
+        argon::hash_with_salt(b"no account has this password", b"crown-dummy-salt")
             .unwrap_or_default()
     })
 }
 
 /// Whether `password` matches the PHC string `phc` (an unreadable one matches nothing).
 fn verify(password: &str, phc: &str) -> bool {
-    Argon2::default()
-        .verify_password(password.as_bytes(), phc)
-        .is_ok()
+    argon::verify(password.as_bytes(), phc)
 }
 
 impl Accounts {

@@ -177,6 +177,25 @@ pub(super) fn request_span(req: &axum::http::Request<axum::body::Body>) -> traci
     tracing::debug_span!("request", method = %req.method(), path = %req.uri().path(), version = ?req.version())
 }
 
+/// Log a response that failed (tower-http's server-error classification): `503`, the server's
+/// answer to load it refuses on purpose (`password_busy`, a full engine queue), at `debug`, so
+/// that a flood does not write a line per refused request; every other failure at `error`.
+pub(super) fn log_failure(
+    class: tower_http::classify::ServerErrorsFailureClass,
+    latency: std::time::Duration,
+    _span: &tracing::Span,
+) {
+    use tower_http::classify::ServerErrorsFailureClass::StatusCode;
+    match class {
+        StatusCode(s) if s == axum::http::StatusCode::SERVICE_UNAVAILABLE => {
+            tracing::debug!(status = %s, latency_ms = latency.as_millis() as u64, "request refused under load");
+        }
+        other => {
+            tracing::error!(classification = %other, latency_ms = latency.as_millis() as u64, "response failed");
+        }
+    }
+}
+
 /// Against cross-site request forgery (OWASP's "verifying origin with standard headers"): refuse
 /// a request that changes state (any method but `GET`, `HEAD` and `OPTIONS`) whose `Origin`
 /// header is present and names another host than the request's `Host`, is not an `http` or

@@ -79,7 +79,11 @@ pub fn router(app: App) -> Router {
             app.clone(),
             layers::limit_head,
         ))
-        .layer(tower_http::trace::TraceLayer::new_for_http().make_span_with(layers::request_span))
+        .layer(
+            tower_http::trace::TraceLayer::new_for_http()
+                .make_span_with(layers::request_span)
+                .on_failure(layers::log_failure),
+        )
         .layer(middleware::from_fn(metrics::track))
         .layer(middleware::from_fn_with_state(
             app.clone(),
