@@ -1,8 +1,9 @@
 // The Puzzles page (issue 25): a puzzle solved by clicking the board as a player would (the
 // solution read here from the committed crates/puzzle/puzzles/american.jsonl, not from the page), the
 // forced replies played by the page, "Solved" and the Glicko-2 rating up; a wrong legal move
-// refuted (text and arrows) and the rating down; the rating kept over a reload (localStorage);
-// an axe-core audit of the page.
+// refuted (text and arrows: said to be the refutation, not the answer) and the rating down; the
+// rating kept over a reload (localStorage); puzzles served near the player's rating; an axe-core
+// audit of the page.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -130,6 +131,11 @@ test("solve a puzzle by clicking, fail the next with a wrong move, the rating su
   // the refutation: the engine's answer as text, and arrows on the board (the wrong move, the answer)
   const refutation = await page.evaluate(() => window.crownApp.state.puzzle.feedback.refutation);
   assert.ok(refutation && said.includes(refutation), `${said} names the refutation ${refutation}`);
+  // ... as the opponent's refutation, not as the answer to the puzzle: every other move of a win
+  // puzzle fails to win, of a draw save loses (docs/puzzles.md); the solution is not given away
+  const how = fail.goal === "win" ? "it does not win against" : "it loses to";
+  assert.equal(said, `${wrong.text} is not the move: ${how} ${refutation}.`);
+  assert.doesNotMatch(said, /answer|solution/i, "the refutation is not called the answer");
   assert.ok((await page.$$("#board line.arrow")).length >= 2, "the wrong move and the answer drawn as arrows");
   // the board stays at the puzzle position: no move was played
   assert.equal(await page.evaluate(() => window.crownApp.state.history.length), 0);
