@@ -1219,7 +1219,11 @@ fn puzzles_are_rated_once_and_a_restart_goes_on() {
     let mut again = two_players(GameChoice::American);
     again.puzzle_ratings = serde_json::from_str(&text).unwrap();
     key(&mut again, KeyCode::Char('z'));
-    assert!(![&first, &second].contains(&&id_of(&again)), "{}", again.status);
+    assert!(
+        ![&first, &second].contains(&&id_of(&again)),
+        "{}",
+        again.status
+    );
     assert!(!again.status.contains("already rated"), "{}", again.status);
     assert_eq!(again.puzzles.as_ref().unwrap().streak, 2);
 

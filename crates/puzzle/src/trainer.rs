@@ -401,21 +401,39 @@ mod tests {
         assert_eq!(next_index(&s, Some(0), None, none, 1500.0), Some(1));
         assert_eq!(next_index(&s, Some(3), None, none, 1500.0), Some(0));
         // The theme filter: shots are 0 and 2.
-        assert_eq!(next_index(&s, Some(0), Some(Theme::Shot), none, 1500.0), Some(2));
-        assert_eq!(next_index(&s, Some(2), Some(Theme::Shot), none, 1500.0), Some(0));
+        assert_eq!(
+            next_index(&s, Some(0), Some(Theme::Shot), none, 1500.0),
+            Some(2)
+        );
+        assert_eq!(
+            next_index(&s, Some(2), Some(Theme::Shot), none, 1500.0),
+            Some(0)
+        );
         // Rated puzzles are passed over: from 0, b (1) is rated, so c (2).
         let b = |id: &str| id == "b";
         assert_eq!(next_index(&s, Some(0), None, b, 1500.0), Some(2));
         // All rated: the next one with the theme all the same.
         let all = |_: &str| true;
-        assert_eq!(next_index(&s, Some(1), Some(Theme::Ending), all, 1500.0), Some(3));
+        assert_eq!(
+            next_index(&s, Some(1), Some(Theme::Ending), all, 1500.0),
+            Some(3)
+        );
         // The current puzzle is not served again while another has the theme, even rated.
         let but_a = |id: &str| id != "a";
-        assert_eq!(next_index(&s, Some(0), Some(Theme::Shot), but_a, 1500.0), Some(2));
+        assert_eq!(
+            next_index(&s, Some(0), Some(Theme::Shot), but_a, 1500.0),
+            Some(2)
+        );
         // ... and is when it is the only one with the theme.
         let one = vec![shot("a", &[Theme::Shot]), shot("b", &[])];
-        assert_eq!(next_index(&one, Some(0), Some(Theme::Shot), none, 1500.0), Some(0));
-        assert_eq!(next_index(&one, None, Some(Theme::MultiJump), none, 1500.0), None);
+        assert_eq!(
+            next_index(&one, Some(0), Some(Theme::Shot), none, 1500.0),
+            Some(0)
+        );
+        assert_eq!(
+            next_index(&one, None, Some(Theme::MultiJump), none, 1500.0),
+            None
+        );
         assert_eq!(next_index(&[], None, None, none, 1500.0), None);
     }
 
