@@ -123,8 +123,9 @@ fn plays_a_few_moves_in_a_real_terminal() {
     }
 }
 
-/// Puzzles mode in a real terminal: the first committed American puzzle is solved by typing its
-/// solution (the reply is played by the program), the second is failed with another legal move.
+/// Puzzles mode in a real terminal: the first committed American puzzle near a new player's rating
+/// (1500) is solved by typing its solution (the reply is played by the program), the next one
+/// served is failed with another legal move.
 #[test]
 fn solves_one_puzzle_and_fails_one() {
     if Command::new("tmux").arg("-V").output().is_err() {
@@ -136,6 +137,10 @@ fn solves_one_puzzle_and_fails_one() {
     )
     .expect("the committed set reads");
     assert!(set.len() >= 2);
+    let first = set
+        .iter()
+        .position(|p| p.difficulty == 1500)
+        .expect("the American set has puzzles of 1500");
     let tmux = Tmux {
         socket: format!("crown-e2e-pz-{}", std::process::id()),
     };
@@ -171,8 +176,8 @@ fn solves_one_puzzle_and_fails_one() {
         tmux.keys(&k);
     };
     tmux.keys(&["z"]);
-    tmux.wait_for(&format!("Puzzle 1/{}", set.len()));
-    let solution = &set[0].solution;
+    tmux.wait_for(&format!("Puzzle {}/{}", first + 1, set.len()));
+    let solution = &set[first].solution;
     for i in (0..solution.len()).step_by(2) {
         type_move(&solution[i]);
         match solution.get(i + 1) {
@@ -190,7 +195,7 @@ fn solves_one_puzzle_and_fails_one() {
     let start = Instant::now();
     let stored = loop {
         if let Ok(t) = std::fs::read_to_string(&store) {
-            if t.contains(&set[0].id) {
+            if t.contains(&set[first].id) {
                 break t;
             }
         }
@@ -204,11 +209,21 @@ fn solves_one_puzzle_and_fails_one() {
     let v: serde_json::Value = serde_json::from_str(&stored).unwrap();
     assert!(v["player"]["rating"].as_f64().unwrap() > 1500.0, "{stored}");
     assert_eq!(v["best_streak"], 1, "{stored}");
-    // The second puzzle: a legal move that is not the solution is refused, the board unchanged.
+    // The next puzzle (the trainer's rule with the stored ratings): a legal move that is not the
+    // solution is refused, the board unchanged.
+    let ratings: crown_puzzle::PuzzleRatings = serde_json::from_str(&stored).unwrap();
+    let next = crown_puzzle::next_index(
+        &set,
+        Some(first),
+        None,
+        |id| ratings.is_rated(id),
+        ratings.player.rating,
+    )
+    .unwrap();
     tmux.keys(&["z"]);
-    tmux.wait_for(&format!("Puzzle 2/{}", set.len()));
-    let pos = crown_core::Position::from_fen(set[1].variant, &set[1].fen).unwrap();
-    let key = pos.parse_move(&set[1].solution[0]).unwrap();
+    tmux.wait_for(&format!("Puzzle {}/{}", next + 1, set.len()));
+    let pos = crown_core::Position::from_fen(set[next].variant, &set[next].fen).unwrap();
+    let key = pos.parse_move(&set[next].solution[0]).unwrap();
     let wrong = pos
         .legal_moves()
         .iter()

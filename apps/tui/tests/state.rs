@@ -1106,15 +1106,26 @@ fn lenient_fens_load_with_a_warning() {
     assert!(app.status.contains("king"), "{}", app.status);
 }
 
-/// Puzzles mode: `z` opens the first committed puzzle of the game with the solver to move; `Z`
-/// filters by theme, so every puzzle shown then has it.
+/// Puzzles mode: `z` opens the first committed puzzle of the game near a new player's rating
+/// (1500) with the solver to move; `Z` filters by theme, so every puzzle shown then has it.
 #[test]
 fn puzzles_open_and_filter_by_theme() {
+    let set =
+        crown_puzzle::read_jsonl(crown_puzzle::embedded_set(Variant::American).as_bytes()).unwrap();
+    let first = set
+        .iter()
+        .position(|p| p.difficulty == 1500)
+        .expect("the American set has puzzles of 1500");
     let mut app = two_players(GameChoice::American);
     key(&mut app, KeyCode::Char('z'));
     let m = app.puzzles.as_ref().expect("puzzles mode");
     assert_eq!(app.game.position().to_fen(), m.session.puzzle().fen);
-    assert!(app.status.starts_with("Puzzle 1/"), "{}", app.status);
+    assert_eq!(m.session.puzzle().id, set[first].id);
+    assert!(
+        app.status.starts_with(&format!("Puzzle {}/", first + 1)),
+        "{}",
+        app.status
+    );
     key(&mut app, KeyCode::Char('Z'));
     assert_eq!(app.puzzle_theme, Some(crown_puzzle::Theme::Shot));
     for _ in 0..3 {
@@ -1184,12 +1195,16 @@ fn solve_puzzle(app: &mut App) {
 /// puzzle already rated leaves the ratings as they were and says so.
 #[test]
 fn puzzles_are_rated_once_and_a_restart_goes_on() {
+    let id_of = |app: &App| app.puzzles.as_ref().unwrap().session.puzzle().id.clone();
     let mut app = two_players(GameChoice::American);
     key(&mut app, KeyCode::Char('z'));
+    let first = id_of(&app);
     solve_puzzle(&mut app);
     assert!(app.status.starts_with("Solved! Streak 1"), "{}", app.status);
     key(&mut app, KeyCode::Char('z'));
-    assert!(app.status.starts_with("Puzzle 2/"), "{}", app.status);
+    let second = id_of(&app);
+    assert_ne!(second, first);
+    assert!(!app.status.contains("already rated"), "{}", app.status);
     solve_puzzle(&mut app);
     assert!(app.status.starts_with("Solved! Streak 2"), "{}", app.status);
     let rating = app.puzzle_ratings.player.rating;
@@ -1204,7 +1219,11 @@ fn puzzles_are_rated_once_and_a_restart_goes_on() {
     let mut again = two_players(GameChoice::American);
     again.puzzle_ratings = serde_json::from_str(&text).unwrap();
     key(&mut again, KeyCode::Char('z'));
-    assert!(again.status.starts_with("Puzzle 3/"), "{}", again.status);
+    assert!(
+        ![&first, &second].contains(&&id_of(&again)),
+        "{}",
+        again.status
+    );
     assert!(!again.status.contains("already rated"), "{}", again.status);
     assert_eq!(again.puzzles.as_ref().unwrap().streak, 2);
 

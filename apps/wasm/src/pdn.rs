@@ -211,6 +211,28 @@ impl WasmGame {
         })
     }
 
+    /// Game `index` (1-based) of a PDN text as far as its main line can be played: like
+    /// [`WasmGame::from_pdn_game`], but an illegal or ambiguous move stops the game there instead of
+    /// rejecting it (the moves before it are kept; [`pdn_tree`]'s `error` names the move). The
+    /// file's result is recorded only when the whole main line was played.
+    ///
+    /// # Errors
+    /// `PdnError` naming the game and line when there is no such game or it cannot be read
+    /// (syntax, `GameType`, `FEN`).
+    #[wasm_bindgen(js_name = fromPdnGamePrefix)]
+    pub fn from_pdn_game_prefix(text: &str, index: usize) -> Result<WasmGame, JsValue> {
+        let game = nth_game(text, index)?;
+        let (r, err) = replay_prefix(&game).map_err(|e| error("PdnError", e))?;
+        let result = if err.is_none() {
+            game.final_result()
+        } else {
+            None
+        };
+        Ok(WasmGame {
+            game: r.to_game(result),
+        })
+    }
+
     /// This game as PDN with a movetext tree: `tags` as for `toPdn` (all kept; `GameType`, `SetUp`,
     /// `FEN` and the result come from the game), `comment` before the first move, and `line` the
     /// tree (`{text, comment, strength, nags, variations}` entries) whose main line is this game's.

@@ -7,7 +7,7 @@
 //! const t = new PuzzleTrainer(storage.loadPuzzles()); // {ratings, streak, solved} or {}
 //! t.open(set, id, theme);          // the puzzle `id` of the PuzzleSet, or the next to serve
 //! t.playIndex(3);                  // as PuzzleSession.playIndex; the attempt is rated
-//! t.next(theme);                   // the next puzzle (not yet rated first)
+//! t.next(theme);                   // the next puzzle (not yet rated, nearest the rating, first)
 //! storage.savePuzzles(t.saved());
 //! ```
 
@@ -202,8 +202,9 @@ impl WasmPuzzleTrainer {
             .map_err(|e| error("PuzzleError", e))
     }
 
-    /// The next puzzle with the theme `theme` (not yet rated first); leaving a puzzle unfinished
-    /// and not rated ends the streak. Returns its index in the set.
+    /// The next puzzle with the theme `theme` (not yet rated and nearest the player's rating
+    /// first); leaving a puzzle unfinished and not rated ends the streak. Returns its index in the
+    /// set.
     ///
     /// # Errors
     /// `PuzzleError` when no puzzle has the theme (the current one stays).
@@ -368,16 +369,23 @@ mod tests {
     #[test]
     fn open_by_id_or_first_and_next_passes_over_the_solved() {
         let set = american();
-        let ids: Vec<String> = set.puzzles().iter().map(|p| p.id.clone()).collect();
+        let puzzles = set.puzzles();
+        let ids: Vec<String> = puzzles.iter().map(|p| p.id.clone()).collect();
+        // A new player (1500): the puzzles of difficulty 1500, in file order.
+        let at_1500: Vec<usize> = (0..puzzles.len())
+            .filter(|&i| puzzles[i].difficulty == 1500)
+            .collect();
+        assert!(at_1500.len() >= 3, "the American set has puzzles of 1500");
         let mut s = TrainerState::from_saved(Saved {
-            solved: vec![ids[1].clone()],
+            solved: vec![ids[at_1500[1]].clone()],
             ..Saved::default()
         });
         assert_eq!(s.open(&set, Some(&ids[2]), ""), Ok(2));
-        assert_eq!(s.open(&set, Some("no such id"), ""), Ok(0));
-        // From 0, puzzle 1 was solved before: 2 is served.
-        assert_eq!(s.next(""), Ok(2));
-        // Leaving 0 unfinished and unrated ended the streak; nothing was rated.
+        // No such id: the first puzzle as near the player's 1500 as can be.
+        assert_eq!(s.open(&set, Some("no such id"), ""), Ok(at_1500[0]));
+        // The second of 1500 was solved before: the third is served.
+        assert_eq!(s.next(""), Ok(at_1500[2]));
+        // Leaving the first unfinished and unrated ended the streak; nothing was rated.
         assert_eq!(s.ratings().streak, 0);
         assert!(s.ratings().puzzles.is_empty());
         assert!(

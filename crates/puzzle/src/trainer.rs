@@ -1,10 +1,13 @@
 //! The puzzle trainer's rules, written once for every front end (the TUI's puzzles mode and, through
 //! the wasm bindings, the web app's Puzzles page):
 //!
-//! - **Which puzzle next** ([`next_index`]): round the set from the puzzle after the current one
-//!   (from the first when the trainer opens), the first puzzle that has the theme filter's theme
-//!   and is not yet rated; when every such puzzle is rated, the next one that has the theme. The
-//!   current puzzle is served again only when it is the only one with the theme.
+//! - **Which puzzle next** ([`next_index`]): of the puzzles that have the theme filter's theme and
+//!   are not yet rated, the one whose difficulty is nearest the player's rating (a new player,
+//!   1500, meets puzzles near 1500 first, not the set's first puzzle whatever its difficulty); among
+//!   equally near ones, the first rounding the set from the puzzle after the current one (from the
+//!   first when the trainer opens). When every such puzzle is rated, the next one that has the
+//!   theme in that round. The current puzzle is served again only when it is the only one with
+//!   the theme.
 //! - **Rated once** ([`PuzzleTrainer::play`], [`PuzzleTrainer::hint`],
 //!   [`PuzzleTrainer::give_up`]): an attempt is rated as soon as its result is known — the first
 //!   wrong move, the first hint or giving up is a loss, a solve with neither (in every try of the
@@ -28,15 +31,17 @@ use std::collections::BTreeSet;
 use std::fmt;
 
 /// The puzzle to serve in `set` after the puzzle `from` (`None`: from the start of the set), with
-/// the theme filter `theme` (`None`: every puzzle), where `is_rated` says which puzzles were rated:
-/// round the set, the first puzzle with the theme that is not rated and is not `from`; else the
-/// first other puzzle with the theme; else `from` itself when it has the theme. `None` when no
-/// puzzle has the theme.
+/// the theme filter `theme` (`None`: every puzzle), where `is_rated` says which puzzles were rated
+/// and `rating` is the player's rating (Glicko-2 points): of the puzzles with the theme that are not
+/// rated and are not `from`, the one whose difficulty is nearest `rating` (equally near: the first
+/// rounding the set from the puzzle after `from`); else the first other puzzle with the theme in
+/// that round; else `from` itself when it has the theme. `None` when no puzzle has the theme.
 pub fn next_index(
     set: &[Puzzle],
     from: Option<usize>,
     theme: Option<Theme>,
     is_rated: impl Fn(&str) -> bool,
+    rating: f64,
 ) -> Option<usize> {
     let n = set.len();
     let start = from.map_or(0, |f| f + 1);
@@ -45,9 +50,12 @@ pub fn next_index(
         .filter(|&i| theme.is_none_or(|t| set[i].themes.contains(&t)))
         .collect();
     let other = |i: &&usize| Some(**i) != from;
+    let distance = |i: usize| (f64::from(set[i].difficulty) - rating).abs();
+    // `min_by` keeps the first of equal elements: the round order breaks ties
     fits.iter()
         .filter(other)
-        .find(|&&i| !is_rated(&set[i].id))
+        .filter(|&&i| !is_rated(&set[i].id))
+        .min_by(|&&a, &&b| distance(a).total_cmp(&distance(b)))
         .or_else(|| fits.iter().find(other))
         .or_else(|| fits.first())
         .copied()
@@ -130,7 +138,7 @@ pub struct PuzzleTrainer {
 
 impl PuzzleTrainer {
     /// Open `set` at the puzzle `index`, or (`None`) at the first to serve with the theme filter
-    /// `theme` ([`next_index`] from the start). The streak is the stored one
+    /// `theme` ([`next_index`] from the start, near the player's rating in `ratings`). The streak is the stored one
     /// ([`PuzzleRatings::streak`]); `solved_ids` are the puzzles solved before that the ratings
     /// may not hold (the web app keeps them; empty for a trainer with only the ratings).
     ///
@@ -150,7 +158,7 @@ impl PuzzleTrainer {
         let is_rated = |id: &str| ratings.is_rated(id) || solved_ids.contains(id);
         let index = match index {
             Some(i) => i,
-            None => next_index(&set, None, theme, is_rated)
+            None => next_index(&set, None, theme, is_rated, ratings.player.rating)
                 .ok_or(theme.map_or(TrainerError::Empty, TrainerError::NoTheme))?,
         };
         let session = Self::session_of(&set, index)?;
@@ -237,7 +245,7 @@ impl PuzzleTrainer {
     }
 
     /// Go on to the next puzzle with the theme filter `theme` ([`next_index`] after the current
-    /// one). Leaving a puzzle neither finished nor rated counts it as tried and ends the streak
+    /// one, near the player's rating in `ratings`). Leaving a puzzle neither finished nor rated counts it as tried and ends the streak
     /// (also in `ratings`).
     ///
     /// # Errors
@@ -253,9 +261,14 @@ impl PuzzleTrainer {
             self.streak = 0;
             ratings.streak = 0;
         }
-        let index = next_index(&self.set, Some(self.index), theme, |id| {
-            self.is_rated(ratings, id)
-        })
+        let rating = ratings.player.rating;
+        let index = next_index(
+            &self.set,
+            Some(self.index),
+            theme,
+            |id| self.is_rated(ratings, id),
+            rating,
+        )
         .ok_or(theme.map_or(TrainerError::Empty, TrainerError::NoTheme))?;
         self.start(index, ratings)
     }
@@ -384,26 +397,91 @@ mod tests {
         let s = set();
         let none = |_: &str| false;
         // From the start; after the current one; round the set.
-        assert_eq!(next_index(&s, None, None, none), Some(0));
-        assert_eq!(next_index(&s, Some(0), None, none), Some(1));
-        assert_eq!(next_index(&s, Some(3), None, none), Some(0));
+        assert_eq!(next_index(&s, None, None, none, 1500.0), Some(0));
+        assert_eq!(next_index(&s, Some(0), None, none, 1500.0), Some(1));
+        assert_eq!(next_index(&s, Some(3), None, none, 1500.0), Some(0));
         // The theme filter: shots are 0 and 2.
-        assert_eq!(next_index(&s, Some(0), Some(Theme::Shot), none), Some(2));
-        assert_eq!(next_index(&s, Some(2), Some(Theme::Shot), none), Some(0));
+        assert_eq!(
+            next_index(&s, Some(0), Some(Theme::Shot), none, 1500.0),
+            Some(2)
+        );
+        assert_eq!(
+            next_index(&s, Some(2), Some(Theme::Shot), none, 1500.0),
+            Some(0)
+        );
         // Rated puzzles are passed over: from 0, b (1) is rated, so c (2).
         let b = |id: &str| id == "b";
-        assert_eq!(next_index(&s, Some(0), None, b), Some(2));
+        assert_eq!(next_index(&s, Some(0), None, b, 1500.0), Some(2));
         // All rated: the next one with the theme all the same.
         let all = |_: &str| true;
-        assert_eq!(next_index(&s, Some(1), Some(Theme::Ending), all), Some(3));
+        assert_eq!(
+            next_index(&s, Some(1), Some(Theme::Ending), all, 1500.0),
+            Some(3)
+        );
         // The current puzzle is not served again while another has the theme, even rated.
         let but_a = |id: &str| id != "a";
-        assert_eq!(next_index(&s, Some(0), Some(Theme::Shot), but_a), Some(2));
+        assert_eq!(
+            next_index(&s, Some(0), Some(Theme::Shot), but_a, 1500.0),
+            Some(2)
+        );
         // ... and is when it is the only one with the theme.
         let one = vec![shot("a", &[Theme::Shot]), shot("b", &[])];
-        assert_eq!(next_index(&one, Some(0), Some(Theme::Shot), none), Some(0));
-        assert_eq!(next_index(&one, None, Some(Theme::MultiJump), none), None);
-        assert_eq!(next_index(&[], None, None, none), None);
+        assert_eq!(
+            next_index(&one, Some(0), Some(Theme::Shot), none, 1500.0),
+            Some(0)
+        );
+        assert_eq!(
+            next_index(&one, None, Some(Theme::MultiJump), none, 1500.0),
+            None
+        );
+        assert_eq!(next_index(&[], None, None, none, 1500.0), None);
+    }
+
+    /// A puzzle `id` of difficulty `difficulty` (the shot of [`shot`], themed a shot).
+    fn rated_at(id: &str, difficulty: u32) -> Puzzle {
+        Puzzle {
+            difficulty,
+            ..shot(id, &[Theme::Shot])
+        }
+    }
+
+    #[test]
+    fn the_next_puzzle_is_the_unrated_one_nearest_the_players_rating() {
+        // The committed American set opens with puzzles of 2300 and 2000: a new player (1500)
+        // must not meet them first.
+        let s = vec![
+            rated_at("p2300", 2300),
+            rated_at("p2000", 2000),
+            rated_at("p1600", 1600),
+            rated_at("p1500", 1500),
+            rated_at("p1200", 1200),
+        ];
+        let none = |_: &str| false;
+        assert_eq!(next_index(&s, None, None, none, 1500.0), Some(3));
+        // A stronger player gets harder puzzles, a weaker one easier.
+        assert_eq!(next_index(&s, None, None, none, 2100.0), Some(1));
+        assert_eq!(next_index(&s, None, None, none, 2500.0), Some(0));
+        assert_eq!(next_index(&s, None, None, none, 900.0), Some(4));
+        // Equally near (1550: 1600 and 1500 are both 50 away): the first after `from` in the round.
+        assert_eq!(next_index(&s, None, None, none, 1550.0), Some(2));
+        assert_eq!(next_index(&s, Some(2), None, none, 1550.0), Some(3));
+        // The current puzzle and the rated ones are passed over: the next nearest.
+        assert_eq!(next_index(&s, Some(3), None, none, 1500.0), Some(2));
+        let rated = |id: &str| id == "p1500" || id == "p1600";
+        assert_eq!(next_index(&s, None, None, rated, 1500.0), Some(4));
+        // All rated: the round order, as before.
+        assert_eq!(next_index(&s, Some(3), None, |_| true, 1500.0), Some(4));
+
+        // The trainer serves the new player the 1500 puzzle first; failing it lowers the
+        // rating, and the next one served is the nearest to the new rating (1200 rather than
+        // 1600 once the rating is below 1400).
+        let mut r = PuzzleRatings::default();
+        let mut t = PuzzleTrainer::open(s.clone(), None, None, &r, BTreeSet::new()).unwrap();
+        assert_eq!(t.puzzle().id, "p1500");
+        assert_eq!(t.give_up(&mut r).len(), 3);
+        assert!(r.player.rating < 1400.0, "{}", r.player.rating);
+        t.next(None, &mut r).unwrap();
+        assert_eq!(t.puzzle().id, "p1200");
     }
 
     #[test]

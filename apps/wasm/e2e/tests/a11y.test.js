@@ -1,6 +1,7 @@
 // Keyboard and screen readers (issue 13): moves typed as text ("11-15", "6>10", "x14") read by the
 // wasm move reader, the board's squares focusable with names, moves announced in an aria-live
-// region, and an axe-core audit of the page (its findings count is printed; serious ones fail).
+// region, and an axe-core audit of the page (its findings count is printed; serious ones fail), also
+// with a refused typed move's error shown, in both themes.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
@@ -112,6 +113,25 @@ test("the board is playable with the keyboard alone: focus, arrows, Enter", asyn
   await screenshot(page, "80-keyboard");
   await page.context().close();
 });
+
+for (const theme of ["dark", "light"]) {
+  test(`axe-core audit with a refused typed move shown (${theme} theme): #move-error is readable`, async () => {
+    const page = await newPage(browser, { width: 1280, height: 800 });
+    await openApp(page, server.url, "?mode=analysis&variant=american");
+    await page.selectOption("#theme-select", theme);
+    await page.waitForFunction((t) => document.documentElement.dataset.theme === t, theme);
+    // 1-5 is no move at the start: Black's man on 1 has no empty square ahead (5 and 6 are Black's)
+    await typeMove(page, "1-5");
+    await page.waitForSelector("#move-error:not([hidden])");
+    await page.addScriptTag({ path: AXE });
+    const result = await page.evaluate(async () => {
+      const r = await window.axe.run(document, { resultTypes: ["violations"] });
+      return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(" ")) }));
+    });
+    assert.deepEqual(result, [], `no axe-core findings with the move error shown (${theme})`);
+    await page.context().close();
+  });
+}
 
 for (const [name, q, size] of [
   ["play, 1280×800", "", { width: 1280, height: 800 }],

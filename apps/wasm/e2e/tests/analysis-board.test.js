@@ -1,5 +1,6 @@
 // The analysis board: ← / → after a click on a checkbox or a button, the status line at the shown
-// ply (and an imported PDN's result only at the end, as the PDN says it), a new variation kept out of
+// ply (and an imported PDN's result only at the end, as the PDN says it), a pasted game with an
+// illegal move opened up to it with the reader's warning, a new variation kept out of
 // the main column until promoted, a reproducible game review, and exports that keep their context
 // (event, players, level, review marks, result; the analysis link carries them).
 import { test } from "node:test";
@@ -140,6 +141,32 @@ function pdnMainLine(text) {
     .map((w) => w.replace(/^\d+\.(\.\.)?/, ""))
     .filter((w) => /^\d+([-x]\d+)+$/.test(w));
 }
+
+test("a pasted PDN with an illegal move opens up to that move, with the reader's warning naming it", async () => {
+  // Move 62 of this game, Black's 32-28, is illegal: before it Black has men on 16 and kings on 28
+  // and 29 (B:WK26,K27,K30:B16,K28,K29), so there is no piece on 32 to move. The 61 moves before
+  // it (122 plies) are legal.
+  const text = fs.readFileSync(path.join(repoRoot, "fuzz/corpus/pdn/tinsley-540.pdn"), "utf8");
+  const all = pdnMainLine(text);
+  assert.equal(all[122], "32-28", "the 123rd ply of the file is 32-28");
+  const page = await newPage(env.browser);
+  await openApp(page, env.server.url, "?mode=analysis&variant=american");
+  await importPdn(page, text);
+  // the squares of each move (the file writes some plain moves with an x, as 29x25)
+  const squaresOf = (moves) => moves.map((m) => m.replace(/x/g, "-"));
+  assert.deepEqual(squaresOf(await moveList(page)), squaresOf(all.slice(0, 122)), "the game up to the illegal move");
+  // the precise warning: game, line, move number and text, the position and its legal moves
+  await page.waitForSelector("#info-warning:not([hidden])");
+  const warning = await page.textContent("#info-warning");
+  assert.match(warning, /line 17:5, move 62 '32-28': illegal move in position B:WK26,K27,K30:B16,K28,K29; legal: 16-19, 16-20, 28-24, 28-32, 29-25/);
+  assert.match(await page.textContent("#toast"), /Game 1 stops early: .*move 62 '32-28': illegal move/);
+  assert.equal(await page.textContent(".player-bar.black .player-name"), "AA Long");
+  // the PDN's 0-1 is not shown as the result of a game that stops early
+  assert.doesNotMatch(await page.textContent("#info-event"), /0-1/);
+  await screenshot(page, "analysis-pdn-stops-early");
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
 
 test("a new variation stays out of the main column until Make main line; screen and PDN agree", async () => {
   const page = await newPage(env.browser);

@@ -441,6 +441,38 @@ test("confirm online moves (off by default): the move is shown with Confirm / Ca
   }
 });
 
+test("a premove goes through on the player's turn without Confirm, even with Confirm online moves: Always", async (t) => {
+  if (!BIN) return t.skip("CROWN_SERVER_BIN is not set");
+  const a = await newPage(env.browser, { width: 1280, height: 800 });
+  const b = await newPage(env.browser, { width: 1280, height: 800 });
+  await friendGame(a, b);
+  const serverPly = (p) => p.evaluate(async () => (await (await fetch(`api/games/${window.crownApp.online().gameId}`)).json()).ply);
+  await a.selectOption("#confirm-moves", "always");
+  // a move on the player's own turn still waits for Confirm
+  await clickSquare(a, 11);
+  await clickSquare(a, 15);
+  await a.waitForSelector("#move-confirm:not([hidden])");
+  await a.click("#move-confirm-ok");
+  await waitMoves(b, 1);
+  // while White is to move, Black enters the premove 9-13
+  await clickSquare(a, 9);
+  await clickSquare(a, 13);
+  await a.waitForSelector("#premove:not([hidden])");
+  assert.equal(await a.textContent("#premove-text"), "Premove: 9-13");
+  // White plays 24-20 (no jump for Black after it): the premove is legal and is sent at once
+  await clickSquare(b, 24);
+  await clickSquare(b, 20);
+  await waitMoves(b, 3);
+  assert.deepEqual(await moveList(b), ["11-15", "24-20", "9-13"]);
+  assert.equal(await serverPly(a), 3, "the premove reached the server");
+  assert.equal(await a.isHidden("#move-confirm"), true, "no Confirm asked for the premove");
+  assert.doesNotMatch(await a.textContent("#status"), /Confirm your move/);
+  for (const p of [a, b]) {
+    assert.deepEqual(p.errors, []);
+    await p.context().close();
+  }
+});
+
 test("an aborted online game offers Rematch; the opponent accepts it", async (t) => {
   if (!BIN) return t.skip("CROWN_SERVER_BIN is not set");
   const a = await newPage(env.browser);

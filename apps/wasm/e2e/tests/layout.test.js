@@ -1,7 +1,8 @@
 // Layout and look (issue 13): 1280×800 without scrolling, board and panel side by side on a
 // landscape phone (844×390), square numbers that never overlap a piece, light/dark theme following
 // the system with a switch, two board and piece themes, all remembered after a reload; the top bar
-// (four mode buttons and the sound switch) in one row at every width.
+// (four mode buttons and the sound switch) in one row at every width; no empty box on a new analysis
+// board at 390 px.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { startServer, launch, newPage, openApp, screenshot } from "./harness.js";
@@ -136,4 +137,31 @@ test("light/dark theme follows the system, can be switched; board and pieces the
   assert.equal(await bg(), "rgb(243, 241, 236)");
   await screenshot(page, "73-theme-light");
   await context.close();
+});
+
+test("390×844: a new analysis board shows no empty box before its controls; the graph and move list come with the first move", async () => {
+  const page = await newPage(browser, { width: 390, height: 844, mobile: true });
+  await openApp(page, server.url, "?mode=analysis&variant=american");
+  // every box of the panel on screen has something in it: text, a control, or a drawing
+  const emptyBoxes = () =>
+    page.evaluate(() =>
+      ["#eval-box", "#graph-box", "#game-info", ".movelist-wrap", "#tree-tools", ".nav-buttons", "#move-form"]
+        .map((sel) => document.querySelector(sel))
+        .filter((e) => e && e.getClientRects().length > 0 && e.getBoundingClientRect().height > 0)
+        .filter((e) => !e.innerText.trim() && !e.querySelector("button, input, select, textarea, svg *"))
+        .map((e) => e.id || e.className),
+    );
+  assert.deepEqual(await emptyBoxes(), [], "no empty box on a new analysis board");
+  assert.equal(await page.isVisible("#graph-box"), false, "no graph of a line of one position");
+  assert.equal(await page.isVisible(".movelist-wrap"), false, "no empty move list");
+  await screenshot(page, "74-analysis-new-390x844");
+  // the first move: the move list and the graph appear, with content
+  await page.fill("#move-input", "11-15");
+  await page.press("#move-input", "Enter");
+  await page.waitForFunction(() => document.querySelectorAll("#movelist .mv:not(.empty)").length === 1);
+  assert.equal(await page.isVisible(".movelist-wrap"), true);
+  assert.equal(await page.isVisible("#graph-box"), true);
+  await page.waitForFunction(() => document.querySelector("#eval-graph").dataset.points === "2", null, { timeout: 60000 });
+  assert.deepEqual(await emptyBoxes(), [], "no empty box after the first move");
+  await page.context().close();
 });

@@ -145,6 +145,30 @@ test("online game kept apart from local play; names on the boards and in PDN; ch
   }
 });
 
+test("one name for the game: the lobby and My games say American checkers, as the board's title does", async (t) => {
+  if (!BIN) return t.skip("CROWN_SERVER_BIN is not set");
+  const a = await newPage(browser);
+  await openApp(a, server.url);
+  const link = await createGame(a, { variant: "american", clock: "180+2", name: "Ann", opponent: "seek" });
+  const id = new URL(link).pathname.split("/").pop();
+  // the board's title names the game
+  assert.match(await a.textContent("#game-title"), /^American checkers · /);
+  const b = await newPage(browser);
+  await openApp(b, server.url);
+  await b.click("#mode-online");
+  const seek = `#lobby-list .seek[data-id="${id}"] .seek-what`;
+  await b.waitForSelector(seek);
+  assert.match(await b.textContent(seek), /^American checkers · 3\+2/);
+  // My games (A's seats): the same name
+  await a.click("#online-lobby");
+  await a.waitForSelector(`#my-games .my-game[data-id="${id}"]`);
+  assert.match(await a.textContent(`#my-games .my-game[data-id="${id}"]`), /^American checkers /);
+  for (const p of [a, b]) {
+    assert.deepEqual(p.errors, []);
+    await p.context().close();
+  }
+});
+
 test("lobby seek with a custom clock, draw decline, takeback, resign, rematch, my games, cancel", async (t) => {
   if (!BIN) return t.skip("CROWN_SERVER_BIN is not set");
   const a = await newPage(browser);

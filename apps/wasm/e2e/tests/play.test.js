@@ -244,13 +244,21 @@ test("analysis shows a live evaluation and principal variation; PDN paste opens 
   assert.deepEqual(await moveList(page), ["9-14", "22-17", "11-15"]);
   // a result the board does not show is kept (read as a resignation)
   assert.match(await page.textContent("#movelist"), /0-1/);
-  // a bad PDN gives a message naming the move
+  // a PDN with an illegal move (22-13: White's man on 22 cannot reach 13) opens up to it, with a
+  // message naming the move
   await page.click("#pdn-import");
   await page.fill("#pdn-text", '[GameType "21"]\n\n1. 11-15 22-13 *\n');
   await page.click("#pdn-ok");
-  await page.waitForSelector("#pdn-error:not([hidden])");
-  assert.match(await page.textContent("#pdn-error"), /22-13/);
+  await page.waitForSelector("#info-warning:not([hidden])");
+  assert.match(await page.textContent("#info-warning"), /'22-13': illegal move/);
+  assert.deepEqual(await moveList(page), ["11-15"]);
   await screenshot(page, "31-pdn-error");
+  // a text that is no PDN game still stays in the dialog with the reader's message
+  await page.click("#pdn-import");
+  await page.fill("#pdn-text", "no game here");
+  await page.click("#pdn-ok");
+  await page.waitForSelector("#pdn-error:not([hidden])");
+  assert.ok((await page.textContent("#pdn-error")).length > 0);
   await page.context().close();
 });
 

@@ -1,8 +1,9 @@
 // The Puzzles page (issue 25): a puzzle solved by clicking the board as a player would (the
 // solution read here from the committed crates/puzzle/puzzles/american.jsonl, not from the page), the
 // forced replies played by the page, "Solved" and the Glicko-2 rating up; a wrong legal move
-// refuted (text and arrows) and the rating down; the rating kept over a reload (localStorage);
-// an axe-core audit of the page.
+// refuted (text and arrows: said to be the refutation, not the answer) and the rating down; the
+// rating kept over a reload (localStorage); puzzles served near the player's rating; an axe-core
+// audit of the page.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -18,6 +19,25 @@ const PUZZLES = fs
   .split("\n")
   .filter((l) => l.trim())
   .map((l) => JSON.parse(l));
+
+/**
+ * The trainer's rule (docs/puzzles.md) over the file: of the puzzles not in `rated` other than
+ * index `from` (-1: none), the one whose difficulty is nearest `rating`; equally near ones in file
+ * order from after `from`.
+ */
+function nearestUnrated(rating, from, rated = new Set()) {
+  let best = null;
+  for (let k = 1; k <= PUZZLES.length; k++) {
+    const i = (from + k) % PUZZLES.length;
+    if (i === from || rated.has(PUZZLES[i].id)) continue;
+    const d = Math.abs(PUZZLES[i].difficulty - rating);
+    if (best === null || d < best.d) best = { i, d };
+  }
+  return best.i;
+}
+
+/** The player's exact puzzle rating on the page. */
+const exactRating = (page) => page.evaluate(() => window.crownApp.state.puzzle.rating.rating);
 
 /** The squares a move text names (`27-23`, `19x26`, `11x18x25`). */
 const squares = (text) => text.split(/[-x]/).map(Number);
@@ -130,6 +150,11 @@ test("solve a puzzle by clicking, fail the next with a wrong move, the rating su
   // the refutation: the engine's answer as text, and arrows on the board (the wrong move, the answer)
   const refutation = await page.evaluate(() => window.crownApp.state.puzzle.feedback.refutation);
   assert.ok(refutation && said.includes(refutation), `${said} names the refutation ${refutation}`);
+  // ... as the opponent's refutation, not as the answer to the puzzle: every other move of a win
+  // puzzle fails to win, of a draw save loses (docs/puzzles.md); the solution is not given away
+  const how = fail.goal === "win" ? "it does not win against" : "it loses to";
+  assert.equal(said, `${wrong.text} is not the move: ${how} ${refutation}.`);
+  assert.doesNotMatch(said, /answer|solution/i, "the refutation is not called the answer");
   assert.ok((await page.$$("#board line.arrow")).length >= 2, "the wrong move and the answer drawn as arrows");
   // the board stays at the puzzle position: no move was played
   assert.equal(await page.evaluate(() => window.crownApp.state.history.length), 0);
@@ -169,15 +194,25 @@ test("keyboard: the Puzzles page is reached and its buttons used with the keyboa
   await page.keyboard.press("Enter");
   await waitForPuzzle(page);
   const first = await page.getAttribute("#puzzle-info", "data-puzzle");
-  // the first puzzle of the file is served first to a new player
-  assert.equal(first, PUZZLES[0].id);
+  // a new player (1500) is served a puzzle near 1500 first, not the file's first (2300)
+  const near = PUZZLES[nearestUnrated(1500, -1)];
+  assert.equal(near.difficulty, 1500, "the American set has puzzles of 1500");
+  assert.equal(first, near.id);
+  assert.match(await page.textContent("#puzzle-info"), / · difficulty 1500 · /);
   await page.focus("#puzzle-hint");
   await page.keyboard.press("Enter");
   await page.waitForSelector('#puzzle-feedback[data-kind="hint"]');
-  const from = squares(PUZZLES[0].solution[0])[0];
+  const from = squares(near.solution[0])[0];
   assert.equal(await page.textContent("#puzzle-feedback"), `Hint: move the piece on ${from}.`);
   await page.keyboard.press("Enter");
-  await page.waitForFunction((t) => document.querySelector("#puzzle-feedback").textContent === `Hint: ${t}.`, PUZZLES[0].solution[0]);
+  await page.waitForFunction((t) => document.querySelector("#puzzle-feedback").textContent === `Hint: ${t}.`, near.solution[0]);
+  // the hints rated the puzzle a loss: the next one served is the unrated one nearest the new rating
+  const r = await exactRating(page);
+  assert.ok(r < 1500, `the hint is a loss (${r})`);
+  await page.click("#puzzle-next");
+  const nextIndex = nearestUnrated(r, PUZZLES.indexOf(near), new Set([near.id]));
+  await waitForPuzzle(page, PUZZLES[nextIndex].id);
+  assert.ok(PUZZLES[nextIndex].difficulty < 1500, `an easier puzzle after a loss (${PUZZLES[nextIndex].difficulty})`);
   // the theme filter: every puzzle served has the theme
   await page.selectOption("#puzzle-theme", "multi-jump");
   await page.waitForFunction(() => window.crownApp.state.puzzle.theme === "multi-jump" && window.crownApp.state.puzzle.puzzle);
@@ -203,16 +238,22 @@ test("a puzzle rated before is not rated again: no rating farming by reopening i
   assert.equal(await shownRating(page), r1, "the rating is unchanged");
   assert.equal(await page.getAttribute("#puzzle-rating", "data-streak"), "1", "the streak is unchanged");
   // a wrong move rates puzzle 3 (a loss); Next from puzzle 0 serves the puzzles not rated yet
-  // first: 1 (solved) and 3 (failed) are passed over
+  // first, nearest the rating: 1 (solved) and 3 (failed) are passed over
   await openPuzzle(page, PUZZLES[3].id);
   await playWrongMove(page);
   const r2 = await shownRating(page);
   assert.ok(r2 < r1, `the wrong move is rated (${r1} → ${r2})`);
   await openPuzzle(page, PUZZLES[0].id);
+  const rated = new Set([PUZZLES[1].id, PUZZLES[3].id]);
+  const exact = await exactRating(page);
+  const n1 = nearestUnrated(exact, 0, rated);
   await page.click("#puzzle-next");
-  await waitForPuzzle(page, PUZZLES[2].id);
+  await waitForPuzzle(page, PUZZLES[n1].id);
+  // leaving a puzzle unfinished rates nothing: the same rating picks the next
+  const n2 = nearestUnrated(exact, n1, rated);
   await page.click("#puzzle-next");
-  await waitForPuzzle(page, PUZZLES[4].id);
+  await waitForPuzzle(page, PUZZLES[n2].id);
+  assert.ok(![1, 3].includes(n1) && ![1, 3].includes(n2), `rated puzzles passed over (${n1}, ${n2})`);
   // and a failed puzzle reopened and solved is not rated as a win
   await openPuzzle(page, PUZZLES[3].id);
   await solveByClicks(page, PUZZLES[3]);

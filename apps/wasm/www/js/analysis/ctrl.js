@@ -500,7 +500,8 @@ export class AnalysisCtrl {
   renderGraph(active = this.app.mode === "analysis") {
     const t = this.table;
     const box = $("graph-box");
-    const on = active && this.engine.available !== false && !this.currentReview();
+    // a line of one position has no curve: no empty graph bar before the first move
+    const on = active && this.engine.available !== false && !this.currentReview() && t.history.length > 0;
     box.hidden = !on;
     if (!on) {
       this.graph.stop();

@@ -96,13 +96,20 @@ export class PdnImport {
 
   /**
    * Open game `index` (1-based) of a PDN text on the analysis board, with its tree and tags;
-   * `number` is its number in the file it came from (a chunk of a big file, see picker.js).
+   * `number` is its number in the file it came from (a chunk of a big file, see picker.js). A main
+   * line with an illegal move is opened up to that move, with a warning that names it.
    */
   openGame(text, index, count, number = index) {
     const crown = this.crown;
     const ctrl = this.ctrl;
     const t = ctrl.table;
-    const g = typeof crown.Game.fromPdnGame === "function" ? crown.Game.fromPdnGame(text, index) : crown.Game.fromPdn(text);
+    // the main line up to an illegal move, if any (pdnTree's error names it, said below)
+    const g =
+      typeof crown.Game.fromPdnGamePrefix === "function"
+        ? crown.Game.fromPdnGamePrefix(text, index)
+        : typeof crown.Game.fromPdnGame === "function"
+          ? crown.Game.fromPdnGame(text, index)
+          : crown.Game.fromPdn(text);
     ctrl.engine.stop();
     ctrl.app.setMode("analysis", { keepGame: true });
     t.set(g, g.variant());

@@ -164,6 +164,10 @@ export function renderGameInfo(info, mainGame) {
   const result = o ? o.result : "*";
   $("info-event").textContent = [t("Event"), t("Site"), t("Date"), result].filter(Boolean).join(" · ");
   $("info-number").textContent = info.count > 1 ? `Game ${info.index} of ${info.count}` : "";
+  // a main line cut at an illegal move: the reader's warning, naming the move, stays in sight
+  const warn = $("info-warning");
+  warn.hidden = !info.error;
+  warn.textContent = info.error ? `The game stops early: ${info.error}` : "";
 }
 
 /** "Make main line" and "Delete variation" (`shown`: the tools are on; `inVariation`: buttons on). */

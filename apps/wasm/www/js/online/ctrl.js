@@ -55,8 +55,9 @@ export class OnlineCtrl {
       premoveArrow: (a) => {
         if (active()) app.board.setArrows(a ? [a] : []);
       },
+      // a premove played on the player's turn: already a decision, sent without Confirm
       playMove: (m) => {
-        if (active() && this.table.viewPly == null) app.onBoardMove(m);
+        if (active() && this.table.viewPly == null) this.onBoardMove(m, { premove: true });
       },
     };
   }
@@ -166,9 +167,10 @@ export class OnlineCtrl {
 
   /**
    * A move on the board: sent to the server, shown to be confirmed first (the option), or kept as a
-   * premove while the opponent is to move.
+   * premove while the opponent is to move. A premove played on the player's turn (`premove`) is
+   * sent at once whatever the option says: it was decided when it was entered (as on lichess).
    */
-  onBoardMove(m) {
+  onBoardMove(m, { premove = false } = {}) {
     const g = this.table.game;
     if (this.confirming) return;
     if (!this.client.canMove(g.sideToMove())) {
@@ -177,7 +179,7 @@ export class OnlineCtrl {
       return;
     }
     const v = this.client.view;
-    if (this.app.options.confirmMove(!!(v && v.clock))) {
+    if (!premove && this.app.options.confirmMove(!!(v && v.clock))) {
       this.#askConfirm(m);
       return;
     }

@@ -1,12 +1,10 @@
 // The lobby of public seeks (GET /api/lobby; accept = join) and "My games": the games this browser
 // holds a seat of (the seat tokens kept in localStorage by api.js).
 
-import { $, cap } from "../shared/util.js";
+import { $, cap, VARIANT_NAMES } from "../shared/util.js";
 import { timeControlText } from "../shared/clock.js";
 import { leaderboardHref, playerLink, ratingText } from "../shared/rating.js";
 import { accountName } from "../account/ctrl.js";
-
-const VARIANTS = { american: "Checkers", pool: "Pool checkers", impasse: "Impasse" };
 
 /** The seats this browser holds: [{id, color, variant, at}], newest first. */
 export function mySeats() {
@@ -74,7 +72,7 @@ export class Lobby {
       li.dataset.id = s.id;
       const what = document.createElement("span");
       what.className = "seek-what";
-      what.textContent = `${VARIANTS[s.variant] || s.variant} · ${timeControlText(s.time_control)}${s.setup ? " · set-up position" : ""}`;
+      what.textContent = `${VARIANT_NAMES[s.variant] || s.variant} · ${timeControlText(s.time_control)}${s.setup ? " · set-up position" : ""}`;
       // rated or casual, as lidraughts and lichess mark their seeks
       const kind = document.createElement("span");
       kind.className = `seek-kind${s.rated ? " rated" : ""}`;
@@ -128,7 +126,7 @@ export class Lobby {
       b.className = "my-game" + (s.id === this.myId ? " current" : "");
       b.dataset.id = s.id;
       const when = s.at ? new Date(s.at).toLocaleString() : "";
-      b.textContent = `${VARIANTS[s.variant] || "Game"} ${s.id.slice(0, 6)} · ${cap(s.color || "?")} ${when ? "· " + when : ""}`;
+      b.textContent = `${VARIANT_NAMES[s.variant] || "Game"} ${s.id.slice(0, 6)} · ${cap(s.color || "?")} ${when ? "· " + when : ""}`;
       b.addEventListener("click", () => this.openGame(s.id));
       li.appendChild(b);
       list.appendChild(li);

@@ -2,8 +2,9 @@
 // one puzzle after another, on its own table. The puzzle logic and the trainer's rules are the wasm
 // PuzzleTrainer (crown-puzzle's PuzzleTrainer, the one the TUI uses): the player's move is checked
 // there; the right move gets the opponent's forced reply, a wrong one the engine's refutation
-// (shown as arrows and text). The trainer rates each attempt once (Glicko-2), keeps the streak and
-// picks the next puzzle (not yet rated first); its state is kept in localStorage.
+// (shown as arrows and text, said to be the refutation: the solution is shown only on Give up).
+// The trainer rates each attempt once (Glicko-2), keeps the streak and picks the next puzzle (not
+// yet rated and nearest the player's rating first); its state is kept in localStorage.
 
 import { cap, other } from "../shared/util.js";
 import { Table } from "../shared/table.js";
@@ -15,6 +16,18 @@ export const REPLY_DELAY_MS = 350;
 
 /** The colours of the arrows: the wrong move, the refutation, a hint or the solution. */
 const ARROW = { wrong: "#c0392b", refute: "#e67e22", hint: "#2e7d32" };
+
+/**
+ * What a wrong move `played` is told: the engine's `line` after it is the opponent's refutation,
+ * never the solution (that is shown only on Give up). Every other move of a draw-save puzzle loses;
+ * every other move of a win puzzle fails to win (docs/puzzles.md).
+ */
+export function wrongText(played, line, goal) {
+  if (!line) return `${played} is not the move.`;
+  return goal === "win"
+    ? `${played} is not the move: it does not win against ${line}.`
+    : `${played} is not the move: it loses to ${line}.`;
+}
 
 /** The puzzles page. */
 export class PuzzlesCtrl {
@@ -155,13 +168,7 @@ export class PuzzlesCtrl {
         const r = ans.refutation[0];
         this.arrows.push({ from: r.from, to: r.to, color: ARROW.refute });
       }
-      this.feedback = {
-        kind: "wrong",
-        text: line
-          ? `${ans.played.text} is not the move: the answer is ${line}.`
-          : `${ans.played.text} is not the move.`,
-        refutation: line,
-      };
+      this.feedback = { kind: "wrong", text: wrongText(ans.played.text, line, this.puzzle.goal), refutation: line };
       this.app.refresh();
       return;
     }

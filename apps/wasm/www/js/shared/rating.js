@@ -3,11 +3,13 @@
 // player's page (?mode=player&name=…, opened by players/ctrl.js). A game's speed comes from the
 // server (`Speed::of` in crown-server), never computed here.
 
+import { VARIANT_NAMES } from "./util.js";
+
 /** The speeds of rated games, fastest first, with their names. */
 export const SPEEDS = { bullet: "Bullet", blitz: "Blitz", rapid: "Rapid", classical: "Classical" };
 
-/** The games' names on the rating pages. */
-export const GAMES = { american: "American checkers", pool: "Pool checkers", impasse: "Impasse" };
+/** The games' names on the rating pages: the one name each game has everywhere (util.js). */
+export const GAMES = VARIANT_NAMES;
 
 /** A rating as shown: rounded, with "?" while `provisional` ("1500?"); "" without a rating. */
 export function ratingText(rating, provisional) {

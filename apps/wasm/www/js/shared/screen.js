@@ -85,6 +85,8 @@ export function renderMoveList(table, { marks, extras, goto, line = null }) {
     li.appendChild(r);
     list.appendChild(li);
   }
+  // no move yet: the box is marked empty (hidden where the panel is under the board, style.css)
+  list.parentElement.classList.toggle("empty", list.childElementCount === 0);
   const curEl = list.querySelector(".mv.current, .vmove.current");
   if (curEl) curEl.scrollIntoView({ block: "nearest" });
   else list.parentElement.scrollTop = cur === 0 ? 0 : list.parentElement.scrollHeight;
