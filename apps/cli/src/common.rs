@@ -408,3 +408,33 @@ mod tests {
         assert!(shown.contains("impasse"), "{shown}");
     }
 }
+
+/// The network of `--network FILE` for evaluation `eval`: read and checked when given; needed
+/// exactly when `eval` is `network`.
+///
+/// # Errors
+/// `--eval network` without `--network`, `--network` with another evaluation, an unreadable file,
+/// or a malformed one (the message names the file and what is wrong).
+pub fn read_network(
+    path: Option<&Path>,
+    eval: Option<crown_ai::eval::EvalKind>,
+) -> Result<Option<Arc<crown_ai::eval::network::Network>>, CliError> {
+    let network = eval == Some(crown_ai::eval::EvalKind::Network);
+    match path {
+        None if network => Err(CliError(
+            "--eval network needs --network FILE (a network written by tools/train/nnue.py)".into(),
+        )),
+        None => Ok(None),
+        Some(p) if !network => Err(CliError(format!(
+            "--network {} is only used with --eval network",
+            p.display()
+        ))),
+        Some(p) => {
+            let bytes = std::fs::read(p)
+                .map_err(|e| CliError(format!("reading network {}: {e}", p.display())))?;
+            crown_ai::eval::network::Network::from_bytes(&bytes)
+                .map(|n| Some(Arc::new(n)))
+                .map_err(|e| CliError(format!("{}: {e}", p.display())))
+        }
+    }
+}

@@ -14,7 +14,7 @@ pub(super) struct Spec {
     pub(super) clock: Option<Clock>,
     /// Use the endgame databases (`egdb=1`, the default).
     pub(super) egdb: bool,
-    /// Evaluation (`eval=classic|trained`); `None` = the game's default.
+    /// Evaluation (`eval=classic|trained|network`); `None` = the game's default.
     pub(super) eval: Option<crown_ai::eval::EvalKind>,
     /// Search switches (the keys of [`SearchTweaks::KEYS`]); unset ones keep the game's default.
     pub(super) tweaks: SearchTweaks,
@@ -23,6 +23,8 @@ pub(super) struct Spec {
     /// Trained weights read from `weights=FILE`, used instead of the evaluation in games of their
     /// variant.
     pub(super) weights: Option<Arc<crown_ai::trained::Weights>>,
+    /// The network read from `network=FILE` (with `eval=network`, which it implies).
+    pub(super) network: Option<Arc<crown_ai::eval::network::Network>>,
     /// The keys the spec gives, in order (each at most once).
     pub(super) keys: Vec<String>,
 }
@@ -50,6 +52,7 @@ pub(super) fn parse_spec(
     let mut tweaks = SearchTweaks::default();
     let mut book = None;
     let mut weights = None;
+    let mut network = None;
     let mut keys: Vec<String> = Vec::new();
     if text.split(',').all(|p| p.trim().is_empty()) {
         return Err(CliError(format!(
@@ -97,6 +100,12 @@ pub(super) fn parse_spec(
             weights = Some(Arc::new(w));
             continue;
         }
+        if k == "network" {
+            let path = (!v.is_empty()).then(|| std::path::Path::new(v));
+            network = crate::common::read_network(path, Some(crown_ai::eval::EvalKind::Network))
+                .map_err(|e| CliError(format!("engine spec '{text}': {}", e.0)))?;
+            continue;
+        }
         let n: u64 = v
             .parse()
             .map_err(|_| CliError(format!("engine spec '{text}': '{v}' is not a number")))?;
@@ -126,7 +135,7 @@ pub(super) fn parse_spec(
             _ => {
                 tweaks.set(k, n).map_err(|e| match e {
                     TweakError::UnknownKey(_) => CliError(format!(
-                        "engine spec '{text}': unknown key '{k}' (level, depth, movetime, nodes, hash, threads, time, inc, egdb, eval, {}, book, weights)",
+                        "engine spec '{text}': unknown key '{k}' (level, depth, movetime, nodes, hash, threads, time, inc, egdb, eval, {}, book, weights, network)",
                         tweak_keys().join(", ")
                     )),
                     e => CliError(format!("engine spec '{text}': {e}")),
@@ -143,6 +152,22 @@ pub(super) fn parse_spec(
         return Err(CliError(format!(
             "engine spec '{text}': eval=classic and weights= contradict each other (the weights replace the evaluation)"
         )));
+    }
+    if network.is_none() && eval == Some(crown_ai::eval::EvalKind::Network) {
+        return Err(CliError(format!(
+            "engine spec '{text}': eval=network needs network=FILE (a network written by tools/train/nnue.py)"
+        )));
+    }
+    if network.is_some() {
+        match eval {
+            None => eval = Some(crown_ai::eval::EvalKind::Network),
+            Some(crown_ai::eval::EvalKind::Network) => {}
+            Some(_) => {
+                return Err(CliError(format!(
+                    "engine spec '{text}': network= goes with eval=network only"
+                )))
+            }
+        }
     }
     if let Some(cap) = movetime {
         limits.movetime_ms = Some(limits.movetime_ms.map_or(cap, |m| m.min(cap)));
@@ -167,6 +192,7 @@ pub(super) fn parse_spec(
         tweaks,
         book,
         weights,
+        network,
         keys,
     })
 }
@@ -180,7 +206,7 @@ fn tweak_keys() -> Vec<&'static str> {
 /// `set-param`: the evaluation, the weights and every search switch), so that an engine B given by
 /// `--engine-b-bin` cannot honour it.
 fn built_in_only(key: &str) -> bool {
-    key == "eval" || key == "weights" || tweak_keys().contains(&key)
+    key == "eval" || key == "weights" || key == "network" || tweak_keys().contains(&key)
 }
 
 /// Refuse a spec for `--engine-b-bin` that gives a key [`built_in_only`]: B would silently
