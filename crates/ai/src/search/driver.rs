@@ -80,7 +80,7 @@ pub(crate) fn run(
                 .eval
                 .unwrap_or_else(|| crate::eval::EvalKind::default_for(variant))
             {
-                crate::eval::EvalKind::Trained
+                crate::eval::EvalKind::Trained | crate::eval::EvalKind::Network
                     if tables.map_or(0, |t| t.max_pieces(variant))
                         < crate::trained::TABLES_COVER =>
                 {
