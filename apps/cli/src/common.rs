@@ -388,27 +388,6 @@ pub fn shared_dir() -> Option<PathBuf> {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A background build's live tables that hold nothing yet read as no databases: `none` in
-    /// `info egdb`, JSON `null` (they used to say "no endgame databases" and give that string).
-    #[test]
-    fn live_tables_that_hold_nothing_yet_are_none() {
-        let empty: Arc<dyn EndgameTables> = Arc::new(crown_ai::tables::auto::LiveTables::new(None));
-        assert_eq!(egdb_loaded(Some(&empty)), None);
-        assert_eq!(egdb_description(Some(&empty)), "none");
-        assert_eq!(egdb_description(None), "none");
-        let tb: Arc<dyn EndgameTables> =
-            Arc::new(crown_egdb::build_in_memory(Variant::Impasse, 2).unwrap());
-        let live: Arc<dyn EndgameTables> =
-            Arc::new(crown_ai::tables::auto::LiveTables::new(Some(tb)));
-        let shown = egdb_loaded(Some(&live)).expect("holds impasse ≤2");
-        assert!(shown.contains("impasse"), "{shown}");
-    }
-}
-
 /// The network of `--network FILE` for evaluation `eval`: read and checked when given; needed
 /// exactly when `eval` is `network`.
 ///
@@ -436,5 +415,26 @@ pub fn read_network(
                 .map(|n| Some(Arc::new(n)))
                 .map_err(|e| CliError(format!("{}: {e}", p.display())))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A background build's live tables that hold nothing yet read as no databases: `none` in
+    /// `info egdb`, JSON `null` (they used to say "no endgame databases" and give that string).
+    #[test]
+    fn live_tables_that_hold_nothing_yet_are_none() {
+        let empty: Arc<dyn EndgameTables> = Arc::new(crown_ai::tables::auto::LiveTables::new(None));
+        assert_eq!(egdb_loaded(Some(&empty)), None);
+        assert_eq!(egdb_description(Some(&empty)), "none");
+        assert_eq!(egdb_description(None), "none");
+        let tb: Arc<dyn EndgameTables> =
+            Arc::new(crown_egdb::build_in_memory(Variant::Impasse, 2).unwrap());
+        let live: Arc<dyn EndgameTables> =
+            Arc::new(crown_ai::tables::auto::LiveTables::new(Some(tb)));
+        let shown = egdb_loaded(Some(&live)).expect("holds impasse ≤2");
+        assert!(shown.contains("impasse"), "{shown}");
     }
 }

@@ -101,7 +101,12 @@ pub(super) fn parse_spec(
             continue;
         }
         if k == "network" {
-            let path = (!v.is_empty()).then(|| std::path::Path::new(v));
+            if v.is_empty() {
+                return Err(CliError(format!(
+                    "engine spec '{text}': network= needs a file name (network=FILE)"
+                )));
+            }
+            let path = Some(std::path::Path::new(v));
             network = crate::common::read_network(path, Some(crown_ai::eval::EvalKind::Network))
                 .map_err(|e| CliError(format!("engine spec '{text}': {}", e.0)))?;
             continue;
@@ -254,7 +259,7 @@ mod tests {
         let e = parse_spec_t("speed=3", None).unwrap_err().0;
         assert!(
             e.ends_with(
-                "(level, depth, movetime, nodes, hash, threads, time, inc, egdb, eval, malus, rfp, futility, lmr, trunc, truncd, threat, tmargin, ext, iir, asp, probcut, mc, lmp, etc, cq, book, weights)"
+                "(level, depth, movetime, nodes, hash, threads, time, inc, egdb, eval, malus, rfp, futility, lmr, trunc, truncd, threat, tmargin, ext, iir, asp, probcut, mc, lmp, etc, cq, book, weights, network)"
             ),
             "{e}"
         );
@@ -273,6 +278,41 @@ mod tests {
                 increment_ms: 100
             })
         );
+    }
+
+    /// `network=FILE` reads a network file and implies `eval=network`; `eval=network` needs it, any
+    /// other evaluation contradicts it, and a damaged file is refused with its reason.
+    #[test]
+    fn network_key_reads_a_network_file() {
+        let bytes =
+            include_bytes!("../../../../../crates/ai/tests/data/network/american-small.nnue");
+        let dir = tempfile::tempdir().unwrap();
+        let good = dir.path().join("a.nnue");
+        std::fs::write(&good, bytes).unwrap();
+        let s = parse_spec_t(&format!("nodes=100,network={}", good.display()), None).unwrap();
+        assert_eq!(s.eval, Some(crown_ai::eval::EvalKind::Network));
+        assert_eq!(
+            s.network.as_ref().map(|n| n.variant),
+            Some(Variant::American)
+        );
+        let s = parse_spec_t(&format!("eval=network,network={}", good.display()), None).unwrap();
+        assert!(s.network.is_some());
+        let e = parse_spec_t("nodes=100,eval=network", None).unwrap_err().0;
+        assert!(e.contains("eval=network needs network=FILE"), "{e}");
+        let e = parse_spec_t(&format!("eval=trained,network={}", good.display()), None)
+            .unwrap_err()
+            .0;
+        assert!(e.contains("network= goes with eval=network only"), "{e}");
+        let e = parse_spec_t("network=", None).unwrap_err().0;
+        assert!(e.contains("network= needs a file name"), "{e}");
+        let mut damaged = bytes.to_vec();
+        damaged[100] ^= 1;
+        let bad = dir.path().join("bad.nnue");
+        std::fs::write(&bad, damaged).unwrap();
+        let e = parse_spec_t(&format!("network={}", bad.display()), None)
+            .unwrap_err()
+            .0;
+        assert!(e.contains("checksum mismatch"), "{e}");
     }
 
     /// `weights=FILE` reads a weights file; a file that is not one is refused with its reason.

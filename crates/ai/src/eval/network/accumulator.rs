@@ -112,6 +112,8 @@ pub(crate) struct AccStack {
     boards: Vec<Board>,
     /// Whether `accs[ply]` is `boards[ply]`'s.
     current: Vec<bool>,
+    /// The clipped activations of the evaluation in progress (`2 · l1` bytes).
+    input: Vec<u8>,
 }
 
 impl AccStack {
@@ -131,6 +133,7 @@ impl AccStack {
             ],
             boards: vec![empty; plies],
             current: vec![false; plies],
+            input: vec![0; 2 * net.l1],
         }
     }
 
@@ -157,6 +160,11 @@ impl AccStack {
             self.current[ply] = true;
         }
         let b = &self.boards[ply];
-        net.evaluate_accumulator(&self.accs[ply], b.side, b.occupied().count_ones())
+        net.evaluate_in(
+            &self.accs[ply],
+            b.side,
+            b.occupied().count_ones(),
+            &mut self.input,
+        )
     }
 }

@@ -223,16 +223,24 @@ impl Network {
     /// The score in centi-men for side `side` (0 Black, 1 White) to move, from the position's
     /// accumulator and its piece count (which picks the bucket, [`bucket_of`]).
     pub(crate) fn evaluate_accumulator(&self, acc: &Accumulator, side: usize, pieces: u32) -> i32 {
-        let n = self.l1;
         let mut input = [0u8; 2 * MAX_L1];
+        self.evaluate_in(acc, side, pieces, &mut input)
+    }
+
+    /// [`Network::evaluate_accumulator`] with `input` (at least `2 · l1` bytes) as the clipped
+    /// activations' scratch space, so the search need not clear a fresh buffer per evaluation.
+    pub(crate) fn evaluate_in(
+        &self,
+        acc: &Accumulator,
+        side: usize,
+        pieces: u32,
+        input: &mut [u8],
+    ) -> i32 {
+        let n = self.l1;
         let qa = self.qa;
         for (half, persp) in [side, 1 - side].into_iter().enumerate() {
-            for (x, &a) in input[half * n..(half + 1) * n]
-                .iter_mut()
-                .zip(acc.half(persp))
-            {
-                *x = a.clamp(0, qa) as u8;
-            }
+            self.kernel
+                .crelu(acc.half(persp), qa, &mut input[half * n..(half + 1) * n]);
         }
         let input = &input[..2 * n];
         let d = &self.dense[bucket_of(pieces, self.dense.len())];

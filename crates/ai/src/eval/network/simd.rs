@@ -56,6 +56,20 @@ impl Kernel {
         }
     }
 
+    /// The clipped ReLU: `out[i] = clamp(acc[i], 0, qa)` for `qa` in 1..=127; the slices have one
+    /// length.
+    #[inline]
+    pub(crate) fn crelu(self, acc: &[i16], qa: i16, out: &mut [u8]) {
+        debug_assert_eq!(acc.len(), out.len());
+        match self {
+            Kernel::Scalar => crelu_scalar(acc, qa, out),
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as in `add_row`: the token proves the processor has AVX2.
+            #[allow(unsafe_code)]
+            Kernel::Avx2(_) => unsafe { avx2::crelu(acc, qa, out) },
+        }
+    }
+
     /// The dot product of `input` (clipped activations, each 0 to 127) and `weights` (the same
     /// length, a multiple of 32), in `i32`.
     #[inline]
@@ -68,6 +82,12 @@ impl Kernel {
             #[allow(unsafe_code)]
             Kernel::Avx2(_) => unsafe { avx2::dot(input, weights) },
         }
+    }
+}
+
+fn crelu_scalar(acc: &[i16], qa: i16, out: &mut [u8]) {
+    for (x, &a) in out.iter_mut().zip(acc) {
+        *x = a.clamp(0, qa) as u8;
     }
 }
 
@@ -122,6 +142,31 @@ mod avx2 {
             i += 16;
         }
         super::add_row_scalar(&mut acc[i..n], &row[i..n], sub);
+    }
+
+    /// AVX2 clipped ReLU, 32 values at a time: `packus` saturates each `i16` to 0..255 (two
+    /// registers into one, whose 64-bit quarters come out in the order 0, 2, 1, 3 and are put
+    /// back by `permute4x64`), then `min` with `qa` (at most 127) clips, as the scalar `clamp`.
+    ///
+    /// # Safety
+    /// The processor must have AVX2. Memory: the loads read 16 `i16` at `i` and at `i + 16`, the
+    /// store writes 32 bytes at `i`, with `i + 32 <= n = min(acc.len(), out.len())`: inside both.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn crelu(acc: &[i16], qa: i16, out: &mut [u8]) {
+        let n = acc.len().min(out.len());
+        let top = _mm256_set1_epi8(qa.clamp(0, 127) as i8);
+        let mut i = 0;
+        while i + 32 <= n {
+            // SAFETY: `i + 32 <= n` keeps the 64 bytes read and the 32 written inside the slices.
+            unsafe {
+                let a = _mm256_loadu_si256(acc.as_ptr().add(i).cast());
+                let b = _mm256_loadu_si256(acc.as_ptr().add(i + 16).cast());
+                let p = _mm256_permute4x64_epi64::<0xD8>(_mm256_packus_epi16(a, b));
+                _mm256_storeu_si256(out.as_mut_ptr().add(i).cast(), _mm256_min_epu8(p, top));
+            }
+            i += 32;
+        }
+        super::crelu_scalar(&acc[i..n], qa, &mut out[i..n]);
     }
 
     /// AVX2 dot product of `u8` activations (each at most 127) and `i8` weights, 32 at a time

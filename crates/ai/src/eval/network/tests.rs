@@ -220,6 +220,23 @@ fn simd_equals_scalar() {
     avx2.add_row(&mut b, &row, false);
     assert_eq!(a, b);
     assert_eq!(a[0], i16::MIN, "wrapping add");
+    // The clipped ReLU at the edges of i16 and of 0..qa, over 32 lanes plus a tail.
+    let acc: Vec<i16> = (0..40)
+        .map(|i| {
+            [i16::MIN, -1, 0, 1, 126, 127, 128, 255, 256, i16::MAX][i % 10]
+                .saturating_add((i / 10) as i16)
+        })
+        .collect();
+    for qa in [1, 64, 127] {
+        let (mut x, mut y) = ([0u8; 40], [0u8; 40]);
+        Kernel::Scalar.crelu(&acc, qa, &mut x);
+        avx2.crelu(&acc, qa, &mut y);
+        assert_eq!(x, y, "qa {qa}");
+        assert!(x
+            .iter()
+            .zip(&acc)
+            .all(|(&v, &a)| i16::from(v) == a.clamp(0, qa)));
+    }
     // The dot product at its extremes: 127 · −128 over 64 bytes plus a tail.
     let input = [127u8; 96];
     let w = [-128i8; 96];
