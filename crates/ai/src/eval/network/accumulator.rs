@@ -17,7 +17,7 @@ use crown_core::Position;
 /// network's first-layer width, in `i16` (wrapping).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Accumulator {
-    data: Vec<i16>,
+    pub(super) data: Vec<i16>,
 }
 
 /// The four piece sets of a board: `[colour][role]` (role 0 man, 1 king).
@@ -56,14 +56,15 @@ impl Accumulator {
         let (black, white) = self.data.split_at_mut(n);
         black.copy_from_slice(&net.l1_bias);
         white.copy_from_slice(&net.l1_bias);
+        let mut rows = Rows::default();
         for (c, roles) in sets(board).iter().enumerate() {
             for (r, &set) in roles.iter().enumerate() {
                 for sq in squares(set) {
-                    kernel.add_row(black, net.row(feature(0, c, r, sq)), false);
-                    kernel.add_row(white, net.row(feature(1, c, r, sq)), false);
+                    rows.push(net, kernel, (black, white), false, (c, r, sq));
                 }
             }
         }
+        rows.apply(net, kernel, black, white);
     }
 
     /// Change this accumulator, which is `from`'s, into `to`'s: add the rows of the features that
@@ -83,23 +84,63 @@ impl Accumulator {
         }
         let n = net.l1;
         let (black, white) = self.data.split_at_mut(n);
+        let mut rows = Rows::default();
         for c in 0..2 {
             for r in 0..2 {
                 let (o, w) = (old[c][r], new[c][r]);
                 for (set, sub) in [(w & !o, false), (o & !w, true)] {
                     for sq in squares(set) {
-                        kernel.add_row(black, net.row(feature(0, c, r, sq)), sub);
-                        kernel.add_row(white, net.row(feature(1, c, r, sq)), sub);
+                        rows.push(net, kernel, (black, white), sub, (c, r, sq));
                     }
                 }
             }
         }
+        rows.apply(net, kernel, black, white);
     }
 
     /// Change this accumulator, which is `from`'s, into `to`'s ([`Accumulator::update`] on
     /// positions: the pieces that differ between them).
     pub fn update_positions(&mut self, net: &Network, from: &Position, to: &Position) {
         self.update(net, &Board::of(from), &Board::of(to));
+    }
+}
+
+/// The features of one change of an accumulator, per perspective, to add and to subtract; applied
+/// in one pass ([`Kernel::apply`]) when full (32 each) and at the end ([`Rows::apply`]).
+#[derive(Default)]
+struct Rows {
+    /// `[perspective][0 add, 1 subtract]`: the features and how many are in use.
+    rows: [[([u8; 32], usize); 2]; 2],
+}
+
+impl Rows {
+    /// Add (or subtract) the feature of a piece of colour `c`, role `r` on square `sq`.
+    #[inline]
+    fn push(
+        &mut self,
+        net: &Network,
+        kernel: Kernel,
+        halves: (&mut [i16], &mut [i16]),
+        sub: bool,
+        (c, r, sq): (usize, usize, usize),
+    ) {
+        if self.rows[0][usize::from(sub)].1 == 32 {
+            self.apply(net, kernel, halves.0, halves.1);
+        }
+        for persp in 0..2 {
+            let (list, len) = &mut self.rows[persp][usize::from(sub)];
+            list[*len] = feature(persp, c, r, sq) as u8;
+            *len += 1;
+        }
+    }
+
+    /// Apply the features gathered to Black's and White's halves, and forget them.
+    fn apply(&mut self, net: &Network, kernel: Kernel, black: &mut [i16], white: &mut [i16]) {
+        for (persp, half) in [black, white].into_iter().enumerate() {
+            let [(add, na), (sub, ns)] = &mut self.rows[persp];
+            kernel.apply(half, &net.l1_weights, &add[..*na], &sub[..*ns]);
+            (*na, *ns) = (0, 0);
+        }
     }
 }
 

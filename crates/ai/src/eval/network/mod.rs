@@ -207,12 +207,6 @@ impl Network {
         self.dense.len()
     }
 
-    /// The first-layer weight row of input `f`.
-    #[inline]
-    pub(crate) fn row(&self, f: usize) -> &[i16] {
-        &self.l1_weights[f * self.l1..(f + 1) * self.l1]
-    }
-
     /// Evaluate `pos` for the side to move, in centi-men, from scratch (a fresh accumulator).
     pub fn evaluate(&self, pos: &Position) -> i32 {
         let b = Board::of(pos);
@@ -244,10 +238,12 @@ impl Network {
         }
         let input = &input[..2 * n];
         let d = &self.dense[bucket_of(pieces, self.dense.len())];
+        let mut sums = [0i32; MAX_L2];
+        let sums = &mut sums[..self.l2];
+        self.kernel.dense(input, &d.l2_weights, sums);
         let mut out = i64::from(d.out_bias);
-        for (j, (&bias, &wo)) in d.l2_bias.iter().zip(&d.out_weights).enumerate() {
-            let row = &d.l2_weights[j * 2 * n..(j + 1) * 2 * n];
-            let s = bias.wrapping_add(self.kernel.dot(input, row));
+        for ((&bias, &wo), &sum) in d.l2_bias.iter().zip(&d.out_weights).zip(sums.iter()) {
+            let s = bias.wrapping_add(sum);
             let h = (s >> self.qb_log2).clamp(0, i32::from(qa));
             out += i64::from(h) * i64::from(wo);
         }

@@ -237,6 +237,21 @@ fn simd_equals_scalar() {
             .zip(&acc)
             .all(|(&v, &a)| i16::from(v) == a.clamp(0, qa)));
     }
+    // The dense layer: four rows at a time plus a remainder, and an input that is not a multiple
+    // of 32 (the per-row path), against the scalar kernel.
+    let mut r = Rng(77);
+    for (n, rows) in [(64, 9), (256, 32), (48, 5)] {
+        let input: Vec<u8> = (0..n).map(|_| r.range(0, 127) as u8).collect();
+        let w: Vec<i8> = (0..n * rows).map(|_| r.range(-128, 127) as i8).collect();
+        let (mut x, mut y) = (vec![0; rows], vec![0; rows]);
+        Kernel::Scalar.dense(&input, &w, &mut x);
+        avx2.dense(&input, &w, &mut y);
+        assert_eq!(x, y, "{n} inputs, {rows} rows");
+        assert_eq!(
+            x[rows - 1],
+            Kernel::Scalar.dot(&input, &w[(rows - 1) * n..])
+        );
+    }
     // The dot product at its extremes: 127 · −128 over 64 bytes plus a tail.
     let input = [127u8; 96];
     let w = [-128i8; 96];
@@ -257,6 +272,33 @@ fn mirrored_position_scores_the_same() {
     assert_eq!(feature(0, 0, 0, 0), 0);
     assert_eq!(feature(1, 1, 1, 0), 32 + 31);
     assert_eq!(feature(0, 1, 1, 5), 3 * 32 + 5);
+}
+
+/// A refresh of more than 32 features (a board no game reaches: every square a man and a king of
+/// both sides) applies them in batches of 32 and still sums every row, in both kernels.
+#[test]
+fn refresh_of_more_than_32_features_sums_every_row() {
+    let net = random_network(Variant::American, 32, 8, 1, 41);
+    let board = Board {
+        men: [u32::MAX; 2],
+        kings: [u32::MAX; 2],
+        side: 0,
+    };
+    let mut expected = net.l1_bias.clone();
+    for f in 0..INPUTS {
+        for (e, w) in expected
+            .iter_mut()
+            .zip(&net.l1_weights[f * 32..(f + 1) * 32])
+        {
+            *e = e.wrapping_add(*w);
+        }
+    }
+    for kernel in [Some(Kernel::Scalar), Kernel::avx2()].into_iter().flatten() {
+        let mut acc = Accumulator { data: vec![0; 64] };
+        acc.refresh_with(&net, &board, kernel);
+        assert_eq!(acc.half(0), &expected[..], "{kernel:?}");
+        assert_eq!(acc.half(1), &expected[..], "{kernel:?}");
+    }
 }
 
 #[test]
