@@ -437,4 +437,36 @@ mod tests {
         let shown = egdb_loaded(Some(&live)).expect("holds impasse ≤2");
         assert!(shown.contains("impasse"), "{shown}");
     }
+
+    /// `--network FILE` is read only with `--eval network`, which needs it; a bad file is refused
+    /// with its name and reason.
+    #[test]
+    fn network_flag_goes_with_eval_network() {
+        use crown_ai::eval::EvalKind;
+        let dir = tempfile::tempdir().unwrap();
+        let good = dir.path().join("a.nnue");
+        std::fs::write(
+            &good,
+            include_bytes!("../../../crates/ai/tests/data/network/american-small.nnue"),
+        )
+        .unwrap();
+        let net = read_network(Some(&good), Some(EvalKind::Network)).unwrap();
+        assert_eq!(net.map(|n| n.variant), Some(Variant::American));
+        assert!(read_network(None, None).unwrap().is_none());
+        assert!(read_network(None, Some(EvalKind::Trained))
+            .unwrap()
+            .is_none());
+        let e = read_network(None, Some(EvalKind::Network)).unwrap_err().0;
+        assert!(e.contains("--eval network needs --network FILE"), "{e}");
+        let e = read_network(Some(&good), Some(EvalKind::Classic))
+            .unwrap_err()
+            .0;
+        assert!(e.contains("only used with --eval network"), "{e}");
+        let bad = dir.path().join("b.nnue");
+        std::fs::write(&bad, b"CRWNNNUE").unwrap();
+        let e = read_network(Some(&bad), Some(EvalKind::Network))
+            .unwrap_err()
+            .0;
+        assert!(e.contains("b.nnue") && e.contains("truncated"), "{e}");
+    }
 }
