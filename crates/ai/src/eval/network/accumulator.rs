@@ -75,9 +75,7 @@ impl Accumulator {
 
     pub(crate) fn update_with(&mut self, net: &Network, from: &Board, to: &Board, kernel: Kernel) {
         let (old, new) = (sets(from), sets(to));
-        let changed: u32 = (0..4)
-            .map(|k| (old[k / 2][k % 2] ^ new[k / 2][k % 2]).count_ones())
-            .sum();
+        let changed = distance(from, to);
         if changed > to.occupied().count_ones() {
             self.refresh_with(net, to, kernel);
             return;
@@ -150,11 +148,22 @@ impl Rows {
 /// that never evaluate (cutoffs from the table, interior nodes) cost nothing.
 pub(crate) struct AccStack {
     accs: Vec<Accumulator>,
+    /// The board entered at each ply.
     boards: Vec<Board>,
+    /// The board `accs[ply]` was last computed for (`None`: never), e.g. a sibling's.
+    computed: Vec<Option<Board>>,
     /// Whether `accs[ply]` is `boards[ply]`'s.
     current: Vec<bool>,
     /// The clipped activations of the evaluation in progress (`2 · l1` bytes).
     input: Vec<u8>,
+}
+
+/// How many features differ between two boards (the rows an update adds or subtracts).
+fn distance(a: &Board, b: &Board) -> u32 {
+    let (x, y) = (sets(a), sets(b));
+    (0..4)
+        .map(|k| (x[k / 2][k % 2] ^ y[k / 2][k % 2]).count_ones())
+        .sum()
 }
 
 impl AccStack {
@@ -173,6 +182,7 @@ impl AccStack {
                 plies
             ],
             boards: vec![empty; plies],
+            computed: vec![None; plies],
             current: vec![false; plies],
             input: vec![0; 2 * net.l1],
         }
@@ -185,20 +195,39 @@ impl AccStack {
         self.current[ply] = false;
     }
 
-    /// The network's score of the board entered at `ply`, in centi-men for the side to move; its
-    /// accumulator is updated from the nearest current one above it (from scratch if none).
+    /// The network's score of the board entered at `ply`, in centi-men for the side to move. Its
+    /// accumulator is updated from whichever differs from it by fewer features: the one this ply
+    /// last computed (a sibling's, typically two moves away), or the nearest current one above it
+    /// (from scratch when neither exists).
     pub(crate) fn evaluate(&mut self, net: &Network, ply: usize) -> i32 {
         if !self.current[ply] {
-            match (0..ply).rev().find(|&q| self.current[q]) {
-                Some(q) => {
-                    let (above, below) = self.accs.split_at_mut(ply);
-                    let acc = &mut below[0];
-                    acc.data.copy_from_slice(&above[q].data);
-                    acc.update(net, &self.boards[q], &self.boards[ply]);
+            let target = self.boards[ply];
+            let own = self.computed[ply].map(|b| (distance(&b, &target), b));
+            let above = (0..ply)
+                .rev()
+                .find(|&q| self.current[q])
+                .map(|q| (distance(&self.boards[q], &target), q));
+            match (own, above) {
+                (Some((d, from)), a) if a.is_none_or(|(da, _)| d <= da) => {
+                    self.accs[ply].update(net, &from, &target);
                 }
-                None => self.accs[ply].refresh(net, &self.boards[ply]),
+                (_, Some((_, q))) => {
+                    let (up, down) = self.accs.split_at_mut(ply);
+                    let acc = &mut down[0];
+                    acc.data.copy_from_slice(&up[q].data);
+                    acc.update(net, &self.boards[q], &target);
+                }
+                _ => self.accs[ply].refresh(net, &target),
             }
+            self.computed[ply] = Some(target);
             self.current[ply] = true;
+            // Debug builds (the tests' searches) check every incremental result from scratch.
+            #[cfg(debug_assertions)]
+            {
+                let mut fresh = self.accs[ply].clone();
+                fresh.refresh(net, &target);
+                debug_assert_eq!(fresh, self.accs[ply], "accumulator at ply {ply}");
+            }
         }
         let b = &self.boards[ply];
         net.evaluate_in(
