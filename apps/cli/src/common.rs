@@ -388,6 +388,36 @@ pub fn shared_dir() -> Option<PathBuf> {
     }
 }
 
+/// The network of `--network FILE` for evaluation `eval`: read and checked when given; needed
+/// exactly when `eval` is `network`.
+///
+/// # Errors
+/// `--eval network` without `--network`, `--network` with another evaluation, an unreadable file,
+/// or a malformed one (the message names the file and what is wrong).
+pub fn read_network(
+    path: Option<&Path>,
+    eval: Option<crown_ai::eval::EvalKind>,
+) -> Result<Option<Arc<crown_ai::eval::network::Network>>, CliError> {
+    let network = eval == Some(crown_ai::eval::EvalKind::Network);
+    match path {
+        None if network => Err(CliError(
+            "--eval network needs --network FILE (a network written by tools/train/nnue.py)".into(),
+        )),
+        None => Ok(None),
+        Some(p) if !network => Err(CliError(format!(
+            "--network {} is only used with --eval network",
+            p.display()
+        ))),
+        Some(p) => {
+            let bytes = std::fs::read(p)
+                .map_err(|e| CliError(format!("reading network {}: {e}", p.display())))?;
+            crown_ai::eval::network::Network::from_bytes(&bytes)
+                .map(|n| Some(Arc::new(n)))
+                .map_err(|e| CliError(format!("{}: {e}", p.display())))
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -406,5 +436,37 @@ mod tests {
             Arc::new(crown_ai::tables::auto::LiveTables::new(Some(tb)));
         let shown = egdb_loaded(Some(&live)).expect("holds impasse ≤2");
         assert!(shown.contains("impasse"), "{shown}");
+    }
+
+    /// `--network FILE` is read only with `--eval network`, which needs it; a bad file is refused
+    /// with its name and reason.
+    #[test]
+    fn network_flag_goes_with_eval_network() {
+        use crown_ai::eval::EvalKind;
+        let dir = tempfile::tempdir().unwrap();
+        let good = dir.path().join("a.nnue");
+        std::fs::write(
+            &good,
+            include_bytes!("../../../crates/ai/tests/data/network/american-small.nnue"),
+        )
+        .unwrap();
+        let net = read_network(Some(&good), Some(EvalKind::Network)).unwrap();
+        assert_eq!(net.map(|n| n.variant), Some(Variant::American));
+        assert!(read_network(None, None).unwrap().is_none());
+        assert!(read_network(None, Some(EvalKind::Trained))
+            .unwrap()
+            .is_none());
+        let e = read_network(None, Some(EvalKind::Network)).unwrap_err().0;
+        assert!(e.contains("--eval network needs --network FILE"), "{e}");
+        let e = read_network(Some(&good), Some(EvalKind::Classic))
+            .unwrap_err()
+            .0;
+        assert!(e.contains("only used with --eval network"), "{e}");
+        let bad = dir.path().join("b.nnue");
+        std::fs::write(&bad, b"CRWNNNUE").unwrap();
+        let e = read_network(Some(&bad), Some(EvalKind::Network))
+            .unwrap_err()
+            .0;
+        assert!(e.contains("b.nnue") && e.contains("truncated"), "{e}");
     }
 }

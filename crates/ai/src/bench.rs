@@ -60,6 +60,18 @@ pub fn bench_with(
     eval: Option<crate::eval::EvalKind>,
     on_line: &mut dyn FnMut(&BenchLine),
 ) -> Vec<BenchLine> {
+    bench_with_network(depth_offset, eval, None, on_line)
+}
+
+/// [`bench_with`] with a network ([`crate::Engine::set_network`]): with
+/// `eval = Some(EvalKind::Network)` its game's positions are evaluated by it, the others as
+/// without it.
+pub fn bench_with_network(
+    depth_offset: i32,
+    eval: Option<crate::eval::EvalKind>,
+    network: Option<std::sync::Arc<crate::eval::network::Network>>,
+    on_line: &mut dyn FnMut(&BenchLine),
+) -> Vec<BenchLine> {
     let mut out = Vec::new();
     for &(variant, fen, depth) in BENCH_POSITIONS {
         let Ok(pos) = Position::from_fen(variant, fen) else {
@@ -73,6 +85,7 @@ pub fn bench_with(
             level: None,
         });
         engine.set_eval(eval);
+        engine.set_network(network.clone());
         let stop = AtomicBool::new(false);
         let start = Instant::now();
         let r = engine.search(&game, &Limits::depth(depth), &stop, &mut |_| {});

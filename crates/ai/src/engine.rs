@@ -90,6 +90,8 @@ pub struct Engine {
     /// Trained weights loaded at run time ([`Engine::set_weights`]); they replace the evaluation
     /// for their own game.
     pub(crate) weights: Option<Arc<trained::Weights>>,
+    /// The network of [`Engine::set_network`], used with [`eval::EvalKind::Network`] in its game.
+    pub(crate) network: Option<Arc<eval::network::Network>>,
     /// The search switches chosen with [`Engine::set_tweaks`].
     pub(crate) tweaks: SearchTweaks,
     /// Whether [`Engine::search`] plays from the embedded opening book ([`Engine::set_book`]).
@@ -115,6 +117,7 @@ impl Engine {
             tables: None,
             eval: None,
             weights: None,
+            network: None,
             tweaks: SearchTweaks::default(),
             book: false,
         }
@@ -175,6 +178,13 @@ impl Engine {
     /// rebuild (`crown match --engine-a weights=FILE`).
     pub fn set_weights(&mut self, weights: Option<Arc<trained::Weights>>) {
         self.weights = weights;
+    }
+
+    /// Evaluate with this network ([`eval::network`], e.g. read from a file written by
+    /// `tools/train/nnue.py`) when the evaluation is [`eval::EvalKind::Network`] ([`Engine::set_eval`])
+    /// and the game is the network's; otherwise the search evaluates as without it. `None` drops it.
+    pub fn set_network(&mut self, network: Option<Arc<eval::network::Network>>) {
+        self.network = network;
     }
 
     /// The evaluation chosen with [`Engine::set_eval`] (`None`: each game's default).

@@ -53,6 +53,8 @@ struct Shared<'a> {
     variant: Variant,
     /// Trained evaluation weights, or `None` for the classic evaluation.
     weights: Option<&'a crate::trained::Weights>,
+    /// The network evaluation, when chosen and given for this game (it replaces `weights`).
+    network: Option<&'a crate::eval::network::Network>,
     repetition: bool,
     forty_moves: bool,
     exact_root: bool,
@@ -95,6 +97,8 @@ struct Worker<'a> {
     stopped: bool,
     /// The main thread may stop on time or the flag only after completing depth 1.
     can_stop: bool,
+    /// The network's accumulators, one per ply (`None` without the network evaluation).
+    accs: Option<crate::eval::network::AccStack>,
 }
 
 /// The outcome of one completed iteration.
@@ -134,6 +138,19 @@ impl<'a> Worker<'a> {
             leaf_plies: 0,
             stopped: false,
             can_stop: false,
+            accs: sh
+                .network
+                .map(|net| crate::eval::network::AccStack::new(net, MAX_PLY + 1)),
+        }
+    }
+
+    /// The static evaluation of `board`, the node at `ply`: the network's (its accumulator brought
+    /// up to date) when the search has one, else the trained or classic evaluation.
+    #[inline]
+    fn static_eval(&mut self, board: &crate::board::Board, ply: usize) -> i32 {
+        match (self.sh.network, self.accs.as_mut()) {
+            (Some(net), Some(accs)) => accs.evaluate(net, ply),
+            _ => board.evaluate_with(self.sh.variant, self.sh.weights),
         }
     }
 
@@ -226,6 +243,9 @@ impl<'a> Worker<'a> {
         }
         let side = pos.side_to_move();
         let board = crate::board::Board::of(pos);
+        if let Some(accs) = self.accs.as_mut() {
+            accs.enter(ply, &board);
+        }
         // Impasse: the side that just moved removed its last checker and won.
         if self.sh.variant == Variant::Impasse && pos.checkers(side.opposite()) == 0 {
             return -(MATE - ply as i32);
@@ -259,7 +279,7 @@ impl<'a> Worker<'a> {
         }
         if ply >= MAX_PLY - 1 {
             self.leaf(ply);
-            return board.evaluate_with(self.sh.variant, self.sh.weights);
+            return self.static_eval(&board, ply);
         }
         let tw = self.sh.tweaks;
         let (depth_in, trunc_in) = (depth, trunc);
@@ -334,7 +354,7 @@ impl<'a> Worker<'a> {
         if depth <= 0 && !captures {
             if depth > -PLY && draughts && tw.threat_extension && pos.can_capture(side.opposite()) {
                 if tw.threat_margin > 0 {
-                    let ev = board.evaluate_with(self.sh.variant, self.sh.weights);
+                    let ev = self.static_eval(&board, ply);
                     if ev < alpha - tw.threat_margin || ev > beta + tw.threat_margin {
                         return ev;
                     }
@@ -349,7 +369,7 @@ impl<'a> Worker<'a> {
                     .any(|m| progress_move(m, tw.crown_quiescence))
             {
                 // Impasse crown quiescence: stand pat, or crown (bear off) and look again.
-                let ev = board.evaluate_with(self.sh.variant, self.sh.weights);
+                let ev = self.static_eval(&board, ply);
                 if ev >= beta {
                     self.leaf(ply);
                     return ev;
@@ -357,7 +377,7 @@ impl<'a> Worker<'a> {
                 stand_pat = Some(ev);
             } else {
                 self.leaf(ply);
-                return board.evaluate_with(self.sh.variant, self.sh.weights);
+                return self.static_eval(&board, ply);
             }
         }
         // Internal iterative reduction: no move from the table, one ply less.
@@ -383,7 +403,7 @@ impl<'a> Worker<'a> {
             && beta.abs() < DB_BOUND
             && !(draughts && pos.can_capture(side.opposite()))
         {
-            let ev = board.evaluate_with(self.sh.variant, self.sh.weights);
+            let ev = self.static_eval(&board, ply);
             let rfp = crate::RFP_MARGIN * depth / PLY;
             if tw.reverse_futility && ev - rfp >= beta {
                 return ev - rfp;

@@ -317,6 +317,7 @@ impl DataGen {
         let eval = match eval {
             EvalKind::Classic => "classic",
             EvalKind::Trained => "trained",
+            EvalKind::Network => "network",
         };
         let egdb = match &st.tables {
             Some(t) => format!(

@@ -23,9 +23,14 @@ pub struct BenchArgs {
     /// is defined for 0).
     #[arg(long, default_value_t = 0, allow_hyphen_values = true)]
     depth_offset: i32,
-    /// Evaluation: classic or trained (default: each game's own; the signature is defined for it).
+    /// Evaluation: classic, trained or network (default: each game's own; the signature is
+    /// defined for it). `network` needs --network.
     #[arg(long)]
     eval: Option<String>,
+    /// Network file (`tools/train/nnue.py`) for `--eval network`; its game's positions use it, the
+    /// others the trained evaluation.
+    #[arg(long)]
+    network: Option<PathBuf>,
 }
 
 /// Subcommands of `crown bench`.
@@ -82,7 +87,8 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode, CliError> {
         Some(e) => Some(e.parse().map_err(CliError)?),
         None => None,
     };
-    let lines = crown_ai::bench::bench_with(args.depth_offset, eval, &mut |l| {
+    let network = crate::common::read_network(args.network.as_deref(), eval)?;
+    let lines = crown_ai::bench::bench_with_network(args.depth_offset, eval, network, &mut |l| {
         println!(
             "{:<8} depth {:>2} nodes {:>10} time {:>6} ms  best {:<8} {}",
             l.variant.id(),

@@ -6,6 +6,8 @@
 //! - [`trained`]: the pattern evaluation whose weights `crown tune` learns ([`EvalKind::Trained`],
 //!   the default of every game); [`layout`]: where its features lie in the weight table;
 //!   [`weights`]: its weights files and their format.
+//! - [`network`]: the NNUE-style network evaluation with an incremental accumulator
+//!   ([`EvalKind::Network`], only when asked for, with a network file).
 //!
 //! Whether a side has a capture (the quiescence's threat test) is core's
 //! [`crown_core::Position::can_capture`].
@@ -13,6 +15,7 @@
 pub(crate) mod board;
 pub mod classic;
 pub mod layout;
+pub mod network;
 pub mod trained;
 pub mod weights;
 
@@ -29,6 +32,10 @@ pub enum EvalKind {
     /// The trained pattern evaluation ([`trained`]) with the embedded weights of the game
     /// (the classic one when the game has no loadable weights).
     Trained,
+    /// The network evaluation ([`network`]) with the network given to the engine
+    /// (`Engine::set_network`) for its game; without one for the game, the trained evaluation.
+    /// Never a default yet.
+    Network,
 }
 
 impl EvalKind {
@@ -44,7 +51,7 @@ impl EvalKind {
     pub(crate) fn weights(self, variant: Variant) -> Option<&'static Weights> {
         match self {
             EvalKind::Classic => None,
-            EvalKind::Trained => trained::embedded(variant),
+            EvalKind::Trained | EvalKind::Network => trained::embedded(variant),
         }
     }
 }
@@ -52,12 +59,15 @@ impl EvalKind {
 impl std::str::FromStr for EvalKind {
     type Err = String;
 
-    /// `classic` or `trained`.
+    /// `classic`, `trained` or `network`.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s {
             "classic" => Ok(EvalKind::Classic),
             "trained" => Ok(EvalKind::Trained),
-            _ => Err(format!("unknown evaluation '{s}' (classic, trained)")),
+            "network" => Ok(EvalKind::Network),
+            _ => Err(format!(
+                "unknown evaluation '{s}' (classic, trained, network)"
+            )),
         }
     }
 }
@@ -68,7 +78,9 @@ pub fn evaluate(pos: &Position) -> i32 {
     evaluate_with(pos, EvalKind::default_for(pos.variant()))
 }
 
-/// Evaluate `pos` from the side to move's point of view, in centi-men, with evaluation `kind`.
+/// Evaluate `pos` from the side to move's point of view, in centi-men, with evaluation `kind`
+/// ([`EvalKind::Network`] has no network here: it reads as [`EvalKind::Trained`]; use
+/// [`network::Network::evaluate`]).
 pub fn evaluate_with(pos: &Position, kind: EvalKind) -> i32 {
     Board::of(pos).evaluate_with(pos.variant(), kind.weights(pos.variant()))
 }

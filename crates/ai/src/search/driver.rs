@@ -80,7 +80,7 @@ pub(crate) fn run(
                 .eval
                 .unwrap_or_else(|| crate::eval::EvalKind::default_for(variant))
             {
-                crate::eval::EvalKind::Trained
+                crate::eval::EvalKind::Trained | crate::eval::EvalKind::Network
                     if tables.map_or(0, |t| t.max_pieces(variant))
                         < crate::trained::TABLES_COVER =>
                 {
@@ -88,6 +88,12 @@ pub(crate) fn run(
                 }
                 kind => kind.weights(variant),
             },
+        },
+        network: match (&engine.network, engine.eval) {
+            (Some(net), Some(crate::eval::EvalKind::Network)) if net.variant == variant => {
+                Some(&**net)
+            }
+            _ => None,
         },
         repetition: rules.repetition && variant.is_draughts(),
         forty_moves: rules.forty_moves && variant.is_draughts(),
@@ -219,6 +225,7 @@ fn short_forced_win(
     });
     check.eval = engine.eval;
     check.weights = engine.weights.clone();
+    check.network = engine.network.clone();
     check.tweaks = engine.tweaks;
     let check_limits = Limits {
         depth: Some(WIN_CHECK_DEPTH),

@@ -186,6 +186,7 @@ fn internal_engine(spec: &Spec, tables: Option<&Arc<dyn EndgameTables>>) -> Engi
     engine.set_tweaks(spec.tweaks);
     engine.set_book(spec.book == Some(true));
     engine.set_weights(spec.weights.clone());
+    engine.set_network(spec.network.clone());
     engine
 }
 

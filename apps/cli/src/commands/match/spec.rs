@@ -14,7 +14,7 @@ pub(super) struct Spec {
     pub(super) clock: Option<Clock>,
     /// Use the endgame databases (`egdb=1`, the default).
     pub(super) egdb: bool,
-    /// Evaluation (`eval=classic|trained`); `None` = the game's default.
+    /// Evaluation (`eval=classic|trained|network`); `None` = the game's default.
     pub(super) eval: Option<crown_ai::eval::EvalKind>,
     /// Search switches (the keys of [`SearchTweaks::KEYS`]); unset ones keep the game's default.
     pub(super) tweaks: SearchTweaks,
@@ -23,6 +23,8 @@ pub(super) struct Spec {
     /// Trained weights read from `weights=FILE`, used instead of the evaluation in games of their
     /// variant.
     pub(super) weights: Option<Arc<crown_ai::trained::Weights>>,
+    /// The network read from `network=FILE` (with `eval=network`, which it implies).
+    pub(super) network: Option<Arc<crown_ai::eval::network::Network>>,
     /// The keys the spec gives, in order (each at most once).
     pub(super) keys: Vec<String>,
 }
@@ -50,6 +52,7 @@ pub(super) fn parse_spec(
     let mut tweaks = SearchTweaks::default();
     let mut book = None;
     let mut weights = None;
+    let mut network = None;
     let mut keys: Vec<String> = Vec::new();
     if text.split(',').all(|p| p.trim().is_empty()) {
         return Err(CliError(format!(
@@ -97,6 +100,17 @@ pub(super) fn parse_spec(
             weights = Some(Arc::new(w));
             continue;
         }
+        if k == "network" {
+            if v.is_empty() {
+                return Err(CliError(format!(
+                    "engine spec '{text}': network= needs a file name (network=FILE)"
+                )));
+            }
+            let path = Some(std::path::Path::new(v));
+            network = crate::common::read_network(path, Some(crown_ai::eval::EvalKind::Network))
+                .map_err(|e| CliError(format!("engine spec '{text}': {}", e.0)))?;
+            continue;
+        }
         let n: u64 = v
             .parse()
             .map_err(|_| CliError(format!("engine spec '{text}': '{v}' is not a number")))?;
@@ -126,7 +140,7 @@ pub(super) fn parse_spec(
             _ => {
                 tweaks.set(k, n).map_err(|e| match e {
                     TweakError::UnknownKey(_) => CliError(format!(
-                        "engine spec '{text}': unknown key '{k}' (level, depth, movetime, nodes, hash, threads, time, inc, egdb, eval, {}, book, weights)",
+                        "engine spec '{text}': unknown key '{k}' (level, depth, movetime, nodes, hash, threads, time, inc, egdb, eval, {}, book, weights, network)",
                         tweak_keys().join(", ")
                     )),
                     e => CliError(format!("engine spec '{text}': {e}")),
@@ -143,6 +157,22 @@ pub(super) fn parse_spec(
         return Err(CliError(format!(
             "engine spec '{text}': eval=classic and weights= contradict each other (the weights replace the evaluation)"
         )));
+    }
+    if network.is_none() && eval == Some(crown_ai::eval::EvalKind::Network) {
+        return Err(CliError(format!(
+            "engine spec '{text}': eval=network needs network=FILE (a network written by tools/train/nnue.py)"
+        )));
+    }
+    if network.is_some() {
+        match eval {
+            None => eval = Some(crown_ai::eval::EvalKind::Network),
+            Some(crown_ai::eval::EvalKind::Network) => {}
+            Some(_) => {
+                return Err(CliError(format!(
+                    "engine spec '{text}': network= goes with eval=network only"
+                )))
+            }
+        }
     }
     if let Some(cap) = movetime {
         limits.movetime_ms = Some(limits.movetime_ms.map_or(cap, |m| m.min(cap)));
@@ -167,6 +197,7 @@ pub(super) fn parse_spec(
         tweaks,
         book,
         weights,
+        network,
         keys,
     })
 }
@@ -180,7 +211,7 @@ fn tweak_keys() -> Vec<&'static str> {
 /// `set-param`: the evaluation, the weights and every search switch), so that an engine B given by
 /// `--engine-b-bin` cannot honour it.
 fn built_in_only(key: &str) -> bool {
-    key == "eval" || key == "weights" || tweak_keys().contains(&key)
+    key == "eval" || key == "weights" || key == "network" || tweak_keys().contains(&key)
 }
 
 /// Refuse a spec for `--engine-b-bin` that gives a key [`built_in_only`]: B would silently
@@ -228,7 +259,7 @@ mod tests {
         let e = parse_spec_t("speed=3", None).unwrap_err().0;
         assert!(
             e.ends_with(
-                "(level, depth, movetime, nodes, hash, threads, time, inc, egdb, eval, malus, rfp, futility, lmr, trunc, truncd, threat, tmargin, ext, iir, asp, probcut, mc, lmp, etc, cq, book, weights)"
+                "(level, depth, movetime, nodes, hash, threads, time, inc, egdb, eval, malus, rfp, futility, lmr, trunc, truncd, threat, tmargin, ext, iir, asp, probcut, mc, lmp, etc, cq, book, weights, network)"
             ),
             "{e}"
         );
@@ -247,6 +278,41 @@ mod tests {
                 increment_ms: 100
             })
         );
+    }
+
+    /// `network=FILE` reads a network file and implies `eval=network`; `eval=network` needs it, any
+    /// other evaluation contradicts it, and a damaged file is refused with its reason.
+    #[test]
+    fn network_key_reads_a_network_file() {
+        let bytes =
+            include_bytes!("../../../../../crates/ai/tests/data/network/american-small.nnue");
+        let dir = tempfile::tempdir().unwrap();
+        let good = dir.path().join("a.nnue");
+        std::fs::write(&good, bytes).unwrap();
+        let s = parse_spec_t(&format!("nodes=100,network={}", good.display()), None).unwrap();
+        assert_eq!(s.eval, Some(crown_ai::eval::EvalKind::Network));
+        assert_eq!(
+            s.network.as_ref().map(|n| n.variant),
+            Some(Variant::American)
+        );
+        let s = parse_spec_t(&format!("eval=network,network={}", good.display()), None).unwrap();
+        assert!(s.network.is_some());
+        let e = parse_spec_t("nodes=100,eval=network", None).unwrap_err().0;
+        assert!(e.contains("eval=network needs network=FILE"), "{e}");
+        let e = parse_spec_t(&format!("eval=trained,network={}", good.display()), None)
+            .unwrap_err()
+            .0;
+        assert!(e.contains("network= goes with eval=network only"), "{e}");
+        let e = parse_spec_t("network=", None).unwrap_err().0;
+        assert!(e.contains("network= needs a file name"), "{e}");
+        let mut damaged = bytes.to_vec();
+        damaged[100] ^= 1;
+        let bad = dir.path().join("bad.nnue");
+        std::fs::write(&bad, damaged).unwrap();
+        let e = parse_spec_t(&format!("network={}", bad.display()), None)
+            .unwrap_err()
+            .0;
+        assert!(e.contains("checksum mismatch"), "{e}");
     }
 
     /// `weights=FILE` reads a weights file; a file that is not one is refused with its reason.

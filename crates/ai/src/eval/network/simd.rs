@@ -1,0 +1,351 @@
+//! The network's two hot loops, each in portable scalar code and, on x86-64 with AVX2, in
+//! `std::arch` intrinsics: adding or subtracting a first-layer weight row to an accumulator
+//! (wrapping `i16` arithmetic, so both paths give the same bits even on overflow), and the second
+//! layer's dot products of the clipped activations (`u8`, at most 127) with `i8` weights summed in
+//! `i32`. Both paths compute the same integers exactly: the AVX2 pairwise `u8 × i8` products
+//! (`maddubs`) cannot saturate, as each pair sums to at most 2 · 127 · 128 = 32,512 < 32,767.
+//!
+//! [`Kernel`] picks the path; its AVX2 value can only be made where the processor has AVX2
+//! ([`Kernel::avx2`] checks at run time), which is what makes the `unsafe` calls sound.
+
+/// Which code computes the network's hot loops.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Kernel {
+    /// Portable scalar code (every target).
+    Scalar,
+    /// x86-64 AVX2; holds a private token, so it exists only where [`Kernel::avx2`] found AVX2.
+    #[cfg(target_arch = "x86_64")]
+    Avx2(Avx2Token),
+}
+
+/// Proof that the running processor has AVX2: made only by [`Kernel::avx2`] after
+/// `is_x86_feature_detected!("avx2")` said yes.
+#[cfg(target_arch = "x86_64")]
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Avx2Token(());
+
+impl Kernel {
+    /// The fastest kernel this processor runs (AVX2 where detected, else scalar).
+    pub fn best() -> Kernel {
+        Kernel::avx2().unwrap_or(Kernel::Scalar)
+    }
+
+    /// The AVX2 kernel, or `None` where the processor (or the target) has no AVX2.
+    pub fn avx2() -> Option<Kernel> {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::is_x86_feature_detected!("avx2") {
+                return Some(Kernel::Avx2(Avx2Token(())));
+            }
+        }
+        None
+    }
+
+    /// `acc[i] += row[i]` (`sub`: `-=`), wrapping, for every `i`; the slices have one length.
+    #[inline]
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub(crate) fn add_row(self, acc: &mut [i16], row: &[i16], sub: bool) {
+        debug_assert_eq!(acc.len(), row.len());
+        match self {
+            Kernel::Scalar => add_row_scalar(acc, row, sub),
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: an `Avx2` kernel holds an `Avx2Token`, which only `Kernel::avx2` makes, after
+            // `is_x86_feature_detected!("avx2")` returned true on this processor: the
+            // `#[target_feature(enable = "avx2")]` function's requirement holds.
+            #[allow(unsafe_code)]
+            Kernel::Avx2(_) => unsafe { avx2::add_row(acc, row, sub) },
+        }
+    }
+
+    /// `acc += Σ rows(add) − Σ rows(sub)` (wrapping), where row `f` is
+    /// `weights[f · n..(f + 1) · n]` with `n = acc.len()`: one pass over the accumulator for all of
+    /// a move's features. Panics on a row past the end of `weights` (as slicing does).
+    #[inline]
+    pub(crate) fn apply(self, acc: &mut [i16], weights: &[i16], add: &[u8], sub: &[u8]) {
+        match self {
+            Kernel::Scalar => apply_scalar(acc, weights, add, sub),
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as in `add_row`: the token proves the processor has AVX2.
+            #[allow(unsafe_code)]
+            Kernel::Avx2(_) => unsafe { avx2::apply(acc, weights, add, sub) },
+        }
+    }
+
+    /// The clipped ReLU: `out[i] = clamp(acc[i], 0, qa)` for `qa` in 1..=127; the slices have one
+    /// length.
+    #[inline]
+    pub(crate) fn crelu(self, acc: &[i16], qa: i16, out: &mut [u8]) {
+        debug_assert_eq!(acc.len(), out.len());
+        match self {
+            Kernel::Scalar => crelu_scalar(acc, qa, out),
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as in `add_row`: the token proves the processor has AVX2.
+            #[allow(unsafe_code)]
+            Kernel::Avx2(_) => unsafe { avx2::crelu(acc, qa, out) },
+        }
+    }
+
+    /// The dot products of `input` (clipped activations, each 0 to 127) with each of the
+    /// `out.len()` rows of `weights` (rows of `input.len()` values, one after another), in `i32`.
+    #[inline]
+    pub(crate) fn dense(self, input: &[u8], weights: &[i8], out: &mut [i32]) {
+        debug_assert_eq!(weights.len(), input.len() * out.len());
+        match self {
+            Kernel::Scalar => {
+                for (o, row) in out.iter_mut().zip(weights.chunks_exact(input.len())) {
+                    *o = dot_scalar(input, row);
+                }
+            }
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as in `add_row`: the token proves the processor has AVX2.
+            #[allow(unsafe_code)]
+            Kernel::Avx2(_) => unsafe { avx2::dense(input, weights, out) },
+        }
+    }
+
+    /// The dot product of `input` (clipped activations, each 0 to 127) and `weights` (the same
+    /// length, a multiple of 32), in `i32`.
+    #[inline]
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub(crate) fn dot(self, input: &[u8], weights: &[i8]) -> i32 {
+        debug_assert_eq!(input.len(), weights.len());
+        match self {
+            Kernel::Scalar => dot_scalar(input, weights),
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as in `add_row`: the token proves the processor has AVX2.
+            #[allow(unsafe_code)]
+            Kernel::Avx2(_) => unsafe { avx2::dot(input, weights) },
+        }
+    }
+}
+
+fn crelu_scalar(acc: &[i16], qa: i16, out: &mut [u8]) {
+    for (x, &a) in out.iter_mut().zip(acc) {
+        *x = a.clamp(0, qa) as u8;
+    }
+}
+
+fn apply_scalar(acc: &mut [i16], weights: &[i16], add: &[u8], sub: &[u8]) {
+    let n = acc.len();
+    for &f in add {
+        let f = usize::from(f);
+        add_row_scalar(acc, &weights[f * n..(f + 1) * n], false);
+    }
+    for &f in sub {
+        let f = usize::from(f);
+        add_row_scalar(acc, &weights[f * n..(f + 1) * n], true);
+    }
+}
+
+fn add_row_scalar(acc: &mut [i16], row: &[i16], sub: bool) {
+    if sub {
+        for (a, &w) in acc.iter_mut().zip(row) {
+            *a = a.wrapping_sub(w);
+        }
+    } else {
+        for (a, &w) in acc.iter_mut().zip(row) {
+            *a = a.wrapping_add(w);
+        }
+    }
+}
+
+fn dot_scalar(input: &[u8], weights: &[i8]) -> i32 {
+    input
+        .iter()
+        .zip(weights)
+        .map(|(&a, &w)| i32::from(a) * i32::from(w))
+        .sum()
+}
+
+#[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
+mod avx2 {
+    use std::arch::x86_64::*;
+
+    /// AVX2 `acc[i] ±= row[i]`, 16 lanes at a time, then the scalar tail.
+    ///
+    /// # Safety
+    /// The processor must have AVX2. Memory: every load and store covers `16` elements at `i`
+    /// with `i + 16 <= n = min(acc.len(), row.len())`, inside both slices, unaligned (`loadu`,
+    /// `storeu`), and `acc` is borrowed mutably, so nothing else reads or writes it meanwhile.
+    #[target_feature(enable = "avx2")]
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub(super) unsafe fn add_row(acc: &mut [i16], row: &[i16], sub: bool) {
+        let n = acc.len().min(row.len());
+        let mut i = 0;
+        while i + 16 <= n {
+            // SAFETY: `i + 16 <= n` keeps the 32 bytes read and written inside both slices (see
+            // the function's contract); unaligned access is what loadu/storeu allow.
+            unsafe {
+                let a = _mm256_loadu_si256(acc.as_ptr().add(i).cast());
+                let w = _mm256_loadu_si256(row.as_ptr().add(i).cast());
+                let r = if sub {
+                    _mm256_sub_epi16(a, w)
+                } else {
+                    _mm256_add_epi16(a, w)
+                };
+                _mm256_storeu_si256(acc.as_mut_ptr().add(i).cast(), r);
+            }
+            i += 16;
+        }
+        super::add_row_scalar(&mut acc[i..n], &row[i..n], sub);
+    }
+
+    /// AVX2 [`super::Kernel::apply`]: 16 lanes of the accumulator at a time stay in a register
+    /// while every added row is added and every removed row subtracted, then the scalar tail.
+    ///
+    /// # Safety
+    /// The processor must have AVX2. Memory: a row past the end of `weights` sends the call to
+    /// the scalar path up front (which panics on it as slicing does); otherwise row `f` is
+    /// `weights[f · n..(f + 1) · n]` and every load covers 16 elements at `f · n + c` with
+    /// `c + 16 <= n`, inside it, and every store 16 elements at `c` of `acc`, inside it.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn apply(acc: &mut [i16], weights: &[i16], add: &[u8], sub: &[u8]) {
+        let n = acc.len();
+        if add
+            .iter()
+            .chain(sub)
+            .any(|&f| (usize::from(f) + 1) * n > weights.len())
+        {
+            return super::apply_scalar(acc, weights, add, sub);
+        }
+        let w = weights.as_ptr();
+        let mut c = 0;
+        while c + 16 <= n {
+            // SAFETY: `c + 16 <= n` and `(f + 1) · n <= weights.len()` for every row (checked
+            // above): the loads are inside `acc` and the rows, the store inside `acc`.
+            unsafe {
+                let mut v = _mm256_loadu_si256(acc.as_ptr().add(c).cast());
+                for &f in add {
+                    let r = _mm256_loadu_si256(w.add(usize::from(f) * n + c).cast());
+                    v = _mm256_add_epi16(v, r);
+                }
+                for &f in sub {
+                    let r = _mm256_loadu_si256(w.add(usize::from(f) * n + c).cast());
+                    v = _mm256_sub_epi16(v, r);
+                }
+                _mm256_storeu_si256(acc.as_mut_ptr().add(c).cast(), v);
+            }
+            c += 16;
+        }
+        if c < n {
+            for (&f, sub) in add
+                .iter()
+                .map(|f| (f, false))
+                .chain(sub.iter().map(|f| (f, true)))
+            {
+                let f = usize::from(f);
+                super::add_row_scalar(&mut acc[c..n], &weights[f * n + c..(f + 1) * n], sub);
+            }
+        }
+    }
+
+    /// AVX2 clipped ReLU, 32 values at a time: `packus` saturates each `i16` to 0..255 (two
+    /// registers into one, whose 64-bit quarters come out in the order 0, 2, 1, 3 and are put
+    /// back by `permute4x64`), then `min` with `qa` (at most 127) clips, as the scalar `clamp`.
+    ///
+    /// # Safety
+    /// The processor must have AVX2. Memory: the loads read 16 `i16` at `i` and at `i + 16`, the
+    /// store writes 32 bytes at `i`, with `i + 32 <= n = min(acc.len(), out.len())`: inside both.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn crelu(acc: &[i16], qa: i16, out: &mut [u8]) {
+        let n = acc.len().min(out.len());
+        let top = _mm256_set1_epi8(qa.clamp(0, 127) as i8);
+        let mut i = 0;
+        while i + 32 <= n {
+            // SAFETY: `i + 32 <= n` keeps the 64 bytes read and the 32 written inside the slices.
+            unsafe {
+                let a = _mm256_loadu_si256(acc.as_ptr().add(i).cast());
+                let b = _mm256_loadu_si256(acc.as_ptr().add(i + 16).cast());
+                let p = _mm256_permute4x64_epi64::<0xD8>(_mm256_packus_epi16(a, b));
+                _mm256_storeu_si256(out.as_mut_ptr().add(i).cast(), _mm256_min_epu8(p, top));
+            }
+            i += 32;
+        }
+        super::crelu_scalar(&acc[i..n], qa, &mut out[i..n]);
+    }
+
+    /// AVX2 [`super::Kernel::dense`]: four rows at a time share each 32-byte load of the input,
+    /// and one `hadd` tree sums the four rows' lanes at once; rows past a multiple of four, and
+    /// inputs whose length is not a multiple of 32, go through [`dot`].
+    ///
+    /// # Safety
+    /// The processor must have AVX2. Memory: with `n = input.len()` a multiple of 32 and
+    /// `weights.len() >= n · out.len()` (checked below, else the per-row path), each load covers
+    /// 32 bytes at `i < n` of the input or of row `j + k < out.len()` of the weights, each store
+    /// 16 bytes at `out[j..j + 4]` with `j + 4 <= out.len()`: all inside the slices.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn dense(input: &[u8], weights: &[i8], out: &mut [i32]) {
+        let n = input.len();
+        let rows = out.len();
+        if n % 32 != 0 || weights.len() < n * rows {
+            for (j, o) in out.iter_mut().enumerate() {
+                let row = weights.get(j * n..(j + 1) * n).unwrap_or(&[]);
+                // SAFETY: the caller's contract (AVX2) carries over; `dot` checks its own bounds.
+                *o = unsafe { dot(input, row) };
+            }
+            return;
+        }
+        let ones = _mm256_set1_epi16(1);
+        let mut j = 0;
+        while j + 4 <= rows {
+            let mut s = [_mm256_setzero_si256(); 4];
+            let mut i = 0;
+            while i < n {
+                // SAFETY: `i + 32 <= n` (n is a multiple of 32) and `(j + k) · n + i + 32 <=
+                // rows · n <= weights.len()`: every load is inside its slice.
+                unsafe {
+                    let a = _mm256_loadu_si256(input.as_ptr().add(i).cast());
+                    for (k, sk) in s.iter_mut().enumerate() {
+                        let w = _mm256_loadu_si256(weights.as_ptr().add((j + k) * n + i).cast());
+                        *sk = _mm256_add_epi32(
+                            *sk,
+                            _mm256_madd_epi16(_mm256_maddubs_epi16(a, w), ones),
+                        );
+                    }
+                }
+                i += 32;
+            }
+            let t = _mm256_hadd_epi32(_mm256_hadd_epi32(s[0], s[1]), _mm256_hadd_epi32(s[2], s[3]));
+            let r = _mm_add_epi32(_mm256_castsi256_si128(t), _mm256_extracti128_si256::<1>(t));
+            // SAFETY: `j + 4 <= rows = out.len()`: the 16 bytes written are `out[j..j + 4]`.
+            unsafe { _mm_storeu_si128(out.as_mut_ptr().add(j).cast(), r) };
+            j += 4;
+        }
+        for jj in j..rows {
+            // SAFETY: the caller's contract (AVX2) carries over; the row is inside `weights`.
+            out[jj] = unsafe { dot(input, &weights[jj * n..(jj + 1) * n]) };
+        }
+    }
+
+    /// AVX2 dot product of `u8` activations (each at most 127) and `i8` weights, 32 at a time
+    /// (`maddubs` pairs, which cannot saturate at these bounds, then `madd` by ones to `i32`),
+    /// then the scalar tail.
+    ///
+    /// # Safety
+    /// The processor must have AVX2. Memory: each load covers 32 bytes at `i` with
+    /// `i + 32 <= n = min(input.len(), weights.len())`, inside both slices, unaligned.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn dot(input: &[u8], weights: &[i8]) -> i32 {
+        let n = input.len().min(weights.len());
+        let mut i = 0;
+        let mut sum = _mm256_setzero_si256();
+        let ones = _mm256_set1_epi16(1);
+        while i + 32 <= n {
+            // SAFETY: `i + 32 <= n` keeps both 32-byte loads inside their slices.
+            unsafe {
+                let a = _mm256_loadu_si256(input.as_ptr().add(i).cast());
+                let w = _mm256_loadu_si256(weights.as_ptr().add(i).cast());
+                let pairs = _mm256_maddubs_epi16(a, w);
+                sum = _mm256_add_epi32(sum, _mm256_madd_epi16(pairs, ones));
+            }
+            i += 32;
+        }
+        let lo = _mm256_castsi256_si128(sum);
+        let hi = _mm256_extracti128_si256::<1>(sum);
+        let s = _mm_add_epi32(lo, hi);
+        let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b01_00_11_10>(s));
+        let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b10_11_00_01>(s));
+        _mm_cvtsi128_si32(s) + super::dot_scalar(&input[i..n], &weights[i..n])
+    }
+}
