@@ -6,23 +6,9 @@
 mod common;
 use axum::http::{header, Method, StatusCode};
 use common::accounts::{log_in, me, post, sign_up, Call};
-use common::pg::Pg;
+use common::pg::{store, Pg};
 use common::server;
-use crown_server::store::pg::PgStore;
-use crown_server::store::Store;
 use serde_json::json;
-use std::sync::Arc;
-
-/// A new [`PgStore`] on `url` (connected on a blocking thread).
-async fn store(url: &str) -> Arc<dyn Store> {
-    let url = url.to_string();
-    Arc::new(
-        tokio::task::spawn_blocking(move || PgStore::connect(&url))
-            .await
-            .unwrap()
-            .unwrap(),
-    )
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn accounts_sign_up_log_in_and_log_out_on_postgresql() {

@@ -9,11 +9,9 @@
 mod common;
 use axum::http::{Method, StatusCode};
 use common::accounts::{log_in, me, sign_up};
-use common::pg::Pg;
+use common::pg::{store, Pg};
 use common::ratings::{act, blitz_rating, call, game, get};
 use common::{send, server};
-use crown_server::store::pg::PgStore;
-use crown_server::store::Store;
 use crown_server::App;
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -23,17 +21,6 @@ use tokio::sync::Notify;
 
 /// Lease length of both servers, in ms: the restored server takes the running games over soon.
 const LEASE_MS: u64 = 1_500;
-
-/// A new [`PgStore`] on `url` (connected on a blocking thread).
-async fn store(url: &str) -> Arc<dyn Store> {
-    let url = url.to_string();
-    Arc::new(
-        tokio::task::spawn_blocking(move || PgStore::connect(&url))
-            .await
-            .unwrap()
-            .unwrap(),
-    )
-}
 
 /// A server on the PostgreSQL database at `url`.
 async fn start(url: &str) -> App {

@@ -7,24 +7,10 @@
 mod common;
 use axum::http::StatusCode;
 use common::accounts::sign_up;
-use common::pg::Pg;
+use common::pg::{store, Pg};
 use common::ratings::{act, blitz_rating, game, get, get_text, new_players_game};
 use common::server;
-use crown_server::store::pg::PgStore;
-use crown_server::store::Store;
 use serde_json::json;
-use std::sync::Arc;
-
-/// A new [`PgStore`] on `url` (connected on a blocking thread).
-async fn store(url: &str) -> Arc<dyn Store> {
-    let url = url.to_string();
-    Arc::new(
-        tokio::task::spawn_blocking(move || PgStore::connect(&url))
-            .await
-            .unwrap()
-            .unwrap(),
-    )
-}
 
 /// Rank every rating on the leaderboard, provisional ones and those of a single game included
 /// (the defaults show established ratings only): for `server().with(any_rating_ranks)`.

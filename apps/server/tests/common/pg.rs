@@ -3,8 +3,22 @@
 //! when run as root (initdb refuses root). [`Pg::start`] is `None` when PostgreSQL is not
 //! installed; the server is stopped when the value is dropped.
 
+use crown_server::store::pg::PgStore;
+use crown_server::store::Store;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::Arc;
+
+/// A new [`PgStore`] on `url` (connected on a blocking thread).
+pub async fn store(url: &str) -> Arc<dyn Store> {
+    let url = url.to_string();
+    Arc::new(
+        tokio::task::spawn_blocking(move || PgStore::connect(&url))
+            .await
+            .unwrap()
+            .unwrap(),
+    )
+}
 
 /// A running PostgreSQL server.
 pub struct Pg {
