@@ -388,6 +388,9 @@ pub struct GameSummary {
     pub status: String,
     /// PDN result once finished.
     pub result: Option<String>,
+    /// Whether the game is rated: created rated and not ended before both sides moved (as the
+    /// game's view and the player archive say).
+    pub rated: bool,
     /// Plies played.
     pub plies: u64,
     /// Creation time, ms since the Unix epoch.

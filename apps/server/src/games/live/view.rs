@@ -84,7 +84,7 @@ impl Live {
                 by: Color::from(r.by).name(),
             }),
             public: self.rec.meta.public,
-            rated: self.rec.meta.rated,
+            rated: self.rated(),
             accounts: AccountsView {
                 black: account_view(&self.rec.meta, Color::Black),
                 white: account_view(&self.rec.meta, Color::White),
@@ -92,6 +92,14 @@ impl Live {
             created_ms: self.rec.created_ms,
             updated_ms: self.rec.updated_ms,
         }
+    }
+
+    /// Whether the game is rated: created with `"rated": true` and not ended before both sides
+    /// moved ([`crate::store::ratings::RATED_MIN_PLIES`]; such a game is archived unrated).
+    pub fn rated(&self) -> bool {
+        self.rec.meta.rated
+            && !(crate::store::is_over(&self.rec.status)
+                && self.rec.moves.len() < crate::store::ratings::RATED_MIN_PLIES)
     }
 
     /// How the game ended, once over: the result, the winner and a readable reason (also for a
@@ -252,7 +260,9 @@ pub struct GameView {
     /// `true` for a public seek (created with `"public": true`, listed in the lobby while a seat is
     /// open), `false` for a private, link-only game or a game against the engine.
     pub public: bool,
-    /// `true` for a rated game (created with `"rated": true`).
+    /// `true` for a rated game (created with `"rated": true`), unless it ended (finished or
+    /// aborted) before both sides moved: such a game is unrated, as in the player archive
+    /// ([`crate::store::ratings::RATED_MIN_PLIES`]).
     pub rated: bool,
     /// The accounts linked to the seats (`null`: a guest or an open seat).
     pub accounts: AccountsView,
