@@ -3,6 +3,27 @@
 //! readable message and optional details; the HTTP layer (`routes::error`) alone turns it into a
 //! status and a JSON body (docs/api.md).
 
+/// The most characters of a caller's value an error message repeats ([`echo`]).
+pub const ECHO_MAX_CHARS: usize = 40;
+
+/// A caller's value (an id, a name, a query parameter) as an error message quotes it: in single
+/// quotes, its control characters escaped, and cut to its first [`ECHO_MAX_CHARS`] characters
+/// followed by `…` and its length when longer, so that a 5,000-character name is not sent back
+/// whole (docs/api.md, "Errors").
+pub fn echo(value: &str) -> String {
+    let n = value.chars().count();
+    let head: String = value
+        .chars()
+        .take(ECHO_MAX_CHARS)
+        .flat_map(char::escape_debug)
+        .collect();
+    if n > ECHO_MAX_CHARS {
+        format!("'{head}…' ({n} characters)")
+    } else {
+        format!("'{head}'")
+    }
+}
+
 /// What kind of refusal or failure an [`Error`] is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ErrorKind {
@@ -100,12 +121,12 @@ impl Error {
         Error::conflict("game_over", format!("the game is over ({o})"))
     }
 
-    /// `not_found` for game `id`.
+    /// `not_found` for game `id` (quoted as [`echo`] shows it).
     pub fn not_found(id: &str) -> Error {
         Error::new(
             ErrorKind::NotFound,
             "not_found",
-            format!("no game with id '{id}'"),
+            format!("no game with id {}", echo(id)),
         )
     }
 

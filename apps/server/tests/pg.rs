@@ -116,7 +116,7 @@ fn the_list_holds_only_public_and_rated_games_on_postgresql() {
         rec.meta.public = public;
         rec.meta.rated = rated;
         rec.updated_ms = updated_ms;
-        if id == "public_fin" {
+        if id == "public_fin" || id == "rated_fin" {
             for text in ["11-15", "23-19"] {
                 rec.moves.push(MoveRecord {
                     text: text.into(),
@@ -130,6 +130,8 @@ fn the_list_holds_only_public_and_rated_games_on_postgresql() {
         game("private_fin", "finished", false, false, 10),
         game("public_fin", "finished", true, false, 11),
         game("rated_fin", "finished", false, true, 12),
+        // Ended before both sides moved: unrated, so (not public) not listed.
+        game("rated_early", "finished", false, true, 12),
         game("private_on", "ongoing", false, false, 13),
         game("private_open", "open", false, false, 14),
         game("public_ab", "aborted", true, false, 15),
@@ -149,6 +151,11 @@ fn the_list_holds_only_public_and_rated_games_on_postgresql() {
     assert_eq!(ids(None), ["public_ab", "rated_fin", "public_fin"]);
     let public = store.list(Some("finished"), 50).unwrap();
     assert_eq!(public[1].plies, 2, "{public:?}");
+    assert_eq!(
+        (public[0].rated, public[1].rated),
+        (true, false),
+        "{public:?}"
+    );
     // The private ones are still there, by their id.
     assert_eq!(
         store.load("private_fin").unwrap().unwrap().status,

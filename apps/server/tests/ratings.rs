@@ -616,3 +616,154 @@ async fn a_failed_rating_write_leaves_the_game_unfinished() {
     assert_eq!(blitz_rating(&app, "alice").await.unwrap().2, 1);
     assert_eq!(blitz_rating(&app, "bob").await.unwrap().2, 1);
 }
+
+#[tokio::test]
+async fn every_limit_parameter_refuses_a_bad_value_with_bad_limit() {
+    // One code for a bad `limit` everywhere (docs/api.md, "Limits"): a negative, non-numeric,
+    // zero or too large value.
+    let app = server().start().await;
+    sign_up(&app, "alice", "password-a").await;
+    for endpoint in [
+        "/api/games?",
+        "/api/leaderboard?variant=pool&speed=blitz&",
+        "/api/users/alice/games?",
+        "/api/users/alice/games.pdn?",
+    ] {
+        for limit in ["-1", "abc", "0", "100000"] {
+            let uri = format!("{endpoint}limit={limit}");
+            let (s, v) = get(&app, &uri, None).await;
+            assert_eq!(s, StatusCode::BAD_REQUEST, "{uri}: {v}");
+            assert_eq!(v["error"]["code"], "bad_limit", "{uri}: {v}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_long_unknown_name_is_not_echoed_whole() {
+    let app = server().start().await;
+    let long = "n".repeat(5000);
+    for uri in [
+        format!("/api/users/{long}"),
+        format!("/api/users/{long}/games"),
+        format!("/api/games/{long}"),
+        format!("/api/leaderboard?variant={long}&speed=blitz"),
+    ] {
+        let (s, v) = get(&app, &uri, None).await;
+        assert!(s.is_client_error(), "{s}");
+        let message = v["error"]["message"].as_str().unwrap();
+        // The message still names the value (its start and its length), in a few dozen
+        // characters.
+        assert!(message.len() < 200, "{} characters", message.len());
+        assert!(message.contains("'nnnnnnnnnn"), "{message}");
+        assert!(message.contains("5000 characters"), "{message}");
+    }
+    let (s, v) = get(&app, "/api/users/nobody", None).await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+    assert_eq!(v["error"]["message"], "no user named 'nobody'");
+}
+
+#[tokio::test]
+async fn an_export_of_no_games_is_no_games_not_an_empty_file() {
+    // An empty file is not PDN (`crown pdn check`: "no PDN game in the file").
+    let app = server().start().await;
+    let alice = sign_up(&app, "alice", "password-a").await;
+    let bob = sign_up(&app, "bob", "password-b").await;
+    for uri in [
+        "/api/users/alice/games.pdn",
+        "/api/users/alice/games.pdn?variant=pool",
+    ] {
+        let (s, v) = get(&app, uri, None).await;
+        assert_eq!(
+            (s, &v["error"]["code"]),
+            (StatusCode::NOT_FOUND, &json!("no_games")),
+            "{uri}: {v}"
+        );
+    }
+    let g = game(&app, Some(&alice), Some(&bob), json!({"rated": true})).await;
+    act(&app, &g.id, "resign", &g.white).await;
+    let (s, pdn, _) = get_text(&app, "/api/users/alice/games.pdn", None).await;
+    assert_eq!(s, StatusCode::OK);
+    assert!(pdn.contains(&format!("game {}\"]", g.id)), "{pdn}");
+    let (s, v) = get(&app, "/api/users/alice/games.pdn?variant=pool", None).await;
+    assert_eq!(
+        (s, &v["error"]["code"]),
+        (StatusCode::NOT_FOUND, &json!("no_games")),
+        "{v}"
+    );
+    // An unknown player is still not_found.
+    let (s, v) = get(&app, "/api/users/nobody/games.pdn", None).await;
+    assert_eq!(
+        (s, &v["error"]["code"]),
+        (StatusCode::NOT_FOUND, &json!("not_found")),
+        "{v}"
+    );
+}
+
+#[tokio::test]
+async fn a_rated_game_ended_before_both_sides_moved_is_unrated_in_every_view() {
+    // The archive records it unrated (RATED_MIN_PLIES); the game's view and the game list agree.
+    let app = server().start().await;
+    let alice = sign_up(&app, "alice", "password-a").await;
+    let bob = sign_up(&app, "bob", "password-b").await;
+    let public = unstarted_game(
+        &app,
+        Some(&alice),
+        Some(&bob),
+        json!({"rated": true, "public": true}),
+    )
+    .await;
+    let private = unstarted_game(&app, Some(&alice), Some(&bob), json!({"rated": true})).await;
+    let played = game(&app, Some(&alice), Some(&bob), json!({"rated": true})).await;
+    // While they go on, all three are rated.
+    let (_, list) = get(&app, "/api/games", None).await;
+    let rated_in_list = |list: &Value, id: &str| {
+        list["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|g| g["id"] == id)
+            .map(|g| g["rated"].clone())
+    };
+    for g in [&public, &private, &played] {
+        assert_eq!(rated_in_list(&list, &g.id), Some(json!(true)), "{list}");
+    }
+    assert_eq!(
+        act(&app, &public.id, "abort", &public.black).await.0,
+        StatusCode::OK
+    );
+    assert_eq!(
+        act(&app, &private.id, "resign", &private.white).await.0,
+        StatusCode::OK
+    );
+    assert_eq!(
+        act(&app, &played.id, "resign", &played.white).await.0,
+        StatusCode::OK
+    );
+    let (_, list) = get(&app, "/api/games", None).await;
+    assert_eq!(
+        rated_in_list(&list, &public.id),
+        Some(json!(false)),
+        "{list}"
+    );
+    // Unrated and not public: listed to nobody, as the archive lists it only to its players.
+    assert_eq!(rated_in_list(&list, &private.id), None, "{list}");
+    assert_eq!(
+        rated_in_list(&list, &played.id),
+        Some(json!(true)),
+        "{list}"
+    );
+    for (g, rated) in [(&public, false), (&private, false), (&played, true)] {
+        let (_, v) = get(&app, &format!("/api/games/{}", g.id), None).await;
+        assert_eq!(v["rated"], rated, "{v}");
+    }
+    let (_, archive) = get(&app, "/api/users/alice/games", Some(&alice)).await;
+    for (g, rated) in [(&private, false), (&played, true)] {
+        let row = archive["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["id"] == g.id.as_str())
+            .unwrap_or_else(|| panic!("{} not in {archive}", g.id));
+        assert_eq!(row["rated"], rated, "{row}");
+    }
+}

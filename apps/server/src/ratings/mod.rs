@@ -64,8 +64,9 @@ fn one_of(code: &'static str, what: &str, value: &str, allowed: &[&str]) -> Erro
     Error::invalid(
         code,
         format!(
-            "{what} must be one of {}, not '{value}'",
-            allowed.join(", ")
+            "{what} must be one of {}, not {}",
+            allowed.join(", "),
+            crate::error::echo(value)
         ),
     )
 }
@@ -104,7 +105,10 @@ pub fn check_limit(limit: Option<&str>, default: usize, max: usize) -> Result<us
         Ok(n) if (1..=max).contains(&n) => Ok(n),
         _ => Err(Error::invalid(
             "bad_limit",
-            format!("limit must be an integer 1..={max}, not '{l}'"),
+            format!(
+                "limit must be an integer 1..={max}, not {}",
+                crate::error::echo(l)
+            ),
         )),
     }
 }
@@ -434,7 +438,7 @@ impl Ratings {
             Error::new(
                 ErrorKind::NotFound,
                 "not_found",
-                format!("no user named '{name}'"),
+                format!("no user named {}", crate::error::echo(name)),
             )
         })
     }
@@ -521,7 +525,10 @@ impl Ratings {
             Some(b) => Some(b.parse::<u64>().map_err(|_| {
                 Error::invalid(
                     "bad_before_ms",
-                    format!("before_ms must be a time in ms since the epoch, not '{b}'"),
+                    format!(
+                        "before_ms must be a time in ms since the epoch, not {}",
+                        crate::error::echo(b)
+                    ),
                 )
             })?),
         };

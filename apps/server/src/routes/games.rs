@@ -128,8 +128,9 @@ pub struct SeatGranted {
 pub struct ListQuery {
     /// `open`, `ongoing`, `finished` or `aborted`.
     pub status: Option<String>,
-    /// At most this many (default 50, at most 500).
-    pub limit: Option<usize>,
+    /// At most this many: an integer 1..=500 (default 50), else `400 bad_limit` as on every
+    /// endpoint with a `limit`.
+    pub limit: Option<String>,
 }
 
 /// The page of game `id` for the other player (join) and for spectators (watch).
@@ -181,17 +182,14 @@ async fn list_games(
         if !matches!(s.as_str(), "open" | "ongoing" | "finished" | "aborted") {
             return Err(ApiError::bad_request(
                 "bad_status",
-                format!("status must be 'open', 'ongoing', 'finished' or 'aborted', not '{s}'"),
+                format!(
+                    "status must be 'open', 'ongoing', 'finished' or 'aborted', not {}",
+                    crate::error::echo(s)
+                ),
             ));
         }
     }
-    let limit = q.limit.unwrap_or(50);
-    if limit == 0 || limit > 500 {
-        return Err(ApiError::bad_request(
-            "bad_limit",
-            format!("limit must be 1..=500, not {limit}"),
-        ));
-    }
+    let limit = crate::ratings::check_limit(q.limit.as_deref(), 50, 500)?;
     let store = app.store.clone();
     let games = crate::blocking::store(move || store.list(q.status.as_deref(), limit)).await?;
     Ok(Json(serde_json::json!({ "games": games })))

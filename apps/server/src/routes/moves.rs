@@ -1,5 +1,5 @@
-//! `POST /api/games/{id}/moves` and the seat actions: cancel, resign, abort, draw offers and
-//! takebacks (docs/api.md).
+//! `POST /api/games/{id}/moves` and the seat actions: cancel, resign, abort, draw offers,
+//! takebacks and APCA count claims (docs/api.md).
 
 use super::error::ApiError;
 use super::extract::{bearer, JsonBody};
@@ -21,6 +21,7 @@ pub fn routes() -> Router<App> {
         .route("/games/{id}/draw/offer", post(draw_offer).layer(nb!()))
         .route("/games/{id}/draw/accept", post(draw_accept).layer(nb!()))
         .route("/games/{id}/draw/decline", post(draw_decline).layer(nb!()))
+        .route("/games/{id}/count", post(count_claim).layer(nb!()))
         .route(
             "/games/{id}/takeback/request",
             post(takeback_request).layer(nb!()),
@@ -102,6 +103,7 @@ enum Action {
     TakebackRequest,
     TakebackAccept,
     TakebackDecline,
+    CountClaim,
 }
 
 async fn seat_action(
@@ -122,6 +124,7 @@ async fn seat_action(
         Action::TakebackRequest => "takeback_request",
         Action::TakebackAccept => "takeback_accept",
         Action::TakebackDecline => "takeback_decline",
+        Action::CountClaim => "count_claim",
     };
     let engine_opponent = h.live.lock().await.engine_color() == Some(color.opposite());
     let (_, view) = app
@@ -147,6 +150,9 @@ async fn seat_action(
                     live.accept_takeback(color, now)?;
                 }
                 Action::TakebackDecline => live.decline_takeback(color, now)?,
+                Action::CountClaim => {
+                    live.claim_count(color, now)?;
+                }
             }
             Ok(())
         })
@@ -175,3 +181,4 @@ action_route!(draw_decline, Action::DrawDecline);
 action_route!(takeback_request, Action::TakebackRequest);
 action_route!(takeback_accept, Action::TakebackAccept);
 action_route!(takeback_decline, Action::TakebackDecline);
+action_route!(count_claim, Action::CountClaim);

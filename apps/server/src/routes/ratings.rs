@@ -8,7 +8,7 @@ use super::extract::ApiQuery;
 use crate::app::App;
 use crate::ratings::{self, ArchiveQuery};
 use axum::extract::{Path, State};
-use axum::http::{header, HeaderMap};
+use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
@@ -115,7 +115,8 @@ async fn games(
 /// `GET /api/users/{name}/games.pdn` (the filters of `/games`, `limit` 1..=500, default 500):
 /// the games as one PDN file, newest first, each as `GET /api/games/{id}/pdn` writes it.
 ///
-/// Errors: those of `/games`.
+/// Errors: those of `/games`, and `404 no_games` when no game matches (an empty file is not a
+/// PDN file).
 async fn games_pdn(
     State(app): State<App>,
     Path(name): Path<String>,
@@ -128,6 +129,17 @@ async fn games_pdn(
         .ratings()
         .archive(&name, &q, me.as_ref(), (max, max))
         .await?;
+    if page.games.is_empty() {
+        // An empty file is not PDN (`crown pdn check` rejects it): say so instead.
+        return Err(ApiError::new(
+            StatusCode::NOT_FOUND,
+            "no_games",
+            format!(
+                "{} has no games matching this query to export",
+                crate::error::echo(&name)
+            ),
+        ));
+    }
     let mut text = String::new();
     for (_, live) in &page.games {
         if !text.is_empty() {

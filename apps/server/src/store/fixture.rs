@@ -63,6 +63,7 @@ impl GameRecordBuilder {
                     rated: false,
                     accounts: Default::default(),
                     ratings: None,
+                    counts: Vec::new(),
                 },
                 moves: vec![],
                 created_ms: 1,

@@ -214,6 +214,22 @@ pub struct GameMeta {
     /// casual games.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ratings: Option<GameRatings>,
+    /// The APCA count claims of a pool game (rules 27 and 28; docs/api.md, "APCA counts"), in
+    /// the order made: replaying the moves makes each again at its ply, so the running count
+    /// survives a restart. Absent (and in games stored before this field existed): none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub counts: Vec<CountClaim>,
+}
+
+/// One APCA count claim of a pool game ([`GameMeta::counts`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CountClaim {
+    /// Plies played when it was claimed: the count starts from the position after them.
+    pub ply: usize,
+    /// The side that claimed it, whose moves are counted.
+    pub color: Side,
+    /// The APCA rule: 27 (the 38-move count) or 28 (the 13-move count).
+    pub rule: u8,
 }
 
 /// The ratings of a rated game's two players ([`GameMeta::ratings`]).
@@ -388,6 +404,9 @@ pub struct GameSummary {
     pub status: String,
     /// PDN result once finished.
     pub result: Option<String>,
+    /// Whether the game is rated: created rated and not ended before both sides moved (as the
+    /// game's view and the player archive say).
+    pub rated: bool,
     /// Plies played.
     pub plies: u64,
     /// Creation time, ms since the Unix epoch.

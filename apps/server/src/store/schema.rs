@@ -190,12 +190,18 @@ impl GameRow {
     }
 }
 
-/// A [`GameSummary`] from the values of [`SUMMARY_COLUMNS`].
+/// A [`GameSummary`] from the values of [`SUMMARY_COLUMNS`] and the `rated` flag of the game's
+/// meta (`meta_rated`): a game ended before both sides moved is unrated, as in the archive
+/// ([`super::ratings::RATED_MIN_PLIES`]).
 pub(super) fn summary(
     (id, variant, status, result): (String, String, String, Option<String>),
     [plies, created_ms, updated_ms]: [i64; 3],
+    meta_rated: bool,
 ) -> GameSummary {
+    let rated = meta_rated
+        && !(super::is_over(&status) && (plies as usize) < super::ratings::RATED_MIN_PLIES);
     GameSummary {
+        rated,
         id,
         variant,
         status,

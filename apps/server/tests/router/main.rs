@@ -7,6 +7,8 @@
 //! - [`pdn`]: the PDN export of a game;
 //! - [`moves`]: playing moves: whose token, which moves, when, retried moves;
 //! - [`offers`]: resigning, draw offers, takeback requests (and the time a takeback leaves spent);
+//! - [`counts`]: the APCA counts of pool games (rules 27 and 28): claims, expiry, refusals,
+//!   restart;
 //! - [`clocks`]: a fallen flag, the side to move's clock, time spent loading games;
 //! - [`engine`]: games against the server's engine: replies off the runtime and within the clock,
 //!   stale searches, the engine's clock while it waits for a worker;
@@ -21,6 +23,7 @@
 mod common;
 
 mod clocks;
+mod counts;
 mod engine;
 mod games;
 mod limits;

@@ -151,6 +151,12 @@ class App {
   renderButtons() {
     if (!this.table.game) return;
     this.play.render(this.mode === "play");
+    // the online and analysis pages' APCA count line (pool); the play page draws its own above
+    if (this.mode !== "play" && this.ctrl.countText) {
+      const line = this.ctrl.countText();
+      $("count-line").textContent = line;
+      $("count-line").hidden = !line;
+    }
     screen.renderNav(this.table, crown);
   }
 

@@ -7,13 +7,14 @@
 //!
 //! The rules are split by concept: the clocks (`clock.rs`), games ending without a result on the
 //! board (`ending.rs`), moves and joining (`play.rs`), resignation, draws and takebacks
-//! (`offers.rs`), and the JSON view (`view.rs`).
+//! (`offers.rs`), the APCA counts (`counts.rs`), and the JSON view (`view.rs`).
 
 use crate::store::{ChangeState, Declared, GameMeta, GameRecord, Seat, TimeControl};
 use crate::token::{same_secret, token_hash};
 use crown_core::{Color, Game, Position, Variant};
 
 mod clock;
+mod counts;
 mod ending;
 mod offers;
 mod play;
@@ -21,7 +22,8 @@ mod play;
 mod tests;
 mod view;
 
-pub use view::{ClockView, GameView, LegalMove, OutcomeView, RematchView, SeatView};
+pub use counts::rule_number;
+pub use view::{ClockView, CountView, GameView, LegalMove, OutcomeView, RematchView, SeatView};
 
 /// Milliseconds since the Unix epoch.
 pub fn now_ms() -> u64 {
@@ -81,9 +83,11 @@ impl Live {
             .map_err(|e| format!("game {}: start FEN: {e}", rec.id))?;
         let mut game = Game::from_position(start);
         for (ply, m) in rec.moves.iter().enumerate() {
+            counts::replay_claims(&mut game, &rec, ply)?;
             game.play_text(&m.text)
                 .map_err(|e| format!("game {}: ply {} '{}': {e}", rec.id, ply + 1, m.text))?;
         }
+        counts::replay_claims(&mut game, &rec, rec.moves.len())?;
         declare(&mut game, rec.meta.declared);
         Ok(Live { rec, game })
     }
@@ -104,7 +108,9 @@ impl Live {
         })?;
         let appends = state.keep_plies == self.rec.moves.len();
         let old = self.rec.meta.declared;
-        if !appends || !(old.is_none() || old == rec.meta.declared) {
+        // A new count claim is made at its ply by a replay.
+        let same_counts = self.rec.meta.counts == rec.meta.counts;
+        if !appends || !same_counts || !(old.is_none() || old == rec.meta.declared) {
             return Live::from_record(rec);
         }
         let mut game = self.game.clone();
@@ -149,6 +155,7 @@ impl Live {
             rated: false,
             accounts: Default::default(),
             ratings: None,
+            counts: Vec::new(),
         };
         *seat_mut(&mut meta, creator) = Seat::Human {
             token_sha256: Some(token_hash(&creator_token)),

@@ -137,6 +137,7 @@ impl Live {
             self.game.undo();
             self.rec.moves.pop();
         }
+        self.drop_claims_after(self.rec.moves.len());
         self.rec.meta.takeback_request = None;
         self.rec.meta.draw_offer = None;
         if self.rec.meta.turn_started_ms != 0 {

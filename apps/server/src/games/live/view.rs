@@ -83,8 +83,18 @@ impl Live {
                 id: r.id.clone(),
                 by: Color::from(r.by).name(),
             }),
+            count: self.game.count().map(|c| CountView {
+                rule: super::rule_number(c.rule),
+                by: c.claimant.name(),
+                moves: c.moves,
+                limit: c.rule.limit(),
+            }),
+            count_claimable: CountClaimable {
+                black: self.count_claimable(Color::Black),
+                white: self.count_claimable(Color::White),
+            },
             public: self.rec.meta.public,
-            rated: self.rec.meta.rated,
+            rated: self.rated(),
             accounts: AccountsView {
                 black: account_view(&self.rec.meta, Color::Black),
                 white: account_view(&self.rec.meta, Color::White),
@@ -92,6 +102,23 @@ impl Live {
             created_ms: self.rec.created_ms,
             updated_ms: self.rec.updated_ms,
         }
+    }
+
+    /// The APCA rule (27 or 28) whose count `color` may claim now (`POST .../count`): a pool game
+    /// being played, no count running, the rule's material ([`crown_core::Game::claimable_count`]).
+    pub fn count_claimable(&self, color: Color) -> Option<u8> {
+        if self.require_playing().is_err() {
+            return None;
+        }
+        self.game.claimable_count(color).map(super::rule_number)
+    }
+
+    /// Whether the game is rated: created with `"rated": true` and not ended before both sides
+    /// moved ([`crate::store::ratings::RATED_MIN_PLIES`]; such a game is archived unrated).
+    pub fn rated(&self) -> bool {
+        self.rec.meta.rated
+            && !(crate::store::is_over(&self.rec.status)
+                && self.rec.moves.len() < crate::store::ratings::RATED_MIN_PLIES)
     }
 
     /// How the game ended, once over: the result, the winner and a readable reason (also for a
@@ -249,10 +276,19 @@ pub struct GameView {
     pub first_move_deadline_ms: Option<u64>,
     /// The rematch offered after the game ended (`POST .../rematch`), `null` if none.
     pub rematch: Option<RematchView>,
+    /// The APCA count running in a pool game (rules 27 and 28, `POST .../count`); left out when
+    /// none is (never claimed, or stopped because the material no longer fits its rule).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub count: Option<CountView>,
+    /// The APCA rule whose count each side may claim now; left out when neither may.
+    #[serde(skip_serializing_if = "CountClaimable::is_empty")]
+    pub count_claimable: CountClaimable,
     /// `true` for a public seek (created with `"public": true`, listed in the lobby while a seat is
     /// open), `false` for a private, link-only game or a game against the engine.
     pub public: bool,
-    /// `true` for a rated game (created with `"rated": true`).
+    /// `true` for a rated game (created with `"rated": true`), unless it ended (finished or
+    /// aborted) before both sides moved: such a game is unrated, as in the player archive
+    /// ([`crate::store::ratings::RATED_MIN_PLIES`]).
     pub rated: bool,
     /// The accounts linked to the seats (`null`: a guest or an open seat).
     pub accounts: AccountsView,
@@ -300,4 +336,35 @@ fn account_view(meta: &crate::store::GameMeta, c: Color) -> Option<AccountView> 
         provisional: r.map(|r| r.before.provisional()),
         rating_diff: r.and_then(crate::store::SeatRating::diff),
     })
+}
+
+/// A running APCA count ([`GameView::count`]).
+#[derive(Clone, Debug, Serialize)]
+pub struct CountView {
+    /// The APCA rule: 27 (the 38-move count) or 28 (the 13-move count).
+    pub rule: u8,
+    /// The side that claimed it, whose moves are counted: `black` or `white`.
+    pub by: &'static str,
+    /// Moves that side has completed since the claim.
+    pub moves: u32,
+    /// Moves that, completed, draw the game: 38 (rule 27) or 13 (rule 28).
+    pub limit: u32,
+}
+
+/// The APCA rule (27 or 28) whose count each side may claim now ([`GameView::count_claimable`]).
+#[derive(Clone, Debug, Serialize)]
+pub struct CountClaimable {
+    /// Black's, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub black: Option<u8>,
+    /// White's, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub white: Option<u8>,
+}
+
+impl CountClaimable {
+    /// Whether neither side may claim a count.
+    pub fn is_empty(&self) -> bool {
+        self.black.is_none() && self.white.is_none()
+    }
 }

@@ -113,10 +113,14 @@ impl Store for PgStore {
         let rows = self.with(|c| {
             c.query(
                 &format!(
-                    "SELECT {SUMMARY_COLUMNS} FROM games
+                    "SELECT {SUMMARY_COLUMNS}, COALESCE((meta::jsonb ->> 'rated') = 'true', FALSE)
+                     FROM games
                      WHERE ($1::TEXT IS NULL OR status = $1)
-                       AND ((meta::jsonb ->> 'public') = 'true' OR (meta::jsonb ->> 'rated') = 'true')
-                     ORDER BY updated_ms DESC, id LIMIT $2"
+                       AND ((meta::jsonb ->> 'public') = 'true'
+                            OR ((meta::jsonb ->> 'rated') = 'true'
+                                AND (status NOT IN ('finished', 'aborted') OR plies >= {min})))
+                     ORDER BY updated_ms DESC, id LIMIT $2",
+                    min = crate::store::ratings::RATED_MIN_PLIES
                 ),
                 &[&status, &(limit as i64)],
             )
@@ -128,6 +132,7 @@ impl Store for PgStore {
                 summary(
                     (r.get(0), r.get(1), r.get(2), r.get(3)),
                     [r.get(4), r.get(5), r.get(6)],
+                    r.get(7),
                 )
             })
             .collect())

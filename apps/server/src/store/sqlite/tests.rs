@@ -64,17 +64,26 @@ fn list_filters_by_status_and_heartbeat_round_trips() {
     let fin = store.list(Some("finished"), 10).unwrap();
     assert_eq!(fin.len(), 1);
     assert_eq!(fin[0].id, "g2");
-    // A private casual game is left out in every status; a rated one is public by nature.
+    // A private casual game is left out in every status; a rated one is public by nature, unless
+    // it ended before both sides moved (then it is unrated, as in the archive).
     rec.meta.public = false;
     rec.id = "private".into();
     store.create(&rec).unwrap();
-    rec.id = "rated".into();
+    rec.id = "rated_early".into();
     rec.meta.rated = true;
     store.create(&rec).unwrap();
+    rec.id = "rated".into();
+    for text in ["11-15", "23-19"] {
+        rec.moves.push(MoveRecord {
+            text: text.into(),
+            at_ms: 2,
+        });
+    }
+    store.create(&rec).unwrap();
     let fin = store.list(Some("finished"), 10).unwrap();
-    let mut ids: Vec<_> = fin.iter().map(|g| g.id.as_str()).collect();
+    let mut ids: Vec<_> = fin.iter().map(|g| (g.id.as_str(), g.rated)).collect();
     ids.sort_unstable();
-    assert_eq!(ids, ["g2", "rated"]);
+    assert_eq!(ids, [("g2", false), ("rated", true)]);
     assert_eq!(store.list(None, 10).unwrap().len(), 3);
     assert_eq!(store.unfinished().unwrap(), vec!["g1".to_string()]);
     assert_eq!(store.last_heartbeat().unwrap(), None);

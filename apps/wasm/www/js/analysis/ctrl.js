@@ -229,6 +229,25 @@ export class AnalysisCtrl {
     this.renderGraph(active);
   }
 
+  /**
+   * The APCA count (pool, rules 27 and 28) the shown position gives a side, as a line under the
+   * status, or "": the analysis board has no players to claim it, so it says who could.
+   */
+  countText() {
+    const t = this.table;
+    if (!t.game || t.variant !== "pool") return "";
+    const probe = t.crown.Game.fromFen(t.variant, t.fenAt(t.shownPly()));
+    try {
+      for (const side of ["black", "white"]) {
+        const rule = probe.claimableCount(side);
+        if (rule) return `${cap(side)} may claim the ${rule === 28 ? 13 : 38} count (APCA rule ${rule})`;
+      }
+      return "";
+    } finally {
+      probe.free();
+    }
+  }
+
   /** After a refresh while the page is on screen: the live evaluation. */
   afterRender() {
     this.analyse();

@@ -7,7 +7,7 @@ import { cap } from "../shared/util.js";
 import { toast, setStatus } from "../shared/dialogs.js";
 import { Table } from "../shared/table.js";
 import { Online } from "./online.js";
-import { renderConfirm, renderOverRatings } from "./view.js";
+import { countLineText, renderConfirm, renderOverRatings } from "./view.js";
 import { $ } from "../shared/util.js";
 
 /** The online page: the server's game on its own table, played through `client` (online.js). */
@@ -135,6 +135,11 @@ export class OnlineCtrl {
   /** The clocks of the server's game, counting down locally (null: none). */
   clock() {
     return this.client.clock();
+  }
+
+  /** The running APCA count of the server's game (pool) as a line under the status, or "" (none, or an earlier ply shown). */
+  countText() {
+    return this.table.viewPly == null ? countLineText(this.client.view, this.client.seat) : "";
   }
 
   /** The status line while the game goes on (`must`: the capture note). */

@@ -14,6 +14,8 @@ import { Lobby } from "./lobby.js";
 import { formatClock, timeControl } from "../shared/clock.js";
 import { Api, Seats, apiBase, storedName, rememberName } from "./api.js";
 import { accountName } from "../account/ctrl.js";
+import { COUNT_RULES } from "../play/view.js";
+import { confirmThen } from "../shared/dialogs.js";
 import { abortedText, askJoin, renderActions, renderConn, renderFirstMove, renderOverRatings, renderRatedSwitch, renderShare } from "./view.js";
 import { Premove, premoveMoves } from "../shared/premove.js";
 
@@ -81,6 +83,13 @@ export class Online {
       else this.#action("draw/offer");
     });
     $("online-decline-draw").addEventListener("click", () => this.#action("draw/decline"));
+    // An APCA count (pool): the rule's words first, as against the engine; the server checks the claim
+    $("online-claim-count").addEventListener("click", () => {
+      const v = this.view;
+      const rule = v && v.count_claimable && v.count_claimable[this.seat];
+      if (!rule) return;
+      confirmThen(COUNT_RULES[rule].title, COUNT_RULES[rule].text, "Claim", () => this.#action("count"));
+    });
     $("online-takeback").addEventListener("click", () => {
       const v = this.view;
       if (v && v.takeback_request && v.takeback_request !== this.seat) this.#action("takeback/accept");
@@ -402,9 +411,33 @@ export class Online {
     // a cancelled or expired game has no result: nothing to record on the board
     if (!o || o.result === "*" || g.outcome()) return;
     const reason = String(o.reason || "").toLowerCase();
+    const c = view.count;
+    if (!o.winner && c && c.moves >= c.limit && this.#countDraw(g, view)) return;
     if (!o.winner) g.agreeDraw();
     else if (reason.includes("time")) g.loseOnTime(other(o.winner));
     else g.resign(other(o.winner));
+  }
+
+  /**
+   * A pool game the server ended by an APCA count: make the claim on the board's game `g` too,
+   * before the claimant's last `limit` moves, so that its outcome is the count's draw (worded as
+   * the rules word it) rather than an agreement; false when that does not replay.
+   */
+  #countDraw(g, view) {
+    const c = view.count;
+    let counted = 0;
+    while (counted < c.limit && g.plyCount() > 0) {
+      g.undo();
+      if (g.sideToMove() === c.by) counted += 1;
+    }
+    let claimed = true;
+    try {
+      g.claimCount(c.by, c.rule);
+    } catch (_) {
+      claimed = false;
+    }
+    for (const m of view.moves.slice(g.plyCount())) g.play(m);
+    return claimed && g.outcome() !== null;
   }
 
   #afterApply(prev) {

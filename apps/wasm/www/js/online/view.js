@@ -1,4 +1,4 @@
-// The online page's views: the game's buttons (abort, resign, draw, takeback, cancel, rematch), the
+// The online page's views: the game's buttons (abort, resign, draw, APCA count, takeback, cancel, rematch), the
 // share box, the connection line, the first-move note, the Confirm / Cancel pair of a move waiting
 // to be sent, and the "a seat is free" question (the premove line is shared/premove.js's).
 
@@ -102,6 +102,11 @@ export function renderActions(v, seat) {
   $("online-decline-draw").hidden = !(playing && theirs(v.draw_offer));
   // Impasse has no draws (docs/rules.md): no offer to make or answer
   if (v.variant === "impasse") offerBtn.hidden = $("online-decline-draw").hidden = true;
+  // Pool: the APCA count the server says this seat may claim now (rule 28, else rule 27)
+  const rule = playing && v.count_claimable ? v.count_claimable[seat] : undefined;
+  const claim = $("online-claim-count");
+  claim.hidden = !rule;
+  if (rule) claim.textContent = rule === 28 ? "Claim the 13 count" : "Claim the 38 count";
   const tb = $("online-takeback");
   tb.disabled = !playing || v.takeback_request === seat || v.ply === 0;
   tb.textContent = playing && theirs(v.takeback_request) ? "Accept takeback" : "Take back";
@@ -117,6 +122,14 @@ export function renderActions(v, seat) {
   rb.hidden = !(seat && over && !noGame);
   rb.disabled = !!(r && r.by === seat);
   rb.textContent = r && r.by !== seat ? "Accept rematch" : r ? "Rematch offered" : "Rematch";
+}
+
+/** The running APCA count of game view `v` as the line under the status, for `seat` (null: a spectator), or "". */
+export function countLineText(v, seat) {
+  const c = v && v.count;
+  if (!c) return "";
+  const who = c.by === seat ? "you" : cap(c.by);
+  return `The ${c.limit} count (APCA rule ${c.rule}): ${c.moves} of ${c.limit} moves counted for ${who}`;
 }
 
 /** The share box of game view `v` (hidden without one); the invitation while `seat`'s friend is awaited. */
