@@ -286,9 +286,11 @@ test("a rated 3+2 game between two accounts: lobby, bars, game-over dialog, play
   await a.selectOption("#f-result", "loss");
   await a.waitForFunction(() => /No game/.test(document.querySelector("#pl-games-status").textContent), null, T);
   assert.match(new URL(a.url()).search, /result=loss/);
+  assert.equal(await a.isVisible("#pl-export"), false, "no export link when no game matches (the server has no PDN of no games)");
   await a.selectOption("#f-result", "");
   await a.selectOption("#f-rated", "true");
   await a.waitForSelector(annGame, T);
+  assert.equal(await a.isVisible("#pl-export"), true, "the export link is back with a game");
   // Export all as one PDN: the server's file with this game, the players' ratings in it
   const exportHref = await a.getAttribute("#pl-export", "href");
   assert.match(exportHref, new RegExp(`api/users/${A}/games\\.pdn\\?rated=true$`));

@@ -228,6 +228,8 @@ export class PlayersCtrl {
       this.next = data.next_before_ms ?? null;
       const shown = v.games.children.length;
       v.gStatus.textContent = shown ? `${shown} game${shown === 1 ? "" : "s"} shown` : "No game matches.";
+      // The server has no PDN of no games (404 no_games): no export link then.
+      v.exportLink.hidden = shown === 0;
       v.more.hidden = this.next == null;
       v.page.dataset.loaded = `player/${name}`;
     } catch (e) {
