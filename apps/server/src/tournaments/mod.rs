@@ -2,7 +2,7 @@
 //! two-game matches (APCA rule 32) played as live games between accounts. The rules are
 //! `crown_tournament`'s; this feature stores a tournament ([`Stored`]: the tournament's state, its
 //! clock, whether rated, who created it, the account of each player) as one versioned row of the
-//! store's [`TournamentStore`], and changes it only by compare-and-swap on the version
+//! store's [`crate::store::TournamentStore`], and changes it only by compare-and-swap on the version
 //! ([`Tournaments::change`]): of two instances that race on one transition exactly one writes,
 //! the other reloads and checks again, so no round is paired twice.
 //!
@@ -206,7 +206,7 @@ impl Tournaments {
     ///
     /// # Errors
     /// `op`'s error (nothing written), `not_found`, `version_conflict` after
-    /// [`MAX_CAS_RETRIES`] lost races, `storage`.
+    /// 16 lost races in a row, `storage`.
     pub async fn change<T: Send + 'static>(
         &self,
         id: &str,
@@ -426,7 +426,8 @@ impl Tournaments {
         });
     }
 
-    /// One sweep (see [`Tournaments::spawn`]); failures are logged.
+    /// One sweep: start the tournaments whose start time is reached, advance the running ones
+    /// ([`Tournaments::advance`]); failures are logged.
     pub async fn sweep(&self) {
         let now = now_ms();
         match self.list("created").await {
