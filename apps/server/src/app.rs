@@ -30,6 +30,8 @@ pub struct AppInner {
     pub(crate) ratings: crate::ratings::Ratings,
     /// The chat feature: where the messages of games are kept.
     pub(crate) chat: crate::chat::Chat,
+    /// The tournaments feature: Swiss and round robin played as live games.
+    pub(crate) tournaments: crate::tournaments::Tournaments,
 }
 
 /// A cheap handle to the server's state.
@@ -80,6 +82,7 @@ impl App {
             accounts: crate::accounts::Accounts::new(&config, store.clone()),
             ratings: ratings(),
             chat: crate::chat::Chat::new(store.clone()),
+            tournaments: crate::tournaments::Tournaments::new(store.clone(), games.clone()),
             games: games.clone(),
             store,
             config,
@@ -87,6 +90,8 @@ impl App {
             conns: ConnCounter::default(),
             ws_per_ip: ConnCounter::default(),
         }));
+        // Before the games resume: a game that ends while they do advances its tournament.
+        app.tournaments.spawn(app.shutdown_signal());
         if games.shared() {
             // Several instances share the store: the chat's messages from other instances
             // reach this one's sockets.
@@ -139,6 +144,11 @@ impl App {
     /// The chat feature: the messages of games.
     pub fn chat(&self) -> &crate::chat::Chat {
         &self.chat
+    }
+
+    /// The tournaments feature: Swiss and round robin played as live games.
+    pub fn tournaments(&self) -> &crate::tournaments::Tournaments {
+        &self.tournaments
     }
 
     /// Number of games not finished ([`Games::open_games`]).

@@ -24,6 +24,8 @@
 //!   - [`lobby`]: seeks, names and rematches (on [`games::Games`]); [`chat`]: the chat of a game;
 //!   - [`accounts`]: sign-up, log-in sessions, log-out and change of password;
 //!   - [`ratings`]: ratings, leaderboards, players' pages and archives;
+//!   - [`tournaments`]: Swiss and round robin tournaments of two-game matches played as live
+//!     games (`crown_tournament`'s rules, one versioned row per tournament);
 //!   - [`engine`]: the engine opponent and its scheduling ([`engine::scheduler`],
 //!     `Games::maybe_engine`);
 //! - [`store`]: durable storage (SQLite or PostgreSQL), one part per feature;
@@ -52,6 +54,7 @@ mod serve;
 pub mod store;
 pub mod telemetry;
 pub mod token;
+pub mod tournaments;
 
 pub use app::App;
 pub use config::Config;

@@ -59,6 +59,9 @@ pub struct GamesInner {
     pub(crate) ratings: crate::ratings::Ratings,
     /// Turns `true` at shutdown (shared with [`crate::App`]).
     pub(crate) shutdown_tx: Arc<watch::Sender<bool>>,
+    /// Where the id of each game that ends here is sent (set once by the tournaments feature,
+    /// [`Games::on_end`]).
+    pub(crate) ended: std::sync::OnceLock<tokio::sync::mpsc::UnboundedSender<String>>,
 }
 
 impl std::ops::Deref for Games {
@@ -95,6 +98,7 @@ impl Games {
             owned_until: AtomicU64::new(0),
             ratings,
             shutdown_tx,
+            ended: std::sync::OnceLock::new(),
         }))
     }
 
@@ -119,6 +123,14 @@ impl Games {
             .engine_workers
             .max(1)
             .saturating_sub(self.engine_slots.available_permits())
+    }
+
+    /// The ids of the games that end from now on, as this instance sees them end (a move, a
+    /// resignation, a flag, an abort, or a change of another instance read here); taken once, by
+    /// the tournaments feature. `None` when already taken.
+    pub(crate) fn on_end(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<String>> {
+        let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+        self.ended.set(tx).ok().map(|()| rx)
     }
 
     /// A receiver that turns `true` at shutdown.

@@ -615,6 +615,9 @@ impl Games {
             let _ = self
                 .open_games
                 .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1));
+            if let Some(tx) = self.ended.get() {
+                let _ = tx.send(guard.rec.id.clone());
+            }
         }
         if is_over(&guard.rec.status) {
             if let Some(ip) = h.engine_by.lock().unwrap_or_else(|e| e.into_inner()).take() {

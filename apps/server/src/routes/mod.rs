@@ -2,7 +2,7 @@
 //! `routes()`, the extractors in [`extract`], the layers (limits, JSON `405`, time-outs) in
 //! `layers`, and the one mapping of the domain's errors to HTTP in [`error`]. Handlers read the
 //! request, call the domain ([`crate::App`], [`crate::games`], [`crate::chat`], [`crate::lobby`],
-//! [`crate::accounts`], [`crate::ratings`]) and write the answer; no domain module depends on this
+//! [`crate::accounts`], [`crate::ratings`], [`crate::tournaments`]) and write the answer; no domain module depends on this
 //! one.
 
 /// The no-body guard (`400 unexpected_body`) as a layer for one route.
@@ -25,6 +25,7 @@ pub mod metrics;
 pub mod moves;
 pub mod ratings;
 pub mod static_files;
+pub mod tournaments;
 pub mod ws;
 
 use crate::app::App;
@@ -43,6 +44,7 @@ pub fn router(app: App) -> Router {
         .merge(chat::routes())
         .merge(accounts::routes())
         .merge(ratings::routes())
+        .merge(tournaments::routes())
         .fallback(layers::api_not_found)
         .layer(middleware::from_fn(layers::origin_guard))
         .layer(middleware::from_fn_with_state(

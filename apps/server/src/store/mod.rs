@@ -23,6 +23,8 @@
 //! - [`accounts`]: accounts and log-in sessions ([`AccountStore`], which both backends implement);
 //! - [`ratings`]: ratings and players' finished games ([`RatingStore`]), written by the save that
 //!   finishes a game, in its transaction;
+//! - [`tournaments`]: tournaments, each one versioned JSON row ([`TournamentStore`], which both
+//!   backends implement);
 //! - [`record`]: what is stored (games, moves, seats, chat messages), shared by every backend;
 //! - [`sqlite`]: [`SqliteStore`], the embedded default;
 //! - [`pg`]: [`pg::PgStore`], PostgreSQL for several instances sharing one database;
@@ -37,6 +39,7 @@ pub mod ratings;
 pub mod record;
 mod schema;
 pub mod sqlite;
+pub mod tournaments;
 
 pub use accounts::{AccountStore, SessionRecord, UserRecord};
 pub use chat::ChatStore;
@@ -44,6 +47,7 @@ pub use leases::{LeaseStore, Leases};
 pub use ratings::{Established, GameFilter, PlayerGame, RatingRecord, RatingStore};
 pub use record::*;
 pub use sqlite::{Durability, SqliteStore, WriterStats};
+pub use tournaments::{TournamentRecord, TournamentStore};
 
 use serde::{Deserialize, Serialize};
 
@@ -203,6 +207,12 @@ pub trait Store: Send + Sync + 'static {
     /// The store's ratings and players' finished games; `None` for a store that keeps none
     /// (the default: the rating endpoints then answer `503 accounts_unavailable`).
     fn ratings(&self) -> Option<&dyn RatingStore> {
+        None
+    }
+
+    /// The store's tournaments; `None` for a store that keeps none (the default: the tournament
+    /// endpoints then answer `503 tournaments_unavailable`).
+    fn tournaments(&self) -> Option<&dyn TournamentStore> {
         None
     }
 }

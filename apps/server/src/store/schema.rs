@@ -1,5 +1,5 @@
 //! The SQL schema and the row helpers of both backends, written once: the tables (`games`,
-//! `moves`, `server_meta`, `chat`, `users`, `sessions`, `ratings`, `player_games`, and PostgreSQL's `leases`), the columns read back into a
+//! `moves`, `server_meta`, `chat`, `users`, `sessions`, `ratings`, `player_games`, `tournaments`, and PostgreSQL's `leases`), the columns read back into a
 //! [`GameRecord`], and the columns a save writes.
 
 use super::{GameMeta, GameRecord, GameSummary, MoveRecord, StoreError};
@@ -106,6 +106,20 @@ CREATE TABLE IF NOT EXISTS player_games (
 CREATE INDEX IF NOT EXISTS player_games_user ON player_games(user_id, ended_ms);
 ";
 
+/// The tournaments (store/tournaments.rs): the state as JSON with a version for compare-and-swap.
+const TOURNAMENTS: &str = "
+CREATE TABLE IF NOT EXISTS tournaments (
+    id TEXT PRIMARY KEY,
+    phase TEXT NOT NULL,
+    starts_ms {INT} NOT NULL,
+    created_ms {INT} NOT NULL,
+    updated_ms {INT} NOT NULL,
+    state TEXT NOT NULL,
+    version {INT} NOT NULL
+);
+CREATE INDEX IF NOT EXISTS tournaments_phase ON tournaments(phase, created_ms);
+";
+
 /// The per-game leases of a store shared by several instances (docs/scaling.md).
 const LEASES: &str = "
 CREATE TABLE IF NOT EXISTS leases (
@@ -130,6 +144,7 @@ pub(super) fn schema(dialect: Dialect) -> String {
             .replace("{REAL}", real)
             .replace("{NO_ROWID}", no_rowid),
     );
+    sql.push_str(&TOURNAMENTS.replace("{INT}", int));
     if dialect == Dialect::Postgres {
         sql.push_str(LEASES);
     }

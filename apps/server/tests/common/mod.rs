@@ -5,6 +5,7 @@ pub mod accounts;
 pub mod cluster;
 pub mod pg;
 pub mod ratings;
+pub mod tournaments;
 
 use axum::body::Body;
 use axum::http::{header, Method, Request, StatusCode};

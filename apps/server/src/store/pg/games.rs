@@ -193,6 +193,10 @@ impl Store for PgStore {
         Some(self)
     }
 
+    fn tournaments(&self) -> Option<&dyn crate::store::TournamentStore> {
+        Some(self)
+    }
+
     fn version(&self, id: &str) -> Result<Option<u64>, StoreError> {
         Ok(self
             .with(|c| {

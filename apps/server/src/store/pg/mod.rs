@@ -30,6 +30,7 @@ mod games;
 mod leases;
 mod listen;
 mod ratings;
+mod tournaments;
 
 use super::schema::{move_rows, schema, Dialect, RowUpdate};
 use crate::store::{Change, ChangeState, GameRatings, GameRecord, StoreError};

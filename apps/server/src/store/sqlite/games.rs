@@ -263,4 +263,8 @@ impl Store for SqliteStore {
     fn ratings(&self) -> Option<&dyn RatingStore> {
         Some(self)
     }
+
+    fn tournaments(&self) -> Option<&dyn crate::store::TournamentStore> {
+        Some(self)
+    }
 }

@@ -16,6 +16,7 @@ mod games;
 mod ratings;
 #[cfg(test)]
 mod tests;
+mod tournaments;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};

@@ -257,3 +257,44 @@ fn chat_is_numbered_per_game_and_read_back_in_order() {
     assert_eq!(other[0].color, Side::White);
     assert!(store.load_chat("nope", 0, 100).unwrap().is_empty());
 }
+
+#[test]
+fn a_tournament_save_from_a_stale_version_is_a_conflict_and_writes_nothing() {
+    use crate::store::{TournamentRecord, TournamentStore};
+    let store = SqliteStore::open_in_memory().unwrap();
+    let rec = TournamentRecord {
+        id: "0123abcd".into(),
+        phase: "created".into(),
+        starts_ms: 0,
+        created_ms: 5,
+        updated_ms: 5,
+        state: "{\"n\":0}".into(),
+        version: 1,
+    };
+    store.create_tournament(&rec).unwrap();
+    // Two writers read version 1; the first save wins and moves the version to 2.
+    let (mut first, mut second) = (rec.clone(), rec.clone());
+    first.state = "{\"n\":1}".into();
+    store.save_tournament(&mut first).unwrap();
+    assert_eq!(first.version, 2);
+    second.state = "{\"n\":2}".into();
+    second.phase = "running".into();
+    assert!(matches!(
+        store.save_tournament(&mut second),
+        Err(StoreError::Conflict(id)) if id == "0123abcd"
+    ));
+    assert_eq!(
+        second.version, 1,
+        "a refused save keeps the caller's version"
+    );
+    let stored = store.load_tournament("0123abcd").unwrap().unwrap();
+    assert_eq!((stored.state.as_str(), stored.version), ("{\"n\":1}", 2));
+    assert_eq!(store.list_tournaments("created", 10).unwrap(), vec![stored]);
+    assert!(store.list_tournaments("running", 10).unwrap().is_empty());
+    let mut missing = rec.clone();
+    missing.id = "ffffffff".into();
+    assert!(matches!(
+        store.save_tournament(&mut missing),
+        Err(StoreError::NotFound(_))
+    ));
+}

@@ -1,0 +1,61 @@
+//! The tournaments part of a store ([`TournamentStore`]): one row per tournament holding its
+//! whole state as JSON with a version; every change is a compare-and-swap on that version, so two
+//! instances that race on one tournament never both apply a transition (the loser reloads and
+//! checks again: docs/scaling.md, "Tournaments").
+
+use super::StoreError;
+
+/// One stored tournament: its id, the columns listed and swept by, and the state as JSON.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TournamentRecord {
+    /// The tournament id (8 hex digits).
+    pub id: String,
+    /// `created`, `running` or `finished`.
+    pub phase: String,
+    /// When it starts by itself, ms since the Unix epoch; 0: only its creator starts it.
+    pub starts_ms: u64,
+    /// When it was created, ms since the Unix epoch.
+    pub created_ms: u64,
+    /// When it last changed, ms since the Unix epoch.
+    pub updated_ms: u64,
+    /// The whole state (`crate::tournaments::Stored`) as JSON.
+    pub state: String,
+    /// The version: 1 when created, one more at each change.
+    pub version: u64,
+}
+
+/// The tournaments, kept by the store beside the games ([`super::Store::tournaments`]).
+pub trait TournamentStore: Send + Sync {
+    /// Insert a new tournament (its `version` is stored as given, 1).
+    ///
+    /// # Errors
+    /// [`StoreError::Database`] / [`StoreError::Postgres`] (a duplicate id included).
+    fn create_tournament(&self, rec: &TournamentRecord) -> Result<(), StoreError>;
+
+    /// Write a changed tournament if its stored version is still `rec.version`; on success
+    /// `rec.version` is the new one (one more).
+    ///
+    /// # Errors
+    /// [`StoreError::Conflict`] when another writer changed it first (nothing is written);
+    /// [`StoreError::NotFound`] when there is none with this id; database errors.
+    fn save_tournament(&self, rec: &mut TournamentRecord) -> Result<(), StoreError>;
+
+    /// The tournament `id`, `None` when there is none.
+    ///
+    /// # Errors
+    /// Database errors.
+    fn load_tournament(&self, id: &str) -> Result<Option<TournamentRecord>, StoreError>;
+
+    /// The tournaments in `phase`, the newest first, at most `limit`.
+    ///
+    /// # Errors
+    /// Database errors.
+    fn list_tournaments(
+        &self,
+        phase: &str,
+        limit: usize,
+    ) -> Result<Vec<TournamentRecord>, StoreError>;
+}
+
+/// The columns of `tournaments` read into a [`TournamentRecord`], in its field order.
+pub(super) const COLUMNS: &str = "id, phase, starts_ms, created_ms, updated_ms, state, version";

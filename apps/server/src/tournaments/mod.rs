@@ -1,0 +1,456 @@
+//! The tournaments feature (docs/api.md, "Tournaments"; issue 42): Swiss and round robin of
+//! two-game matches (APCA rule 32) played as live games between accounts. The rules are
+//! `crown_tournament`'s; this feature stores a tournament ([`Stored`]: the tournament's state, its
+//! clock, whether rated, who created it, the account of each player) as one versioned row of the
+//! store's [`crate::store::TournamentStore`], and changes it only by compare-and-swap on the version
+//! ([`Tournaments::change`]): of two instances that race on one transition exactly one writes,
+//! the other reloads and checks again, so no round is paired twice.
+//!
+//! - [`request`]: a new tournament checked;
+//! - [`play`]: results read from the games, the next round paired, its games created with ids
+//!   derived from (tournament, round, board, game) so that creating them is idempotent;
+//! - [`view`]: the JSON of a tournament and of the lists.
+//!
+//! The arena (a fixed duration, players paired again as soon as a game ends) is not served yet.
+
+pub mod play;
+pub mod request;
+pub mod view;
+
+use crate::error::{Error, ErrorKind};
+use crate::games::live::now_ms;
+use crate::games::Games;
+use crate::store::{SeatAccount, Store, StoreError, TimeControl, TournamentRecord};
+use crate::token::{random_hex, same_secret, token_hash};
+use crown_tournament::{Phase, PlayerId, Tournament, TournamentError};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+/// The most changes tried again after losing a compare-and-swap race.
+const MAX_CAS_RETRIES: usize = 16;
+
+/// The most tournaments listed per phase.
+pub const MAX_LISTED: usize = 50;
+
+/// How often the sweeper starts tournaments whose start time is reached and catches up with
+/// running ones (results missed, games not yet created), in ms.
+pub const SWEEP_MS: u64 = 2_000;
+
+/// A tournament's password, salted and hashed (SHA-256 of salt and password, hex).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Password {
+    /// Random hex.
+    pub salt: String,
+    /// SHA-256 of `salt` followed by the password, hex.
+    pub sha256: String,
+}
+
+impl Password {
+    /// A new salted hash of `password`.
+    ///
+    /// # Errors
+    /// `no_randomness`.
+    fn new(password: &str) -> Result<Password, Error> {
+        let salt = random_hex(16)?;
+        let sha256 = token_hash(&format!("{salt}{password}"));
+        Ok(Password { salt, sha256 })
+    }
+
+    /// Whether `given` is the password.
+    fn matches(&self, given: &str) -> bool {
+        same_secret(&token_hash(&format!("{}{given}", self.salt)), &self.sha256)
+    }
+}
+
+/// What the store keeps of a tournament (the row's JSON).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stored {
+    /// The tournament (`crown_tournament`): settings, players, phase, rounds and results.
+    pub tournament: Tournament,
+    /// The account that created it (the one that may start it).
+    pub creator: SeatAccount,
+    /// The clock of every game.
+    pub time_control: TimeControl,
+    /// Whether its games are rated.
+    pub rated: bool,
+    /// When it starts by itself (ms since the epoch), 0 for never.
+    pub starts_ms: u64,
+    /// The opening rule's API name (`acf`, `start`, …).
+    pub openings: String,
+    /// The join password, if any.
+    pub password: Option<Password>,
+    /// The account of each player, by [`PlayerId`] (index).
+    pub accounts: Vec<SeatAccount>,
+}
+
+impl Stored {
+    /// The phase's name: `created`, `running` or `finished`.
+    pub fn phase(&self) -> &'static str {
+        match self.tournament.phase() {
+            Phase::Created => "created",
+            Phase::Running => "running",
+            Phase::Finished => "finished",
+        }
+    }
+
+    /// The player of `user_id` who has not withdrawn, if any.
+    pub fn player_of(&self, user_id: &str) -> Option<PlayerId> {
+        self.accounts
+            .iter()
+            .enumerate()
+            .find(|(i, a)| {
+                a.user_id == user_id
+                    && self
+                        .tournament
+                        .players()
+                        .get(*i)
+                        .is_some_and(|p| !p.withdrawn)
+            })
+            .map(|(i, _)| PlayerId(i as u32))
+    }
+}
+
+/// The tournament error `e` as the API's error.
+pub fn api_error(e: TournamentError) -> Error {
+    let code = match &e {
+        TournamentError::Settings(_) => return Error::invalid("bad_settings", e.to_string()),
+        TournamentError::AlreadyStarted { .. } => "already_started",
+        TournamentError::Finished { .. } => "tournament_finished",
+        TournamentError::NotStarted { .. } => "not_started",
+        TournamentError::TooFewPlayers(_) => "too_few_players",
+        TournamentError::BadName { .. } => "already_joined",
+        _ => "tournament_state",
+    };
+    Error::conflict(code, e.to_string())
+}
+
+/// `tournaments_unavailable` (503): the store keeps no tournaments.
+pub fn unavailable() -> Error {
+    Error::new(
+        ErrorKind::Full,
+        "tournaments_unavailable",
+        "this server's store keeps no tournaments",
+    )
+}
+
+/// `not_found` for tournament `id`.
+pub fn not_found(id: &str) -> Error {
+    Error::new(
+        ErrorKind::NotFound,
+        "not_found",
+        format!("no tournament with id '{id}'"),
+    )
+}
+
+/// The tournaments feature: the store's tournaments and the live games they play. A cheap handle.
+#[derive(Clone)]
+pub struct Tournaments(Arc<Inner>);
+
+/// The state behind [`Tournaments`].
+pub struct Inner {
+    store: Arc<dyn Store>,
+    games: Games,
+    /// One lock per tournament this instance advances, so that its own events queue up
+    /// (instances still race, which the compare-and-swap settles).
+    locks: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
+}
+
+impl Tournaments {
+    /// The tournaments of `store`, whose games `games` holds.
+    pub(crate) fn new(store: Arc<dyn Store>, games: Games) -> Tournaments {
+        Tournaments(Arc::new(Inner {
+            store,
+            games,
+            locks: Mutex::new(HashMap::new()),
+        }))
+    }
+
+    /// Run `f` on the store's tournaments on a blocking thread.
+    async fn with_store<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&dyn crate::store::TournamentStore) -> Result<T, StoreError> + Send + 'static,
+    ) -> Result<T, Error> {
+        let store = self.0.store.clone();
+        let r = crate::blocking::store(move || Ok(store.tournaments().map(f)))
+            .await?
+            .ok_or_else(unavailable)?;
+        r.map_err(|e| match e {
+            StoreError::Conflict(id) => Error::conflict(
+                "version_conflict",
+                format!("tournament '{id}' changed concurrently"),
+            ),
+            e => Error::storage(e),
+        })
+    }
+
+    /// Tournament `id` as stored, with its row.
+    ///
+    /// # Errors
+    /// `not_found`, `tournaments_unavailable`, `storage` (a row that does not read included).
+    pub async fn load(&self, id: &str) -> Result<(TournamentRecord, Stored), Error> {
+        let key = id.to_string();
+        let rec = self
+            .with_store(move |s| s.load_tournament(&key))
+            .await?
+            .ok_or_else(|| not_found(id))?;
+        let stored = serde_json::from_str(&rec.state)
+            .map_err(|e| Error::storage(format!("tournament '{id}' is unreadable: {e}")))?;
+        Ok((rec, stored))
+    }
+
+    /// Apply `op` to tournament `id` and write it by compare-and-swap on its version; after a
+    /// lost race the tournament is read again and `op` applied again (it must be a pure function
+    /// of the state), so a transition is made once whichever instance makes it. Nothing is
+    /// written when `op` changes nothing. Returns `op`'s value and the state after.
+    ///
+    /// # Errors
+    /// `op`'s error (nothing written), `not_found`, `version_conflict` after
+    /// 16 lost races in a row, `storage`.
+    pub async fn change<T: Send + 'static>(
+        &self,
+        id: &str,
+        mut op: impl FnMut(&mut Stored, u64) -> Result<T, Error>,
+    ) -> Result<(T, Stored), Error> {
+        for _ in 0..MAX_CAS_RETRIES {
+            let (mut rec, before) = self.load(id).await?;
+            let mut next = before.clone();
+            let value = op(&mut next, now_ms())?;
+            if next == before {
+                return Ok((value, next));
+            }
+            rec.phase = next.phase().to_string();
+            rec.starts_ms = next.starts_ms;
+            rec.updated_ms = now_ms();
+            rec.state = serde_json::to_string(&next).map_err(Error::storage)?;
+            match self.with_store(move |s| s.save_tournament(&mut rec)).await {
+                Ok(()) => return Ok((value, next)),
+                Err(e) if e.code == "version_conflict" => {
+                    tracing::debug!(tournament = %id, "tournament changed concurrently: reloading");
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        Err(Error::conflict(
+            "version_conflict",
+            format!("tournament '{id}' kept changing concurrently; try again"),
+        ))
+    }
+
+    /// Create a tournament from `checked`, by `creator`; returns its id and state.
+    ///
+    /// # Errors
+    /// `no_randomness`, `tournaments_unavailable`, `storage`.
+    pub async fn create(
+        &self,
+        checked: request::Checked,
+        creator: SeatAccount,
+    ) -> Result<(String, Stored), Error> {
+        let mut settings = checked.settings;
+        let seed = random_hex(8)?;
+        settings.seed = u64::from_str_radix(&seed, 16).map_err(Error::storage)?;
+        let tournament = Tournament::new(settings).map_err(api_error)?;
+        let stored = Stored {
+            tournament,
+            creator,
+            time_control: checked.time_control,
+            rated: checked.rated,
+            starts_ms: checked.starts_ms,
+            openings: checked.openings,
+            password: checked.password.as_deref().map(Password::new).transpose()?,
+            accounts: Vec::new(),
+        };
+        let now = now_ms();
+        let rec = TournamentRecord {
+            id: random_hex(4)?,
+            phase: stored.phase().to_string(),
+            starts_ms: stored.starts_ms,
+            created_ms: now,
+            updated_ms: now,
+            state: serde_json::to_string(&stored).map_err(Error::storage)?,
+            version: 1,
+        };
+        let id = rec.id.clone();
+        self.with_store(move |s| s.create_tournament(&rec)).await?;
+        Ok((id, stored))
+    }
+
+    /// The tournaments in `phase` (`created`, `running`, `finished`), newest first, at most
+    /// [`MAX_LISTED`].
+    ///
+    /// # Errors
+    /// `tournaments_unavailable`, `storage`.
+    pub async fn list(&self, phase: &'static str) -> Result<Vec<(String, Stored)>, Error> {
+        let recs = self
+            .with_store(move |s| s.list_tournaments(phase, MAX_LISTED))
+            .await?;
+        recs.into_iter()
+            .map(|r| {
+                serde_json::from_str(&r.state)
+                    .map(|s| (r.id.clone(), s))
+                    .map_err(|e| Error::storage(format!("tournament '{}': {e}", r.id)))
+            })
+            .collect()
+    }
+
+    /// `user` joins tournament `id` (with `password` when it has one), seeded by `rating`.
+    ///
+    /// # Errors
+    /// `wrong_password` (403), `already_joined`, `already_started`, `tournament_finished`,
+    /// `not_found`, `storage`.
+    pub async fn join(
+        &self,
+        id: &str,
+        user: SeatAccount,
+        password: Option<String>,
+        rating: u32,
+    ) -> Result<Stored, Error> {
+        let (_, s) = self
+            .change(id, move |s, _| {
+                if s.tournament.phase() != Phase::Created {
+                    return Err(api_error(TournamentError::AlreadyStarted {
+                        operation: "join",
+                    }));
+                }
+                if let Some(p) = &s.password {
+                    if !password.as_deref().is_some_and(|g| p.matches(g)) {
+                        return Err(Error::new(
+                            ErrorKind::NotSeated,
+                            "wrong_password",
+                            "this tournament needs its password ('password' in the body)",
+                        ));
+                    }
+                }
+                if s.player_of(&user.user_id).is_some() {
+                    return Err(Error::conflict(
+                        "already_joined",
+                        "this account has already joined the tournament",
+                    ));
+                }
+                s.tournament.join(&user.name, rating).map_err(api_error)?;
+                s.accounts.push(user.clone());
+                Ok(())
+            })
+            .await?;
+        Ok(s)
+    }
+
+    /// `user` withdraws from tournament `id`: before the start they are out; once running they
+    /// are paired no more (their games in progress go on).
+    ///
+    /// # Errors
+    /// `not_joined`, `tournament_finished`, `not_found`, `storage`.
+    pub async fn withdraw(&self, id: &str, user_id: String) -> Result<Stored, Error> {
+        let (_, s) = self
+            .change(id, move |s, _| {
+                let p = s.player_of(&user_id).ok_or_else(|| {
+                    Error::conflict(
+                        "not_joined",
+                        "this account is not a player of the tournament",
+                    )
+                })?;
+                s.tournament.withdraw(p).map_err(api_error)
+            })
+            .await?;
+        Ok(s)
+    }
+
+    /// Start tournament `id`: by its creator (`by`), or by the server once its start time is
+    /// reached (`by` = `None`); then round 1 is paired and its games created.
+    ///
+    /// # Errors
+    /// `not_creator` (403), `too_few_players`, `already_started`, `tournament_finished`,
+    /// `not_found`, `storage`.
+    pub async fn start(&self, id: &str, by: Option<String>) -> Result<Stored, Error> {
+        self.change(id, move |s, now| {
+            match &by {
+                Some(u) if *u != s.creator.user_id => {
+                    return Err(Error::new(
+                        ErrorKind::NotSeated,
+                        "not_creator",
+                        "only the tournament's creator starts it before its start time",
+                    ))
+                }
+                None if s.starts_ms == 0 || now < s.starts_ms => {
+                    return Err(Error::conflict(
+                        "not_started",
+                        "its start time is not reached",
+                    ))
+                }
+                _ => {}
+            }
+            s.tournament.start().map_err(api_error)
+        })
+        .await?;
+        self.advance(id).await
+    }
+
+    /// The lock of tournament `id` on this instance.
+    fn lock(&self, id: &str) -> Arc<tokio::sync::Mutex<()>> {
+        self.0
+            .locks
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .entry(id.to_string())
+            .or_default()
+            .clone()
+    }
+
+    /// Start the background task: each game that ends here advances its tournament at once,
+    /// and every [`SWEEP_MS`] the tournaments whose start time is reached are started and the
+    /// running ones advanced (a result missed, a round's games not yet created after a crash).
+    /// Stops at shutdown.
+    pub(crate) fn spawn(&self, mut shutdown: tokio::sync::watch::Receiver<bool>) {
+        if self.0.store.tournaments().is_none() {
+            return;
+        }
+        let Some(mut ended) = self.0.games.on_end() else {
+            return;
+        };
+        let me = self.clone();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(std::time::Duration::from_millis(SWEEP_MS));
+            loop {
+                tokio::select! {
+                    Some(game) = ended.recv() => {
+                        if let Some(slot) = play::parse_game_id(&game) {
+                            if let Err(e) = me.advance(&slot.0).await {
+                                tracing::warn!(tournament = %slot.0, error = %e, "advancing failed");
+                            }
+                        }
+                    }
+                    _ = tick.tick() => me.sweep().await,
+                    _ = shutdown.changed() => break,
+                }
+            }
+        });
+    }
+
+    /// One sweep: start the tournaments whose start time is reached, advance the running ones
+    /// ([`Tournaments::advance`]); failures are logged.
+    pub async fn sweep(&self) {
+        let now = now_ms();
+        match self.list("created").await {
+            Ok(list) => {
+                for (id, s) in list {
+                    if s.starts_ms != 0 && s.starts_ms <= now {
+                        if let Err(e) = self.start(&id, None).await {
+                            tracing::info!(tournament = %id, error = %e, "not started");
+                        }
+                    }
+                }
+            }
+            Err(e) => tracing::warn!(error = %e, "listing tournaments failed"),
+        }
+        match self.list("running").await {
+            Ok(list) => {
+                for (id, _) in list {
+                    if let Err(e) = self.advance(&id).await {
+                        tracing::warn!(tournament = %id, error = %e, "advancing failed");
+                    }
+                }
+            }
+            Err(e) => tracing::warn!(error = %e, "listing tournaments failed"),
+        }
+    }
+}

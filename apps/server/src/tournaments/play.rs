@@ -1,0 +1,310 @@
+//! A tournament played as live games: the results read from the games of the round in play,
+//! the next round paired once it is complete, and its games created — two per match with colours
+//! swapped from the round's opening (APCA rule 32), both seats linked to the players' accounts,
+//! rated when the tournament is. A game's id is derived from (tournament, round, board, game)
+//! ([`game_id`]), so creating a round's games is idempotent: any instance may do it, again after a
+//! crash, and never makes a game twice.
+//!
+//! A player takes their seat with [`Tournaments::claim_seat`], which gives a fresh seat token
+//! (only its hash is stored, as for every game).
+
+use super::{api_error, Stored, Tournaments};
+use crate::error::{Error, ErrorKind};
+use crate::games::live::{now_ms, Live};
+use crate::store::{Declared, GameRecord, Seat as GameSeat};
+use crate::token::{random_hex, token_hash};
+use crown_core::{Color, Game, Position};
+use crown_tournament::{GameResult, GameSlot, Pairing, Phase, Seat, TournamentError};
+use std::collections::HashMap;
+
+/// The id of game `game` (1 or 2) of the match on `board` of round `round` of tournament `id`:
+/// `{id}r{round}b{board}g{game}` (letters and digits, as every game id).
+pub fn game_id(id: &str, round: u32, board: u32, game: u8) -> String {
+    format!("{id}r{round}b{board}g{game}")
+}
+
+/// The tournament id and slot of a tournament game's id ([`game_id`]); `None` for another game.
+pub fn parse_game_id(id: &str) -> Option<(String, GameSlot)> {
+    let (tid, rest) = id.split_at_checked(8)?;
+    if !tid.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    let rest = rest.strip_prefix('r')?;
+    let (round, rest) = rest.split_once('b')?;
+    let (board, game) = rest.split_once('g')?;
+    let slot = GameSlot {
+        round: round.parse().ok()?,
+        board: board.parse().ok()?,
+        game: game.parse().ok()?,
+    };
+    (game_id(tid, slot.round, slot.board, slot.game) == id).then(|| (tid.to_string(), slot))
+}
+
+/// The tournament result of game `game` (1 or 2) of a match, read from its record: `None` while
+/// it is played. A finished game's PDN result is seen from the side that moves first (Crown's
+/// convention), which is the seat moving first in that game; an aborted game (a side did not
+/// make its first move within the abort window, or aborted it) is lost by forfeit by that side
+/// (APCA rule 8's forfeiture); a game finished without a result scores as a double forfeit.
+pub fn result_of(rec: &GameRecord, first: Color, game: u8) -> Option<GameResult> {
+    let mover = Seat::moving_first_in(game)?;
+    match rec.status.as_str() {
+        "finished" => Some(match rec.result.as_deref() {
+            Some("1-0") => GameResult::Win(mover),
+            Some("0-1") => GameResult::Win(mover.other()),
+            Some("1/2-1/2") => GameResult::Draw,
+            _ => GameResult::DoubleForfeit,
+        }),
+        "aborted" => {
+            let absent = match rec.meta.declared {
+                Some(Declared::Aborted { color, .. }) if Color::from(color) != first => {
+                    mover.other()
+                }
+                _ => mover,
+            };
+            Some(GameResult::Forfeit { absent })
+        }
+        _ => None,
+    }
+}
+
+/// The games of the last round still without a result: (board, game, id).
+fn open_slots(id: &str, s: &Stored) -> Vec<(u32, u8, String)> {
+    let Some(round) = s.tournament.rounds().last() else {
+        return Vec::new();
+    };
+    round
+        .matches()
+        .flat_map(|m| {
+            (1u8..=2)
+                .filter(|g| m.games[*g as usize - 1].is_none())
+                .map(|g| (m.board, g, game_id(id, round.number, m.board, g)))
+        })
+        .collect()
+}
+
+impl Tournaments {
+    /// Bring tournament `id` up to date: record the results of the round's games that ended,
+    /// pair the next round once the round is complete (or finish after the last round, or
+    /// when a Swiss cannot be paired without a repeat), then create the round's games that do not
+    /// exist yet. Idempotent, safe to run on every instance at once.
+    ///
+    /// # Errors
+    /// `not_found`, `storage`, `version_conflict`.
+    pub async fn advance(&self, id: &str) -> Result<Stored, Error> {
+        let lock = self.lock(id);
+        let _held = lock.lock().await;
+        let (_, s) = self.load(id).await?;
+        if s.tournament.phase() != Phase::Running {
+            return Ok(s);
+        }
+        let first = s.tournament.settings().variant.first_player();
+        let round = s.tournament.rounds().last().map_or(0, |r| r.number);
+        let slots = open_slots(id, &s);
+        let ids: Vec<String> = slots.iter().map(|(_, _, g)| g.clone()).collect();
+        let store = self.0.store.clone();
+        let recs = crate::blocking::store(move || store.load_many(&ids)).await?;
+        let by_id: HashMap<&str, &GameRecord> = recs.iter().map(|r| (r.id.as_str(), r)).collect();
+        let results: Vec<(u32, u8, GameResult)> = slots
+            .iter()
+            .filter_map(|(b, g, gid)| {
+                Some((*b, *g, result_of(by_id.get(gid.as_str())?, first, *g)?))
+            })
+            .collect();
+        let (_, s) = self
+            .change(id, move |s, _| {
+                if s.tournament.phase() != Phase::Running {
+                    return Ok(());
+                }
+                for (board, game, r) in &results {
+                    match s.tournament.record(round, *board, *game, *r) {
+                        Ok(()) | Err(TournamentError::AlreadyRecorded { .. }) => {}
+                        Err(e) => return Err(api_error(e)),
+                    }
+                }
+                while s.tournament.rounds().last().is_none_or(|r| r.is_complete()) {
+                    let next = s.tournament.rounds().len() as u32 + 1;
+                    if next > s.tournament.total_rounds() {
+                        s.tournament.finish().map_err(api_error)?;
+                        break;
+                    }
+                    match s.tournament.pair_round(next) {
+                        Ok(_) => {}
+                        Err(TournamentError::NoPairing { .. }) => {
+                            s.tournament.finish().map_err(api_error)?;
+                            break;
+                        }
+                        Err(e) => return Err(api_error(e)),
+                    }
+                }
+                Ok(())
+            })
+            .await?;
+        self.create_games(id, &s).await?;
+        Ok(s)
+    }
+
+    /// Create the games of the last round that do not exist yet (see the module documentation).
+    async fn create_games(&self, id: &str, s: &Stored) -> Result<(), Error> {
+        let Some(round) = s.tournament.rounds().last() else {
+            return Ok(());
+        };
+        if s.tournament.phase() != Phase::Running {
+            return Ok(());
+        }
+        let variant = s.tournament.settings().variant;
+        let start = Position::from_fen(variant, &round.opening.fen).map_err(Error::storage)?;
+        let store = self.0.store.clone();
+        let wanted: Vec<String> = open_slots(id, s).into_iter().map(|(_, _, g)| g).collect();
+        let ids = wanted.clone();
+        let existing = crate::blocking::store(move || store.load_many(&ids)).await?;
+        for m in round.matches() {
+            for g in 1u8..=2 {
+                let gid = game_id(id, round.number, m.board, g);
+                if !wanted.contains(&gid) || existing.iter().any(|r| r.id == gid) {
+                    continue;
+                }
+                let mover = Seat::moving_first_in(g).unwrap_or(Seat::First);
+                let first = variant.first_player();
+                let account = |seat: Seat| s.accounts.get(m.player(seat).0 as usize).cloned();
+                let (a_first, a_second) = (account(mover), account(mover.other()));
+                let now = now_ms();
+                let mut live = Live::create(
+                    gid.clone(),
+                    start,
+                    first,
+                    random_hex(32)?,
+                    GameSeat::Human { token_sha256: None },
+                    Some(s.time_control),
+                    now,
+                );
+                let meta = &mut live.rec.meta;
+                meta.abort_after_ms = self.0.games.config.abort_after_ms;
+                meta.rated = s.rated;
+                meta.accounts.set(first, a_first.clone());
+                meta.accounts.set(first.opposite(), a_second.clone());
+                meta.names
+                    .set(first, a_first.as_ref().map(|a| a.name.clone()));
+                meta.names
+                    .set(first.opposite(), a_second.as_ref().map(|a| a.name.clone()));
+                if s.rated {
+                    let (b, w) = if first == Color::Black {
+                        (a_first.as_ref(), a_second.as_ref())
+                    } else {
+                        (a_second.as_ref(), a_first.as_ref())
+                    };
+                    live.rec.meta.ratings = self
+                        .0
+                        .games
+                        .ratings
+                        .pregame(&live.rec.variant, Some(s.time_control), (b, w))
+                        .await?;
+                }
+                live.join(random_hex(32)?, now)?;
+                if let Err(e) = self.0.games.insert(live, None).await {
+                    // Another instance (or a sweep) created it first: then it exists.
+                    let store = self.0.store.clone();
+                    let g2 = gid.clone();
+                    if crate::blocking::store(move || store.version(&g2))
+                        .await?
+                        .is_none()
+                    {
+                        return Err(e);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The player of account `user_id` takes their seat in tournament game `game` of tournament
+    /// `id`: a fresh seat token replaces the seat's (the one given before, if any, stops
+    /// working). Returns the colour and the token.
+    ///
+    /// # Errors
+    /// `not_found` (no such game in this tournament), `not_your_game` (403: the account plays
+    /// neither seat), `storage`.
+    pub async fn claim_seat(
+        &self,
+        id: &str,
+        game: &str,
+        user_id: &str,
+    ) -> Result<(Color, String), Error> {
+        if parse_game_id(game).is_none_or(|(t, _)| t != id) {
+            return Err(Error::not_found(game));
+        }
+        let h = match self.0.games.handle(game).await {
+            Ok(h) => h,
+            // The round is paired but its games may not be created yet (another instance, or
+            // this one, is creating them): create what is missing, then look again.
+            Err(e) if e.kind == ErrorKind::NotFound => {
+                self.advance(id).await?;
+                self.0.games.handle(game).await?
+            }
+            Err(e) => return Err(e),
+        };
+        let color = {
+            let live = h.live.lock().await;
+            Color::ALL.into_iter().find(|c| {
+                live.rec
+                    .meta
+                    .accounts
+                    .get(*c)
+                    .is_some_and(|a| a.user_id == user_id)
+            })
+        }
+        .ok_or_else(|| {
+            Error::new(
+                ErrorKind::NotSeated,
+                "not_your_game",
+                "this account plays neither seat of this game",
+            )
+        })?;
+        let token = random_hex(32)?;
+        let hash = token_hash(&token);
+        self.0
+            .games
+            .mutate(&h, "seat", None, move |live, _| {
+                let seat = GameSeat::Human {
+                    token_sha256: Some(hash.clone()),
+                };
+                match color {
+                    Color::Black => live.rec.meta.black = seat,
+                    Color::White => live.rec.meta.white = seat,
+                }
+                Ok(())
+            })
+            .await?;
+        Ok((color, token))
+    }
+
+    /// The PDN of tournament `id` (`crown_tournament::tournament_pdn`): every game with a result
+    /// or begun, in round and board order, with `Round` tags `1.1`, `1.2`, ….
+    ///
+    /// # Errors
+    /// `not_found`, `storage`.
+    pub async fn pdn(&self, id: &str) -> Result<String, Error> {
+        let (_, s) = self.load(id).await?;
+        let mut ids = Vec::new();
+        for round in s.tournament.rounds() {
+            for p in &round.pairings {
+                if let Pairing::Match(m) = p {
+                    for g in 1u8..=2 {
+                        ids.push(game_id(id, round.number, m.board, g));
+                    }
+                }
+            }
+        }
+        let store = self.0.store.clone();
+        let recs = crate::blocking::store(move || store.load_many(&ids)).await?;
+        let mut games: HashMap<GameSlot, Game> = HashMap::new();
+        for rec in recs {
+            if let Some((_, slot)) = parse_game_id(&rec.id) {
+                let live = Live::from_record(rec).map_err(Error::storage)?;
+                games.insert(slot, live.game);
+            }
+        }
+        Ok(crown_tournament::tournament_pdn(&s.tournament, |slot| {
+            games.get(&slot)
+        }))
+    }
+}

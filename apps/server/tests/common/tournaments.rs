@@ -1,0 +1,237 @@
+//! Helpers of the tournament tests (tests/tournaments.rs on SQLite, tests/pg_tournaments.rs on
+//! PostgreSQL): requests with a session, a Swiss created and joined, its rounds played through
+//! the API by a fixed order of strength, and the standings that order gives, computed by hand.
+
+use super::accounts::{post, sign_up, Call};
+use axum::http::{Method, StatusCode};
+use crown_server::App;
+use serde_json::{json, Value};
+use std::collections::HashMap;
+
+/// A blitz clock: 3 min + 2 s.
+pub fn blitz() -> Value {
+    json!({"initial_ms": 180_000, "increment_ms": 2_000})
+}
+
+/// `method uri` with `session` and an optional JSON body.
+pub async fn call(
+    app: &App,
+    method: Method,
+    uri: &str,
+    session: Option<&str>,
+    body: Option<Value>,
+) -> (StatusCode, Value) {
+    let mut c: Call<'_> = post(uri, Value::Null);
+    c.method = method;
+    c.session = session;
+    c.body = body;
+    let (s, _, v) = c.send(app).await;
+    (s, v)
+}
+
+/// `GET uri`.
+pub async fn get(app: &App, uri: &str) -> (StatusCode, Value) {
+    call(app, Method::GET, uri, None, None).await
+}
+
+/// The text answer of `GET uri` (asserting `200`).
+pub async fn text(app: &App, uri: &str) -> String {
+    use tower::ServiceExt;
+    let req = axum::http::Request::get(uri)
+        .header("host", "crown.test")
+        .body(axum::body::Body::empty())
+        .unwrap();
+    let resp = app.router().oneshot(req).await.unwrap();
+    assert_eq!(resp.status(), StatusCode::OK);
+    let bytes = axum::body::to_bytes(resp.into_body(), 1 << 22)
+        .await
+        .unwrap();
+    String::from_utf8(bytes.to_vec()).unwrap()
+}
+
+/// `POST uri` with a seat token and no body.
+pub async fn seat_post(app: &App, uri: &str, token: &str) -> (StatusCode, Value) {
+    let mut c: Call<'_> = post(uri, Value::Null);
+    c.body = None;
+    c.headers.push(("authorization", format!("Bearer {token}")));
+    let (s, _, v) = c.send(app).await;
+    (s, v)
+}
+
+/// Create a Swiss of `rounds` rounds by `creator`; its id.
+pub async fn create_swiss(app: &App, creator: &str, rounds: u32) -> String {
+    let body = json!({"name": "Club Swiss", "variant": "american", "format": "swiss",
+                      "rounds": rounds, "time_control": blitz(), "rated": true});
+    let (s, v) = call(
+        app,
+        Method::POST,
+        "/api/tournaments",
+        Some(creator),
+        Some(body),
+    )
+    .await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+    v["id"].as_str().unwrap().to_string()
+}
+
+/// Wait (bounded) until `GET /api/tournaments/{id}` satisfies `done`; the tournament.
+pub async fn wait_for(app: &App, id: &str, what: &str, done: impl Fn(&Value) -> bool) -> Value {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        let (s, v) = get(app, &format!("/api/tournaments/{id}")).await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+        if done(&v) {
+            return v;
+        }
+        assert!(std::time::Instant::now() < deadline, "never {what}: {v}");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+}
+
+/// How a game between two players ends, by their names (the order of strength): `Some(winner)`
+/// or `None` for a draw. A beats everyone; B and C draw both games; B beats D; C wins game 1 of
+/// its match with D and draws game 2.
+pub fn outcome(a: &str, b: &str, game: u64) -> Option<String> {
+    let mut pair = [a, b];
+    pair.sort_unstable();
+    match pair {
+        ["alice", x] | [x, "alice"] if x != "alice" => Some("alice".into()),
+        ["bob", "carol"] => None,
+        ["bob", "dave"] => Some("bob".into()),
+        ["carol", "dave"] if game == 1 => Some("carol".into()),
+        ["carol", "dave"] => None,
+        p => panic!("unexpected pair {p:?}"),
+    }
+}
+
+/// Play every game of the last round of tournament `t` (as returned by the API) by taking the
+/// players' seats with their sessions: the loser resigns, or one offers a draw and the other
+/// accepts.
+pub async fn play_round(app: &App, id: &str, t: &Value, sessions: &HashMap<String, String>) {
+    let round = t["pairings"].as_array().unwrap().last().unwrap();
+    for p in round["pairings"].as_array().unwrap() {
+        if p.get("bye").is_some() {
+            continue;
+        }
+        let (first, second) = (
+            p["first_name"].as_str().unwrap(),
+            p["second_name"].as_str().unwrap(),
+        );
+        for g in p["games"].as_array().unwrap() {
+            let gid = g["id"].as_str().unwrap();
+            let game_no = g["game"].as_u64().unwrap();
+            let mut tokens = HashMap::new();
+            for who in [first, second] {
+                let uri = format!("/api/tournaments/{id}/games/{gid}/seat");
+                let (s, v) = call(app, Method::POST, &uri, Some(&sessions[who]), None).await;
+                assert_eq!(s, StatusCode::OK, "{v}");
+                tokens.insert(who, v["token"].as_str().unwrap().to_string());
+            }
+            // The player moving first in game 1 is `first`, in game 2 `second`: black moves first
+            // in American checkers (APCA rule 7).
+            let (s, v) = get(app, &format!("/api/games/{gid}")).await;
+            assert_eq!(s, StatusCode::OK, "{v}");
+            let mover = if game_no == 1 { first } else { second };
+            assert_eq!(v["accounts"]["black"]["name"], mover, "{v}");
+            assert_eq!(v["rated"], true, "{v}");
+            match outcome(first, second, game_no) {
+                Some(w) => {
+                    let loser = if w == first { second } else { first };
+                    let (s, v) =
+                        seat_post(app, &format!("/api/games/{gid}/resign"), &tokens[loser]).await;
+                    assert_eq!(s, StatusCode::OK, "{v}");
+                }
+                None => {
+                    let (s, v) =
+                        seat_post(app, &format!("/api/games/{gid}/draw/offer"), &tokens[first])
+                            .await;
+                    assert_eq!(s, StatusCode::OK, "{v}");
+                    let (s, v) = seat_post(
+                        app,
+                        &format!("/api/games/{gid}/draw/accept"),
+                        &tokens[second],
+                    )
+                    .await;
+                    assert_eq!(s, StatusCode::OK, "{v}");
+                }
+            }
+        }
+    }
+}
+
+/// Sign up the four players; their sessions by name.
+pub async fn players(app: &App) -> HashMap<String, String> {
+    let mut sessions = HashMap::new();
+    for name in ["alice", "bob", "carol", "dave"] {
+        sessions.insert(
+            name.to_string(),
+            sign_up(app, name, &format!("{name}-password")).await,
+        );
+    }
+    sessions
+}
+
+/// Everyone joins `id`, alice first.
+pub async fn join_all(app: &App, id: &str, sessions: &HashMap<String, String>) {
+    for name in ["alice", "bob", "carol", "dave"] {
+        let uri = format!("/api/tournaments/{id}/join");
+        let (s, v) = call(app, Method::POST, &uri, Some(&sessions[name]), None).await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+    }
+}
+
+/// The standings as `(name, match points, game points, Buchholz, Sonneborn–Berger)`, rank order.
+pub fn standings(t: &Value) -> Vec<(String, u64, u64, u64, u64)> {
+    t["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| {
+            (
+                l["name"].as_str().unwrap().to_string(),
+                l["match_points"].as_u64().unwrap(),
+                l["game_points"].as_u64().unwrap(),
+                l["buchholz"].as_u64().unwrap(),
+                l["sonneborn_berger"].as_u64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// The final standings of [`outcome`], computed by hand from crown_tournament's scoring (a game
+/// 2/1/0, a match 2/1/0; Buchholz the opponents' final match points; Sonneborn–Berger the match
+/// points earned times the opponent's). Three rounds of four players meet everyone once:
+/// alice 3 matches won 4-0: MP 6, GP 12, BH 3+3+0 = 6, SB 2*3+2*3+2*0 = 12;
+/// bob lost to alice, tied carol 2-2, beat dave 4-0: MP 3, GP 6, BH 6+3+0 = 9, SB 1*3 = 3;
+/// carol lost to alice, tied bob 2-2, beat dave 3-1: MP 3, GP 5, BH 6+3+0 = 9, SB 1*3 = 3;
+/// dave lost all: MP 0, GP 1, BH 6+3+3 = 12, SB 0.
+pub fn expected() -> Vec<(String, u64, u64, u64, u64)> {
+    vec![
+        ("alice".into(), 6, 12, 6, 12),
+        ("bob".into(), 3, 6, 9, 3),
+        ("carol".into(), 3, 5, 9, 3),
+        ("dave".into(), 0, 1, 12, 0),
+    ]
+}
+
+/// The number of rounds paired.
+pub fn rounds_paired(t: &Value) -> usize {
+    t["pairings"].as_array().map_or(0, Vec::len)
+}
+
+/// Whether every game of the last round has a result.
+pub fn round_done(t: &Value) -> bool {
+    t["pairings"]
+        .as_array()
+        .and_then(|r| r.last())
+        .is_some_and(|r| {
+            r["pairings"].as_array().unwrap().iter().all(|p| {
+                p.get("bye").is_some()
+                    || p["games"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .all(|g| !g["result"].is_null())
+            })
+        })
+}

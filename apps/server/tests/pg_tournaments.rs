@@ -1,0 +1,78 @@
+//! Tournaments on PostgreSQL with two instances on one database (store/pg/tournaments.rs,
+//! docs/scaling.md "Tournaments"): a 4-player Swiss of 3 rounds played through both instances,
+//! each round's end advanced by both instances many times at once, paired exactly once: the same
+//! three rounds seen from both, every pair met once, and the hand-computed standings. Starts its
+//! own PostgreSQL (tests/common/pg.rs); skipped, saying so, when PostgreSQL is not installed.
+
+mod common;
+use axum::http::{Method, StatusCode};
+use common::pg::Pg;
+use common::server;
+use common::tournaments::*;
+use crown_server::store::pg::PgStore;
+use crown_server::store::Store;
+use std::sync::Arc;
+
+/// A new [`PgStore`] on `url` (connected on a blocking thread).
+async fn store(url: &str) -> Arc<dyn Store> {
+    let url = url.to_string();
+    Arc::new(
+        tokio::task::spawn_blocking(move || PgStore::connect(&url))
+            .await
+            .unwrap()
+            .unwrap(),
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_instances_racing_never_pair_a_round_twice() {
+    let Some(pg) = Pg::start_or_skip_async().await else {
+        return;
+    };
+    let a = server().store(store(&pg.url()).await).start().await;
+    let b = server().store(store(&pg.url()).await).start().await;
+    let sessions = players(&a).await;
+    let id = create_swiss(&a, &sessions["alice"], 3).await;
+    // Joined and started through the other instance.
+    join_all(&b, &id, &sessions).await;
+    let uri = format!("/api/tournaments/{id}/start");
+    let (s, t) = call(&b, Method::POST, &uri, Some(&sessions["alice"]), None).await;
+    assert_eq!(s, StatusCode::OK, "{t}");
+    let mut t = t;
+    for round in 1..=3usize {
+        let (here, there) = if round % 2 == 1 { (&a, &b) } else { (&b, &a) };
+        play_round(here, &id, &t, &sessions).await;
+        // Every game of the round has ended: both instances advance the tournament, four
+        // times each, all at once.
+        let racers = (0..8).map(|i| {
+            let app = if i % 2 == 0 { a.clone() } else { b.clone() };
+            let id = id.clone();
+            tokio::spawn(async move { app.tournaments().advance(&id).await.map(|_| ()) })
+        });
+        for r in futures_util::future::join_all(racers).await {
+            r.unwrap()
+                .unwrap_or_else(|e| panic!("advancing failed: {e}"));
+        }
+        t = wait_for(there, &id, "the next round", |t| {
+            rounds_paired(t) > round || t["phase"] == "finished"
+        })
+        .await;
+        let (_, seen) = get(here, &format!("/api/tournaments/{id}")).await;
+        assert_eq!(seen["pairings"], t["pairings"], "the instances disagree");
+        assert_eq!(rounds_paired(&t), (round + 1).min(3), "{t}");
+    }
+    let t = wait_for(&a, &id, "finished", |t| t["phase"] == "finished").await;
+    assert_eq!(rounds_paired(&t), 3, "{t}");
+    assert_eq!(standings(&t), expected(), "{t}");
+    let mut met = std::collections::HashSet::new();
+    for r in t["pairings"].as_array().unwrap() {
+        assert_eq!(r["pairings"].as_array().unwrap().len(), 2, "{t}");
+        for p in r["pairings"].as_array().unwrap() {
+            let mut pair = [p["first"].as_u64().unwrap(), p["second"].as_u64().unwrap()];
+            pair.sort_unstable();
+            assert!(met.insert(pair), "{pair:?} met twice: {t}");
+        }
+    }
+    let pdn = text(&b, &format!("/api/tournaments/{id}/pdn")).await;
+    assert_eq!(pdn.matches("[Event \"Club Swiss\"]").count(), 12, "{pdn}");
+}

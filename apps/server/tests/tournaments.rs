@@ -1,0 +1,252 @@
+//! Tournaments through the router on SQLite (docs/api.md, "Tournaments"): a Swiss played to the
+//! end through the API with standings equal to values computed by hand from the scoring rules,
+//! the errors of bad requests, and a running tournament that goes on pairing after a restart.
+
+mod common;
+use axum::http::{Method, StatusCode};
+use common::server;
+use common::tournaments::*;
+use crown_server::App;
+use serde_json::{json, Value};
+
+#[tokio::test]
+async fn a_four_player_swiss_of_three_rounds_plays_to_the_end_with_hand_computed_standings() {
+    let app = server().start().await;
+    let sessions = players(&app).await;
+    let id = create_swiss(&app, &sessions["alice"], 3).await;
+    join_all(&app, &id, &sessions).await;
+    let (s, v) = get(&app, "/api/tournaments").await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["upcoming"][0]["id"], id.as_str(), "{v}");
+    assert_eq!(v["upcoming"][0]["players"], 4, "{v}");
+    let uri = format!("/api/tournaments/{id}/start");
+    let (s, t) = call(&app, Method::POST, &uri, Some(&sessions["alice"]), None).await;
+    assert_eq!(s, StatusCode::OK, "{t}");
+    assert_eq!(t["phase"], "running", "{t}");
+    assert_eq!(rounds_paired(&t), 1, "{t}");
+    let mut t = t;
+    for round in 1..=3 {
+        play_round(&app, &id, &t, &sessions).await;
+        t = wait_for(&app, &id, "the next round", |t| {
+            rounds_paired(t) > round || t["phase"] == "finished"
+        })
+        .await;
+    }
+    let t = wait_for(&app, &id, "finished", |t| t["phase"] == "finished").await;
+    assert!(round_done(&t), "{t}");
+    assert_eq!(rounds_paired(&t), 3, "{t}");
+    assert_eq!(standings(&t), expected(), "{t}");
+    // Nobody met anyone twice: three rounds of four players are the six pairs once each.
+    let mut met = std::collections::HashSet::new();
+    for r in t["pairings"].as_array().unwrap() {
+        for p in r["pairings"].as_array().unwrap() {
+            let mut pair = [p["first"].as_u64().unwrap(), p["second"].as_u64().unwrap()];
+            pair.sort_unstable();
+            assert!(met.insert(pair), "{pair:?} met twice: {t}");
+        }
+    }
+    assert_eq!(met.len(), 6);
+    let (s, v) = get(&app, "/api/tournaments").await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(v["finished"][0]["id"], id.as_str(), "{v}");
+    // One PDN: twelve games with Round tags 1.1 to 3.2.
+    let pdn = text(&app, &format!("/api/tournaments/{id}/pdn")).await;
+    assert_eq!(pdn.matches("[Event \"Club Swiss\"]").count(), 12, "{pdn}");
+    for tag in ["1.1", "1.2", "2.1", "2.2", "3.1", "3.2"] {
+        assert!(pdn.contains(&format!("[Round \"{tag}\"]")), "{tag}: {pdn}");
+    }
+}
+
+/// `POST /api/tournaments` with `body` by `session`: status and error code.
+async fn create_error(app: &App, session: Option<&str>, body: Value) -> (StatusCode, String) {
+    let (s, v) = call(app, Method::POST, "/api/tournaments", session, Some(body)).await;
+    (s, v["error"]["code"].as_str().unwrap_or("").to_string())
+}
+
+#[tokio::test]
+async fn bad_tournament_requests_get_clear_errors() {
+    let app = server().start().await;
+    let sessions = players(&app).await;
+    let alice = Some(sessions["alice"].as_str());
+    let swiss = |rounds: Value| {
+        json!({"name": "Club", "variant": "american", "format": "swiss", "rounds": rounds,
+               "time_control": blitz()})
+    };
+    assert_eq!(
+        create_error(&app, None, swiss(json!(3))).await,
+        (StatusCode::UNAUTHORIZED, "not_logged_in".into())
+    );
+    let mut unknown = swiss(json!(3));
+    unknown["format"] = json!("knockout");
+    assert_eq!(
+        create_error(&app, alice, unknown).await,
+        (StatusCode::BAD_REQUEST, "bad_format".into())
+    );
+    let mut arena = swiss(Value::Null);
+    arena["format"] = json!("arena");
+    arena["duration_ms"] = json!(600_000);
+    assert_eq!(
+        create_error(&app, alice, arena).await,
+        (StatusCode::NOT_IMPLEMENTED, "arena_unavailable".into())
+    );
+    for rounds in [json!(0), json!(16), Value::Null] {
+        assert_eq!(
+            create_error(&app, alice, swiss(rounds.clone())).await,
+            (StatusCode::BAD_REQUEST, "bad_rounds".into()),
+            "rounds {rounds}"
+        );
+    }
+    let mut untimed = swiss(json!(2));
+    untimed.as_object_mut().unwrap().remove("time_control");
+    assert_eq!(
+        create_error(&app, alice, untimed).await,
+        (StatusCode::BAD_REQUEST, "bad_time_control".into())
+    );
+    let mut impasse_ballots = swiss(json!(2));
+    impasse_ballots["variant"] = json!("impasse");
+    impasse_ballots["openings"] = json!("acf");
+    assert_eq!(
+        create_error(&app, alice, impasse_ballots).await,
+        (StatusCode::BAD_REQUEST, "bad_openings".into())
+    );
+    let mut unnamed = swiss(json!(2));
+    unnamed["name"] = json!("  ");
+    assert_eq!(
+        create_error(&app, alice, unnamed).await,
+        (StatusCode::BAD_REQUEST, "bad_settings".into())
+    );
+
+    // A password: refused when wrong or missing, accepted when right.
+    let mut locked = swiss(json!(1));
+    locked["password"] = json!("open sesame");
+    let (s, v) = call(&app, Method::POST, "/api/tournaments", alice, Some(locked)).await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+    let id = v["id"].as_str().unwrap().to_string();
+    let join = format!("/api/tournaments/{id}/join");
+    let bob = Some(sessions["bob"].as_str());
+    for body in [None, Some(json!({"password": "open barley"}))] {
+        let (s, v) = call(&app, Method::POST, &join, bob, body).await;
+        assert_eq!(s, StatusCode::FORBIDDEN, "{v}");
+        assert_eq!(v["error"]["code"], "wrong_password", "{v}");
+    }
+    let (s, v) = call(
+        &app,
+        Method::POST,
+        &join,
+        bob,
+        Some(json!({"password": "open sesame"})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let (s, v) = call(
+        &app,
+        Method::POST,
+        &join,
+        bob,
+        Some(json!({"password": "open sesame"})),
+    )
+    .await;
+    assert_eq!(
+        (s, v["error"]["code"].as_str()),
+        (StatusCode::CONFLICT, Some("already_joined"))
+    );
+
+    // Starting: only the creator, and not alone.
+    let start = format!("/api/tournaments/{id}/start");
+    let (s, v) = call(&app, Method::POST, &start, bob, None).await;
+    assert_eq!(
+        (s, v["error"]["code"].as_str()),
+        (StatusCode::FORBIDDEN, Some("not_creator"))
+    );
+    let (s, v) = call(&app, Method::POST, &start, alice, None).await;
+    assert_eq!(
+        (s, v["error"]["code"].as_str()),
+        (StatusCode::CONFLICT, Some("too_few_players")),
+        "{v}"
+    );
+    let (s, v) = call(
+        &app,
+        Method::POST,
+        &join,
+        alice,
+        Some(json!({"password": "open sesame"})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let (s, v) = call(&app, Method::POST, &start, alice, None).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    // Joining after the start is refused; so is taking a seat in another player's game.
+    let carol = Some(sessions["carol"].as_str());
+    let (s, v) = call(
+        &app,
+        Method::POST,
+        &join,
+        carol,
+        Some(json!({"password": "open sesame"})),
+    )
+    .await;
+    assert_eq!(
+        (s, v["error"]["code"].as_str()),
+        (StatusCode::CONFLICT, Some("already_started"))
+    );
+    let gid = v_game(&app, &id).await;
+    let seat = format!("/api/tournaments/{id}/games/{gid}/seat");
+    let (s, v) = call(&app, Method::POST, &seat, carol, None).await;
+    assert_eq!(
+        (s, v["error"]["code"].as_str()),
+        (StatusCode::FORBIDDEN, Some("not_your_game"))
+    );
+    let (s, v) = get(&app, "/api/tournaments/ffffffff").await;
+    assert_eq!(
+        (s, v["error"]["code"].as_str()),
+        (StatusCode::NOT_FOUND, Some("not_found"))
+    );
+}
+
+/// The id of game 1 of board 1 of the last round of tournament `id`.
+async fn v_game(app: &App, id: &str) -> String {
+    let (_, t) = get(app, &format!("/api/tournaments/{id}")).await;
+    let round = t["pairings"].as_array().unwrap().last().unwrap().clone();
+    round["pairings"][0]["games"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+#[tokio::test]
+async fn a_running_tournament_survives_a_restart_and_goes_on_pairing() {
+    use crown_server::store::{Durability, SqliteStore};
+    use std::sync::Arc;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("crown.db");
+    let open = || Arc::new(SqliteStore::open(&path, Durability::Normal).unwrap());
+    let app1 = server().store(open()).start().await;
+    let sessions = players(&app1).await;
+    let id = create_swiss(&app1, &sessions["alice"], 3).await;
+    join_all(&app1, &id, &sessions).await;
+    let uri = format!("/api/tournaments/{id}/start");
+    let (s, t) = call(&app1, Method::POST, &uri, Some(&sessions["alice"]), None).await;
+    assert_eq!(s, StatusCode::OK, "{t}");
+    play_round(&app1, &id, &t, &sessions).await;
+    let t = wait_for(&app1, &id, "round 2", |t| rounds_paired(t) == 2).await;
+    app1.shutdown();
+    drop(app1);
+
+    let app2 = server().store(open()).start().await;
+    let (s, again) = get(&app2, &format!("/api/tournaments/{id}")).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(
+        again["pairings"], t["pairings"],
+        "the restart changed the pairings"
+    );
+    let mut t = again;
+    for round in 2..=3 {
+        play_round(&app2, &id, &t, &sessions).await;
+        t = wait_for(&app2, &id, "the next round", |t| {
+            rounds_paired(t) > round || t["phase"] == "finished"
+        })
+        .await;
+    }
+    let t = wait_for(&app2, &id, "finished", |t| t["phase"] == "finished").await;
+    assert_eq!(standings(&t), expected(), "{t}");
+}
