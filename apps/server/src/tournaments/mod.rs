@@ -434,8 +434,10 @@ impl Tournaments {
             Ok(list) => {
                 for (id, s) in list {
                     if s.starts_ms != 0 && s.starts_ms <= now {
+                        // Too few players: it waits for more and is tried at each sweep (at
+                        // debug level, so that a deserted tournament writes no line every 2 s).
                         if let Err(e) = self.start(&id, None).await {
-                            tracing::info!(tournament = %id, error = %e, "not started");
+                            tracing::debug!(tournament = %id, error = %e, "not started");
                         }
                     }
                 }
