@@ -87,30 +87,33 @@ fn forwarded_for(headers: &HeaderMap) -> Vec<Option<IpAddr>> {
     if !xff.is_empty() {
         return xff
             .into_iter()
-            .flat_map(|v| {
-                let text = v.to_str().unwrap_or("\u{0}");
-                text.split(',')
-                    .map(|h| parse_hop(h.trim()))
-                    .collect::<Vec<_>>()
-            })
+            .flat_map(|v| v.as_bytes().split(|&b| b == b',').map(hop_bytes))
             .collect();
     }
     headers
         .get_all(axum::http::header::FORWARDED)
         .iter()
         .flat_map(|v| {
-            let text = v.to_str().unwrap_or("\u{0}");
-            text.split(',')
-                .map(|element| {
+            v.as_bytes().split(|&b| b == b',').map(|element| {
+                std::str::from_utf8(element).ok().and_then(|element| {
                     element
                         .split(';')
                         .filter_map(|pair| pair.split_once('='))
                         .find(|(k, _)| k.trim().eq_ignore_ascii_case("for"))
                         .and_then(|(_, v)| parse_hop(v.trim().trim_matches('"')))
                 })
-                .collect::<Vec<_>>()
+            })
         })
         .collect()
+}
+
+/// One comma-separated hop of a header value, as bytes: a hop that is not UTF-8 is not an
+/// address (`None`). Each hop is read on its own, so that bytes a client wrote into its own part
+/// of the header cannot hide the hops the proxies appended after it.
+fn hop_bytes(hop: &[u8]) -> Option<IpAddr> {
+    std::str::from_utf8(hop)
+        .ok()
+        .and_then(|h| parse_hop(h.trim()))
 }
 
 /// One hop: `192.0.2.1`, `192.0.2.1:4711`, `2001:db8::1`, `[2001:db8::1]` or
@@ -175,6 +178,26 @@ mod tests {
             client_addr(&t, ip("10.0.0.1"), &HeaderMap::new()),
             ip("10.0.0.1")
         );
+    }
+
+    #[test]
+    fn a_client_s_non_ascii_hop_does_not_hide_the_hop_its_proxy_appended() {
+        // nginx's `$proxy_add_x_forwarded_for` appends the client's address to whatever the
+        // client sent, bytes above 0x7F included: the client is still the appended hop, not the
+        // proxy (which would open /metrics to it and share the proxy's limits).
+        let t = nets(&["127.0.0.1/32"]);
+        let mut h = HeaderMap::new();
+        h.append(
+            "x-forwarded-for",
+            axum::http::HeaderValue::from_bytes(b"\x80, 203.0.113.5").unwrap(),
+        );
+        assert_eq!(client_addr(&t, ip("127.0.0.1"), &h), ip("203.0.113.5"));
+        let mut h = HeaderMap::new();
+        h.append(
+            "forwarded",
+            axum::http::HeaderValue::from_bytes(b"for=\"\xff\", for=203.0.113.6").unwrap(),
+        );
+        assert_eq!(client_addr(&t, ip("127.0.0.1"), &h), ip("203.0.113.6"));
     }
 
     #[test]
