@@ -372,10 +372,10 @@ test("a rated 3+2 game between two accounts: lobby, bars, game-over dialog, play
 /** The rated game of the test above (null when it did not run to its end). */
 let played = null;
 
-test("Analyse from the archive opens the game at its last position with how it ended and the players' ratings; the rating chart has axes", async (t) => {
+test("the rating chart has axes: round ratings and the day of the games, readable and named", async (t) => {
   if (!BIN) return t.skip("CROWN_SERVER_BIN is not set: no crown-server for rated games");
   assert.ok(played, "the rated game of the test above was played");
-  const { A, B, gameId, annR, bobR, plus, minus } = played;
+  const { A, annR } = played;
   const page = await newPage(browser, { width: 1280, height: 900 });
   await openRoute(page, `?mode=player&name=${A}`, `player/${A}`);
   // the chart: a vertical axis of round ratings covering the line, the game's day on the time axis
@@ -401,8 +401,18 @@ test("Analyse from the archive opens the game at its last position with how it e
   assert.match(chart.name, new RegExp(`1500 → ${annR} over 1 rated game on ${day}`));
   await screenshot(page, "ratings-chart-axes");
   await axeCount(page, "player page with the chart's axes");
+  assert.deepEqual(page.errors.filter((e) => !/status of 40[14]/.test(e)), [], "no console errors");
+  await page.context().close();
+});
 
-  // Analyse: the last position (ply 3 of 3), how it ended and both ratings with their change
+test("Analyse from the archive opens the game at its last position with how it ended and the players' ratings", async (t) => {
+  if (!BIN) return t.skip("CROWN_SERVER_BIN is not set: no crown-server for rated games");
+  assert.ok(played, "the rated game of the test above was played");
+  const { A, B, gameId, annR, bobR, plus, minus } = played;
+  const page = await newPage(browser, { width: 1280, height: 900 });
+  await openRoute(page, `?mode=player&name=${A}`, `player/${A}`);
+  await page.waitForSelector(`#pl-games li[data-id="${gameId}"]`, T);
+  // the last position (ply 3 of 3), how it ended and both ratings with their change
   await page.click(`#pl-games li[data-id="${gameId}"] .archive-analyse`);
   await page.waitForFunction(() => window.crownApp.state.mode === "analysis" && window.crownApp.state.game.plyCount() === 3, null, T);
   const shown = await page.evaluate(() => {
