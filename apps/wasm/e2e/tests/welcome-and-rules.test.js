@@ -70,6 +70,8 @@ for (const [game, want] of Object.entries(PAGES)) {
         await page.waitForFunction(() => document.body.dataset.ready === "1");
         assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), scheme);
         assert.equal(await page.innerText("h1"), want.h1);
+        const bar = await page.evaluate(() => document.querySelector(".topbar").getBoundingClientRect().height);
+        assert.ok(bar < 56, `the top bar is one row: ${bar}`);
         const text = await page.innerText("main");
         for (const w of want.words) assert.ok(text.includes(w), `the ${game} page says "${w}"`);
         const diagrams = await page.$$eval(".diagram", (ds) =>
