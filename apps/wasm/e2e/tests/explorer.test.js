@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { serverAndBrowser, newPage, openApp, screenshot, moveList, boardPieces, repoRoot } from "./harness.js";
+import { serverAndBrowser, newPage, openApp, screenshot, moveList, boardPieces, repoRoot, returningVisitor } from "./harness.js";
 
 const env = serverAndBrowser();
 const AXE = path.join(repoRoot, "apps/wasm/e2e/node_modules/axe-core/axe.min.js");
@@ -72,6 +72,7 @@ async function importPdn(page, text) {
 
 test("explorer: counts and percentages of an imported PDN, a click plays the move, transpositions, empty positions", async () => {
   const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: "dark" });
+  await returningVisitor(context);
   const page = await context.newPage();
   page.errors = [];
   page.on("pageerror", (e) => page.errors.push(String(e)));
@@ -137,6 +138,7 @@ test("explorer: counts and percentages of an imported PDN, a click plays the mov
 test("explorer: book moves with no archive, the switch remembered, fits 390×844 and 320 px", async () => {
   for (const width of [390, 320]) {
     const context = await env.browser.newContext({ viewport: { width, height: 844 }, isMobile: true, hasTouch: true, colorScheme: "dark" });
+  await returningVisitor(context);
     const page = await context.newPage();
     await openApp(page, env.server.url, "?mode=analysis&variant=american");
     await page.check("#explorer-toggle");

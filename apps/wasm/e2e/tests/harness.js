@@ -75,15 +75,36 @@ export async function launch() {
   });
 }
 
-/** A new page with console errors collected into `page.errors`. */
-export async function newPage(browser, { width = 1280, height = 900, mobile = false } = {}) {
+/**
+ * Make `context` a returning visitor: the first visit's welcome (js/shared/welcome.js, key
+ * `crown.welcomed.v1`) is marked as seen before any page script runs, so the tests of the board see
+ * the page a player sees from the second visit on. The welcome's own test opens a first visit.
+ */
+export async function returningVisitor(context) {
+  await context.addInitScript(() => {
+    try {
+      if (localStorage.getItem("crown.welcomed.v1") === null) localStorage.setItem("crown.welcomed.v1", "1");
+    } catch (_) {
+      /* about:blank and the like: no storage */
+    }
+  });
+  return context;
+}
+
+/**
+ * A new page with console errors collected into `page.errors`; `firstVisit`: the welcome is shown
+ * (else the page is a returning visitor's, see `returningVisitor`).
+ */
+export async function newPage(browser, { width = 1280, height = 900, mobile = false, firstVisit = false, colorScheme } = {}) {
   const context = await browser.newContext({
     viewport: { width, height },
     deviceScaleFactor: 1,
     isMobile: mobile,
     hasTouch: mobile,
     acceptDownloads: true,
+    ...(colorScheme ? { colorScheme } : {}),
   });
+  if (!firstVisit) await returningVisitor(context);
   const page = await context.newPage();
   page.errors = [];
   page.on("pageerror", (e) => page.errors.push(String(e)));

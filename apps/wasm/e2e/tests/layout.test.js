@@ -5,7 +5,7 @@
 // board at 390 px.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { startServer, launch, newPage, openApp, screenshot } from "./harness.js";
+import { startServer, launch, newPage, openApp, screenshot, returningVisitor } from "./harness.js";
 
 let server;
 let browser;
@@ -113,6 +113,7 @@ for (const [name, q] of [
 
 test("light/dark theme follows the system, can be switched; board and pieces themes; remembered", async () => {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: "dark" });
+  await returningVisitor(context);
   const page = await context.newPage();
   await openApp(page, server.url);
   const theme = () => page.evaluate(() => ({ ...document.documentElement.dataset }));

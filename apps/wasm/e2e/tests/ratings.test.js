@@ -368,4 +368,67 @@ test("a rated 3+2 game between two accounts: lobby, bars, game-over dialog, play
     assert.deepEqual(p.errors.filter((e) => !/status of 40[14]/.test(e)), [], "no console errors");
     await p.context().close();
   }
+  played = { A, B, gameId, annR, bobR, plus, minus };
+});
+
+/** The rated game of the test above (null when it did not run to its end). */
+let played = null;
+
+test("the rating chart has axes: round ratings and the day of the games, readable and named", async (t) => {
+  if (!BIN) return t.skip("CROWN_SERVER_BIN is not set: no crown-server for rated games");
+  assert.ok(played, "the rated game of the test above was played");
+  const { A, annR } = played;
+  const page = await newPage(browser, { width: 1280, height: 900 });
+  await openRoute(page, `?mode=player&name=${A}`, `player/${A}`);
+  // the chart: a vertical axis of round ratings covering the line, the game's day on the time axis
+  const chart = await page.evaluate(() => {
+    const s = document.querySelector("#pl-chart");
+    return {
+      y: [...s.querySelectorAll(".y-label")].map((e) => Number(e.textContent)),
+      x: [...s.querySelectorAll(".x-label")].map((e) => e.textContent),
+      axes: s.querySelectorAll(".chart-axis-line").length,
+      labelPx: Math.min(...[...s.querySelectorAll(".chart-label")].map((e) => e.getBoundingClientRect().height)),
+      name: s.getAttribute("aria-label"),
+    };
+  });
+  const day = await page.evaluate(() => {
+    const d = new Date();
+    return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
+  });
+  assert.equal(chart.axes, 2, "two axis lines");
+  assert.ok(chart.y.length >= 2 && Math.min(...chart.y) <= 1500 && Math.max(...chart.y) >= annR, `the rating axis covers 1500 to ${annR}: ${chart.y}`);
+  assert.ok(chart.y.every((v, i) => i === 0 || v > chart.y[i - 1]) && chart.y.every((v) => v % 10 === 0), `round rising values: ${chart.y}`);
+  assert.deepEqual(chart.x, [day], "the time axis names the day of the game");
+  assert.ok(chart.labelPx >= 11, `the labels are readable: ${chart.labelPx} px`);
+  assert.match(chart.name, new RegExp(`1500 → ${annR} over 1 rated game on ${day}`));
+  await screenshot(page, "ratings-chart-axes");
+  await axeCount(page, "player page with the chart's axes");
+  assert.deepEqual(page.errors.filter((e) => !/status of 40[14]/.test(e)), [], "no console errors");
+  await page.context().close();
+});
+
+test("Analyse from the archive opens the game at its last position with how it ended and the players' ratings", async (t) => {
+  if (!BIN) return t.skip("CROWN_SERVER_BIN is not set: no crown-server for rated games");
+  assert.ok(played, "the rated game of the test above was played");
+  const { A, B, gameId, annR, bobR, plus, minus } = played;
+  const page = await newPage(browser, { width: 1280, height: 900 });
+  await openRoute(page, `?mode=player&name=${A}`, `player/${A}`);
+  await page.waitForSelector(`#pl-games li[data-id="${gameId}"]`, T);
+  // the last position (ply 3 of 3), how it ended and both ratings with their change
+  await page.click(`#pl-games li[data-id="${gameId}"] .archive-analyse`);
+  await page.waitForFunction(() => window.crownApp.state.mode === "analysis" && window.crownApp.state.game.plyCount() === 3, null, T);
+  const shown = await page.evaluate(() => {
+    const s = window.crownApp.state;
+    return s.viewPly == null ? s.history.length : s.viewPly;
+  });
+  assert.equal(shown, 3, "the board shows the final position");
+  assert.match(await page.textContent("#status"), /1-0 · .*resign/i, "the status says how the game ended");
+  assert.equal(await page.isVisible("#info-ending"), true);
+  assert.match(await page.textContent("#info-ending"), /resign/i);
+  assert.equal(await page.textContent("#info-players"), `${A} 1500 ${plus} (Black) – ${B} 1500 ${minus} (White)`);
+  assert.equal(await page.isVisible("#dlg-over"), false, "no game-over dialog on opening");
+  await screenshot(page, "ratings-archive-analyse");
+  assert.ok(annR > 1500 && bobR < 1500);
+  assert.deepEqual(page.errors.filter((e) => !/status of 40[14]/.test(e)), [], "no console errors");
+  await page.context().close();
 });

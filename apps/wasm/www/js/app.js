@@ -11,6 +11,7 @@ import { Board } from "./shared/board.js";
 import { EngineClient } from "./shared/engine.js";
 import * as storage from "./shared/storage.js";
 import { initTheme } from "./shared/theme.js";
+import { initWelcome } from "./shared/welcome.js";
 import * as keyboard from "./shared/keyboard.js";
 import { Sounds } from "./shared/sounds.js";
 import { $, cap, hasPdn, dateText, pdnFileName } from "./shared/util.js";
@@ -40,6 +41,7 @@ class App {
     this.engine = new EngineClient();
     this.local = new Table(crown); // the game of the play and analysis pages
     initTheme();
+    initWelcome();
     document.body.dataset.mode = this.mode;
     this.board = new Board($("board"), { onMove: (m) => this.onBoardMove(m), onCancel: (how) => this.#cancelKey(how) });
     wireMoveChoices(this.board, $("board"));

@@ -46,7 +46,7 @@ export class AnalysisCtrl {
     this.root = null;
     this.path = [];
     this.mainGame = null;
-    this.pdnInfo = null; // {tags: [[name, value]], index, count, error}
+    this.pdnInfo = null; // {tags: [[name, value]], index, count, error, ending (an archived game's reason)}
     // the players and event of a game brought from the play or online page, or from a link:
     // {tags: [[name, value]], startFen, moves: [long text]} (kept while the board holds that game)
     this.context = null;
@@ -143,6 +143,8 @@ export class AnalysisCtrl {
    */
   outcomeView(o) {
     if (!this.pdnInfo || !BOARD_LESS_ENDS.includes(o.reason)) return o;
+    // an archived game: the server's words for how it ended
+    if (this.pdnInfo.ending) return { ...o, text: this.pdnInfo.ending };
     const who = o.winner ? `${cap(o.winner)} wins` : "Draw";
     return { ...o, text: `${who} (the result the PDN gives; how the game ended is not recorded)` };
   }

@@ -98,8 +98,11 @@ export class PdnImport {
    * Open game `index` (1-based) of a PDN text on the analysis board, with its tree and tags;
    * `number` is its number in the file it came from (a chunk of a big file, see picker.js). A main
    * line with an illegal move is opened up to that move, with a warning that names it.
+   * `atEnd`: the board shows the game's last position (an archived game), else its start;
+   * `ending`: how the game ended when the PDN cannot say it (the archive's reason, e.g. "Black
+   * wins: White resigned"), shown with the result.
    */
-  openGame(text, index, count, number = index) {
+  openGame(text, index, count, number = index, { atEnd = false, ending = null } = {}) {
     const crown = this.crown;
     const ctrl = this.ctrl;
     const t = ctrl.table;
@@ -121,7 +124,7 @@ export class PdnImport {
       ctrl.path = tree.lineThrough(root);
       if (ctrl.mainGame) ctrl.mainGame.free();
       ctrl.mainGame = g.clone();
-      info = { tags: pdn.tags, index: number, count, error: pdn.error };
+      info = { tags: pdn.tags, index: number, count, error: pdn.error, ending };
       if (pdn.error) toast(`Game ${number} stops early: ${pdn.error}`, 8000);
       else if (dropped) toast(`${dropped} variation(s) with an illegal move were cut there.`, 6000);
     }
@@ -133,7 +136,7 @@ export class PdnImport {
     }
     ctrl.pdnInfo = info;
     ctrl.context = null;
-    t.viewPly = 0;
+    t.viewPly = atEnd ? null : 0;
     t.overShown = true;
     ctrl.app.refresh();
   }

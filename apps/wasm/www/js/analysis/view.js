@@ -157,12 +157,24 @@ export function renderGameInfo(info, mainGame) {
     const x = info.tags.find(([k]) => k.toLowerCase() === name.toLowerCase());
     return x && x[1] !== "?" ? x[1] : "";
   };
-  $("info-players").textContent = `${t("Black") || "?"} (Black) – ${t("White") || "?"} (White)`;
+  // a rated game's ratings before it (BlackElo/WhiteElo) and their change (…RatingDiff), as the
+  // server's PDN and lichess's write them
+  const who = (side) => {
+    const elo = t(`${side}Elo`);
+    const diff = t(`${side}RatingDiff`).replace(/^-/, "\u2212");
+    const rating = elo ? ` ${elo}${diff ? ` ${diff}` : ""}` : "";
+    return `${t(side) || "?"}${rating} (${side})`;
+  };
+  $("info-players").textContent = `${who("Black")} – ${who("White")}`;
   const o = mainGame ? mainGame.outcome() : null;
   // the main line's result: the import gave it the file's (terminator, else Result tag); a promoted
   // variation has its own
   const result = o ? o.result : "*";
   $("info-event").textContent = [t("Event"), t("Site"), t("Date"), result].filter(Boolean).join(" · ");
+  // how an archived game ended (the server's reason), the PDN result alone cannot say it
+  const ending = $("info-ending");
+  ending.hidden = !info.ending;
+  ending.textContent = info.ending || "";
   $("info-number").textContent = info.count > 1 ? `Game ${info.index} of ${info.count}` : "";
   // a main line cut at an illegal move: the reader's warning, naming the move, stays in sight
   const warn = $("info-warning");

@@ -255,7 +255,8 @@ export class PlayersCtrl {
     this.close();
     try {
       if (app.mode === "online") app.setMode("analysis");
-      app.analysis.pdn.openGame(text, 1, 1);
+      // at its last position, with how it ended (the archive's reason; the PDN has only the result)
+      app.analysis.pdn.openGame(text, 1, 1, 1, { atEnd: true, ending: g.reason || null });
     } catch (e) {
       toast(`The game could not be opened: ${e.message}`, 8000);
     }

@@ -61,8 +61,7 @@ export function build() {
   const chart = document.createElementNS(NS, "svg");
   chart.id = "pl-chart";
   chart.classList.add("rating-chart");
-  chart.setAttribute("viewBox", "0 0 300 100");
-  chart.setAttribute("preserveAspectRatio", "none");
+  chart.setAttribute("viewBox", `0 0 ${CHART.w} ${CHART.h}`);
   chart.setAttribute("role", "img");
   chart.setAttribute("aria-label", "Rating history");
   const chartNote = el("p", { id: "pl-chart-note", class: "dim" });
@@ -166,9 +165,40 @@ export function renderProfile(v, data) {
   renderChart(v, data.history, pick.value);
 }
 
+/** The chart's drawing area in its viewBox (user units = CSS pixels at 560 px wide): margins for the axes' labels. */
+const CHART = { w: 560, h: 170, left: 48, right: 14, top: 10, bottom: 30 };
+
+/** Round rating values for the vertical axis: 2 to 5 ticks on a step of 10, 20, 25, 50, 100, 200 or 250 covering lo..hi. */
+export function ratingTicks(lo, hi) {
+  const span = (s) => [Math.floor(lo / s), Math.max(Math.ceil(hi / s), Math.floor(lo / s) + 1)];
+  const step = [10, 20, 25, 50, 100, 200, 250, 500].find((s) => span(s)[1] - span(s)[0] <= 4) || 1000;
+  const [a, b] = span(step);
+  const out = [];
+  for (let i = a; i <= b; i++) out.push(i * step);
+  return out;
+}
+
+/** A day as the axis writes it: 2026-12-07 (the browser's own time zone). */
+function dayText(ms) {
+  const d = new Date(ms);
+  const two = (n) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}`;
+}
+
+/** An SVG element `name` with attributes `attrs` (and text `text`) appended to `parent`. */
+function svgEl(parent, name, attrs, text) {
+  const e = document.createElementNS(NS, name);
+  for (const [k, val] of Object.entries(attrs)) e.setAttribute(k, val);
+  if (text != null) e.textContent = text;
+  parent.appendChild(e);
+  return e;
+}
+
 /**
  * The rating-history chart of `key` ("variant/speed") from `history` (oldest first; each entry the
- * rating after a game and its change): a line from the rating before the first game to the last.
+ * rating after a game and its change): a line from the rating before the first game to the last,
+ * over a vertical axis of ratings (round values, with grid lines) and a horizontal axis of the
+ * games in order, labelled with the days of the first and the last game.
  */
 export function renderChart(v, history, key) {
   const svg = v.chart;
@@ -181,19 +211,32 @@ export function renderChart(v, history, key) {
   const values = [h[0].rating - (h[0].rating_diff || 0), ...h.map((e) => e.rating)];
   const lo = Math.min(...values);
   const hi = Math.max(...values);
-  const span = Math.max(hi - lo, 20);
-  const x = (i) => (i * 300) / Math.max(1, values.length - 1);
-  const y = (r) => 92 - ((r - lo) / span) * 84;
-  const line = document.createElementNS(NS, "polyline");
-  line.setAttribute("points", values.map((r, i) => `${x(i)},${y(r)}`).join(" "));
-  line.setAttribute("class", "chart-line");
-  svg.appendChild(line);
+  const ticks = ratingTicks(lo, hi);
+  const [t0, t1] = [ticks[0], ticks[ticks.length - 1]];
+  const { w, h: ht, left, right, top, bottom } = CHART;
+  const x = (i) => left + (i * (w - left - right)) / Math.max(1, values.length - 1);
+  const y = (r) => ht - bottom - ((r - t0) / Math.max(1, t1 - t0)) * (ht - top - bottom);
+  const axis = svgEl(svg, "g", { class: "chart-axis", "aria-hidden": "true" });
+  for (const t of ticks) {
+    svgEl(axis, "line", { x1: left, x2: w - right, y1: y(t), y2: y(t), class: "chart-grid" });
+    svgEl(axis, "text", { x: left - 6, y: y(t) + 4, "text-anchor": "end", class: "chart-label y-label" }, String(t));
+  }
+  svgEl(axis, "line", { x1: left, x2: left, y1: top, y2: ht - bottom, class: "chart-axis-line" });
+  svgEl(axis, "line", { x1: left, x2: w - right, y1: ht - bottom, y2: ht - bottom, class: "chart-axis-line" });
+  const firstDay = dayText(h[0].ended_ms);
+  const lastDay = dayText(h[h.length - 1].ended_ms);
+  svgEl(axis, "text", { x: left, y: ht - 8, "text-anchor": "start", class: "chart-label x-label" }, firstDay);
+  if (h.length > 1 || lastDay !== firstDay) svgEl(axis, "text", { x: w - right, y: ht - 8, "text-anchor": "end", class: "chart-label x-label" }, lastDay);
+  svgEl(svg, "polyline", { points: values.map((r, i) => `${x(i)},${y(r)}`).join(" "), class: "chart-line" });
+  for (const [i, r] of values.entries()) svgEl(svg, "circle", { cx: x(i), cy: y(r), r: 3, class: "chart-dot" });
   const first = Math.round(values[0]);
   const last = Math.round(values[values.length - 1]);
   const n = h.length;
-  const text = `${first} → ${last} over ${n} rated game${n === 1 ? "" : "s"} (lowest ${Math.round(lo)}, highest ${Math.round(hi)})`;
+  const days = lastDay === firstDay ? `on ${firstDay}` : `from ${firstDay} to ${lastDay}`;
+  const text = `${first} → ${last} over ${n} rated game${n === 1 ? "" : "s"} ${days} (lowest ${Math.round(lo)}, highest ${Math.round(hi)})`;
   svg.setAttribute("aria-label", `Rating history: ${text}`);
   svg.dataset.points = String(values.length);
+  svg.dataset.ticks = ticks.join(",");
   v.chartNote.textContent = text;
 }
 

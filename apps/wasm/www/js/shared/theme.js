@@ -10,19 +10,32 @@ function resolve(theme) {
   return dark && !dark.matches ? "light" : "dark";
 }
 
-/** Apply settings {theme, board, pieces} to the page. */
+/** The boards (colour schemes of style.css's `:root[data-board=…]`); the first is the default. */
+export const BOARDS = ["green", "wood", "tournament", "blue", "slate"];
+/** The piece sets (style.css's `:root[data-pieces=…]`); the first is the default. */
+export const PIECE_SETS = ["classic", "wood", "red", "contrast"];
+
+/**
+ * Apply settings {theme, board, pieces} to the page: every board drawn (board.js) takes its
+ * colours from these attributes, so one choice holds on every page. An unknown name (a setting
+ * from another build) falls back to the default.
+ */
 export function applyTheme({ theme = "system", board = "green", pieces = "classic" } = {}) {
   const root = document.documentElement;
   root.dataset.theme = resolve(theme);
   root.dataset.themeSetting = theme;
-  root.dataset.board = board === "wood" ? "wood" : "green";
-  root.dataset.pieces = pieces === "contrast" ? "contrast" : "classic";
+  root.dataset.board = BOARDS.includes(board) ? board : BOARDS[0];
+  root.dataset.pieces = PIECE_SETS.includes(pieces) ? pieces : PIECE_SETS[0];
 }
 
 /** Apply the saved settings and wire the selects #theme-select, #board-select, #pieces-select. */
 export function initTheme() {
   const s = loadSettings();
-  const current = { theme: s.theme || "system", board: s.board || "green", pieces: s.pieces || "classic" };
+  const current = {
+    theme: s.theme || "system",
+    board: BOARDS.includes(s.board) ? s.board : BOARDS[0],
+    pieces: PIECE_SETS.includes(s.pieces) ? s.pieces : PIECE_SETS[0],
+  };
   applyTheme(current);
   const wire = (id, key) => {
     const sel = document.getElementById(id);
