@@ -57,7 +57,8 @@ pub struct Config {
     pub max_engine_games_per_ip: usize,
     /// Most WebSockets open at once from one client address.
     pub max_ws_per_ip: usize,
-    /// Most WebSockets open at once on one game.
+    /// Most spectators' WebSockets open at once on one game (a socket with a valid seat token of
+    /// the game is not counted: see `routes::ws::MAX_WS_PER_SEAT`).
     pub max_ws_per_game: usize,
     /// Messages per second a client may send on one WebSocket (token bucket; a socket that
     /// exceeds it is closed with code 1008).

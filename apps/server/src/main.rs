@@ -102,7 +102,8 @@ struct Args {
     /// Most WebSockets open at once per client address.
     #[arg(long, env = "CROWN_MAX_WS_PER_IP", default_value_t = 32)]
     max_ws_per_ip: usize,
-    /// Most WebSockets open at once per game.
+    /// Most spectators' WebSockets open at once per game (the players' sockets, with their seat
+    /// tokens, are not counted; at most 4 per seat).
     #[arg(long, env = "CROWN_MAX_WS_PER_GAME", default_value_t = 500)]
     max_ws_per_game: usize,
     /// Log-in and sign-up attempts per client address per minute (0 = no limit).

@@ -1,7 +1,7 @@
 //! The client's address behind a reverse proxy: the headers `X-Forwarded-For` and `Forwarded`
 //! (RFC 7239) are believed only from the proxies of [`crate::Config::trusted_proxies`]
 //! (`--trusted-proxy CIDR`). Every per-address limit, and the access check of `/metrics`, use the
-//! address found here; without a trusted proxy every player behind it would share its address, and
+//! address found here, keyed by [`client_key`] (an IPv6 client by its /64); without a trusted proxy every player behind it would share its address, and
 //! one abuser would lock them all out.
 
 use crate::app::App;
@@ -22,6 +22,21 @@ pub struct PeerAddr(pub SocketAddr);
 pub fn is_trusted(trusted: &[IpNet], ip: IpAddr) -> bool {
     let ip = canonical(ip);
     trusted.iter().any(|net| net.contains(&ip))
+}
+
+/// The key every per-client limit and counter counts `ip` under: an IPv6 client by its /64 (the
+/// network address, the host bits zero), since one home or server line is given a whole /64 and
+/// can rotate through its addresses at will; an IPv4-mapped IPv6 address (`::ffff:a.b.c.d`) as
+/// its IPv4 address; an IPv4 address as it is. The rate limiter, the connection, WebSocket and
+/// game counters, the log-in and sign-up limits and the known-address lists all use it; logs and
+/// the access check of `/metrics` use the real address (docs/deploy.md).
+pub fn client_key(ip: IpAddr) -> IpAddr {
+    match canonical(ip) {
+        IpAddr::V6(v6) => IpAddr::V6(std::net::Ipv6Addr::from(
+            v6.to_bits() & !((1u128 << 64) - 1),
+        )),
+        v4 => v4,
+    }
 }
 
 /// `::ffff:a.b.c.d` as `a.b.c.d`; every other address as it is.
@@ -148,6 +163,19 @@ mod tests {
 
     fn ip(s: &str) -> IpAddr {
         s.parse().unwrap()
+    }
+
+    #[test]
+    fn an_ipv6_client_is_keyed_by_its_slash_64() {
+        assert_eq!(client_key(ip("2001:db8::1")), ip("2001:db8::"));
+        assert_eq!(
+            client_key(ip("2001:db8:0:0:ffff:ffff:ffff:ffff")),
+            ip("2001:db8::")
+        );
+        assert_eq!(client_key(ip("2001:db8:0:1::1")), ip("2001:db8:0:1::"));
+        assert_eq!(client_key(ip("::ffff:192.0.2.7")), ip("192.0.2.7"));
+        assert_eq!(client_key(ip("192.0.2.7")), ip("192.0.2.7"));
+        assert_eq!(client_key(ip("::1")), ip("::"));
     }
 
     #[test]

@@ -72,7 +72,7 @@ pub async fn serve(
         } else {
             app.config.max_conns_per_ip
         };
-        if app.conns.count(addr.ip()) >= max_conns {
+        if app.conns.count(crate::proxy::client_key(addr.ip())) >= max_conns {
             tracing::debug!(%addr, "connection refused: too many from this address");
             drop(stream);
             continue;
@@ -82,7 +82,10 @@ pub async fn serve(
         let alive = alive_tx.clone();
         tokio::spawn(async move {
             let _alive = alive;
-            let Some(_guard) = app.conns.try_add(addr.ip(), max_conns) else {
+            let Some(_guard) = app
+                .conns
+                .try_add(crate::proxy::client_key(addr.ip()), max_conns)
+            else {
                 return;
             };
             let _ = stream.set_nodelay(true);

@@ -196,10 +196,12 @@ async fn oversized_request_head_is_refused_without_harm() {
 
 type Ws = tokio_tungstenite::WebSocketStream<TcpStream>;
 
-/// Open a WebSocket on game `id` from loopback address `from`; `Err(status)` if refused.
-async fn ws_from(from: [u8; 4], to: SocketAddr, id: &str) -> Result<Ws, u16> {
+/// Open a WebSocket on game `id` from loopback address `from`, with the seat token `token` if
+/// any; `Err(status)` if refused.
+async fn ws_from(from: [u8; 4], to: SocketAddr, id: &str, token: Option<&str>) -> Result<Ws, u16> {
     let stream = connect_from(from, to).await;
-    let url = format!("ws://{to}/api/games/{id}/ws");
+    let query = token.map(|t| format!("?token={t}")).unwrap_or_default();
+    let url = format!("ws://{to}/api/games/{id}/ws{query}");
     match tokio_tungstenite::client_async(url, stream).await {
         Ok((ws, _)) => Ok(ws),
         Err(tokio_tungstenite::tungstenite::Error::Http(resp)) => Err(resp.status().as_u16()),
@@ -228,7 +230,7 @@ async fn rate_limited_socket() -> (Running, Ws) {
     }))
     .await;
     let id = create_game(srv.addr).await;
-    let ws = ws_from([127, 0, 0, 1], srv.addr, &id).await.unwrap();
+    let ws = ws_from([127, 0, 0, 1], srv.addr, &id, None).await.unwrap();
     (srv, ws)
 }
 
@@ -275,18 +277,24 @@ async fn websockets_are_capped_per_address_and_per_game() {
     .await;
     let a = create_game(srv.addr).await;
     let b = create_game(srv.addr).await;
-    let s1 = ws_from([127, 0, 0, 1], srv.addr, &a).await.unwrap();
-    let s2 = ws_from([127, 0, 0, 1], srv.addr, &b).await.unwrap();
-    assert_eq!(ws_from([127, 0, 0, 1], srv.addr, &a).await.err(), Some(429));
+    let s1 = ws_from([127, 0, 0, 1], srv.addr, &a, None).await.unwrap();
+    let s2 = ws_from([127, 0, 0, 1], srv.addr, &b, None).await.unwrap();
+    assert_eq!(
+        ws_from([127, 0, 0, 1], srv.addr, &a, None).await.err(),
+        Some(429)
+    );
     // Other addresses fill game `a` up to its cap.
-    let s3 = ws_from([127, 0, 0, 2], srv.addr, &a).await.unwrap();
-    let s4 = ws_from([127, 0, 0, 3], srv.addr, &a).await.unwrap();
-    assert_eq!(ws_from([127, 0, 0, 4], srv.addr, &a).await.err(), Some(429));
+    let s3 = ws_from([127, 0, 0, 2], srv.addr, &a, None).await.unwrap();
+    let s4 = ws_from([127, 0, 0, 3], srv.addr, &a, None).await.unwrap();
+    assert_eq!(
+        ws_from([127, 0, 0, 4], srv.addr, &a, None).await.err(),
+        Some(429)
+    );
     // Closing a socket frees its places.
     drop(s1);
     let mut ok = false;
     for _ in 0..200 {
-        if let Ok(s) = ws_from([127, 0, 0, 1], srv.addr, &a).await {
+        if let Ok(s) = ws_from([127, 0, 0, 1], srv.addr, &a, None).await {
             drop(s);
             ok = true;
             break;
@@ -295,6 +303,116 @@ async fn websockets_are_capped_per_address_and_per_game() {
     }
     assert!(ok, "the place of a closed socket was not freed");
     drop((s2, s3, s4));
+    srv.stop().await;
+}
+
+/// `POST` `body` (none: no body) to `path` from 127.0.0.1 with the extra header lines
+/// `headers`: the status and the JSON answer.
+async fn post_json(to: SocketAddr, path: &str, headers: &str, body: Option<Value>) -> (u16, Value) {
+    let req = match body {
+        Some(body) => {
+            let body = body.to_string();
+            format!(
+                "POST {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\n{headers}Content-Length: {}\r\n\r\n{body}",
+                body.len()
+            )
+        }
+        None => format!("POST {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n{headers}Content-Length: 0\r\n\r\n"),
+    };
+    let (status, text) = http([127, 0, 0, 1], to, &req).await;
+    (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+}
+
+/// Read `ws` until a `state` message whose event is `event` (its game view), within 10 s.
+async fn next_event(ws: &mut Ws, event: &str) -> Value {
+    use futures_util::StreamExt;
+    use tokio_tungstenite::tungstenite::Message;
+    tokio::time::timeout(Duration::from_secs(10), async {
+        loop {
+            match ws.next().await {
+                Some(Ok(Message::Text(t))) => {
+                    let v: Value = serde_json::from_str(t.as_str()).unwrap();
+                    if v["type"] == "state" && v["event"] == event {
+                        return v["game"].clone();
+                    }
+                }
+                Some(Ok(_)) => {}
+                other => panic!("the socket ended before a `{event}`: {other:?}"),
+            }
+        }
+    })
+    .await
+    .unwrap_or_else(|_| panic!("no `{event}` within 10 s"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn spectators_filling_a_game_never_keep_its_players_from_their_sockets() {
+    let srv = start(quick().with(|c| {
+        c.max_ws_per_ip = 8;
+        c.max_ws_per_game = 4;
+    }))
+    .await;
+    let (s, created) = post_json(
+        srv.addr,
+        "/api/games",
+        "",
+        Some(json!({"variant": "american"})),
+    )
+    .await;
+    assert_eq!(s, 201, "{created}");
+    let id = created["id"].as_str().unwrap().to_string();
+    let (s, joined) = post_json(srv.addr, &format!("/api/games/{id}/join"), "", None).await;
+    assert_eq!(s, 200, "{joined}");
+    let tokens = [
+        created["token"].as_str().unwrap(),
+        joined["token"].as_str().unwrap(),
+    ];
+    // Strangers from two addresses fill the game's cap; one more spectator is refused.
+    let mut spectators = Vec::new();
+    for from in [[127, 0, 0, 2], [127, 0, 0, 3]] {
+        for _ in 0..2 {
+            spectators.push(ws_from(from, srv.addr, &id, None).await.unwrap());
+        }
+    }
+    assert_eq!(
+        ws_from([127, 0, 0, 4], srv.addr, &id, None).await.err(),
+        Some(429)
+    );
+    // Both players still get their sockets...
+    let mut players = Vec::new();
+    for t in tokens {
+        players.push(
+            ws_from([127, 0, 0, 1], srv.addr, &id, Some(t))
+                .await
+                .unwrap(),
+        );
+    }
+    // ...and receive the next move.
+    let mv = created["game"]["legal_moves"][0]["text"].as_str().unwrap();
+    let (s, moved) = post_json(
+        srv.addr,
+        &format!("/api/games/{id}/moves"),
+        &format!("Authorization: Bearer {}\r\n", tokens[0]),
+        Some(json!({"move": mv, "ply": 0})),
+    )
+    .await;
+    assert_eq!(s, 200, "{moved}");
+    for ws in &mut players {
+        let game = next_event(ws, "move").await;
+        assert_eq!(game["moves"].as_array().map(Vec::len), Some(1), "{game}");
+    }
+    // A seat's token is no key to unlimited sockets: a few per seat, then refused.
+    let mut more = Vec::new();
+    while let Ok(ws) = ws_from([127, 0, 0, 5], srv.addr, &id, Some(tokens[1])).await {
+        more.push(ws);
+        assert!(more.len() < 100, "a seat token opened 100 sockets");
+    }
+    assert_eq!(
+        more.len() + 1,
+        crown_server::routes::ws::MAX_WS_PER_SEAT,
+        "sockets of one seat"
+    );
+    drop((spectators, players, more));
     srv.stop().await;
 }
 
@@ -339,7 +457,7 @@ async fn a_client_close_gets_a_close_frame_back() {
     use tokio_tungstenite::tungstenite::Message;
     let srv = start(quick()).await;
     let id = create_game(srv.addr).await;
-    let mut ws = ws_from([127, 0, 0, 1], srv.addr, &id).await.unwrap();
+    let mut ws = ws_from([127, 0, 0, 1], srv.addr, &id, None).await.unwrap();
     ws.send(Message::Close(Some(CloseFrame {
         code: CloseCode::Normal,
         reason: "bye".into(),
@@ -358,10 +476,10 @@ async fn a_message_over_the_size_limit_is_closed_with_1009() {
     use tokio_tungstenite::tungstenite::Message;
     let srv = start(quick()).await;
     let id = create_game(srv.addr).await;
-    let mut ws = ws_from([127, 0, 0, 1], srv.addr, &id).await.unwrap();
+    let mut ws = ws_from([127, 0, 0, 1], srv.addr, &id, None).await.unwrap();
     // Just over the limit, as text and as binary; at the limit is fine.
     ws.send(Message::text("x".repeat(4096))).await.unwrap();
-    let mut ok = ws_from([127, 0, 0, 1], srv.addr, &id).await.unwrap();
+    let mut ok = ws_from([127, 0, 0, 1], srv.addr, &id, None).await.unwrap();
     ws.send(Message::text("x".repeat(4097))).await.unwrap();
     assert_eq!(close_code_of(&mut ws).await, Some(1009));
     ok.send(Message::binary(vec![0u8; 20_000])).await.unwrap();
@@ -382,7 +500,7 @@ async fn the_per_game_websocket_cap_holds_under_concurrent_upgrades() {
         let tries: Vec<_> = (0..32u8)
             .map(|i| {
                 let (to, id) = (srv.addr, id.clone());
-                tokio::spawn(async move { ws_from([127, 0, 1, i + 1], to, &id).await })
+                tokio::spawn(async move { ws_from([127, 0, 1, i + 1], to, &id, None).await })
             })
             .collect();
         let mut open = Vec::new();
@@ -443,7 +561,7 @@ async fn a_declared_body_over_the_limit_gets_413_at_once() {
 async fn close_code_after_raw_frame(to: SocketAddr, id: &str, frame: &[u8]) -> Option<u16> {
     use futures_util::StreamExt;
     use tokio_tungstenite::tungstenite::Message;
-    let mut ws = ws_from([127, 0, 0, 1], to, id).await.unwrap();
+    let mut ws = ws_from([127, 0, 0, 1], to, id, None).await.unwrap();
     // The snapshot first: the session is running.
     match tokio::time::timeout(Duration::from_secs(20), ws.next()).await {
         Ok(Some(Ok(Message::Text(_)))) => {}

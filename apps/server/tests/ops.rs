@@ -209,6 +209,63 @@ fn sample(text: &str, name: &str, labels: &[(&str, &str)]) -> Option<f64> {
     })
 }
 
+#[tokio::test]
+async fn ipv6_clients_of_one_slash_64_share_a_limit_and_another_slash_64_has_its_own() {
+    // A home line gets a whole /64 and can pick any address in it: the sign-up limit (2 an hour
+    // here) is counted per /64, whether the client is the peer or named by a trusted proxy.
+    let app = server()
+        .with(|c| {
+            c.trusted_proxies = vec!["::1/128".parse().unwrap()];
+            c.signup_per_hour_per_ip = 2;
+        })
+        .start()
+        .await;
+    let mut n = 0;
+    let mut sign_up = |from: &'static str, xff: Option<&'static str>| {
+        n += 1;
+        let body = json!({"username": format!("user{n}"), "password": "12345678"});
+        let app = app.clone();
+        async move {
+            let headers: Vec<(&str, &str)> =
+                xff.map(|x| ("x-forwarded-for", x)).into_iter().collect();
+            let (s, b) = call(
+                &app,
+                Method::POST,
+                "/api/signup",
+                from,
+                &headers,
+                Some(body),
+            )
+            .await;
+            (s, b)
+        }
+    };
+    let refused = |(s, b): (StatusCode, String)| {
+        assert_eq!(s, StatusCode::TOO_MANY_REQUESTS, "{b}");
+        assert!(b.contains("signup_rate_limited"), "{b}");
+    };
+    // Behind the proxy: 2001:db8::1 and 2001:db8::2 use up the limit of 2001:db8::/64...
+    for xff in ["2001:db8::1", "2001:db8::2"] {
+        let (s, b) = sign_up("::1", Some(xff)).await;
+        assert_eq!(s, StatusCode::CREATED, "{xff}: {b}");
+    }
+    // ...so a third address of that /64 is refused, as is one connecting directly...
+    refused(sign_up("::1", Some("2001:db8::ffff:1")).await);
+    refused(sign_up("2001:db8::3", None).await);
+    // ...while another /64 has its own limit.
+    for _ in 0..2 {
+        let (s, b) = sign_up("::1", Some("2001:db8:0:1::1")).await;
+        assert_eq!(s, StatusCode::CREATED, "{b}");
+    }
+    refused(sign_up("2001:db8:0:1::2", None).await);
+    // An IPv4-mapped address is its IPv4 address: one limit for both spellings.
+    for from in ["192.0.2.9", "::ffff:192.0.2.9"] {
+        let (s, b) = sign_up(from, None).await;
+        assert_eq!(s, StatusCode::CREATED, "{from}: {b}");
+    }
+    refused(sign_up("192.0.2.9", None).await);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn metrics_are_scraped_by_loopback_trusted_networks_and_the_token_holder() {
     let app = server()

@@ -28,6 +28,11 @@ pub struct GameHandle {
     /// WebSockets open (or being upgraded) on this game, for `max_ws_per_game`: taken before
     /// the upgrade, atomically, so that concurrent upgrades never exceed it.
     pub(crate) ws_count: std::sync::atomic::AtomicUsize,
+    /// WebSockets open (or being upgraded) with a valid seat token, per seat (by
+    /// [`crown_core::Color::index`]): not counted in `ws_count`, so that spectators filling the
+    /// game never keep its players from their live updates, but bounded per seat
+    /// (`routes::ws::MAX_WS_PER_SEAT`).
+    pub(crate) seat_ws_count: [std::sync::atomic::AtomicUsize; 2],
     /// Set while the engine's search waits for a free worker: its clock is stopped meanwhile.
     pub(crate) engine_waiting: AtomicBool,
     /// The game's chat: the last messages, read from the store when first used (see `chat.rs`).
@@ -56,6 +61,7 @@ impl GameHandle {
             engine_by: Mutex::new(None),
             seated_by: Mutex::new(Vec::new()),
             ws_count: std::sync::atomic::AtomicUsize::new(0),
+            seat_ws_count: Default::default(),
             engine_waiting: AtomicBool::new(false),
             chat: Mutex::new(ChatLog::default()),
             synced: AtomicU64::new(0),

@@ -182,9 +182,31 @@ pub fn bearer(headers: &HeaderMap) -> Result<String, ApiError> {
     Ok(token.to_string())
 }
 
-/// The client's IP address, when the server knows it (`ConnectInfo` set by [`crate::serve`], or
-/// behind a trusted proxy the client's, set by [`crate::proxy::resolve_client`]).
+/// The key of the client's IP address for every per-client limit and counter, when the server
+/// knows the address (`ConnectInfo` set by [`crate::serve`], or behind a trusted proxy the
+/// client's, set by [`crate::proxy::resolve_client`]): [`crate::proxy::client_key`] of it, so an
+/// IPv6 client is its /64. Not for logs or for access checks by address ([`RealClientIp`]).
 pub struct ClientIp(pub Option<std::net::IpAddr>);
+
+/// The client's real IP address (not keyed by /64), when the server knows it: for logs and the
+/// access check of `/metrics`, never for a limit.
+pub struct RealClientIp(pub Option<std::net::IpAddr>);
+
+impl<S: Send + Sync> axum::extract::FromRequestParts<S> for RealClientIp {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        _: &S,
+    ) -> Result<Self, Self::Rejection> {
+        Ok(RealClientIp(
+            parts
+                .extensions
+                .get::<ConnectInfo<SocketAddr>>()
+                .map(|c| c.0.ip()),
+        ))
+    }
+}
 
 impl<S: Send + Sync> axum::extract::FromRequestParts<S> for ClientIp {
     type Rejection = std::convert::Infallible;
@@ -197,7 +219,7 @@ impl<S: Send + Sync> axum::extract::FromRequestParts<S> for ClientIp {
             parts
                 .extensions
                 .get::<ConnectInfo<SocketAddr>>()
-                .map(|c| c.0.ip()),
+                .map(|c| crate::proxy::client_key(c.0.ip())),
         ))
     }
 }

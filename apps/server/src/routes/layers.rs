@@ -131,7 +131,7 @@ pub(super) async fn rate_limit(
     let ip = req
         .extensions()
         .get::<ConnectInfo<SocketAddr>>()
-        .map(|c| c.0.ip());
+        .map(|c| crate::proxy::client_key(c.0.ip()));
     if let Err(wait) = app.limiter.check(ip) {
         let mut e = ApiError::new(
             StatusCode::TOO_MANY_REQUESTS,

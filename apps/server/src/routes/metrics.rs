@@ -2,7 +2,7 @@
 //! request by route and status.
 
 use super::error::ApiError;
-use super::extract::ClientIp;
+use super::extract::RealClientIp;
 use crate::app::App;
 use crate::proxy::is_trusted;
 use crate::telemetry;
@@ -24,7 +24,7 @@ pub fn routes() -> Router<App> {
 /// `403 metrics_forbidden`.
 async fn scrape(
     State(app): State<App>,
-    ClientIp(client): ClientIp,
+    RealClientIp(client): RealClientIp,
     headers: HeaderMap,
 ) -> Response {
     let near = client.is_some_and(|ip| {

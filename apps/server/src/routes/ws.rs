@@ -42,11 +42,29 @@ const WS_READ_LIMIT_BYTES: usize = 64 * 1024;
 /// handshake) before it is dropped.
 const CLOSE_WAIT: Duration = Duration::from_secs(5);
 
-/// One counted WebSocket of a client address and of a game; dropping it frees both places.
+/// WebSockets one seat of a game may hold open with its token (a player's phone and computer,
+/// and a reconnect overlapping the socket it replaces): they are not counted by
+/// `--max-ws-per-game`, so that spectators cannot keep the players from their live updates, and
+/// this bounds them instead.
+pub const MAX_WS_PER_SEAT: usize = 4;
+
+/// One counted WebSocket of a client address and of a game (a spectator's place, or a place of
+/// the seat `seat`); dropping it frees both places.
 struct WsSlot {
     app: App,
     ip: Option<std::net::IpAddr>,
     game: Arc<GameHandle>,
+    seat: Option<Color>,
+}
+
+impl WsSlot {
+    /// The counter of the game's place this socket takes: its seat's, or the spectators'.
+    fn game_count(game: &GameHandle, seat: Option<Color>) -> &std::sync::atomic::AtomicUsize {
+        match seat {
+            Some(c) => &game.seat_ws_count[c.index()],
+            None => &game.ws_count,
+        }
+    }
 }
 
 impl Drop for WsSlot {
@@ -54,9 +72,7 @@ impl Drop for WsSlot {
         if let Some(ip) = self.ip {
             self.app.ws_per_ip.dec(ip);
         }
-        self.game
-            .ws_count
-            .fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+        WsSlot::game_count(&self.game, self.seat).fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
     }
 }
 
@@ -77,25 +93,30 @@ async fn game_ws(
         Some(t) => h.live.lock().await.seat_of(t),
         None => None,
     };
-    let per_game = app.config.max_ws_per_game;
-    // Counted at once (not by the subscriptions made after the upgrade), so that concurrent
+    // A seat holder's socket takes a place of its seat (at most `MAX_WS_PER_SEAT`), never one
+    // of the spectators' `max_ws_per_game`: strangers filling the game cannot cut its players
+    // off. Counted at once (not by the subscriptions made after the upgrade), so that concurrent
     // upgrades never let more in.
-    if h.ws_count
+    let (count, max, whose) = match you {
+        Some(c) => (&h.seat_ws_count[c.index()], MAX_WS_PER_SEAT, "this seat"),
+        None => (&h.ws_count, app.config.max_ws_per_game, "this game"),
+    };
+    if count
         .fetch_update(
             std::sync::atomic::Ordering::SeqCst,
             std::sync::atomic::Ordering::SeqCst,
-            |n| (n < per_game).then_some(n + 1),
+            |n| (n < max).then_some(n + 1),
         )
         .is_err()
     {
         return Err(too_many_sockets(format!(
-            "this game already has {per_game} WebSockets open"
+            "{whose} already has {max} WebSockets open"
         )));
     }
     if let Some(ip) = client {
         let max = app.config.max_ws_per_ip;
         if !app.ws_per_ip.try_inc(ip, max) {
-            h.ws_count.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+            count.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
             return Err(too_many_sockets(format!(
                 "this address already has {max} WebSockets open"
             )));
@@ -105,6 +126,7 @@ async fn game_ws(
         app: app.clone(),
         ip: client,
         game: h.clone(),
+        seat: you,
     };
     // Client messages are small (at most 4 KiB, checked in `ws_session`): a small read buffer
     // instead of tungstenite's 128 KiB; pushes are written at once, and a client that stops
