@@ -21,9 +21,13 @@
 //! use crown_core::Variant;
 //!
 //! let set = read_jsonl(embedded_set(Variant::American).as_bytes()).unwrap();
+//! // A new player (1500) starts on the puzzle whose difficulty is nearest 1500 (the first such).
+//! let nearest = (0..set.len())
+//!     .min_by_key(|&i| (i64::from(set[i].difficulty) - 1500).abs())
+//!     .unwrap();
 //! let mut ratings = PuzzleRatings::default();
 //! let mut t = PuzzleTrainer::open(set, None, None, &ratings, Default::default()).unwrap();
-//! assert_eq!(t.index(), 0);
+//! assert_eq!(t.index(), nearest);
 //! let key = t.session.expected().unwrap();
 //! t.play(&key, None, &mut ratings);
 //! ```
