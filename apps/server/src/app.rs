@@ -66,6 +66,7 @@ impl App {
                 crate::store::Established {
                     min_games: config.leaderboard_min_games,
                     min_opponents: config.leaderboard_min_opponents,
+                    min_plies: config.leaderboard_min_plies,
                     max_deviation: config.leaderboard_max_deviation,
                 },
             )

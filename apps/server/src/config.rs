@@ -95,9 +95,13 @@ pub struct Config {
     pub password_queue: usize,
     /// Rated games a rating needs to be on the leaderboard.
     pub leaderboard_min_games: u64,
-    /// Different accounts a player must have played rated games of the variant and speed against
-    /// to be on the leaderboard (against rating farms of accounts made for the purpose).
+    /// Different sign-up networks of the opponents a player must have played rated games of the
+    /// variant and speed against to be on the leaderboard, not counting the player's own network
+    /// (against rating farms of accounts made for the purpose; [`crate::accounts::network`]).
     pub leaderboard_min_opponents: u64,
+    /// Plies a rated game must have reached to count toward [`Config::leaderboard_min_games`]
+    /// (a shorter one still changes the ratings; it is only not counted for the leaderboard).
+    pub leaderboard_min_plies: u64,
     /// Largest rating deviation shown on the leaderboard: by default
     /// [`crown_rating::glicko::PROVISIONAL_DEVIATION`], so provisional ratings are not ranked.
     pub leaderboard_max_deviation: f64,
@@ -138,8 +142,11 @@ pub const DEFAULT_PASSWORD_QUEUE: usize = 16;
 /// Default of [`Config::leaderboard_min_games`].
 pub const DEFAULT_LEADERBOARD_MIN_GAMES: u64 = 10;
 
-/// Default of [`Config::leaderboard_min_opponents`]: more than the accounts one address may
-/// create in an hour besides the player's own ([`DEFAULT_SIGNUP_PER_HOUR_PER_IP`] - 1).
+/// Default of [`Config::leaderboard_min_plies`]: five moves of each side.
+pub const DEFAULT_LEADERBOARD_MIN_PLIES: u64 = 10;
+
+/// Default of [`Config::leaderboard_min_opponents`]: five networks other than the player's, so
+/// that a farm of accounts made from a few addresses cannot list one of them.
 pub const DEFAULT_LEADERBOARD_MIN_OPPONENTS: u64 = 5;
 
 /// The largest sets served to the browser: ≤4 pieces (American ≤4 is 5.3 MB of files, about
@@ -184,6 +191,7 @@ impl Default for Config {
             password_queue: DEFAULT_PASSWORD_QUEUE,
             leaderboard_min_games: DEFAULT_LEADERBOARD_MIN_GAMES,
             leaderboard_min_opponents: DEFAULT_LEADERBOARD_MIN_OPPONENTS,
+            leaderboard_min_plies: DEFAULT_LEADERBOARD_MIN_PLIES,
             leaderboard_max_deviation: crown_rating::glicko::PROVISIONAL_DEVIATION,
             trusted_proxies: Vec::new(),
             metrics_token: None,

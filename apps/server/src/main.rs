@@ -125,9 +125,13 @@ struct Args {
     /// Rated games a rating needs to be on the leaderboard.
     #[arg(long, env = "CROWN_LEADERBOARD_MIN_GAMES", default_value_t = crown_server::config::DEFAULT_LEADERBOARD_MIN_GAMES)]
     leaderboard_min_games: u64,
-    /// Different opponents (accounts) a player needs to be on the leaderboard.
+    /// Different opponents' sign-up networks (IPv4 /24, IPv6 /64; not the player's own) a player
+    /// needs to be on the leaderboard.
     #[arg(long, env = "CROWN_LEADERBOARD_MIN_OPPONENTS", default_value_t = crown_server::config::DEFAULT_LEADERBOARD_MIN_OPPONENTS)]
     leaderboard_min_opponents: u64,
+    /// Plies a rated game must have reached to count toward --leaderboard-min-games.
+    #[arg(long, env = "CROWN_LEADERBOARD_MIN_PLIES", default_value_t = crown_server::config::DEFAULT_LEADERBOARD_MIN_PLIES)]
+    leaderboard_min_plies: u64,
     /// Largest rating deviation ranked on the leaderboard (default 110: provisional ratings are
     /// not ranked; 350 ranks every rating).
     #[arg(long, env = "CROWN_LEADERBOARD_MAX_DEVIATION", default_value_t = crown_rating::glicko::PROVISIONAL_DEVIATION)]
@@ -290,6 +294,7 @@ fn run(args: Args) -> Result<(), String> {
         password_queue: args.password_queue,
         leaderboard_min_games: args.leaderboard_min_games,
         leaderboard_min_opponents: args.leaderboard_min_opponents,
+        leaderboard_min_plies: args.leaderboard_min_plies,
         leaderboard_max_deviation: args.leaderboard_max_deviation,
         lease_ms: args.lease_ms.max(300),
         trusted_proxies: args.trusted_proxies.clone(),

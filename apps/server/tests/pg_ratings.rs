@@ -8,7 +8,9 @@ mod common;
 use axum::http::StatusCode;
 use common::accounts::sign_up;
 use common::pg::{store, Pg};
-use common::ratings::{act, blitz_rating, game, get, get_text, new_players_game};
+use common::ratings::{
+    act, blitz_rating, farm, game, get, get_text, leaderboard_names, new_players_game,
+};
 use common::server;
 use serde_json::json;
 
@@ -93,4 +95,38 @@ async fn rated_games_are_rated_once_across_two_instances() {
     assert_eq!(u["rated_counts"]["games"], 3, "{u}");
     a.shutdown();
     b.shutdown();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_farm_from_one_address_is_not_listed_and_five_networks_are() {
+    let Some(pg) = Pg::start_or_skip_async().await else {
+        return;
+    };
+    // The default leaderboard rule; sign-ups unlimited, to make the accounts at once.
+    let app = server()
+        .with(|c| {
+            c.signup_per_hour_per_ip = 0;
+            c.login_per_min_per_ip = 0;
+        })
+        .store(store(&pg.url()).await)
+        .start()
+        .await;
+    let one = [203, 0, 113, 7];
+    let farmed = farm(&app, "one", one, [one; 5], 10).await;
+    let fair = farm(
+        &app,
+        "five",
+        one,
+        [1, 2, 3, 4, 5].map(|c| [198, 51, c, 9]),
+        10,
+    )
+    .await;
+    for name in [&farmed, &fair] {
+        let (_, deviation, games) = blitz_rating(&app, name).await.unwrap();
+        assert!(
+            games == 40 && deviation <= 110,
+            "{name}: {deviation} {games}"
+        );
+    }
+    assert_eq!(leaderboard_names(&app).await, [fair]);
 }

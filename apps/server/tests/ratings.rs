@@ -266,11 +266,13 @@ async fn a_rated_game_ended_before_both_sides_moved_is_not_rated() {
 
 #[tokio::test]
 async fn the_leaderboard_shows_established_ratings_only() {
-    // Two rated games against two different accounts, at most RD 350 (every rated player).
+    // Two rated games (of any length) against two different accounts (no recorded network:
+    // each its own), at most RD 350 (every rated player).
     let app = server()
         .with(|c| {
             c.leaderboard_min_games = 2;
             c.leaderboard_min_opponents = 2;
+            c.leaderboard_min_plies = 0;
             c.leaderboard_max_deviation = 350.0;
         })
         .start()

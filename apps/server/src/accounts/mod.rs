@@ -13,7 +13,8 @@
 //!   an address that logged in to (or created) an account before is exempt from that account's
 //!   per-username limit (not from its own per-address one): strangers' failures cannot lock the
 //!   owner out of a place it logged in from. Sign-ups are also limited per address per hour
-//!   ([`Config::signup_per_hour_per_ip`]). An unknown
+//!   ([`Config::signup_per_hour_per_ip`]), and each account keeps a hash of the network it
+//!   signed up from ([`network`]), which the leaderboard counts. An unknown
 //!   username and a wrong password get the same `401 bad_credentials` after the same work: an
 //!   unknown name is checked against a dummy hash made with the same parameters.
 //! - No password or token is ever written to the log: none of the types holding one implements
@@ -21,6 +22,7 @@
 
 pub mod argon;
 pub mod hashing;
+pub mod network;
 
 use crate::blocking;
 use crate::config::Config;
@@ -358,6 +360,7 @@ impl Accounts {
             name_key: name_key(name),
             password_hash,
             created_ms: now_ms(),
+            signup_net: network::signup_network(ip),
         };
         let u = user.clone();
         if !self.with_store(move |st| st.create_user(&u)).await? {

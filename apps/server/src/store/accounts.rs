@@ -17,10 +17,14 @@ pub struct UserRecord {
     pub password_hash: String,
     /// When the account was created, ms since the Unix epoch.
     pub created_ms: u64,
+    /// The hash of the network the account signed up from
+    /// ([`crate::accounts::network::signup_network`]); `None` when none was recorded (no
+    /// outside address, or an account older than the record): a network of its own.
+    pub signup_net: Option<String>,
 }
 
 impl std::fmt::Debug for UserRecord {
-    /// Everything but the password hash.
+    /// The id, name and creation time: never the password hash nor the sign-up network.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("UserRecord")
             .field("id", &self.id)

@@ -87,28 +87,48 @@ pub struct GameFilter {
 pub type OutcomeCounts = Vec<(bool, String, u64)>;
 
 /// What a rating needs to be on the leaderboard (the leaderboard shows established ratings only,
-/// against rating farms: issue 41).
+/// against rating farms: issue 41; docs/api.md, the leaderboard).
 #[derive(Clone, Copy, Debug)]
 pub struct Established {
-    /// Rated games of the variant and speed, at least.
+    /// Rated games of the variant and speed that reached [`Established::min_plies`], at least.
     pub min_games: u64,
-    /// Different accounts played in rated games of the variant and speed, at least.
+    /// Different sign-up networks of the opponents in rated games of the variant and speed, at
+    /// least, the player's own network not counted (an account without a recorded network is a
+    /// network of its own; crate::accounts::network).
     pub min_opponents: u64,
+    /// Plies a rated game must have reached to count toward [`Established::min_games`].
+    pub min_plies: u64,
     /// The rating deviation, at most.
     pub max_deviation: f64,
 }
 
-/// The SQL condition (for a row `r` of `ratings`) of [`Established`], with its three values as
-/// the parameters `{games}`, `{opponents}` and `{deviation}` (`?4` in SQLite, `$4` in
-/// PostgreSQL...): enough games, a deviation small enough, and enough different opponents in
-/// rated games that changed a rating.
-pub(crate) fn established_sql(games: &str, opponents: &str, deviation: &str) -> String {
+/// The SQL condition (for a row `r` of `ratings` and the player's row `u` of `users`) of
+/// [`Established`], with its four values as the parameters `{games}`, `{opponents}`,
+/// `{deviation}` and `{plies}` (`?4` in SQLite, `$4` in PostgreSQL...): a deviation small enough,
+/// enough rated games that changed a rating and reached `{plies}` plies, and enough different
+/// sign-up networks among the opponents of the rated games that changed a rating, where an
+/// opponent from the player's own network does not count and an account without a network is
+/// its own (`'a:'` and its id: a network is hex, never with a colon).
+pub(crate) fn established_sql(
+    games: &str,
+    opponents: &str,
+    deviation: &str,
+    plies: &str,
+) -> String {
     format!(
         "r.games >= {games} AND r.deviation <= {deviation}
-         AND (SELECT COUNT(DISTINCT o.user_id) FROM player_games p
-              JOIN player_games o ON o.game_id = p.game_id AND o.color <> p.color
+         AND (SELECT COUNT(*) FROM player_games p JOIN games g ON g.id = p.game_id
               WHERE p.user_id = r.user_id AND p.variant = r.variant AND p.speed = r.speed
-                AND p.rated <> 0 AND p.rating_after IS NOT NULL) >= {opponents}"
+                AND p.rated <> 0 AND p.rating_after IS NOT NULL
+                AND g.plies >= {plies}) >= {games}
+         AND (SELECT COUNT(DISTINCT COALESCE(ou.signup_net, 'a:' || o.user_id))
+              FROM player_games p
+              JOIN player_games o ON o.game_id = p.game_id AND o.color <> p.color
+              LEFT JOIN users ou ON ou.id = o.user_id
+              WHERE p.user_id = r.user_id AND p.variant = r.variant AND p.speed = r.speed
+                AND p.rated <> 0 AND p.rating_after IS NOT NULL
+                AND (u.signup_net IS NULL OR ou.signup_net IS NULL
+                     OR ou.signup_net <> u.signup_net)) >= {opponents}"
     )
 }
 

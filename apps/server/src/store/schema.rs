@@ -50,14 +50,17 @@ CREATE TABLE IF NOT EXISTS chat (
 ";
 
 /// The accounts and their log-in sessions (store/accounts.rs): a username is unique in lower
-/// case (`name_key`); a session is found by the SHA-256 of its token and ends at `expires_ms`.
+/// case (`name_key`); `signup_net` is the hash of the network the account signed up from
+/// (accounts/network.rs; NULL: none recorded); a session is found by the SHA-256 of its token and
+/// ends at `expires_ms`.
 const ACCOUNTS: &str = "
 CREATE TABLE IF NOT EXISTS users (
     id TEXT PRIMARY KEY,
     name TEXT NOT NULL,
     name_key TEXT NOT NULL UNIQUE,
     password_hash TEXT NOT NULL,
-    created_ms {INT} NOT NULL
+    created_ms {INT} NOT NULL,
+    signup_net TEXT
 );
 CREATE TABLE IF NOT EXISTS sessions (
     token_hash TEXT PRIMARY KEY,
@@ -147,9 +150,22 @@ pub(super) fn schema(dialect: Dialect) -> String {
     sql.push_str(&TOURNAMENTS.replace("{INT}", int));
     if dialect == Dialect::Postgres {
         sql.push_str(LEASES);
+        // A store made before `users.signup_net` (its accounts get NULL: a network each).
+        sql.push_str(ADDED_COLUMNS_PG);
     }
     sql
 }
+
+/// The columns added to the tables of an older store, in PostgreSQL (`IF NOT EXISTS`: they can
+/// run at every start). SQLite has no `ADD COLUMN IF NOT EXISTS`: [`ADDED_COLUMNS`] is read by
+/// its backend, which adds each column its table lacks.
+const ADDED_COLUMNS_PG: &str = "
+ALTER TABLE users ADD COLUMN IF NOT EXISTS signup_net TEXT;
+";
+
+/// The columns added since the first schema, as `(table, column, type)`: a store made before
+/// them gets them, NULL in the existing rows.
+pub(super) const ADDED_COLUMNS: &[(&str, &str, &str)] = &[("users", "signup_net", "TEXT")];
 
 /// The columns of `games` read into a [`GameRow`], in its field order (the id is known).
 pub(super) const GAME_COLUMNS: &str =
@@ -277,8 +293,10 @@ mod tests {
         assert!(pg.contains("plies BIGINT NOT NULL") && pg.contains("leases_owner"));
         assert!(!pg.contains("INTEGER") && !pg.contains("ROWID") && !pg.contains('{'));
         assert!(pg.contains("rating DOUBLE PRECISION") && lite.contains("rating REAL"));
+        assert!(pg.contains("ADD COLUMN IF NOT EXISTS signup_net") && !lite.contains("ALTER"));
         for sql in [&lite, &pg] {
             assert!(sql.contains("name_key TEXT NOT NULL UNIQUE") && sql.contains("sessions_user"));
+            assert!(sql.contains("signup_net TEXT\n);"));
         }
     }
 }

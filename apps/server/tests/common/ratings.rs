@@ -150,3 +150,100 @@ pub async fn blitz_rating(app: &App, name: &str) -> Option<(i64, i64, u64)> {
         })
     })
 }
+
+/// Sign up `name` from the client address `ip` and return the session token (asserting `201`).
+pub async fn sign_up_from(app: &App, name: &str, ip: [u8; 4]) -> String {
+    let mut c = post(
+        "/api/signup",
+        json!({"username": name, "password": "farm password"}),
+    );
+    c.from = Some(ip);
+    let (s, h, v) = c.send(app).await;
+    assert_eq!(s, StatusCode::CREATED, "{name}: {v}");
+    super::accounts::token_of(&h)
+}
+
+/// `black` creates a rated blitz game, `white` joins, and the sides play `plies` plies (the
+/// first legal move each time); returns the game.
+pub async fn played_game(app: &App, black: &str, white: &str, plies: usize) -> Game {
+    let mut c = post(
+        "/api/games",
+        json!({"variant": "american", "rated": true, "time_control": blitz(), "color": "black"}),
+    );
+    c.session = Some(black);
+    let (s, _, v) = c.send(app).await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+    let id = v["id"].as_str().unwrap().to_string();
+    let uri = format!("/api/games/{id}/join");
+    let (s, _, j) = call(axum::http::Method::POST, &uri, Some(white), None)
+        .send(app)
+        .await;
+    assert_eq!(s, StatusCode::OK, "{j}");
+    let g = Game {
+        id,
+        black: v["token"].as_str().unwrap().to_string(),
+        white: j["token"].as_str().unwrap().to_string(),
+    };
+    let mut view = j["game"].clone();
+    for _ in 0..plies {
+        let token = if view["side_to_move"] == "black" {
+            &g.black
+        } else {
+            &g.white
+        };
+        let uri = format!("/api/games/{}/moves", g.id);
+        let mut c = call(axum::http::Method::POST, &uri, None, Some(token));
+        c.body = Some(json!({"move": view["legal_moves"][0]["text"], "ply": view["ply"]}));
+        let (s, _, v) = c.send(app).await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+        view = v;
+    }
+    g
+}
+
+/// The rating farm of the attack review (issue 41): the account `{prefix}t` signs up from
+/// `target_ip` and five accounts `{prefix}0`..`{prefix}4` from `farmer_ips`; each farmer plays
+/// 8 rated 3+2 games of `plies` plies against the target, alternately resigning and agreeing a
+/// draw (the draws bring the target's deviation under 110). Returns the target's name.
+pub async fn farm(
+    app: &App,
+    prefix: &str,
+    target_ip: [u8; 4],
+    farmer_ips: [[u8; 4]; 5],
+    plies: usize,
+) -> String {
+    let target_name = format!("{prefix}t");
+    let target = sign_up_from(app, &target_name, target_ip).await;
+    let mut played = 0;
+    for (i, ip) in farmer_ips.into_iter().enumerate() {
+        let farmer = sign_up_from(app, &format!("{prefix}{i}"), ip).await;
+        for _ in 0..8 {
+            let g = played_game(app, &farmer, &target, plies).await;
+            if played % 2 == 1 {
+                assert_eq!(
+                    act(app, &g.id, "draw/offer", &g.black).await.0,
+                    StatusCode::OK
+                );
+                let (s, v) = act(app, &g.id, "draw/accept", &g.white).await;
+                assert_eq!(s, StatusCode::OK, "{v}");
+            } else {
+                let (s, v) = act(app, &g.id, "resign", &g.black).await;
+                assert_eq!(s, StatusCode::OK, "{v}");
+            }
+            played += 1;
+        }
+    }
+    target_name
+}
+
+/// The names on the American blitz leaderboard, best first.
+pub async fn leaderboard_names(app: &App) -> Vec<String> {
+    let (s, l) = get(app, "/api/leaderboard?variant=american&speed=blitz", None).await;
+    assert_eq!(s, StatusCode::OK, "{l}");
+    l["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap().to_string())
+        .collect()
+}

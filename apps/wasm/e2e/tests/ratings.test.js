@@ -112,10 +112,16 @@ let browser;
 
 before(async () => {
   if (!BIN) return;
-  // The leaderboard ranks only established ratings by default (10 rated games against 5 accounts,
-  // RD ≤ 110); this suite plays one game between two new accounts, so it ranks every rating.
+  // The leaderboard ranks only established ratings by default (10 rated games of 10 plies or more,
+  // opponents from 5 sign-up networks, RD ≤ 110); this suite plays one game of 3 plies between two
+  // new accounts (from loopback: no network recorded, each its own), so it ranks every rating.
   server = await spawnCrownServer(path.join(tempDir("crown-e2e-ratings-"), "crown.db"), 0, {
-    env: { CROWN_LEADERBOARD_MIN_GAMES: "1", CROWN_LEADERBOARD_MIN_OPPONENTS: "1", CROWN_LEADERBOARD_MAX_DEVIATION: "350" },
+    env: {
+      CROWN_LEADERBOARD_MIN_GAMES: "1",
+      CROWN_LEADERBOARD_MIN_OPPONENTS: "1",
+      CROWN_LEADERBOARD_MIN_PLIES: "0",
+      CROWN_LEADERBOARD_MAX_DEVIATION: "350",
+    },
   });
   browser = await launch();
 });

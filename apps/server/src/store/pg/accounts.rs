@@ -6,7 +6,7 @@ use super::{db, PgStore};
 use crate::store::{AccountStore, SessionRecord, StoreError, UserRecord};
 
 /// The columns of `users` read into a [`UserRecord`], in its field order.
-const USER_COLUMNS: &str = "id, name, name_key, password_hash, created_ms";
+const USER_COLUMNS: &str = "id, name, name_key, password_hash, created_ms, signup_net";
 
 /// The [`UserRecord`] of a row of [`USER_COLUMNS`].
 fn user_row(r: &postgres::Row) -> UserRecord {
@@ -16,6 +16,7 @@ fn user_row(r: &postgres::Row) -> UserRecord {
         name_key: r.get(2),
         password_hash: r.get(3),
         created_ms: r.get::<_, i64>(4) as u64,
+        signup_net: r.get(5),
     }
 }
 
@@ -25,7 +26,7 @@ impl AccountStore for PgStore {
             let n = c
                 .execute(
                     &format!(
-                        "INSERT INTO users ({USER_COLUMNS}) VALUES ($1, $2, $3, $4, $5)
+                        "INSERT INTO users ({USER_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6)
                          ON CONFLICT (name_key) DO NOTHING"
                     ),
                     &[
@@ -34,6 +35,7 @@ impl AccountStore for PgStore {
                         &u.name_key,
                         &u.password_hash,
                         &(u.created_ms as i64),
+                        &u.signup_net,
                     ],
                 )
                 .map_err(db)?;
@@ -84,7 +86,7 @@ impl AccountStore for PgStore {
         self.with(|c| {
             let row = c
                 .query_opt(
-                    "SELECT u.id, u.name, u.name_key, u.password_hash, u.created_ms
+                    "SELECT u.id, u.name, u.name_key, u.password_hash, u.created_ms, u.signup_net
                      FROM sessions s JOIN users u ON u.id = s.user_id
                      WHERE s.token_hash = $1 AND s.expires_ms > $2",
                     &[&token_hash, &(now_ms as i64)],

@@ -206,6 +206,7 @@ impl RatingStore for PgStore {
     ) -> Result<Vec<(String, RatingRecord)>, StoreError> {
         let games = established.min_games.min(i64::MAX as u64) as i64;
         let opponents = established.min_opponents.min(i64::MAX as u64) as i64;
+        let plies = established.min_plies.min(i64::MAX as u64) as i64;
         self.with(|c| {
             Ok(c.query(
                 &format!(
@@ -214,7 +215,7 @@ impl RatingStore for PgStore {
                      FROM ratings r JOIN users u ON u.id = r.user_id
                      WHERE r.variant = $1 AND r.speed = $2 AND r.games > 0 AND {}
                      ORDER BY r.rating DESC, u.name_key LIMIT $3",
-                    established_sql("$4", "$5", "$6")
+                    established_sql("$4", "$5", "$6", "$7")
                 ),
                 &[
                     &variant,
@@ -223,6 +224,7 @@ impl RatingStore for PgStore {
                     &games,
                     &opponents,
                     &established.max_deviation,
+                    &plies,
                 ],
             )
             .map_err(db)?

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 /// The columns of `users` read into a [`UserRecord`], in its field order.
-const USER_COLUMNS: &str = "id, name, name_key, password_hash, created_ms";
+const USER_COLUMNS: &str = "id, name, name_key, password_hash, created_ms, signup_net";
 
 /// The [`UserRecord`] in the columns of `r` ([`USER_COLUMNS`]).
 fn user_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<UserRecord> {
@@ -17,6 +17,7 @@ fn user_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<UserRecord> {
         name_key: r.get(2)?,
         password_hash: r.get(3)?,
         created_ms: r.get::<_, i64>(4)? as u64,
+        signup_net: r.get(5)?,
     })
 }
 
@@ -28,7 +29,7 @@ impl AccountStore for SqliteStore {
         self.write(move |c| {
             let n = c.execute(
                 &format!(
-                    "INSERT INTO users ({USER_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5)
+                    "INSERT INTO users ({USER_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
                      ON CONFLICT(name_key) DO NOTHING"
                 ),
                 params![
@@ -36,7 +37,8 @@ impl AccountStore for SqliteStore {
                     u.name,
                     u.name_key,
                     u.password_hash,
-                    u.created_ms as i64
+                    u.created_ms as i64,
+                    u.signup_net
                 ],
             )?;
             i2.store(n as u64, Ordering::SeqCst);
@@ -86,7 +88,7 @@ impl AccountStore for SqliteStore {
         let h = token_hash.to_string();
         self.read(move |c| {
             Ok(c.query_row(
-                "SELECT u.id, u.name, u.name_key, u.password_hash, u.created_ms
+                "SELECT u.id, u.name, u.name_key, u.password_hash, u.created_ms, u.signup_net
                  FROM sessions s JOIN users u ON u.id = s.user_id
                  WHERE s.token_hash = ?1 AND s.expires_ms > ?2",
                 params![h, now_ms as i64],

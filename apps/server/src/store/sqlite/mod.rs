@@ -6,7 +6,7 @@
 //! write. Reads use a small pool of separate connections (WAL lets them run while the writer
 //! writes).
 
-use super::schema::{schema, Dialect};
+use super::schema::{schema, Dialect, ADDED_COLUMNS};
 use super::StoreError;
 use rusqlite::Connection;
 
@@ -40,6 +40,24 @@ type ReadOp = Box<dyn FnOnce(&Connection) + Send>;
 enum Job {
     Write(WriteOp, std::sync::mpsc::SyncSender<Result<(), StoreError>>),
     Read(ReadOp),
+}
+
+/// Add to the tables of a store made by an older version the columns it lacks
+/// ([`ADDED_COLUMNS`]), NULL in the existing rows.
+///
+/// # Errors
+/// [`StoreError::Database`] if the tables cannot be read or altered.
+fn add_columns(conn: &Connection) -> Result<(), StoreError> {
+    for (table, column, ty) in ADDED_COLUMNS {
+        let mut stmt = conn.prepare(&format!("PRAGMA table_info({table})"))?;
+        let names = stmt
+            .query_map([], |r| r.get::<_, String>(1))?
+            .collect::<Result<Vec<_>, _>>()?;
+        if !names.iter().any(|n| n == column) {
+            conn.execute_batch(&format!("ALTER TABLE {table} ADD COLUMN {column} {ty}"))?;
+        }
+    }
+    Ok(())
 }
 
 /// Most writes committed in one transaction.
@@ -103,6 +121,7 @@ impl SqliteStore {
         conn.pragma_update(None, "synchronous", sync)?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
         conn.execute_batch(&schema(Dialect::Sqlite))?;
+        add_columns(&conn)?;
         let (tx, rx) = std::sync::mpsc::channel::<Job>();
         let stats = Arc::new(WriterStats::default());
         let st = stats.clone();

@@ -187,7 +187,7 @@ impl RatingStore for SqliteStore {
                  FROM ratings r JOIN users u ON u.id = r.user_id
                  WHERE r.variant = ?1 AND r.speed = ?2 AND r.games > 0 AND {}
                  ORDER BY r.rating DESC, u.name_key LIMIT ?3",
-                established_sql("?4", "?5", "?6")
+                established_sql("?4", "?5", "?6", "?7")
             ))?;
             let rows = stmt
                 .query_map(
@@ -197,7 +197,8 @@ impl RatingStore for SqliteStore {
                         limit as i64,
                         e.min_games.min(i64::MAX as u64) as i64,
                         e.min_opponents.min(i64::MAX as u64) as i64,
-                        e.max_deviation
+                        e.max_deviation,
+                        e.min_plies.min(i64::MAX as u64) as i64
                     ],
                     |r| {
                         Ok((

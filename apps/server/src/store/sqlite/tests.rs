@@ -298,3 +298,37 @@ fn a_tournament_save_from_a_stale_version_is_a_conflict_and_writes_nothing() {
         Err(StoreError::NotFound(_))
     ));
 }
+
+#[test]
+fn a_store_made_before_signup_networks_gets_the_column_with_null() {
+    use crate::store::{AccountStore, UserRecord};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("old.db");
+    {
+        // The `users` table as the versions before the sign-up network made it, with an account.
+        let c = Connection::open(&path).unwrap();
+        c.execute_batch(
+            "CREATE TABLE users (id TEXT PRIMARY KEY, name TEXT NOT NULL,
+                 name_key TEXT NOT NULL UNIQUE, password_hash TEXT NOT NULL,
+                 created_ms INTEGER NOT NULL);
+             INSERT INTO users VALUES ('u1', 'Old', 'old', '$argon2id$x', 5);",
+        )
+        .unwrap();
+    }
+    for _ in 0..2 {
+        // Twice: the second opening finds the column and adds nothing.
+        let store = SqliteStore::open(&path, Durability::Normal).unwrap();
+        let old = store.user_by_name("old").unwrap().unwrap();
+        assert_eq!((old.id.as_str(), old.signup_net), ("u1", None));
+        let new = UserRecord {
+            id: format!("u{}", old.created_ms),
+            name: "New".into(),
+            name_key: "new".into(),
+            password_hash: "$argon2id$y".into(),
+            created_ms: 6,
+            signup_net: Some("ab".repeat(32)),
+        };
+        store.create_user(&new).unwrap();
+        assert_eq!(store.user_by_name("new").unwrap(), Some(new));
+    }
+}
