@@ -21,7 +21,7 @@
 
 use crate::error::TournamentError;
 use crate::openings::{draw_opening, Opening, OpeningRule};
-use crate::player::{seed_order, Player, PlayerId, MAX_NAME_CHARS};
+use crate::player::{seed_order, Player, PlayerId};
 use crate::result::{GameResult, Seat, DRAW_POINTS, WIN_POINTS};
 use crate::settings::variant_id;
 use crate::tournament::Phase;
@@ -160,34 +160,7 @@ impl Arena {
         if self.phase == Phase::Finished {
             return Err(TournamentError::Finished { operation: "join" });
         }
-        let name = name.trim();
-        let bad = |reason| {
-            Err(TournamentError::BadName {
-                name: name.to_string(),
-                reason,
-            })
-        };
-        if name.is_empty() {
-            return bad("empty");
-        }
-        if name.chars().count() > MAX_NAME_CHARS {
-            return bad("longer than 40 characters");
-        }
-        if self
-            .players
-            .iter()
-            .any(|p| p.name.to_lowercase() == name.to_lowercase())
-        {
-            return bad("already taken by a player of this tournament");
-        }
-        let id = PlayerId(self.players.len() as u32);
-        self.players.push(Player {
-            id,
-            name: name.to_string(),
-            rating,
-            withdrawn: false,
-        });
-        Ok(id)
+        crate::player::enrol(&mut self.players, name, rating, |_| true)
     }
 
     /// The player leaves: never paired again (a game in progress still gets its result).
@@ -201,15 +174,7 @@ impl Arena {
                 operation: "withdraw",
             });
         }
-        let p = self
-            .players
-            .get_mut(id.0 as usize)
-            .ok_or(TournamentError::NoSuchPlayer(id))?;
-        if p.withdrawn {
-            return Err(TournamentError::AlreadyWithdrawn(id));
-        }
-        p.withdrawn = true;
-        Ok(())
+        crate::player::withdraw(&mut self.players, id)
     }
 
     /// Starts the arena (the server calls it at the start time).

@@ -17,7 +17,7 @@
 use crate::error::TournamentError;
 use crate::matches::{Pairing, Round};
 use crate::openings::draw_opening;
-use crate::player::{seed_order, Player, PlayerId, MAX_NAME_CHARS};
+use crate::player::{seed_order, Player, PlayerId};
 use crate::record::records;
 use crate::result::{GameResult, Seat};
 use crate::round_robin::{round_robin_round, round_robin_rounds};
@@ -118,37 +118,11 @@ impl Tournament {
     ///
     /// # Errors
     /// [`TournamentError::AlreadyStarted`] / [`TournamentError::Finished`] after the start;
-    /// [`TournamentError::BadName`]: empty, longer than [`MAX_NAME_CHARS`], or the name of a player
+    /// [`TournamentError::BadName`]: empty, longer than [`MAX_NAME_CHARS`](crate::player::MAX_NAME_CHARS), or the name of a player
     /// already in (any case).
     pub fn join(&mut self, name: &str, rating: u32) -> Result<PlayerId, TournamentError> {
         self.require_created("join")?;
-        let name = name.trim();
-        let bad = |reason| {
-            Err(TournamentError::BadName {
-                name: name.to_string(),
-                reason,
-            })
-        };
-        if name.is_empty() {
-            return bad("empty");
-        }
-        if name.chars().count() > MAX_NAME_CHARS {
-            return bad("longer than 40 characters");
-        }
-        if self
-            .active()
-            .any(|p| p.name.to_lowercase() == name.to_lowercase())
-        {
-            return bad("already taken by a player of this tournament");
-        }
-        let id = PlayerId(self.players.len() as u32);
-        self.players.push(Player {
-            id,
-            name: name.to_string(),
-            rating,
-            withdrawn: false,
-        });
-        Ok(id)
+        crate::player::enrol(&mut self.players, name, rating, |p| !p.withdrawn)
     }
 
     /// The player withdraws: before the start they are simply out; once running, a Swiss no
@@ -164,15 +138,7 @@ impl Tournament {
                 operation: "withdraw",
             });
         }
-        let player = self
-            .players
-            .get_mut(id.0 as usize)
-            .ok_or(TournamentError::NoSuchPlayer(id))?;
-        if player.withdrawn {
-            return Err(TournamentError::AlreadyWithdrawn(id));
-        }
-        player.withdrawn = true;
-        Ok(())
+        crate::player::withdraw(&mut self.players, id)
     }
 
     /// Starts the tournament: the seeding is fixed (`player::seed_order` of the players not
