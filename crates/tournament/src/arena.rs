@@ -160,7 +160,7 @@ impl Arena {
         if self.phase == Phase::Finished {
             return Err(TournamentError::Finished { operation: "join" });
         }
-        crate::player::enrol(&mut self.players, name, rating, |_| true)
+        crate::roster::enrol(&mut self.players, name, rating, |_| true)
     }
 
     /// The player leaves: never paired again (a game in progress still gets its result).
@@ -174,7 +174,7 @@ impl Arena {
                 operation: "withdraw",
             });
         }
-        crate::player::withdraw(&mut self.players, id)
+        crate::roster::withdraw(&mut self.players, id)
     }
 
     /// Starts the arena (the server calls it at the start time).

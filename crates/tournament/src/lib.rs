@@ -54,6 +54,7 @@ pub mod pdn;
 pub mod player;
 pub mod record;
 pub mod result;
+mod roster;
 pub mod round_robin;
 pub mod settings;
 pub mod standings;

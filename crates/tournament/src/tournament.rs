@@ -122,7 +122,7 @@ impl Tournament {
     /// already in (any case).
     pub fn join(&mut self, name: &str, rating: u32) -> Result<PlayerId, TournamentError> {
         self.require_created("join")?;
-        crate::player::enrol(&mut self.players, name, rating, |p| !p.withdrawn)
+        crate::roster::enrol(&mut self.players, name, rating, |p| !p.withdrawn)
     }
 
     /// The player withdraws: before the start they are simply out; once running, a Swiss no
@@ -138,7 +138,7 @@ impl Tournament {
                 operation: "withdraw",
             });
         }
-        crate::player::withdraw(&mut self.players, id)
+        crate::roster::withdraw(&mut self.players, id)
     }
 
     /// Starts the tournament: the seeding is fixed (`player::seed_order` of the players not
