@@ -131,6 +131,15 @@ test("create a Swiss in the dialog, two accounts join, the creator starts it: pa
   assert.equal(await b.isVisible("#tt-start"), false, "only the creator starts it");
   await b.click("#tt-join");
   await b.waitForSelector("#tt-withdraw", { state: "visible", ...T });
+  // withdrawing asks first; before the start the player may join again
+  await b.click("#tt-withdraw");
+  await b.waitForSelector("#dlg-confirm[open]");
+  assert.equal(await b.textContent("#confirm-title"), "Withdraw from Spring Swiss?");
+  await b.click("#confirm-yes");
+  await b.waitForSelector("#tt-join", { state: "visible", ...T });
+  assert.match(await b.textContent("#tt-phase"), /^1 player joined\.$/);
+  await b.click("#tt-join");
+  await b.waitForSelector("#tt-withdraw", { state: "visible", ...T });
   // the creator's page reads the tournament again by itself
   await a.waitForFunction(() => /2 players joined/.test(document.querySelector("#tt-phase").textContent), null, T);
   assert.equal(await a.$$eval("#tt-players li", (l) => l.length), 2);
@@ -196,7 +205,7 @@ test("create a Swiss in the dialog, two accounts join, the creator starts it: pa
   await b.context().close();
 });
 
-test("the tournament page and the list at 320 px in both themes: nothing wider than the screen, axe-core clean", async (t) => {
+test("the tournament page and the list at 320 px in both themes: nothing wider than the screen, axe-core clean; a player's page and back; the countdown to the start", async (t) => {
   if (!BIN) return t.skip("CROWN_SERVER_BIN is not set: no crown-server for tournaments");
   // a round robin of three accounts with long names, started, made through the API
   const names = ["Narrow_Caroline_1", "Narrow_Desmond_22", "Narrow_Evangeline"];
@@ -242,7 +251,35 @@ test("the tournament page and the list at 320 px in both themes: nothing wider t
     assert.ok(listW <= 320, `list ${listW} px wide at 320 px (${colorScheme})`);
     assert.match(await page.textContent("#tl-create"), /Log in to create a tournament/, "a guest is asked to log in");
     await axeCount(page, `tournament list at 320 px (${colorScheme})`);
+    if (colorScheme === "dark") {
+      // a player's link opens the player's page in place of the tournament's; back returns to it
+      await page.click("#tl-running li a.tour-name");
+      await waitLoaded(page, new RegExp(`^tournament/${id}/`));
+      await page.click(`#tt-standings a[href$="name=${names[1]}"]`);
+      await page.waitForFunction((n) => document.getElementById("players-page")?.dataset.loaded === `player/${n}`, names[1], T);
+      assert.equal(await page.isVisible("#tournaments-page"), false, "one page at a time");
+      await page.goBack();
+      await page.waitForSelector("#tt-standings", { state: "visible", ...T });
+      assert.equal(await page.isVisible("#players-page"), false);
+      assert.equal(new URL(page.url()).searchParams.get("id"), id);
+    }
     assert.deepEqual(page.errors, []);
     await page.context().close();
   }
+
+  // an upcoming tournament with a start time: the countdown to it
+  const startsMs = Date.now() + 3600 * 1000;
+  const [s3, soon] = await api("POST", "/api/tournaments", { ...body, name: "Evening blitz", starts_ms: startsMs }, cookies[1]);
+  assert.equal(s3, 201, JSON.stringify(soon));
+  const page = await newPage(browser, { width: 320, height: 640, mobile: true });
+  await openApp(page, server.url, `?mode=tournament&id=${soon.id}`);
+  await waitLoaded(page, new RegExp(`^tournament/${soon.id}/created/0$`));
+  // one hour ahead: "Starts in 59:59" (or 59:58 on a slow machine), then it counts down
+  assert.match(await page.textContent("#tt-countdown"), /^Starts in 59:5\d \(/);
+  const first = await page.textContent("#tt-countdown");
+  await page.waitForFunction((f) => document.querySelector("#tt-countdown").textContent !== f, first, T);
+  assert.match(await page.textContent("#tt-login"), /Log in to join/, "a guest is asked to log in to join");
+  await axeCount(page, "upcoming tournament at 320 px");
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
 });

@@ -395,6 +395,9 @@ class App {
     if (/\/g\/[^/]+\/?$/.test(location.pathname) || !history.replaceState) return;
     if (this.players && this.players.isOpen) return; // a rating page has its own address
     if (this.tournaments && this.tournaments.isOpen) return; // so has a tournament page
+    // back or forward from one of these pages to the other: the address is the next page's
+    const params = new URLSearchParams(location.search);
+    if (routeOf(params) || tournamentRouteOf(params)) return;
     if (this.mode !== "online") this.ctrl.syncUrl();
   }
 

@@ -11,7 +11,7 @@
 
 import { call, accountName } from "../account/ctrl.js";
 import { Seats } from "../online/api.js";
-import { toast } from "../shared/dialogs.js";
+import { confirmThen, toast } from "../shared/dialogs.js";
 import { timeControl } from "../shared/clock.js";
 import { boardAddress, closePage, wireRoutedPage } from "../shared/pages.js";
 import * as view from "./view.js";
@@ -108,7 +108,16 @@ export class TournamentsCtrl {
     });
     v.login.addEventListener("click", () => document.getElementById("account-login").click());
     v.join.addEventListener("click", () => this.#act("join"));
-    v.withdraw.addEventListener("click", () => this.#act("withdraw"));
+    v.withdraw.addEventListener("click", () => {
+      const t = this.t;
+      if (!t) return;
+      // once it runs, a Swiss pairs the player no more and a round robin's later games are forfeits
+      const text =
+        t.phase === "created"
+          ? "You leave the tournament before its start; you may join again."
+          : "You are paired no more; a round robin's later games are lost by forfeit. Games in progress go on.";
+      confirmThen(`Withdraw from ${t.name}?`, text, "Withdraw", () => this.#act("withdraw"));
+    });
     v.start.addEventListener("click", () => this.#act("start"));
     v.roundPick.addEventListener("change", () => {
       const n = Number(v.roundPick.value);

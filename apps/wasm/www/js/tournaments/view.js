@@ -298,10 +298,14 @@ export function renderStandings(v, t, me) {
   v.standings.replaceChildren(el("caption", { class: "sr-only" }, "Standings: match points, game points, then the tie-breaks"), head, el("tbody", {}, ...rows));
 }
 
-/** The players of tournament `t` with their seeding ratings (withdrawn ones marked). */
+/**
+ * The players of tournament `t` with their seeding ratings: once it runs, those who withdrew are
+ * marked; before its start they are out (docs/api.md) and not listed.
+ */
 export function renderPlayers(v, t) {
+  const listed = t.phase === "created" ? t.players_list.filter((p) => !p.withdrawn) : t.players_list;
   v.players.replaceChildren(
-    ...t.players_list.map((p) =>
+    ...listed.map((p) =>
       el("li", { class: p.withdrawn ? "withdrawn" : "", "data-player": String(p.id) }, playerLink(p.name), ` ${p.rating}`, ...(p.withdrawn ? [el("span", { class: "dim" }, " (withdrawn)")] : [])),
     ),
   );
