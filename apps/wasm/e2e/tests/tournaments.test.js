@@ -125,6 +125,21 @@ test("create a Swiss in the dialog, two accounts join, the creator starts it: pa
   await a.waitForSelector("#tt-withdraw", { state: "visible", ...T });
   assert.match(await a.textContent("#tt-phase"), /1 player joined, you among them/);
 
+  // on the phone: the top bar's icon opens the list, and the create dialog fits the screen
+  await b.click("#nav-tournaments");
+  await waitLoaded(b, /^tournaments$/);
+  await b.waitForSelector(`#tl-upcoming li[data-id="${id}"]`, T);
+  await b.click("#tl-create");
+  await b.waitForSelector("#dlg-tournament[open]");
+  const box = await b.evaluate(() => {
+    const r = document.getElementById("dlg-tournament").getBoundingClientRect();
+    return { left: r.left, right: r.right, page: document.documentElement.scrollWidth };
+  });
+  assert.ok(box.left >= 0 && box.right <= 390 && box.page <= 390, `the dialog within 390 px: ${JSON.stringify(box)}`);
+  await axeCount(b, "tournament create dialog (phone)");
+  await b.keyboard.press("Escape");
+  await b.waitForSelector("#dlg-tournament:not([open])", { state: "attached", ...T });
+
   // the second account opens the tournament's address on a phone and joins
   await openApp(b, server.url, `?mode=tournament&id=${id}`);
   await waitLoaded(b, new RegExp(`^tournament/${id}/created/`));
