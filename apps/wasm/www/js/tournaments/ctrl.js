@@ -99,6 +99,7 @@ export class TournamentsCtrl {
     return this.route !== null;
   }
 
+  /** The page's controls: the routes, the list's create button, the tournament's actions, the dialog. */
   #wire() {
     const v = this.v;
     wireRoutedPage(this, routeOf, v.back);
@@ -186,6 +187,7 @@ export class TournamentsCtrl {
 
   // ---- the list ---------------------------------------------------------------------------------
 
+  /** Read and show the lists of `GET /api/tournaments`. */
   async #loadList() {
     const v = this.v;
     const seq = ++this.seq;
@@ -216,6 +218,7 @@ export class TournamentsCtrl {
 
   // ---- the create dialog ------------------------------------------------------------------------
 
+  /** Open the create dialog with its defaults (5+3, the game's default openings), no error shown. */
   #openDialog() {
     const d = this.v.d;
     d.form.reset();
@@ -263,6 +266,7 @@ export class TournamentsCtrl {
     return Object.keys(errors).length ? { errors } : { body };
   }
 
+  /** Send the dialog's tournament (`POST /api/tournaments`) and open its page; a refusal is shown at its field. */
   async #submit() {
     const d = this.v.d;
     d.error.textContent = "";
@@ -285,6 +289,7 @@ export class TournamentsCtrl {
 
   // ---- one tournament ---------------------------------------------------------------------------
 
+  /** Read tournament `id` (`GET /api/tournaments/{id}`) and show it. */
   async #loadTournament(id) {
     const v = this.v;
     const seq = ++this.seq;
@@ -321,6 +326,7 @@ export class TournamentsCtrl {
     this.#maybeOpenMyGame(t);
   }
 
+  /** Draw tournament `t`: settings, phase, the account's actions, my game, a round's pairings, standings, players, crosstable. */
   #renderTournament(t) {
     const v = this.v;
     const me = myPlayer(t);

@@ -101,7 +101,7 @@ function buildDialog() {
   return { dlg, form, name, variant, format, rounds, roundsField, clock, custom, base, inc, starts, openings, rated, password, error: form.querySelector("#tc-error"), ok: form.querySelector("#tc-ok"), cancel: form.querySelector("#tc-cancel") };
 }
 
-/** The opening rules offered for game `variant` (the server's default first). */
+/** The opening rules offered in the create dialog `d` for the game picked in it (the server's default first). */
 export function fillOpenings(d) {
   const keep = d.openings.value;
   const offered = Object.entries(OPENINGS).filter(([, o]) => o.games.includes(d.variant.value));
