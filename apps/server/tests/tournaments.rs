@@ -250,3 +250,92 @@ async fn a_running_tournament_survives_a_restart_and_goes_on_pairing() {
     let t = wait_for(&app2, &id, "finished", |t| t["phase"] == "finished").await;
     assert_eq!(standings(&t), expected(), "{t}");
 }
+
+/// The ids of games 1 and 2 of the match on `board` of round 1 of tournament `t`, and its players
+/// (first, second).
+fn match_of(t: &Value, board: usize) -> (String, String, String, String) {
+    let p = &t["pairings"][0]["pairings"][board];
+    let s = |v: &Value| v.as_str().unwrap().to_string();
+    (
+        s(&p["games"][0]["id"]),
+        s(&p["games"][1]["id"]),
+        s(&p["first_name"]),
+        s(&p["second_name"]),
+    )
+}
+
+#[tokio::test]
+async fn game_2_of_a_match_is_created_once_game_1_has_a_result_so_its_first_move_window_starts_then(
+) {
+    let app = server().start().await;
+    let sessions = players(&app).await;
+    let id = create_swiss(&app, &sessions["alice"], 3).await;
+    join_all(&app, &id, &sessions).await;
+    let uri = format!("/api/tournaments/{id}/start");
+    let (s, t) = call(&app, Method::POST, &uri, Some(&sessions["alice"]), None).await;
+    assert_eq!(s, StatusCode::OK, "{t}");
+    let (g1, g2, first, second) = match_of(&t, 0);
+    let (other_g1, other_g2, ..) = match_of(&t, 1);
+    // Round 1 is paired: game 1 of each match exists, game 2 not yet (nor can its seat be taken).
+    for g in [&g1, &other_g1] {
+        let (s, v) = get(&app, &format!("/api/games/{g}")).await;
+        assert_eq!(s, StatusCode::OK, "{g}: {v}");
+        assert_eq!(v["status"], "ongoing", "{v}");
+    }
+    for g in [&g2, &other_g2] {
+        let (s, v) = get(&app, &format!("/api/games/{g}")).await;
+        assert_eq!(
+            s,
+            StatusCode::NOT_FOUND,
+            "{g} exists before game 1 ended: {v}"
+        );
+    }
+    let seat2 = format!("/api/tournaments/{id}/games/{g2}/seat");
+    let (s, v) = call(&app, Method::POST, &seat2, Some(&sessions[&second]), None).await;
+    assert_eq!(
+        (s, v["error"]["code"].as_str()),
+        (StatusCode::NOT_FOUND, Some("not_found")),
+        "{v}"
+    );
+    // Game 1 of board 1 ends (its first player resigns): game 2 is created, with a first-move
+    // window that starts after that end; board 2's game 2 still waits for its game 1.
+    let seat1 = format!("/api/tournaments/{id}/games/{g1}/seat");
+    let (s, v) = call(&app, Method::POST, &seat1, Some(&sessions[&first]), None).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let token = v["token"].as_str().unwrap().to_string();
+    let resigned_ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as u64;
+    let (s, v) = seat_post(&app, &format!("/api/games/{g1}/resign"), &token).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    let game2 = loop {
+        let (s, v) = get(&app, &format!("/api/games/{g2}")).await;
+        if s == StatusCode::OK {
+            break v;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "game 2 never created: {v}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    };
+    assert_eq!(game2["status"], "ongoing", "{game2}");
+    // Game 2: the second player moves first (Black in American checkers, APCA rules 7 and 32).
+    assert_eq!(
+        game2["accounts"]["black"]["name"],
+        second.as_str(),
+        "{game2}"
+    );
+    let window = game2["first_move_deadline_ms"].as_u64().unwrap();
+    assert!(window > resigned_ms, "{window} <= {resigned_ms}: {game2}");
+    let (s, v) = call(&app, Method::POST, &seat2, Some(&sessions[&second]), None).await;
+    assert_eq!(
+        (s, v["color"].as_str()),
+        (StatusCode::OK, Some("black")),
+        "{v}"
+    );
+    let (s, v) = get(&app, &format!("/api/games/{other_g2}")).await;
+    assert_eq!(s, StatusCode::NOT_FOUND, "{v}");
+}

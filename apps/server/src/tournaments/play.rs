@@ -1,7 +1,7 @@
 //! A tournament played as live games: the results read from the games of the round in play,
 //! the next round paired once it is complete, and its games created — two per match with colours
-//! swapped from the round's opening (APCA rule 32), both seats linked to the players' accounts,
-//! rated when the tournament is. A game's id is derived from (tournament, round, board, game)
+//! swapped from the round's opening (APCA rule 32), game 2 once game 1 has a result, both seats
+//! linked to the players' accounts, rated when the tournament is. A game's id is derived from (tournament, round, board, game)
 //! ([`game_id`]), so creating a round's games is idempotent: any instance may do it, again after a
 //! crash, and never makes a game twice.
 //!
@@ -161,6 +161,12 @@ impl Tournaments {
             for g in 1u8..=2 {
                 let gid = game_id(id, round.number, m.board, g);
                 if !wanted.contains(&gid) || existing.iter().any(|r| r.id == gid) {
+                    continue;
+                }
+                // The two games of a match are played one after the other: game 2 is created
+                // once game 1 has a result, so that its first-move window (the abort window)
+                // starts when the players can play it, not while game 1 is still going on.
+                if g == 2 && m.games[0].is_none() {
                     continue;
                 }
                 let mover = Seat::moving_first_in(g).unwrap_or(Seat::First);

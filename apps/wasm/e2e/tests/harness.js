@@ -268,3 +268,18 @@ export async function axeCount(page, name) {
   console.log(`axe-core (${name}): ${result.length} rules violated, ${count} nodes: ${JSON.stringify(result)}`);
   assert.equal(count, 0, `no axe findings (${name})`);
 }
+
+/**
+ * Sign up account `name` with `password` in the page's header (the session cookie is the page's
+ * from then on; the page knows it is logged in, as after a person's sign-up).
+ */
+export async function signUp(page, name, password) {
+  const T = { timeout: 60000 };
+  await page.waitForFunction(() => document.body.dataset.account === "ready", null, T);
+  await page.click("#account-signup");
+  await page.waitForSelector("#dlg-auth[open]");
+  await page.fill("#auth-username", name);
+  await page.fill("#auth-password", password);
+  await page.press("#auth-password", "Enter");
+  await page.waitForSelector("#account-user", { state: "visible", ...T });
+}

@@ -10,7 +10,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
-import { launch, newPage, openApp, clickSquare, screenshot, tempDir, spawnCrownServer, stopCrownServer, axeCount } from "./harness.js";
+import { launch, newPage, openApp, clickSquare, screenshot, tempDir, spawnCrownServer, stopCrownServer, axeCount, signUp } from "./harness.js";
 
 const BIN = process.env.CROWN_SERVER_BIN;
 const T = { timeout: 60000 };
@@ -130,16 +130,6 @@ after(async () => {
   if (browser) await browser.close();
   if (server) await stopCrownServer(server);
 });
-
-async function signUp(page, name, password) {
-  await page.waitForFunction(() => document.body.dataset.account === "ready", null, T);
-  await page.click("#account-signup");
-  await page.waitForSelector("#dlg-auth[open]");
-  await page.fill("#auth-username", name);
-  await page.fill("#auth-password", password);
-  await page.press("#auth-password", "Enter");
-  await page.waitForSelector("#account-user", { state: "visible", ...T });
-}
 
 const waitStatus = (p, re) => p.waitForFunction((src) => new RegExp(src).test(document.querySelector("#status").textContent), re.source, T);
 const waitMoves = (p, n) => p.waitForFunction((n) => document.querySelectorAll("#movelist .mv:not(.empty)").length === n, n, T);

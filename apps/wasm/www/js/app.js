@@ -2,8 +2,9 @@
 // or a friend on this device), analysis (analysis/: the variation tree, evaluation, review, PDN),
 // online (online/: a game of crown-server) and puzzles (puzzles/: find the shot). Each page's
 // controller owns its state; the play and analysis pages share the local game's table, the online
-// and puzzles pages have their own. The rating pages (players/: leaderboard, player page) are not
-// board pages: they are shown in place of the board (players/ctrl.js). The router
+// and puzzles pages have their own. The rating pages (players/: leaderboard, player page) and the
+// tournament pages (tournaments/: the list, one tournament) are not board pages: they are shown in
+// place of the board (players/ctrl.js, tournaments/ctrl.js). The router
 // switches pages, refreshes the board and the views around it (shared/screen.js) from the page on
 // screen, and wires the controls every page has. The rules come from the wasm module (crown-core).
 import init, * as crown from "../pkg/crown_wasm.js";
@@ -25,6 +26,7 @@ import { AnalysisCtrl } from "./analysis/ctrl.js";
 import { OnlineCtrl } from "./online/ctrl.js";
 import { AccountCtrl } from "./account/ctrl.js";
 import { PlayersCtrl, routeOf } from "./players/ctrl.js";
+import { TournamentsCtrl, routeOf as tournamentRouteOf } from "./tournaments/ctrl.js";
 import { renderBarRatings } from "./online/view.js";
 
 /** The mode router: which page is on screen, the board's orientation, and the refresh of the board. */
@@ -392,6 +394,10 @@ class App {
   syncUrl() {
     if (/\/g\/[^/]+\/?$/.test(location.pathname) || !history.replaceState) return;
     if (this.players && this.players.isOpen) return; // a rating page has its own address
+    if (this.tournaments && this.tournaments.isOpen) return; // so has a tournament page
+    // back or forward from one of these pages to the other: the address is the next page's
+    const params = new URLSearchParams(location.search);
+    if (routeOf(params) || tournamentRouteOf(params)) return;
     if (this.mode !== "online") this.ctrl.syncUrl();
   }
 
@@ -603,6 +609,7 @@ async function main() {
   app.account = new AccountCtrl($("account"));
   app.account.start(); // GET /api/me; a guest when offline (not awaited: the page works meanwhile)
   app.players = new PlayersCtrl({ app }); // the leaderboard and player pages (players/ctrl.js)
+  app.tournaments = new TournamentsCtrl({ app }); // the tournament pages (tournaments/ctrl.js)
   // for the end-to-end tests and the console
   window.crownApp = {
     app,
@@ -614,6 +621,7 @@ async function main() {
     online: () => app.online && app.online.client,
     graph: () => analysis.graph,
     account: () => app.account.account,
+    tournaments: () => app.tournaments,
   };
   const params = new URLSearchParams(location.search);
   const link = location.pathname.match(/\/g\/([^/]+)\/?$/);
@@ -636,7 +644,12 @@ async function main() {
   const fen = params.get("fen");
   const setup = params.get("setup") || "seed";
   const route = routeOf(params);
-  if (route) {
+  const tournamentRoute = tournamentRouteOf(params);
+  if (tournamentRoute) {
+    // ?mode=tournaments or ?mode=tournament&id=…: the tournament page, the local game behind it
+    app.tournaments.open(tournamentRoute, { push: false });
+    if (!app.restoreLocal()) play.newGame({ variant: "american", setup: "seed", side: "first", level: crown.defaultLevel() });
+  } else if (route) {
     // ?mode=leaderboard&variant=&speed= or ?mode=player&name=…: the rating page, the local game behind it
     app.players.open(route, { push: false });
     if (!app.restoreLocal()) play.newGame({ variant: "american", setup: "seed", side: "first", level: crown.defaultLevel() });

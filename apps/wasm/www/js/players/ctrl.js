@@ -9,6 +9,7 @@
 
 import { call } from "../account/ctrl.js";
 import { toast } from "../shared/dialogs.js";
+import { boardAddress, closePage, wireRoutedPage } from "../shared/pages.js";
 import { GAMES, SPEEDS } from "../shared/rating.js";
 import * as view from "./view.js";
 
@@ -71,32 +72,8 @@ export class PlayersCtrl {
 
   #wire() {
     const v = this.v;
-    // links to the rating pages open in place (a modified click: a new tab, as the browser does it)
-    document.addEventListener("click", (e) => {
-      const a = e.target instanceof Element ? e.target.closest("a[data-route]") : null;
-      if (!a || e.defaultPrevented || e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return;
-      const route = routeOf(new URL(a.href).searchParams);
-      if (!route) return;
-      e.preventDefault();
-      this.open(route);
-    });
-    window.addEventListener("popstate", () => {
-      const route = routeOf(new URLSearchParams(location.search));
-      if (route) this.open(route, { push: false });
-      else if (this.isOpen) this.close({ push: false });
-    });
-    // a mode button brings the board back (capture: before the router switches the page)
-    document.querySelector(".modes").addEventListener(
-      "click",
-      (e) => {
-        if (this.isOpen && e.target instanceof Element && e.target.closest(".mode-btn")) this.close();
-      },
-      true,
-    );
-    v.back.addEventListener("click", (e) => {
-      e.preventDefault();
-      this.close();
-    });
+    // links to the rating pages open them in place; back, forward, the mode buttons
+    wireRoutedPage(this, routeOf, v.back);
     v.lbForm.addEventListener("submit", (e) => e.preventDefault());
     v.lbForm.addEventListener("change", () => {
       const f = v.lbForm.elements;
@@ -127,8 +104,8 @@ export class PlayersCtrl {
    */
   open(route, { push = true, replace = false } = {}) {
     if (!this.isOpen) {
-      // the board's address to return to (the site's root when the page was opened by its address)
-      this.boardUrl = routeOf(new URLSearchParams(location.search)) ? new URL("./", document.baseURI).href : location.href;
+      // the board's address to return to (from a tournament page: the one it goes back to)
+      this.boardUrl = boardAddress(this.app.tournaments, routeOf);
       if (this.app.engine) this.app.engine.stop();
     }
     const href = hrefOf(route);
@@ -148,16 +125,17 @@ export class PlayersCtrl {
     else this.#loadPlayer(route);
   }
 
-  /** Bring the board back (`push`: with a history entry of the board's address). */
-  close({ push = true } = {}) {
-    if (!this.isOpen) return;
+  /** Put the page away without touching the address or the board (a tournament page takes its place). */
+  hide() {
     this.route = null;
     this.profile = null;
     this.v.page.hidden = true;
-    delete document.body.dataset.page;
-    if (push) history.pushState(null, "", this.boardUrl || "./");
-    this.app.syncUrl();
-    if (this.app.table.game) this.app.refresh();
+    if (document.body.dataset.page === "players") delete document.body.dataset.page;
+  }
+
+  /** Bring the board back (`push`: with a history entry of the board's address). */
+  close({ push = true } = {}) {
+    closePage(this, this.app, push);
   }
 
   async #loadLeaderboard(route) {

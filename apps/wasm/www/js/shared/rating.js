@@ -39,7 +39,8 @@ export function leaderboardHref(variant, speed) {
 
 /**
  * A link to player `name`'s page with `text` (default: the name); the players page opens it in
- * place (players/ctrl.js listens for clicks on `a[data-route]`), a new tab opens it on its own.
+ * place (shared/pages.js wires clicks on `a[data-route]` for players/ctrl.js), a new tab opens it
+ * on its own.
  */
 export function playerLink(name, text = name) {
   const a = document.createElement("a");

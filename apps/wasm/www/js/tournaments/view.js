@@ -1,0 +1,358 @@
+// The tournament pages' views (tournaments/ctrl.js drives them): the list of tournaments (upcoming,
+// running, finished) with the create dialog, and one tournament — its settings, the countdown to
+// its start, join / withdraw / start, the PDN, the standings with their tie-breaks, a round's
+// pairings and the crosstable. Every text from the server is set with textContent, never as HTML.
+
+import { el } from "../shared/util.js";
+import { timeControlText } from "../shared/clock.js";
+import { GAMES, playerLink } from "../shared/rating.js";
+
+/** The formats the server plays, with their names (docs/api.md "Tournaments"; the arena is not served). */
+export const FORMATS = { swiss: "Swiss", round_robin: "Round robin" };
+
+/** The opening rules, with their names and the games they are for. */
+export const OPENINGS = {
+  acf: { name: "ACF three-move ballots", games: ["american", "pool"] },
+  start: { name: "The starting position", games: ["american", "pool"] },
+  impasse_seed: { name: "Impasse: the seed setup", games: ["impasse"] },
+  impasse_steere: { name: "Impasse: Steere's setup", games: ["impasse"] },
+};
+
+/** The clock presets of the create dialog ("seconds+seconds"; a tournament always has a clock). */
+const CLOCKS = [
+  ["60+1", "1 min + 1 s"],
+  ["180+2", "3 min + 2 s"],
+  ["300+3", "5 min + 3 s"],
+  ["600+5", "10 min + 5 s"],
+  ["1800+0", "30 min"],
+  ["custom", "Custom…"],
+];
+
+/** The create dialog's fields, each with its error line `tc-err-<field>` (the server's codes map to them). */
+export const FIELDS = ["name", "variant", "format", "rounds", "clock", "starts", "openings", "password"];
+
+/** A labelled control `input` of field `field` with its error line. */
+function field(label, fieldName, input, hint = null) {
+  const err = el("p", { class: "field-error error", id: `tc-err-${fieldName}`, hidden: true });
+  const described = [hint ? `tc-hint-${fieldName}` : null, err.id].filter(Boolean).join(" ");
+  input.setAttribute("aria-describedby", described);
+  return el(
+    "div",
+    { class: "tc-field", "data-field": fieldName },
+    el("label", { for: input.id }, label),
+    input,
+    ...(hint ? [el("p", { class: "dim tc-hint", id: `tc-hint-${fieldName}` }, hint)] : []),
+    err,
+  );
+}
+
+/** A select with `options` ([value, text]). */
+function select(attrs, options) {
+  const s = el("select", attrs);
+  for (const [value, text] of options) s.append(el("option", { value }, text));
+  return s;
+}
+
+/** The create dialog (a modal <dialog> appended to the body); returns it. */
+function buildDialog() {
+  const name = el("input", { type: "text", id: "tc-name", name: "name", maxlength: "80", required: true, autocomplete: "off" });
+  const variant = select({ id: "tc-variant", name: "variant" }, Object.entries(GAMES));
+  const format = select({ id: "tc-format", name: "format" }, Object.entries(FORMATS));
+  const rounds = el("input", { type: "number", id: "tc-rounds", name: "rounds", min: "1", max: "15", step: "1", value: "5", inputmode: "numeric" });
+  const clock = select({ id: "tc-clock", name: "clock" }, CLOCKS);
+  clock.value = "300+3";
+  const base = el("input", { type: "number", id: "tc-base", name: "base_min", min: "0.25", max: "1440", step: "0.25", value: "5" });
+  const inc = el("input", { type: "number", id: "tc-inc", name: "inc_s", min: "0", max: "3600", step: "1", value: "3" });
+  const custom = el(
+    "div",
+    { class: "custom-clock", id: "tc-custom", hidden: true },
+    el("label", {}, "Minutes ", base),
+    el("label", {}, "+ seconds per move ", inc),
+  );
+  const starts = el("input", { type: "datetime-local", id: "tc-starts", name: "starts" });
+  const openings = select({ id: "tc-openings", name: "openings" }, []);
+  const rated = el("input", { type: "checkbox", id: "tc-rated", name: "rated" });
+  const password = el("input", { type: "text", id: "tc-password", name: "password", maxlength: "64", autocomplete: "off" });
+  const roundsField = field("Rounds", "rounds", rounds, "Swiss: 1 to 15 rounds. A round robin plays every other player once.");
+  const form = el(
+    "form",
+    { method: "dialog", id: "form-tournament", novalidate: true },
+    el("h2", { id: "dlg-tournament-title" }, "Create a tournament"),
+    field("Name", "name", name),
+    field("Game", "variant", variant),
+    field("Format", "format", format),
+    roundsField,
+    field("Clock", "clock", clock),
+    custom,
+    field("Start time (optional)", "starts", starts, "It starts by itself then, with two players or more; without one, you start it."),
+    field("Openings", "openings", openings),
+    el("div", { class: "rated-row" }, el("label", {}, rated, " Rated")),
+    field("Password (optional)", "password", password, "Players must give it to join."),
+    el("p", { class: "error", id: "tc-error", role: "alert" }),
+    el(
+      "menu",
+      {},
+      el("button", { type: "button", value: "cancel", id: "tc-cancel" }, "Cancel"),
+      el("button", { type: "submit", class: "primary", id: "tc-ok" }, "Create"),
+    ),
+  );
+  const dlg = el("dialog", { id: "dlg-tournament", class: "dialog", "aria-labelledby": "dlg-tournament-title" }, form);
+  document.body.append(dlg);
+  return { dlg, form, name, variant, format, rounds, roundsField, clock, custom, base, inc, starts, openings, rated, password, error: form.querySelector("#tc-error"), ok: form.querySelector("#tc-ok"), cancel: form.querySelector("#tc-cancel") };
+}
+
+/** The opening rules offered in the create dialog `d` for the game picked in it (the server's default first). */
+export function fillOpenings(d) {
+  const keep = d.openings.value;
+  const offered = Object.entries(OPENINGS).filter(([, o]) => o.games.includes(d.variant.value));
+  d.openings.replaceChildren(...offered.map(([k, o]) => el("option", { value: k }, o.name)));
+  if (offered.some(([k]) => k === keep)) d.openings.value = keep;
+}
+
+/**
+ * Build the pages (a <main> shown instead of the board's while a tournament page is open) after
+ * the board's layout, and the create dialog; returns their elements.
+ */
+export function build() {
+  const back = el("a", { href: "./", id: "tour-back", class: "players-back" }, "← Back to the board");
+  const toList = el("a", { href: "?mode=tournaments", id: "tour-to-list", "data-route": "tournaments" }, "All tournaments");
+  const nav = el("nav", { class: "players-nav", "aria-label": "Tournament pages" }, back, toList);
+
+  // the list
+  const listTitle = el("h2", { id: "tl-title", tabindex: "-1" }, "Tournaments");
+  const create = el("button", { type: "button", id: "tl-create", class: "primary" }, "Create a tournament");
+  const createNote = el("p", { id: "tl-create-note", class: "dim" });
+  const listStatus = el("p", { id: "tl-status", class: "dim", role: "status" });
+  const sections = {};
+  const lists = [];
+  for (const [key, title] of [["running", "Running"], ["upcoming", "Upcoming"], ["finished", "Finished"]]) {
+    const ul = el("ul", { id: `tl-${key}`, class: "tour-list", "aria-labelledby": `tl-${key}-title` });
+    const empty = el("p", { class: "dim", id: `tl-${key}-empty`, hidden: true }, `No ${title.toLowerCase()} tournament.`);
+    sections[key] = { ul, empty };
+    lists.push(el("h3", { id: `tl-${key}-title` }, title), ul, empty);
+  }
+  const list = el("section", { id: "tournaments", class: "players-section", "aria-labelledby": "tl-title", hidden: true }, listTitle, el("div", { class: "tour-create" }, create, createNote), listStatus, ...lists);
+
+  // one tournament
+  const tTitle = el("h2", { id: "tt-title", tabindex: "-1" }, "Tournament");
+  const tMeta = el("p", { id: "tt-meta", class: "dim" });
+  const tStatus = el("p", { id: "tt-status", class: "dim", role: "status" });
+  const countdown = el("p", { id: "tt-countdown", class: "tour-countdown", hidden: true });
+  const phase = el("p", { id: "tt-phase" });
+  const pwLabel = el("label", { id: "tt-password-row", hidden: true }, "Password ", el("input", { type: "password", id: "tt-password", autocomplete: "off", maxlength: "64" }));
+  const join = el("button", { type: "button", id: "tt-join", class: "primary", hidden: true }, "Join");
+  const withdraw = el("button", { type: "button", id: "tt-withdraw", hidden: true }, "Withdraw");
+  const start = el("button", { type: "button", id: "tt-start", hidden: true }, "Start now");
+  const login = el("button", { type: "button", id: "tt-login", hidden: true }, "Log in to join");
+  const pdn = el("a", { id: "tt-pdn", class: "button-link", hidden: true }, "Download PDN");
+  const actionError = el("p", { id: "tt-error", class: "error", role: "alert" });
+  const actions = el("div", { class: "tour-actions" }, pwLabel, join, withdraw, start, login, pdn);
+  const myGame = el("p", { id: "tt-my-game", class: "tour-my-game", hidden: true });
+  const roundPick = el("select", { id: "tt-round", name: "round" });
+  const roundLabel = el("label", { id: "tt-round-row", class: "tour-round-pick", hidden: true }, "Round ", roundPick);
+  const opening = el("p", { id: "tt-opening", class: "dim" });
+  const pairings = el("table", { class: "players-table tour-table", id: "tt-pairings" });
+  const noPairings = el("p", { id: "tt-no-pairings", class: "dim" }, "The first round is paired when the tournament starts.");
+  const standings = el("table", { class: "players-table tour-table", id: "tt-standings" });
+  const players = el("ul", { id: "tt-players", class: "tour-players" });
+  const cross = el("table", { class: "players-table tour-table tour-cross", id: "tt-cross" });
+  const crossWrap = el("div", { class: "table-scroll", id: "tt-cross-wrap", tabindex: "0", role: "region", "aria-labelledby": "tt-cross-title" }, cross);
+  const one = el(
+    "section",
+    { id: "tournament", class: "players-section", "aria-labelledby": "tt-title", hidden: true },
+    tTitle,
+    tMeta,
+    tStatus,
+    el(
+      "div",
+      { id: "tt-body", hidden: true },
+      phase,
+      countdown,
+      actions,
+      actionError,
+      myGame,
+      el("h3", { id: "tt-pairings-title" }, "Pairings"),
+      roundLabel,
+      opening,
+      el("div", { class: "table-scroll" }, pairings),
+      noPairings,
+      el("h3", { id: "tt-standings-title" }, "Standings"),
+      el("div", { class: "table-scroll" }, standings),
+      el("h3", { id: "tt-players-title" }, "Players"),
+      players,
+      el("h3", { id: "tt-cross-title" }, "Crosstable"),
+      crossWrap,
+    ),
+  );
+
+  const page = el("main", { id: "tournaments-page", class: "players-page", hidden: true, "aria-label": "Tournaments" }, nav, list, one);
+  document.querySelector("main.layout").after(page);
+  const d = buildDialog();
+  return {
+    page, back, list, listTitle, create, createNote, listStatus, sections, one, tTitle, tMeta, tStatus, countdown, phase,
+    pwLabel, password: pwLabel.querySelector("input"), join, withdraw, start, login, pdn, actionError, myGame, roundLabel,
+    roundPick, opening, pairings, noPairings, standings, players, cross, crossWrap, d,
+  };
+}
+
+/** The address of tournament `id`'s page. */
+export function tournamentHref(id) {
+  return `?${new URLSearchParams({ mode: "tournament", id })}`;
+}
+
+/** "5+3 · Swiss, 5 rounds · Rated" for summary `t`. */
+export function settingsText(t) {
+  const rounds = t.format === "swiss" ? `, ${t.rounds} round${t.rounds === 1 ? "" : "s"}` : "";
+  return [GAMES[t.variant] || t.variant, timeControlText(t.time_control), `${FORMATS[t.format] || t.format}${rounds}`, t.rated ? "Rated" : "Casual"].join(" · ");
+}
+
+/** A start time as shown: the browser's local date and time. */
+export function whenText(ms) {
+  return new Date(ms).toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
+}
+
+/** The lists of `GET /api/tournaments` in `v`. */
+export function renderList(v, data) {
+  for (const [key, { ul, empty }] of Object.entries(v.sections)) {
+    const items = (data[key] || []).map((t) => {
+      const bits = [settingsText(t), `${t.players} player${t.players === 1 ? "" : "s"}`];
+      if (t.phase === "created") bits.push(t.starts_ms ? `starts ${whenText(t.starts_ms)}` : `started by ${t.creator}`);
+      if (t.password) bits.push("password");
+      return el(
+        "li",
+        { class: "tour-item", "data-id": t.id },
+        el("a", { href: tournamentHref(t.id), "data-route": "tournament", class: "tour-name" }, t.name),
+        el("span", { class: "tour-meta" }, bits.join(" · ")),
+      );
+    });
+    ul.replaceChildren(...items);
+    ul.hidden = items.length === 0;
+    empty.hidden = items.length > 0;
+  }
+}
+
+/** "4:05", "1:02:03", "3 d 4 h" for `ms` left. */
+export function countdownText(ms) {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  const d = Math.floor(s / 86400);
+  const h = Math.floor((s % 86400) / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const two = (n) => String(n).padStart(2, "0");
+  if (d > 0) return `${d} d ${h} h`;
+  if (h > 0) return `${h}:${two(m)}:${two(s % 60)}`;
+  return `${m}:${two(s % 60)}`;
+}
+
+/** A game's result cell: "1-0" from the first mover's side as the server gives it, "forfeit", or "playing". */
+function resultText(g) {
+  if (g.result == null) return "playing";
+  const r = g.result === "1/2-1/2" ? "½-½" : g.result;
+  return g.forfeit ? `${r} (forfeit)` : r;
+}
+
+/** A link to watch (or play) game `g` (its result or "playing"); `mine`: the player's own game. */
+function gameLink(g, mine) {
+  const a = el("a", { href: `g/${encodeURIComponent(g.id)}`, class: "tour-game", "data-game": g.id }, `Game ${g.game}: ${resultText(g)}`);
+  if (mine && g.result == null) a.classList.add("mine");
+  return a;
+}
+
+/** Round `round` ({number, opening, pairings}) of the tournament in the pairings table; `me`: my player id. */
+export function renderRound(v, round, me) {
+  const head = el("thead", {}, el("tr", {}, el("th", { scope: "col", class: "num" }, "Board"), el("th", { scope: "col" }, "Players (first vs second)"), el("th", { scope: "col" }, "Games")));
+  const rows = round.pairings.map((p) => {
+    if (p.bye != null) {
+      return el("tr", { class: p.bye === me ? "me" : "" }, el("td", { class: "num" }, "–"), el("td", {}, el("div", { class: "tour-pair" }, playerLink(p.name), el("span", { class: "dim" }, " has a bye"))), el("td", {}, "2 points"));
+    }
+    const mine = p.first === me || p.second === me;
+    // game 2 is created once game 1 has a result (docs/api.md): no link before
+    const cell = (g) => (g.game === 2 && p.games[0].result == null ? el("span", { class: "dim" }, "Game 2: after game 1") : gameLink(g, mine));
+    const pair = el("div", { class: "tour-pair" }, playerLink(p.first_name), el("span", { class: "dim tour-vs" }, " vs "), playerLink(p.second_name));
+    const games = el("td", {}, el("div", { class: "tour-games" }, ...p.games.map(cell)));
+    return el("tr", { class: mine ? "me" : "", "data-board": String(p.board) }, el("td", { class: "num" }, String(p.board)), el("td", {}, pair), games);
+  });
+  v.pairings.replaceChildren(el("caption", { class: "sr-only" }, `Round ${round.number}: pairings`), head, el("tbody", {}, ...rows));
+  v.opening.textContent = round.opening && round.opening.label ? `Opening: ${round.opening.label}` : "";
+}
+
+/** A number of points as shown: whole, or with one decimal. */
+const pts = (x) => (x == null ? "" : Number.isInteger(x) ? String(x) : Number(x).toFixed(1));
+
+/** The standings of tournament `t` (`me`: my player id, its row marked). */
+export function renderStandings(v, t, me) {
+  const cols = [["#", "Rank"], ["Player"], ["MP", "Match points"], ["GP", "Game points"], ["Bh", "Buchholz"], ["SB", "Sonneborn–Berger"], ["Pl", "Matches played"]];
+  const head = el("thead", {}, el("tr", {}, ...cols.map(([h, title]) => el("th", { scope: "col", class: title ? "num" : "" }, title ? el("abbr", { title }, h) : h))));
+  const rows = t.standings.map((s) =>
+    el(
+      "tr",
+      { class: s.player === me ? "me" : "", "data-player": String(s.player) },
+      el("td", { class: "num" }, String(s.rank)),
+      el("td", {}, playerLink(s.name)),
+      el("td", { class: "num" }, pts(s.match_points)),
+      el("td", { class: "num" }, pts(s.game_points)),
+      el("td", { class: "num" }, pts(s.buchholz)),
+      el("td", { class: "num" }, pts(s.sonneborn_berger)),
+      el("td", { class: "num" }, String(s.played)),
+    ),
+  );
+  v.standings.replaceChildren(el("caption", { class: "sr-only" }, "Standings: match points, game points, then the tie-breaks"), head, el("tbody", {}, ...rows));
+}
+
+/**
+ * The players of tournament `t` with their seeding ratings: once it runs, those who withdrew are
+ * marked; before its start they are out (docs/api.md) and not listed.
+ */
+export function renderPlayers(v, t) {
+  const listed = t.phase === "created" ? t.players_list.filter((p) => !p.withdrawn) : t.players_list;
+  v.players.replaceChildren(
+    ...listed.map((p) =>
+      el("li", { class: p.withdrawn ? "withdrawn" : "", "data-player": String(p.id) }, playerLink(p.name), ` ${p.rating}`, ...(p.withdrawn ? [el("span", { class: "dim" }, " (withdrawn)")] : [])),
+    ),
+  );
+}
+
+/** The crosstable of tournament `t`: a row per standing, a column per opponent in standings order. */
+export function renderCrosstable(v, t) {
+  const order = t.crosstable.map((r) => r.player);
+  const nameOf = Object.fromEntries(t.standings.map((s) => [s.player, s.name]));
+  const head = el(
+    "thead",
+    {},
+    el("tr", {}, el("th", { scope: "col" }, "#"), el("th", { scope: "col" }, "Player"), ...order.map((_, i) => el("th", { scope: "col", class: "num" }, String(i + 1))), el("th", { scope: "col", class: "num" }, "Byes")),
+  );
+  const rows = t.crosstable.map((r, i) =>
+    el(
+      "tr",
+      {},
+      el("th", { scope: "row", class: "num" }, String(i + 1)),
+      el("td", {}, nameOf[r.player] || "?"),
+      ...r.cells.map((c, j) => {
+        if (j === i) return el("td", { class: "num cross-self" }, "×");
+        // every match against that opponent (a Swiss pairs two players once; a round robin too)
+        if (!c || !c.length) return el("td", { class: "num" }, "");
+        const text = c.map(([scored, conceded]) => `${pts(scored)}–${pts(conceded)}`).join(", ");
+        return el("td", { class: "num", "data-cell": `${i}-${j}` }, text);
+      }),
+      el("td", { class: "num" }, String(r.byes || 0)),
+    ),
+  );
+  v.cross.replaceChildren(el("caption", { class: "sr-only" }, "Crosstable: game points scored and conceded in each match"), head, el("tbody", {}, ...rows));
+}
+
+/** Show the create dialog's field errors: `errors` {field: message}; the first bad field takes the focus. */
+export function showFieldErrors(d, errors) {
+  let first = null;
+  for (const f of FIELDS) {
+    const p = document.getElementById(`tc-err-${f}`);
+    const input = d.form.querySelector(`[data-field="${f}"] input, [data-field="${f}"] select`);
+    const msg = errors[f];
+    p.textContent = msg || "";
+    p.hidden = !msg;
+    if (input) {
+      if (msg) input.setAttribute("aria-invalid", "true");
+      else input.removeAttribute("aria-invalid");
+    }
+    if (msg && !first) first = input;
+  }
+  if (first) first.focus();
+}
