@@ -3,39 +3,17 @@
 // dashboard says so), a failure sent to the server (the dashboard's themes and weakest themes, the
 // player page's puzzle rating), a second log-in not merging again, and the local record back after
 // log-out. Needs CROWN_SERVER_BIN; without it the tests are skipped with the reason.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import fs from "node:fs";
-import path from "node:path";
-import { startCrownServer, launch, newPage, clickSquare, repoRoot } from "./harness.js";
+import { crownServerAndBrowser, newPage, committedPuzzles, solveByClicks, playWrongMove } from "./harness.js";
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startCrownServer();
-  if (server) browser = await launch();
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (server) await server.close();
-});
-
+const env = crownServerAndBrowser();
 const T = { timeout: 60000 };
-
-/** The committed American puzzles, one object per line. */
-const PUZZLES = fs
-  .readFileSync(path.join(repoRoot, "crates/puzzle/puzzles/american.jsonl"), "utf8")
-  .split("\n")
-  .filter((l) => l.trim())
-  .map((l) => JSON.parse(l));
-
-const squares = (text) => text.split(/[-x]/).map(Number);
+const PUZZLES = committedPuzzles("american");
 
 /** Open puzzle `id` by its address and wait until it is ready for a move (and the account followed). */
 async function openPuzzle(page, id) {
-  await page.goto(`${server.url}?mode=puzzles&variant=american&puzzle=${encodeURIComponent(id)}`);
+  await page.goto(`${env.server.url}?mode=puzzles&variant=american&puzzle=${encodeURIComponent(id)}`);
   await page.waitForFunction(() => document.body.dataset.account === "ready", null, T);
   await page.waitForFunction(
     (id) => {
@@ -46,30 +24,6 @@ async function openPuzzle(page, id) {
     id,
     T,
   );
-}
-
-/** Solve `puzzle` by clicking its solution's moves (the forced replies played by the page). */
-async function solveByClicks(page, puzzle) {
-  for (let k = 0; k < puzzle.solution.length; k += 2) {
-    for (const n of squares(puzzle.solution[k])) await clickSquare(page, n);
-    const plies = Math.min(k + 2, puzzle.solution.length);
-    await page.waitForFunction(
-      (n) => window.crownApp.state.history.length === n && !window.crownApp.state.puzzle.pending,
-      plies,
-      T,
-    );
-  }
-  await page.waitForSelector('#puzzle-feedback[data-kind="solved"]', T);
-}
-
-/** Play a one-step legal move of the puzzle on screen other than its solution's first. */
-async function playWrongMove(page, puzzle) {
-  const legal = await page.evaluate(() => window.crownApp.board.moves.map((m) => ({ text: m.text, from: m.from, to: m.to, path: m.path })));
-  const wrong = legal.find((m) => m.text !== puzzle.solution[0] && m.path.length === 1);
-  assert.ok(wrong, `puzzle ${puzzle.id} has another legal move`);
-  await clickSquare(page, wrong.from);
-  await clickSquare(page, wrong.to);
-  await page.waitForSelector('#puzzle-feedback[data-kind="wrong"]', T);
 }
 
 async function signUpInPage(page, name, pass) {
@@ -85,11 +39,11 @@ async function signUpInPage(page, name, pass) {
 const api = (page, p) => page.evaluate(async (p) => (await fetch(`api/${p}`)).json(), p);
 
 test("a guest's solve is merged at sign-up, a failure is rated on the account, log-out shows the local record", async (t) => {
-  if (!server) {
+  if (!env.server) {
     t.skip("CROWN_SERVER_BIN is not set: no crown-server for puzzles on the account");
     return;
   }
-  const page = await newPage(browser, { width: 1280, height: 900 });
+  const page = await newPage(env.browser, { width: 1280, height: 900 });
   const [a, b] = PUZZLES.filter((p) => p.solution.length >= 1 && p.themes.length > 0);
   // A guest solves a: rated in the local record only.
   await openPuzzle(page, a.id);
