@@ -21,7 +21,7 @@
 //!   Origin check apply as to every route.
 
 use crate::blocking;
-use crate::error::{Detail, Error, ErrorKind};
+use crate::error::{Detail, Error};
 use crate::games::live::now_ms;
 use crate::limit::RateLimiter;
 use crate::store::{PuzzleRecord, Store, StoreError};
@@ -631,7 +631,7 @@ impl Puzzles {
     pub async fn summary(&self, user_id: &str) -> Result<Option<Summary>, Error> {
         let stored = match self.load(user_id).await {
             Ok(s) => s,
-            Err(e) if e.kind == ErrorKind::Full => return Ok(None),
+            Err(e) if e.code == "accounts_unavailable" => return Ok(None),
             Err(e) => return Err(e),
         };
         if stored.history.is_empty() {
@@ -654,11 +654,11 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    /// The first known puzzle of `variant` with `theme`, by id order.
-    fn with_theme(theme: Theme) -> String {
+    /// The first known puzzle (by id) whose themes are exactly `themes`.
+    fn with_themes(themes: &[Theme]) -> String {
         let mut ids: Vec<&String> = known()
             .iter()
-            .filter(|(_, k)| k.themes.contains(&theme))
+            .filter(|(_, k)| k.themes == themes)
             .map(|(id, _)| id)
             .collect();
         ids.sort();
@@ -683,31 +683,36 @@ mod tests {
     #[test]
     fn the_weakest_themes_are_the_lowest_share_solved() {
         let mut s = Stored::default();
-        let shot = with_theme(Theme::Shot);
-        let ending = with_theme(Theme::Ending);
+        // Draw-save alone, ending alone, ending and draw-save.
+        let save = with_themes(&[Theme::DrawSave]);
+        let ending = with_themes(&[Theme::Ending]);
+        let both = with_themes(&[Theme::Ending, Theme::DrawSave]);
         let a = |p: &str, solved| NewAttempt {
             puzzle: p.into(),
             solved,
             time_ms: Some(1000),
         };
-        assert_eq!(
-            apply(&mut s, &[a(&shot, false), a(&ending, true)], false, 5),
-            2
-        );
+        let tried = [a(&save, false), a(&ending, true), a(&both, false)];
+        assert_eq!(apply(&mut s, &tried, false, 5), 3);
         // Rated once.
-        assert_eq!(apply(&mut s, &[a(&shot, true)], false, 6), 0);
+        assert_eq!(apply(&mut s, &[a(&save, true)], false, 6), 0);
         let d = dashboard(&s);
-        assert_eq!((d.attempts, d.solved, d.failed), (2, 1, 1));
-        assert_eq!(d.history[0].puzzle, ending, "the newest first");
-        let count = |t: Theme| d.themes.iter().find(|c| c.theme == t.id()).unwrap().clone();
-        assert_eq!(count(Theme::Shot).failed, 1);
-        assert!(d.weakest.contains(&"shot"), "{:?}", d.weakest);
-        assert!(!d.weakest.contains(&"ending") || known()[&shot].themes.contains(&Theme::Ending));
+        assert_eq!((d.attempts, d.solved, d.failed), (3, 1, 2));
+        assert_eq!(d.history[0].puzzle, both, "the newest first");
+        let count = |t: Theme| {
+            let c = d.themes.iter().find(|c| c.theme == t.id()).unwrap();
+            (c.solved, c.failed)
+        };
+        assert_eq!(count(Theme::DrawSave), (0, 2));
+        assert_eq!(count(Theme::Ending), (1, 1));
+        assert_eq!(count(Theme::Shot), (0, 0));
+        // Draw saves: none of two solved; endings: one of two; shots: none tried (not weak).
+        assert_eq!(d.weakest, ["draw-save", "ending"]);
     }
 
     #[test]
     fn a_local_record_is_read_field_by_field() {
-        let shot = with_theme(Theme::Shot);
+        let shot = with_themes(&[Theme::Ending]);
         let d = f64::from(known()[&shot].difficulty);
         let body = json!({"ratings": {"puzzles": {
             shot.clone(): {"rating": d - 50.0, "deviation": 290.0, "volatility": 0.06},
