@@ -28,6 +28,8 @@ pub struct AppInner {
     pub(crate) accounts: crate::accounts::Accounts,
     /// The ratings feature: ratings, leaderboards, players' pages and archives.
     pub(crate) ratings: crate::ratings::Ratings,
+    /// The puzzles feature: the accounts' puzzle ratings, streaks and attempts.
+    pub(crate) puzzles: crate::puzzles::Puzzles,
     /// The chat feature: where the messages of games are kept.
     pub(crate) chat: crate::chat::Chat,
     /// The tournaments feature: Swiss and round robin played as live games.
@@ -83,6 +85,7 @@ impl App {
             accounts: crate::accounts::Accounts::new(&config, store.clone()),
             ratings: ratings(),
             chat: crate::chat::Chat::new(store.clone()),
+            puzzles: crate::puzzles::Puzzles::new(store.clone()),
             tournaments: crate::tournaments::Tournaments::new(store.clone(), games.clone()),
             games: games.clone(),
             store,
@@ -145,6 +148,11 @@ impl App {
     /// The chat feature: the messages of games.
     pub fn chat(&self) -> &crate::chat::Chat {
         &self.chat
+    }
+
+    /// The puzzles feature: the accounts' puzzle ratings, streaks and attempts.
+    pub fn puzzles(&self) -> &crate::puzzles::Puzzles {
+        &self.puzzles
     }
 
     /// The tournaments feature: Swiss and round robin played as live games.

@@ -24,6 +24,8 @@
 //!   - [`lobby`]: seeks, names and rematches (on [`games::Games`]); [`chat`]: the chat of a game;
 //!   - [`accounts`]: sign-up, log-in sessions, log-out and change of password;
 //!   - [`ratings`]: ratings, leaderboards, players' pages and archives;
+//!   - [`puzzles`]: a logged-in player's puzzle rating, streaks and attempts (crown-puzzle's
+//!     rule), and the merge of a browser's local record;
 //!   - [`tournaments`]: Swiss and round robin tournaments of two-game matches played as live
 //!     games (`crown_tournament`'s rules, one versioned row per tournament);
 //!   - [`engine`]: the engine opponent and its scheduling ([`engine::scheduler`],
@@ -48,6 +50,7 @@ pub mod games;
 pub mod limit;
 pub mod lobby;
 pub mod proxy;
+pub mod puzzles;
 pub mod ratings;
 pub mod routes;
 mod serve;

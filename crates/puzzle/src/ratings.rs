@@ -29,6 +29,37 @@ impl PuzzleRatings {
         self.puzzles.contains_key(id)
     }
 
+    /// Record the result of an attempt at the puzzle `id` (starting rating `difficulty`) by the
+    /// trainer's rule ([`crate::trainer`]): a puzzle is rated once, so when `id` was rated before
+    /// nothing changes and this returns `false`; else the attempt is rated ([`PuzzleRatings::rate`],
+    /// `solved_clean`: a win), a clean solve adds one to the streak and a loss ends it,
+    /// [`PuzzleRatings::best_streak`] follows, and this returns `true`. The trainer rates through
+    /// this, and so does the server for an account's attempts.
+    pub fn record(&mut self, id: &str, difficulty: u32, solved_clean: bool) -> bool {
+        if self.is_rated(id) {
+            return false;
+        }
+        self.rate(id, difficulty, solved_clean);
+        self.streak = if solved_clean { self.streak + 1 } else { 0 };
+        self.best_streak = self.best_streak.max(self.streak);
+        true
+    }
+
+    /// The attempts these ratings hold, as `(puzzle id, solved clean)` in id order, for replaying
+    /// them through [`PuzzleRatings::record`] (a record whose order of attempts was not kept).
+    /// Each rated puzzle started at its difficulty and moved once, away from the result: down
+    /// when the player won (solved clean), up when the player lost. `difficulty` gives a puzzle's
+    /// starting rating, `None` for a puzzle it does not know: those are left out.
+    pub fn attempts(&self, difficulty: impl Fn(&str) -> Option<u32>) -> Vec<(String, bool)> {
+        self.puzzles
+            .iter()
+            .filter_map(|(id, r)| {
+                let d = difficulty(id)?;
+                Some((id.clone(), r.rating < f64::from(d)))
+            })
+            .collect()
+    }
+
     /// Rate one attempt at the puzzle `id` whose starting rating is `difficulty`: both ratings
     /// move (Glicko-2, τ [`DEFAULT_TAU`], one game per rating period).
     pub fn rate(&mut self, id: &str, difficulty: u32, solved_clean: bool) {
@@ -70,5 +101,57 @@ mod tests {
         r.rate("p2", 1200, false);
         assert!(r.player.rating < before, "{r:?}");
         assert!(r.puzzles["p2"].rating > 1200.0, "{r:?}");
+    }
+
+    #[test]
+    fn a_recorded_attempt_is_rated_once_and_keeps_the_streak() {
+        let mut r = PuzzleRatings::default();
+        assert!(r.record("p1", 1500, true));
+        assert!(r.record("p2", 1500, true));
+        assert_eq!((r.streak, r.best_streak), (2, 2));
+        let after = r.clone();
+        // Rated before: nothing changes, whatever the result.
+        assert!(!r.record("p1", 1500, false));
+        assert!(!r.record("p2", 1500, true));
+        assert_eq!(r, after);
+        // A loss ends the streak, the best stays.
+        assert!(r.record("p3", 1500, false));
+        assert_eq!((r.streak, r.best_streak), (0, 2));
+        // The same as rating by hand.
+        let mut hand = PuzzleRatings::default();
+        hand.rate("p1", 1500, true);
+        hand.rate("p2", 1500, true);
+        hand.rate("p3", 1500, false);
+        assert_eq!(r.player, hand.player);
+    }
+
+    #[test]
+    fn the_attempts_of_a_record_replay_to_the_same_ratings() {
+        let diff = |id: &str| match id {
+            "a" => Some(1400),
+            "b" => Some(1700),
+            "c" => Some(1500),
+            _ => None,
+        };
+        let mut r = PuzzleRatings::default();
+        for (id, won) in [("a", true), ("b", false), ("c", true)] {
+            r.record(id, diff(id).unwrap(), won);
+        }
+        // A puzzle the set no longer has is left out.
+        r.puzzles.insert("gone".into(), r.player);
+        let got = r.attempts(diff);
+        assert_eq!(
+            got,
+            [
+                ("a".to_string(), true),
+                ("b".into(), false),
+                ("c".into(), true)
+            ]
+        );
+        let mut again = PuzzleRatings::default();
+        for (id, won) in &got {
+            again.record(id, diff(id).unwrap(), *won);
+        }
+        assert_eq!(again.player, r.player);
     }
 }

@@ -286,16 +286,16 @@ impl PuzzleTrainer {
             return false;
         }
         let p = self.session.puzzle();
-        ratings.rate(&p.id, p.difficulty, clean);
+        // The trainer's streak is the ratings' one (written at each change).
+        ratings.streak = self.streak;
+        if !ratings.record(&p.id, p.difficulty, clean) {
+            return false;
+        }
         self.tried += 1;
         if clean {
             self.solved += 1;
-            self.streak += 1;
-        } else {
-            self.streak = 0;
         }
-        ratings.streak = self.streak;
-        ratings.best_streak = ratings.best_streak.max(self.streak);
+        self.streak = ratings.streak;
         true
     }
 

@@ -2,7 +2,7 @@
 //! `routes()`, the extractors in [`extract`], the layers (limits, JSON `405`, time-outs) in
 //! `layers`, and the one mapping of the domain's errors to HTTP in [`error`]. Handlers read the
 //! request, call the domain ([`crate::App`], [`crate::games`], [`crate::chat`], [`crate::lobby`],
-//! [`crate::accounts`], [`crate::ratings`], [`crate::tournaments`]) and write the answer; no domain module depends on this
+//! [`crate::accounts`], [`crate::ratings`], [`crate::puzzles`], [`crate::tournaments`]) and write the answer; no domain module depends on this
 //! one.
 
 /// The no-body guard (`400 unexpected_body`) as a layer for one route.
@@ -23,6 +23,7 @@ mod layers;
 pub mod lobby;
 pub mod metrics;
 pub mod moves;
+pub mod puzzles;
 pub mod ratings;
 pub mod static_files;
 pub mod tournaments;
@@ -44,6 +45,7 @@ pub fn router(app: App) -> Router {
         .merge(chat::routes())
         .merge(accounts::routes())
         .merge(ratings::routes())
+        .merge(puzzles::routes())
         .merge(tournaments::routes())
         .fallback(layers::api_not_found)
         .layer(middleware::from_fn(layers::origin_guard))

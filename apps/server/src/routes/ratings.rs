@@ -62,14 +62,28 @@ async fn leaderboard(
     ))
 }
 
-/// `GET /api/users/{name}`: the user's page ([`ratings::UserPage`]).
+/// The user's page with its puzzle summary.
+#[derive(serde::Serialize)]
+pub struct UserPageView {
+    /// The page of the ratings feature.
+    #[serde(flatten)]
+    pub page: ratings::UserPage,
+    /// The puzzle rating and counts (`null` before the first rated attempt).
+    pub puzzles: Option<crate::puzzles::Summary>,
+}
+
+/// `GET /api/users/{name}`: the user's page ([`ratings::UserPage`]) and its puzzle summary
+/// ([`crate::puzzles::Summary`]).
 ///
 /// Errors: `not_found` (404), `accounts_unavailable` (503), `storage`.
 async fn user(
     State(app): State<App>,
     Path(name): Path<String>,
-) -> Result<Json<ratings::UserPage>, ApiError> {
-    Ok(Json(app.ratings().user_page(&name).await?))
+) -> Result<Json<UserPageView>, ApiError> {
+    let page = app.ratings().user_page(&name).await?;
+    let id = page.user["id"].as_str().unwrap_or_default().to_string();
+    let puzzles = app.puzzles().summary(&id).await?;
+    Ok(Json(UserPageView { page, puzzles }))
 }
 
 /// The viewer's account (the session cookie), to show its own private games.

@@ -15,14 +15,16 @@
 //! database, see docs/scaling.md).
 //!
 //! Each feature has a narrow trait of its own, which a store keeps or not: the games are
-//! [`Store`] itself; [`Store::chat`], [`Store::leases`], [`Store::accounts`] and
-//! [`Store::ratings`] give the other parts.
+//! [`Store`] itself; [`Store::chat`], [`Store::leases`], [`Store::accounts`],
+//! [`Store::ratings`], [`Store::puzzles`] and [`Store::tournaments`] give the other parts.
 //!
 //! - [`chat`]: the chat of games ([`ChatStore`], which both backends implement);
 //! - [`leases`]: per-game leases of instances sharing a store ([`LeaseStore`], PostgreSQL);
 //! - [`accounts`]: accounts and log-in sessions ([`AccountStore`], which both backends implement);
 //! - [`ratings`]: ratings and players' finished games ([`RatingStore`]), written by the save that
 //!   finishes a game, in its transaction;
+//! - [`puzzles`]: each account's puzzle record ([`PuzzleStore`], which both backends
+//!   implement), one versioned JSON row per account;
 //! - [`tournaments`]: tournaments, each one versioned JSON row ([`TournamentStore`], which both
 //!   backends implement);
 //! - [`record`]: what is stored (games, moves, seats, chat messages), shared by every backend;
@@ -35,6 +37,7 @@ pub mod chat;
 pub mod fixture;
 pub mod leases;
 pub mod pg;
+pub mod puzzles;
 pub mod ratings;
 pub mod record;
 mod schema;
@@ -44,6 +47,7 @@ pub mod tournaments;
 pub use accounts::{AccountStore, SessionRecord, UserRecord};
 pub use chat::ChatStore;
 pub use leases::{LeaseStore, Leases};
+pub use puzzles::{PuzzleRecord, PuzzleStore};
 pub use ratings::{Established, GameFilter, PlayerGame, RatingRecord, RatingStore};
 pub use record::*;
 pub use sqlite::{Durability, SqliteStore, WriterStats};
@@ -207,6 +211,12 @@ pub trait Store: Send + Sync + 'static {
     /// The store's ratings and players' finished games; `None` for a store that keeps none
     /// (the default: the rating endpoints then answer `503 accounts_unavailable`).
     fn ratings(&self) -> Option<&dyn RatingStore> {
+        None
+    }
+
+    /// The store's accounts' puzzle records; `None` for a store that keeps none (the default:
+    /// the puzzle endpoints then answer `503 accounts_unavailable`).
+    fn puzzles(&self) -> Option<&dyn PuzzleStore> {
         None
     }
 

@@ -1,5 +1,5 @@
 //! The SQL schema and the row helpers of both backends, written once: the tables (`games`,
-//! `moves`, `server_meta`, `chat`, `users`, `sessions`, `ratings`, `player_games`, `tournaments`, and PostgreSQL's `leases`), the columns read back into a
+//! `moves`, `server_meta`, `chat`, `users`, `sessions`, `ratings`, `player_games`, `tournaments`, `puzzle_records`, and PostgreSQL's `leases`), the columns read back into a
 //! [`GameRecord`], and the columns a save writes.
 
 use super::{GameMeta, GameRecord, GameSummary, MoveRecord, StoreError};
@@ -123,6 +123,18 @@ CREATE TABLE IF NOT EXISTS tournaments (
 CREATE INDEX IF NOT EXISTS tournaments_phase ON tournaments(phase, created_ms);
 ";
 
+/// The accounts' puzzle records (store/puzzles.rs): one row per account, its record as JSON
+/// with a version for compare-and-swap. `IF NOT EXISTS`: a store made before it gets the table
+/// at its next start.
+const PUZZLES: &str = "
+CREATE TABLE IF NOT EXISTS puzzle_records (
+    user_id TEXT PRIMARY KEY,
+    state TEXT NOT NULL,
+    updated_ms {INT} NOT NULL,
+    version {INT} NOT NULL
+);
+";
+
 /// The per-game leases of a store shared by several instances (docs/scaling.md).
 const LEASES: &str = "
 CREATE TABLE IF NOT EXISTS leases (
@@ -148,6 +160,7 @@ pub(super) fn schema(dialect: Dialect) -> String {
             .replace("{NO_ROWID}", no_rowid),
     );
     sql.push_str(&TOURNAMENTS.replace("{INT}", int));
+    sql.push_str(&PUZZLES.replace("{INT}", int));
     if dialect == Dialect::Postgres {
         sql.push_str(LEASES);
         // A store made before `users.signup_net` (its accounts get NULL: a network each).

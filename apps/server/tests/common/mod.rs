@@ -4,6 +4,7 @@
 pub mod accounts;
 pub mod cluster;
 pub mod pg;
+pub mod puzzles;
 pub mod ratings;
 pub mod tournaments;
 

@@ -283,3 +283,58 @@ export async function signUp(page, name, password) {
   await page.press("#auth-password", "Enter");
   await page.waitForSelector("#account-user", { state: "visible", ...T });
 }
+
+/**
+ * Start crown-server (`startCrownServer`: none without CROWN_SERVER_BIN) and, with it, Chromium
+ * before a test file's tests, and stop both after; returns the object whose `server` and
+ * `browser` are set once `before` has run (`server` null: the file's tests skip).
+ */
+export function crownServerAndBrowser() {
+  const env = { server: null, browser: null };
+  before(async () => {
+    env.server = await startCrownServer();
+    if (env.server) env.browser = await launch();
+  });
+  after(async () => {
+    if (env.browser) await env.browser.close();
+    if (env.server) await env.server.close();
+  });
+  return env;
+}
+
+/** The committed puzzles of `variant` (crates/puzzle/puzzles/<variant>.jsonl), one object per line. */
+export function committedPuzzles(variant = "american") {
+  return fs
+    .readFileSync(path.join(repoRoot, `crates/puzzle/puzzles/${variant}.jsonl`), "utf8")
+    .split("\n")
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l));
+}
+
+/** The squares a move text names (`27-23`, `19x26`, `11x18x25`). */
+export const moveSquares = (text) => text.split(/[-x]/).map(Number);
+
+/** Solve `puzzle` on the Puzzles page by clicking its solution's moves; waits for each forced reply, then "solved". */
+export async function solveByClicks(page, puzzle) {
+  for (let k = 0; k < puzzle.solution.length; k += 2) {
+    for (const n of moveSquares(puzzle.solution[k])) await clickSquare(page, n);
+    const plies = Math.min(k + 2, puzzle.solution.length);
+    await page.waitForFunction(
+      (n) => window.crownApp.state.history.length === n && !window.crownApp.state.puzzle.pending,
+      plies,
+      { timeout: 30000 },
+    );
+  }
+  await page.waitForSelector('#puzzle-feedback[data-kind="solved"]', { timeout: 30000 });
+}
+
+/** Play a legal one-step move of `puzzle` (the one on the page) that is not its solution's first move. */
+export async function playWrongMove(page, puzzle) {
+  const legal = await page.evaluate(() => window.crownApp.board.moves.map((m) => ({ text: m.text, from: m.from, to: m.to, path: m.path })));
+  const wrong = legal.find((m) => m.text !== puzzle.solution[0] && m.path.length === 1);
+  assert.ok(wrong, `puzzle ${puzzle.id} has a legal move other than ${puzzle.solution[0]}`);
+  await clickSquare(page, wrong.from);
+  await clickSquare(page, wrong.to);
+  await page.waitForSelector('#puzzle-feedback[data-kind="wrong"]', { timeout: 30000 });
+  return wrong;
+}

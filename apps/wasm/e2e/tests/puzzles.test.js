@@ -8,7 +8,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { serverAndBrowser, newPage, clickSquare, screenshot, repoRoot } from "./harness.js";
+import { serverAndBrowser, newPage, clickSquare, screenshot, repoRoot, solveByClicks, playWrongMove } from "./harness.js";
 
 const AXE = path.join(repoRoot, "apps/wasm/e2e/node_modules/axe-core/axe.min.js");
 const env = serverAndBrowser();
@@ -59,31 +59,10 @@ async function waitForPuzzle(page, id = null) {
   );
 }
 
-/** Solve `puzzle` by clicking its solution's moves; waits for each forced reply, then "solved". */
-async function solveByClicks(page, puzzle) {
-  for (let k = 0; k < puzzle.solution.length; k += 2) {
-    for (const n of squares(puzzle.solution[k])) await clickSquare(page, n);
-    const plies = Math.min(k + 2, puzzle.solution.length);
-    await page.waitForFunction(
-      (n) => window.crownApp.state.history.length === n && !window.crownApp.state.puzzle.pending,
-      plies,
-      { timeout: 30000 },
-    );
-  }
-  await page.waitForSelector('#puzzle-feedback[data-kind="solved"]', { timeout: 30000 });
-}
-
 /** Play a legal one-step move of the page's puzzle that is not its solution's first move. */
-async function playWrongMove(page) {
+async function playWrongMoveHere(page) {
   const id = await page.getAttribute("#puzzle-info", "data-puzzle");
-  const puzzle = PUZZLES.find((p) => p.id === id);
-  const legal = await page.evaluate(() => window.crownApp.board.moves.map((m) => ({ text: m.text, from: m.from, to: m.to, path: m.path })));
-  const wrong = legal.find((m) => m.text !== puzzle.solution[0] && m.path.length === 1);
-  assert.ok(wrong, `puzzle ${id} has a legal move other than ${puzzle.solution[0]}`);
-  await clickSquare(page, wrong.from);
-  await clickSquare(page, wrong.to);
-  await page.waitForSelector('#puzzle-feedback[data-kind="wrong"]', { timeout: 30000 });
-  return wrong;
+  return playWrongMove(page, PUZZLES.find((p) => p.id === id));
 }
 
 /** Open puzzle `id` of the American set by its address and wait until it is ready for a move. */
@@ -240,7 +219,7 @@ test("a puzzle rated before is not rated again: no rating farming by reopening i
   // a wrong move rates puzzle 3 (a loss); Next from puzzle 0 serves the puzzles not rated yet
   // first, nearest the rating: 1 (solved) and 3 (failed) are passed over
   await openPuzzle(page, PUZZLES[3].id);
-  await playWrongMove(page);
+  await playWrongMoveHere(page);
   const r2 = await shownRating(page);
   assert.ok(r2 < r1, `the wrong move is rated (${r1} → ${r2})`);
   await openPuzzle(page, PUZZLES[0].id);
@@ -284,7 +263,7 @@ test("hint, retry, then a solve: the page says it was solved with help, the rati
 test("390×844 phone: after a wrong move the feedback and the puzzle buttons are on screen without scrolling", async () => {
   const page = await newPage(env.browser, { width: 390, height: 844, mobile: true });
   await openPuzzle(page, PUZZLES[0].id);
-  await playWrongMove(page);
+  await playWrongMoveHere(page);
   const boxes = await page.evaluate(() =>
     ["#board", "#puzzle-feedback", "#puzzle-retry", "#puzzle-hint", "#puzzle-giveup", "#puzzle-next"].map((sel) => {
       const r = document.querySelector(sel).getBoundingClientRect();

@@ -193,6 +193,10 @@ impl Store for PgStore {
         Some(self)
     }
 
+    fn puzzles(&self) -> Option<&dyn crate::store::PuzzleStore> {
+        Some(self)
+    }
+
     fn tournaments(&self) -> Option<&dyn crate::store::TournamentStore> {
         Some(self)
     }

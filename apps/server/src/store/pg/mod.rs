@@ -29,6 +29,7 @@ mod chat;
 mod games;
 mod leases;
 mod listen;
+mod puzzles;
 mod ratings;
 mod tournaments;
 

@@ -264,6 +264,10 @@ impl Store for SqliteStore {
         Some(self)
     }
 
+    fn puzzles(&self) -> Option<&dyn crate::store::PuzzleStore> {
+        Some(self)
+    }
+
     fn tournaments(&self) -> Option<&dyn crate::store::TournamentStore> {
         Some(self)
     }

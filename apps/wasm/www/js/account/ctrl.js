@@ -14,6 +14,14 @@ export function accountName() {
   return current ? current.name : "";
 }
 
+/** The account logged in ({id, name, created_ms}), null for a guest. */
+export function currentAccount() {
+  return current;
+}
+
+/** The event sent on `document` when the account changes (log-in, log-out, the start's answer). */
+export const ACCOUNT_EVENT = "crown-account";
+
 /**
  * `method` `path` of the API (with JSON `body`) with the session cookie: the answer's JSON (null
  * for 204). Errors carry the server's message and `code`, or `network` when it cannot be reached.
@@ -100,6 +108,8 @@ export class AccountCtrl {
     const before = accountName();
     current = user || null;
     setHint(current ? "1" : null);
+    // the puzzles page follows the account (its rating on the server, the merge of the local one)
+    if ((before || "") !== accountName()) document.dispatchEvent(new CustomEvent(ACCOUNT_EVENT, { detail: current }));
     view.render(this.v, current);
     // online play: the create dialog's name defaults to the account's
     const name = document.getElementById("form-online")?.elements.name;

@@ -147,6 +147,9 @@ export function renderProfile(v, data) {
     row("Losses", "count-losses", c.losses),
     row("Rated games", "count-rated", rc.games),
     row("Rated W/D/L", "count-rated-wdl", `${rc.wins ?? 0} / ${rc.draws ?? 0} / ${rc.losses ?? 0}`),
+    // the puzzle rating (GET /api/users/{name}'s `puzzles`; null before the first rated puzzle)
+    row("Puzzle rating", "count-puzzle-rating", data.puzzles ? ratingText(data.puzzles.rating, data.puzzles.provisional) : "—"),
+    row("Puzzles solved", "count-puzzles", data.puzzles ? `${data.puzzles.solved} / ${data.puzzles.attempts}` : "0"),
   );
   // the chart's choice: every game and speed with a history, the one with most games first
   const keys = [...new Set(data.history.map((h) => `${h.variant}/${h.speed}`))];

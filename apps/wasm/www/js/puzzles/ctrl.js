@@ -5,14 +5,52 @@
 // (shown as arrows and text, said to be the refutation: the solution is shown only on Give up).
 // The trainer rates each attempt once (Glicko-2), keeps the streak and picks the next puzzle (not
 // yet rated and nearest the player's rating first); its state is kept in localStorage.
+// Logged in (docs/api.md "Puzzles"), the record is the server's: the trainer opens with the
+// account's ratings (GET /api/puzzles/me), each attempt it rates is sent (POST
+// /api/puzzles/attempts) and the server's rating is shown; the local record is merged into the
+// account once (POST /api/puzzles/merge, in parts) and left as it was for when logged out.
 
 import { cap, other } from "../shared/util.js";
 import { Table } from "../shared/table.js";
 import * as storage from "../shared/storage.js";
+import { ACCOUNT_EVENT, call, currentAccount } from "../account/ctrl.js";
 import { renderPanel, wirePanel, THEME_NAMES } from "./view.js";
 
 /** How long (ms) the player's move stays on the board before the forced reply is played. */
 export const REPLY_DELAY_MS = 350;
+
+/** Most puzzles of the local record in one merge request (the server's MERGE_MAX). */
+export const MERGE_PART = 64;
+
+/** localStorage: the ids of the accounts this browser's local record was merged into. */
+const MERGED_KEY = "crown.puzzles.merged";
+
+function mergedInto() {
+  try {
+    const v = JSON.parse(localStorage.getItem(MERGED_KEY) || "[]");
+    return Array.isArray(v) ? v : [];
+  } catch (_) {
+    return [];
+  }
+}
+
+function setMergedInto(ids) {
+  try {
+    localStorage.setItem(MERGED_KEY, JSON.stringify(ids));
+  } catch (_) {
+    /* private mode: merged again next time (the merge is idempotent) */
+  }
+}
+
+/** The parts of the local record `saved` to merge: `{ratings: {puzzles}}` of at most MERGE_PART puzzles each. */
+export function mergeParts(saved) {
+  const puzzles = Object.entries((saved && saved.ratings && saved.ratings.puzzles) || {});
+  const parts = [];
+  for (let i = 0; i < puzzles.length; i += MERGE_PART) {
+    parts.push({ ratings: { puzzles: Object.fromEntries(puzzles.slice(i, i + MERGE_PART)) } });
+  }
+  return parts;
+}
 
 /** The colours of the arrows: the wrong move, the refutation, a hint or the solution. */
 const ARROW = { wrong: "#c0392b", refute: "#e67e22", hint: "#2e7d32" };
@@ -48,7 +86,95 @@ export class PuzzlesCtrl {
     this.feedback = { kind: "", text: "" };
     this.fetching = new Map(); // variant -> the promise of its set being fetched
     this.trainer = new crown.PuzzleTrainer(storage.loadPuzzles());
+    this.server = null; // logged in: the account's record (GET /api/puzzles/me), else null
+    this.serverNote = ""; // what the dashboard says of the server (an error, the merge)
+    this.startedAt = Date.now(); // when the current puzzle was put on the board (the attempt's time)
+    this.sync = Promise.resolve(); // the account's record being read (tests wait for it)
     wirePanel(this);
+    document.addEventListener(ACCOUNT_EVENT, () => this.#follow());
+    this.#follow();
+  }
+
+  // ---- the account ------------------------------------------------------------------------------
+
+  /** Follow the account: logged in, the server's record (the local one merged once); else the local one. */
+  #follow() {
+    this.sync = this.#syncAccount().then(() => {
+      if (this.app.mode === "puzzles") this.app.refresh();
+      else renderPanel(this);
+    });
+    return this.sync;
+  }
+
+  async #syncAccount() {
+    const acc = currentAccount();
+    if (!acc) {
+      this.server = null;
+      this.serverNote = "";
+      this.#reopen(storage.loadPuzzles());
+      return;
+    }
+    try {
+      if (!mergedInto().includes(acc.id)) {
+        let rated = 0;
+        for (const part of mergeParts(storage.loadPuzzles())) rated += (await call("puzzles/merge", "POST", part)).rated;
+        setMergedInto([...mergedInto(), acc.id]);
+        this.serverNote = rated ? `${rated} puzzle${rated === 1 ? "" : "s"} of this browser merged into your account.` : "";
+      }
+      this.server = await call("puzzles/me");
+    } catch (e) {
+      // the server cannot be reached: the local record until it can
+      this.server = null;
+      this.serverNote = `Your account's puzzles could not be read: ${e.message}`;
+      return;
+    }
+    if (currentAccount() !== acc) return; // logged out meanwhile
+    const solved = this.server.history.filter((h) => h.solved).map((h) => h.puzzle);
+    this.#reopen({ ratings: this.server.ratings, streak: this.server.streak, solved });
+  }
+
+  /** A new trainer with the record `saved`, on the puzzle on screen if any (its attempt anew). */
+  #reopen(saved) {
+    this.trainer = new this.crown.PuzzleTrainer(saved);
+    const entry = this.sets.get(this.variant);
+    if (!this.puzzle || !entry) {
+      this.session = null;
+      return;
+    }
+    try {
+      this.start(this.trainer.open(entry.set, this.puzzle.id, this.theme));
+    } catch (_) {
+      this.session = null;
+    }
+  }
+
+  /** Whether the current puzzle is rated in the trainer's record now. */
+  #ratedNow() {
+    const r = this.trainer.saved().ratings;
+    return !!(this.puzzle && r && r.puzzles && this.puzzle.id in r.puzzles);
+  }
+
+  /**
+   * After an action: logged out, store the trainer's record; logged in, send the attempt the action
+   * rated (`wasRated`: the puzzle was rated before it) and show the server's answer.
+   */
+  #after(wasRated) {
+    if (!this.server) {
+      this.#store();
+      return;
+    }
+    if (wasRated || !this.#ratedNow()) return;
+    const body = { puzzle: this.puzzle.id, solved: this.session.solvedClean(), time_ms: Math.max(0, Date.now() - this.startedAt) };
+    this.sync = (async () => {
+      try {
+        await call("puzzles/attempts", "POST", body);
+        this.server = await call("puzzles/me");
+        this.serverNote = "";
+      } catch (e) {
+        this.serverNote = `The attempt could not be sent: ${e.message}`;
+      }
+      renderPanel(this);
+    })();
   }
 
   // ---- the sets ---------------------------------------------------------------------------------
@@ -119,6 +245,7 @@ export class PuzzlesCtrl {
     this.index = index;
     this.session = this.trainer;
     this.puzzle = entry.list[index];
+    this.startedAt = Date.now();
     this.pending = false;
     this.arrows = [];
     const goal = this.puzzle.goal === "win" ? "win" : "save the draw";
@@ -159,9 +286,10 @@ export class PuzzlesCtrl {
   /** A move on the board (or typed): the session says whether it is the move. */
   onBoardMove(m) {
     if (!this.session || this.pending) return;
+    const wasRated = this.#ratedNow();
     const ans = this.session.playIndex(m.index);
     if (ans.kind === "wrong") {
-      this.#store();
+      this.#after(wasRated);
       const line = ans.refutation.map((r) => r.text).join(" ");
       this.arrows = [{ from: m.from, to: m.to, color: ARROW.wrong }];
       if (ans.refutation.length) {
@@ -178,7 +306,7 @@ export class PuzzlesCtrl {
     const before = this.app.playOnTable(m);
     if (!before) return;
     if (ans.solved) {
-      this.#solved();
+      this.#solved(wasRated);
       this.app.refresh({ animateMove: m, before });
       return;
     }
@@ -207,10 +335,10 @@ export class PuzzlesCtrl {
   }
 
   /** The line is played to its end (the trainer has rated the attempt). */
-  #solved() {
+  #solved(wasRated) {
     // clean: no wrong move and no hint in any try of the attempt (a retry starts a new session)
     const clean = this.session.solvedClean();
-    this.#store();
+    this.#after(wasRated);
     const head = clean ? "Solved!" : "Solved (with help).";
     this.feedback = {
       kind: "solved",
@@ -226,9 +354,10 @@ export class PuzzlesCtrl {
   /** Hint: the piece to move, then the move (a loss for the ratings). */
   hint() {
     if (!this.session || this.session.isOver() || this.pending) return;
+    const wasRated = this.#ratedNow();
     const h = this.session.hint();
     if (!h) return;
-    this.#store();
+    this.#after(wasRated);
     if (h.kind === "from") {
       this.arrows = [];
       this.feedback = { kind: "hint", text: `Hint: move the piece on ${h.square}.`, square: h.square };
@@ -244,8 +373,9 @@ export class PuzzlesCtrl {
     if (!this.session || this.session.isOver()) return;
     this.pending = false;
     this.#setBoard();
+    const wasRated = this.#ratedNow();
     const rest = this.session.giveUp();
-    this.#store();
+    this.#after(wasRated);
     for (const m of rest) this.table.game.play(m.longText);
     this.arrows = rest.length ? [{ from: rest[0].from, to: rest[0].to, color: ARROW.hint }] : [];
     this.feedback = { kind: "gaveup", text: `The solution: ${rest.map((m) => m.text).join(" ")}.` };
@@ -268,13 +398,15 @@ export class PuzzlesCtrl {
     } catch (_) {
       // no puzzle has the theme: the current one stays
     }
-    this.#store();
+    if (!this.server) this.#store();
     if (i >= 0) this.start(i);
   }
 
-  /** The rating shown: {rating, deviation, volatility, streak, best, solved}. */
+  /** The rating shown: {rating, deviation, volatility, streak, best, solved} (logged in: the server's). */
   shownRating() {
-    return this.trainer.shownRating();
+    const s = this.server;
+    if (!s) return this.trainer.shownRating();
+    return { rating: s.rating, deviation: s.deviation, volatility: s.volatility, streak: s.streak, best: s.best_streak, solved: s.solved };
   }
 
   /** What the tests and the console read: the puzzle, whether it is over, the feedback. */
@@ -288,6 +420,7 @@ export class PuzzlesCtrl {
       pending: this.pending,
       feedback: this.feedback,
       rating: this.shownRating(),
+      account: this.server ? { attempts: this.server.attempts, weakest: this.server.weakest, themes: this.server.themes } : null,
     };
   }
 

@@ -66,6 +66,33 @@ export function renderPanel(ctrl) {
   $("puzzle-rating-value").textContent = `${Math.round(r.rating)} ± ${Math.round(r.deviation)}`;
   $("puzzle-streak").textContent = `${r.streak} (best ${r.best})`;
   $("puzzle-solved").textContent = String(r.solved);
+  renderDashboard(ctrl);
+}
+
+/** The dashboard of the account's record (logged in): solved and failed by theme, the weakest themes. */
+function renderDashboard(ctrl) {
+  const box = $("puzzle-dashboard");
+  const d = ctrl.server;
+  box.hidden = !d && !ctrl.serverNote;
+  box.dataset.state = d ? "server" : "local";
+  $("puzzle-account").textContent = ctrl.serverNote || (d ? `Rated on your account: ${d.attempts} puzzle${d.attempts === 1 ? "" : "s"}.` : "");
+  const themes = d ? d.themes.filter((t) => t.solved + t.failed > 0) : [];
+  $("puzzle-themes").hidden = themes.length === 0;
+  $("puzzle-themes").tBodies[0].replaceChildren(
+    ...themes.map((t) => {
+      const tr = document.createElement("tr");
+      tr.dataset.theme = t.theme;
+      for (const text of [THEME_NAMES[t.theme] || t.theme, String(t.solved), String(t.failed)]) {
+        const td = document.createElement("td");
+        td.textContent = text;
+        tr.appendChild(td);
+      }
+      return tr;
+    }),
+  );
+  const weak = $("puzzle-weakest");
+  weak.textContent = d && d.weakest.length ? d.weakest.map((t) => THEME_NAMES[t] || t).join(", ") : "none yet";
+  weak.dataset.themes = d ? d.weakest.join(",") : "";
 }
 
 /** Wire the panel's controls to `ctrl`. */
