@@ -32,6 +32,8 @@ pub struct AppInner {
     pub(crate) chat: crate::chat::Chat,
     /// The tournaments feature: Swiss and round robin played as live games.
     pub(crate) tournaments: crate::tournaments::Tournaments,
+    /// The shared-games feature: games shared as PDN at `/a/<id>`.
+    pub(crate) imports: crate::imports::Imports,
 }
 
 /// A cheap handle to the server's state.
@@ -83,6 +85,7 @@ impl App {
             accounts: crate::accounts::Accounts::new(&config, store.clone()),
             ratings: ratings(),
             chat: crate::chat::Chat::new(store.clone()),
+            imports: crate::imports::Imports::new(&config, store.clone()),
             tournaments: crate::tournaments::Tournaments::new(store.clone(), games.clone()),
             games: games.clone(),
             store,
@@ -150,6 +153,11 @@ impl App {
     /// The tournaments feature: Swiss and round robin played as live games.
     pub fn tournaments(&self) -> &crate::tournaments::Tournaments {
         &self.tournaments
+    }
+
+    /// The shared-games feature: games shared as PDN at `/a/<id>`.
+    pub fn imports(&self) -> &crate::imports::Imports {
+        &self.imports
     }
 
     /// Number of games not finished ([`Games::open_games`]).

@@ -24,6 +24,8 @@
 //!   - [`lobby`]: seeks, names and rematches (on [`games::Games`]); [`chat`]: the chat of a game;
 //!   - [`accounts`]: sign-up, log-in sessions, log-out and change of password;
 //!   - [`ratings`]: ratings, leaderboards, players' pages and archives;
+//!   - [`imports`]: games shared as PDN (`/a/<id>`), checked with `crown_notation`, and the
+//!     importer's archive flag;
 //!   - [`tournaments`]: Swiss and round robin tournaments of two-game matches played as live
 //!     games (`crown_tournament`'s rules, one versioned row per tournament);
 //!   - [`engine`]: the engine opponent and its scheduling ([`engine::scheduler`],
@@ -45,6 +47,7 @@ pub mod config;
 pub mod engine;
 pub mod error;
 pub mod games;
+pub mod imports;
 pub mod limit;
 pub mod lobby;
 pub mod proxy;

@@ -13,6 +13,7 @@ use rusqlite::Connection;
 mod accounts;
 mod chat;
 mod games;
+mod imports;
 mod ratings;
 #[cfg(test)]
 mod tests;
