@@ -89,8 +89,9 @@ fn line_at(bytes: &[u8], offset: usize) -> usize {
 ///
 /// # Errors
 /// `400 bad_pdn` naming what is wrong and where: not UTF-8 or a NUL byte (the byte offset and
-/// line), no game in the text, more than one game (where the second starts), a game the reader
-/// cannot read (syntax, `GameType`, `FEN`: the line and column); `413 payload_too_large` over
+/// line), no game in the text, a game of neither tags nor moves (its line), more than one game
+/// (where the second starts), a game the reader cannot read (syntax, `GameType`, `FEN`: the line
+/// and column); `413 payload_too_large` over
 /// [`MAX_PDN_BYTES`].
 pub fn read_pdn(bytes: &[u8]) -> Result<(String, ReadPdn), Error> {
     if bytes.len() > MAX_PDN_BYTES {
@@ -131,6 +132,12 @@ pub fn read_pdn(bytes: &[u8]) -> Result<(String, ReadPdn), Error> {
         };
         return Err(bad_pdn(format!(
             "the PDN holds more than one game (game 2 starts at line {line}); share one game at a time"
+        )));
+    }
+    if game.tags.is_empty() && game.main_line().next().is_none() {
+        return Err(bad_pdn(format!(
+            "the game at line {} has no tags and no moves: nothing to share",
+            game.line
         )));
     }
     let (replayed, stop) = replay_prefix(&game).map_err(|e| bad_pdn(e.line("", "")))?;
@@ -404,6 +411,25 @@ mod tests {
         let e = read_pdn(b"\n\n   \n").unwrap_err();
         assert_eq!(e.code, "bad_pdn");
         assert!(e.message.contains("no PDN game"), "{}", e.message);
+    }
+
+    #[test]
+    fn text_that_is_not_a_game_is_bad_pdn_and_says_where() {
+        for (text, want) in [
+            (
+                "hello world",
+                "line 1:1: syntax error: 'hello' is not a move",
+            ),
+            (
+                "\n{only a comment}",
+                "the game at line 2 has no tags and no moves",
+            ),
+            ("[Event \"x\"", "line 1:1: syntax error: expected ']'"),
+        ] {
+            let e = read_pdn(text.as_bytes()).unwrap_err();
+            assert_eq!(e.code, "bad_pdn", "{text:?}: {}", e.message);
+            assert!(e.message.contains(want), "{text:?}: {}", e.message);
+        }
     }
 
     #[test]
