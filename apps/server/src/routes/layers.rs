@@ -44,7 +44,7 @@ pub(super) async fn limit_declared_body(
     let import = req.method() == axum::http::Method::POST
         && matches!(req.uri().path(), "/imports" | "/api/imports");
     let max = if import {
-        app.config.max_body_bytes.max(crate::imports::MAX_PDN_BYTES)
+        crate::imports::MAX_PDN_BYTES
     } else {
         app.config.max_body_bytes
     };
