@@ -34,6 +34,8 @@ pub struct AppInner {
     pub(crate) chat: crate::chat::Chat,
     /// The tournaments feature: Swiss and round robin played as live games.
     pub(crate) tournaments: crate::tournaments::Tournaments,
+    /// The shared-games feature: games shared as PDN at `/a/<id>`.
+    pub(crate) imports: crate::imports::Imports,
 }
 
 /// A cheap handle to the server's state.
@@ -86,6 +88,7 @@ impl App {
             ratings: ratings(),
             chat: crate::chat::Chat::new(store.clone()),
             puzzles: crate::puzzles::Puzzles::new(store.clone()),
+            imports: crate::imports::Imports::new(&config, store.clone()),
             tournaments: crate::tournaments::Tournaments::new(store.clone(), games.clone()),
             games: games.clone(),
             store,
@@ -158,6 +161,11 @@ impl App {
     /// The tournaments feature: Swiss and round robin played as live games.
     pub fn tournaments(&self) -> &crate::tournaments::Tournaments {
         &self.tournaments
+    }
+
+    /// The shared-games feature: games shared as PDN at `/a/<id>`.
+    pub fn imports(&self) -> &crate::imports::Imports {
+        &self.imports
     }
 
     /// Number of games not finished ([`Games::open_games`]).

@@ -86,6 +86,9 @@ pub struct Config {
     /// `429 signup_rate_limited`; 0 disables the limit. Sign-ups count against
     /// [`Config::login_per_min_per_ip`] too.
     pub signup_per_hour_per_ip: u32,
+    /// Games shared (`POST /api/imports`) per client address per hour (also the burst); more get
+    /// `429 import_rate_limited`; 0 disables the limit.
+    pub imports_per_hour_per_ip: u32,
     /// Password hashes (Argon2id, 19 MiB each) computed at once, server-wide: the memory and CPU
     /// that log-ins, sign-ups and password changes can take (at least 1; by default half the
     /// cores, 1 or 2).
@@ -132,6 +135,9 @@ pub const DEFAULT_LOGIN_PER_MIN_PER_USER: u32 = 10;
 
 /// Default of [`Config::signup_per_hour_per_ip`].
 pub const DEFAULT_SIGNUP_PER_HOUR_PER_IP: u32 = 5;
+
+/// Default of [`Config::imports_per_hour_per_ip`].
+pub const DEFAULT_IMPORTS_PER_HOUR_PER_IP: u32 = 30;
 
 /// Most of the default [`Config::password_workers`]: two hashes at once (38 MiB).
 pub const DEFAULT_PASSWORD_WORKERS_MAX: usize = 2;
@@ -185,6 +191,7 @@ impl Default for Config {
             login_per_min_per_user: DEFAULT_LOGIN_PER_MIN_PER_USER,
             session_ttl_ms: 30 * 24 * 3600 * 1000,
             signup_per_hour_per_ip: DEFAULT_SIGNUP_PER_HOUR_PER_IP,
+            imports_per_hour_per_ip: DEFAULT_IMPORTS_PER_HOUR_PER_IP,
             // Half the cores, 1 or 2: hashing never takes every core from the games.
             password_workers: std::thread::available_parallelism()
                 .map_or(1, |n| (n.get() / 2).clamp(1, DEFAULT_PASSWORD_WORKERS_MAX)),

@@ -41,6 +41,8 @@ pub enum ErrorKind {
     Rejected,
     /// The caller is over a per-client or per-seat limit (too many games, messages, …).
     Limited,
+    /// The request's body is larger than the endpoint accepts.
+    TooLarge,
     /// The server is full (too many unfinished games).
     Full,
     /// This server was built without what the request needs (the engine).

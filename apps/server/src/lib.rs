@@ -26,6 +26,8 @@
 //!   - [`ratings`]: ratings, leaderboards, players' pages and archives;
 //!   - [`puzzles`]: a logged-in player's puzzle rating, streaks and attempts (crown-puzzle's
 //!     rule), and the merge of a browser's local record;
+//!   - [`imports`]: games shared as PDN (`/a/<id>`), checked with `crown_notation`, and the
+//!     importer's archive flag;
 //!   - [`tournaments`]: Swiss and round robin tournaments of two-game matches played as live
 //!     games (`crown_tournament`'s rules, one versioned row per tournament);
 //!   - [`engine`]: the engine opponent and its scheduling ([`engine::scheduler`],
@@ -47,6 +49,7 @@ pub mod config;
 pub mod engine;
 pub mod error;
 pub mod games;
+pub mod imports;
 pub mod limit;
 pub mod lobby;
 pub mod proxy;

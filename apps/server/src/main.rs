@@ -115,6 +115,9 @@ struct Args {
     /// Accounts created per client address per hour (0 = no limit).
     #[arg(long, env = "CROWN_SIGNUP_PER_HOUR_PER_IP", default_value_t = crown_server::config::DEFAULT_SIGNUP_PER_HOUR_PER_IP)]
     signup_per_hour_per_ip: u32,
+    /// Games shared as PDN (`POST /api/imports`) per client address per hour (0 = no limit).
+    #[arg(long, env = "CROWN_IMPORTS_PER_HOUR_PER_IP", default_value_t = crown_server::config::DEFAULT_IMPORTS_PER_HOUR_PER_IP)]
+    imports_per_hour_per_ip: u32,
     /// Password hashes computed at once, server-wide (19 MiB each) [default: half the cores, 1
     /// or 2].
     #[arg(long, env = "CROWN_PASSWORD_WORKERS")]
@@ -291,6 +294,7 @@ fn run(args: Args) -> Result<(), String> {
         login_per_min_per_ip: args.login_per_min_per_ip,
         login_per_min_per_user: args.login_per_min_per_user,
         signup_per_hour_per_ip: args.signup_per_hour_per_ip,
+        imports_per_hour_per_ip: args.imports_per_hour_per_ip,
         password_queue: args.password_queue,
         leaderboard_min_games: args.leaderboard_min_games,
         leaderboard_min_opponents: args.leaderboard_min_opponents,

@@ -113,6 +113,26 @@ pub fn check_limit(limit: Option<&str>, default: usize, max: usize) -> Result<us
     }
 }
 
+/// The `before_ms` of a page query (an archive's next page): `None` when absent.
+///
+/// # Errors
+/// `bad_before_ms` (400) when it is not a whole number of ms since the epoch.
+pub fn check_before_ms(before_ms: Option<&str>) -> Result<Option<u64>, Error> {
+    before_ms
+        .map(|b| {
+            b.parse::<u64>().map_err(|_| {
+                Error::invalid(
+                    "bad_before_ms",
+                    format!(
+                        "before_ms must be a time in ms since the epoch, not {}",
+                        crate::error::echo(b)
+                    ),
+                )
+            })
+        })
+        .transpose()
+}
+
 /// One player of a leaderboard.
 #[derive(Debug, Serialize)]
 pub struct Ranked {
@@ -520,18 +540,7 @@ impl Ratings {
             }
         }
         let limit = check_limit(q.limit.as_deref(), default, max)?;
-        let before_ms = match &q.before_ms {
-            None => None,
-            Some(b) => Some(b.parse::<u64>().map_err(|_| {
-                Error::invalid(
-                    "bad_before_ms",
-                    format!(
-                        "before_ms must be a time in ms since the epoch, not {}",
-                        crate::error::echo(b)
-                    ),
-                )
-            })?),
-        };
+        let before_ms = check_before_ms(q.before_ms.as_deref())?;
         let u = self.user_named(name).await?;
         let filter = GameFilter {
             variant: q.variant.clone(),

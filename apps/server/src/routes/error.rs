@@ -55,6 +55,7 @@ fn status_of(kind: ErrorKind) -> StatusCode {
         ErrorKind::Conflict => StatusCode::CONFLICT,
         ErrorKind::Rejected => StatusCode::UNPROCESSABLE_ENTITY,
         ErrorKind::Limited => StatusCode::TOO_MANY_REQUESTS,
+        ErrorKind::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
         ErrorKind::Full => StatusCode::SERVICE_UNAVAILABLE,
         ErrorKind::Unsupported => StatusCode::NOT_IMPLEMENTED,
         ErrorKind::Internal => StatusCode::INTERNAL_SERVER_ERROR,

@@ -31,7 +31,8 @@ pub(super) async fn refuse_body(req: Request, next: Next) -> Response {
 }
 
 /// Refuse at once, with `413 payload_too_large`, a request whose `Content-Length` declares more
-/// than `Config::max_body_bytes`: its body would be refused anyway once read, and waiting for
+/// than `Config::max_body_bytes` (a shared PDN, `POST /api/imports`: more than
+/// [`crate::imports::MAX_PDN_BYTES`]): its body would be refused anyway once read, and waiting for
 /// bytes that may never come would only end in `408 timeout`. A body without a declared length
 /// (chunked) is still cut off at the limit as it is read.
 pub(super) async fn limit_declared_body(
@@ -39,7 +40,14 @@ pub(super) async fn limit_declared_body(
     req: Request,
     next: Next,
 ) -> Response {
-    let max = app.config.max_body_bytes;
+    // The path inside `/api` or whole, as the router hands it to this layer.
+    let import = req.method() == axum::http::Method::POST
+        && matches!(req.uri().path(), "/imports" | "/api/imports");
+    let max = if import {
+        crate::imports::MAX_PDN_BYTES
+    } else {
+        app.config.max_body_bytes
+    };
     let declared = req
         .headers()
         .get(header::CONTENT_LENGTH)

@@ -2,7 +2,7 @@
 //! `routes()`, the extractors in [`extract`], the layers (limits, JSON `405`, time-outs) in
 //! `layers`, and the one mapping of the domain's errors to HTTP in [`error`]. Handlers read the
 //! request, call the domain ([`crate::App`], [`crate::games`], [`crate::chat`], [`crate::lobby`],
-//! [`crate::accounts`], [`crate::ratings`], [`crate::puzzles`], [`crate::tournaments`]) and write the answer; no domain module depends on this
+//! [`crate::accounts`], [`crate::ratings`], [`crate::puzzles`], [`crate::tournaments`], [`crate::imports`]) and write the answer; no domain module depends on this
 //! one.
 
 /// The no-body guard (`400 unexpected_body`) as a layer for one route.
@@ -19,6 +19,7 @@ pub mod error;
 pub mod extract;
 pub mod games;
 pub mod health;
+pub mod imports;
 mod layers;
 pub mod lobby;
 pub mod metrics;
@@ -47,6 +48,7 @@ pub fn router(app: App) -> Router {
         .merge(ratings::routes())
         .merge(puzzles::routes())
         .merge(tournaments::routes())
+        .merge(imports::routes())
         .fallback(layers::api_not_found)
         .layer(middleware::from_fn(layers::origin_guard))
         .layer(middleware::from_fn_with_state(

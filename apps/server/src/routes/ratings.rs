@@ -86,8 +86,9 @@ async fn user(
     Ok(Json(UserPageView { page, puzzles }))
 }
 
-/// The viewer's account (the session cookie), to show its own private games.
-async fn viewer(
+/// The viewer's account (the session cookie), to show its own private games (and, for
+/// shared games, whether the viewer shared it).
+pub(super) async fn viewer(
     app: &App,
     headers: &HeaderMap,
 ) -> Result<Option<crate::store::SeatAccount>, ApiError> {

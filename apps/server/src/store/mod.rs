@@ -27,6 +27,8 @@
 //!   implement), one versioned JSON row per account;
 //! - [`tournaments`]: tournaments, each one versioned JSON row ([`TournamentStore`], which both
 //!   backends implement);
+//! - [`imports`]: games shared as PDN, with their archive flag ([`ImportStore`], which both
+//!   backends implement);
 //! - [`record`]: what is stored (games, moves, seats, chat messages), shared by every backend;
 //! - [`sqlite`]: [`SqliteStore`], the embedded default;
 //! - [`pg`]: [`pg::PgStore`], PostgreSQL for several instances sharing one database;
@@ -35,6 +37,7 @@
 pub mod accounts;
 pub mod chat;
 pub mod fixture;
+pub mod imports;
 pub mod leases;
 pub mod pg;
 pub mod puzzles;
@@ -46,6 +49,7 @@ pub mod tournaments;
 
 pub use accounts::{AccountStore, SessionRecord, UserRecord};
 pub use chat::ChatStore;
+pub use imports::{ImportRecord, ImportStore};
 pub use leases::{LeaseStore, Leases};
 pub use puzzles::{PuzzleRecord, PuzzleStore};
 pub use ratings::{Established, GameFilter, PlayerGame, RatingRecord, RatingStore};
@@ -223,6 +227,12 @@ pub trait Store: Send + Sync + 'static {
     /// The store's tournaments; `None` for a store that keeps none (the default: the tournament
     /// endpoints then answer `503 tournaments_unavailable`).
     fn tournaments(&self) -> Option<&dyn TournamentStore> {
+        None
+    }
+
+    /// The store's imported games; `None` for a store that keeps none (the default: the import
+    /// endpoints then answer `503 imports_unavailable`).
+    fn imports(&self) -> Option<&dyn ImportStore> {
         None
     }
 }

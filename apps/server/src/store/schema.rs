@@ -1,5 +1,5 @@
 //! The SQL schema and the row helpers of both backends, written once: the tables (`games`,
-//! `moves`, `server_meta`, `chat`, `users`, `sessions`, `ratings`, `player_games`, `tournaments`, `puzzle_records`, and PostgreSQL's `leases`), the columns read back into a
+//! `moves`, `server_meta`, `chat`, `users`, `sessions`, `ratings`, `player_games`, `tournaments`, `puzzle_records`, `imports`, and PostgreSQL's `leases`), the columns read back into a
 //! [`GameRecord`], and the columns a save writes.
 
 use super::{GameMeta, GameRecord, GameSummary, MoveRecord, StoreError};
@@ -135,6 +135,21 @@ CREATE TABLE IF NOT EXISTS puzzle_records (
 );
 ";
 
+/// The games shared as PDN (store/imports.rs): the PDN as sent, what was read of it (JSON), the
+/// account that imported it (NULL: a guest) and whether it is in that account's archive.
+const IMPORTS: &str = "
+CREATE TABLE IF NOT EXISTS imports (
+    id TEXT PRIMARY KEY,
+    owner TEXT,
+    archived {INT} NOT NULL,
+    variant TEXT NOT NULL,
+    meta TEXT NOT NULL,
+    pdn TEXT NOT NULL,
+    created_ms {INT} NOT NULL
+);
+CREATE INDEX IF NOT EXISTS imports_owner ON imports(owner, archived, created_ms);
+";
+
 /// The per-game leases of a store shared by several instances (docs/scaling.md).
 const LEASES: &str = "
 CREATE TABLE IF NOT EXISTS leases (
@@ -161,6 +176,7 @@ pub(super) fn schema(dialect: Dialect) -> String {
     );
     sql.push_str(&TOURNAMENTS.replace("{INT}", int));
     sql.push_str(&PUZZLES.replace("{INT}", int));
+    sql.push_str(&IMPORTS.replace("{INT}", int));
     if dialect == Dialect::Postgres {
         sql.push_str(LEASES);
         // A store made before `users.signup_net` (its accounts get NULL: a network each).
@@ -303,6 +319,7 @@ mod tests {
         assert!(lite.contains("plies INTEGER NOT NULL") && lite.contains(") WITHOUT ROWID;"));
         assert!(!lite.contains("BIGINT") && !lite.contains("leases") && !lite.contains('{'));
         let pg = schema(Dialect::Postgres);
+        assert!(lite.contains("archived INTEGER NOT NULL") && pg.contains("archived BIGINT"));
         assert!(pg.contains("plies BIGINT NOT NULL") && pg.contains("leases_owner"));
         assert!(!pg.contains("INTEGER") && !pg.contains("ROWID") && !pg.contains('{'));
         assert!(pg.contains("rating DOUBLE PRECISION") && lite.contains("rating REAL"));
@@ -310,6 +327,7 @@ mod tests {
         for sql in [&lite, &pg] {
             assert!(sql.contains("name_key TEXT NOT NULL UNIQUE") && sql.contains("sessions_user"));
             assert!(sql.contains("signup_net TEXT\n);"));
+            assert!(sql.contains("CREATE TABLE IF NOT EXISTS imports"));
         }
     }
 }

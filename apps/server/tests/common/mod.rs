@@ -3,6 +3,7 @@
 
 pub mod accounts;
 pub mod cluster;
+pub mod imports;
 pub mod pg;
 pub mod puzzles;
 pub mod ratings;

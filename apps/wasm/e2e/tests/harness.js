@@ -236,6 +236,33 @@ export async function startServer() {
 }
 
 /**
+ * Start crown-server (`startCrownServer`) and Chromium before a test file's tests and stop both
+ * after, for tests that need the real server; returns the object whose `server` and `browser` are
+ * set once `before` has run, and whose `skip(t)` skips test `t` (saying why, naming `what`) and
+ * returns true when CROWN_SERVER_BIN is not set.
+ */
+export function crownServerAndBrowser(what) {
+  const env = {
+    server: null,
+    browser: null,
+    skip(t) {
+      if (env.server) return false;
+      t.skip(`CROWN_SERVER_BIN is not set: no crown-server for ${what}`);
+      return true;
+    },
+  };
+  before(async () => {
+    env.server = await startCrownServer();
+    if (env.server) env.browser = await launch();
+  });
+  after(async () => {
+    if (env.browser) await env.browser.close();
+    if (env.server) await env.server.close();
+  });
+  return env;
+}
+
+/**
  * Start the server (`startServer`) and Chromium before a test file's tests and stop both after;
  * returns the object whose `server` and `browser` are set once `before` has run.
  */

@@ -23,6 +23,7 @@ import { Options } from "./shared/options.js";
 import { hidePremoveLine } from "./shared/premove.js";
 import { PlayCtrl } from "./play/ctrl.js";
 import { AnalysisCtrl } from "./analysis/ctrl.js";
+import { sharedIdOf } from "./analysis/share.js";
 import { OnlineCtrl } from "./online/ctrl.js";
 import { AccountCtrl } from "./account/ctrl.js";
 import { PlayersCtrl, routeOf } from "./players/ctrl.js";
@@ -390,9 +391,9 @@ class App {
     return true;
   }
 
-  /** Keep the address bar in step with the page (not on a game's own link /g/<id>). */
+  /** Keep the address bar in step with the page (not on a game's own link /g/<id> or /a/<id>). */
   syncUrl() {
-    if (/\/g\/[^/]+\/?$/.test(location.pathname) || !history.replaceState) return;
+    if (/\/[ga]\/[^/]+\/?$/.test(location.pathname) || !history.replaceState) return;
     if (this.players && this.players.isOpen) return; // a rating page has its own address
     if (this.tournaments && this.tournaments.isOpen) return; // so has a tournament page
     // back or forward from one of these pages to the other: the address is the next page's
@@ -416,15 +417,23 @@ class App {
     return tags;
   }
 
+  /**
+   * The game on screen as PDN and its tags (the analysis board: with its variations and comments).
+   * Throws when the game cannot be written.
+   */
+  pdnOfScreen() {
+    const t = this.table;
+    const tags = this.mode === "analysis" ? this.analysis.exportTags(this.pdnTags()) : this.pdnTags();
+    const treeText = this.mode === "analysis" ? this.analysis.pdnTreeText(tags) : null;
+    return { tags, text: treeText ?? t.game.toPdn(tags) };
+  }
+
   /** Download the game on screen as PDN (the analysis board: with its variations and comments). */
   pdnDownload() {
     if (!hasPdn(crown)) return;
     try {
-      const t = this.table;
-      const tags = this.mode === "analysis" ? this.analysis.exportTags(this.pdnTags()) : this.pdnTags();
-      const treeText = this.mode === "analysis" ? this.analysis.pdnTreeText(tags) : null;
-      const text = treeText ?? t.game.toPdn(tags);
-      download(pdnFileName(t.variant, tags), text);
+      const { tags, text } = this.pdnOfScreen();
+      download(pdnFileName(this.table.variant, tags), text);
     } catch (e) {
       toast(e.message);
     }
@@ -634,6 +643,16 @@ async function main() {
     document.body.dataset.ready = "1";
     return;
   }
+  const shared = sharedIdOf(location.pathname);
+  if (shared) {
+    // a shared game's link /a/<id>: the game on the analysis board (the local game behind it if not)
+    if (!(await analysis.share.open(shared)) && !app.restoreLocal()) {
+      play.newGame({ variant: "american", setup: "seed", side: "first", level: crown.defaultLevel() });
+    }
+    barsWhenEngineReady(app);
+    document.body.dataset.ready = "1";
+    return;
+  }
   let variant = params.get("variant") || "american";
   try {
     crown.startFen(variant);
@@ -665,12 +684,17 @@ async function main() {
   } else if (params.has("variant") || !app.restoreLocal()) {
     play.newGame({ variant, setup, side: "first", level: crown.defaultLevel() });
   }
+  barsWhenEngineReady(app);
+  document.body.dataset.ready = "1";
+}
+
+/** Draw the bars, the status and the buttons again once the engine of `app` is ready. */
+function barsWhenEngineReady(app) {
   app.engine.ready().then(() => {
     app.renderBars();
     app.renderStatus();
     app.renderButtons();
   });
-  document.body.dataset.ready = "1";
 }
 
 main().catch((e) => {

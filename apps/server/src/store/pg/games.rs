@@ -201,6 +201,10 @@ impl Store for PgStore {
         Some(self)
     }
 
+    fn imports(&self) -> Option<&dyn crate::store::ImportStore> {
+        Some(self)
+    }
+
     fn version(&self, id: &str) -> Result<Option<u64>, StoreError> {
         Ok(self
             .with(|c| {

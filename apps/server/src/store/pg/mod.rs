@@ -27,6 +27,7 @@
 mod accounts;
 mod chat;
 mod games;
+mod imports;
 mod leases;
 mod listen;
 mod puzzles;

@@ -271,4 +271,8 @@ impl Store for SqliteStore {
     fn tournaments(&self) -> Option<&dyn crate::store::TournamentStore> {
         Some(self)
     }
+
+    fn imports(&self) -> Option<&dyn crate::store::ImportStore> {
+        Some(self)
+    }
 }

@@ -14,6 +14,7 @@ mod accounts;
 mod chat;
 mod games;
 mod puzzles;
+mod imports;
 mod ratings;
 #[cfg(test)]
 mod tests;

@@ -332,3 +332,46 @@ fn a_store_made_before_signup_networks_gets_the_column_with_null() {
         assert_eq!(store.user_by_name("new").unwrap(), Some(new));
     }
 }
+
+#[test]
+fn a_store_made_before_shared_games_gets_the_imports_table_and_keeps_its_games() {
+    use crate::store::{ImportRecord, ImportStore};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("old.db");
+    {
+        // A store as the versions before shared games left it: every table but `imports`.
+        let store = SqliteStore::open(&path, Durability::Normal).unwrap();
+        store.create(&record()).unwrap();
+        drop(store);
+        let c = Connection::open(&path).unwrap();
+        c.execute_batch("DROP TABLE imports").unwrap();
+    }
+    let rec = |id: &str, created_ms| ImportRecord {
+        id: id.into(),
+        owner: Some("u1".into()),
+        archived: false,
+        variant: "american".into(),
+        meta: "{}".into(),
+        pdn: "[Event \"é\"]\r\n1. 11-15 *\r\n".into(),
+        created_ms,
+    };
+    for (n, id) in ["000000000a", "000000000b"].into_iter().enumerate() {
+        // Twice: the second opening finds the table and changes nothing.
+        let store = SqliteStore::open(&path, Durability::Normal).unwrap();
+        assert_eq!(store.load("g1").unwrap().unwrap().id, "g1");
+        store.create_import(&rec(id, 10 + n as u64)).unwrap();
+        assert_eq!(store.load_import(id).unwrap(), Some(rec(id, 10 + n as u64)));
+        assert!(store.set_import_archived(id, "u1", true).unwrap());
+        assert!(
+            !store.set_import_archived(id, "u2", true).unwrap(),
+            "not u2's"
+        );
+        assert!(!store.set_import_archived("0000000000", "u1", true).unwrap());
+    }
+    let store = SqliteStore::open(&path, Durability::Normal).unwrap();
+    let listed = store.archived_imports("u1", None, 10).unwrap();
+    let ids: Vec<_> = listed.iter().map(|r| r.id.as_str()).collect();
+    assert_eq!(ids, ["000000000b", "000000000a"], "newest first");
+    assert!(listed.iter().all(|r| r.pdn.is_empty() && r.archived));
+    assert_eq!(store.archived_imports("u1", Some(11), 10).unwrap().len(), 1);
+}

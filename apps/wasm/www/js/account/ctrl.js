@@ -23,15 +23,16 @@ export function currentAccount() {
 export const ACCOUNT_EVENT = "crown-account";
 
 /**
- * `method` `path` of the API (with JSON `body`) with the session cookie: the answer's JSON (null
- * for 204). Errors carry the server's message and `code`, or `network` when it cannot be reached.
- * The rating pages (players/ctrl.js) read their data with it too.
+ * `method` `path` of the API (with JSON `body`; with `pdn`, `body` is PDN text sent as it is) with
+ * the session cookie: the answer's JSON (null for 204). Errors carry the server's message and
+ * `code`, or `network` when it cannot be reached. The rating pages (players/ctrl.js) and the
+ * shared games (analysis/share.js) call the API with it too.
  */
-export async function call(path, method = "GET", body) {
+export async function call(path, method = "GET", body, { pdn = false } = {}) {
   const init = { method, credentials: "same-origin", headers: {} };
   if (body !== undefined) {
-    init.headers["content-type"] = "application/json";
-    init.body = JSON.stringify(body);
+    init.headers["content-type"] = pdn ? "application/x-pdn; charset=utf-8" : "application/json";
+    init.body = pdn ? body : JSON.stringify(body);
   }
   let res;
   try {

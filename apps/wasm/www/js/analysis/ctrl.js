@@ -1,7 +1,8 @@
 // The analysis page's controller: the analysis board with its variation tree (tree.js), the
 // engine's live evaluation, the evaluation graph, the game review, the position editor, PDN import
 // (one game, or a file of many through the game picker), the opening explorer of the imported file
-// and the book (explorer.js) and the board's link in the address bar.
+// and the book (explorer.js), the board's link in the address bar and its shared link /a/<id>
+// (share.js).
 // It owns its state (the tree and the line on the board, the imported game's tags, the review)
 // and works on the local game's table, which it shares with the play page.
 
@@ -15,6 +16,7 @@ import * as view from "./view.js";
 import { Editor } from "./editor.js";
 import { PdnImport } from "./pdn.js";
 import { ExplorerPanel } from "./explorer.js";
+import { ShareLink } from "./share.js";
 
 /** Endings the board does not show (a PDN resignation, time, agreement): kept on the tree's nodes. */
 const BOARD_LESS_ENDS = ["resignation", "time", "agreement"];
@@ -54,6 +56,7 @@ export class AnalysisCtrl {
     this.editor = new Editor(crown, (g, variant) => this.loadPosition(g, variant));
     this.pdn = new PdnImport(this);
     this.explorer = new ExplorerPanel(this);
+    this.share = new ShareLink(this, () => app.pdnOfScreen().text); // the Share button, links /a/<id>
     this.#wire();
   }
 

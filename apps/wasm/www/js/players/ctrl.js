@@ -5,7 +5,8 @@
 // aside (the game on it goes on: an online game keeps its socket) and the page is shown in its
 // place. Links marked `data-route` open them in place with an address of their own
 // (history.pushState), so reload, back and forward work; the mode buttons and "Back to the board"
-// bring the board back. A game of the archive opens on the analysis board from its PDN.
+// bring the board back. A game of the archive opens on the analysis board from its PDN; the games
+// the player shared (GET /api/users/{name}/imports) are listed after it, labelled "Imported".
 
 import { call } from "../account/ctrl.js";
 import { toast } from "../shared/dialogs.js";
@@ -60,6 +61,7 @@ export class PlayersCtrl {
     this.route = null; // the page shown, null while the board is
     this.boardUrl = null; // the board's address, to go back to
     this.seq = 0; // answers to an older request are dropped
+    this.importsSeq = 0; // the same for the list of imported games
     this.profile = null; // the player's profile shown
     this.next = null; // the archive's next page (before_ms), null at its end
     this.#wire();
@@ -185,6 +187,22 @@ export class PlayersCtrl {
     v.plStatus.textContent = "";
     document.getElementById("pl-body").hidden = false;
     await this.#loadGames(route);
+    await this.#loadImports(data.user.name);
+  }
+
+  /** The games player `name` shared and put in the archive (the newest 100), unless another page is shown by then. */
+  async #loadImports(name) {
+    const v = this.v;
+    const seq = ++this.importsSeq;
+    const current = () => seq === this.importsSeq && this.profile && this.profile.user.name === name;
+    try {
+      const data = await call(`users/${encodeURIComponent(name)}/imports?limit=100`);
+      if (!current()) return;
+      view.renderImports(v, data.imports);
+    } catch (_) {
+      // a server without shared games (an older one): no list
+      if (current()) view.renderImports(v, []);
+    }
   }
 
   /** The archive of the player `route` names with its filters (`before`: the next page's before_ms). */

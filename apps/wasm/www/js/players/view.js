@@ -80,6 +80,9 @@ export function build() {
   const gStatus = el("p", { id: "pl-games-status", class: "dim", role: "status" });
   const games = el("ul", { id: "pl-games", class: "archive", "aria-label": "Games" });
   const more = el("button", { type: "button", id: "pl-more", hidden: true }, "More games");
+  // the games the player shared and put in the archive (GET /api/users/{name}/imports)
+  const importsTitle = el("h3", { id: "pl-imports-title", hidden: true }, "Imported games");
+  const imports = el("ul", { id: "pl-imports", class: "archive", "aria-labelledby": "pl-imports-title", hidden: true });
   const pl = el(
     "section",
     { id: "player", class: "players-section", "aria-labelledby": "pl-title", hidden: true },
@@ -87,12 +90,13 @@ export function build() {
     plSince,
     plStatus,
     el("div", { id: "pl-body" }, el("h3", {}, "Ratings"), ratings, noRatings, chartBox, el("h3", {}, "Results"), counts,
-      el("h3", { id: "pl-games-title" }, "Games"), gForm, el("p", { class: "archive-tools" }, exportLink), gStatus, games, more),
+      el("h3", { id: "pl-games-title" }, "Games"), gForm, el("p", { class: "archive-tools" }, exportLink), gStatus, games, more,
+      importsTitle, imports),
   );
 
   const page = el("main", { id: "players-page", class: "players-page", hidden: true, "aria-label": "Ratings" }, nav, lb, pl);
   document.querySelector("main.layout").after(page);
-  return { page, back, lb, lbTitle, lbForm, lbStatus, lbBody, pl, plTitle, plSince, plStatus, ratingsBody, ratings, noRatings, chartBox, chart, chartNote, counts, gForm, exportLink, gStatus, games, more };
+  return { page, back, lb, lbTitle, lbForm, lbStatus, lbBody, pl, plTitle, plSince, plStatus, ratingsBody, ratings, noRatings, chartBox, chart, chartNote, counts, gForm, exportLink, gStatus, games, more, importsTitle, imports };
 }
 
 /** The leaderboard `data` ({variant, speed, players}) in `v`. */
@@ -279,4 +283,35 @@ export function renderGames(v, games, { append = false, onAnalyse }) {
   });
   if (append) v.games.append(...items);
   else v.games.replaceChildren(...items);
+}
+
+/**
+ * The shared games `imports` of the player's archive in `v` ({id, url, variant, event, black,
+ * white, date, result, plies, created_ms}), each labelled "Imported" and "Not rated", with a link
+ * to its page /a/<id>; the list and its title are hidden when there is none.
+ */
+export function renderImports(v, imports) {
+  const items = imports.map((g) => {
+    const head = el(
+      "span",
+      { class: "archive-head" },
+      el("span", { class: "archive-label" }, "Imported"),
+      `${g.black || "?"} vs ${g.white || "?"}`,
+    );
+    const bits = [
+      GAMES[g.variant] || g.variant,
+      "Not rated",
+      ((n) => `${n} ${n === 1 ? "move" : "moves"}`)(Math.ceil((g.plies || 0) / 2)),
+      g.result || "",
+      g.event || "",
+      g.date || "",
+      g.created_ms ? `shared ${new Date(g.created_ms).toLocaleString()}` : "",
+    ].filter(Boolean);
+    const meta = el("span", { class: "archive-meta" }, bits.join(" · "));
+    const href = new URL(String(g.url || "").replace(/^\//, ""), document.baseURI).href;
+    const open = el("a", { href, class: "archive-analyse button-link", "aria-label": `Open the imported game ${g.black || "?"} vs ${g.white || "?"}` }, "Open");
+    return el("li", { class: "archive-game", "data-id": g.id, "data-imported": "true", "data-rated": "false" }, head, meta, open);
+  });
+  v.imports.replaceChildren(...items);
+  v.imports.hidden = v.importsTitle.hidden = items.length === 0;
 }
