@@ -210,9 +210,10 @@ fn sample(text: &str, name: &str, labels: &[(&str, &str)]) -> Option<f64> {
 }
 
 #[tokio::test]
-async fn ipv6_clients_of_one_slash_64_share_a_limit_and_another_slash_64_has_its_own() {
-    // A home line gets a whole /64 and can pick any address in it: the sign-up limit (2 an hour
-    // here) is counted per /64, whether the client is the peer or named by a trusted proxy.
+async fn ipv6_clients_of_one_slash_48_share_the_sign_up_limit_and_another_slash_48_has_its_own() {
+    // A home line gets a /56 or a /48 and can pick any address in it: the sign-up limit (2 an
+    // hour here) is counted per sign-up network (/48 by default), whether the client is the
+    // peer or named by a trusted proxy.
     let app = server()
         .with(|c| {
             c.trusted_proxies = vec!["::1/128".parse().unwrap()];
@@ -244,20 +245,22 @@ async fn ipv6_clients_of_one_slash_64_share_a_limit_and_another_slash_64_has_its
         assert_eq!(s, StatusCode::TOO_MANY_REQUESTS, "{b}");
         assert!(b.contains("signup_rate_limited"), "{b}");
     };
-    // Behind the proxy: 2001:db8::1 and 2001:db8::2 use up the limit of 2001:db8::/64...
+    // Behind the proxy: 2001:db8::1 and 2001:db8::2 use up the limit of 2001:db8::/48...
     for xff in ["2001:db8::1", "2001:db8::2"] {
         let (s, b) = sign_up("::1", Some(xff)).await;
         assert_eq!(s, StatusCode::CREATED, "{xff}: {b}");
     }
-    // ...so a third address of that /64 is refused, as is one connecting directly...
+    // ...so a third address of that /48 is refused, in another of its /64s too, as is one
+    // connecting directly...
     refused(sign_up("::1", Some("2001:db8::ffff:1")).await);
-    refused(sign_up("2001:db8::3", None).await);
-    // ...while another /64 has its own limit.
+    refused(sign_up("::1", Some("2001:db8:0:1::1")).await);
+    refused(sign_up("2001:db8:0:ff::3", None).await);
+    // ...while another /48 has its own limit.
     for _ in 0..2 {
-        let (s, b) = sign_up("::1", Some("2001:db8:0:1::1")).await;
+        let (s, b) = sign_up("::1", Some("2001:db8:1::1")).await;
         assert_eq!(s, StatusCode::CREATED, "{b}");
     }
-    refused(sign_up("2001:db8:0:1::2", None).await);
+    refused(sign_up("2001:db8:1:1::2", None).await);
     // An IPv4-mapped address is its IPv4 address: one limit for both spellings.
     for from in ["192.0.2.9", "::ffff:192.0.2.9"] {
         let (s, b) = sign_up(from, None).await;

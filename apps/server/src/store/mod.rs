@@ -44,7 +44,7 @@ pub mod tournaments;
 pub use accounts::{AccountStore, SessionRecord, UserRecord};
 pub use chat::ChatStore;
 pub use leases::{LeaseStore, Leases};
-pub use ratings::{Established, GameFilter, PlayerGame, RatingRecord, RatingStore};
+pub use ratings::{Established, GameFilter, PairHistory, PlayerGame, RatingRecord, RatingStore};
 pub use record::*;
 pub use sqlite::{Durability, SqliteStore, WriterStats};
 pub use tournaments::{TournamentRecord, TournamentStore};
