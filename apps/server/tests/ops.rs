@@ -715,3 +715,58 @@ async fn a_backup_taken_while_games_are_played_restores_every_move_acknowledged_
     let _ = back.kill();
     let _ = back.wait();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_restore_onto_a_store_a_running_server_uses_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("crown.db");
+    let (mut live, base) = common::spawn_server(&[
+        "--port".as_ref(),
+        "0".as_ref(),
+        "--no-egdb".as_ref(),
+        "--db".as_ref(),
+        db.as_os_str(),
+    ]);
+    let http = reqwest::Client::new();
+    let (id, _) = two_player_game(&http, &base).await;
+    let out = dir.path().join("backup.db");
+    let backup: [&std::ffi::OsStr; 5] = [
+        "backup".as_ref(),
+        "--db".as_ref(),
+        db.as_os_str(),
+        "--out".as_ref(),
+        out.as_os_str(),
+    ];
+    let (ok, text) = tokio::task::block_in_place(|| run_cli(&backup));
+    assert!(ok, "{text}");
+    // With --force, onto the store the server is writing: refused, naming the store and why.
+    let restore: [&std::ffi::OsStr; 6] = [
+        "restore".as_ref(),
+        "--from".as_ref(),
+        out.as_os_str(),
+        "--db".as_ref(),
+        db.as_os_str(),
+        "--force".as_ref(),
+    ];
+    let (ok, text) = tokio::task::block_in_place(|| run_cli(&restore));
+    assert!(!ok, "{text}");
+    assert!(
+        text.contains("in use by a running crown-server") && text.contains("crown.db"),
+        "{text}"
+    );
+    // The server goes on with its store.
+    let view: Value = http
+        .get(format!("{base}/api/games/{id}"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(view["id"], id.as_str(), "{view}");
+    // Stopped, the store is restored.
+    let _ = live.kill();
+    let _ = live.wait();
+    let (ok, text) = tokio::task::block_in_place(|| run_cli(&restore));
+    assert!(ok, "{text}");
+}
