@@ -718,15 +718,24 @@ async fn a_backup_taken_while_games_are_played_restores_every_move_acknowledged_
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_restore_onto_a_store_a_running_server_uses_is_refused() {
+    /// The server process, killed when dropped (also when an assertion fails).
+    struct Killed(std::process::Child);
+    impl Drop for Killed {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("crown.db");
-    let (mut live, base) = common::spawn_server(&[
+    let (live, base) = common::spawn_server(&[
         "--port".as_ref(),
         "0".as_ref(),
         "--no-egdb".as_ref(),
         "--db".as_ref(),
         db.as_os_str(),
     ]);
+    let live = Killed(live);
     let http = reqwest::Client::new();
     let (id, _) = two_player_game(&http, &base).await;
     let out = dir.path().join("backup.db");
@@ -765,8 +774,7 @@ async fn a_restore_onto_a_store_a_running_server_uses_is_refused() {
         .unwrap();
     assert_eq!(view["id"], id.as_str(), "{view}");
     // Stopped, the store is restored.
-    let _ = live.kill();
-    let _ = live.wait();
+    drop(live);
     let (ok, text) = tokio::task::block_in_place(|| run_cli(&restore));
     assert!(ok, "{text}");
 }
