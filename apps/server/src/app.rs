@@ -73,6 +73,7 @@ impl App {
                     min_plies: config.leaderboard_min_plies,
                     max_deviation: config.leaderboard_max_deviation,
                 },
+                config.rated_games_per_pair_per_day,
             )
         };
         let games = Games::new(

@@ -4,6 +4,7 @@
 //! server keeps running and committing. A PostgreSQL store is backed up with `pg_dump`
 //! (docs/deploy.md).
 
+use crate::store::sqlite::in_use::lock_path;
 use rusqlite::backup::{Backup, StepResult};
 use rusqlite::{Connection, OpenFlags};
 use std::path::{Path, PathBuf};
@@ -27,6 +28,12 @@ pub enum BackupError {
     /// The source is not a Crown store, or is damaged.
     #[error("{0} is not a sound Crown store: {1}")]
     NotAStore(PathBuf, String),
+    /// A server is using the store (it holds the store's in-use lock, `{db}.lock`).
+    #[error(
+        "{0} is in use by a running crown-server (its lock {1} is held); stop the server, \
+         then restore"
+    )]
+    InUse(PathBuf, PathBuf),
     /// The database stayed locked (busy) for longer than the backup waits.
     #[error("the database stayed busy for {0:?}")]
     Busy(Duration),
@@ -83,21 +90,25 @@ pub fn backup(db: &Path, out: &Path, force: bool) -> Result<Copied, BackupError>
     Ok(copied)
 }
 
-/// Make `db` a copy of the backup `from` (the server stopped: a running server keeps its own
-/// view of the old file).
+/// Make `db` a copy of the backup `from`, the server stopped: a running server would keep its own
+/// view of the old file and lose the moves it writes there, so a store whose in-use lock a
+/// server holds ([`crate::store::sqlite::in_use`]) is refused, `--force` or not, and the
+/// exclusive lock is held for the whole restore (a server started meanwhile waits for it).
 ///
 /// `from` is checked first (`PRAGMA quick_check`, the `games` table); the copy is written to
 /// `db.restoring`, then the old store's `-wal` and `-shm` files are removed (an old write-ahead
 /// log would be replayed into the restored file) and the copy renamed to `db`.
 ///
 /// # Errors
-/// [`BackupError::Missing`] without `from`, [`BackupError::Exists`] when `db` (or its `-wal`)
-/// exists and not `force`, [`BackupError::NotAStore`] when `from` is not a sound Crown store, or a
-/// database or file error.
+/// [`BackupError::Missing`] without `from`, [`BackupError::InUse`] when a server holds `db`,
+/// [`BackupError::Exists`] when `db` (or its `-wal`) exists and not `force`,
+/// [`BackupError::NotAStore`] when `from` is not a sound Crown store, or a database or file error.
 pub fn restore(from: &Path, db: &Path, force: bool) -> Result<Copied, BackupError> {
     if !from.exists() {
         return Err(BackupError::Missing(from.to_path_buf()));
     }
+    let in_use = || BackupError::InUse(db.to_path_buf(), lock_path(db));
+    let _lock = crate::store::sqlite::in_use::lock(db, true, false)?.ok_or_else(in_use)?;
     let wal = sibling(db, "wal");
     let shm = sibling(db, "shm");
     if (db.exists() || wal.exists()) && !force {

@@ -82,13 +82,27 @@ pub struct Config {
     pub login_per_min_per_user: u32,
     /// How long a log-in session lasts, in ms (the cookie's `Max-Age` and the stored expiry).
     pub session_ttl_ms: u64,
-    /// Accounts created per client address per hour (also the burst); more get
+    /// Accounts created per client address (an IPv6 client: per sign-up network,
+    /// [`Config::signup_net_v6_prefix`]) per hour (also the burst); more get
     /// `429 signup_rate_limited`; 0 disables the limit. Sign-ups count against
     /// [`Config::login_per_min_per_ip`] too.
     pub signup_per_hour_per_ip: u32,
     /// Games shared (`POST /api/imports`) per client address per hour (also the burst); more get
     /// `429 import_rate_limited`; 0 disables the limit.
     pub imports_per_hour_per_ip: u32,
+    /// The IPv6 prefix length (32..=64) of a client's sign-up network
+    /// ([`crate::accounts::network`]; an IPv4 client's is its /24): the per-address sign-up
+    /// limit ([`Config::signup_per_hour_per_ip`]) counts under it too, and accounts of one such
+    /// network are one network toward the leaderboard and never rate each other.
+    pub signup_net_v6_prefix: u8,
+    /// Rated games one pair of accounts may begin in 24 hours (counted: those finished with
+    /// a rating change, and those being played); a pair's further games that day are played
+    /// unrated (`unrated_reason: "pair_limit"`). 0: no cap.
+    pub rated_games_per_pair_per_day: u32,
+    /// Plies a rated game must reach to change the ratings (at least 2, each side's first
+    /// move): one that ends before, however it ends, is recorded unrated
+    /// (`unrated_reason: "too_short"`).
+    pub rated_min_plies: u32,
     /// Password hashes (Argon2id, 19 MiB each) computed at once, server-wide: the memory and CPU
     /// that log-ins, sign-ups and password changes can take (at least 1; by default half the
     /// cores, 1 or 2).
@@ -103,7 +117,8 @@ pub struct Config {
     /// (against rating farms of accounts made for the purpose; [`crate::accounts::network`]).
     pub leaderboard_min_opponents: u64,
     /// Plies a rated game must have reached to count toward [`Config::leaderboard_min_games`]
-    /// (a shorter one still changes the ratings; it is only not counted for the leaderboard).
+    /// (with a [`Config::rated_min_plies`] below it, a shorter one still changes the ratings; it
+    /// is only not counted for the leaderboard).
     pub leaderboard_min_plies: u64,
     /// Largest rating deviation shown on the leaderboard: by default
     /// [`crown_rating::glicko::PROVISIONAL_DEVIATION`], so provisional ratings are not ranked.
@@ -138,6 +153,16 @@ pub const DEFAULT_SIGNUP_PER_HOUR_PER_IP: u32 = 5;
 
 /// Default of [`Config::imports_per_hour_per_ip`].
 pub const DEFAULT_IMPORTS_PER_HOUR_PER_IP: u32 = 30;
+/// Default of [`Config::signup_net_v6_prefix`]: a /48, the most a provider gives one
+/// subscriber (many give a /56), so that one line's many /64s are one network.
+pub const DEFAULT_SIGNUP_NET_V6_PREFIX: u8 = 48;
+
+/// Default of [`Config::rated_games_per_pair_per_day`].
+pub const DEFAULT_RATED_GAMES_PER_PAIR_PER_DAY: u32 = 10;
+
+/// Default of [`Config::rated_min_plies`]: five moves of each side, as
+/// [`DEFAULT_LEADERBOARD_MIN_PLIES`].
+pub const DEFAULT_RATED_MIN_PLIES: u32 = 10;
 
 /// Most of the default [`Config::password_workers`]: two hashes at once (38 MiB).
 pub const DEFAULT_PASSWORD_WORKERS_MAX: usize = 2;
@@ -192,6 +217,9 @@ impl Default for Config {
             session_ttl_ms: 30 * 24 * 3600 * 1000,
             signup_per_hour_per_ip: DEFAULT_SIGNUP_PER_HOUR_PER_IP,
             imports_per_hour_per_ip: DEFAULT_IMPORTS_PER_HOUR_PER_IP,
+            signup_net_v6_prefix: DEFAULT_SIGNUP_NET_V6_PREFIX,
+            rated_games_per_pair_per_day: DEFAULT_RATED_GAMES_PER_PAIR_PER_DAY,
+            rated_min_plies: DEFAULT_RATED_MIN_PLIES,
             // Half the cores, 1 or 2: hashing never takes every core from the games.
             password_workers: std::thread::available_parallelism()
                 .map_or(1, |n| (n.get() / 2).clamp(1, DEFAULT_PASSWORD_WORKERS_MAX)),

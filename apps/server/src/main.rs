@@ -112,12 +112,26 @@ struct Args {
     /// Log-in attempts and password changes per username per minute (0 = no limit).
     #[arg(long, env = "CROWN_LOGIN_PER_MIN_PER_USER", default_value_t = crown_server::config::DEFAULT_LOGIN_PER_MIN_PER_USER)]
     login_per_min_per_user: u32,
-    /// Accounts created per client address per hour (0 = no limit).
+    /// Accounts created per client address per hour, an IPv6 client counted by its
+    /// --signup-net-v6-prefix network (0 = no limit).
     #[arg(long, env = "CROWN_SIGNUP_PER_HOUR_PER_IP", default_value_t = crown_server::config::DEFAULT_SIGNUP_PER_HOUR_PER_IP)]
     signup_per_hour_per_ip: u32,
     /// Games shared as PDN (`POST /api/imports`) per client address per hour (0 = no limit).
     #[arg(long, env = "CROWN_IMPORTS_PER_HOUR_PER_IP", default_value_t = crown_server::config::DEFAULT_IMPORTS_PER_HOUR_PER_IP)]
     imports_per_hour_per_ip: u32,
+    /// IPv6 prefix length (32..=64) of a sign-up network: the per-address sign-up limit counts
+    /// under it, the leaderboard counts opponents by it, and two accounts of one never rate
+    /// each other (an IPv4 client's is its /24).
+    #[arg(long, env = "CROWN_SIGNUP_NET_V6_PREFIX", default_value_t = crown_server::config::DEFAULT_SIGNUP_NET_V6_PREFIX, value_parser = clap::value_parser!(u8).range(32..=64))]
+    signup_net_v6_prefix: u8,
+    /// Rated games one pair of accounts may begin in 24 hours; further ones are played unrated
+    /// (0 = no cap).
+    #[arg(long, env = "CROWN_RATED_GAMES_PER_PAIR_PER_DAY", default_value_t = crown_server::config::DEFAULT_RATED_GAMES_PER_PAIR_PER_DAY)]
+    rated_games_per_pair_per_day: u32,
+    /// Plies a rated game must reach to change the ratings (at least 2); a shorter one, however
+    /// it ends, is recorded unrated.
+    #[arg(long, env = "CROWN_RATED_MIN_PLIES", default_value_t = crown_server::config::DEFAULT_RATED_MIN_PLIES, value_parser = clap::value_parser!(u32).range(2..=1000))]
+    rated_min_plies: u32,
     /// Password hashes computed at once, server-wide (19 MiB each) [default: half the cores, 1
     /// or 2].
     #[arg(long, env = "CROWN_PASSWORD_WORKERS")]
@@ -128,7 +142,7 @@ struct Args {
     /// Rated games a rating needs to be on the leaderboard.
     #[arg(long, env = "CROWN_LEADERBOARD_MIN_GAMES", default_value_t = crown_server::config::DEFAULT_LEADERBOARD_MIN_GAMES)]
     leaderboard_min_games: u64,
-    /// Different opponents' sign-up networks (IPv4 /24, IPv6 /64; not the player's own) a player
+    /// Different opponents' sign-up networks (IPv4 /24, IPv6 --signup-net-v6-prefix; not the player's own) a player
     /// needs to be on the leaderboard.
     #[arg(long, env = "CROWN_LEADERBOARD_MIN_OPPONENTS", default_value_t = crown_server::config::DEFAULT_LEADERBOARD_MIN_OPPONENTS)]
     leaderboard_min_opponents: u64,
@@ -295,6 +309,9 @@ fn run(args: Args) -> Result<(), String> {
         login_per_min_per_user: args.login_per_min_per_user,
         signup_per_hour_per_ip: args.signup_per_hour_per_ip,
         imports_per_hour_per_ip: args.imports_per_hour_per_ip,
+        signup_net_v6_prefix: args.signup_net_v6_prefix,
+        rated_games_per_pair_per_day: args.rated_games_per_pair_per_day,
+        rated_min_plies: args.rated_min_plies,
         password_queue: args.password_queue,
         leaderboard_min_games: args.leaderboard_min_games,
         leaderboard_min_opponents: args.leaderboard_min_opponents,

@@ -87,7 +87,7 @@ async fn login_from(
         "/api/login",
         json!({"username": name, "password": password}),
     );
-    c.from = Some(ip);
+    c.from = Some(std::net::IpAddr::from(ip));
     c.send(app).await
 }
 
@@ -99,7 +99,7 @@ async fn strangers_failures_do_not_lock_the_owner_out_of_a_known_address() {
         "/api/signup",
         json!({"username": "olivia", "password": "olivia's password"}),
     );
-    c.from = Some(home);
+    c.from = Some(std::net::IpAddr::from(home));
     let (s, _, v) = c.send(&app).await;
     assert_eq!(s, StatusCode::CREATED, "{v}");
     // The next day, from the office: a log-in from there too.
@@ -127,7 +127,7 @@ async fn strangers_failures_do_not_lock_the_owner_out_of_a_known_address() {
         json!({"old_password": "olivia's password", "new_password": "a new password"}),
     );
     c.session = Some(&session);
-    c.from = Some(office);
+    c.from = Some(std::net::IpAddr::from(office));
     let (s, _, v) = c.send(&app).await;
     assert_eq!(s, StatusCode::OK, "{v}");
     // Strangers are still waiting, with the new password too.
@@ -146,7 +146,7 @@ async fn one_address_cannot_farm_a_rating_onto_the_leaderboard() {
             "/api/signup",
             json!({"username": format!("farm{i}"), "password": "farm password"}),
         );
-        c.from = Some(farm);
+        c.from = Some(std::net::IpAddr::from(farm));
         let (s, h, v) = c.send(&app).await;
         match s {
             StatusCode::CREATED => sessions.push(token_of(&h)),
@@ -176,6 +176,36 @@ async fn one_address_cannot_farm_a_rating_onto_the_leaderboard() {
     let (s, l) = get(&app, "/api/leaderboard?variant=american&speed=blitz", None).await;
     assert_eq!(s, StatusCode::OK, "{l}");
     assert_eq!(l["players"], json!([]), "{l}\n{me}");
+}
+
+#[tokio::test]
+async fn sign_ups_are_limited_per_ipv6_slash_48_not_per_slash_64() {
+    let app = server().start().await;
+    let sign_up_at = |name: String, ip: std::net::IpAddr| {
+        let mut c = post(
+            "/api/signup",
+            json!({"username": name, "password": "farm password"}),
+        );
+        c.from = Some(ip);
+        c
+    };
+    // Six /64s of one /48 (one home line, which may use any of its /64s): five accounts an
+    // hour (the default limit), then the line waits.
+    for i in 0..6u16 {
+        let ip = std::net::IpAddr::from([0x2001, 0xdb8, 9, i, 0, 0, 0, 1]);
+        let (s, h, v) = sign_up_at(format!("line{i}"), ip).send(&app).await;
+        if i < 5 {
+            assert_eq!(s, StatusCode::CREATED, "{i}: {v}");
+        } else {
+            assert_eq!(s, StatusCode::TOO_MANY_REQUESTS, "{v}");
+            assert_eq!(v["error"]["code"], "signup_rate_limited", "{v}");
+            assert!(h.contains_key(header::RETRY_AFTER));
+        }
+    }
+    // Another /48 is another client.
+    let other = std::net::IpAddr::from([0x2001, 0xdb8, 10, 0, 0, 0, 0, 1]);
+    let (s, _, v) = sign_up_at("neighbour".into(), other).send(&app).await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
 }
 
 /// `POST uri` with the session cookie `session`, `origins` as `Origin` headers, no body.

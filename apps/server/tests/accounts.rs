@@ -216,7 +216,7 @@ async fn log_in_is_rate_limited_per_address() {
             "/api/login",
             json!({"username": name, "password": "guess guess"}),
         );
-        c.from = Some(from);
+        c.from = Some(std::net::IpAddr::from(from));
         c
     };
     let here = [10, 0, 0, 1];
@@ -235,7 +235,7 @@ async fn log_in_is_rate_limited_per_address() {
         "/api/signup",
         json!({"username": "frank", "password": "12345678"}),
     );
-    c.from = Some(here);
+    c.from = Some(std::net::IpAddr::from(here));
     assert_eq!(c.send(&app).await.0, StatusCode::TOO_MANY_REQUESTS);
     let (s, _, _) = attempt([10, 0, 0, 2], "u4").send(&app).await;
     assert_eq!(s, StatusCode::UNAUTHORIZED);
@@ -257,7 +257,7 @@ async fn log_in_is_rate_limited_per_username_from_any_address() {
             "/api/login",
             json!({"username": name, "password": "wrong guess"}),
         );
-        c.from = Some([10, 0, 1, i as u8]);
+        c.from = Some(std::net::IpAddr::from([10, 0, 1, i as u8]));
         assert_eq!(c.send(&app).await.0, StatusCode::UNAUTHORIZED);
     }
     // Even the right password waits now, from a new address.
@@ -265,7 +265,7 @@ async fn log_in_is_rate_limited_per_username_from_any_address() {
         "/api/login",
         json!({"username": "grace", "password": "grace's password"}),
     );
-    c.from = Some([10, 0, 1, 9]);
+    c.from = Some(std::net::IpAddr::from([10, 0, 1, 9]));
     let (s, h, v) = c.send(&app).await;
     assert_eq!(s, StatusCode::TOO_MANY_REQUESTS, "{v}");
     assert_eq!(v["error"]["code"], "login_rate_limited");
@@ -275,7 +275,7 @@ async fn log_in_is_rate_limited_per_username_from_any_address() {
         "/api/login",
         json!({"username": "heidi", "password": "wrong guess"}),
     );
-    c.from = Some([10, 0, 1, 9]);
+    c.from = Some(std::net::IpAddr::from([10, 0, 1, 9]));
     assert_eq!(c.send(&app).await.0, StatusCode::UNAUTHORIZED);
 }
 

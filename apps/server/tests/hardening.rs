@@ -323,6 +323,17 @@ async fn post_json(to: SocketAddr, path: &str, headers: &str, body: Option<Value
     (status, serde_json::from_str(&text).unwrap_or(Value::Null))
 }
 
+/// A new American game on the server at `to`, created and joined by guests: its id, the
+/// creation's answer and the join's.
+async fn two_seat_game(to: SocketAddr) -> (String, Value, Value) {
+    let (s, created) = post_json(to, "/api/games", "", Some(json!({"variant": "american"}))).await;
+    assert_eq!(s, 201, "{created}");
+    let id = created["id"].as_str().unwrap().to_string();
+    let (s, joined) = post_json(to, &format!("/api/games/{id}/join"), "", None).await;
+    assert_eq!(s, 200, "{joined}");
+    (id, created, joined)
+}
+
 /// Read `ws` until a `state` message whose event is `event` (its game view), within 10 s.
 async fn next_event(ws: &mut Ws, event: &str) -> Value {
     use futures_util::StreamExt;
@@ -352,17 +363,7 @@ async fn spectators_filling_a_game_never_keep_its_players_from_their_sockets() {
         c.max_ws_per_game = 4;
     }))
     .await;
-    let (s, created) = post_json(
-        srv.addr,
-        "/api/games",
-        "",
-        Some(json!({"variant": "american"})),
-    )
-    .await;
-    assert_eq!(s, 201, "{created}");
-    let id = created["id"].as_str().unwrap().to_string();
-    let (s, joined) = post_json(srv.addr, &format!("/api/games/{id}/join"), "", None).await;
-    assert_eq!(s, 200, "{joined}");
+    let (id, created, joined) = two_seat_game(srv.addr).await;
     let tokens = [
         created["token"].as_str().unwrap(),
         joined["token"].as_str().unwrap(),
@@ -413,6 +414,91 @@ async fn spectators_filling_a_game_never_keep_its_players_from_their_sockets() {
         "sockets of one seat"
     );
     drop((spectators, players, more));
+    srv.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_seats_silent_sockets_are_dropped_and_free_their_places() {
+    // Pings every 100 ms: a socket that answers none is dropped at the third tick.
+    let srv = start(quick().with(|c| c.ws_ping_ms = 100)).await;
+    let (id, created, _) = two_seat_game(srv.addr).await;
+    let token = created["token"].as_str().unwrap();
+    // The seat's sockets, never read, so never answering a ping (tungstenite answers a ping
+    // only while it reads): a phone gone silently, four times over.
+    let mut silent = Vec::new();
+    for _ in 0..crown_server::routes::ws::MAX_WS_PER_SEAT {
+        silent.push(
+            ws_from([127, 0, 0, 1], srv.addr, &id, Some(token))
+                .await
+                .unwrap(),
+        );
+    }
+    // At once, a fifth is refused...
+    assert_eq!(
+        ws_from([127, 0, 0, 1], srv.addr, &id, Some(token))
+            .await
+            .err(),
+        Some(429)
+    );
+    // ...and once the silent ones are dropped (two pings unanswered), it is let in, within a
+    // bound far above the ~300 ms the rule takes.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    let mut fresh = loop {
+        match ws_from([127, 0, 0, 1], srv.addr, &id, Some(token)).await {
+            Ok(ws) => break ws,
+            Err(code) => assert_eq!(code, 429),
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the silent sockets kept their places"
+        );
+        tokio::task::yield_now().await;
+        // Wait for the next ping round rather than spinning.
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    // Each silent socket was ended by the server: reading it reaches a close frame (1001) or
+    // the end of the stream.
+    for ws in &mut silent {
+        use futures_util::StreamExt;
+        use tokio_tungstenite::tungstenite::Message;
+        let ended = tokio::time::timeout(Duration::from_secs(20), async {
+            loop {
+                match ws.next().await {
+                    Some(Ok(Message::Close(f))) => return f.map(|f| u16::from(f.code)),
+                    Some(Ok(_)) => {}
+                    Some(Err(_)) | None => return None,
+                }
+            }
+        })
+        .await;
+        assert!(matches!(ended, Ok(None | Some(1001))), "{ended:?}");
+    }
+    // A socket that reads (and so answers the pings) stays open: it answers five pings, more
+    // than the two a silent one may leave, and then gets the next move.
+    {
+        use futures_util::StreamExt;
+        use tokio_tungstenite::tungstenite::Message;
+        let mut pings = 0;
+        while pings < 5 {
+            match tokio::time::timeout(Duration::from_secs(10), fresh.next()).await {
+                Ok(Some(Ok(Message::Ping(_)))) => pings += 1,
+                Ok(Some(Ok(_))) => {}
+                other => panic!("the answering socket ended: {other:?}"),
+            }
+        }
+    }
+    let mv = created["game"]["legal_moves"][0]["text"].as_str().unwrap();
+    let (s, moved) = post_json(
+        srv.addr,
+        &format!("/api/games/{id}/moves"),
+        &format!("Authorization: Bearer {token}\r\n"),
+        Some(json!({"move": mv, "ply": 0})),
+    )
+    .await;
+    assert_eq!(s, 200, "{moved}");
+    let game = next_event(&mut fresh, "move").await;
+    assert_eq!(game["moves"].as_array().map(Vec::len), Some(1), "{game}");
+    drop((silent, fresh));
     srv.stop().await;
 }
 

@@ -210,9 +210,10 @@ fn sample(text: &str, name: &str, labels: &[(&str, &str)]) -> Option<f64> {
 }
 
 #[tokio::test]
-async fn ipv6_clients_of_one_slash_64_share_a_limit_and_another_slash_64_has_its_own() {
-    // A home line gets a whole /64 and can pick any address in it: the sign-up limit (2 an hour
-    // here) is counted per /64, whether the client is the peer or named by a trusted proxy.
+async fn ipv6_clients_of_one_slash_48_share_the_sign_up_limit_and_another_slash_48_has_its_own() {
+    // A home line gets a /56 or a /48 and can pick any address in it: the sign-up limit (2 an
+    // hour here) is counted per sign-up network (/48 by default), whether the client is the
+    // peer or named by a trusted proxy.
     let app = server()
         .with(|c| {
             c.trusted_proxies = vec!["::1/128".parse().unwrap()];
@@ -244,20 +245,22 @@ async fn ipv6_clients_of_one_slash_64_share_a_limit_and_another_slash_64_has_its
         assert_eq!(s, StatusCode::TOO_MANY_REQUESTS, "{b}");
         assert!(b.contains("signup_rate_limited"), "{b}");
     };
-    // Behind the proxy: 2001:db8::1 and 2001:db8::2 use up the limit of 2001:db8::/64...
+    // Behind the proxy: 2001:db8::1 and 2001:db8::2 use up the limit of 2001:db8::/48...
     for xff in ["2001:db8::1", "2001:db8::2"] {
         let (s, b) = sign_up("::1", Some(xff)).await;
         assert_eq!(s, StatusCode::CREATED, "{xff}: {b}");
     }
-    // ...so a third address of that /64 is refused, as is one connecting directly...
+    // ...so a third address of that /48 is refused, in another of its /64s too, as is one
+    // connecting directly...
     refused(sign_up("::1", Some("2001:db8::ffff:1")).await);
-    refused(sign_up("2001:db8::3", None).await);
-    // ...while another /64 has its own limit.
+    refused(sign_up("::1", Some("2001:db8:0:1::1")).await);
+    refused(sign_up("2001:db8:0:ff::3", None).await);
+    // ...while another /48 has its own limit.
     for _ in 0..2 {
-        let (s, b) = sign_up("::1", Some("2001:db8:0:1::1")).await;
+        let (s, b) = sign_up("::1", Some("2001:db8:1::1")).await;
         assert_eq!(s, StatusCode::CREATED, "{b}");
     }
-    refused(sign_up("2001:db8:0:1::2", None).await);
+    refused(sign_up("2001:db8:1:1::2", None).await);
     // An IPv4-mapped address is its IPv4 address: one limit for both spellings.
     for from in ["192.0.2.9", "::ffff:192.0.2.9"] {
         let (s, b) = sign_up(from, None).await;
@@ -711,4 +714,67 @@ async fn a_backup_taken_while_games_are_played_restores_every_move_acknowledged_
     }
     let _ = back.kill();
     let _ = back.wait();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_restore_onto_a_store_a_running_server_uses_is_refused() {
+    /// The server process, killed when dropped (also when an assertion fails).
+    struct Killed(std::process::Child);
+    impl Drop for Killed {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("crown.db");
+    let (live, base) = common::spawn_server(&[
+        "--port".as_ref(),
+        "0".as_ref(),
+        "--no-egdb".as_ref(),
+        "--db".as_ref(),
+        db.as_os_str(),
+    ]);
+    let live = Killed(live);
+    let http = reqwest::Client::new();
+    let (id, _) = two_player_game(&http, &base).await;
+    let out = dir.path().join("backup.db");
+    let backup: [&std::ffi::OsStr; 5] = [
+        "backup".as_ref(),
+        "--db".as_ref(),
+        db.as_os_str(),
+        "--out".as_ref(),
+        out.as_os_str(),
+    ];
+    let (ok, text) = tokio::task::block_in_place(|| run_cli(&backup));
+    assert!(ok, "{text}");
+    // With --force, onto the store the server is writing: refused, naming the store and why.
+    let restore: [&std::ffi::OsStr; 6] = [
+        "restore".as_ref(),
+        "--from".as_ref(),
+        out.as_os_str(),
+        "--db".as_ref(),
+        db.as_os_str(),
+        "--force".as_ref(),
+    ];
+    let (ok, text) = tokio::task::block_in_place(|| run_cli(&restore));
+    assert!(!ok, "{text}");
+    assert!(
+        text.contains("in use by a running crown-server") && text.contains("crown.db"),
+        "{text}"
+    );
+    // The server goes on with its store.
+    let view: Value = http
+        .get(format!("{base}/api/games/{id}"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(view["id"], id.as_str(), "{view}");
+    // Stopped, the store is restored.
+    drop(live);
+    let (ok, text) = tokio::task::block_in_place(|| run_cli(&restore));
+    assert!(ok, "{text}");
 }

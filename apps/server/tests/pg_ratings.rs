@@ -9,7 +9,8 @@ use axum::http::StatusCode;
 use common::accounts::sign_up;
 use common::pg::{store, Pg};
 use common::ratings::{
-    act, blitz_rating, farm, game, get, get_text, leaderboard_names, new_players_game,
+    act, blitz_rating, farm, game, get, get_text, leaderboard_names, new_players_game, played_game,
+    sign_up_from,
 };
 use common::server;
 use serde_json::json;
@@ -121,12 +122,62 @@ async fn a_farm_from_one_address_is_not_listed_and_five_networks_are() {
         10,
     )
     .await;
-    for name in [&farmed, &fair] {
-        let (_, deviation, games) = blitz_rating(&app, name).await.unwrap();
-        assert!(
-            games == 40 && deviation <= 110,
-            "{name}: {deviation} {games}"
-        );
-    }
+    // The farm's games were between accounts of one sign-up network: none was rated.
+    assert_eq!(blitz_rating(&app, &farmed).await, None);
+    let (_, deviation, games) = blitz_rating(&app, &fair).await.unwrap();
+    assert!(games == 40 && deviation <= 110, "{deviation} {games}");
     assert_eq!(leaderboard_names(&app).await, [fair]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_network_and_a_pair_beyond_its_games_of_the_day_play_unrated() {
+    let Some(pg) = Pg::start_or_skip_async().await else {
+        return;
+    };
+    let app = server()
+        .with(|c| c.rated_games_per_pair_per_day = 2)
+        .store(store(&pg.url()).await)
+        .start()
+        .await;
+    let ann = sign_up_from(&app, "ann", [203, 0, 113, 7]).await;
+    let bob = sign_up_from(&app, "bob", [203, 0, 113, 8]).await;
+    let cat = sign_up_from(&app, "cat", [198, 51, 100, 9]).await;
+    let view = |id: String| {
+        let app = &app;
+        async move { get(app, &format!("/api/games/{id}"), None).await.1 }
+    };
+    // One /24: unrated from the join on.
+    let g = played_game(&app, &ann, &bob, 10).await;
+    let v = view(g.id.clone()).await;
+    assert_eq!(
+        (v["rated"].clone(), v["unrated_reason"].clone()),
+        (json!(false), json!("same_network"))
+    );
+    assert_eq!(act(&app, &g.id, "resign", &g.white).await.0, StatusCode::OK);
+    assert_eq!(blitz_rating(&app, "ann").await, None);
+    // Two networks: one finished and one being played use up the pair's two of the day.
+    let g = played_game(&app, &ann, &cat, 10).await;
+    assert_eq!(act(&app, &g.id, "resign", &g.white).await.0, StatusCode::OK);
+    let playing = played_game(&app, &cat, &ann, 10).await;
+    assert_eq!(view(playing.id.clone()).await["rated"], true);
+    let g = played_game(&app, &ann, &cat, 10).await;
+    let v = view(g.id.clone()).await;
+    assert_eq!(
+        (v["rated"].clone(), v["unrated_reason"].clone()),
+        (json!(false), json!("pair_limit"))
+    );
+    assert_eq!(act(&app, &g.id, "resign", &g.white).await.0, StatusCode::OK);
+    assert_eq!(
+        act(&app, &playing.id, "resign", &playing.white).await.0,
+        StatusCode::OK
+    );
+    assert_eq!(blitz_rating(&app, "ann").await.map(|r| r.2), Some(2));
+    // Ended before ten plies: too short.
+    let short = played_game(&app, &bob, &cat, 4).await;
+    assert_eq!(
+        act(&app, &short.id, "resign", &short.white).await.0,
+        StatusCode::OK
+    );
+    assert_eq!(view(short.id.clone()).await["unrated_reason"], "too_short");
+    app.shutdown();
 }

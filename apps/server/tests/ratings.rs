@@ -121,13 +121,7 @@ async fn a_rated_games_rematch_stays_rated_and_linked_to_both_accounts() {
         black: theirs["token"].as_str().unwrap().to_string(),
         white: mine["token"].as_str().unwrap().to_string(),
     };
-    for (mv, token) in [("11-15", &r.black), ("23-19", &r.white)] {
-        let uri = format!("/api/games/{}/moves", r.id);
-        let mut c = call(axum::http::Method::POST, &uri, None, Some(token));
-        c.body = Some(json!({ "move": mv }));
-        let (s, _, v) = c.send(&app).await;
-        assert_eq!(s, StatusCode::OK, "{mv}: {v}");
-    }
+    common::ratings::play_plies(&app, &r, common::ratings::GAME_PLIES).await;
     assert_eq!(act(&app, &r.id, "resign", &r.white).await.0, StatusCode::OK);
     assert_eq!(blitz_rating(&app, "alice").await.unwrap().2, 2);
     assert_eq!(blitz_rating(&app, "bob").await.unwrap().2, 2);

@@ -58,6 +58,9 @@ pub struct Accounts {
     by_ip: RateLimiter,
     by_user: RateLimiter<String>,
     signups: RateLimiter,
+    /// [`Config::signup_net_v6_prefix`]: the sign-up network's IPv6 prefix length, under which
+    /// [`Accounts::signups`] counts too.
+    v6_prefix: u8,
     /// (username key, address) pairs that logged in (or signed up): exempt from the
     /// per-username bucket of that username. In memory, per instance, at most
     /// [`KNOWN_PLACES_MAX`].
@@ -89,6 +92,7 @@ impl Accounts {
                 f64::from(config.signup_per_hour_per_ip) / 3600.0,
                 config.signup_per_hour_per_ip,
             ),
+            v6_prefix: config.signup_net_v6_prefix,
             known: Mutex::new(HashSet::new()),
             pool: hashing::HashPool::new(config.password_workers, config.password_queue),
             checks: Arc::new(AtomicU64::new(0)),
@@ -352,7 +356,10 @@ impl Accounts {
         self.take_attempt(ip, None)?;
         check_username(name)?;
         check_password(password)?;
-        self.signups.check(ip).map_err(signup_limited)?;
+        // Counted per sign-up network (an IPv6 client by its /48, not its /64: one line's /64s
+        // are one client's), as the leaderboard and the rating rules see it.
+        let net = ip.map(|ip| network::network_key(ip, self.v6_prefix));
+        self.signups.check(net).map_err(signup_limited)?;
         let password_hash = self.hash(password).await?;
         let user = UserRecord {
             id: random_hex(8)?,
@@ -360,7 +367,7 @@ impl Accounts {
             name_key: name_key(name),
             password_hash,
             created_ms: now_ms(),
-            signup_net: network::signup_network(ip),
+            signup_net: network::signup_network(ip, self.v6_prefix),
         };
         let u = user.clone();
         if !self.with_store(move |st| st.create_user(&u)).await? {

@@ -316,13 +316,21 @@ impl NewGame {
 
 impl SeatedGame {
     /// The game `id` in memory, the creator seated with `token` at `now` (ms since the epoch);
-    /// an unstarted game aborts after `abort_after_ms` (see [`crate::config::Config`]).
-    pub fn into_live(self, id: String, token: String, now: u64, abort_after_ms: u64) -> Live {
+    /// an unstarted game aborts after `config`'s `abort_after_ms`, and a rated one changes the
+    /// ratings from its `rated_min_plies` (see [`crate::config::Config`]).
+    pub fn into_live(
+        self,
+        id: String,
+        token: String,
+        now: u64,
+        config: &crate::config::Config,
+    ) -> Live {
         let g = self.game;
         let mut live = Live::create(id, g.start, g.color, token, g.other, g.time_control, now);
         live.rec.meta.public = g.public;
-        live.rec.meta.abort_after_ms = abort_after_ms;
+        live.rec.meta.abort_after_ms = config.abort_after_ms;
         live.rec.meta.rated = g.rated;
+        live.rec.meta.rated_min_plies = config.rated_min_plies;
         live.rec.meta.accounts.set(g.color, self.account);
         if let Some(name) = g.name {
             live.rec.meta.names.set(g.color, Some(name));

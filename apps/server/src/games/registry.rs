@@ -22,7 +22,7 @@ struct Push<'a> {
 
 /// The expected `(black, white)` account ids of a rated game being joined and their pre-game
 /// ratings ([`Games::pregame_ratings`]).
-type PregameRatings = Option<((Option<String>, Option<String>), crate::store::GameRatings)>;
+type PregameRatings = Option<((Option<String>, Option<String>), crate::ratings::Pregame)>;
 
 /// Times a change is re-validated against a reloaded game after a version conflict before the
 /// request is answered `409 version_conflict`.
@@ -220,7 +220,12 @@ impl Games {
                     let a = &live.rec.meta.accounts;
                     let id = |s: Option<&crate::store::SeatAccount>| s.map(|s| s.user_id.clone());
                     if live.rec.meta.rated && (id(a.black.as_ref()), id(a.white.as_ref())) == *ids {
-                        live.rec.meta.ratings = Some(*r);
+                        match r {
+                            crate::ratings::Pregame::Rated(r) => live.rec.meta.ratings = Some(*r),
+                            crate::ratings::Pregame::Unrated(why) => {
+                                live.rec.meta.unrated = Some((*why).to_string());
+                            }
+                        }
                     }
                 }
                 Ok(color)

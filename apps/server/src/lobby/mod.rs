@@ -313,6 +313,7 @@ pub async fn rematch(
             // A human opponent's seat is theirs: only their rematch request takes it.
             next.rec.meta.reserved = reserved;
             next.rec.meta.abort_after_ms = games.config.abort_after_ms;
+            next.rec.meta.rated_min_plies = games.config.rated_min_plies;
             Ok((next, token))
         };
         // The caller's account in the finished game, which the seat they take keeps.

@@ -344,14 +344,33 @@ pub fn archived(p: &PlayerGame, live: &Live) -> ArchivedGame {
 pub struct Ratings {
     store: Arc<dyn Store>,
     established: Established,
+    per_pair_per_day: u32,
 }
+
+/// What a rated game about to begin between two accounts gets ([`Ratings::pregame`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Pregame {
+    /// It is rated: the players' ratings before it.
+    Rated(GameRatings),
+    /// It is played unrated, for this reason (`GameMeta::unrated`): `same_network` or
+    /// `pair_limit`.
+    Unrated(&'static str),
+}
+
+/// The window of [`crate::config::Config::rated_games_per_pair_per_day`]: 24 hours, in ms.
+const PAIR_WINDOW_MS: u64 = 24 * 3600 * 1000;
 
 impl Ratings {
     /// The ratings of `store`; the leaderboard shows the ratings `established` enough
     /// ([`crate::config::Config::leaderboard_min_games`], `leaderboard_min_opponents`,
-    /// `leaderboard_max_deviation`).
-    pub fn new(store: Arc<dyn Store>, established: Established) -> Ratings {
-        Ratings { store, established }
+    /// `leaderboard_max_deviation`), and one pair of accounts begins at most `per_pair_per_day`
+    /// rated games a day (0: no cap; [`crate::config::Config::rated_games_per_pair_per_day`]).
+    pub fn new(store: Arc<dyn Store>, established: Established, per_pair_per_day: u32) -> Ratings {
+        Ratings {
+            store,
+            established,
+            per_pair_per_day,
+        }
     }
 
     /// Run `f` on the store's ratings on a blocking thread.
@@ -385,9 +404,34 @@ impl Ratings {
             .collect())
     }
 
+    /// Whether a rated game between the accounts `b` and `w` is rated, decided when its second
+    /// seat is taken: not between two accounts of one sign-up network (`same_network`), nor
+    /// beyond the pair's rated games of the last 24 hours (`pair_limit`); `None` when it is
+    /// rated.
+    ///
+    /// # Errors
+    /// `accounts_unavailable`, `storage`.
+    async fn unrated_reason(&self, b: &str, w: &str) -> Result<Option<&'static str>, Error> {
+        let (b, w) = (b.to_string(), w.to_string());
+        let since = crate::games::live::now_ms().saturating_sub(PAIR_WINDOW_MS);
+        let pair = self
+            .with_ratings(move |s| s.pair_history(&b, &w, since))
+            .await?;
+        let cap = u64::from(self.per_pair_per_day);
+        Ok(if pair.same_network {
+            Some("same_network")
+        } else if cap > 0 && pair.recent_rated >= cap {
+            Some("pair_limit")
+        } else {
+            None
+        })
+    }
+
     /// The pre-game ratings a rated game shows while it is played, taken when its second seat is
     /// taken: `users` are the seats' accounts (`(black, white)`), read for the game's variant and
-    /// `tc`'s speed. `None` unless the game is rated, timed and both accounts are known.
+    /// `tc`'s speed; or the reason it is played unrated ([`Pregame::Unrated`]: the accounts
+    /// signed up from one network, or the pair's rated games of the day are used up). `None`
+    /// unless the game is timed and both accounts are known.
     ///
     /// # Errors
     /// `accounts_unavailable`, `storage`.
@@ -396,10 +440,13 @@ impl Ratings {
         variant: &str,
         tc: Option<TimeControl>,
         users: (Option<&SeatAccount>, Option<&SeatAccount>),
-    ) -> Result<Option<GameRatings>, Error> {
+    ) -> Result<Option<Pregame>, Error> {
         let (Some(tc), (Some(b), Some(w))) = (tc, users) else {
             return Ok(None);
         };
+        if let Some(reason) = self.unrated_reason(&b.user_id, &w.user_id).await? {
+            return Ok(Some(Pregame::Unrated(reason)));
+        }
         let speed = Speed::of(tc).name().to_string();
         let key = |a: &SeatAccount| (a.user_id.clone(), variant.to_string(), speed.clone());
         let r = self.current(vec![key(b), key(w)]).await?;
@@ -407,10 +454,10 @@ impl Ratings {
             before,
             after: None,
         };
-        Ok(Some(GameRatings {
+        Ok(Some(Pregame::Rated(GameRatings {
             black: seat(r[0]),
             white: seat(r[1]),
-        }))
+        })))
     }
 
     /// The leaderboard of `variant` and `speed`: every account whose rating of them is

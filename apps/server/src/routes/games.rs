@@ -153,12 +153,7 @@ async fn create_game(
     let id = random_hex(8)?;
     let token = random_hex(32)?;
     let (color, warnings) = (seated.game.color, seated.game.warnings.clone());
-    let live = seated.into_live(
-        id.clone(),
-        token.clone(),
-        now_ms(),
-        app.config.abort_after_ms,
-    );
+    let live = seated.into_live(id.clone(), token.clone(), now_ms(), &app.config);
     let h = app.games().insert(live, client).await?;
     let game = h.live.lock().await.view(now_ms(), Some(color));
     Ok((

@@ -48,6 +48,12 @@ const CLOSE_WAIT: Duration = Duration::from_secs(5);
 /// this bounds them instead.
 pub const MAX_WS_PER_SEAT: usize = 4;
 
+/// Pings a socket may leave unanswered: at the next ping after this many without a word from
+/// the client (a pong or any message), the socket is dropped, so that a client gone silently
+/// (a phone that lost its network) frees its place of [`MAX_WS_PER_SEAT`], of the game's
+/// spectators and of its address within about three `ws_ping_ms` (60 s by default).
+pub const MAX_UNANSWERED_PINGS: u32 = 2;
+
 /// One counted WebSocket of a client address and of a game (a spectator's place, or a place of
 /// the seat `seat`); dropping it frees both places.
 struct WsSlot {
@@ -156,6 +162,7 @@ async fn ws_session(app: App, h: Arc<GameHandle>, you: Option<Color>, mut socket
     let rate = f64::from(app.config.ws_msgs_per_sec);
     let burst = f64::from(app.config.ws_msg_burst.max(1));
     let (mut tokens, mut at) = (burst, tokio::time::Instant::now());
+    let mut unanswered = 0u32;
     loop {
         tokio::select! {
             msg = rx.recv() => match msg {
@@ -192,6 +199,8 @@ async fn ws_session(app: App, h: Arc<GameHandle>, you: Option<Color>, mut socket
                     }
                     Some(Ok(m)) => m,
                 };
+                // Any message shows the client is there, the pong to our ping first of all.
+                unanswered = 0;
                 let len = match &msg {
                     Message::Text(t) => t.len(),
                     Message::Binary(b) | Message::Ping(b) | Message::Pong(b) => b.len(),
@@ -223,9 +232,22 @@ async fn ws_session(app: App, h: Arc<GameHandle>, you: Option<Color>, mut socket
                 }
             },
             _ = ping.tick() => {
+                if unanswered >= MAX_UNANSWERED_PINGS {
+                    tracing::debug!(game = %h.id, "websocket dropped: pings unanswered");
+                    // A close frame for a client that is only slow, without waiting for its
+                    // answer (a gone client sends none) nor on a full send buffer.
+                    let frame = axum::extract::ws::CloseFrame {
+                        code: 1001,
+                        reason: "no answer to pings".into(),
+                    };
+                    let send = socket.send(Message::Close(Some(frame)));
+                    let _ = tokio::time::timeout(Duration::from_secs(1), send).await;
+                    return;
+                }
                 if socket.send(Message::Ping(Vec::new().into())).await.is_err() {
                     return;
                 }
+                unanswered += 1;
             }
             _ = shutdown.changed() => {
                 let _ = socket.send(Message::Close(Some(axum::extract::ws::CloseFrame {

@@ -61,6 +61,8 @@ impl GameRecordBuilder {
                     reserved: false,
                     abort_after_ms: 0,
                     rated: false,
+                    unrated: None,
+                    rated_min_plies: 0,
                     accounts: Default::default(),
                     ratings: None,
                     counts: Vec::new(),

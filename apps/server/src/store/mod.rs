@@ -52,7 +52,7 @@ pub use chat::ChatStore;
 pub use imports::{ImportRecord, ImportStore};
 pub use leases::{LeaseStore, Leases};
 pub use puzzles::{PuzzleRecord, PuzzleStore};
-pub use ratings::{Established, GameFilter, PlayerGame, RatingRecord, RatingStore};
+pub use ratings::{Established, GameFilter, PairHistory, PlayerGame, RatingRecord, RatingStore};
 pub use record::*;
 pub use sqlite::{Durability, SqliteStore, WriterStats};
 pub use tournaments::{TournamentRecord, TournamentStore};

@@ -83,6 +83,37 @@ pub struct GameFilter {
     pub limit: usize,
 }
 
+/// Two accounts as [`RatingStore::pair_history`] sees them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PairHistory {
+    /// Both accounts have a recorded sign-up network and it is the same one.
+    pub same_network: bool,
+    /// Rated games between them that changed the ratings and ended since the instant asked
+    /// for, plus their rated games being played (open or ongoing, not made unrated).
+    pub recent_rated: u64,
+}
+
+/// The SQL (parameters `{a}`, `{b}`, `{since}`) of [`PairHistory`] as one row of two integers:
+/// `json_rated`, `json_unrated`, `json_black` and `json_white` are the dialect's expressions of
+/// the game meta's `rated` being true, `unrated` being absent and the seats' account ids.
+pub(crate) fn pair_history_sql(
+    [a, b, since]: [&str; 3],
+    [json_rated, json_unrated, json_black, json_white]: [&str; 4],
+) -> String {
+    format!(
+        "SELECT (SELECT COUNT(*) FROM users x JOIN users y ON y.signup_net = x.signup_net
+                 WHERE x.id = {a} AND y.id = {b}),
+                (SELECT COUNT(*) FROM player_games p
+                 JOIN player_games o ON o.game_id = p.game_id AND o.color <> p.color
+                 WHERE p.user_id = {a} AND o.user_id = {b} AND p.rated <> 0
+                   AND p.rating_after IS NOT NULL AND p.ended_ms >= {since})
+              + (SELECT COUNT(*) FROM games
+                 WHERE status IN ('open', 'ongoing') AND {json_rated} AND {json_unrated}
+                   AND (({json_black} = {a} AND {json_white} = {b})
+                        OR ({json_black} = {b} AND {json_white} = {a})))"
+    )
+}
+
 /// Games and outcomes of one account: `(rated, outcome, count)` per group.
 pub type OutcomeCounts = Vec<(bool, String, u64)>;
 
@@ -179,6 +210,14 @@ pub trait RatingStore: Send + Sync {
     /// As [`RatingStore::ratings_of`].
     fn rating_history(&self, user_id: &str) -> Result<Vec<PlayerGame>, StoreError>;
 
+    /// What the rating rules need to know of two accounts `a` and `b` about to begin a rated
+    /// game ([`PairHistory`]): whether they signed up from one network, and how many rated games
+    /// between them began since `since_ms`.
+    ///
+    /// # Errors
+    /// As [`RatingStore::ratings_of`].
+    fn pair_history(&self, a: &str, b: &str, since_ms: u64) -> Result<PairHistory, StoreError>;
+
     /// The count of finished games of account `user_id` by rated and outcome.
     ///
     /// # Errors
@@ -235,15 +274,46 @@ pub(super) fn finish_of(rec: &GameRecord) -> Option<Vec<PlayerGame>> {
 
 /// The fewest plies a rated game must have reached to be rated: each side's first move. A rated
 /// game resigned or drawn before both sides moved (which would let two accounts trade rating
-/// points without playing) is recorded in the archive, unrated, as lichess does.
+/// points without playing) is recorded in the archive, unrated, as lichess does. The server's
+/// `--rated-min-plies` (stored in each game's [`super::GameMeta::rated_min_plies`]) may ask for
+/// more, never less.
 pub const RATED_MIN_PLIES: usize = 2;
 
+/// The plies the rated game of `meta` must reach to change the ratings.
+pub fn min_plies_of(meta: &super::GameMeta) -> usize {
+    RATED_MIN_PLIES.max(meta.rated_min_plies as usize)
+}
+
+/// Why a game created rated (`meta.rated`) is not rated (docs/api.md, "Ratings"):
+/// [`super::GameMeta::unrated`] as decided when its second seat was taken (`same_network`,
+/// `pair_limit`), or `too_short` once it is over (`status`) with fewer than [`min_plies_of`]
+/// `plies`. `None` for a rated game that is (or, while it goes on, may be) rated, and for a
+/// casual game (never rated: no reason needed).
+pub fn unrated_reason<'a>(
+    meta: &'a super::GameMeta,
+    status: &str,
+    plies: usize,
+) -> Option<&'a str> {
+    if !meta.rated {
+        return None;
+    }
+    if let Some(r) = meta.unrated.as_deref() {
+        return Some(r);
+    }
+    (super::is_over(status) && plies < min_plies_of(meta)).then_some("too_short")
+}
+
+/// Whether the game of `meta` is rated: created rated with no [`unrated_reason`].
+pub fn is_rated(meta: &super::GameMeta, status: &str, plies: usize) -> bool {
+    meta.rated && unrated_reason(meta, status, plies).is_none()
+}
+
 /// The rating keys (`(user_id, variant, speed)` of black, of white) of a rated game between two
-/// accounts with a clock in which both sides moved ([`RATED_MIN_PLIES`]); `None` for a casual
-/// game or one ended before that.
+/// accounts with a clock that reached [`min_plies_of`] plies and was not made unrated when it
+/// began ([`unrated_reason`]); `None` for a casual game or any other.
 pub(super) fn rated_pair(rec: &GameRecord) -> Option<[(String, String, String); 2]> {
     let meta = &rec.meta;
-    if !meta.rated || rec.moves.len() < RATED_MIN_PLIES {
+    if !meta.rated || meta.unrated.is_some() || rec.moves.len() < min_plies_of(meta) {
         return None;
     }
     let speed = Speed::of(meta.time_control?).name().to_string();

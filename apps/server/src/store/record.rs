@@ -204,6 +204,17 @@ pub struct GameMeta {
     /// field existed: casual.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub rated: bool,
+    /// Why a game created rated is played unrated, decided when its second seat was taken
+    /// (docs/api.md, "Ratings"): `"same_network"` (both accounts signed up from one network)
+    /// or `"pair_limit"` (the pair's rated games of the last 24 hours reached
+    /// `Config::rated_games_per_pair_per_day`). Absent: no such reason (and in casual games).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unrated: Option<String>,
+    /// The plies a rated game must reach to change the ratings (`Config::rated_min_plies`, set
+    /// when the game is created); 0 (and games stored before this field existed): each side's
+    /// first move ([`crate::store::ratings::RATED_MIN_PLIES`]), which is also the least.
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub rated_min_plies: u32,
     /// The accounts the seats are linked to: a seat taken by a request with a valid session
     /// cookie. Absent (and in games stored before this field existed): guests.
     #[serde(default, skip_serializing_if = "SeatAccounts::is_empty")]
@@ -324,6 +335,11 @@ fn is_zero(n: &u64) -> bool {
     *n == 0
 }
 
+/// Whether `n` is 0 (a `u32` field left out of the JSON).
+fn is_zero_u32(n: &u32) -> bool {
+    *n == 0
+}
+
 /// The names players gave for their seats (display only; never used to identify anyone).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PlayerNames {
@@ -404,8 +420,9 @@ pub struct GameSummary {
     pub status: String,
     /// PDN result once finished.
     pub result: Option<String>,
-    /// Whether the game is rated: created rated and not ended before both sides moved (as the
-    /// game's view and the player archive say).
+    /// Whether the game is rated: created rated, not made unrated when it began, and not ended
+    /// before its minimum of plies (`crate::store::ratings::unrated_reason`; as the game's view
+    /// and the player archive say).
     pub rated: bool,
     /// Plies played.
     pub plies: u64,

@@ -250,16 +250,16 @@ impl GameRow {
     }
 }
 
-/// A [`GameSummary`] from the values of [`SUMMARY_COLUMNS`] and the `rated` flag of the game's
-/// meta (`meta_rated`): a game ended before both sides moved is unrated, as in the archive
-/// ([`super::ratings::RATED_MIN_PLIES`]).
+/// A [`GameSummary`] from the values of [`SUMMARY_COLUMNS`], whether the game's meta is rated
+/// with no `unrated` reason (`meta_rated`), and the plies it needs to be rated (`min_plies`,
+/// [`super::ratings::min_plies_of`]): a game ended before them is unrated, as in the archive.
 pub(super) fn summary(
     (id, variant, status, result): (String, String, String, Option<String>),
     [plies, created_ms, updated_ms]: [i64; 3],
     meta_rated: bool,
+    min_plies: i64,
 ) -> GameSummary {
-    let rated = meta_rated
-        && !(super::is_over(&status) && (plies as usize) < super::ratings::RATED_MIN_PLIES);
+    let rated = meta_rated && !(super::is_over(&status) && plies < min_plies);
     GameSummary {
         rated,
         id,

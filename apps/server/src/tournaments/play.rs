@@ -186,6 +186,7 @@ impl Tournaments {
                 let meta = &mut live.rec.meta;
                 meta.abort_after_ms = self.0.games.config.abort_after_ms;
                 meta.rated = s.rated;
+                meta.rated_min_plies = self.0.games.config.rated_min_plies;
                 meta.accounts.set(first, a_first.clone());
                 meta.accounts.set(first.opposite(), a_second.clone());
                 meta.names
@@ -198,12 +199,19 @@ impl Tournaments {
                     } else {
                         (a_second.as_ref(), a_first.as_ref())
                     };
-                    live.rec.meta.ratings = self
+                    match self
                         .0
                         .games
                         .ratings
                         .pregame(&live.rec.variant, Some(s.time_control), (b, w))
-                        .await?;
+                        .await?
+                    {
+                        Some(crate::ratings::Pregame::Rated(r)) => live.rec.meta.ratings = Some(r),
+                        Some(crate::ratings::Pregame::Unrated(why)) => {
+                            live.rec.meta.unrated = Some(why.to_string());
+                        }
+                        None => {}
+                    }
                 }
                 live.join(random_hex(32)?, now)?;
                 if let Err(e) = self.0.games.insert(live, None).await {

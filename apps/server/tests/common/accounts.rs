@@ -20,7 +20,7 @@ pub struct Call<'a> {
     /// The JSON body (sent as `application/json`).
     pub body: Option<Value>,
     /// The client's address (`ConnectInfo`), if any.
-    pub from: Option<[u8; 4]>,
+    pub from: Option<std::net::IpAddr>,
     /// Extra headers.
     pub headers: Vec<(&'static str, String)>,
 }

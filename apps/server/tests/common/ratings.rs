@@ -85,18 +85,52 @@ pub struct Game {
     pub white: String,
 }
 
-/// `black` creates an American game (`extra` merged into the body), `white` joins it, and each
-/// side makes its first move (11-15, 23-19), so that a rated game ending now is rated.
+/// The plies [`game`] plays: the default `--rated-min-plies`, so that a rated game ending then
+/// is rated.
+pub const GAME_PLIES: usize = 10;
+
+/// `black` creates an American game (`extra` merged into the body), `white` joins it, and the
+/// sides play [`GAME_PLIES`] plies (11-15, 23-19, then the first legal move each time), so that
+/// a rated game ending now is rated.
 pub async fn game(app: &App, black: Option<&str>, white: Option<&str>, extra: Value) -> Game {
     let g = unstarted_game(app, black, white, extra).await;
-    for (mv, token) in [("11-15", &g.black), ("23-19", &g.white)] {
+    let mut view = Value::Null;
+    for ply in 0..GAME_PLIES {
+        let (mv, token) = match ply {
+            0 => (json!("11-15"), &g.black),
+            1 => (json!("23-19"), &g.white),
+            _ if view["side_to_move"] == "black" => {
+                (view["legal_moves"][0]["text"].clone(), &g.black)
+            }
+            _ => (view["legal_moves"][0]["text"].clone(), &g.white),
+        };
         let uri = format!("/api/games/{}/moves", g.id);
         let mut c = call(axum::http::Method::POST, &uri, None, Some(token));
-        c.body = Some(json!({ "move": mv }));
+        c.body = Some(json!({ "move": mv, "ply": ply }));
         let (s, _, v) = c.send(app).await;
         assert_eq!(s, StatusCode::OK, "{mv}: {v}");
+        view = v;
     }
     g
+}
+
+/// Play `plies` more plies of game `g` (the first legal move each time).
+pub async fn play_plies(app: &App, g: &Game, plies: usize) {
+    let (s, mut view) = get(app, &format!("/api/games/{}", g.id), None).await;
+    assert_eq!(s, StatusCode::OK, "{view}");
+    for _ in 0..plies {
+        let token = if view["side_to_move"] == "black" {
+            &g.black
+        } else {
+            &g.white
+        };
+        let uri = format!("/api/games/{}/moves", g.id);
+        let mut c = call(axum::http::Method::POST, &uri, None, Some(token));
+        c.body = Some(json!({"move": view["legal_moves"][0]["text"], "ply": view["ply"]}));
+        let (s, _, v) = c.send(app).await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+        view = v;
+    }
 }
 
 /// `black` creates a game (`extra` merged into the body) and `white` joins it; nobody moves.
@@ -152,12 +186,12 @@ pub async fn blitz_rating(app: &App, name: &str) -> Option<(i64, i64, u64)> {
 }
 
 /// Sign up `name` from the client address `ip` and return the session token (asserting `201`).
-pub async fn sign_up_from(app: &App, name: &str, ip: [u8; 4]) -> String {
+pub async fn sign_up_from(app: &App, name: &str, ip: impl Into<std::net::IpAddr>) -> String {
     let mut c = post(
         "/api/signup",
         json!({"username": name, "password": "farm password"}),
     );
-    c.from = Some(ip);
+    c.from = Some(ip.into());
     let (s, h, v) = c.send(app).await;
     assert_eq!(s, StatusCode::CREATED, "{name}: {v}");
     super::accounts::token_of(&h)
@@ -184,20 +218,7 @@ pub async fn played_game(app: &App, black: &str, white: &str, plies: usize) -> G
         black: v["token"].as_str().unwrap().to_string(),
         white: j["token"].as_str().unwrap().to_string(),
     };
-    let mut view = j["game"].clone();
-    for _ in 0..plies {
-        let token = if view["side_to_move"] == "black" {
-            &g.black
-        } else {
-            &g.white
-        };
-        let uri = format!("/api/games/{}/moves", g.id);
-        let mut c = call(axum::http::Method::POST, &uri, None, Some(token));
-        c.body = Some(json!({"move": view["legal_moves"][0]["text"], "ply": view["ply"]}));
-        let (s, _, v) = c.send(app).await;
-        assert_eq!(s, StatusCode::OK, "{v}");
-        view = v;
-    }
+    play_plies(app, &g, plies).await;
     g
 }
 
@@ -205,11 +226,11 @@ pub async fn played_game(app: &App, black: &str, white: &str, plies: usize) -> G
 /// `target_ip` and five accounts `{prefix}0`..`{prefix}4` from `farmer_ips`; each farmer plays
 /// 8 rated 3+2 games of `plies` plies against the target, alternately resigning and agreeing a
 /// draw (the draws bring the target's deviation under 110). Returns the target's name.
-pub async fn farm(
+pub async fn farm<A: Into<std::net::IpAddr>>(
     app: &App,
     prefix: &str,
     target_ip: [u8; 4],
-    farmer_ips: [[u8; 4]; 5],
+    farmer_ips: [A; 5],
     plies: usize,
 ) -> String {
     let target_name = format!("{prefix}t");

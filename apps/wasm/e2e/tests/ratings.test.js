@@ -113,10 +113,12 @@ let browser;
 before(async () => {
   if (!BIN) return;
   // The leaderboard ranks only established ratings by default (10 rated games of 10 plies or more,
-  // opponents from 5 sign-up networks, RD ≤ 110); this suite plays one game of 3 plies between two
-  // new accounts (from loopback: no network recorded, each its own), so it ranks every rating.
+  // opponents from 5 sign-up networks, RD ≤ 110), and a rated game changes the ratings from 10
+  // plies on; this suite plays one game of 3 plies between two new accounts (from loopback: no
+  // network recorded, each its own), so it rates from 3 plies and ranks every rating.
   server = await spawnCrownServer(path.join(tempDir("crown-e2e-ratings-"), "crown.db"), 0, {
     env: {
+      CROWN_RATED_MIN_PLIES: "3",
       CROWN_LEADERBOARD_MIN_GAMES: "1",
       CROWN_LEADERBOARD_MIN_OPPONENTS: "1",
       CROWN_LEADERBOARD_MIN_PLIES: "0",

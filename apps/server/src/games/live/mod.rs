@@ -153,6 +153,8 @@ impl Live {
             reserved: false,
             abort_after_ms: 0,
             rated: false,
+            unrated: None,
+            rated_min_plies: 0,
             accounts: Default::default(),
             ratings: None,
             counts: Vec::new(),

@@ -95,6 +95,7 @@ impl Live {
             },
             public: self.rec.meta.public,
             rated: self.rated(),
+            unrated_reason: self.unrated_reason().map(str::to_string),
             accounts: AccountsView {
                 black: account_view(&self.rec.meta, Color::Black),
                 white: account_view(&self.rec.meta, Color::White),
@@ -113,12 +114,21 @@ impl Live {
         self.game.claimable_count(color).map(super::rule_number)
     }
 
-    /// Whether the game is rated: created with `"rated": true` and not ended before both sides
-    /// moved ([`crate::store::ratings::RATED_MIN_PLIES`]; such a game is archived unrated).
+    /// Whether the game is rated: created with `"rated": true`, not made unrated when its second
+    /// seat was taken, and not ended before its minimum of plies
+    /// ([`crate::store::ratings::unrated_reason`]; such a game is archived unrated).
     pub fn rated(&self) -> bool {
-        self.rec.meta.rated
-            && !(crate::store::is_over(&self.rec.status)
-                && self.rec.moves.len() < crate::store::ratings::RATED_MIN_PLIES)
+        crate::store::ratings::is_rated(&self.rec.meta, &self.rec.status, self.rec.moves.len())
+    }
+
+    /// Why a game created rated is not rated ([`crate::store::ratings::unrated_reason`]):
+    /// `same_network`, `pair_limit` or `too_short`; `None` otherwise.
+    pub fn unrated_reason(&self) -> Option<&str> {
+        crate::store::ratings::unrated_reason(
+            &self.rec.meta,
+            &self.rec.status,
+            self.rec.moves.len(),
+        )
     }
 
     /// How the game ended, once over: the result, the winner and a readable reason (also for a
@@ -286,10 +296,14 @@ pub struct GameView {
     /// `true` for a public seek (created with `"public": true`, listed in the lobby while a seat is
     /// open), `false` for a private, link-only game or a game against the engine.
     pub public: bool,
-    /// `true` for a rated game (created with `"rated": true`), unless it ended (finished or
-    /// aborted) before both sides moved: such a game is unrated, as in the player archive
-    /// ([`crate::store::ratings::RATED_MIN_PLIES`]).
+    /// `true` for a rated game (created with `"rated": true`), unless [`GameView::unrated_reason`]
+    /// gives a reason: such a game is unrated, as in the player archive.
     pub rated: bool,
+    /// Why a game created rated is not (or will not be) rated: `"same_network"` (both accounts
+    /// signed up from one network), `"pair_limit"` (the pair's rated games of the day) — both
+    /// decided when the second seat is taken — or `"too_short"` (it ended before
+    /// `--rated-min-plies`); `null` for a rated game and a casual one.
+    pub unrated_reason: Option<String>,
     /// The accounts linked to the seats (`null`: a guest or an open seat).
     pub accounts: AccountsView,
     /// Creation time, ms since the epoch.

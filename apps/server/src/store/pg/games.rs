@@ -113,14 +113,21 @@ impl Store for PgStore {
         let rows = self.with(|c| {
             c.query(
                 &format!(
-                    "SELECT {SUMMARY_COLUMNS}, COALESCE((meta::jsonb ->> 'rated') = 'true', FALSE)
+                    "SELECT {SUMMARY_COLUMNS},
+                            COALESCE((meta::jsonb ->> 'rated') = 'true', FALSE)
+                                AND (meta::jsonb -> 'unrated') IS NULL,
+                            {min}
                      FROM games
                      WHERE ($1::TEXT IS NULL OR status = $1)
                        AND ((meta::jsonb ->> 'public') = 'true'
                             OR ((meta::jsonb ->> 'rated') = 'true'
+                                AND (meta::jsonb -> 'unrated') IS NULL
                                 AND (status NOT IN ('finished', 'aborted') OR plies >= {min})))
                      ORDER BY updated_ms DESC, id LIMIT $2",
-                    min = crate::store::ratings::RATED_MIN_PLIES
+                    min = format_args!(
+                        "GREATEST({}::BIGINT, COALESCE((meta::jsonb ->> 'rated_min_plies')::BIGINT, 0))",
+                        crate::store::ratings::RATED_MIN_PLIES
+                    )
                 ),
                 &[&status, &(limit as i64)],
             )
@@ -133,6 +140,7 @@ impl Store for PgStore {
                     (r.get(0), r.get(1), r.get(2), r.get(3)),
                     [r.get(4), r.get(5), r.get(6)],
                     r.get(7),
+                    r.get(8),
                 )
             })
             .collect())

@@ -5,7 +5,8 @@
 
 use super::{db, PgStore};
 use crate::store::ratings::{
-    established_sql, finish_of, rate, rated_pair, side_of, Established, OutcomeCounts,
+    established_sql, finish_of, pair_history_sql, rate, rated_pair, side_of, Established,
+    OutcomeCounts, PairHistory,
 };
 use crate::store::{
     GameFilter, GameRatings, GameRecord, PlayerGame, RatingRecord, RatingStore, StoreError,
@@ -291,6 +292,26 @@ impl RatingStore for PgStore {
             .iter()
             .map(player_row)
             .collect())
+        })
+    }
+
+    fn pair_history(&self, a: &str, b: &str, since_ms: u64) -> Result<PairHistory, StoreError> {
+        let since = since_ms.min(i64::MAX as u64) as i64;
+        let sql = pair_history_sql(
+            ["$1", "$2", "$3"],
+            [
+                "(meta::jsonb ->> 'rated') = 'true'",
+                "(meta::jsonb -> 'unrated') IS NULL",
+                "(meta::jsonb #>> '{accounts,black,user_id}')",
+                "(meta::jsonb #>> '{accounts,white,user_id}')",
+            ],
+        );
+        self.with(|c| {
+            let r = c.query_one(&sql, &[&a, &b, &since]).map_err(db)?;
+            Ok(PairHistory {
+                same_network: r.get::<_, i64>(0) > 0,
+                recent_rated: r.get::<_, i64>(1).max(0) as u64,
+            })
         })
     }
 

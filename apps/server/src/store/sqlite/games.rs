@@ -196,13 +196,21 @@ impl Store for SqliteStore {
         let status = status.map(str::to_string);
         self.read(move |conn| {
             let mut stmt = conn.prepare_cached(&format!(
-                "SELECT {SUMMARY_COLUMNS}, COALESCE(json_extract(meta, '$.rated'), 0) FROM games
+                "SELECT {SUMMARY_COLUMNS},
+                        COALESCE(json_extract(meta, '$.rated'), 0) = 1
+                            AND json_extract(meta, '$.unrated') IS NULL,
+                        {min}
+                 FROM games
                  WHERE (?1 IS NULL OR status = ?1)
                    AND (json_extract(meta, '$.public') = 1
                         OR (json_extract(meta, '$.rated') = 1
+                            AND json_extract(meta, '$.unrated') IS NULL
                             AND (status NOT IN ('finished', 'aborted') OR plies >= {min})))
                  ORDER BY updated_ms DESC, id LIMIT ?2",
-                min = crate::store::ratings::RATED_MIN_PLIES
+                min = format_args!(
+                    "MAX({}, COALESCE(json_extract(meta, '$.rated_min_plies'), 0))",
+                    crate::store::ratings::RATED_MIN_PLIES
+                )
             ))?;
             let rows = stmt
                 .query_map(params![status, limit as i64], |r| {
@@ -210,6 +218,7 @@ impl Store for SqliteStore {
                         (r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?),
                         [r.get(4)?, r.get(5)?, r.get(6)?],
                         r.get(7)?,
+                        r.get(8)?,
                     ))
                 })?
                 .collect::<Result<Vec<_>, _>>()?;

@@ -15,6 +15,7 @@ mod chat;
 mod games;
 mod puzzles;
 mod imports;
+pub mod in_use;
 mod ratings;
 #[cfg(test)]
 mod tests;
@@ -93,13 +94,21 @@ pub struct WriterStats {
 }
 
 impl SqliteStore {
-    /// Open (creating if needed) the database file at `path` in WAL mode.
+    /// Open (creating if needed) the database file at `path` in WAL mode, holding the store's
+    /// shared in-use lock ([`in_use`], `{path}.lock`) until the writer's last commit, so that
+    /// `crown-server restore` refuses to replace it meanwhile (waiting, if a restore runs, until
+    /// it is done).
     ///
     /// # Errors
-    /// [`StoreError::Database`] if the file cannot be opened or the schema created.
+    /// [`StoreError::Database`] if the file cannot be opened or the schema created,
+    /// [`StoreError::Commit`] if its lock file cannot be made.
     pub fn open(path: &Path, durability: Durability) -> Result<SqliteStore, StoreError> {
+        let lock = in_use::lock(path, false, true).map_err(|e| {
+            let at = in_use::lock_path(path);
+            StoreError::Commit(format!("cannot lock {}: {e}", at.display()))
+        })?;
         let conn = Connection::open(path)?;
-        Self::init(conn, durability, Some(path.to_path_buf()))
+        Self::init(conn, durability, Some(path.to_path_buf()), lock)
     }
 
     /// A private in-memory database (tests).
@@ -107,13 +116,19 @@ impl SqliteStore {
     /// # Errors
     /// [`StoreError::Database`] if the schema cannot be created.
     pub fn open_in_memory() -> Result<SqliteStore, StoreError> {
-        Self::init(Connection::open_in_memory()?, Durability::Normal, None)
+        Self::init(
+            Connection::open_in_memory()?,
+            Durability::Normal,
+            None,
+            None,
+        )
     }
 
     fn init(
         conn: Connection,
         durability: Durability,
         path: Option<std::path::PathBuf>,
+        lock: Option<std::fs::File>,
     ) -> Result<SqliteStore, StoreError> {
         conn.pragma_update(None, "journal_mode", "WAL")?;
         let sync = match durability {
@@ -129,7 +144,11 @@ impl SqliteStore {
         let st = stats.clone();
         std::thread::Builder::new()
             .name("crown-db-writer".into())
-            .spawn(move || writer_loop(conn, rx, st))
+            .spawn(move || {
+                writer_loop(conn, rx, st);
+                // Released after the last commit (and the connection's close), not before.
+                drop(lock);
+            })
             .map_err(|e| StoreError::Commit(format!("cannot start the writer thread: {e}")))?;
         Ok(SqliteStore {
             jobs: tx,

@@ -3,7 +3,8 @@
 
 use super::SqliteStore;
 use crate::store::ratings::{
-    established_sql, finish_of, rate, rated_pair, side_of, Established, OutcomeCounts,
+    established_sql, finish_of, pair_history_sql, rate, rated_pair, side_of, Established,
+    OutcomeCounts, PairHistory,
 };
 use crate::store::{
     GameFilter, GameRatings, GameRecord, PlayerGame, RatingRecord, RatingStore, StoreError,
@@ -259,6 +260,34 @@ impl RatingStore for SqliteStore {
                 .query_map(params![u], player_row)?
                 .collect::<Result<Vec<_>, _>>()?;
             Ok(rows)
+        })
+    }
+
+    fn pair_history(&self, a: &str, b: &str, since_ms: u64) -> Result<PairHistory, StoreError> {
+        let (a, b, since) = (
+            a.to_string(),
+            b.to_string(),
+            since_ms.min(i64::MAX as u64) as i64,
+        );
+        self.read(move |c| {
+            let sql = pair_history_sql(
+                ["?1", "?2", "?3"],
+                [
+                    "json_extract(meta, '$.rated') = 1",
+                    "json_extract(meta, '$.unrated') IS NULL",
+                    "json_extract(meta, '$.accounts.black.user_id')",
+                    "json_extract(meta, '$.accounts.white.user_id')",
+                ],
+            );
+            let (same, recent) = c
+                .prepare_cached(&sql)?
+                .query_row(params![a, b, since], |r| {
+                    Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?))
+                })?;
+            Ok(PairHistory {
+                same_network: same > 0,
+                recent_rated: recent.max(0) as u64,
+            })
         })
     }
 
