@@ -13,9 +13,9 @@ use rusqlite::Connection;
 mod accounts;
 mod chat;
 mod games;
-mod puzzles;
 mod imports;
 pub mod in_use;
+mod puzzles;
 mod ratings;
 #[cfg(test)]
 mod tests;
