@@ -121,7 +121,7 @@ def active(dense):
     if n and counts.max() > 24:
         sys.exit(f"a position with {counts.max()} pieces: at most 24")
     starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
-    out = np.full((n, 24), INPUTS, dtype=np.int64)
+    out = np.full((n, 24), INPUTS, dtype=np.int16)
     out[rows, np.arange(len(rows)) - starts[rows]] = cols
     return out
 
@@ -364,7 +364,7 @@ def main():
         idx = idx[np.argsort(bk_np[idx], kind="stable")]
         bounds = np.searchsorted(bk_np[idx], np.arange(args.buckets + 1))
         i = T(idx)
-        p = torch.sigmoid(args.k * OUT_CM * net.forward_sparse(us_idx[i], them_idx[i], bk_t[i], bounds))
+        p = torch.sigmoid(args.k * OUT_CM * net.forward_sparse(us_idx[i].long(), them_idx[i].long(), bk_t[i], bounds))
         return torch.nn.functional.binary_cross_entropy(p, target_t[i], reduction=reduction)
 
     def held_loss():
