@@ -15,7 +15,9 @@ squares; White's view turned 180°), a shared first layer of --l1 neurons for ea
 clipped ReLU (0..1), the side to move's half first; per piece-count bucket a second layer of --l2
 neurons, clipped ReLU, and one output, in men (the engine's centi-men are 100 × it). The loss is the
 cross-entropy of sigmoid(k × 100 × output) against λ × result + (1 − λ) × sigmoid(k × search
-score) (the trained table evaluation's target, crates/train).
+score), or a database's exact value alone (the trained table evaluation's target, crates/train).
+Held out: whole games (--held-out share, seeded), or the --val files; --split position --dense
+trains as the committed test network was trained (single positions held out, dense first layer).
 
 --fixture writes (FEN, float score, integer score) lines of held-out positions: the float model's
 score in centi-men and the integer score this script computes as the engine does; the engine's
