@@ -17,7 +17,8 @@ neurons, clipped ReLU, and one output, in men (the engine's centi-men are 100 ×
 cross-entropy of sigmoid(k × 100 × output) against λ × result + (1 − λ) × sigmoid(k × search
 score), or a database's exact value alone (the trained table evaluation's target, crates/train).
 Held out: whole games (--held-out share, seeded), or the --val files; --split position --dense
-trains as the committed test network was trained (single positions held out, dense first layer).
+trains as the committed test network was trained (single positions held out, dense first layer,
+an exact value mixed like a game result).
 
 --fixture writes (FEN, float score, integer score) lines of held-out positions: the float model's
 score in centi-men and the integer score this script computes as the engine does; the engine's
