@@ -15,7 +15,10 @@ squares; White's view turned 180°), a shared first layer of --l1 neurons for ea
 clipped ReLU (0..1), the side to move's half first; per piece-count bucket a second layer of --l2
 neurons, clipped ReLU, and one output, in men (the engine's centi-men are 100 × it). The loss is the
 cross-entropy of sigmoid(k × 100 × output) against λ × result + (1 − λ) × sigmoid(k × search
-score) (the trained table evaluation's target, crates/train).
+score), or a database's exact value alone (the trained table evaluation's target, crates/train).
+Held out: whole games (--held-out share, seeded), or the --val files; --split position --dense
+trains as the committed test network was trained (single positions held out, dense first layer,
+an exact value mixed like a game result).
 
 --fixture writes (FEN, float score, integer score) lines of held-out positions: the float model's
 score in centi-men and the integer score this script computes as the engine does; the engine's
@@ -60,32 +63,98 @@ def features(black_men, white_men, black_kings, white_kings, persp):
     return x
 
 
+def decode(path):
+    """The records of the data file at `path` as arrays (numpy, one block at a time; the same
+    checks as tools/read_dataset.py): square sets (n, 4: Black's men, White's men, Black's kings,
+    White's kings), side to move (1 White), result, exact value (-1 none), score and game."""
+    with open(path, "rb") as f:
+        b = f.read()
+    try:
+        head, at = read_dataset._header(b, path)
+    except read_dataset.DataError as e:
+        sys.exit(str(e))
+    parts, first = [], 0
+    while True:
+        if len(b) < at + 4:
+            sys.exit(f"{path}: record {first}: truncated (no end)")
+        (n,) = struct.unpack_from("<I", b, at)
+        if n == 0:
+            if len(b) != at + 20 or zlib.crc32(b[at:at + 16]) != struct.unpack_from("<I", b, at + 16)[0] \
+                    or struct.unpack_from("<Q", b, at + 4)[0] != first:
+                sys.exit(f"{path}: record {first}: damaged or truncated end")
+            break
+        plen, crc = struct.unpack_from("<II", b, at + 4)
+        at += 12
+        try:
+            plain = zlib.decompress(b[at:at + plen], -15)
+        except zlib.error as e:
+            sys.exit(f"{path}: record {first}: damaged block ({e})")
+        if len(plain) != read_dataset.ROW * n or zlib.crc32(plain) != crc:
+            sys.exit(f"{path}: record {first}: damaged block")
+        at += plen
+        # Byte-transposed rows; square sets XOR the previous row's, game a wrapping difference.
+        rows = np.ascontiguousarray(np.frombuffer(plain, dtype=np.uint8).reshape(read_dataset.ROW, n).T)
+        sets = np.bitwise_xor.accumulate(rows[:, :16].copy().view("<u4"), axis=0)
+        game = (np.cumsum(rows[:, 20:24].copy().view("<u4")[:, 0].astype(np.uint64)) & 0xFFFFFFFF)
+        flags = rows[:, 24]
+        parts.append((sets, (flags & 1).astype(np.uint8), ((flags >> 1) & 3).astype(np.int8),
+                      ((flags >> 3) & 3).astype(np.int8) - 1, rows[:, 16:18].copy().view("<i2")[:, 0],
+                      game.astype(np.int64)))
+        first += n
+    cols = [np.concatenate([p[i] for p in parts]) if parts else np.zeros(0) for i in range(6)]
+    return head, cols
+
+
+def views(sets, persp):
+    """The (n, 128) inputs (uint8 0/1) of positions with square sets `sets` (n, 4) seen from
+    `persp` (per position: 0 Black, 1 White), as `features` computes one."""
+    n = len(sets)
+    bits = np.unpackbits(np.ascontiguousarray(sets).view(np.uint8).reshape(n, 4, 4), axis=2,
+                         bitorder="little").reshape(n, 4, 32)
+    black = bits[:, [0, 2, 1, 3], :].reshape(n, 128)            # own men, own kings, other's
+    white = bits[:, [1, 3, 0, 2], ::-1].reshape(n, 128)         # turned 180°, colours swapped
+    return np.where(persp.reshape(n, 1) == 0, black, white)
+
+
+def active(dense):
+    """The active features of (n, 128) 0/1 inputs as (n, 24) lists, 128 padding the rest."""
+    n = len(dense)
+    rows, cols = np.nonzero(dense)
+    counts = np.bincount(rows, minlength=n)
+    if n and counts.max() > 24:
+        sys.exit(f"a position with {counts.max()} pieces: at most 24")
+    starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    out = np.full((n, 24), INPUTS, dtype=np.int16)
+    out[rows, np.arange(len(rows)) - starts[rows]] = cols
+    return out
+
+
 def load(paths, limit):
-    """Inputs of the side to move and the other, bucket piece counts, results and scores."""
-    us, them, pieces, result, score, fens = [], [], [], [], [], []
-    variant = None
-    for p in paths:
-        h = read_dataset.header(p)
+    """Inputs of the side to move and the other, bucket piece counts, results (exact value when
+    a database gave one), whether exact, scores, game keys (file index, game) and FENs (lazily:
+    the square sets and sides)."""
+    cols = [[] for _ in range(7)]
+    variant, total = None, 0
+    for fi, p in enumerate(paths):
+        h, (sets, side, res, exact, score, game) = decode(p)
         if variant is None:
             variant = h["variant"]
         elif variant != h["variant"]:
             sys.exit(f"{p}: {h['variant']} data among {variant} data")
-        for r in read_dataset.records(p):
-            sets = (r["black_men"], r["white_men"], r["black_kings"], r["white_kings"])
-            side = 1 if r["white_to_move"] else 0
-            us.append(features(*sets, side))
-            them.append(features(*sets, 1 - side))
-            pieces.append(sum(bin(s).count("1") for s in sets))
-            res = r["exact"] if r["exact"] is not None else r["result"]
-            result.append(res / 2.0)
-            score.append(r["score"])
-            fens.append(fen(*sets, side))
-            if limit and len(us) >= limit:
-                break
-        if limit and len(us) >= limit:
+        if limit:
+            keep = max(0, min(len(sets), limit - total))
+            sets, side, res, exact, score, game = (a[:keep] for a in (sets, side, res, exact, score, game))
+        total += len(sets)
+        for c, a in zip(cols, (sets, side, res, exact, score, game, np.full(len(sets), fi, dtype=np.int64))):
+            c.append(a)
+        if limit and total >= limit:
             break
-    return (variant, np.array(us), np.array(them), np.array(pieces), np.array(result, dtype=np.float32),
-            np.array(score, dtype=np.float32), fens)
+    sets, side, res, exact, score, game, fidx = (np.concatenate(c) for c in cols)
+    us, them = views(sets, side), views(sets, 1 - side)
+    pieces = np.unpackbits(sets.view(np.uint8), axis=1).sum(axis=1)
+    result = np.where(exact >= 0, exact, res).astype(np.float32) / 2.0
+    return (variant, us, them, pieces, result, exact >= 0, score.astype(np.float32),
+            np.stack([fidx, game], axis=1), (sets, side))
 
 
 def fen(black_men, white_men, black_kings, white_kings, side):
@@ -129,6 +198,26 @@ class Net(torch.nn.Module):
         h = h.gather(1, idx).squeeze(1)
         if q:
             # The engine shifts the second layer's sums right: floor to a multiple of 1 / QA.
+            h = h + (torch.floor(h * QA) / QA - h).detach()
+        h = torch.clamp(h, 0.0, 1.0)
+        out_w = fake_quant(self.out.weight, QO, q)
+        out_b = fake_quant(self.out.bias, QA * QO, q)
+        return (h * out_w[bucket]).sum(1) + out_b[bucket]
+
+    def forward_sparse(self, us_idx, them_idx, bucket, bounds):
+        """`forward` on active-feature lists (n, 24; 128 pads) of a batch sorted by bucket
+        (`bounds[b]:bounds[b + 1]` the rows of bucket b): a gather-sum instead of the dense first
+        layer's product and each bucket's second layer on its own rows only, the same function in
+        a quarter of the operations (the float sums in another order)."""
+        q = self.qat
+        ft_w, ft_b = fake_quant(self.ft.weight, QA, q), fake_quant(self.ft.bias, QA, q)
+        table = torch.cat([ft_w.T, torch.zeros(1, self.l1)], dim=0)
+        acc = lambda i: torch.nn.functional.embedding_bag(i, table, mode="sum", padding_idx=INPUTS) + ft_b  # noqa: E731
+        a = torch.clamp(torch.cat([acc(us_idx), acc(them_idx)], dim=1), 0.0, 1.0)
+        fc_w = fake_quant(self.fc.weight, 2 ** QB_LOG2, q).view(self.buckets, self.l2, 2 * self.l1)
+        fc_b = fake_quant(self.fc.bias, QA * 2 ** QB_LOG2, q).view(self.buckets, self.l2)
+        h = torch.cat([a[bounds[b]:bounds[b + 1]] @ fc_w[b].T + fc_b[b] for b in range(self.buckets)])
+        if q:
             h = h + (torch.floor(h * QA) / QA - h).detach()
         h = torch.clamp(h, 0.0, 1.0)
         out_w = fake_quant(self.out.weight, QO, q)
@@ -208,70 +297,124 @@ def main():
                     help="the last epochs train quantisation-aware (the integer engine's rounding in the forward pass)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--max-positions", type=int, default=0, help="read at most this many (0: all)")
-    ap.add_argument("--held-out", type=float, default=0.05, help="share of positions kept out of training")
+    ap.add_argument("--held-out", type=float, default=0.05, help="share of games (positions with --split position) kept out of training")
     ap.add_argument("--fixture", help="write (FEN, float cm, integer cm) lines of held-out positions here")
     ap.add_argument("--fixture-positions", type=int, default=200)
+    ap.add_argument("--split", choices=["game", "position"], default="game",
+                    help="hold out whole games (default) or single positions (the committed test network's split)")
+    ap.add_argument("--val", nargs="+", help="held-out data files (whole chunks) instead of a --held-out share")
+    ap.add_argument("--lr-decay", type=float, default=1.0, help="the step is multiplied by this each epoch")
+    ap.add_argument("--dense", action="store_true",
+                    help="the dense first layer and all buckets' second layers for every position (as the "
+                         "committed test network was trained; slower, other float rounding)")
+    ap.add_argument("--threads", type=int, default=1, help="PyTorch threads (1: deterministic to the byte)")
     args = ap.parse_args()
     if args.l1 % 16 or args.l2 % 8 or not 1 <= args.buckets <= 8:
         sys.exit("--l1 must be a multiple of 16, --l2 of 8, --buckets 1 to 8")
 
     torch.manual_seed(args.seed)
-    torch.set_num_threads(1)
+    torch.set_num_threads(args.threads)
     torch.use_deterministic_algorithms(True)
     t0 = time.time()
-    variant, us, them, pieces, result, score, fens = load(args.data, args.max_positions)
+    paths = list(args.data) + list(args.val or [])
+    variant, us, them, pieces, result, exact, score, games, boards = load(paths, args.max_positions)
     n = len(us)
-    print(f"{n} {variant} positions read in {time.time() - t0:.1f} s")
+    print(f"{n} {variant} positions of {len(np.unique(games, axis=0))} games read in {time.time() - t0:.1f} s "
+          f"({int(exact.sum())} with an exact database value)")
     rng = np.random.default_rng(args.seed)
-    order = rng.permutation(n)
-    n_held = max(1, int(n * args.held_out))
-    held, train = order[:n_held], order[n_held:]
+    if args.val:
+        # The held-out positions: those of the --val files (whole games, whole chunks).
+        in_val = games[:, 0] >= len(args.data)
+        held, train = np.flatnonzero(in_val), np.flatnonzero(~in_val)
+        held = held[rng.permutation(len(held))]
+    elif args.split == "game":
+        # Whole games held out: a seeded random share of the (file, game) keys.
+        keys, inverse = np.unique(games, axis=0, return_inverse=True)
+        chosen = rng.random(len(keys)) < args.held_out
+        in_val = chosen[inverse.reshape(-1)]
+        held, train = np.flatnonzero(in_val), np.flatnonzero(~in_val)
+        held = held[rng.permutation(len(held))]
+    else:
+        # Positions held out one by one (the committed test network's split; positions of one
+        # game then fall on both sides).
+        order = rng.permutation(n)
+        n_held = max(1, int(n * args.held_out))
+        held, train = order[:n_held], order[n_held:]
+    if len(held) == 0 or len(train) == 0:
+        sys.exit(f"{len(train)} training and {len(held)} held-out positions: need both")
+    print(f"{len(train)} training positions, {len(held)} held out ({args.split if not args.val else 'the --val files'})")
     sig = lambda x: 1 / (1 + np.exp(-x))  # noqa: E731
     target = (args.lam * result + (1 - args.lam) * sig(args.k * score)).astype(np.float32)
+    if args.split == "game" or args.val:
+        # As crown tune fit/loss: a database's exact value is the whole target.
+        target = np.where(exact, result, target).astype(np.float32)
     T = lambda a: torch.from_numpy(np.ascontiguousarray(a))  # noqa: E731
-    us_t, them_t = T(us.astype(np.float32)), T(them.astype(np.float32))
     bk_t, target_t = T(bucket_of(pieces, args.buckets).astype(np.int64)), T(target)
 
     net = Net(args.l1, args.l2, args.buckets)
     opt = torch.optim.Adam(net.parameters(), lr=args.lr)
 
-    def loss_of(idx):
+    if not args.dense:
+        bk_np = bucket_of(pieces, args.buckets)
+        us_idx, them_idx = T(active(us)), T(active(them))
+
+    def loss_of(idx, reduction="mean"):
+        if args.dense:
+            i = T(idx)
+            x_us, x_them = T(us[idx]).float(), T(them[idx]).float()
+            p = torch.sigmoid(args.k * OUT_CM * net(x_us, x_them, bk_t[i]))
+            return torch.nn.functional.binary_cross_entropy(p, target_t[i], reduction=reduction)
+        idx = idx[np.argsort(bk_np[idx], kind="stable")]
+        bounds = np.searchsorted(bk_np[idx], np.arange(args.buckets + 1))
         i = T(idx)
-        p = torch.sigmoid(args.k * OUT_CM * net(us_t[i], them_t[i], bk_t[i]))
-        t = target_t[i]
-        return torch.nn.functional.binary_cross_entropy(p, t)
+        p = torch.sigmoid(args.k * OUT_CM * net.forward_sparse(us_idx[i].long(), them_idx[i].long(), bk_t[i], bounds))
+        return torch.nn.functional.binary_cross_entropy(p, target_t[i], reduction=reduction)
+
+    def held_loss():
+        with torch.no_grad():
+            return sum(float(loss_of(held[s:s + 65536], "sum")) for s in range(0, len(held), 65536)) / len(held)
 
     for epoch in range(args.epochs):
         net.qat = epoch >= args.epochs - args.qat_epochs
+        for g in opt.param_groups:
+            g["lr"] = args.lr * args.lr_decay ** epoch
         perm = train[rng.permutation(len(train))]
-        total, batches = 0.0, 0
+        total = 0.0
         for s in range(0, len(perm), args.batch):
             opt.zero_grad()
-            loss = loss_of(perm[s:s + args.batch])
+            batch = perm[s:s + args.batch]
+            loss = loss_of(batch)
             loss.backward()
             opt.step()
             net.clip()
-            total += float(loss.detach())
-            batches += 1
-        with torch.no_grad():
-            held_loss = float(loss_of(held))
-        print(f"epoch {epoch + 1}{' (quantisation-aware)' if net.qat else ''}: train loss {total / max(batches, 1):.4f}, held-out {held_loss:.4f}, {time.time() - t0:.0f} s")
+            total += float(loss.detach()) * len(batch)
+        print(f"epoch {epoch + 1}{' (quantisation-aware)' if net.qat else ''}: train loss {total / len(perm):.4f}, "
+              f"held-out {held_loss():.4f}, {time.time() - t0:.0f} s", flush=True)
 
     net.qat = args.qat_epochs > 0
     q = quantise(net)
     write(args.out, variant, net, q)
+    fl = np.zeros(len(held))
     with torch.no_grad():
-        fl = net(us_t[T(held)], them_t[T(held)], bk_t[T(held)]).numpy() * OUT_CM
+        for s in range(0, len(held), 65536):
+            i = held[s:s + 65536]
+            fl[s:s + len(i)] = net(T(us[i]).float(), T(them[i]).float(), bk_t[T(i)]).numpy() * OUT_CM
     ie = int_eval(q, us[held], them[held], pieces[held], args.buckets)
     diff = np.abs(ie - fl)
+    p = np.clip(sig(args.k * ie), 1e-9, 1 - 1e-9)
+    t = target[held]
+    int_loss = float(np.mean(-(t * np.log(p) + (1 - t) * np.log(1 - p))))
     print(f"wrote {args.out}: {os.path.getsize(args.out)} bytes; integer vs float on {len(held)} held-out "
-          f"positions: mean |diff| {diff.mean():.2f} cm, max {diff.max():.2f} cm")
+          f"positions: mean |diff| {diff.mean():.2f} cm, max {diff.max():.2f} cm; held-out loss of the "
+          f"integer network {int_loss:.4f}")
     if args.fixture:
+        sets, side = boards
         with open(args.fixture, "w") as f:
             f.write(f"# tools/train/nnue.py fixture: FEN, float model score (cm), integer score (cm); "
                     f"{os.path.basename(args.out)} seed {args.seed}\n")
             for j in range(min(args.fixture_positions, len(held))):
-                f.write(f"{fens[held[j]]}\t{fl[j]:.3f}\t{ie[j]}\n")
+                bm, wm, bk, wk = (int(x) for x in sets[held[j]])
+                f.write(f"{fen(bm, wm, bk, wk, int(side[held[j]]))}\t{fl[j]:.3f}\t{ie[j]}\n")
         print(f"wrote {args.fixture}")
 
 

@@ -19,8 +19,8 @@ const MEAN_TOLERANCE_CM: f64 = 1.0;
 const NETWORK: &[u8] = include_bytes!("data/network/american-small.nnue");
 const FIXTURE: &str = include_str!("data/network/american-small.tsv");
 
-fn cases() -> Vec<(Position, f64, i32)> {
-    FIXTURE
+fn cases(fixture: &str) -> Vec<(Position, f64, i32)> {
+    fixture
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .map(|l| {
@@ -32,11 +32,12 @@ fn cases() -> Vec<(Position, f64, i32)> {
         .collect()
 }
 
-#[test]
-fn integer_evaluation_matches_the_exported_model() {
-    let net = Network::from_bytes(NETWORK).expect("the committed network reads");
+/// The engine's integer score of every fixture position equals the exporter's, with both kernels,
+/// and lies within the tolerances of the float model's.
+fn check_fixture(network: &[u8], fixture: &str) {
+    let net = Network::from_bytes(network).expect("the committed network reads");
     assert_eq!(net.variant, Variant::American);
-    let cases = cases();
+    let cases = cases(fixture);
     assert!(cases.len() >= 100, "{} fixture positions", cases.len());
     let mut sum = 0.0;
     for kernel in [Some(Kernel::Scalar), Kernel::avx2()].into_iter().flatten() {
@@ -57,6 +58,21 @@ fn integer_evaluation_matches_the_exported_model() {
     let kernels = 1 + usize::from(Kernel::avx2().is_some());
     let mean = sum / (cases.len() * kernels) as f64;
     assert!(mean <= MEAN_TOLERANCE_CM, "mean |int - float| {mean:.2} cm");
+}
+
+#[test]
+fn integer_evaluation_matches_the_exported_model() {
+    check_fixture(NETWORK, FIXTURE);
+}
+
+/// The first network trained at scale (`crates/ai/data/network/american-l1-128.nnue`, 3.5 M
+/// positions; docs/engine.md "Network evaluation") against its exporter's fixture.
+#[test]
+fn trained_network_matches_its_exported_model() {
+    check_fixture(
+        include_bytes!("../data/network/american-l1-128.nnue"),
+        include_str!("data/network/american-l1-128.tsv"),
+    );
 }
 
 /// `EvalKind::Network` with a network searches with it (another node count than the trained
