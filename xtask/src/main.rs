@@ -1,6 +1,6 @@
 //! `cargo xtask`: project automation.
 //!
-//! - `cargo xtask ci`: every check and test: rustfmt check, the module circle check (`circles`),
+//! - `cargo xtask ci`: every check and test: rustfmt check, the module circle check (`circles`), the training tools' Python tests (`tools/train/test_*.py`),
 //!   clippy with `-D warnings`, the Rust tests
 //!   (nextest when installed, else `cargo test`) and doctests, `cargo xtask python`, each fuzz target for 20 s (`fuzz`),
 //!   the wasm binding tests under Node and the browser end-to-end tests. First installs Debian's Chromium, ChromeDriver, Node.js, npm,
@@ -72,6 +72,7 @@ fn ci() -> bool {
     let rust = tools
         && run("cargo", &["fmt", "--all", "--check"])
         && circles()
+        && train_tools()
         && run(
             "cargo",
             &[
@@ -100,6 +101,23 @@ fn circles() -> bool {
     let script = root.join("tools").join("import_circles.py");
     let (script, root) = (script.to_string_lossy(), root.to_string_lossy());
     run("python3", &[&script, &root])
+}
+
+/// The training tools' own tests (`tools/train/test_*.py`: the data manifest), standard library only.
+fn train_tools() -> bool {
+    let dir = root().join("tools").join("train");
+    run(
+        "python3",
+        &[
+            "-m",
+            "unittest",
+            "discover",
+            "-s",
+            &dir.to_string_lossy(),
+            "-p",
+            "test_*.py",
+        ],
+    )
 }
 
 fn have(cmd: &str) -> bool {
