@@ -487,7 +487,10 @@ class App {
       else if (v === "analyse") {
         this.setMode("analysis", { keepGame: true });
       } else if (v === "again") {
-        if (this.mode === "online") this.online.client.openCreateDialog();
+        // a tournament game's button is "Back to the tournament" (online/view.js)
+        const tournament = $("over-again").dataset.tournament;
+        if (this.mode === "online" && tournament) this.tournaments.open({ page: "tournament", id: tournament });
+        else if (this.mode === "online") this.online.client.openCreateDialog();
         else {
           this.setMode("play", { keepGame: true });
           $("new-game").click();

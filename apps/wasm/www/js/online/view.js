@@ -84,6 +84,27 @@ export function renderOverRatings(v) {
 }
 
 /**
+ * The tournament of game `id`, or null: a tournament's games are `{tournament}r{round}b{board}g{1|2}`
+ * (docs/api.md "Tournaments"; the game's view names no tournament).
+ */
+export function tournamentOf(id) {
+  const m = /^(.+)r\d+b\d+g[12]$/.exec(id || "");
+  return m ? m[1] : null;
+}
+
+/**
+ * The game-over dialog's primary button for game view `v` (null: a local game's "New game"): in a
+ * tournament game "Back to the tournament" (its id in `data-tournament`; the next game opens by
+ * itself, tournaments/ctrl.js), else "New game".
+ */
+export function renderOverAgain(v) {
+  const b = $("over-again");
+  const id = v ? tournamentOf(v.id) : null;
+  b.textContent = id ? "Back to the tournament" : "New game";
+  b.dataset.tournament = id || "";
+}
+
+/**
  * The create dialog's Rated switch (form `f`): a rated game needs an account logged in (`logged`),
  * a clock and a human opponent (the dialog always starts from the standard position); otherwise it
  * is off and disabled, with the reason beside it.
