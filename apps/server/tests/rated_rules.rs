@@ -33,12 +33,9 @@ async fn view(app: &App, id: &str) -> Value {
 /// `name`'s archived games as its own `session` sees them (an unrated private game is listed
 /// to its players only): `(game id, rated, rating_diff)`.
 async fn archive(app: &App, name: &str, session: &str) -> Vec<(String, bool, Value)> {
-    let (s, v) = get(app, &format!("/api/users/{name}/games"), Some(session)).await;
-    assert_eq!(s, StatusCode::OK, "{v}");
-    v["games"]
-        .as_array()
-        .unwrap()
-        .iter()
+    archive_rows(app, name, session)
+        .await
+        .into_iter()
         .map(|g| {
             (
                 g["id"].as_str().unwrap().to_string(),
@@ -47,6 +44,13 @@ async fn archive(app: &App, name: &str, session: &str) -> Vec<(String, bool, Val
             )
         })
         .collect()
+}
+
+/// `name`'s archived games, as JSON rows, as its own `session` sees them.
+async fn archive_rows(app: &App, name: &str, session: &str) -> Vec<Value> {
+    let (s, v) = get(app, &format!("/api/users/{name}/games"), Some(session)).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    v["games"].as_array().unwrap().clone()
 }
 
 const HOME: [u8; 4] = [203, 0, 113, 7];
@@ -170,6 +174,12 @@ async fn a_rated_game_shorter_than_the_minimum_changes_no_rating() {
     );
     assert_eq!(view(&app, &d.id).await["unrated_reason"], "too_short");
     assert_eq!(blitz_rating(&app, "ann").await, None);
+    // The archive says why, as the view does.
+    let rows = archive_rows(&app, "cat", &cat).await;
+    assert!(
+        rows.iter().all(|g| g["unrated_reason"] == "too_short"),
+        "{rows:?}"
+    );
     let archived = archive(&app, "cat", &cat).await;
     assert_eq!(archived.len(), 2);
     assert!(

@@ -257,6 +257,9 @@ pub struct ArchivedGame {
     pub variant: String,
     /// Rated or casual.
     pub rated: bool,
+    /// Why a game created rated was played unrated (`same_network`, `pair_limit`, `too_short`,
+    /// as the game's view says); `null` for a rated game and a casual one.
+    pub unrated_reason: Option<String>,
     /// Speed id, `null` for an untimed game.
     pub speed: Option<String>,
     /// The user's colour.
@@ -324,6 +327,7 @@ pub fn archived(p: &PlayerGame, live: &Live) -> ArchivedGame {
         id: p.game_id.clone(),
         variant: p.variant.clone(),
         rated: p.rated,
+        unrated_reason: live.unrated_reason().map(str::to_string),
         speed: p.speed.clone(),
         color: color.name(),
         opponent: Opponent {

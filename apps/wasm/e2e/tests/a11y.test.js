@@ -133,6 +133,27 @@ for (const theme of ["dark", "light"]) {
   });
 }
 
+for (const theme of ["dark", "light"]) {
+  test(`axe-core audit of the game-over dialog (${theme} theme): its result "0-1" is readable`, async () => {
+    const page = await newPage(browser, { width: 1280, height: 800 });
+    await openApp(page, server.url);
+    await page.selectOption("#theme-select", theme);
+    await page.waitForFunction((t) => document.documentElement.dataset.theme === t, theme);
+    // resigning as Black before a move: White wins, 0-1 (the result is from the first player's side)
+    await page.click("#resign");
+    await page.click("#confirm-yes");
+    await page.waitForSelector("#dlg-over[open]");
+    assert.equal(await page.textContent("#over-result"), "0-1");
+    await page.addScriptTag({ path: AXE });
+    const result = await page.evaluate(async () => {
+      const r = await window.axe.run("#dlg-over", { resultTypes: ["violations"] });
+      return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(" ")) }));
+    });
+    assert.deepEqual(result, [], `no axe-core findings in the game-over dialog (${theme})`);
+    await page.context().close();
+  });
+}
+
 for (const [name, q, size] of [
   ["play, 1280×800", "", { width: 1280, height: 800 }],
   ["analysis, 390×844", "?mode=analysis&variant=impasse&setup=steere", { width: 390, height: 844, mobile: true }],

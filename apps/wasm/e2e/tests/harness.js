@@ -241,7 +241,7 @@ export async function startServer() {
  * set once `before` has run, and whose `skip(t)` skips test `t` (saying why, naming `what`) and
  * returns true when CROWN_SERVER_BIN is not set.
  */
-export function crownServerAndBrowser(what) {
+export function crownServerAndBrowser(what = "these tests") {
   const env = {
     server: null,
     browser: null,
@@ -309,24 +309,6 @@ export async function signUp(page, name, password) {
   await page.fill("#auth-password", password);
   await page.press("#auth-password", "Enter");
   await page.waitForSelector("#account-user", { state: "visible", ...T });
-}
-
-/**
- * Start crown-server (`startCrownServer`: none without CROWN_SERVER_BIN) and, with it, Chromium
- * before a test file's tests, and stop both after; returns the object whose `server` and
- * `browser` are set once `before` has run (`server` null: the file's tests skip).
- */
-export function crownServerAndBrowser() {
-  const env = { server: null, browser: null };
-  before(async () => {
-    env.server = await startCrownServer();
-    if (env.server) env.browser = await launch();
-  });
-  after(async () => {
-    if (env.browser) await env.browser.close();
-    if (env.server) await env.server.close();
-  });
-  return env;
 }
 
 /** The committed puzzles of `variant` (crates/puzzle/puzzles/<variant>.jsonl), one object per line. */

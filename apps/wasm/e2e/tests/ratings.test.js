@@ -219,6 +219,8 @@ test("a rated 3+2 game between two accounts: lobby, bars, game-over dialog, play
   assert.equal(await b.textContent(`${seek} .seek-rating`), "1500?", "a new player: 1500, provisional");
   await b.click(`${seek} .seek-accept`);
   await waitStatus(b, /move/);
+  // both see that the game is rated, under the status
+  for (const p of [a, b]) await p.waitForFunction(() => document.querySelector("#rated-line")?.textContent === "Rated", null, T);
 
   // the bars: names and ratings before the game (provisional "?"), links to the players' pages
   await a.waitForFunction(() => document.querySelector("#rating-top")?.textContent.endsWith("1500?"), null, T);
@@ -429,4 +431,55 @@ test("Analyse from the archive opens the game at its last position with how it e
   assert.ok(annR > 1500 && bobR < 1500);
   assert.deepEqual(page.errors.filter((e) => !/status of 40[14]/.test(e)), [], "no console errors");
   await page.context().close();
+});
+
+test("a rated game resigned before the minimum of plies: Rated while it goes on, then why it is not rated, and the archive says so", async (t) => {
+  if (!BIN) return t.skip("CROWN_SERVER_BIN is not set: no crown-server for rated games");
+  // this suite's server rates from 3 plies (CROWN_RATED_MIN_PLIES above): resigned at 2, too short
+  const C = "Short_Cas";
+  const D = "Short_Dee";
+  const c = await newPage(browser);
+  const d = await newPage(browser);
+  await openApp(c, server.url);
+  await openApp(d, server.url);
+  await signUp(c, C, "cas password 1");
+  await signUp(d, D, "dee password 1");
+  await c.click("#mode-online");
+  await c.click("#online-new");
+  await c.waitForSelector("#dlg-online[open]");
+  await c.check("#form-online input[name=opponent][value=seek]");
+  await c.check("#form-online input[name=variant][value=american]");
+  await c.check("#form-online input[name=side][value=first]");
+  await c.selectOption("#form-online select[name=clock]", "180+2");
+  await c.check("#online-rated");
+  await c.click("#online-ok");
+  await c.waitForFunction(() => document.querySelector("#share-link").value.includes("/g/"), null, T);
+  const gameId = await c.evaluate(() => window.crownApp.online().gameId);
+  await d.click("#mode-online");
+  const seek = `#lobby-list li[data-id="${gameId}"]`;
+  await d.waitForSelector(seek, T);
+  await d.click(`${seek} .seek-accept`);
+  await waitStatus(d, /move/);
+  for (const p of [c, d]) await p.waitForFunction(() => document.querySelector("#rated-line")?.textContent === "Rated", null, T);
+  await move(c, d, 11, 15, 1);
+  await move(d, c, 23, 19, 2);
+  await waitStatus(c, /Your move/);
+  await c.click("#online-resign");
+  await c.waitForSelector("#dlg-confirm[open]");
+  await c.click("#confirm-yes");
+  const why = "Not rated: the game ended before the minimum number of moves";
+  for (const p of [c, d]) {
+    await p.waitForSelector("#dlg-over[open]", T);
+    await p.waitForFunction((w) => document.querySelector("#over-rating")?.textContent === w, why, T);
+    assert.equal(await p.textContent("#rated-line"), why);
+    assert.equal(await p.evaluate(() => window.crownApp.online().view.unrated_reason), "too_short");
+  }
+  // the archive: created rated, not counted
+  await openRoute(c, `?mode=player&name=${C}`, `player/${C}`);
+  const row = `#pl-games li[data-id="${gameId}"]`;
+  await c.waitForSelector(row, T);
+  assert.equal(await c.getAttribute(row, "data-rated"), "false");
+  assert.match(await c.textContent(`${row} .archive-meta`), /American checkers · Blitz · Rated · not counted \(too short\) · as Black/);
+  await c.context().close();
+  await d.context().close();
 });

@@ -104,11 +104,27 @@ test("Share gives a link that opens the game with its comments and variation; th
   assert.deepEqual(guest.errors, []);
 });
 
-test("an unknown shared link says so and shows a board", async (t) => {
+test("an unknown shared link says so and shows the analysis board's start, not the previous game", async (t) => {
   if (env.skip(t)) return;
-  const page = await newPage(env.browser);
-  await page.goto(`${env.server.url}a/0123456789`);
+  const page = await newPage(env.browser, { width: 1280, height: 800 });
+  // a game of this browser's before: four moves on the analysis board
+  await openApp(page, env.server.url, "?mode=analysis&variant=american");
+  await paste(page, PDN);
+  assert.equal((await moveList(page)).length, 4);
+  await page.goto(`${env.server.url}a/zzzzzzzzzz`);
   await page.waitForFunction(() => document.body.dataset.ready === "1", null, T);
   await page.waitForFunction(() => /No shared game has this link/.test(document.querySelector("#toast").textContent), null, T);
-  assert.ok((await page.$$("#board .piece")).length > 0);
+  assert.equal(await page.evaluate(() => document.body.dataset.mode), "analysis");
+  assert.deepEqual(await moveList(page), [], "no move of the previous game under the dead link");
+  assert.equal((await page.$$("#board .piece")).length, 24, "the start: 12 men a side");
+  assert.equal(await page.evaluate(() => window.crownApp.state.pdnInfo), null, "not the previous game's PDN");
+  // the message covers none of the top bar's controls (Log in, Sign up)
+  const overlaps = await page.evaluate(() => {
+    const t = document.querySelector("#toast").getBoundingClientRect();
+    const ov = (b) => t.left < b.right && b.left < t.right && t.top < b.bottom && b.top < t.bottom;
+    return [...document.querySelectorAll(".topbar a, .topbar button")].filter((e) => e.offsetParent !== null && ov(e.getBoundingClientRect())).map((e) => e.id || e.textContent.trim());
+  });
+  assert.deepEqual(overlaps, [], "the toast is clear of the top bar");
+  assert.equal(await page.isVisible("#account-signup"), true);
+  await screenshot(page, "share-dead-link");
 });

@@ -213,6 +213,18 @@ test("create a Swiss in the dialog, two accounts join, the creator starts it: pa
   assert.equal(await a.isVisible("#dlg-over"), false, "game 1's game-over dialog is not left over game 2");
   await waitStatus(second, /Your move/);
   await screenshot(b, "tournament-game2-phone");
+  // game 2 ends (the round's last game): the game-over dialog leads back to the tournament, not to a new game
+  await clickSquare(second, 11);
+  await clickSquare(second, 15);
+  await waitStatus(first, /Your move/);
+  await first.click("#online-resign");
+  await first.waitForSelector("#dlg-confirm[open]");
+  await first.click("#confirm-yes");
+  await a.waitForSelector("#dlg-over[open]", T);
+  assert.equal(await a.textContent("#over-again"), "Back to the tournament");
+  await a.click("#over-again");
+  await waitLoaded(a, new RegExp(`^tournament/${id}/`));
+  assert.equal(await a.isVisible("#dlg-online"), false, "no create dialog");
   // the browser logs the one refusal asked for (400 bad_start), and nothing else
   assert.deepEqual(a.errors, ["Failed to load resource: the server responded with a status of 400 (Bad Request)"]);
   assert.deepEqual(b.errors, []);

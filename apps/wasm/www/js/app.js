@@ -487,7 +487,10 @@ class App {
       else if (v === "analyse") {
         this.setMode("analysis", { keepGame: true });
       } else if (v === "again") {
-        if (this.mode === "online") this.online.client.openCreateDialog();
+        // a tournament game's button is "Back to the tournament" (online/view.js)
+        const tournament = $("over-again").dataset.tournament;
+        if (this.mode === "online" && tournament) this.tournaments.open({ page: "tournament", id: tournament });
+        else if (this.mode === "online") this.online.client.openCreateDialog();
         else {
           this.setMode("play", { keepGame: true });
           $("new-game").click();
@@ -645,10 +648,10 @@ async function main() {
   }
   const shared = sharedIdOf(location.pathname);
   if (shared) {
-    // a shared game's link /a/<id>: the game on the analysis board (the local game behind it if not)
-    if (!(await analysis.share.open(shared)) && !app.restoreLocal()) {
-      play.newGame({ variant: "american", setup: "seed", side: "first", level: crown.defaultLevel() });
-    }
+    // a shared game's link /a/<id>: the game on the analysis board; a dead link (its toast says
+    // so) opens the analysis board's start, never the previous game as if it were the link's
+    // (the board of this browser's last visit is replaced, as a live shared link replaces it)
+    if (!(await analysis.share.open(shared))) analysis.openUrl(new URLSearchParams(), "american", "seed");
     barsWhenEngineReady(app);
     document.body.dataset.ready = "1";
     return;

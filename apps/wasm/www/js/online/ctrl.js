@@ -7,7 +7,7 @@ import { cap } from "../shared/util.js";
 import { toast, setStatus } from "../shared/dialogs.js";
 import { Table } from "../shared/table.js";
 import { Online } from "./online.js";
-import { countLineText, renderConfirm, renderOverRatings } from "./view.js";
+import { countLineText, renderConfirm, renderOverAgain, renderOverRatings, renderRatedLine } from "./view.js";
 import { $ } from "../shared/util.js";
 
 /** The online page: the server's game on its own table, played through `client` (online.js). */
@@ -80,6 +80,8 @@ export class OnlineCtrl {
     this.table.game = null;
     this.client.lobby.hide();
     renderOverRatings(null); // the game-over dialog of a local game has no rating line
+    renderRatedLine(null); // nor has another page's status a rated line
+    renderOverAgain(null); // and its dialog offers a new game
   }
 
   // ---- what the router asks every page ----------------------------------------------------------

@@ -16,7 +16,7 @@ import { Api, Seats, apiBase, storedName, rememberName } from "./api.js";
 import { accountName } from "../account/ctrl.js";
 import { COUNT_RULES } from "../play/view.js";
 import { confirmThen } from "../shared/dialogs.js";
-import { abortedText, askJoin, renderActions, renderConn, renderFirstMove, renderOverRatings, renderRatedSwitch, renderShare } from "./view.js";
+import { abortedText, askJoin, renderActions, renderConn, renderFirstMove, renderOverAgain, renderOverRatings, renderRatedLine, renderRatedSwitch, renderShare } from "./view.js";
 import { Premove, premoveMoves } from "../shared/premove.js";
 
 export class Online {
@@ -445,7 +445,9 @@ export class Online {
     const over = v.status === "finished" || !!v.outcome;
     const theirs = (x) => x && x !== this.seat;
     renderActions(v, this.seat);
+    renderRatedLine(v);
     renderOverRatings(v);
+    renderOverAgain(v);
     const r = v.rematch;
     if (prev && prev.id === v.id && this.seat && !over) {
       if (theirs(v.draw_offer) && prev.draw_offer !== v.draw_offer) this.hooks.toast(`${cap(v.draw_offer)} offers a draw`, 5000);

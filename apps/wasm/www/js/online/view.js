@@ -3,7 +3,7 @@
 // to be sent, and the "a seat is free" question (the premove line is shared/premove.js's).
 
 import { $, cap } from "../shared/util.js";
-import { diffText, playerHref, ratingText } from "../shared/rating.js";
+import { diffText, playerHref, ratedLineText, ratingText } from "../shared/rating.js";
 
 /**
  * The rating beside each player's name on the board's bars (`v`: the online game's view, null on
@@ -45,8 +45,21 @@ export function renderBarRatings(v, flipped) {
 }
 
 /**
+ * The line under the status of game view `v` (null: hidden): "Rated", "Casual", or why a game
+ * created rated is played unrated ("Unrated: both accounts signed up from one network").
+ */
+export function renderRatedLine(v) {
+  const el = $("rated-line");
+  const text = ratedLineText(v);
+  if (el.textContent !== text) el.textContent = text;
+  el.hidden = !text;
+  el.dataset.rated = v ? String(!!v.rated) : "";
+}
+
+/**
  * The rated-game line of the game-over dialog for game view `v` (hidden unless a rated game has
- * ended with its rating changes): "alice 1500? → 1662 (+162) · bob 1500? → 1338 (−162)".
+ * ended with its rating changes): "alice 1500? → 1662 (+162) · bob 1500? → 1338 (−162)"; for a
+ * game created rated but played unrated, why ("Not rated: the game ended before …").
  */
 export function renderOverRatings(v) {
   let p = $("over-rating");
@@ -65,8 +78,30 @@ export function renderOverRatings(v) {
       }
     }
   }
+  if (v && !v.rated && v.unrated_reason) parts.push(ratedLineText(v));
   p.textContent = parts.join(" · ");
   p.hidden = parts.length === 0;
+}
+
+/**
+ * The tournament of game `id`, or null: a tournament's games are `{tournament}r{round}b{board}g{1|2}`
+ * (docs/api.md "Tournaments"; the game's view names no tournament).
+ */
+export function tournamentOf(id) {
+  const m = /^(.+)r\d+b\d+g[12]$/.exec(id || "");
+  return m ? m[1] : null;
+}
+
+/**
+ * The game-over dialog's primary button for game view `v` (null: a local game's "New game"): in a
+ * tournament game "Back to the tournament" (its id in `data-tournament`; the next game opens by
+ * itself, tournaments/ctrl.js), else "New game".
+ */
+export function renderOverAgain(v) {
+  const b = $("over-again");
+  const id = v ? tournamentOf(v.id) : null;
+  b.textContent = id ? "Back to the tournament" : "New game";
+  b.dataset.tournament = id || "";
 }
 
 /**

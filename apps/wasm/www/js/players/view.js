@@ -4,7 +4,7 @@
 // from the server is set with textContent, never as HTML.
 
 import { el } from "../shared/util.js";
-import { GAMES, SPEEDS, diffText, leaderboardHref, playerLink, ratingText } from "../shared/rating.js";
+import { GAMES, SPEEDS, archiveTypeText, diffText, leaderboardHref, playerLink, ratingText } from "../shared/rating.js";
 
 const NS = "http://www.w3.org/2000/svg";
 
@@ -270,7 +270,7 @@ export function renderGames(v, games, { append = false, onAnalyse }) {
     const bits = [
       GAMES[g.variant] || g.variant,
       g.speed ? SPEEDS[g.speed] || g.speed : "No clock",
-      g.rated ? "Rated" : "Casual",
+      archiveTypeText(g),
       `as ${g.color === "black" ? "Black" : "White"}`,
       ((n) => `${n} ${n === 1 ? "move" : "moves"}`)(Math.ceil((g.plies || 0) / 2)),
       g.reason || "",

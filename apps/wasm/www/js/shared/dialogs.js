@@ -8,7 +8,21 @@ import { $ } from "./util.js";
 export function toast(text, ms = 3500) {
   const t = $("toast");
   t.textContent = text;
+  // a wide screen: a message that fits in the space between the top bar and the panel goes there,
+  // from the panel's left edge to its right: it covers neither the board, nor its player's bar,
+  // nor the top bar's controls (Log in / Sign up); a longer one stays in the top bar (style.css)
+  t.style.left = t.style.right = t.style.maxWidth = t.style.top = "";
   t.hidden = false;
+  const panel = document.querySelector(".panel");
+  const bar = document.querySelector(".topbar");
+  if (window.matchMedia("(min-width: 1000px)").matches && panel && bar && panel.offsetParent !== null) {
+    const p = panel.getBoundingClientRect();
+    const top = Math.round(bar.getBoundingClientRect().bottom + 4);
+    if (p.left > 0 && p.width >= 200) {
+      Object.assign(t.style, { top: `${top}px`, left: `${Math.round(p.left)}px`, right: "auto", maxWidth: `${Math.floor(p.width)}px` });
+      if (t.getBoundingClientRect().bottom > p.top - 2) t.style.left = t.style.right = t.style.maxWidth = t.style.top = "";
+    }
+  }
   clearTimeout(toast.timer);
   toast.timer = setTimeout(() => (t.hidden = true), ms);
 }

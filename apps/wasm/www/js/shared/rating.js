@@ -24,6 +24,41 @@ export function diffText(diff) {
   return d > 0 ? `+${d}` : d < 0 ? `\u2212${-d}` : "±0";
 }
 
+/**
+ * Why a game created rated is played unrated (the server's `unrated_reason`, docs/api.md "When a
+ * rated game is played unrated"): the sentence the game shows, and the short words of an archive
+ * row. The minimum of plies is the server's setting (`--rated-min-plies`), not in the view: the
+ * sentence does not name a number.
+ */
+export const UNRATED_REASONS = {
+  same_network: { text: "Unrated: both accounts signed up from one network", short: "same network" },
+  pair_limit: { text: "Unrated: you two have played today's limit of rated games together", short: "daily limit" },
+  too_short: { text: "Not rated: the game ended before the minimum number of moves", short: "too short" },
+};
+
+/**
+ * The rated line of game view `v` (its `rated` and `unrated_reason`): "Rated", "Casual", or why a
+ * game created rated is not rated (an unknown reason: "Unrated"); "" without a view.
+ */
+export function ratedLineText(v) {
+  if (!v) return "";
+  if (v.rated) return "Rated";
+  if (!v.unrated_reason) return "Casual";
+  const r = UNRATED_REASONS[v.unrated_reason];
+  return r ? r.text : "Unrated";
+}
+
+/**
+ * An archive row's type (`g`: {rated, unrated_reason}): "Rated", "Casual", or "Rated · not counted
+ * (too short)" for a game created rated and played unrated.
+ */
+export function archiveTypeText(g) {
+  if (g.rated) return "Rated";
+  if (!g.unrated_reason) return "Casual";
+  const r = UNRATED_REASONS[g.unrated_reason];
+  return `Rated · not counted (${r ? r.short : g.unrated_reason})`;
+}
+
 /** The address of player `name`'s page (relative to the document's base, like every app link). */
 export function playerHref(name) {
   return `?${new URLSearchParams({ mode: "player", name })}`;
