@@ -90,7 +90,11 @@ impl App {
             chat: crate::chat::Chat::new(store.clone()),
             puzzles: crate::puzzles::Puzzles::new(store.clone()),
             imports: crate::imports::Imports::new(&config, store.clone()),
-            tournaments: crate::tournaments::Tournaments::new(store.clone(), games.clone()),
+            tournaments: crate::tournaments::Tournaments::new(
+                &config,
+                store.clone(),
+                games.clone(),
+            ),
             games: games.clone(),
             store,
             config,

@@ -90,6 +90,12 @@ pub struct Config {
     /// Games shared (`POST /api/imports`) per client address per hour (also the burst); more get
     /// `429 import_rate_limited`; 0 disables the limit.
     pub imports_per_hour_per_ip: u32,
+    /// Tournaments not yet finished (`created` or `running`) that one account may have created;
+    /// one more gets `429 too_many_tournaments`; 0 disables the cap.
+    pub tournaments_per_account: u32,
+    /// Tournaments created (`POST /api/tournaments`) per client address per hour (also the
+    /// burst); more get `429 tournament_rate_limited`; 0 disables the limit.
+    pub tournaments_per_hour_per_ip: u32,
     /// The IPv6 prefix length (32..=64) of a client's sign-up network
     /// ([`crate::accounts::network`]; an IPv4 client's is its /24): the per-address sign-up
     /// limit ([`Config::signup_per_hour_per_ip`]) counts under it too, and accounts of one such
@@ -153,6 +159,12 @@ pub const DEFAULT_SIGNUP_PER_HOUR_PER_IP: u32 = 5;
 
 /// Default of [`Config::imports_per_hour_per_ip`].
 pub const DEFAULT_IMPORTS_PER_HOUR_PER_IP: u32 = 30;
+
+/// Default of [`Config::tournaments_per_account`].
+pub const DEFAULT_TOURNAMENTS_PER_ACCOUNT: u32 = 3;
+
+/// Default of [`Config::tournaments_per_hour_per_ip`].
+pub const DEFAULT_TOURNAMENTS_PER_HOUR_PER_IP: u32 = 10;
 /// Default of [`Config::signup_net_v6_prefix`]: a /48, the most a provider gives one
 /// subscriber (many give a /56), so that one line's many /64s are one network.
 pub const DEFAULT_SIGNUP_NET_V6_PREFIX: u8 = 48;
@@ -217,6 +229,8 @@ impl Default for Config {
             session_ttl_ms: 30 * 24 * 3600 * 1000,
             signup_per_hour_per_ip: DEFAULT_SIGNUP_PER_HOUR_PER_IP,
             imports_per_hour_per_ip: DEFAULT_IMPORTS_PER_HOUR_PER_IP,
+            tournaments_per_account: DEFAULT_TOURNAMENTS_PER_ACCOUNT,
+            tournaments_per_hour_per_ip: DEFAULT_TOURNAMENTS_PER_HOUR_PER_IP,
             signup_net_v6_prefix: DEFAULT_SIGNUP_NET_V6_PREFIX,
             rated_games_per_pair_per_day: DEFAULT_RATED_GAMES_PER_PAIR_PER_DAY,
             rated_min_plies: DEFAULT_RATED_MIN_PLIES,

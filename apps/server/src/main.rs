@@ -119,6 +119,12 @@ struct Args {
     /// Games shared as PDN (`POST /api/imports`) per client address per hour (0 = no limit).
     #[arg(long, env = "CROWN_IMPORTS_PER_HOUR_PER_IP", default_value_t = crown_server::config::DEFAULT_IMPORTS_PER_HOUR_PER_IP)]
     imports_per_hour_per_ip: u32,
+    /// Tournaments not yet finished that one account may have created (0 = no cap).
+    #[arg(long, env = "CROWN_TOURNAMENTS_PER_ACCOUNT", default_value_t = crown_server::config::DEFAULT_TOURNAMENTS_PER_ACCOUNT)]
+    tournaments_per_account: u32,
+    /// Tournaments created per client address per hour (0 = no limit).
+    #[arg(long, env = "CROWN_TOURNAMENTS_PER_HOUR_PER_IP", default_value_t = crown_server::config::DEFAULT_TOURNAMENTS_PER_HOUR_PER_IP)]
+    tournaments_per_hour_per_ip: u32,
     /// IPv6 prefix length (32..=64) of a sign-up network: the per-address sign-up limit counts
     /// under it, the leaderboard counts opponents by it, and two accounts of one never rate
     /// each other (an IPv4 client's is its /24).
@@ -309,6 +315,8 @@ fn run(args: Args) -> Result<(), String> {
         login_per_min_per_user: args.login_per_min_per_user,
         signup_per_hour_per_ip: args.signup_per_hour_per_ip,
         imports_per_hour_per_ip: args.imports_per_hour_per_ip,
+        tournaments_per_account: args.tournaments_per_account,
+        tournaments_per_hour_per_ip: args.tournaments_per_hour_per_ip,
         signup_net_v6_prefix: args.signup_net_v6_prefix,
         rated_games_per_pair_per_day: args.rated_games_per_pair_per_day,
         rated_min_plies: args.rated_min_plies,

@@ -76,3 +76,14 @@ async fn two_instances_racing_never_pair_a_round_twice() {
     let pdn = text(&b, &format!("/api/tournaments/{id}/pdn")).await;
     assert_eq!(pdn.matches("[Event \"Club Swiss\"]").count(), 12, "{pdn}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_sweeper_reads_every_due_and_running_tournament_with_no_cap_on_postgres() {
+    let Some(pg) = Pg::start_or_skip_async().await else {
+        return;
+    };
+    let s = store(&pg.url()).await;
+    tokio::task::spawn_blocking(move || check_due_and_open_tournaments(s.as_ref()))
+        .await
+        .unwrap();
+}

@@ -339,3 +339,144 @@ async fn game_2_of_a_match_is_created_once_game_1_has_a_result_so_its_first_move
     let (s, v) = get(&app, &format!("/api/games/{other_g2}")).await;
     assert_eq!(s, StatusCode::NOT_FOUND, "{v}");
 }
+
+/// The time now, ms since the Unix epoch.
+fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as u64
+}
+
+/// `POST /api/tournaments` with `body` by `session`: status and answer.
+async fn create(app: &App, session: &str, body: Value) -> (StatusCode, Value) {
+    call(
+        app,
+        Method::POST,
+        "/api/tournaments",
+        Some(session),
+        Some(body),
+    )
+    .await
+}
+
+#[tokio::test]
+async fn a_scheduled_round_robin_behind_sixty_newer_tournaments_is_listed_first_and_started() {
+    // The caps off: one account floods (the caps are tested below).
+    let app = server()
+        .with(|c| {
+            c.tournaments_per_account = 0;
+            c.tournaments_per_hour_per_ip = 0;
+        })
+        .start()
+        .await;
+    let sessions = players(&app).await;
+    let starts = now_ms() + 3_000;
+    let body = json!({"name": "Victim RR", "variant": "american", "format": "round_robin",
+                      "time_control": blitz(), "starts_ms": starts});
+    let (s, v) = create(&app, &sessions["alice"], body).await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+    let victim = v["id"].as_str().unwrap().to_string();
+    for name in ["alice", "bob"] {
+        let uri = format!("/api/tournaments/{victim}/join");
+        let (s, v) = call(&app, Method::POST, &uri, Some(&sessions[name]), None).await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+    }
+    // Every flood tournament is created in a later millisecond than the victim.
+    let created = now_ms();
+    while now_ms() <= created {
+        tokio::task::yield_now().await;
+    }
+    for i in 0..60u64 {
+        // Half start later than the victim, half only when their creator starts them.
+        let mut body = json!({"name": format!("Flood {i}"), "variant": "american",
+                              "format": "swiss", "rounds": 3, "time_control": blitz()});
+        if i % 2 == 0 {
+            body["starts_ms"] = json!(starts + 86_400_000 + i);
+        }
+        let (s, v) = create(&app, &sessions["carol"], body).await;
+        assert_eq!(s, StatusCode::CREATED, "{v}");
+    }
+    let (s, v) = get(&app, "/api/tournaments").await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let upcoming = v["upcoming"].as_array().unwrap();
+    assert_eq!(upcoming.len(), 50, "{v}");
+    assert_eq!(upcoming[0]["id"], victim.as_str(), "{v}");
+    // The 30 scheduled flood ones follow by start time, then those without one.
+    assert_eq!(upcoming[1]["name"], "Flood 0", "{v}");
+    assert_eq!(upcoming[30]["name"], "Flood 58", "{v}");
+    assert_eq!(upcoming[31]["name"], "Flood 59", "{v}");
+    // The background sweep (every 2 s) starts it once its start time is reached.
+    let t = wait_for(&app, &victim, "started by the sweeper", |t| {
+        t["phase"] == "running"
+    })
+    .await;
+    assert_eq!(rounds_paired(&t), 1, "{t}");
+}
+
+#[tokio::test]
+async fn an_account_has_at_most_three_open_tournaments_and_an_address_creates_five_an_hour() {
+    let app = server()
+        .with(|c| c.tournaments_per_hour_per_ip = 5)
+        .start()
+        .await;
+    let sessions = players(&app).await;
+    let body = |name: &str| {
+        json!({"name": name, "variant": "american", "format": "swiss", "rounds": 3,
+               "time_control": blitz()})
+    };
+    for i in 0..3 {
+        let (s, v) = create(&app, &sessions["alice"], body(&format!("A{i}"))).await;
+        assert_eq!(s, StatusCode::CREATED, "{v}");
+    }
+    let (s, v) = create(&app, &sessions["alice"], body("A3")).await;
+    assert_eq!(s, StatusCode::TOO_MANY_REQUESTS, "{v}");
+    assert_eq!(v["error"]["code"], "too_many_tournaments", "{v}");
+    // Another account may still create, until the address has created five this hour.
+    let (s, v) = create(&app, &sessions["bob"], body("B0")).await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+    let (s, v) = create(&app, &sessions["carol"], body("C0")).await;
+    assert_eq!(s, StatusCode::TOO_MANY_REQUESTS, "{v}");
+    assert_eq!(v["error"]["code"], "tournament_rate_limited", "{v}");
+    let (s, v) = get(&app, "/api/tournaments").await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["upcoming"].as_array().unwrap().len(), 4, "{v}");
+}
+
+#[tokio::test]
+async fn ten_wrong_join_passwords_lock_that_account_out_of_that_tournament() {
+    let app = server().start().await;
+    let sessions = players(&app).await;
+    let body = json!({"name": "Private", "variant": "american", "format": "swiss", "rounds": 3,
+                      "time_control": blitz(), "password": "open sesame"});
+    let (s, v) = create(&app, &sessions["alice"], body).await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+    let uri = format!("/api/tournaments/{}/join", v["id"].as_str().unwrap());
+    let join = |who: &'static str, password: &'static str| {
+        let (app, uri, session) = (app.clone(), uri.clone(), sessions[who].clone());
+        async move {
+            let body = json!({ "password": password });
+            call(&app, Method::POST, &uri, Some(&session), Some(body)).await
+        }
+    };
+    for i in 0..10 {
+        let (s, v) = join("bob", "guess").await;
+        assert_eq!(s, StatusCode::FORBIDDEN, "try {i}: {v}");
+        assert_eq!(v["error"]["code"], "wrong_password", "{v}");
+    }
+    // The 11th try is refused before the password is looked at: even the right one.
+    let (s, v) = join("bob", "open sesame").await;
+    assert_eq!(s, StatusCode::TOO_MANY_REQUESTS, "{v}");
+    assert_eq!(v["error"]["code"], "too_many_passwords", "{v}");
+    // Counted per account: another account joins with the password.
+    let (s, v) = join("carol", "open sesame").await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+}
+
+#[test]
+fn the_sweeper_reads_every_due_and_running_tournament_with_no_cap_on_sqlite() {
+    use crown_server::store::{Durability, SqliteStore};
+    let dir = tempfile::tempdir().unwrap();
+    let store = SqliteStore::open(&dir.path().join("crown.db"), Durability::Normal).unwrap();
+    check_due_and_open_tournaments(&store);
+}

@@ -5,7 +5,7 @@
 
 use super::accounts::session_token;
 use super::error::ApiError;
-use super::extract::JsonBody;
+use super::extract::{ClientIp, JsonBody};
 use crate::accounts::not_logged_in;
 use crate::app::App;
 use crate::error::Error;
@@ -67,20 +67,24 @@ fn check_id(id: &str) -> Result<(), Error> {
 ///
 /// Errors: `not_logged_in` (401), `bad_json`, `bad_variant`, `bad_format`, `bad_rounds`,
 /// `bad_time_control`, `bad_openings`, `bad_start`, `bad_password`, `bad_settings` (400),
-/// `arena_unavailable` (501), `tournaments_unavailable` (503), `storage`.
+/// `arena_unavailable` (501), `tournament_rate_limited`, `too_many_tournaments` (429),
+/// `tournaments_unavailable` (503), `storage`.
 async fn create(
     State(app): State<App>,
+    ClientIp(ip): ClientIp,
     headers: HeaderMap,
     JsonBody(req): JsonBody<CreateRequest>,
 ) -> Result<Response, ApiError> {
     let me = account(&app, &headers).await?;
     let checked = req.check(now_ms())?;
-    let (id, s) = app.tournaments().create(checked, me).await?;
+    let (id, s) = app.tournaments().create(ip, checked, me).await?;
     let body = json!({"id": id, "tournament": view::full(&id, &s)});
     Ok((StatusCode::CREATED, Json(body)).into_response())
 }
 
-/// `GET /api/tournaments`: `{"upcoming", "running", "finished"}`, each newest first (at most 50).
+/// `GET /api/tournaments`: `{"upcoming", "running", "finished"}`, at most 50 each: upcoming by
+/// start time, the soonest first (those without one after them, the newest first), the others
+/// newest first.
 ///
 /// Errors: `tournaments_unavailable` (503), `storage`.
 async fn list(State(app): State<App>) -> Result<Json<Value>, ApiError> {
@@ -117,7 +121,8 @@ struct JoinBody {
 
 /// `POST /api/tournaments/{id}/join` (session; body `{"password"}` or none): the tournament.
 ///
-/// Errors: `not_logged_in` (401), `bad_json`, `wrong_password` (403), `already_joined`,
+/// Errors: `not_logged_in` (401), `bad_json`, `wrong_password` (403), `too_many_passwords`
+/// (429: 10 wrong passwords by this account for this tournament in 10 minutes), `already_joined`,
 /// `already_started`, `tournament_finished` (409), `not_found`, `storage`.
 async fn join(
     State(app): State<App>,

@@ -121,6 +121,7 @@ CREATE TABLE IF NOT EXISTS tournaments (
     version {INT} NOT NULL
 );
 CREATE INDEX IF NOT EXISTS tournaments_phase ON tournaments(phase, created_ms);
+CREATE INDEX IF NOT EXISTS tournaments_start ON tournaments(phase, starts_ms);
 ";
 
 /// The accounts' puzzle records (store/puzzles.rs): one row per account, its record as JSON

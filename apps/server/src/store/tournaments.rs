@@ -46,7 +46,9 @@ pub trait TournamentStore: Send + Sync {
     /// Database errors.
     fn load_tournament(&self, id: &str) -> Result<Option<TournamentRecord>, StoreError>;
 
-    /// The tournaments in `phase`, the newest first, at most `limit`.
+    /// The tournaments in `phase`, at most `limit`: `created` ones by start time, the soonest
+    /// first (those only their creator starts, `starts_ms` 0, after them, the newest first), so
+    /// that many new ones cannot push a scheduled one out; the others the newest first.
     ///
     /// # Errors
     /// Database errors.
@@ -55,6 +57,47 @@ pub trait TournamentStore: Send + Sync {
         phase: &str,
         limit: usize,
     ) -> Result<Vec<TournamentRecord>, StoreError>;
+
+    /// Every tournament the sweeper must look at, with no cap: each `created` one whose start
+    /// time is set (not 0) and at most `now_ms`, and each `running` one; the soonest start first.
+    ///
+    /// # Errors
+    /// Database errors.
+    fn due_tournaments(&self, now_ms: u64) -> Result<Vec<TournamentRecord>, StoreError>;
+
+    /// Every tournament not finished (`created` or `running`), with no cap, the oldest first:
+    /// what the per-account cap on open tournaments counts.
+    ///
+    /// # Errors
+    /// Database errors.
+    fn open_tournaments(&self) -> Result<Vec<TournamentRecord>, StoreError>;
+}
+
+/// The `ORDER BY` of [`TournamentStore::list_tournaments`] for `phase`.
+pub(super) fn list_order(phase: &str) -> &'static str {
+    if phase == "created" {
+        "CASE WHEN starts_ms = 0 THEN 1 ELSE 0 END, starts_ms, created_ms DESC, id"
+    } else {
+        "created_ms DESC, id"
+    }
+}
+
+/// The query of [`TournamentStore::due_tournaments`], the time now as parameter `now` (`?1`,
+/// `$1`).
+pub(super) fn due_query(now: &str) -> String {
+    format!(
+        "SELECT {COLUMNS} FROM tournaments
+         WHERE (phase = 'created' AND starts_ms <> 0 AND starts_ms <= {now}) OR phase = 'running'
+         ORDER BY starts_ms, id"
+    )
+}
+
+/// The query of [`TournamentStore::open_tournaments`].
+pub(super) fn open_query() -> String {
+    format!(
+        "SELECT {COLUMNS} FROM tournaments WHERE phase IN ('created', 'running')
+         ORDER BY created_ms, id"
+    )
 }
 
 /// The columns of `tournaments` read into a [`TournamentRecord`], in its field order.

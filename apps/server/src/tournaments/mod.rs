@@ -17,14 +17,17 @@ pub mod play;
 pub mod request;
 pub mod view;
 
-use crate::error::{Error, ErrorKind};
+use crate::config::Config;
+use crate::error::{Detail, Error, ErrorKind};
 use crate::games::live::now_ms;
 use crate::games::Games;
+use crate::limit::RateLimiter;
 use crate::store::{SeatAccount, Store, StoreError, TimeControl, TournamentRecord};
 use crate::token::{random_hex, same_secret, token_hash};
 use crown_tournament::{Phase, PlayerId, Tournament, TournamentError};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
+use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 
 /// The most changes tried again after losing a compare-and-swap race.
@@ -32,6 +35,13 @@ const MAX_CAS_RETRIES: usize = 16;
 
 /// The most tournaments listed per phase.
 pub const MAX_LISTED: usize = 50;
+
+/// Wrong join passwords one account may give for one tournament within
+/// [`PASSWORD_WINDOW_MS`]; the next try gets `429 too_many_passwords`.
+pub const MAX_WRONG_PASSWORDS: usize = 10;
+
+/// The window over which wrong join passwords are counted, in ms (10 minutes).
+pub const PASSWORD_WINDOW_MS: u64 = 600_000;
 
 /// How often the sweeper starts tournaments whose start time is reached and catches up with
 /// running ones (results missed, games not yet created), in ms.
@@ -154,15 +164,31 @@ pub struct Inner {
     /// One lock per tournament this instance advances, so that its own events queue up
     /// (instances still race, which the compare-and-swap settles).
     locks: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
+    /// [`Config::tournaments_per_account`] (0: no cap).
+    per_account: usize,
+    /// Tournaments created per client address ([`Config::tournaments_per_hour_per_ip`]).
+    by_ip: RateLimiter,
+    /// Creations on this instance queue here, so that two at once from one account cannot
+    /// both pass the per-account cap (other instances may still race it by one).
+    creating: tokio::sync::Mutex<()>,
+    /// The times (ms) of the wrong join passwords within [`PASSWORD_WINDOW_MS`], by (account,
+    /// tournament).
+    wrong_passwords: Mutex<HashMap<(String, String), Vec<u64>>>,
 }
 
 impl Tournaments {
-    /// The tournaments of `store`, whose games `games` holds.
-    pub(crate) fn new(store: Arc<dyn Store>, games: Games) -> Tournaments {
+    /// The tournaments of `store`, whose games `games` holds, with the creation limits of
+    /// `config`.
+    pub(crate) fn new(config: &Config, store: Arc<dyn Store>, games: Games) -> Tournaments {
+        let n = config.tournaments_per_hour_per_ip;
         Tournaments(Arc::new(Inner {
             store,
             games,
             locks: Mutex::new(HashMap::new()),
+            per_account: config.tournaments_per_account as usize,
+            by_ip: RateLimiter::keyed(f64::from(n) / 3600.0, n),
+            creating: tokio::sync::Mutex::new(()),
+            wrong_passwords: Mutex::new(HashMap::new()),
         }))
     }
 
@@ -237,15 +263,48 @@ impl Tournaments {
         ))
     }
 
-    /// Create a tournament from `checked`, by `creator`; returns its id and state.
+    /// Create a tournament from `checked`, by `creator` from client address `ip`; returns its
+    /// id and state.
     ///
     /// # Errors
-    /// `no_randomness`, `tournaments_unavailable`, `storage`.
+    /// `tournament_rate_limited` (429: too many from this address,
+    /// [`Config::tournaments_per_hour_per_ip`]), `too_many_tournaments` (429: the creator has
+    /// [`Config::tournaments_per_account`] not finished), `no_randomness`,
+    /// `tournaments_unavailable`, `storage`.
     pub async fn create(
         &self,
+        ip: Option<IpAddr>,
         checked: request::Checked,
         creator: SeatAccount,
     ) -> Result<(String, Stored), Error> {
+        self.0.by_ip.check(ip).map_err(|secs| {
+            Error::limited(
+                "tournament_rate_limited",
+                format!("too many tournaments created from this address; retry in {secs} s"),
+            )
+            .with(Detail::RetryAfterMs(secs.saturating_mul(1000)))
+        })?;
+        let _creating = self.0.creating.lock().await;
+        if self.0.per_account > 0 {
+            let open = self.with_store(|s| s.open_tournaments()).await?;
+            let mine = open
+                .iter()
+                .filter(|r| {
+                    serde_json::from_str::<Stored>(&r.state)
+                        .is_ok_and(|s| s.creator.user_id == creator.user_id)
+                })
+                .count();
+            if mine >= self.0.per_account {
+                return Err(Error::limited(
+                    "too_many_tournaments",
+                    format!(
+                        "this account already has {mine} tournaments not finished (at most {}); \
+                         one must finish first",
+                        self.0.per_account
+                    ),
+                ));
+            }
+        }
         let mut settings = checked.settings;
         let seed = random_hex(8)?;
         settings.seed = u64::from_str_radix(&seed, 16).map_err(Error::storage)?;
@@ -275,8 +334,9 @@ impl Tournaments {
         Ok((id, stored))
     }
 
-    /// The tournaments in `phase` (`created`, `running`, `finished`), newest first, at most
-    /// [`MAX_LISTED`].
+    /// The tournaments in `phase` (`created`, `running`, `finished`), at most [`MAX_LISTED`]:
+    /// `created` ones by start time, the soonest first (those without one after them, the
+    /// newest first), the others the newest first.
     ///
     /// # Errors
     /// `tournaments_unavailable`, `storage`.
@@ -284,21 +344,89 @@ impl Tournaments {
         let recs = self
             .with_store(move |s| s.list_tournaments(phase, MAX_LISTED))
             .await?;
-        recs.into_iter()
-            .map(|r| {
-                serde_json::from_str(&r.state)
-                    .map(|s| (r.id.clone(), s))
-                    .map_err(|e| Error::storage(format!("tournament '{}': {e}", r.id)))
-            })
-            .collect()
+        read_all(recs)
+    }
+
+    /// Every tournament the sweeper must look at, with no cap: the `created` ones whose start
+    /// time is reached and the `running` ones ([`crate::store::TournamentStore::due_tournaments`]).
+    ///
+    /// # Errors
+    /// `tournaments_unavailable`, `storage`.
+    pub async fn due(&self, now_ms: u64) -> Result<Vec<(String, Stored)>, Error> {
+        let recs = self.with_store(move |s| s.due_tournaments(now_ms)).await?;
+        read_all(recs)
+    }
+
+    /// `Err(too_many_passwords)` when `user_id` gave [`MAX_WRONG_PASSWORDS`] wrong passwords
+    /// for tournament `id` within [`PASSWORD_WINDOW_MS`] (forgetting older ones).
+    fn check_passwords(&self, user_id: &str, id: &str, now: u64) -> Result<(), Error> {
+        let mut map = self
+            .0
+            .wrong_passwords
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        let since = now.saturating_sub(PASSWORD_WINDOW_MS);
+        if map.len() > 100_000 {
+            // Forget the old so that many accounts cannot exhaust memory.
+            map.retain(|_, times| times.iter().any(|t| *t > since));
+        }
+        let Some(times) = map.get_mut(&(user_id.to_string(), id.to_string())) else {
+            return Ok(());
+        };
+        times.retain(|t| *t > since);
+        if times.len() < MAX_WRONG_PASSWORDS {
+            return Ok(());
+        }
+        let wait = times[0] + PASSWORD_WINDOW_MS - now;
+        Err(Error::limited(
+            "too_many_passwords",
+            format!(
+                "too many wrong passwords for this tournament; retry in {} s",
+                wait.div_ceil(1000)
+            ),
+        )
+        .with(Detail::RetryAfterMs(wait)))
+    }
+
+    /// Count one wrong password of `user_id` for tournament `id` at `now`.
+    fn wrong_password(&self, user_id: &str, id: &str, now: u64) {
+        self.0
+            .wrong_passwords
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .entry((user_id.to_string(), id.to_string()))
+            .or_default()
+            .push(now);
     }
 
     /// `user` joins tournament `id` (with `password` when it has one), seeded by `rating`.
+    /// Wrong passwords are counted per account and tournament: after
+    /// [`MAX_WRONG_PASSWORDS`] within [`PASSWORD_WINDOW_MS`] no password is tried until the
+    /// oldest leaves the window.
     ///
     /// # Errors
-    /// `wrong_password` (403), `already_joined`, `already_started`, `tournament_finished`,
-    /// `not_found`, `storage`.
+    /// `wrong_password` (403), `too_many_passwords` (429), `already_joined`,
+    /// `already_started`, `tournament_finished`, `not_found`, `storage`.
     pub async fn join(
+        &self,
+        id: &str,
+        user: SeatAccount,
+        password: Option<String>,
+        rating: u32,
+    ) -> Result<Stored, Error> {
+        let user_id = user.user_id.clone();
+        self.check_passwords(&user_id, id, now_ms())?;
+        let joined = self.join_checked(id, user, password, rating).await;
+        if let Err(e) = &joined {
+            if e.code == "wrong_password" {
+                self.wrong_password(&user_id, id, now_ms());
+            }
+        }
+        joined
+    }
+
+    /// [`Tournaments::join`] once the wrong passwords are counted.
+    async fn join_checked(
         &self,
         id: &str,
         user: SeatAccount,
@@ -426,33 +554,42 @@ impl Tournaments {
         });
     }
 
-    /// One sweep: start the tournaments whose start time is reached, advance the running ones
-    /// ([`Tournaments::advance`]); failures are logged.
+    /// One sweep: start every tournament whose start time is reached and advance every
+    /// running one ([`Tournaments::advance`]), however many there are
+    /// ([`Tournaments::due`]); failures are logged.
     pub async fn sweep(&self) {
         let now = now_ms();
-        match self.list("created").await {
-            Ok(list) => {
-                for (id, s) in list {
-                    if s.starts_ms != 0 && s.starts_ms <= now {
-                        // Too few players: it waits for more and is tried at each sweep (at
-                        // debug level, so that a deserted tournament writes no line every 2 s).
-                        if let Err(e) = self.start(&id, None).await {
-                            tracing::debug!(tournament = %id, error = %e, "not started");
-                        }
-                    }
-                }
+        let due = match self.due(now).await {
+            Ok(due) => due,
+            Err(e) => {
+                tracing::warn!(error = %e, "listing tournaments failed");
+                return;
             }
-            Err(e) => tracing::warn!(error = %e, "listing tournaments failed"),
-        }
-        match self.list("running").await {
-            Ok(list) => {
-                for (id, _) in list {
-                    if let Err(e) = self.advance(&id).await {
-                        tracing::warn!(tournament = %id, error = %e, "advancing failed");
-                    }
+        };
+        for (id, s) in due {
+            if s.tournament.phase() == Phase::Created {
+                // Too few players: it waits for more and is tried at each sweep (at debug
+                // level, so that a deserted tournament writes no line every 2 s).
+                if let Err(e) = self.start(&id, None).await {
+                    tracing::debug!(tournament = %id, error = %e, "not started");
                 }
+            } else if let Err(e) = self.advance(&id).await {
+                tracing::warn!(tournament = %id, error = %e, "advancing failed");
             }
-            Err(e) => tracing::warn!(error = %e, "listing tournaments failed"),
         }
     }
+}
+
+/// The stored tournaments `recs` read, with their ids.
+///
+/// # Errors
+/// `storage`, naming the tournament whose state does not read.
+fn read_all(recs: Vec<TournamentRecord>) -> Result<Vec<(String, Stored)>, Error> {
+    recs.into_iter()
+        .map(|r| {
+            serde_json::from_str(&r.state)
+                .map(|s| (r.id.clone(), s))
+                .map_err(|e| Error::storage(format!("tournament '{}': {e}", r.id)))
+        })
+        .collect()
 }

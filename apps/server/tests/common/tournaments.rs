@@ -235,3 +235,56 @@ pub fn round_done(t: &Value) -> bool {
             })
         })
 }
+
+/// The store queries of the sweeper and the per-account cap on `store` (SQLite or PostgreSQL):
+/// 60 running tournaments, one `created` whose start time is reached, one not yet, one only its
+/// creator starts and one finished; at time 5,000 the due ones are the 60 running and the one
+/// reached (no cap of 50), the open ones all but the finished, and the upcoming list is by start
+/// time with the one without a start time last.
+pub fn check_due_and_open_tournaments(store: &dyn crown_server::store::Store) {
+    use crown_server::store::TournamentRecord;
+    let t = store.tournaments().expect("a store with tournaments");
+    let rec = |id: String, phase: &str, starts_ms: u64, created_ms: u64| TournamentRecord {
+        id,
+        phase: phase.to_string(),
+        starts_ms,
+        created_ms,
+        updated_ms: created_ms,
+        state: "{}".to_string(),
+        version: 1,
+    };
+    let mut due = std::collections::BTreeSet::new();
+    for i in 0..60u64 {
+        let id = format!("{i:08x}");
+        t.create_tournament(&rec(id.clone(), "running", 0, 100 + i))
+            .unwrap();
+        due.insert(id);
+    }
+    // Created before the 60 running ones: the oldest, as the victim of a flood.
+    t.create_tournament(&rec("aaaa0001".into(), "created", 1_000, 1))
+        .unwrap();
+    due.insert("aaaa0001".to_string());
+    t.create_tournament(&rec("aaaa0002".into(), "created", 9_000, 2))
+        .unwrap();
+    t.create_tournament(&rec("aaaa0003".into(), "created", 0, 3))
+        .unwrap();
+    t.create_tournament(&rec("aaaa0004".into(), "finished", 500, 4))
+        .unwrap();
+    let got: std::collections::BTreeSet<String> = t
+        .due_tournaments(5_000)
+        .unwrap()
+        .into_iter()
+        .map(|r| r.id)
+        .collect();
+    assert_eq!(got, due);
+    let open = t.open_tournaments().unwrap();
+    assert_eq!(open.len(), 63);
+    assert!(open.iter().all(|r| r.id != "aaaa0004"));
+    let upcoming: Vec<String> = t
+        .list_tournaments("created", 50)
+        .unwrap()
+        .into_iter()
+        .map(|r| r.id)
+        .collect();
+    assert_eq!(upcoming, ["aaaa0001", "aaaa0002", "aaaa0003"]);
+}

@@ -4,7 +4,7 @@
 //! exactly one writes and the other reloads.
 
 use super::{db, PgStore};
-use crate::store::tournaments::COLUMNS;
+use crate::store::tournaments::{due_query, list_order, open_query, COLUMNS};
 use crate::store::{StoreError, TournamentRecord, TournamentStore};
 use postgres::Row;
 
@@ -87,12 +87,23 @@ impl TournamentStore for PgStore {
             c.query(
                 &format!(
                     "SELECT {COLUMNS} FROM tournaments WHERE phase = $1
-                     ORDER BY created_ms DESC, id LIMIT $2"
+                     ORDER BY {} LIMIT $2",
+                    list_order(phase)
                 ),
                 &[&phase, &(limit as i64)],
             )
             .map_err(db)
         })?;
+        Ok(rows.iter().map(of_row).collect())
+    }
+
+    fn due_tournaments(&self, now_ms: u64) -> Result<Vec<TournamentRecord>, StoreError> {
+        let rows = self.with(|c| c.query(&due_query("$1"), &[&(now_ms as i64)]).map_err(db))?;
+        Ok(rows.iter().map(of_row).collect())
+    }
+
+    fn open_tournaments(&self) -> Result<Vec<TournamentRecord>, StoreError> {
+        let rows = self.with(|c| c.query(&open_query(), &[]).map_err(db))?;
         Ok(rows.iter().map(of_row).collect())
     }
 }

@@ -2,7 +2,7 @@
 //! compare-and-swap on the row's version run by the one writer thread.
 
 use super::SqliteStore;
-use crate::store::tournaments::COLUMNS;
+use crate::store::tournaments::{due_query, list_order, open_query, COLUMNS};
 use crate::store::{StoreError, TournamentRecord, TournamentStore};
 use rusqlite::{params, OptionalExtension, Row};
 
@@ -94,11 +94,30 @@ impl TournamentStore for SqliteStore {
         self.read(move |c| {
             let mut stmt = c.prepare_cached(&format!(
                 "SELECT {COLUMNS} FROM tournaments WHERE phase = ?1
-                 ORDER BY created_ms DESC, id LIMIT ?2"
+                 ORDER BY {} LIMIT ?2",
+                list_order(&phase)
             ))?;
             let rows = stmt
                 .query_map(params![phase, limit as i64], of_row)?
                 .collect::<Result<Vec<_>, _>>()?;
+            Ok(rows)
+        })
+    }
+
+    fn due_tournaments(&self, now_ms: u64) -> Result<Vec<TournamentRecord>, StoreError> {
+        self.read(move |c| {
+            let mut stmt = c.prepare_cached(&due_query("?1"))?;
+            let rows = stmt
+                .query_map(params![now_ms as i64], of_row)?
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(rows)
+        })
+    }
+
+    fn open_tournaments(&self) -> Result<Vec<TournamentRecord>, StoreError> {
+        self.read(move |c| {
+            let mut stmt = c.prepare_cached(&open_query())?;
+            let rows = stmt.query_map([], of_row)?.collect::<Result<Vec<_>, _>>()?;
             Ok(rows)
         })
     }
