@@ -87,7 +87,8 @@ pub struct Config {
     /// `429 signup_rate_limited`; 0 disables the limit. Sign-ups count against
     /// [`Config::login_per_min_per_ip`] too.
     pub signup_per_hour_per_ip: u32,
-    /// Games shared (`POST /api/imports`) per client address per hour (also the burst); more get
+    /// Games shared (`POST /api/imports`) per client address per hour (also the burst), an IPv6
+    /// client counted by its [`Config::signup_net_v6_prefix`] network; more get
     /// `429 import_rate_limited`; 0 disables the limit.
     pub imports_per_hour_per_ip: u32,
     /// Tournaments not yet finished (`created` or `running`) that one account may have created;

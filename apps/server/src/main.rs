@@ -116,7 +116,8 @@ struct Args {
     /// --signup-net-v6-prefix network (0 = no limit).
     #[arg(long, env = "CROWN_SIGNUP_PER_HOUR_PER_IP", default_value_t = crown_server::config::DEFAULT_SIGNUP_PER_HOUR_PER_IP)]
     signup_per_hour_per_ip: u32,
-    /// Games shared as PDN (`POST /api/imports`) per client address per hour (0 = no limit).
+    /// Games shared as PDN (`POST /api/imports`) per client address per hour, an IPv6 client
+    /// counted by its --signup-net-v6-prefix network (0 = no limit).
     #[arg(long, env = "CROWN_IMPORTS_PER_HOUR_PER_IP", default_value_t = crown_server::config::DEFAULT_IMPORTS_PER_HOUR_PER_IP)]
     imports_per_hour_per_ip: u32,
     /// Tournaments not yet finished that one account may have created (0 = no cap).
@@ -126,8 +127,9 @@ struct Args {
     #[arg(long, env = "CROWN_TOURNAMENTS_PER_HOUR_PER_IP", default_value_t = crown_server::config::DEFAULT_TOURNAMENTS_PER_HOUR_PER_IP)]
     tournaments_per_hour_per_ip: u32,
     /// IPv6 prefix length (32..=64) of a sign-up network: the per-address sign-up limit counts
-    /// under it, the leaderboard counts opponents by it, and two accounts of one never rate
-    /// each other (an IPv4 client's is its /24).
+    /// under it, as do the imports limit and the password queue's fairness; the leaderboard
+    /// counts opponents by it, and two accounts of one never rate each other (an IPv4 client's
+    /// is its /24).
     #[arg(long, env = "CROWN_SIGNUP_NET_V6_PREFIX", default_value_t = crown_server::config::DEFAULT_SIGNUP_NET_V6_PREFIX, value_parser = clap::value_parser!(u8).range(32..=64))]
     signup_net_v6_prefix: u8,
     /// Rated games one pair of accounts may begin in 24 hours; further ones are played unrated
@@ -142,7 +144,9 @@ struct Args {
     /// or 2].
     #[arg(long, env = "CROWN_PASSWORD_WORKERS")]
     password_workers: Option<usize>,
-    /// Password hashes that may wait for a worker; more get 503 password_busy.
+    /// Password hashes that may wait for a worker; more get 503 password_busy. The queue is fair
+    /// between networks (an IPv4 /24, an IPv6 --signup-net-v6-prefix network): a newcomer takes
+    /// the newest place of a network holding at least two places more than its own.
     #[arg(long, env = "CROWN_PASSWORD_QUEUE", default_value_t = crown_server::config::DEFAULT_PASSWORD_QUEUE)]
     password_queue: usize,
     /// Rated games a rating needs to be on the leaderboard.

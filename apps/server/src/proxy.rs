@@ -83,6 +83,17 @@ pub async fn resolve_client(State(app): State<App>, mut req: Request, next: Next
     if let Some(ConnectInfo(peer)) = req.extensions().get::<ConnectInfo<SocketAddr>>().copied() {
         req.extensions_mut().insert(PeerAddr(peer));
         let trusted = &app.config.trusted_proxies;
+        if forwarded_by_an_untrusted_local_proxy(trusted, peer.ip(), req.headers())
+            && !WARNED_UNTRUSTED_PROXY.swap(true, std::sync::atomic::Ordering::Relaxed)
+        {
+            tracing::warn!(
+                peer = %peer.ip(),
+                "a request from this machine carries X-Forwarded-For or Forwarded, but no \
+                 --trusted-proxy is set: behind a reverse proxy every client then has the \
+                 proxy's address (one shared limit, no sign-up network); set --trusted-proxy \
+                 to the proxy's address (warned once)"
+            );
+        }
         if !trusted.is_empty() {
             let ip = client_addr(trusted, peer.ip(), req.headers());
             if ip != peer.ip() {
@@ -92,6 +103,26 @@ pub async fn resolve_client(State(app): State<App>, mut req: Request, next: Next
         }
     }
     next.run(req).await
+}
+
+/// Whether the start-up warning of a reverse proxy not named by `--trusted-proxy` has been
+/// logged (once per process).
+static WARNED_UNTRUSTED_PROXY: std::sync::atomic::AtomicBool =
+    std::sync::atomic::AtomicBool::new(false);
+
+/// Whether a request looks forwarded by a reverse proxy on the server's own machine that is not
+/// trusted: no `--trusted-proxy` is set, the `peer` is a loopback address and the request carries
+/// `X-Forwarded-For` or `Forwarded` (issue 41: every client would then have the proxy's address).
+/// A cheap and reliable sign: a client on the machine itself rarely sends these headers.
+pub fn forwarded_by_an_untrusted_local_proxy(
+    trusted: &[IpNet],
+    peer: IpAddr,
+    headers: &HeaderMap,
+) -> bool {
+    trusted.is_empty()
+        && canonical(peer).is_loopback()
+        && (headers.contains_key("x-forwarded-for")
+            || headers.contains_key(axum::http::header::FORWARDED))
 }
 
 /// The hops named by `X-Forwarded-For`, or by `Forwarded` when there is no `X-Forwarded-For`,
@@ -240,5 +271,28 @@ mod tests {
         assert_eq!(client_addr(&t, ip("10.0.0.1"), &h), ip("192.0.2.43"));
         // An IPv4-mapped peer is matched as IPv4.
         assert_eq!(client_addr(&t, ip("::ffff:10.0.0.1"), &h), ip("192.0.2.43"));
+    }
+
+    #[test]
+    fn a_loopback_peer_sending_forwarding_headers_without_a_trusted_proxy_is_flagged() {
+        let mut xff = HeaderMap::new();
+        xff.insert("x-forwarded-for", "203.0.113.9".parse().unwrap());
+        let mut fwd = HeaderMap::new();
+        fwd.insert(
+            axum::http::header::FORWARDED,
+            "for=203.0.113.9".parse().unwrap(),
+        );
+        let none = HeaderMap::new();
+        let t: Vec<IpNet> = vec!["127.0.0.1/32".parse().unwrap()];
+        let flagged = |t: &[IpNet], peer: &str, h: &HeaderMap| {
+            forwarded_by_an_untrusted_local_proxy(t, ip(peer), h)
+        };
+        assert!(flagged(&[], "127.0.0.1", &xff));
+        assert!(flagged(&[], "::1", &fwd));
+        assert!(flagged(&[], "::ffff:127.0.0.1", &xff));
+        // A trusted proxy set, a peer elsewhere (a client's own header), or no header: not.
+        assert!(!flagged(&t, "127.0.0.1", &xff));
+        assert!(!flagged(&[], "203.0.113.9", &xff));
+        assert!(!flagged(&[], "127.0.0.1", &none));
     }
 }

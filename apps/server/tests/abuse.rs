@@ -1,6 +1,7 @@
 //! Abuse of the accounts and the ratings through the router, with the default limits (issue 41,
 //! "run it for real", defects 1, 2, 3 and 8): a log-in flood stays within a bounded pool of
-//! password hashes (memory bounded, the rest refused at once); strangers' failed log-ins do not
+//! password hashes (memory bounded, the rest refused at once), and a flood from one IPv6 /48
+//! leaves another network's log-in a place in its queue; strangers' failed log-ins do not
 //! lock the owner out of an address it logged in from; one address cannot farm a rating onto
 //! the leaderboard; and a foreign page cannot join or create a game with the player's session
 //! cookie.
@@ -74,6 +75,45 @@ async fn a_log_in_flood_is_bounded_and_refused_at_once_beyond_the_pool() {
     // Once the flood is over, log-ins are answered again.
     let (s, _, v) = login_from(&app, "nobody", "wrong guess", [10, 9, 1, 2]).await;
     assert_eq!(s, StatusCode::UNAUTHORIZED, "{v}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_log_in_flood_from_one_ipv6_48_leaves_the_owner_a_place_in_the_password_queue() {
+    let app = server().start().await;
+    sign_up(&app, "owner", "owner password").await;
+    // Forty /64s of one /48, each within its per-address limit, retrying on 503 so that the
+    // password queue stays full of them (the review's flood, 20 threads from 20 /64s).
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let (busy_tx, mut busy_rx) = tokio::sync::mpsc::unbounded_channel::<()>();
+    let mut flood = tokio::task::JoinSet::new();
+    for i in 0..40u16 {
+        let (app, stop, busy_tx) = (app.clone(), stop.clone(), busy_tx.clone());
+        flood.spawn(async move {
+            let ip = std::net::IpAddr::from([0x2001, 0xdb8, 0x77, i, 0, 0, 0, 1]);
+            for _ in 0..25 {
+                if stop.load(std::sync::atomic::Ordering::SeqCst) {
+                    break;
+                }
+                let mut c = post(
+                    "/api/login",
+                    json!({"username": format!("nobody{i}"), "password": "wrong guess"}),
+                );
+                c.from = Some(ip);
+                let (s, _, _) = c.send(&app).await;
+                if s == StatusCode::SERVICE_UNAVAILABLE {
+                    let _ = busy_tx.send(());
+                }
+            }
+        });
+    }
+    drop(busy_tx);
+    // Once the queue is full (the flood is being refused), the owner logs in from another
+    // network: it takes one of the flood's places instead of getting 503 password_busy.
+    busy_rx.recv().await.expect("the flood filled the queue");
+    let (s, _, v) = login_from(&app, "owner", "owner password", [198, 51, 100, 7]).await;
+    stop.store(true, std::sync::atomic::Ordering::SeqCst);
+    assert_eq!(s, StatusCode::OK, "{v}");
+    while flood.join_next().await.is_some() {}
 }
 
 /// `POST /api/login` as `name` with `password` from address `ip`.

@@ -176,6 +176,122 @@ async fn each_address_shares_a_limited_number_of_games() {
     assert_eq!(s, StatusCode::CREATED, "another address: {v}");
 }
 
+/// `POST /api/imports` of [`GAME`] from the IPv6 client `ip`: the status and the answer.
+async fn share_from_v6(app: &crown_server::App, ip: &str) -> (StatusCode, Value) {
+    let ip: std::net::IpAddr = ip.parse().unwrap();
+    let mut req = Request::post("/api/imports")
+        .header(header::HOST, "crown.test")
+        .header(header::ORIGIN, "http://crown.test")
+        .header(header::CONTENT_LENGTH, GAME.len())
+        .body(Body::from(GAME))
+        .unwrap();
+    req.extensions_mut()
+        .insert(axum::extract::ConnectInfo(std::net::SocketAddr::from((
+            ip, 40000,
+        ))));
+    common::raw(app, req).await
+}
+
+#[tokio::test]
+async fn an_ipv6_client_shares_a_limited_number_of_games_per_sign_up_network_not_per_64() {
+    let app = server()
+        .with(|c| c.imports_per_hour_per_ip = 2)
+        .start()
+        .await;
+    // Two /64s of one /48 (the default --signup-net-v6-prefix) share one limit.
+    for ip in ["2001:db8:77:1::5", "2001:db8:77:2::5"] {
+        let (s, v) = share_from_v6(&app, ip).await;
+        assert_eq!(s, StatusCode::CREATED, "{ip}: {v}");
+    }
+    let (s, v) = share_from_v6(&app, "2001:db8:77:3::5").await;
+    assert_eq!(
+        s,
+        StatusCode::TOO_MANY_REQUESTS,
+        "a third /64 of the /48: {v}"
+    );
+    assert_eq!(v["error"]["code"], "import_rate_limited");
+    let (s, v) = share_from_v6(&app, "2001:db8:78:1::5").await;
+    assert_eq!(s, StatusCode::CREATED, "another /48: {v}");
+}
+
+/// `1. 11-15` followed by `n` variations `(23-19)` and then `rest`: 23-19 is White's move, so
+/// each variation in place of Black's 11-15 is illegal, one warning each.
+fn with_illegal_variations(n: usize, rest: &[u8]) -> Vec<u8> {
+    let mut pdn = b"1. 11-15 ".to_vec();
+    for _ in 0..n {
+        pdn.extend_from_slice(b"(23-19) ");
+    }
+    pdn.extend_from_slice(rest);
+    pdn
+}
+
+#[tokio::test]
+async fn thousands_of_warnings_keep_the_first_twenty_and_a_count_of_the_rest() {
+    let app = server().start().await;
+    // The review's repro: 64,810 bytes that stored 1.6 MB.
+    let pdn = with_illegal_variations(8100, b"*");
+    assert_eq!(pdn.len(), 64_810);
+    let (s, v) = share(&app, &pdn, None, None).await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+    assert_eq!(v["plies"], 1, "{v}");
+    let w = v["warnings"].as_array().unwrap();
+    assert_eq!(w.len(), 21, "{v}");
+    assert_eq!(w[20], "… 8080 more warnings");
+    assert!(w[0].as_str().unwrap().contains("'23-19'"), "{}", w[0]);
+    // What is stored and sent back stays near what was sent (the PDN itself and a little).
+    let id = v["id"].as_str().unwrap();
+    let (s, h, b) = call(
+        &app,
+        Method::GET,
+        &format!("/api/imports/{id}"),
+        Vec::new(),
+        None,
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{h:?}");
+    assert!(
+        b.len() < pdn.len() + 10_000,
+        "{} bytes for {}",
+        b.len(),
+        pdn.len()
+    );
+    let got: Value = serde_json::from_slice(&b).unwrap();
+    assert_eq!(got["warnings"], v["warnings"]);
+}
+
+#[tokio::test]
+async fn an_illegal_main_line_move_is_named_even_after_twenty_other_warnings() {
+    let app = server().start().await;
+    // 15-10 moves Black's man backwards: the main line stops there.
+    let pdn = with_illegal_variations(30, b"23-19 2. 15-10 *");
+    let (s, v) = share(&app, &pdn, None, None).await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+    assert_eq!(v["plies"], 2, "{v}");
+    let w = v["warnings"].as_array().unwrap();
+    assert_eq!(w.len(), 21, "{v}");
+    assert!(
+        w[19].as_str().unwrap().contains("kept up to this move"),
+        "{v}"
+    );
+    assert_eq!(w[20], "… 11 more warnings");
+}
+
+#[tokio::test]
+async fn tags_that_grow_past_the_metadata_limit_once_read_are_refused() {
+    let app = server().start().await;
+    // A control character is 1 byte in the PDN and 6 (`\u0001`) in the stored JSON.
+    let pdn = format!("[Event \"{}\"]\n1. 11-15 *\n", "\u{1}".repeat(60_000));
+    let (s, v) = share(&app, pdn.as_bytes(), None, None).await;
+    assert_eq!(s, StatusCode::BAD_REQUEST, "{v}");
+    assert_eq!(v["error"]["code"], "bad_pdn");
+    assert!(
+        v["error"]["message"].as_str().unwrap().contains("131072"),
+        "{v}"
+    );
+}
+
 #[tokio::test]
 async fn a_cross_site_share_is_refused() {
     let app = server().start().await;

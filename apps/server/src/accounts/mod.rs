@@ -260,11 +260,17 @@ impl Accounts {
         }
     }
 
-    /// [`verify`] in the hashing pool, counted in [`Accounts::password_checks`].
-    async fn check(&self, password: &str, phc: String) -> Result<bool, Error> {
+    /// The network a client at `ip` waits under in the hashing pool's fair queue.
+    fn hashing_net(&self, ip: Option<IpAddr>) -> Option<IpAddr> {
+        ip.map(|ip| network::network_block(ip, self.v6_prefix))
+    }
+
+    /// [`verify`] for a client at `ip` in the hashing pool, counted in
+    /// [`Accounts::password_checks`].
+    async fn check(&self, ip: Option<IpAddr>, password: &str, phc: String) -> Result<bool, Error> {
         let (pw, checks) = (password.to_string(), self.checks.clone());
         self.pool
-            .run(move || {
+            .run(self.hashing_net(ip), move || {
                 let ok = verify(&pw, &phc);
                 checks.fetch_add(1, Ordering::SeqCst);
                 ok
@@ -272,10 +278,12 @@ impl Accounts {
             .await
     }
 
-    /// [`hash`] in the hashing pool.
-    async fn hash(&self, password: &str) -> Result<String, Error> {
+    /// [`hash`] for a client at `ip` in the hashing pool.
+    async fn hash(&self, ip: Option<IpAddr>, password: &str) -> Result<String, Error> {
         let pw = password.to_string();
-        self.pool.run(move || hash(&pw)).await?
+        self.pool
+            .run(self.hashing_net(ip), move || hash(&pw))
+            .await?
     }
 
     /// Run `f` on the store's accounts on a blocking thread.
@@ -360,7 +368,7 @@ impl Accounts {
         // are one client's), as the leaderboard and the rating rules see it.
         let net = ip.map(|ip| network::network_key(ip, self.v6_prefix));
         self.signups.check(net).map_err(signup_limited)?;
-        let password_hash = self.hash(password).await?;
+        let password_hash = self.hash(ip, password).await?;
         let user = UserRecord {
             id: random_hex(8)?,
             name: name.to_string(),
@@ -400,7 +408,7 @@ impl Accounts {
         let phc = user
             .as_ref()
             .map_or_else(|| dummy_hash().to_string(), |u| u.password_hash.clone());
-        let ok = self.check(password, phc).await?;
+        let ok = self.check(ip, password, phc).await?;
         match user {
             Some(user) if ok => {
                 self.remember(&user, ip);
@@ -447,13 +455,13 @@ impl Accounts {
         let user = self.session_user(token).await?.ok_or_else(not_logged_in)?;
         self.take_attempt(ip, Some(&user.name))?;
         check_password(new)?;
-        if !self.check(old, user.password_hash.clone()).await? {
+        if !self.check(ip, old, user.password_hash.clone()).await? {
             return Err(Error::invalid(
                 "wrong_password",
                 "the current password is not right",
             ));
         }
-        let new_hash = self.hash(new).await?;
+        let new_hash = self.hash(ip, new).await?;
         let (id, h, keep) = (user.id.clone(), new_hash.clone(), token_hash(token));
         self.with_store(move |st| st.set_password(&id, &h, &keep))
             .await?;

@@ -42,6 +42,16 @@ pub fn network_key(ip: IpAddr, v6_prefix: u8) -> IpAddr {
     }
 }
 
+/// The network block of `ip` that the password-hashing queue is fair between
+/// ([`super::hashing::HashPool`]): an IPv4 address's /24 (or an IPv4-mapped IPv6 one's), an IPv6
+/// address's first `v6_prefix` bits (at most 128), as the network's address.
+pub fn network_block(ip: IpAddr, v6_prefix: u8) -> IpAddr {
+    match network_key(ip, v6_prefix) {
+        IpAddr::V4(v4) => IpAddr::V4(std::net::Ipv4Addr::from(v4.to_bits() & !0xff)),
+        v6 => v6,
+    }
+}
+
 /// The 128-bit mask of a `prefix`-bit network (at most 128).
 fn mask(prefix: u8) -> u128 {
     match u32::from(prefix.min(128)) {
@@ -156,6 +166,15 @@ mod tests {
         assert_eq!(k("2001:db8:1:2:3:4:5:6", 128), "2001:db8:1:2:3:4:5:6");
         assert_eq!(k("::ffff:192.0.2.7", 48), "192.0.2.7");
         assert_eq!(k("192.0.2.7", 48), "192.0.2.7");
+    }
+
+    #[test]
+    fn the_hashing_block_is_an_ipv4_slash_24_and_the_ipv6_prefix() {
+        let b = |s: &str, p| network_block(s.parse().unwrap(), p).to_string();
+        assert_eq!(b("192.0.2.7", 48), "192.0.2.0");
+        assert_eq!(b("::ffff:192.0.2.7", 48), "192.0.2.0");
+        assert_eq!(b("2001:db8:77:1:2:3:4:5", 48), "2001:db8:77::");
+        assert_eq!(b("2001:db8:77:1234:2:3:4:5", 56), "2001:db8:77:1200::");
     }
 
     #[test]

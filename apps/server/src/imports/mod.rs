@@ -10,7 +10,11 @@
 //!   ambiguous move is kept up to that move, as the web app's paste does, and the answer's
 //!   `warnings` name the move (with the reader's own warnings).
 //! - Each client address may share [`crate::Config::imports_per_hour_per_ip`] games an hour
-//!   (`429 import_rate_limited`).
+//!   (`429 import_rate_limited`), an IPv6 client counted by its sign-up network
+//!   ([`crate::Config::signup_net_v6_prefix`], default /48).
+//! - At most [`MAX_WARNINGS`] warnings are kept (then "… N more warnings"), and the stored
+//!   metadata is at most [`MAX_META_BYTES`], so that what is stored stays within a small
+//!   multiple of what was sent.
 //! - A logged-in importer is recorded as the import's owner and may put it in its archive
 //!   ([`Imports::set_archived`]); the archive lists it as imported
 //!   (`GET /api/users/{name}/imports`). An import is never a game of the `games` table: it is
@@ -28,6 +32,14 @@ use std::sync::Arc;
 
 /// The largest PDN accepted, in bytes (64 KiB: a long game with many variations and comments).
 pub const MAX_PDN_BYTES: usize = 64 * 1024;
+
+/// The most warnings kept and returned for one import: the first ones, then one line
+/// "… N more warnings" (issue 41: thousands of illegal variations multiplied what was stored).
+pub const MAX_WARNINGS: usize = 20;
+
+/// The most bytes of an import's stored metadata ([`ImportMeta`] as JSON): a PDN whose tags
+/// take more once read (JSON escapes a control character in 6 bytes) is `400 bad_pdn`.
+pub const MAX_META_BYTES: usize = 2 * MAX_PDN_BYTES;
 
 /// Random bytes of an import id (shown as twice as many hex digits).
 pub const ID_BYTES: usize = 5;
@@ -141,10 +153,11 @@ pub fn read_pdn(bytes: &[u8]) -> Result<(String, ReadPdn), Error> {
         )));
     }
     let (replayed, stop) = replay_prefix(&game).map_err(|e| bad_pdn(e.line("", "")))?;
-    let mut warnings: Vec<String> = replayed.warnings.iter().map(|w| w.line("")).collect();
-    if let Some(e) = &stop {
-        warnings.push(e.line("", " (the game is kept up to this move)"));
-    }
+    let warnings = cap_warnings(
+        replayed.warnings.iter().map(|w| w.line("")).collect(),
+        stop.as_ref()
+            .map(|e| e.line("", " (the game is kept up to this move)")),
+    );
     let read = ReadPdn {
         variant: replayed.variant.id().to_string(),
         meta: ImportMeta {
@@ -155,6 +168,39 @@ pub fn read_pdn(bytes: &[u8]) -> Result<(String, ReadPdn), Error> {
         },
     };
     Ok((text.to_string(), read))
+}
+
+/// The reader's `warnings` then the `stop` (the move the main line stops at), at most
+/// [`MAX_WARNINGS`] of them, and in place of the rest one line saying how many more there were.
+/// The stop is always kept (in place of the last reader's warning kept), so that the answer
+/// names where the game stops.
+fn cap_warnings(mut warnings: Vec<String>, stop: Option<String>) -> Vec<String> {
+    let total = warnings.len() + usize::from(stop.is_some());
+    if total <= MAX_WARNINGS {
+        warnings.extend(stop);
+        return warnings;
+    }
+    warnings.truncate(MAX_WARNINGS - usize::from(stop.is_some()));
+    warnings.extend(stop);
+    let more = total - warnings.len();
+    warnings.push(format!("… {more} more warnings"));
+    warnings
+}
+
+/// The stored JSON of `meta`, at most [`MAX_META_BYTES`].
+///
+/// # Errors
+/// `400 bad_pdn` naming the size when it is larger; `storage` if it cannot be written.
+fn meta_json(meta: &ImportMeta) -> Result<String, Error> {
+    let json = serde_json::to_string(meta).map_err(Error::storage)?;
+    if json.len() > MAX_META_BYTES {
+        return Err(bad_pdn(format!(
+            "the game's {} tag(s) take {} bytes once read; at most {MAX_META_BYTES} are kept",
+            meta.tags.len(),
+            json.len()
+        )));
+    }
+    Ok(json)
 }
 
 /// Whether `id` can be an import id ([`ID_BYTES`] bytes in lower-case hex): others are
@@ -242,20 +288,23 @@ impl Import {
     }
 }
 
-/// The shared-games feature: the store and the per-address limit.
+/// The shared-games feature: the store and the per-network limit.
 pub struct Imports {
     store: Arc<dyn Store>,
     by_ip: RateLimiter,
+    v6_prefix: u8,
 }
 
 impl Imports {
     /// The imports of `store`, with the limit of `config`
-    /// ([`Config::imports_per_hour_per_ip`]).
+    /// ([`Config::imports_per_hour_per_ip`], an IPv6 client counted by its
+    /// [`Config::signup_net_v6_prefix`] network).
     pub fn new(config: &Config, store: Arc<dyn Store>) -> Imports {
         let n = config.imports_per_hour_per_ip;
         Imports {
             store,
             by_ip: RateLimiter::keyed(f64::from(n) / 3600.0, n),
+            v6_prefix: config.signup_net_v6_prefix,
         }
     }
 
@@ -286,7 +335,10 @@ impl Imports {
         owner: Option<SeatAccount>,
         bytes: Vec<u8>,
     ) -> Result<Import, Error> {
-        self.by_ip.check(ip).map_err(limited)?;
+        // Counted per sign-up network (an IPv6 client by its /48, not its /64: one line's /64s
+        // are one client's).
+        let net = ip.map(|ip| crate::accounts::network::network_key(ip, self.v6_prefix));
+        self.by_ip.check(net).map_err(limited)?;
         let (pdn, read) = tokio::task::spawn_blocking(move || read_pdn(&bytes))
             .await
             .map_err(Error::storage)??;
@@ -295,7 +347,7 @@ impl Imports {
             owner: owner.map(|o| o.user_id),
             archived: false,
             variant: read.variant,
-            meta: serde_json::to_string(&read.meta).map_err(Error::storage)?,
+            meta: meta_json(&read.meta)?,
             pdn,
             created_ms: crate::games::live::now_ms(),
         };

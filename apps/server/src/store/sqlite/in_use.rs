@@ -10,11 +10,40 @@
 use std::fs::File;
 use std::path::{Path, PathBuf};
 
-/// The lock file of the store at `db`: `{db}.lock`.
+/// The lock file of the store at `db`: `{db}.lock`, where `{db}` is the store's real path
+/// ([`real_path`]), so a store reached through a symlink, or by another relative path, has the
+/// same lock file as the store named directly.
 pub fn lock_path(db: &Path) -> PathBuf {
-    let mut name = db.as_os_str().to_os_string();
+    let mut name = real_path(db).into_os_string();
     name.push(".lock");
     PathBuf::from(name)
+}
+
+/// The real path of the store at `db`: `db` with every symlink resolved, its own included; a
+/// store not created yet has its folder resolved and its name kept (a symlink pointing nowhere
+/// yet is followed to where it points). Where the folder cannot be resolved either, `db` as
+/// given (opening the store then fails with the cause).
+pub fn real_path(db: &Path) -> PathBuf {
+    if let Ok(real) = std::fs::canonicalize(db) {
+        return real;
+    }
+    // A dangling symlink: the store will be created where it points.
+    let db = match std::fs::read_link(db) {
+        Ok(target) => db.parent().unwrap_or(Path::new("")).join(target),
+        Err(_) => db.to_path_buf(),
+    };
+    let (Some(name), Some(dir)) = (db.file_name(), db.parent()) else {
+        return db;
+    };
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    match std::fs::canonicalize(dir) {
+        Ok(real_dir) => real_dir.join(name),
+        Err(_) => db,
+    }
 }
 
 /// Open (creating) the lock file of `db` and lock it, shared or `exclusive`; `wait`: block until
@@ -67,6 +96,36 @@ mod tests {
         let x = lock(&db, true, false).unwrap();
         assert!(x.is_some());
         assert!(lock(&db, false, false).unwrap().is_none());
-        assert_eq!(lock_path(&db), dir.path().join("crown.db.lock"));
+        let real_dir = std::fs::canonicalize(dir.path()).unwrap();
+        assert_eq!(lock_path(&db), real_dir.join("crown.db.lock"));
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_store_reached_through_a_symlink_shares_the_lock_of_its_real_path() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("real.db");
+        std::fs::write(&real, b"").unwrap();
+        let link = dir.path().join("link.db");
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        // A server on the link: a restore naming the real file is kept out, and the reverse.
+        let server = lock(&link, false, true).unwrap().unwrap();
+        assert!(lock(&real, true, false).unwrap().is_none());
+        drop(server);
+        let server = lock(&real, false, true).unwrap().unwrap();
+        assert!(lock(&link, true, false).unwrap().is_none());
+        drop(server);
+        // A symlink to a store not created yet locks where the store will be.
+        let later = dir.path().join("later-link.db");
+        std::os::unix::fs::symlink("later.db", &later).unwrap();
+        let real_dir = std::fs::canonicalize(dir.path()).unwrap();
+        assert_eq!(lock_path(&later), real_dir.join("later.db.lock"));
+        // A relative path through `..` names the same lock as the plain path.
+        let sub = dir.path().join("sub");
+        std::fs::create_dir(&sub).unwrap();
+        assert_eq!(
+            lock_path(&sub.join("../real.db")),
+            real_dir.join("real.db.lock")
+        );
     }
 }
