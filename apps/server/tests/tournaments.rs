@@ -56,6 +56,11 @@ async fn a_four_player_swiss_of_three_rounds_plays_to_the_end_with_hand_computed
     for tag in ["1.1", "1.2", "2.1", "2.2", "3.1", "3.2"] {
         assert!(pdn.contains(&format!("[Round \"{tag}\"]")), "{tag}: {pdn}");
     }
+    // Every game was played today (UTC; yesterday when the test crossed midnight): its Date.
+    let today = crown_notation::pdn_date_of_unix_ms(now_ms());
+    let yesterday = crown_notation::pdn_date_of_unix_ms(now_ms() - 86_400_000);
+    let dated = |d: &str| pdn.matches(&format!("[Date \"{d}\"]")).count();
+    assert_eq!(dated(&today) + dated(&yesterday), 12, "{pdn}");
 }
 
 /// `POST /api/tournaments` with `body` by `session`: status and error code.
