@@ -211,3 +211,28 @@ async fn the_minimum_of_plies_is_a_setting() {
     assert_eq!(view(&app, &g.id).await["rated"], true);
     assert_eq!(blitz_rating(&app, "ann").await.map(|r| r.2), Some(1));
 }
+
+/// `too_short` is the reason of a game that ended with a result (docs/api.md, "When a rated game
+/// is played unrated"): a rated game aborted before both sides moved has no result, so it has
+/// no `unrated_reason`; it changes no rating, so it is not `rated` either.
+#[tokio::test]
+async fn an_aborted_rated_game_has_no_unrated_reason() {
+    let app = app(|_| {}).await;
+    let ann = sign_up_from(&app, "ann", HOME).await;
+    let cat = sign_up_from(&app, "cat", ELSEWHERE).await;
+    // Black has moved, White not: White may abort.
+    let g = played_game(&app, &ann, &cat, 1).await;
+    assert_eq!(act(&app, &g.id, "abort", &g.white).await.0, StatusCode::OK);
+    let v = view(&app, &g.id).await;
+    assert_eq!(
+        (v["status"].as_str(), v["outcome"]["result"].as_str()),
+        (Some("aborted"), Some("*")),
+        "{v}"
+    );
+    assert_eq!(
+        (v["rated"].clone(), v["unrated_reason"].clone()),
+        (false.into(), Value::Null),
+        "{v}"
+    );
+    assert_eq!(blitz_rating(&app, "ann").await, None);
+}

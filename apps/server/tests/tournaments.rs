@@ -6,6 +6,7 @@ mod common;
 use axum::http::{Method, StatusCode};
 use common::server;
 use common::tournaments::*;
+use crown_server::live::now_ms;
 use crown_server::App;
 use serde_json::{json, Value};
 
@@ -55,6 +56,11 @@ async fn a_four_player_swiss_of_three_rounds_plays_to_the_end_with_hand_computed
     for tag in ["1.1", "1.2", "2.1", "2.2", "3.1", "3.2"] {
         assert!(pdn.contains(&format!("[Round \"{tag}\"]")), "{tag}: {pdn}");
     }
+    // Every game was played today (UTC; yesterday when the test crossed midnight): its Date.
+    let today = crown_notation::pdn_date_of_unix_ms(now_ms());
+    let yesterday = crown_notation::pdn_date_of_unix_ms(now_ms() - 86_400_000);
+    let dated = |d: &str| pdn.matches(&format!("[Date \"{d}\"]")).count();
+    assert_eq!(dated(&today) + dated(&yesterday), 12, "{pdn}");
 }
 
 /// `POST /api/tournaments` with `body` by `session`: status and error code.
@@ -340,14 +346,6 @@ async fn game_2_of_a_match_is_created_once_game_1_has_a_result_so_its_first_move
     assert_eq!(s, StatusCode::NOT_FOUND, "{v}");
 }
 
-/// The time now, ms since the Unix epoch.
-fn now_ms() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_millis() as u64
-}
-
 /// `POST /api/tournaments` with `body` by `session`: status and answer.
 async fn create(app: &App, session: &str, body: Value) -> (StatusCode, Value) {
     call(
@@ -479,4 +477,77 @@ fn the_sweeper_reads_every_due_and_running_tournament_with_no_cap_on_sqlite() {
     let dir = tempfile::tempdir().unwrap();
     let store = SqliteStore::open(&dir.path().join("crown.db"), Durability::Normal).unwrap();
     check_due_and_open_tournaments(&store);
+}
+
+/// Two players meet once without a repeat, so a Swiss of the default 5 rounds started by its
+/// creator with two players plays 1 round (its view says 1) and is then finished.
+#[tokio::test]
+async fn a_two_player_swiss_of_five_rounds_starts_now_and_plays_the_one_round_it_can() {
+    let app = server().start().await;
+    let sessions = players(&app).await;
+    let id = create_swiss(&app, &sessions["alice"], 5).await;
+    join(&app, &id, &sessions, &["alice", "bob"]).await;
+    let (_, t) = get(&app, &format!("/api/tournaments/{id}")).await;
+    assert_eq!(t["rounds"], 5, "before the start, the setting: {t}");
+    let uri = format!("/api/tournaments/{id}/start");
+    let (s, t) = call(&app, Method::POST, &uri, Some(&sessions["alice"]), None).await;
+    assert_eq!(s, StatusCode::OK, "{t}");
+    assert_eq!(
+        (t["phase"].as_str(), t["rounds"].as_u64()),
+        (Some("running"), Some(1)),
+        "{t}"
+    );
+    assert_eq!(rounds_paired(&t), 1, "{t}");
+    play_round(&app, &id, &t, &sessions).await;
+    let t = wait_for(&app, &id, "finished", |t| t["phase"] == "finished").await;
+    assert_eq!(rounds_paired(&t), 1, "{t}");
+    assert_eq!(t["cancelled"], Value::Null, "{t}");
+    // alice wins both games: a match win (2 match points) and 2 + 2 game points.
+    assert_eq!(standings(&t)[0], ("alice".into(), 2, 4, 0, 0), "{t}");
+}
+
+/// A scheduled Swiss of 5 rounds with two players starts at its start time with 1 round, rather
+/// than waiting for ever.
+#[tokio::test]
+async fn a_scheduled_two_player_swiss_starts_at_its_time_with_the_rounds_it_allows() {
+    let app = server().start().await;
+    let sessions = players(&app).await;
+    // Five seconds leave the two joins ample time on a busy machine.
+    let id = create_swiss_at(&app, &sessions["alice"], 5, Some(now_ms() + 5_000)).await;
+    join(&app, &id, &sessions, &["alice", "bob"]).await;
+    let t = wait_for(&app, &id, "started", |t| t["phase"] != "created").await;
+    assert_eq!(
+        (t["phase"].as_str(), t["rounds"].as_u64()),
+        (Some("running"), Some(1)),
+        "{t}"
+    );
+    assert_eq!(rounds_paired(&t), 1, "{t}");
+}
+
+/// A scheduled tournament that reaches its start time with fewer than 2 players is cancelled —
+/// finished, no rounds, the reason in its view and in the list — not left waiting for ever.
+#[tokio::test]
+async fn a_scheduled_tournament_without_players_is_cancelled_at_its_start_time() {
+    let app = server().start().await;
+    let sessions = players(&app).await;
+    let id = create_swiss_at(&app, &sessions["alice"], 5, Some(now_ms() + 200)).await;
+    let t = wait_for(&app, &id, "cancelled", |t| t["phase"] != "created").await;
+    assert_eq!(t["phase"], "finished", "{t}");
+    assert_eq!(rounds_paired(&t), 0, "{t}");
+    assert_eq!(
+        t["cancelled"],
+        "not started at its start time: cannot start with 0 player(s): at least 2 are needed",
+        "{t}"
+    );
+    let (s, v) = get(&app, "/api/tournaments").await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(v["finished"][0]["id"], id.as_str(), "{v}");
+    assert_eq!(v["finished"][0]["cancelled"], t["cancelled"], "{v}");
+    let join = format!("/api/tournaments/{id}/join");
+    let (s, v) = call(&app, Method::POST, &join, Some(&sessions["bob"]), None).await;
+    assert_eq!(
+        (s, v["error"]["code"].as_str()),
+        (StatusCode::CONFLICT, Some("tournament_finished")),
+        "{v}"
+    );
 }

@@ -13,7 +13,7 @@ pub enum TournamentError {
     /// A player joined or was withdrawn after the tournament started (`operation` names which).
     #[error("cannot {operation}: the tournament has already started")]
     AlreadyStarted {
-        /// What was tried: `join`, `start`.
+        /// What was tried: `join`, `start`, `cancel`.
         operation: &'static str,
     },
     /// An operation that needs a running tournament was made before [`crate::Tournament::start`].

@@ -46,6 +46,14 @@ pub struct Tournament {
     /// The players of the tournament in seed order, fixed at the start (empty before).
     seeding: Vec<PlayerId>,
     rounds: Vec<Round>,
+    /// The rounds a Swiss plays, fixed at the start: its setting, or fewer when the players at
+    /// the start allow fewer (`None` before the start, for a round robin, and in states stored
+    /// before this field existed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    swiss_rounds: Option<u32>,
+    /// Why the tournament was cancelled before it started ([`Tournament::cancel`]), if it was.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    cancelled: Option<String>,
 }
 
 impl Tournament {
@@ -61,6 +69,8 @@ impl Tournament {
             phase: Phase::Created,
             seeding: Vec::new(),
             rounds: Vec::new(),
+            swiss_rounds: None,
+            cancelled: None,
         })
     }
 
@@ -100,12 +110,18 @@ impl Tournament {
         &self.seeding
     }
 
-    /// The number of rounds the tournament has: the Swiss's setting, or for a round robin
-    /// `round_robin::round_robin_rounds` of the players at the start (of those joined so far
-    /// before it).
+    /// Why the tournament was cancelled before it started ([`Tournament::cancel`]), if it was.
+    pub fn cancelled(&self) -> Option<&str> {
+        self.cancelled.as_deref()
+    }
+
+    /// The number of rounds the tournament has: for a Swiss the rounds fixed at the start (the
+    /// setting, or fewer when its players allow fewer: see [`Tournament::start`]) and the setting
+    /// before it; for a round robin `round_robin::round_robin_rounds` of the players at the
+    /// start (of those joined so far before it).
     pub fn total_rounds(&self) -> u32 {
         match self.settings.format {
-            Format::Swiss { rounds } => rounds,
+            Format::Swiss { rounds } => self.swiss_rounds.unwrap_or(rounds),
             Format::RoundRobin => round_robin_rounds(if self.phase == Phase::Created {
                 self.active().count()
             } else {
@@ -142,20 +158,21 @@ impl Tournament {
     }
 
     /// Starts the tournament: the seeding is fixed (`player::seed_order` of the players not
-    /// withdrawn) and rounds can be paired.
+    /// withdrawn) and rounds can be paired. A Swiss of more rounds than a round robin of the
+    /// field has (every round would need a new opponent for everyone) plays that many rounds
+    /// instead, e.g. 1 round for 2 players: [`Tournament::total_rounds`] says so.
     ///
     /// # Errors
     /// [`TournamentError::AlreadyStarted`] / [`TournamentError::Finished`];
     /// [`TournamentError::TooFewPlayers`] with fewer than 2 players;
-    /// [`TournamentError::Settings`]: a Swiss of more than [`MAX_SWISS_PLAYERS`] players, or of
-    /// more rounds than a round robin of the field has (every round would need a new opponent for
-    /// everyone).
+    /// [`TournamentError::Settings`]: a Swiss of more than [`MAX_SWISS_PLAYERS`] players.
     pub fn start(&mut self) -> Result<(), TournamentError> {
         self.require_created("start")?;
         let active: Vec<Player> = self.active().cloned().collect();
         if active.len() < 2 {
             return Err(TournamentError::TooFewPlayers(active.len()));
         }
+        let mut swiss_rounds = None;
         if let Format::Swiss { rounds } = self.settings.format {
             if active.len() > MAX_SWISS_PLAYERS {
                 return Err(TournamentError::Settings(format!(
@@ -163,14 +180,9 @@ impl Tournament {
                     active.len()
                 )));
             }
-            let most = round_robin_rounds(active.len());
-            if rounds > most {
-                return Err(TournamentError::Settings(format!(
-                    "{rounds} Swiss rounds for {} players: at most {most}",
-                    active.len()
-                )));
-            }
+            swiss_rounds = Some(rounds.min(round_robin_rounds(active.len())));
         }
+        self.swiss_rounds = swiss_rounds;
         self.seeding = seed_order(&active);
         self.phase = Phase::Running;
         Ok(())
@@ -254,6 +266,19 @@ impl Tournament {
             pairings,
         });
         Ok(&self.rounds[self.rounds.len() - 1])
+    }
+
+    /// Cancels a tournament that has not started (e.g. its start time came with too few
+    /// players): it is [`Phase::Finished`] with no rounds, and [`Tournament::cancelled`] gives
+    /// `reason` (trimmed).
+    ///
+    /// # Errors
+    /// [`TournamentError::AlreadyStarted`] / [`TournamentError::Finished`].
+    pub fn cancel(&mut self, reason: &str) -> Result<(), TournamentError> {
+        self.require_created("cancel")?;
+        self.cancelled = Some(reason.trim().to_string());
+        self.phase = Phase::Finished;
+        Ok(())
     }
 
     /// Records the result of game `game` (1 or 2) of the match on `board` of round `round`, seen

@@ -228,3 +228,67 @@ fn a_swiss_of_more_than_sixty_four_players_does_not_start() {
     );
     assert_eq!(t.phase(), Phase::Created);
 }
+
+/// A Swiss of more rounds than its players allow without a repeat plays the most they allow:
+/// two players meet once (a round robin of 2 has 1 round), so the default 5 rounds become 1,
+/// and the tournament is over after it.
+#[test]
+fn a_swiss_of_two_players_plays_the_one_round_they_allow() {
+    let (mut t, ids) = started(Format::Swiss { rounds: 5 }, &["Ann", "Bob"]);
+    assert_eq!(t.settings().format, Format::Swiss { rounds: 5 });
+    assert_eq!(t.total_rounds(), 1);
+    t.pair_round(1).unwrap();
+    play(&mut t, 1, ids[0], ids[1], "WD");
+    assert_eq!(
+        t.pair_round(2).unwrap_err(),
+        TournamentError::NoMoreRounds(1)
+    );
+    // The rounds fixed at the start survive the stored state.
+    let back: Tournament = serde_json::from_str(&serde_json::to_string(&t).unwrap()).unwrap();
+    assert_eq!(back.total_rounds(), 1);
+    t.finish().unwrap();
+    // Five players allow 5 rounds (a round robin of 5 with a bye): the setting stands.
+    let (t, _) = started(Format::Swiss { rounds: 5 }, &["A", "B", "C", "D", "E"]);
+    assert_eq!(t.total_rounds(), 5);
+}
+
+/// A state stored before the start fixed the Swiss's rounds reads as before: the setting.
+#[test]
+fn a_state_stored_without_the_fixed_rounds_reads_the_setting() {
+    let (t, _) = started(Format::Swiss { rounds: 3 }, &["A", "B", "C", "D"]);
+    let mut v = serde_json::to_value(&t).unwrap();
+    v.as_object_mut().unwrap().remove("swiss_rounds");
+    let old: Tournament = serde_json::from_value(v).unwrap();
+    assert_eq!(old.total_rounds(), 3);
+    assert_eq!(old.cancelled(), None);
+}
+
+/// Cancelling is for a tournament that has not started: it is then finished, with no rounds,
+/// and says why; a running or finished one refuses.
+#[test]
+fn a_tournament_cancelled_before_its_start_is_finished_with_its_reason() {
+    let mut t = Tournament::new(settings(Format::Swiss { rounds: 5 })).unwrap();
+    t.join("Ann", 0).unwrap();
+    let reason = t.start().unwrap_err().to_string();
+    t.cancel(&reason).unwrap();
+    assert_eq!(t.phase(), Phase::Finished);
+    assert_eq!(
+        t.cancelled(),
+        Some("cannot start with 1 player(s): at least 2 are needed")
+    );
+    assert!(t.rounds().is_empty());
+    assert_eq!(
+        t.cancel("again"),
+        Err(TournamentError::Finished {
+            operation: "cancel"
+        })
+    );
+    let (mut running, _) = started(Format::RoundRobin, &["A", "B"]);
+    assert_eq!(
+        running.cancel("late"),
+        Err(TournamentError::AlreadyStarted {
+            operation: "cancel"
+        })
+    );
+    assert_eq!(running.cancelled(), None);
+}

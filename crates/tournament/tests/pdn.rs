@@ -49,7 +49,8 @@ fn the_tournament_pdn_has_round_tags_colours_and_results() {
                 board: 1,
                 game: 1,
             })
-        .then_some(&g1)
+        // 2024-01-01 01:00 UTC (1 704 067 200 s is 2024-01-01 00:00 UTC).
+        .then_some((&g1, 1_704_067_200_000 + 3_600_000))
     });
     let games: Vec<_> = read_games(&text).into_iter().map(|g| g.unwrap()).collect();
     assert_eq!(games.len(), 2, "{text}");
@@ -68,6 +69,9 @@ fn the_tournament_pdn_has_round_tags_colours_and_results() {
         assert_eq!(g.tag("Result"), Some(result));
         assert_eq!(g.tag("FEN"), Some(round.opening.fen.as_str()));
     }
+    // The game played is dated by its creation; the forfeit, which has no game, is not.
+    assert_eq!(games[0].tag("Date"), Some("2024.01.01"));
+    assert_eq!(games[1].tag("Date"), Some("????.??.??"));
     let r = replay(&games[0]).unwrap();
     assert_eq!(r.moves.len(), 1);
     assert!(replay(&games[1]).unwrap().moves.is_empty());

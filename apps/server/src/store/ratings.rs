@@ -284,14 +284,23 @@ pub fn min_plies_of(meta: &super::GameMeta) -> usize {
     RATED_MIN_PLIES.max(meta.rated_min_plies as usize)
 }
 
+/// Whether a game of `status` and PDN `result` ended with a result: `finished` with one (a win,
+/// a draw, time). An `aborted` game has none, nor has a `finished` one that was cancelled or
+/// abandoned (`result` `None`).
+fn ended_with_result(status: &str, result: Option<&str>) -> bool {
+    status == "finished" && result.is_some()
+}
+
 /// Why a game created rated (`meta.rated`) is not rated (docs/api.md, "Ratings"):
 /// [`super::GameMeta::unrated`] as decided when its second seat was taken (`same_network`,
-/// `pair_limit`), or `too_short` once it is over (`status`) with fewer than [`min_plies_of`]
-/// `plies`. `None` for a rated game that is (or, while it goes on, may be) rated, and for a
-/// casual game (never rated: no reason needed).
+/// `pair_limit`), or `too_short` once it ended with a result (`status` `finished`, `result`
+/// set) with fewer than [`min_plies_of`] `plies`. `None` for a rated game that is (or, while it
+/// goes on, may be) rated, for one that ended without a result (aborted, cancelled, abandoned:
+/// it changes no rating anyway), and for a casual game (never rated: no reason needed).
 pub fn unrated_reason<'a>(
     meta: &'a super::GameMeta,
     status: &str,
+    result: Option<&str>,
     plies: usize,
 ) -> Option<&'a str> {
     if !meta.rated {
@@ -300,12 +309,15 @@ pub fn unrated_reason<'a>(
     if let Some(r) = meta.unrated.as_deref() {
         return Some(r);
     }
-    (super::is_over(status) && plies < min_plies_of(meta)).then_some("too_short")
+    (ended_with_result(status, result) && plies < min_plies_of(meta)).then_some("too_short")
 }
 
-/// Whether the game of `meta` is rated: created rated with no [`unrated_reason`].
+/// Whether the game of `meta` is rated: created rated, with no [`super::GameMeta::unrated`]
+/// reason, and not over (`status`, with or without a result) before [`min_plies_of`] `plies` —
+/// as the game lists and the archive count it (`schema.rs`). A game over without a result
+/// before them (aborted, cancelled, abandoned) is thus not rated yet has no [`unrated_reason`].
 pub fn is_rated(meta: &super::GameMeta, status: &str, plies: usize) -> bool {
-    meta.rated && unrated_reason(meta, status, plies).is_none()
+    meta.rated && meta.unrated.is_none() && !(super::is_over(status) && plies < min_plies_of(meta))
 }
 
 /// The rating keys (`(user_id, variant, speed)` of black, of white) of a rated game between two

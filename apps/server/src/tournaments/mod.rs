@@ -435,10 +435,16 @@ impl Tournaments {
     ) -> Result<Stored, Error> {
         let (_, s) = self
             .change(id, move |s, _| {
-                if s.tournament.phase() != Phase::Created {
-                    return Err(api_error(TournamentError::AlreadyStarted {
-                        operation: "join",
-                    }));
+                match s.tournament.phase() {
+                    Phase::Created => {}
+                    Phase::Running => {
+                        return Err(api_error(TournamentError::AlreadyStarted {
+                            operation: "join",
+                        }))
+                    }
+                    Phase::Finished => {
+                        return Err(api_error(TournamentError::Finished { operation: "join" }))
+                    }
                 }
                 if let Some(p) = &s.password {
                     if !password.as_deref().is_some_and(|g| p.matches(g)) {
@@ -484,32 +490,50 @@ impl Tournaments {
     }
 
     /// Start tournament `id`: by its creator (`by`), or by the server once its start time is
-    /// reached (`by` = `None`); then round 1 is paired and its games created.
+    /// reached (`by` = `None`); then round 1 is paired and its games created. A Swiss of more
+    /// rounds than its players allow plays the most they allow (`Tournament::start`). When the
+    /// server cannot start it at its start time (fewer than 2 players, too many for a Swiss), it
+    /// is cancelled instead — finished with the reason in its view, logged at warn — rather than
+    /// tried again forever.
     ///
     /// # Errors
-    /// `not_creator` (403), `too_few_players`, `already_started`, `tournament_finished`,
-    /// `not_found`, `storage`.
+    /// `not_creator` (403), `too_few_players`, `bad_settings` (by its creator), `already_started`,
+    /// `tournament_finished`, `not_found`, `storage`.
     pub async fn start(&self, id: &str, by: Option<String>) -> Result<Stored, Error> {
-        self.change(id, move |s, now| {
-            match &by {
-                Some(u) if *u != s.creator.user_id => {
-                    return Err(Error::new(
-                        ErrorKind::NotSeated,
-                        "not_creator",
-                        "only the tournament's creator starts it before its start time",
-                    ))
+        let (cancelled, _) = self
+            .change(id, move |s, now| {
+                match &by {
+                    Some(u) if *u != s.creator.user_id => {
+                        return Err(Error::new(
+                            ErrorKind::NotSeated,
+                            "not_creator",
+                            "only the tournament's creator starts it before its start time",
+                        ))
+                    }
+                    None if s.starts_ms == 0 || now < s.starts_ms => {
+                        return Err(Error::conflict(
+                            "not_started",
+                            "its start time is not reached",
+                        ))
+                    }
+                    _ => {}
                 }
-                None if s.starts_ms == 0 || now < s.starts_ms => {
-                    return Err(Error::conflict(
-                        "not_started",
-                        "its start time is not reached",
-                    ))
+                match s.tournament.start() {
+                    Ok(()) => Ok(None),
+                    Err(e @ (TournamentError::TooFewPlayers(_) | TournamentError::Settings(_)))
+                        if by.is_none() =>
+                    {
+                        let reason = format!("not started at its start time: {e}");
+                        s.tournament.cancel(&reason).map_err(api_error)?;
+                        Ok(Some(reason))
+                    }
+                    Err(e) => Err(api_error(e)),
                 }
-                _ => {}
-            }
-            s.tournament.start().map_err(api_error)
-        })
-        .await?;
+            })
+            .await?;
+        if let Some(reason) = cancelled {
+            tracing::warn!(tournament = %id, %reason, "tournament cancelled");
+        }
         self.advance(id).await
     }
 
@@ -568,10 +592,15 @@ impl Tournaments {
         };
         for (id, s) in due {
             if s.tournament.phase() == Phase::Created {
-                // Too few players: it waits for more and is tried at each sweep (at debug
-                // level, so that a deserted tournament writes no line every 2 s).
-                if let Err(e) = self.start(&id, None).await {
-                    tracing::debug!(tournament = %id, error = %e, "not started");
+                // One that cannot start is cancelled by `start`, so a failure here (storage, a
+                // lost race) is not repeated every sweep for ever.
+                match self.start(&id, None).await {
+                    Ok(_) => {}
+                    // Another instance started it first.
+                    Err(e) if e.code == "already_started" || e.code == "tournament_finished" => {
+                        tracing::debug!(tournament = %id, error = %e, "started elsewhere");
+                    }
+                    Err(e) => tracing::warn!(tournament = %id, error = %e, "starting failed"),
                 }
             } else if let Err(e) = self.advance(&id).await {
                 tracing::warn!(tournament = %id, error = %e, "advancing failed");

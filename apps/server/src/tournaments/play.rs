@@ -292,7 +292,8 @@ impl Tournaments {
     }
 
     /// The PDN of tournament `id` (`crown_tournament::tournament_pdn`): every game with a result
-    /// or begun, in round and board order, with `Round` tags `1.1`, `1.2`, ….
+    /// or begun, in round and board order, with `Round` tags `1.1`, `1.2`, … and the `Date` the
+    /// game was created.
     ///
     /// # Errors
     /// `not_found`, `storage`.
@@ -310,15 +311,16 @@ impl Tournaments {
         }
         let store = self.0.store.clone();
         let recs = crate::blocking::store(move || store.load_many(&ids)).await?;
-        let mut games: HashMap<GameSlot, Game> = HashMap::new();
+        let mut games: HashMap<GameSlot, (Game, u64)> = HashMap::new();
         for rec in recs {
             if let Some((_, slot)) = parse_game_id(&rec.id) {
+                let created_ms = rec.created_ms;
                 let live = Live::from_record(rec).map_err(Error::storage)?;
-                games.insert(slot, live.game);
+                games.insert(slot, (live.game, created_ms));
             }
         }
         Ok(crown_tournament::tournament_pdn(&s.tournament, |slot| {
-            games.get(&slot)
+            games.get(&slot).map(|(g, ms)| (g, *ms))
         }))
     }
 }

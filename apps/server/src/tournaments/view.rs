@@ -29,6 +29,7 @@ pub fn summary(id: &str, s: &Stored) -> Value {
         "openings": s.openings,
         "starts_ms": (s.starts_ms != 0).then_some(s.starts_ms),
         "phase": s.phase(),
+        "cancelled": t.cancelled(),
         "players": t.players().iter().filter(|p| !p.withdrawn).count(),
         "password": s.password.is_some(),
         "creator": s.creator.name,

@@ -58,10 +58,24 @@ pub async fn seat_post(app: &App, uri: &str, token: &str) -> (StatusCode, Value)
     (s, v)
 }
 
-/// Create a Swiss of `rounds` rounds by `creator`; its id.
+/// Create a rated Swiss of `rounds` rounds by `creator`, started by its creator; its id.
 pub async fn create_swiss(app: &App, creator: &str, rounds: u32) -> String {
-    let body = json!({"name": "Club Swiss", "variant": "american", "format": "swiss",
-                      "rounds": rounds, "time_control": blitz(), "rated": true});
+    create_swiss_at(app, creator, rounds, None).await
+}
+
+/// Create a rated Swiss of `rounds` rounds by `creator` that the server starts by itself at
+/// `starts_ms` (`None`: its creator starts it); its id.
+pub async fn create_swiss_at(
+    app: &App,
+    creator: &str,
+    rounds: u32,
+    starts_ms: Option<u64>,
+) -> String {
+    let mut body = json!({"name": "Club Swiss", "variant": "american", "format": "swiss",
+                          "rounds": rounds, "time_control": blitz(), "rated": true});
+    if let Some(at) = starts_ms {
+        body["starts_ms"] = json!(at);
+    }
     let (s, v) = call(
         app,
         Method::POST,
@@ -173,10 +187,15 @@ pub async fn players(app: &App) -> HashMap<String, String> {
 
 /// Everyone joins `id`, alice first.
 pub async fn join_all(app: &App, id: &str, sessions: &HashMap<String, String>) {
-    for name in ["alice", "bob", "carol", "dave"] {
+    join(app, id, sessions, &["alice", "bob", "carol", "dave"]).await;
+}
+
+/// The players `who` join `id`, in that order.
+pub async fn join(app: &App, id: &str, sessions: &HashMap<String, String>, who: &[&str]) {
+    for name in who {
         let uri = format!("/api/tournaments/{id}/join");
-        let (s, v) = call(app, Method::POST, &uri, Some(&sessions[name]), None).await;
-        assert_eq!(s, StatusCode::OK, "{v}");
+        let (s, v) = call(app, Method::POST, &uri, Some(&sessions[*name]), None).await;
+        assert_eq!(s, StatusCode::OK, "{name}: {v}");
     }
 }
 

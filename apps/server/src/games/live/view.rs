@@ -115,18 +115,19 @@ impl Live {
     }
 
     /// Whether the game is rated: created with `"rated": true`, not made unrated when its second
-    /// seat was taken, and not ended before its minimum of plies
-    /// ([`crate::store::ratings::unrated_reason`]; such a game is archived unrated).
+    /// seat was taken, and not ended (with a result or without) before its minimum of plies
+    /// ([`crate::store::ratings::is_rated`]; such a game is archived unrated).
     pub fn rated(&self) -> bool {
         crate::store::ratings::is_rated(&self.rec.meta, &self.rec.status, self.rec.moves.len())
     }
 
     /// Why a game created rated is not rated ([`crate::store::ratings::unrated_reason`]):
-    /// `same_network`, `pair_limit` or `too_short`; `None` otherwise.
+    /// `same_network`, `pair_limit` or `too_short` (ended with a result); `None` otherwise.
     pub fn unrated_reason(&self) -> Option<&str> {
         crate::store::ratings::unrated_reason(
             &self.rec.meta,
             &self.rec.status,
+            self.rec.result.as_deref(),
             self.rec.moves.len(),
         )
     }

@@ -343,7 +343,9 @@ export class TournamentsCtrl {
         ? `${t.players} player${t.players === 1 ? "" : "s"} joined${me != null ? ", you among them" : ""}.`
         : t.phase === "running"
           ? `Round ${n} of ${t.rounds} is being played: the next round is paired as soon as every game of this one has ended.`
-          : "Finished.";
+          : t.cancelled
+            ? `Cancelled: ${t.cancelled}.`
+            : "Finished.";
     v.page.dataset.phase = t.phase;
     this.#renderCountdown();
     // the actions the account may take
