@@ -549,6 +549,17 @@ async fn two_player_game(http: &reqwest::Client, base: &str) -> (String, [String
 
 /// Play the game `id` until it ends or `stop` is set: each move's acknowledgement sends the plies
 /// acknowledged on `acked`. Returns the moves acknowledged.
+/// The view of game `id` (`GET {base}/api/games/{id}`) over real HTTP.
+async fn game_view(http: &reqwest::Client, base: &str, id: &str) -> Value {
+    http.get(format!("{base}/api/games/{id}"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap()
+}
+
 async fn play(
     http: reqwest::Client,
     base: String,
@@ -557,14 +568,7 @@ async fn play(
     acked: tokio::sync::watch::Sender<usize>,
     stop: Arc<AtomicBool>,
 ) -> Vec<String> {
-    let mut view: Value = http
-        .get(format!("{base}/api/games/{id}"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let mut view: Value = game_view(&http, &base, &id).await;
     let mut moves = Vec::new();
     while !stop.load(Ordering::SeqCst) && view["status"] == "ongoing" {
         let ply = view["ply"].as_u64().unwrap();
@@ -684,14 +688,7 @@ async fn a_backup_taken_while_games_are_played_restores_every_move_acknowledged_
         restored.as_os_str(),
     ]);
     for (((id, moves), before), during) in played.iter().zip(&before).zip(&during) {
-        let view: Value = http
-            .get(format!("{base}/api/games/{id}"))
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
+        let view: Value = game_view(&http, &base, id).await;
         let got: Vec<String> = view["moves"]
             .as_array()
             .unwrap_or_else(|| panic!("game {id} missing: {view}"))
@@ -764,14 +761,7 @@ async fn a_restore_onto_a_store_a_running_server_uses_is_refused() {
         "{text}"
     );
     // The server goes on with its store.
-    let view: Value = http
-        .get(format!("{base}/api/games/{id}"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let view: Value = game_view(&http, &base, &id).await;
     assert_eq!(view["id"], id.as_str(), "{view}");
     // Stopped, the store is restored.
     drop(live);
