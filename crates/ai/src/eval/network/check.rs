@@ -181,7 +181,7 @@ pub fn assert_kernel_matches_scalar(kernel: Kernel) -> usize {
     // The dense layer: four rows at a time plus a remainder, and inputs that are not a multiple
     // of 32 (AVX2's per-row path) or of 16 (simd128's), against the scalar kernel.
     let mut r = Rng(77);
-    for (n, rows) in [(64, 9), (256, 32), (48, 5), (40, 3)] {
+    for (n, rows) in [(64, 9), (256, 32), (48, 5), (32, 14), (40, 3)] {
         let input: Vec<u8> = (0..n).map(|_| r.range(0, 127) as u8).collect();
         let w: Vec<i8> = (0..n * rows).map(|_| r.range(-128, 127) as i8).collect();
         let (mut x, mut y) = (vec![0; rows], vec![0; rows]);

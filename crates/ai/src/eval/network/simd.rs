@@ -179,6 +179,39 @@ fn apply_scalar(acc: &mut [i16], weights: &[i16], add: &[u8], sub: &[u8]) {
     }
 }
 
+/// Whether every row `f` of `add` and `sub`, `weights[f · n..(f + 1) · n]`, lies inside `weights`:
+/// the SIMD `apply`s' precondition (else they take the scalar path, which panics as slicing does).
+#[cfg(any(
+    target_arch = "x86_64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+))]
+fn rows_fit(n: usize, weights: &[i16], add: &[u8], sub: &[u8]) -> bool {
+    add.iter()
+        .chain(sub)
+        .all(|&f| (usize::from(f) + 1) * n <= weights.len())
+}
+
+/// [`apply_scalar`] on the columns from `c` on only: the SIMD `apply`s' tail past their last
+/// whole vector.
+#[cfg(any(
+    target_arch = "x86_64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+))]
+fn apply_tail(acc: &mut [i16], weights: &[i16], add: &[u8], sub: &[u8], c: usize) {
+    let n = acc.len();
+    if c >= n {
+        return;
+    }
+    for (&f, sub) in add
+        .iter()
+        .map(|f| (f, false))
+        .chain(sub.iter().map(|f| (f, true)))
+    {
+        let f = usize::from(f);
+        add_row_scalar(&mut acc[c..n], &weights[f * n + c..(f + 1) * n], sub);
+    }
+}
+
 fn add_row_scalar(acc: &mut [i16], row: &[i16], sub: bool) {
     if sub {
         for (a, &w) in acc.iter_mut().zip(row) {
@@ -244,11 +277,7 @@ mod avx2 {
     #[target_feature(enable = "avx2")]
     pub(super) unsafe fn apply(acc: &mut [i16], weights: &[i16], add: &[u8], sub: &[u8]) {
         let n = acc.len();
-        if add
-            .iter()
-            .chain(sub)
-            .any(|&f| (usize::from(f) + 1) * n > weights.len())
-        {
+        if !super::rows_fit(n, weights, add, sub) {
             return super::apply_scalar(acc, weights, add, sub);
         }
         let w = weights.as_ptr();
@@ -270,16 +299,7 @@ mod avx2 {
             }
             c += 16;
         }
-        if c < n {
-            for (&f, sub) in add
-                .iter()
-                .map(|f| (f, false))
-                .chain(sub.iter().map(|f| (f, true)))
-            {
-                let f = usize::from(f);
-                super::add_row_scalar(&mut acc[c..n], &weights[f * n + c..(f + 1) * n], sub);
-            }
-        }
+        super::apply_tail(acc, weights, add, sub, c);
     }
 
     /// AVX2 clipped ReLU, 32 values at a time: `packus` saturates each `i16` to 0..255 (two
@@ -448,15 +468,10 @@ mod wasm {
     }
 
     /// [`super::Kernel::apply`]: 16 lanes of the accumulator at a time stay in two vectors while
-    /// every added row is added and every removed row subtracted; then 8 lanes, then the scalar
-    /// tail.
+    /// every added row is added and every removed row subtracted; then the scalar tail.
     pub(super) fn apply(acc: &mut [i16], weights: &[i16], add: &[u8], sub: &[u8]) {
         let n = acc.len();
-        if add
-            .iter()
-            .chain(sub)
-            .any(|&f| (usize::from(f) + 1) * n > weights.len())
-        {
+        if !super::rows_fit(n, weights, add, sub) {
             return super::apply_scalar(acc, weights, add, sub);
         }
         let mut c = 0;
@@ -481,16 +496,7 @@ mod wasm {
             }
             c += 16;
         }
-        if c < n {
-            for (&f, sub) in add
-                .iter()
-                .map(|f| (f, false))
-                .chain(sub.iter().map(|f| (f, true)))
-            {
-                let f = usize::from(f);
-                add_row(&mut acc[c..n], &weights[f * n + c..(f + 1) * n], sub);
-            }
-        }
+        super::apply_tail(acc, weights, add, sub, c);
     }
 
     /// Clipped ReLU, 16 values at a time: `u8x16.narrow_i16x8` saturates each `i16` to 0..255
