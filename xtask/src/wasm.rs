@@ -1,6 +1,10 @@
 //! `cargo xtask wasm`, `wasm-test` and `e2e`: the browser build of Crown and its tests.
 //! `wasm` also copies the puzzle sets to `apps/wasm/www/pkg/puzzles/` (fetched by the Puzzles page).
 //!
+//! The wasm32 build has WebAssembly SIMD (`simd128`, `.cargo/config.toml`): the network
+//! evaluation's fast kernel. A `RUSTFLAGS` (or `CARGO_ENCODED_RUSTFLAGS`) in the environment
+//! replaces the config's flags, so these commands add `simd128` to it ([`keep_simd128`]).
+//!
 //! Tools are installed from source when missing: `rustup target add wasm32-unknown-unknown`, and
 //! `cargo install wasm-bindgen-cli --version <the wasm-bindgen version in Cargo.lock>` (the CLI must
 //! match the crate exactly). Nothing prebuilt is downloaded at build time.
@@ -67,15 +71,39 @@ fn ensure_tools() -> bool {
     true
 }
 
+/// The flag that turns on WebAssembly SIMD (as `.cargo/config.toml` gives it for wasm32).
+const SIMD128: &str = "target-feature=+simd128";
+
+/// Keep `simd128` in `cargo`'s wasm32 builds when the environment's rustflags would replace the
+/// config's: append it to `CARGO_ENCODED_RUSTFLAGS` or `RUSTFLAGS`, whichever cargo reads (with
+/// `--target` given they apply to the wasm32 code only, never to build scripts).
+fn keep_simd128(cargo: &mut Command) {
+    if let Ok(flags) = std::env::var("CARGO_ENCODED_RUSTFLAGS") {
+        if !flags.contains(SIMD128) {
+            let sep = if flags.is_empty() { "" } else { "\x1f" };
+            cargo.env(
+                "CARGO_ENCODED_RUSTFLAGS",
+                format!("{flags}{sep}-C\x1f{SIMD128}"),
+            );
+        }
+    } else if let Ok(flags) = std::env::var("RUSTFLAGS") {
+        if !flags.contains(SIMD128) {
+            cargo.env("RUSTFLAGS", format!("{flags} -C {SIMD128}"));
+        }
+    }
+}
+
 /// `cargo xtask wasm`: release build of crown-wasm and its JS glue in `apps/wasm/www/pkg`.
 pub fn build() -> bool {
     if !ensure_tools() {
         return false;
     }
-    if !run(
-        "cargo",
-        &["build", "--release", "-p", "crown-wasm", "--target", TARGET],
-    ) {
+    let args = ["build", "--release", "-p", "crown-wasm", "--target", TARGET];
+    eprintln!("$ cargo {}", args.join(" "));
+    let mut cargo = Command::new("cargo");
+    cargo.args(args);
+    keep_simd128(&mut cargo);
+    if !cargo.status().map(|s| s.success()).unwrap_or(false) {
         return false;
     }
     let root = root();
@@ -129,15 +157,15 @@ pub fn test() -> bool {
         return false;
     }
     eprintln!("$ CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner cargo test -p crown-wasm --target {TARGET}");
-    Command::new("cargo")
+    let mut cargo = Command::new("cargo");
+    cargo
         .args(["test", "-p", "crown-wasm", "--target", TARGET])
         .env(
             "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER",
             "wasm-bindgen-test-runner",
-        )
-        .status()
-        .map(|s| s.success())
-        .unwrap_or(false)
+        );
+    keep_simd128(&mut cargo);
+    cargo.status().map(|s| s.success()).unwrap_or(false)
 }
 
 /// `cargo xtask e2e`: build the web app, install the test driver (npm, `package-lock.json`), run the

@@ -700,7 +700,20 @@ function barsWhenEngineReady(app) {
   });
 }
 
+// A module of one function using a SIMD instruction (i8x16.splat, i8x16.popcnt): whether this
+// browser has WebAssembly SIMD, which the engine's module is built with (README, Web UI).
+const SIMD_PROBE = new Uint8Array([
+  0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11,
+]);
+
 main().catch((e) => {
   console.error(e);
-  setStatus(`Could not start: ${e.message}`, "error");
+  const simd = typeof WebAssembly === "object" && WebAssembly.validate(SIMD_PROBE);
+  setStatus(
+    simd
+      ? `Could not start: ${e.message}`
+      : "Could not start: this browser has no WebAssembly SIMD, which Crown's engine needs " +
+          "(Chrome or Edge 91, Firefox 89, Safari 16.4 or newer).",
+    "error",
+  );
 });

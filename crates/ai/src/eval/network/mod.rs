@@ -14,10 +14,12 @@
 //!   `floor(sum · cm / (qa · qo))` (`cm`: centi-men per unit of the float network).
 //! - The second layer and the output are chosen by piece count: [`bucket_of`].
 //!
-//! The hot loops are in [`simd`]: scalar, and AVX2 where the processor has it; both give the
-//! same integers.
+//! The hot loops are in [`simd`]: scalar, AVX2 where the processor has it, and wasm simd128 where
+//! the module is compiled with it; all give the same integers.
 
 mod accumulator;
+#[cfg(any(test, feature = "kernel-check"))]
+pub mod check;
 pub mod format;
 pub mod simd;
 #[cfg(test)]

@@ -1,81 +1,8 @@
 //! The network's accumulator, kernels and file format, checked against from-scratch and scalar
 //! computations over positions of random games of every game.
 
+use super::check::{random_games, random_network};
 use super::*;
-use crown_core::Game;
-
-/// A xorshift generator, so the tests are the same every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn range(&mut self, lo: i64, hi: i64) -> i64 {
-        lo + (self.next() % (hi - lo + 1) as u64) as i64
-    }
-}
-
-/// A network with pseudo-random weights: first-layer rows of −60..60 around biases of −40..80 (so
-/// that the clipped ReLU is partly on, partly clipped), full-range `i8` second-layer weights.
-pub(crate) fn random_network(
-    variant: Variant,
-    l1: usize,
-    l2: usize,
-    buckets: usize,
-    seed: u64,
-) -> Network {
-    let mut r = Rng(seed | 1);
-    let l1_bias = (0..l1).map(|_| r.range(-40, 80) as i16).collect();
-    let l1_weights = (0..INPUTS * l1).map(|_| r.range(-60, 60) as i16).collect();
-    let buckets = (0..buckets)
-        .map(|_| {
-            (
-                (0..l2).map(|_| r.range(-20_000, 20_000) as i32).collect(),
-                (0..2 * l1 * l2).map(|_| r.range(-128, 127) as i8).collect(),
-                r.range(-5_000, 5_000) as i32,
-                (0..l2).map(|_| r.range(-300, 300) as i16).collect(),
-            )
-        })
-        .collect();
-    Network::from_parts(NetworkParts {
-        variant,
-        l1,
-        l2,
-        qa: 127,
-        qb_log2: 6,
-        qo: 64,
-        out_cm: 100,
-        l1_bias,
-        l1_weights,
-        buckets,
-    })
-    .expect("valid parts")
-}
-
-/// The positions of `games` random games of `variant` (at most 150 plies each), in order.
-fn random_games(variant: Variant, games: usize, seed: u64) -> Vec<Vec<Position>> {
-    let mut r = Rng(seed | 1);
-    (0..games)
-        .map(|_| {
-            let mut game = Game::new(variant);
-            let mut line = vec![*game.position()];
-            for _ in 0..150 {
-                let moves = game.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                let mv = moves[(r.next() % moves.len() as u64) as usize];
-                game.play(&mv).expect("a legal move");
-                line.push(*game.position());
-            }
-            line
-        })
-        .collect()
-}
 
 /// The update along each move of thousands of positions of random games of every game (quiet
 /// moves, multi-jumps, crownings, Impasse's transpositions and bear-offs) gives exactly the
@@ -146,117 +73,18 @@ fn accumulator_stack_follows_a_line() {
     }
 }
 
-/// The AVX2 kernel gives the scalar kernel's accumulators and scores on thousands of positions
-/// (skipped where the processor has no AVX2; says so).
+/// The SIMD kernel of this processor (AVX2) gives the scalar kernel's accumulators and scores on
+/// thousands of positions, and the same integers at the edges of every hot loop (skipped where the
+/// processor has no AVX2; says so). The wasm simd128 kernel runs the same check under Node
+/// (`apps/wasm/tests/network_kernel.rs`, `cargo xtask wasm-test`).
 #[test]
 fn simd_equals_scalar() {
-    let Some(avx2) = Kernel::avx2() else {
+    let Some(simd) = Kernel::simd() else {
         eprintln!("no AVX2 on this processor: only the scalar kernel runs here");
         return;
     };
-    let mut checked = 0;
-    for variant in Variant::ALL {
-        // A width that is not a multiple of 32 leaves the scalar tail of `add_row` some work.
-        let base = random_network(variant, 48, 16, 4, 99);
-        let scalar = base.clone().with_kernel(Kernel::Scalar);
-        let simd = base.with_kernel(avx2);
-        for line in random_games(variant, 30, 23) {
-            let mut a = Accumulator::new(&scalar, &line[0]);
-            let mut b = Accumulator::new(&simd, &line[0]);
-            for pair in line.windows(2) {
-                a.update_positions(&scalar, &pair[0], &pair[1]);
-                b.update_positions(&simd, &pair[0], &pair[1]);
-                assert_eq!(a, b);
-                assert_eq!(
-                    scalar.evaluate_with_accumulator(&a, &pair[1]),
-                    simd.evaluate_with_accumulator(&b, &pair[1])
-                );
-                checked += 1;
-            }
-        }
-    }
+    let checked = check::assert_kernel_matches_scalar(simd);
     assert!(checked > 3_000, "only {checked} positions");
-    // Wrapping on overflow is the same bits too.
-    let mut a = [
-        i16::MAX,
-        i16::MIN,
-        5,
-        -5,
-        0,
-        1,
-        2,
-        3,
-        4,
-        5,
-        6,
-        7,
-        8,
-        9,
-        10,
-        11,
-        30_000,
-    ];
-    let mut b = a;
-    let row = [
-        1,
-        -1,
-        7,
-        -7,
-        i16::MIN,
-        i16::MAX,
-        0,
-        0,
-        0,
-        0,
-        0,
-        0,
-        0,
-        0,
-        0,
-        0,
-        30_000,
-    ];
-    Kernel::Scalar.add_row(&mut a, &row, false);
-    avx2.add_row(&mut b, &row, false);
-    assert_eq!(a, b);
-    assert_eq!(a[0], i16::MIN, "wrapping add");
-    // The clipped ReLU at the edges of i16 and of 0..qa, over 32 lanes plus a tail.
-    let acc: Vec<i16> = (0..40)
-        .map(|i| {
-            [i16::MIN, -1, 0, 1, 126, 127, 128, 255, 256, i16::MAX][i % 10]
-                .saturating_add((i / 10) as i16)
-        })
-        .collect();
-    for qa in [1, 64, 127] {
-        let (mut x, mut y) = ([0u8; 40], [0u8; 40]);
-        Kernel::Scalar.crelu(&acc, qa, &mut x);
-        avx2.crelu(&acc, qa, &mut y);
-        assert_eq!(x, y, "qa {qa}");
-        assert!(x
-            .iter()
-            .zip(&acc)
-            .all(|(&v, &a)| i16::from(v) == a.clamp(0, qa)));
-    }
-    // The dense layer: four rows at a time plus a remainder, and an input that is not a multiple
-    // of 32 (the per-row path), against the scalar kernel.
-    let mut r = Rng(77);
-    for (n, rows) in [(64, 9), (256, 32), (48, 5)] {
-        let input: Vec<u8> = (0..n).map(|_| r.range(0, 127) as u8).collect();
-        let w: Vec<i8> = (0..n * rows).map(|_| r.range(-128, 127) as i8).collect();
-        let (mut x, mut y) = (vec![0; rows], vec![0; rows]);
-        Kernel::Scalar.dense(&input, &w, &mut x);
-        avx2.dense(&input, &w, &mut y);
-        assert_eq!(x, y, "{n} inputs, {rows} rows");
-        assert_eq!(
-            x[rows - 1],
-            Kernel::Scalar.dot(&input, &w[(rows - 1) * n..])
-        );
-    }
-    // The dot product at its extremes: 127 · −128 over 64 bytes plus a tail.
-    let input = [127u8; 96];
-    let w = [-128i8; 96];
-    assert_eq!(Kernel::Scalar.dot(&input, &w), avx2.dot(&input, &w));
-    assert_eq!(avx2.dot(&input, &w), 96 * 127 * -128);
 }
 
 /// The feature map: White's view turns the board 180° and swaps the colours, so a position and
@@ -293,7 +121,7 @@ fn refresh_of_more_than_32_features_sums_every_row() {
             *e = e.wrapping_add(*w);
         }
     }
-    for kernel in [Some(Kernel::Scalar), Kernel::avx2()].into_iter().flatten() {
+    for kernel in [Some(Kernel::Scalar), Kernel::simd()].into_iter().flatten() {
         let mut acc = Accumulator { data: vec![0; 64] };
         acc.refresh_with(&net, &board, kernel);
         assert_eq!(acc.half(0), &expected[..], "{kernel:?}");
