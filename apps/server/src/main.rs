@@ -131,8 +131,8 @@ struct Args {
     #[arg(long, env = "CROWN_TOURNAMENTS_PER_HOUR_PER_IP", default_value_t = crown_server::config::DEFAULT_TOURNAMENTS_PER_HOUR_PER_IP)]
     tournaments_per_hour_per_ip: u32,
     /// Most players of one tournament, any format (a Swiss: also at most 64); at least 2.
-    #[arg(long, env = "CROWN_TOURNAMENT_MAX_PLAYERS", default_value_t = crown_server::config::DEFAULT_TOURNAMENT_MAX_PLAYERS, value_parser = clap::value_parser!(u64).range(2..).map(|n| n as usize))]
-    tournament_max_players: usize,
+    #[arg(long, env = "CROWN_TOURNAMENT_MAX_PLAYERS", default_value_t = crown_server::config::DEFAULT_TOURNAMENT_MAX_PLAYERS as u64, value_parser = clap::value_parser!(u64).range(2..))]
+    tournament_max_players: u64,
     /// Tournaments not yet started created from one network (an IPv4 /24, an IPv6
     /// --signup-net-v6-prefix network) (0 = no cap).
     #[arg(long, env = "CROWN_UPCOMING_TOURNAMENTS_PER_NETWORK", default_value_t = crown_server::config::DEFAULT_UPCOMING_TOURNAMENTS_PER_NETWORK)]
@@ -333,7 +333,7 @@ fn run(args: Args) -> Result<(), String> {
         imports_per_hour_per_ip: args.imports_per_hour_per_ip,
         tournaments_per_account: args.tournaments_per_account,
         tournaments_per_hour_per_ip: args.tournaments_per_hour_per_ip,
-        tournament_max_players: args.tournament_max_players,
+        tournament_max_players: usize::try_from(args.tournament_max_players).unwrap_or(usize::MAX),
         upcoming_tournaments_per_network: args.upcoming_tournaments_per_network,
         signup_net_v6_prefix: args.signup_net_v6_prefix,
         rated_games_per_pair_per_day: args.rated_games_per_pair_per_day,

@@ -13,7 +13,7 @@
 //!
 //! What is stored stays bounded: a game's chat holds at most [`MAX_MESSAGES`] messages (then
 //! `409 chat_full`), a game that never started (cancelled, expired, aborted, or over with no
-//! move) takes no chat, and a finished game takes chat for [`POST_GAME_CHAT_MS`] after its end
+//! move and no result) takes no chat, and a finished game takes chat for [`POST_GAME_CHAT_MS`] after its end
 //! (then `409 chat_closed`), as lichess keeps post-game chat briefly.
 
 use crate::error::{Detail, Error};
@@ -35,13 +35,13 @@ pub const MAX_CHARS: usize = 200;
 pub const POST_GAME_CHAT_MS: u64 = 10 * 60 * 1000;
 
 /// `Err(chat_closed)` when game `rec` takes no more chat at `now`: it never started (ended with
-/// no move: cancelled, expired, aborted, abandoned at ply 0), or it ended more than
+/// no move and no result: cancelled, expired, aborted, abandoned at ply 0), or it ended more than
 /// [`POST_GAME_CHAT_MS`] ago.
 fn check_open(rec: &crate::store::GameRecord, now: u64) -> Result<(), Error> {
     if !crate::store::is_over(&rec.status) {
         return Ok(());
     }
-    if rec.moves.is_empty() {
+    if rec.moves.is_empty() && rec.result.is_none() {
         return Err(Error::conflict(
             "chat_closed",
             "the game ended before any move was made: it takes no chat",
