@@ -713,16 +713,18 @@ async fn a_backup_taken_while_games_are_played_restores_every_move_acknowledged_
     let _ = back.wait();
 }
 
+/// A server process, killed when dropped (also when an assertion fails).
+struct Killed(std::process::Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_restore_onto_a_store_a_running_server_uses_is_refused() {
-    /// The server process, killed when dropped (also when an assertion fails).
-    struct Killed(std::process::Child);
-    impl Drop for Killed {
-        fn drop(&mut self) {
-            let _ = self.0.kill();
-            let _ = self.0.wait();
-        }
-    }
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("crown.db");
     let (live, base) = common::spawn_server(&[
@@ -771,14 +773,6 @@ async fn a_restore_onto_a_store_a_running_server_uses_is_refused() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_backup_onto_a_running_servers_store_or_its_files_is_refused_and_the_store_survives() {
-    /// The server process, killed when dropped (also when an assertion fails).
-    struct Killed(std::process::Child);
-    impl Drop for Killed {
-        fn drop(&mut self) {
-            let _ = self.0.kill();
-            let _ = self.0.wait();
-        }
-    }
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("crown.db");
     let serve = |db: &std::path::Path| {
