@@ -4,7 +4,7 @@
 //! server keeps running and committing. A PostgreSQL store is backed up with `pg_dump`
 //! (docs/deploy.md).
 
-use crate::store::sqlite::in_use::lock_path;
+use crate::store::sqlite::in_use::{lock_path, real_path};
 use rusqlite::backup::{Backup, StepResult};
 use rusqlite::{Connection, OpenFlags};
 use std::path::{Path, PathBuf};
@@ -30,10 +30,19 @@ pub enum BackupError {
     NotAStore(PathBuf, String),
     /// A server is using the store (it holds the store's in-use lock, `{db}.lock`).
     #[error(
-        "{0} is in use by a running crown-server (its lock {1} is held); stop the server, \
-         then restore"
+        "{0} is in use by a running crown-server (its lock {1} is held); stop the server \
+         first"
     )]
     InUse(PathBuf, PathBuf),
+    /// The backup's destination is the store being backed up (the same file by its real path).
+    #[error("--out {0} is the store being backed up; write the backup to another file")]
+    OutIsSource(PathBuf),
+    /// The backup's destination is one of a store's own files (its write-ahead log, shared
+    /// memory, journal or lock), which only SQLite and the server may write.
+    #[error(
+        "--out {0} is a store's own {1} file, not a place for a backup; write it to another file"
+    )]
+    OutIsStoreFile(PathBuf, &'static str),
     /// The database stayed locked (busy) for longer than the backup waits.
     #[error("the database stayed busy for {0:?}")]
     Busy(Duration),
@@ -60,14 +69,36 @@ const BUSY_LIMIT: Duration = Duration::from_secs(60);
 /// `out.partial`, checked (`PRAGMA quick_check`, the `games` table), made a single file (rollback
 /// journal mode), synced, and renamed to `out`.
 ///
+/// `out` is never a live store: `--force` or not, it may not be `db` itself (by real path:
+/// symlinks and `..` resolved), nor a `-wal`, `-shm`, `-journal` or `.lock` file, and a store a
+/// running server holds ([`crate::store::sqlite::in_use`]) is refused, as by [`restore`]; the
+/// exclusive lock of `out` is held until the copy is in place. An old `out` store's stale `-wal`
+/// and `-shm` are removed with it (they would be replayed into the copy).
+///
 /// # Errors
-/// [`BackupError::Missing`] without `db`, [`BackupError::Exists`] when `out` exists and not
-/// `force`, [`BackupError::NotAStore`] when `db` is not a sound Crown store, or a database or
-/// file error.
+/// [`BackupError::Missing`] without `db`, [`BackupError::OutIsSource`] or
+/// [`BackupError::OutIsStoreFile`] for such an `out`, [`BackupError::InUse`] when a server holds
+/// `out`, [`BackupError::Exists`] when `out` exists and not `force`, [`BackupError::NotAStore`]
+/// when `db` is not a sound Crown store, or a database or file error.
 pub fn backup(db: &Path, out: &Path, force: bool) -> Result<Copied, BackupError> {
     if !db.exists() {
         return Err(BackupError::Missing(db.to_path_buf()));
     }
+    let real_out = real_path(out);
+    if real_out == real_path(db) {
+        return Err(BackupError::OutIsSource(out.to_path_buf()));
+    }
+    if let Some(kind) = store_file_kind(&real_out).or_else(|| store_file_kind(out)) {
+        return Err(BackupError::OutIsStoreFile(out.to_path_buf(), kind));
+    }
+    // A server creates its store's lock file before it opens the store: without one, no server
+    // uses `out` (and none is left behind beside every backup).
+    let _lock = if lock_path(out).exists() {
+        let in_use = || BackupError::InUse(out.to_path_buf(), lock_path(out));
+        Some(crate::store::sqlite::in_use::lock(out, true, false)?.ok_or_else(in_use)?)
+    } else {
+        None
+    };
     if out.exists() && !force {
         return Err(BackupError::Exists(out.to_path_buf()));
     }
@@ -85,9 +116,38 @@ pub fn backup(db: &Path, out: &Path, force: bool) -> Result<Copied, BackupError>
     let copied = check(&tmp).inspect_err(|_| {
         let _ = std::fs::remove_file(&tmp);
     })?;
+    remove_stale_logs(out)?;
     std::fs::rename(&tmp, out)?;
     sync_dir(out);
     Ok(copied)
+}
+
+/// Which of a store's own files `path` names by its suffix (`-wal`, `-shm`, `-journal`,
+/// `.lock`), if any.
+fn store_file_kind(path: &Path) -> Option<&'static str> {
+    let name = path.file_name()?.to_string_lossy();
+    [
+        ("-wal", "write-ahead log"),
+        ("-shm", "shared-memory"),
+        ("-journal", "journal"),
+        (".lock", "in-use lock"),
+    ]
+    .into_iter()
+    .find(|(suffix, _)| name.ends_with(suffix))
+    .map(|(_, kind)| kind)
+}
+
+/// Remove the `-wal` and `-shm` files of the store at `db`, if any (the store stopped): an old
+/// write-ahead log would be replayed into the file that replaces the store.
+fn remove_stale_logs(db: &Path) -> Result<(), BackupError> {
+    for stale in [sibling(db, "wal"), sibling(db, "shm")] {
+        match std::fs::remove_file(&stale) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Ok(())
 }
 
 /// Make `db` a copy of the backup `from`, the server stopped: a running server would keep its own
@@ -110,7 +170,6 @@ pub fn restore(from: &Path, db: &Path, force: bool) -> Result<Copied, BackupErro
     let in_use = || BackupError::InUse(db.to_path_buf(), lock_path(db));
     let _lock = crate::store::sqlite::in_use::lock(db, true, false)?.ok_or_else(in_use)?;
     let wal = sibling(db, "wal");
-    let shm = sibling(db, "shm");
     if (db.exists() || wal.exists()) && !force {
         return Err(BackupError::Exists(db.to_path_buf()));
     }
@@ -124,13 +183,7 @@ pub fn restore(from: &Path, db: &Path, force: bool) -> Result<Copied, BackupErro
         let _ = std::fs::remove_file(&tmp);
     })?;
     drop(src);
-    for stale in [&wal, &shm] {
-        match std::fs::remove_file(stale) {
-            Ok(()) => {}
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => return Err(e.into()),
-        }
-    }
+    remove_stale_logs(db)?;
     std::fs::rename(&tmp, db)?;
     sync_dir(db);
     Ok(copied)

@@ -47,6 +47,11 @@ pub struct Config {
     /// game (no result, status `aborted`), in ms; 0 never. Applies to games created after it is
     /// set (each game keeps the limit it was created with).
     pub abort_after_ms: u64,
+    /// A game that ended with no move (cancelled, expired, aborted or abandoned before any
+    /// move; not a tournament game, none in an account's archive) is deleted from the store,
+    /// with its chat, this long after its end, in ms ([`crate::store::Store::purge_unstarted`]);
+    /// 0 keeps them for good.
+    pub purge_unstarted_after_ms: u64,
     /// Engine searches running at once (a bounded pool; more wait, with the engine's clock
     /// stopped). Searches run at a lower OS priority than request handling (Linux: in an engine
     /// worker process in a session of its own, its autogroup and itself at nice 19; in-process,
@@ -97,6 +102,15 @@ pub struct Config {
     /// Tournaments created (`POST /api/tournaments`) per client address per hour (also the
     /// burst); more get `429 tournament_rate_limited`; 0 disables the limit.
     pub tournaments_per_hour_per_ip: u32,
+    /// Most players (not withdrawn) of one tournament, whatever its format (a Swiss also at
+    /// most `crown_tournament::MAX_SWISS_PLAYERS`); one more gets `409 tournament_full`. Entries
+    /// withdrawn before the start still count toward twice this, so that joining and
+    /// withdrawing cannot grow a tournament without bound. At least 2.
+    pub tournament_max_players: usize,
+    /// Tournaments not yet started (`created`: the upcoming list) created from one network (an
+    /// IPv4 /24, an IPv6 [`Config::signup_net_v6_prefix`] network); one more gets
+    /// `429 too_many_upcoming_tournaments`; 0 disables the cap.
+    pub upcoming_tournaments_per_network: u32,
     /// The IPv6 prefix length (32..=64) of a client's sign-up network
     /// ([`crate::accounts::network`]; an IPv4 client's is its /24): the per-address sign-up
     /// limit ([`Config::signup_per_hour_per_ip`]) counts under it too, and accounts of one such
@@ -149,6 +163,10 @@ pub const DEFAULT_ABANDON_AFTER_SECS: u64 = 24 * 3600;
 /// for the first move).
 pub const DEFAULT_ABORT_AFTER_SECS: u64 = 30;
 
+/// Default of [`Config::purge_unstarted_after_ms`], in seconds: an hour, long enough for a
+/// link to a cancelled game to still show what happened.
+pub const DEFAULT_PURGE_UNSTARTED_AFTER_SECS: u64 = 3600;
+
 /// Default of [`Config::login_per_min_per_ip`].
 pub const DEFAULT_LOGIN_PER_MIN_PER_IP: u32 = 30;
 
@@ -166,6 +184,13 @@ pub const DEFAULT_TOURNAMENTS_PER_ACCOUNT: u32 = 3;
 
 /// Default of [`Config::tournaments_per_hour_per_ip`].
 pub const DEFAULT_TOURNAMENTS_PER_HOUR_PER_IP: u32 = 10;
+/// Default of [`Config::tournament_max_players`]: as many as a Swiss pairs
+/// (`crown_tournament::MAX_SWISS_PLAYERS`).
+pub const DEFAULT_TOURNAMENT_MAX_PLAYERS: usize = 64;
+
+/// Default of [`Config::upcoming_tournaments_per_network`].
+pub const DEFAULT_UPCOMING_TOURNAMENTS_PER_NETWORK: u32 = 3;
+
 /// Default of [`Config::signup_net_v6_prefix`]: a /48, the most a provider gives one
 /// subscriber (many give a /56), so that one line's many /64s are one network.
 pub const DEFAULT_SIGNUP_NET_V6_PREFIX: u8 = 48;
@@ -215,6 +240,7 @@ impl Default for Config {
             max_games_per_ip: DEFAULT_MAX_GAMES_PER_IP,
             abandon_after_ms: DEFAULT_ABANDON_AFTER_SECS * 1000,
             abort_after_ms: DEFAULT_ABORT_AFTER_SECS * 1000,
+            purge_unstarted_after_ms: DEFAULT_PURGE_UNSTARTED_AFTER_SECS * 1000,
             engine_workers: std::thread::available_parallelism()
                 .map_or(1, |n| n.get().saturating_sub(1).max(1)),
             max_engine_games_per_ip: 4,
@@ -232,6 +258,8 @@ impl Default for Config {
             imports_per_hour_per_ip: DEFAULT_IMPORTS_PER_HOUR_PER_IP,
             tournaments_per_account: DEFAULT_TOURNAMENTS_PER_ACCOUNT,
             tournaments_per_hour_per_ip: DEFAULT_TOURNAMENTS_PER_HOUR_PER_IP,
+            tournament_max_players: DEFAULT_TOURNAMENT_MAX_PLAYERS,
+            upcoming_tournaments_per_network: DEFAULT_UPCOMING_TOURNAMENTS_PER_NETWORK,
             signup_net_v6_prefix: DEFAULT_SIGNUP_NET_V6_PREFIX,
             rated_games_per_pair_per_day: DEFAULT_RATED_GAMES_PER_PAIR_PER_DAY,
             rated_min_plies: DEFAULT_RATED_MIN_PLIES,

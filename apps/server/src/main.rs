@@ -86,6 +86,10 @@ struct Args {
     /// move.
     #[arg(long, env = "CROWN_ABORT_AFTER_SECS", default_value_t = crown_server::config::DEFAULT_ABORT_AFTER_SECS)]
     abort_after_secs: u64,
+    /// A game that ended with no move (cancelled, expired, aborted before any move) is deleted
+    /// from the store this many seconds after its end (0 = kept for good).
+    #[arg(long, env = "CROWN_PURGE_UNSTARTED_AFTER_SECS", default_value_t = crown_server::config::DEFAULT_PURGE_UNSTARTED_AFTER_SECS)]
+    purge_unstarted_after_secs: u64,
     /// Most unfinished engine games, per client address.
     #[arg(long, env = "CROWN_MAX_ENGINE_GAMES_PER_IP", default_value_t = 4)]
     max_engine_games_per_ip: usize,
@@ -126,6 +130,13 @@ struct Args {
     /// Tournaments created per client address per hour (0 = no limit).
     #[arg(long, env = "CROWN_TOURNAMENTS_PER_HOUR_PER_IP", default_value_t = crown_server::config::DEFAULT_TOURNAMENTS_PER_HOUR_PER_IP)]
     tournaments_per_hour_per_ip: u32,
+    /// Most players of one tournament, any format (a Swiss: also at most 64); at least 2.
+    #[arg(long, env = "CROWN_TOURNAMENT_MAX_PLAYERS", default_value_t = crown_server::config::DEFAULT_TOURNAMENT_MAX_PLAYERS as u64, value_parser = clap::value_parser!(u64).range(2..))]
+    tournament_max_players: u64,
+    /// Tournaments not yet started created from one network (an IPv4 /24, an IPv6
+    /// --signup-net-v6-prefix network) (0 = no cap).
+    #[arg(long, env = "CROWN_UPCOMING_TOURNAMENTS_PER_NETWORK", default_value_t = crown_server::config::DEFAULT_UPCOMING_TOURNAMENTS_PER_NETWORK)]
+    upcoming_tournaments_per_network: u32,
     /// IPv6 prefix length (32..=64) of a sign-up network: the per-address sign-up limit counts
     /// under it, as do the imports limit and the password queue's fairness; the leaderboard
     /// counts opponents by it, and two accounts of one never rate each other (an IPv4 client's
@@ -311,6 +322,7 @@ fn run(args: Args) -> Result<(), String> {
         max_games_per_ip: args.max_games_per_ip,
         abandon_after_ms: args.abandon_after_secs.saturating_mul(1000),
         abort_after_ms: args.abort_after_secs.saturating_mul(1000),
+        purge_unstarted_after_ms: args.purge_unstarted_after_secs.saturating_mul(1000),
         max_conns_per_ip: args.max_conns_per_ip,
         header_read_timeout_ms: args.header_timeout_ms,
         max_ws_per_ip: args.max_ws_per_ip,
@@ -321,6 +333,8 @@ fn run(args: Args) -> Result<(), String> {
         imports_per_hour_per_ip: args.imports_per_hour_per_ip,
         tournaments_per_account: args.tournaments_per_account,
         tournaments_per_hour_per_ip: args.tournaments_per_hour_per_ip,
+        tournament_max_players: usize::try_from(args.tournament_max_players).unwrap_or(usize::MAX),
+        upcoming_tournaments_per_network: args.upcoming_tournaments_per_network,
         signup_net_v6_prefix: args.signup_net_v6_prefix,
         rated_games_per_pair_per_day: args.rated_games_per_pair_per_day,
         rated_min_plies: args.rated_min_plies,

@@ -463,3 +463,158 @@ async fn both_players_asking_for_a_rematch_at_once_get_one_game_and_leave_no_orp
         .collect();
     assert_eq!(open, Vec::<String>::new(), "orphan open games");
 }
+
+/// Poll (bounded) until `done` holds.
+async fn wait_until(what: &str, done: impl Fn() -> bool) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while !done() {
+        assert!(std::time::Instant::now() < deadline, "never {what}");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+}
+
+#[tokio::test]
+async fn games_that_ended_with_no_move_leave_the_store_after_the_grace_with_their_chat() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Arc::new(
+        SqliteStore::open(
+            &dir.path().join("crown.db"),
+            crown_server::store::Durability::Normal,
+        )
+        .unwrap(),
+    );
+    let app = server()
+        .store(store.clone())
+        .with(|c| c.purge_unstarted_after_ms = 300)
+        .start()
+        .await;
+    // Kept: a game resigned before any move (it has a result) and a game still open.
+    let (resigned, _, _) = finished_game(&app).await;
+    let open = create(&app, json!({"variant": "pool"})).await["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    // A seek with a chat message, then cancelled: nothing worth keeping.
+    let created = create(&app, json!({"variant": "american"})).await;
+    let cancelled = created["id"].as_str().unwrap().to_string();
+    let token = created["token"].as_str().unwrap();
+    let chat = format!("/api/games/{cancelled}/chat");
+    let (s, m) = send(
+        &app,
+        Method::POST,
+        &chat,
+        Some(token),
+        Some(json!({"text": "anyone?"})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::CREATED, "{m}");
+    let uri = format!("/api/games/{cancelled}/cancel");
+    let (s, v) = send(&app, Method::POST, &uri, Some(token), None).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    // A cancelled game takes no chat.
+    let (s, v) = send(
+        &app,
+        Method::POST,
+        &chat,
+        Some(token),
+        Some(json!({"text": "hello?"})),
+    )
+    .await;
+    assert_eq!((s, code(&v)), (StatusCode::CONFLICT, "chat_closed"), "{v}");
+    let store2 = store.clone();
+    let id = cancelled.clone();
+    wait_until("the cancelled game purged", move || {
+        store2.load(&id).unwrap().is_none()
+    })
+    .await;
+    let chat_left = store.chat().unwrap().load_chat(&cancelled, 0, 10).unwrap();
+    assert!(chat_left.is_empty(), "{chat_left:?}");
+    assert!(store.load(&resigned).unwrap().is_some(), "a result is kept");
+    assert!(store.load(&open).unwrap().is_some(), "an open game is kept");
+    app.shutdown();
+}
+
+#[tokio::test]
+async fn chat_closes_ten_minutes_after_the_end_and_holds_at_most_200_messages() {
+    use crown_server::store::{ChatRecord, Side};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("crown.db");
+    let open =
+        || Arc::new(SqliteStore::open(&path, crown_server::store::Durability::Normal).unwrap());
+    let store = open();
+    let app1 = server().store(store.clone()).start().await;
+    // Just finished: its seats may still chat.
+    let (ended, black, _) = finished_game(&app1).await;
+    let (s, m) = send(
+        &app1,
+        Method::POST,
+        &format!("/api/games/{ended}/chat"),
+        Some(&black),
+        Some(json!({"text": "good game"})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::CREATED, "{m}");
+    // A chat holding 199 messages takes one more, then no more.
+    let (full, black2, white2) = finished_game(&app1).await;
+    for n in 1..=199u64 {
+        let msg = ChatRecord {
+            n: 0,
+            color: if n % 2 == 0 { Side::White } else { Side::Black },
+            name: None,
+            text: format!("message {n}"),
+            at_ms: 1,
+        };
+        store.chat().unwrap().add_chat(&full, &msg).unwrap();
+    }
+    let uri = format!("/api/games/{full}/chat");
+    let (s, m) = send(
+        &app1,
+        Method::POST,
+        &uri,
+        Some(&black2),
+        Some(json!({"text": "the 200th"})),
+    )
+    .await;
+    assert_eq!(
+        (s, m["n"].as_u64()),
+        (StatusCode::CREATED, Some(200)),
+        "{m}"
+    );
+    let (s, v) = send(
+        &app1,
+        Method::POST,
+        &uri,
+        Some(&white2),
+        Some(json!({"text": "the 201st"})),
+    )
+    .await;
+    assert_eq!((s, code(&v)), (StatusCode::CONFLICT, "chat_full"), "{v}");
+    app1.shutdown();
+    drop((app1, store));
+    // Eleven minutes later (the end moved back in the store), the chat is closed.
+    let c = rusqlite::Connection::open(&path).unwrap();
+    let eleven_minutes_ago = crown_server::live::now_ms() - 11 * 60 * 1000;
+    c.execute(
+        "UPDATE games SET updated_ms = ?1 WHERE id = ?2",
+        rusqlite::params![eleven_minutes_ago as i64, ended],
+    )
+    .unwrap();
+    drop(c);
+    let app2 = server().store(open()).start().await;
+    let (s, v) = send(
+        &app2,
+        Method::POST,
+        &format!("/api/games/{ended}/chat"),
+        Some(&black),
+        Some(json!({"text": "still there?"})),
+    )
+    .await;
+    assert_eq!((s, code(&v)), (StatusCode::CONFLICT, "chat_closed"), "{v}");
+    app2.shutdown();
+}
+
+#[test]
+fn only_games_that_ended_with_no_move_are_purged_on_sqlite() {
+    let store = SqliteStore::open_in_memory().unwrap();
+    common::check_purge_unstarted(&store);
+}

@@ -713,16 +713,18 @@ async fn a_backup_taken_while_games_are_played_restores_every_move_acknowledged_
     let _ = back.wait();
 }
 
+/// A server process, killed when dropped (also when an assertion fails).
+struct Killed(std::process::Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_restore_onto_a_store_a_running_server_uses_is_refused() {
-    /// The server process, killed when dropped (also when an assertion fails).
-    struct Killed(std::process::Child);
-    impl Drop for Killed {
-        fn drop(&mut self) {
-            let _ = self.0.kill();
-            let _ = self.0.wait();
-        }
-    }
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("crown.db");
     let (live, base) = common::spawn_server(&[
@@ -767,4 +769,62 @@ async fn a_restore_onto_a_store_a_running_server_uses_is_refused() {
     drop(live);
     let (ok, text) = tokio::task::block_in_place(|| run_cli(&restore));
     assert!(ok, "{text}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_backup_onto_a_running_servers_store_or_its_files_is_refused_and_the_store_survives() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("crown.db");
+    let serve = |db: &std::path::Path| {
+        let (child, base) = common::spawn_server(&[
+            "--port".as_ref(),
+            "0".as_ref(),
+            "--no-egdb".as_ref(),
+            "--db".as_ref(),
+            db.as_os_str(),
+        ]);
+        (Killed(child), base)
+    };
+    // Another store (the one an operator meant to back up).
+    let other = dir.path().join("other.db");
+    let (server, _) = serve(&other);
+    drop(server);
+    let (live, base) = serve(&db);
+    let http = reqwest::Client::new();
+    let (before, _) = two_player_game(&http, &base).await;
+    let wal = dir.path().join("crown.db-wal");
+    let link = dir.path().join("link.db");
+    std::os::unix::fs::symlink(&db, &link).unwrap();
+    let sub = dir.path().join("sub");
+    std::fs::create_dir(&sub).unwrap();
+    let dotdot = sub.join("../crown.db");
+    let cases: [(&std::path::Path, &std::path::Path, &str); 5] = [
+        (&other, &db, "in use by a running crown-server"),
+        (&other, &link, "in use by a running crown-server"),
+        (&other, &dotdot, "in use by a running crown-server"),
+        (&other, &wal, "write-ahead log"),
+        (&db, &link, "is the store being backed up"),
+    ];
+    for (from, out, why) in cases {
+        let args: [&std::ffi::OsStr; 6] = [
+            "backup".as_ref(),
+            "--db".as_ref(),
+            from.as_os_str(),
+            "--out".as_ref(),
+            out.as_os_str(),
+            "--force".as_ref(),
+        ];
+        let (ok, text) = tokio::task::block_in_place(|| run_cli(&args));
+        assert!(!ok, "backup to {out:?}: {text}");
+        assert!(text.contains(why), "backup to {out:?}: {text}");
+    }
+    assert!(wal.exists(), "the live write-ahead log is left alone");
+    // A game created after the refused backups survives a restart, with the one before.
+    let (after, _) = two_player_game(&http, &base).await;
+    drop(live);
+    let (_live, base) = serve(&db);
+    for id in [before, after] {
+        let view = game_view(&http, &base, &id).await;
+        assert_eq!(view["id"], id.as_str(), "{view}");
+    }
 }

@@ -602,3 +602,12 @@ async fn a_running_instance_takes_over_a_dead_ones_games_over_several_rounds_cre
     }
     app.shutdown();
 }
+
+#[test]
+fn only_games_that_ended_with_no_move_are_purged_on_postgresql() {
+    let Some(pg) = Pg::start_or_skip() else {
+        return;
+    };
+    let store = PgStore::connect(&pg.url()).unwrap();
+    common::check_purge_unstarted(&store);
+}

@@ -551,3 +551,132 @@ async fn a_scheduled_tournament_without_players_is_cancelled_at_its_start_time()
         "{v}"
     );
 }
+
+#[tokio::test]
+async fn a_tournament_takes_at_most_its_player_cap_and_joining_and_withdrawing_cannot_grow_it() {
+    let app = server()
+        .with(|c| c.tournament_max_players = 3)
+        .start()
+        .await;
+    let sessions = players(&app).await;
+    let body = json!({"name": "Small RR", "variant": "american", "format": "round_robin",
+                      "time_control": blitz()});
+    let (s, v) = create(&app, &sessions["alice"], body).await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+    let id = v["id"].as_str().unwrap().to_string();
+    let join_uri = format!("/api/tournaments/{id}/join");
+    let withdraw_uri = format!("/api/tournaments/{id}/withdraw");
+    join(&app, &id, &sessions, &["alice", "bob", "carol"]).await;
+    let (s, v) = call(&app, Method::POST, &join_uri, Some(&sessions["dave"]), None).await;
+    assert_eq!(s, StatusCode::CONFLICT, "{v}");
+    assert_eq!(v["error"]["code"], "tournament_full", "{v}");
+    // Withdrawn before the start, a place is free again; but each entry stays in the
+    // tournament, so joining and withdrawing stop at twice the cap (6 entries).
+    let mut joins = 0;
+    loop {
+        let (s, v) = call(
+            &app,
+            Method::POST,
+            &withdraw_uri,
+            Some(&sessions["carol"]),
+            None,
+        )
+        .await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+        let (s, v) = call(
+            &app,
+            Method::POST,
+            &join_uri,
+            Some(&sessions["carol"]),
+            None,
+        )
+        .await;
+        if s != StatusCode::OK {
+            assert_eq!(s, StatusCode::CONFLICT, "{v}");
+            assert_eq!(v["error"]["code"], "tournament_full", "{v}");
+            break;
+        }
+        joins += 1;
+        assert!(joins < 10, "joining and withdrawing never stopped: {v}");
+    }
+    assert_eq!(joins, 3, "entries 4, 5 and 6 were taken, the 7th refused");
+    let (s, t) = get(&app, &format!("/api/tournaments/{id}")).await;
+    assert_eq!(s, StatusCode::OK, "{t}");
+    assert_eq!(t["players_list"].as_array().unwrap().len(), 6, "{t}");
+    assert_eq!(t["players"], 2, "{t}");
+}
+
+/// `POST /api/tournaments` with `body` by `session` from client address `from`.
+async fn create_from(app: &App, session: &str, from: &str, body: Value) -> (StatusCode, Value) {
+    let mut c = common::accounts::post("/api/tournaments", body);
+    c.session = Some(session);
+    c.from = Some(from.parse().unwrap());
+    let (s, _, v) = c.send(app).await;
+    (s, v)
+}
+
+#[tokio::test]
+async fn one_network_has_at_most_three_upcoming_tournaments_so_it_cannot_hide_anothers() {
+    // The per-account and per-address caps off: only the per-network cap is tested.
+    let app = server()
+        .with(|c| {
+            c.tournaments_per_account = 0;
+            c.tournaments_per_hour_per_ip = 0;
+        })
+        .start()
+        .await;
+    let sessions = players(&app).await;
+    let starts = now_ms() + 86_400_000;
+    let body = |name: &str, at: u64| {
+        json!({"name": name, "variant": "american", "format": "swiss", "rounds": 3,
+               "time_control": blitz(), "starts_ms": at})
+    };
+    // A club schedules its tournament for tomorrow from its own network.
+    let (s, v) = create_from(
+        &app,
+        &sessions["alice"],
+        "2001:db8:1::7",
+        body("Club Swiss", starts),
+    )
+    .await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+    let club = v["id"].as_str().unwrap().to_string();
+    // Other /64s of one /48 (the default --signup-net-v6-prefix), and addresses of one IPv4
+    // /24, each create three that start sooner; the fourth of each network is refused.
+    for (net, addrs) in [
+        (
+            "v6",
+            [
+                "2001:db8:0:1::1",
+                "2001:db8:0:2::1",
+                "2001:db8:0:3::1",
+                "2001:db8:0:4::1",
+            ],
+        ),
+        (
+            "v4",
+            ["203.0.113.1", "203.0.113.2", "203.0.113.3", "203.0.113.200"],
+        ),
+    ] {
+        for (i, from) in addrs.iter().enumerate() {
+            let name = format!("Flood {net} {i}");
+            let (s, v) = create_from(&app, &sessions["carol"], from, body(&name, starts - 1)).await;
+            if i < 3 {
+                assert_eq!(s, StatusCode::CREATED, "{v}");
+            } else {
+                assert_eq!(s, StatusCode::TOO_MANY_REQUESTS, "{v}");
+                assert_eq!(v["error"]["code"], "too_many_upcoming_tournaments", "{v}");
+            }
+        }
+    }
+    let (s, v) = get(&app, "/api/tournaments").await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let upcoming: Vec<&str> = v["upcoming"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(upcoming.len(), 7, "{v}");
+    assert!(upcoming.contains(&club.as_str()), "{v}");
+}

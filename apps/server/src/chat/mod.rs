@@ -10,6 +10,11 @@
 //! characters (no control characters); clients must show it as text, never as HTML. Each seat may
 //! send [`BURST`] messages at once and then one per [`REFILL_MS`] ms (`429 chat_rate_limited`).
 //! Spectators have no seat token and cannot write (`401 missing_token` / `403 bad_token`).
+//!
+//! What is stored stays bounded: a game's chat holds at most [`MAX_MESSAGES`] messages (then
+//! `409 chat_full`), a game that never started (cancelled, expired, aborted, or over with no
+//! move and no result) takes no chat, and a finished game takes chat for [`POST_GAME_CHAT_MS`] after its end
+//! (then `409 chat_closed`), as lichess keeps post-game chat briefly.
 
 use crate::error::{Detail, Error};
 use crate::games::live::now_ms;
@@ -25,6 +30,34 @@ use std::sync::Arc;
 
 /// Longest message, in characters.
 pub const MAX_CHARS: usize = 200;
+
+/// How long after a game's end (its last change) its seats may still chat, in ms: 10 minutes.
+pub const POST_GAME_CHAT_MS: u64 = 10 * 60 * 1000;
+
+/// `Err(chat_closed)` when game `rec` takes no more chat at `now`: it never started (ended with
+/// no move and no result: cancelled, expired, aborted, abandoned at ply 0), or it ended more than
+/// [`POST_GAME_CHAT_MS`] ago.
+fn check_open(rec: &crate::store::GameRecord, now: u64) -> Result<(), Error> {
+    if !crate::store::is_over(&rec.status) {
+        return Ok(());
+    }
+    if rec.moves.is_empty() && rec.result.is_none() {
+        return Err(Error::conflict(
+            "chat_closed",
+            "the game ended before any move was made: it takes no chat",
+        ));
+    }
+    if now > rec.updated_ms.saturating_add(POST_GAME_CHAT_MS) {
+        return Err(Error::conflict(
+            "chat_closed",
+            format!(
+                "the game ended more than {} minutes ago: its chat is closed",
+                POST_GAME_CHAT_MS / 60_000
+            ),
+        ));
+    }
+    Ok(())
+}
 
 /// Push chat message `m` to every WebSocket of `h` on this instance.
 fn push(h: &GameHandle, m: &ChatMessage) {
@@ -172,27 +205,32 @@ impl Chat {
     /// stored and pushed to every WebSocket of the game as `{"type": "chat", "message": {...}}`.
     ///
     /// # Errors
-    /// `chat_rate_limited` (limited, with the wait in ms), `storage` (the message could not be
-    /// stored: nothing was sent).
+    /// `chat_closed` (the game never started, or ended more than [`POST_GAME_CHAT_MS`] ago),
+    /// `chat_full` (the game's chat has [`MAX_MESSAGES`] messages), `chat_rate_limited`
+    /// (limited, with the wait in ms), `storage` (the message could not be stored: nothing was
+    /// sent).
     pub async fn post(
         &self,
         h: &GameHandle,
         color: Color,
         text: String,
     ) -> Result<ChatMessage, Error> {
-        let name = h
-            .live
-            .lock()
-            .await
-            .rec
-            .meta
-            .names
-            .get(color)
-            .map(str::to_string);
+        let name = {
+            let live = h.live.lock().await;
+            check_open(&live.rec, now_ms())?;
+            live.rec.meta.names.get(color).map(str::to_string)
+        };
         self.ensure_loaded(h).await?;
         let now = now_ms();
         {
             let mut log = h.chat.lock().unwrap_or_else(|e| e.into_inner());
+            let last = log.messages.back().map_or(0, |m| m.n).max(log.next);
+            if last >= MAX_MESSAGES as u64 {
+                return Err(Error::conflict(
+                    "chat_full",
+                    format!("this game's chat is full ({MAX_MESSAGES} messages)"),
+                ));
+            }
             if let Err(wait) = log.take(color, now) {
                 return Err(Error::limited(
                     "chat_rate_limited",

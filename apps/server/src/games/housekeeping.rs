@@ -1,6 +1,7 @@
 //! Housekeeping: the background tasks of a running server. The flag sweeper ends games whose
 //! clock ran out, games whose side to move made no first move in time are aborted, open games
-//! nobody joined expire, finished games nobody watches leave memory, and the heartbeat lets a
+//! nobody joined expire, finished games nobody watches leave memory, games that ended with no
+//! move leave the store after `Config::purge_unstarted_after_ms`, and the heartbeat lets a
 //! restart stop the clocks for the downtime.
 
 use crate::error::Error;
@@ -8,6 +9,9 @@ use crate::games::live::now_ms;
 use crate::games::Games;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
+
+/// Games deleted per store transaction by [`Games::purge_unstarted`].
+const PURGE_BATCH: usize = 1000;
 
 impl Games {
     pub(crate) fn spawn_background(&self) {
@@ -17,6 +21,8 @@ impl Games {
             let mut shutdown = games.shutdown_signal();
             let mut tick = tokio::time::interval(Duration::from_millis(100));
             let mut rounds = 0u64;
+            // Purge every minute, or every half of a shorter grace (rounds of 100 ms).
+            let purge_every = (games.config.purge_unstarted_after_ms / 200).clamp(1, 600);
             loop {
                 tokio::select! {
                     _ = tick.tick() => {}
@@ -52,6 +58,9 @@ impl Games {
                 }
                 if rounds % 300 == 0 {
                     games.evict().await;
+                }
+                if games.config.purge_unstarted_after_ms > 0 && rounds % purge_every == 0 {
+                    games.purge_unstarted(now).await;
                 }
             }
         });
@@ -140,6 +149,33 @@ impl Games {
                 if e.code != "not_due" {
                     tracing::warn!(error = %e, "expiring an open game failed");
                 }
+            }
+        }
+    }
+
+    /// Delete from the store the games that ended with no move more than
+    /// `Config::purge_unstarted_after_ms` before `now` ([`crate::store::Store::purge_unstarted`]),
+    /// in batches of [`PURGE_BATCH`]; failures are logged and tried again at the next round.
+    pub(crate) async fn purge_unstarted(&self, now: u64) {
+        let before = now.saturating_sub(self.config.purge_unstarted_after_ms);
+        loop {
+            let store = self.store.clone();
+            match tokio::task::spawn_blocking(move || store.purge_unstarted(before, PURGE_BATCH))
+                .await
+            {
+                Ok(Ok(n)) => {
+                    if n > 0 {
+                        tracing::debug!(games = n, "deleted games that ended with no move");
+                    }
+                    if n < PURGE_BATCH {
+                        return;
+                    }
+                }
+                Ok(Err(e)) => {
+                    tracing::warn!(error = %e, "deleting games that ended with no move failed");
+                    return;
+                }
+                Err(_) => return,
             }
         }
     }

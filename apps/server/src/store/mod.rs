@@ -191,6 +191,20 @@ pub trait Store: Send + Sync + 'static {
         Ok(())
     }
 
+    /// Delete at most `limit` games that ended with no move and last changed before
+    /// `ended_before_ms` (cancelled, expired, aborted or abandoned before any move; none in an
+    /// account's archive, no tournament game), with their chat; returns how many. Such a game
+    /// holds nothing worth keeping, and without this every created-and-cancelled game would
+    /// stay for good (docs/api.md, limits: `--purge-unstarted-after-secs`). The default deletes
+    /// none.
+    ///
+    /// # Errors
+    /// [`StoreError::Database`], [`StoreError::Postgres`]; nothing is deleted then.
+    fn purge_unstarted(&self, ended_before_ms: u64, limit: usize) -> Result<usize, StoreError> {
+        let _ = (ended_before_ms, limit);
+        Ok(0)
+    }
+
     /// The store's chat; `None` for a store that keeps none (the default: the server then numbers
     /// and keeps the messages in memory only).
     fn chat(&self) -> Option<&dyn ChatStore> {

@@ -197,6 +197,21 @@ ALTER TABLE users ADD COLUMN IF NOT EXISTS signup_net TEXT;
 /// them gets them, NULL in the existing rows.
 pub(super) const ADDED_COLUMNS: &[(&str, &str, &str)] = &[("users", "signup_net", "TEXT")];
 
+/// The ids of at most `{limit}` games that ended with no move and last changed before
+/// `{before}` (the parameters' placeholders): status `finished` or `aborted`, no ply, no result
+/// (cancelled, expired, aborted, or abandoned before any move), no row in `player_games` (in no
+/// account's archive), and not a tournament game (whose id, unlike a game's 16 hex digits,
+/// has an `r`: `tournaments::play::game_id`). [`super::Store::purge_unstarted`] deletes them.
+pub(super) fn unstarted_query(before: &str, limit: &str) -> String {
+    format!(
+        "SELECT id FROM games
+         WHERE status IN ('finished', 'aborted') AND updated_ms < {before}
+           AND plies = 0 AND result IS NULL AND id NOT LIKE '%r%'
+           AND NOT EXISTS (SELECT 1 FROM player_games p WHERE p.game_id = games.id)
+         LIMIT {limit}"
+    )
+}
+
 /// The columns of `games` read into a [`GameRow`], in its field order (the id is known).
 pub(super) const GAME_COLUMNS: &str =
     "variant, start_fen, status, result, meta, created_ms, updated_ms, version";

@@ -92,6 +92,19 @@ pub struct Stored {
     pub password: Option<Password>,
     /// The account of each player, by [`PlayerId`] (index).
     pub accounts: Vec<SeatAccount>,
+    /// The network it was created from ([`creator_network`]: a hash, not the address), which
+    /// [`Config::upcoming_tournaments_per_network`] counts; `None` when unknown (created
+    /// without a client address, or before it was recorded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub creator_net: Option<String>,
+}
+
+/// The network of a creator at `ip` as stored in [`Stored::creator_net`]: the SHA-256 (hex) of
+/// its block ([`crate::accounts::network::network_block`]: an IPv4 /24, an IPv6 network of
+/// `v6_prefix` bits), so the stored state holds no address.
+pub fn creator_network(ip: IpAddr, v6_prefix: u8) -> String {
+    let block = crate::accounts::network::network_block(ip, v6_prefix);
+    token_hash(&format!("tournament creator network {block}/{v6_prefix}"))
 }
 
 impl Stored {
@@ -166,6 +179,12 @@ pub struct Inner {
     locks: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
     /// [`Config::tournaments_per_account`] (0: no cap).
     per_account: usize,
+    /// [`Config::upcoming_tournaments_per_network`] (0: no cap).
+    per_network: usize,
+    /// [`Config::signup_net_v6_prefix`]: the size of an IPv6 creator's network.
+    v6_prefix: u8,
+    /// [`Config::tournament_max_players`].
+    max_players: usize,
     /// Tournaments created per client address ([`Config::tournaments_per_hour_per_ip`]).
     by_ip: RateLimiter,
     /// Creations on this instance queue here, so that two at once from one account cannot
@@ -186,6 +205,9 @@ impl Tournaments {
             games,
             locks: Mutex::new(HashMap::new()),
             per_account: config.tournaments_per_account as usize,
+            per_network: config.upcoming_tournaments_per_network as usize,
+            v6_prefix: config.signup_net_v6_prefix,
+            max_players: config.tournament_max_players.max(2),
             by_ip: RateLimiter::keyed(f64::from(n) / 3600.0, n),
             creating: tokio::sync::Mutex::new(()),
             wrong_passwords: Mutex::new(HashMap::new()),
@@ -269,8 +291,9 @@ impl Tournaments {
     /// # Errors
     /// `tournament_rate_limited` (429: too many from this address,
     /// [`Config::tournaments_per_hour_per_ip`]), `too_many_tournaments` (429: the creator has
-    /// [`Config::tournaments_per_account`] not finished), `no_randomness`,
-    /// `tournaments_unavailable`, `storage`.
+    /// [`Config::tournaments_per_account`] not finished), `too_many_upcoming_tournaments` (429:
+    /// its network has [`Config::upcoming_tournaments_per_network`] not started),
+    /// `no_randomness`, `tournaments_unavailable`, `storage`.
     pub async fn create(
         &self,
         ip: Option<IpAddr>,
@@ -285,16 +308,37 @@ impl Tournaments {
             .with(Detail::RetryAfterMs(secs.saturating_mul(1000)))
         })?;
         let _creating = self.0.creating.lock().await;
-        if self.0.per_account > 0 {
-            let open = self.with_store(|s| s.open_tournaments()).await?;
-            let mine = open
+        let creator_net = ip.map(|ip| creator_network(ip, self.0.v6_prefix));
+        if self.0.per_account > 0 || (self.0.per_network > 0 && creator_net.is_some()) {
+            let open: Vec<Stored> = self
+                .with_store(|s| s.open_tournaments())
+                .await?
                 .iter()
-                .filter(|r| {
-                    serde_json::from_str::<Stored>(&r.state)
-                        .is_ok_and(|s| s.creator.user_id == creator.user_id)
+                .filter_map(|r| serde_json::from_str::<Stored>(&r.state).ok())
+                .collect();
+            let upcoming = open
+                .iter()
+                .filter(|s| {
+                    s.tournament.phase() == Phase::Created
+                        && creator_net.is_some()
+                        && s.creator_net == creator_net
                 })
                 .count();
-            if mine >= self.0.per_account {
+            if self.0.per_network > 0 && upcoming >= self.0.per_network {
+                return Err(Error::limited(
+                    "too_many_upcoming_tournaments",
+                    format!(
+                        "{upcoming} tournaments created from this network have not started yet \
+                         (at most {}); one must start first",
+                        self.0.per_network
+                    ),
+                ));
+            }
+            let mine = open
+                .iter()
+                .filter(|s| s.creator.user_id == creator.user_id)
+                .count();
+            if self.0.per_account > 0 && mine >= self.0.per_account {
                 return Err(Error::limited(
                     "too_many_tournaments",
                     format!(
@@ -318,6 +362,7 @@ impl Tournaments {
             openings: checked.openings,
             password: checked.password.as_deref().map(Password::new).transpose()?,
             accounts: Vec::new(),
+            creator_net,
         };
         let now = now_ms();
         let rec = TournamentRecord {
@@ -406,7 +451,8 @@ impl Tournaments {
     ///
     /// # Errors
     /// `wrong_password` (403), `too_many_passwords` (429), `already_joined`,
-    /// `already_started`, `tournament_finished`, `not_found`, `storage`.
+    /// `tournament_full` ([`Config::tournament_max_players`]), `already_started`,
+    /// `tournament_finished`, `not_found`, `storage`.
     pub async fn join(
         &self,
         id: &str,
@@ -433,6 +479,7 @@ impl Tournaments {
         password: Option<String>,
         rating: u32,
     ) -> Result<Stored, Error> {
+        let max_players = self.0.max_players;
         let (_, s) = self
             .change(id, move |s, _| {
                 match s.tournament.phase() {
@@ -461,6 +508,7 @@ impl Tournaments {
                         "this account has already joined the tournament",
                     ));
                 }
+                check_room(s, max_players)?;
                 s.tournament.join(&user.name, rating).map_err(api_error)?;
                 s.accounts.push(user.clone());
                 Ok(())
@@ -607,6 +655,35 @@ impl Tournaments {
             }
         }
     }
+}
+
+/// `Err(tournament_full)` when tournament `s` has `max` players (a Swiss: at most
+/// [`crown_tournament::MAX_SWISS_PLAYERS`]) not withdrawn, or twice `max` entries counting those
+/// withdrawn (each entry stays in its state and its view).
+fn check_room(s: &Stored, max: usize) -> Result<(), Error> {
+    let max = match s.tournament.settings().format {
+        crown_tournament::Format::Swiss { .. } => max.min(crown_tournament::MAX_SWISS_PLAYERS),
+        _ => max,
+    };
+    let players = s.tournament.players();
+    let playing = players.iter().filter(|p| !p.withdrawn).count();
+    if playing >= max {
+        return Err(Error::conflict(
+            "tournament_full",
+            format!("the tournament is full ({max} players)"),
+        ));
+    }
+    if players.len() >= max.saturating_mul(2) {
+        return Err(Error::conflict(
+            "tournament_full",
+            format!(
+                "the tournament is full: {} entries, withdrawn ones included (at most {})",
+                players.len(),
+                max.saturating_mul(2)
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// The stored tournaments `recs` read, with their ids.

@@ -139,3 +139,64 @@ pub fn spawn_server(args: &[&std::ffi::OsStr]) -> (std::process::Child, String) 
         .to_string();
     (child, url)
 }
+
+/// Check [`Store::purge_unstarted`] on `store` (empty): of six games over before the cut-off or
+/// not, only the one that ended with no move, no result, before the cut-off and outside any
+/// tournament is deleted, with its chat.
+pub fn check_purge_unstarted(store: &dyn Store) {
+    use crown_server::store::fixture::GameRecordBuilder;
+    use crown_server::store::{ChatRecord, Side};
+    let game = |id: &str, status: &str, result: Option<&str>, moves: &[&str], updated_ms: u64| {
+        let mut rec = GameRecordBuilder::new(id).moves(moves, 500).build();
+        rec.status = status.into();
+        rec.result = result.map(str::to_string);
+        rec.updated_ms = updated_ms;
+        store.create(&rec).unwrap();
+    };
+    game("00000000000000a1", "finished", None, &[], 1_000); // cancelled: purged
+    game("00000000000000a2", "aborted", None, &[], 1_500); // aborted at ply 0: purged
+    game("00000000000000b1", "finished", None, &[], 3_000); // ended after the cut-off
+    game("00000000000000b2", "finished", Some("0-1"), &[], 1_000); // resigned: a result
+    game(
+        "00000000000000b3",
+        "finished",
+        None,
+        &["11-15", "23-19"],
+        1_000,
+    ); // played
+    game("abcdef01r1b1g1", "aborted", None, &[], 1_000); // a tournament game
+    game("00000000000000b4", "open", None, &[], 1_000); // still open
+    let msg = ChatRecord {
+        n: 0,
+        color: Side::Black,
+        name: None,
+        text: "anyone?".into(),
+        at_ms: 900,
+    };
+    store
+        .chat()
+        .unwrap()
+        .add_chat("00000000000000a1", &msg)
+        .unwrap();
+    assert_eq!(store.purge_unstarted(2_000, 1).unwrap(), 1, "one a batch");
+    assert_eq!(store.purge_unstarted(2_000, 10).unwrap(), 1);
+    assert_eq!(store.purge_unstarted(2_000, 10).unwrap(), 0);
+    for id in ["00000000000000a1", "00000000000000a2"] {
+        assert!(store.load(id).unwrap().is_none(), "{id} kept");
+    }
+    let chat = store
+        .chat()
+        .unwrap()
+        .load_chat("00000000000000a1", 0, 10)
+        .unwrap();
+    assert!(chat.is_empty(), "{chat:?}");
+    for id in [
+        "00000000000000b1",
+        "00000000000000b2",
+        "00000000000000b3",
+        "abcdef01r1b1g1",
+        "00000000000000b4",
+    ] {
+        assert!(store.load(id).unwrap().is_some(), "{id} deleted");
+    }
+}

@@ -5,7 +5,8 @@
 
 use super::{db, PgStore};
 use crate::store::schema::{
-    meta_json, move_rows, summary, GameRow, GAME_COLUMNS, INSERT_COLUMNS, SUMMARY_COLUMNS,
+    meta_json, move_rows, summary, unstarted_query, GameRow, GAME_COLUMNS, INSERT_COLUMNS,
+    SUMMARY_COLUMNS,
 };
 use crate::store::{ChatStore, GameRecord, GameSummary, LeaseStore, MoveRecord, Store, StoreError};
 use postgres::Client;
@@ -158,6 +159,24 @@ impl Store for PgStore {
             .iter()
             .map(|r| r.get(0))
             .collect())
+    }
+
+    fn purge_unstarted(&self, ended_before_ms: u64, limit: usize) -> Result<usize, StoreError> {
+        let n = self.with(|c| {
+            c.execute(
+                &format!(
+                    "WITH doomed AS ({} FOR UPDATE SKIP LOCKED),
+                          c AS (DELETE FROM chat WHERE game_id IN (SELECT id FROM doomed)),
+                          m AS (DELETE FROM moves WHERE game_id IN (SELECT id FROM doomed)),
+                          l AS (DELETE FROM leases WHERE game_id IN (SELECT id FROM doomed))
+                     DELETE FROM games WHERE id IN (SELECT id FROM doomed)",
+                    unstarted_query("$1", "$2")
+                ),
+                &[&(ended_before_ms as i64), &(limit as i64)],
+            )
+            .map_err(db)
+        })?;
+        Ok(n as usize)
     }
 
     fn heartbeat(&self, now_ms: u64) -> Result<(), StoreError> {

@@ -3,8 +3,8 @@
 
 use super::{ratings, SqliteStore};
 use crate::store::schema::{
-    meta_json, move_rows, summary, GameRow, RowUpdate, GAME_COLUMNS, INSERT_COLUMNS,
-    SUMMARY_COLUMNS,
+    meta_json, move_rows, summary, unstarted_query, GameRow, RowUpdate, GAME_COLUMNS,
+    INSERT_COLUMNS, SUMMARY_COLUMNS,
 };
 use crate::store::{
     AccountStore, ChatStore, GameRecord, GameSummary, MoveRecord, RatingStore, Store, StoreError,
@@ -240,6 +240,28 @@ impl Store for SqliteStore {
                 .collect::<Result<Vec<String>, _>>()?;
             Ok(ids)
         })
+    }
+
+    fn purge_unstarted(&self, ended_before_ms: u64, limit: usize) -> Result<usize, StoreError> {
+        let purged = Arc::new(Mutex::new(0usize));
+        let count = purged.clone();
+        self.write(move |c| {
+            let ids = c
+                .prepare_cached(&unstarted_query("?1", "?2"))?
+                .query_map(params![ended_before_ms as i64, limit as i64], |r| {
+                    r.get::<_, String>(0)
+                })?
+                .collect::<Result<Vec<_>, _>>()?;
+            for id in &ids {
+                c.execute("DELETE FROM chat WHERE game_id = ?1", params![id])?;
+                c.execute("DELETE FROM moves WHERE game_id = ?1", params![id])?;
+                c.execute("DELETE FROM games WHERE id = ?1", params![id])?;
+            }
+            *count.lock().unwrap_or_else(|e| e.into_inner()) = ids.len();
+            Ok(())
+        })?;
+        let n = *purged.lock().unwrap_or_else(|e| e.into_inner());
+        Ok(n)
     }
 
     fn heartbeat(&self, now_ms: u64) -> Result<(), StoreError> {
