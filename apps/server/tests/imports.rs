@@ -482,7 +482,10 @@ async fn the_archive_pdn_export_holds_the_archived_shared_games_labelled_importe
     // Archived: the export is the shared game as sent, labelled imported.
     let (s, pdn, _) = get_text(&app, "/api/users/alice/games.pdn", None).await;
     assert_eq!(s, StatusCode::OK, "{pdn}");
-    assert_eq!(pdn, format!("[Imported \"/a/{id}\"]\n{}\n", GAME.trim_end()));
+    assert_eq!(
+        pdn,
+        format!("[Imported \"/a/{id}\"]\n{}\n", GAME.trim_end())
+    );
     // With a game played on the server: both, the server's game first, each readable PDN.
     let g = game(&app, Some(&alice), Some(&bob), json!({"rated": true})).await;
     act(&app, &g.id, "resign", &g.white).await;
@@ -492,9 +495,21 @@ async fn the_archive_pdn_export_holds_the_archived_shared_games_labelled_importe
         .map(|g| g.expect("every record of the export reads"))
         .collect();
     assert_eq!(games.len(), 2, "{pdn}");
-    assert!(games[0].tags.iter().any(|(k, v)| k == "Site" && v.ends_with(&g.id)), "{pdn}");
-    assert_eq!(games[1].tags[0], ("Imported".to_string(), format!("/a/{id}")));
-    assert!(games[1].tags.iter().any(|(k, v)| k == "Event" && v == "Café ♔ open"));
+    assert!(
+        games[0]
+            .tags
+            .iter()
+            .any(|(k, v)| k == "Site" && v.ends_with(&g.id)),
+        "{pdn}"
+    );
+    assert_eq!(
+        games[1].tags[0],
+        ("Imported".to_string(), format!("/a/{id}"))
+    );
+    assert!(games[1]
+        .tags
+        .iter()
+        .any(|(k, v)| k == "Event" && v == "Café ♔ open"));
     // A shared game is never rated, has no speed and no result for the player: those filters
     // leave it out, as does another variant; `rated=false` and its variant keep it.
     for (q, imported) in [

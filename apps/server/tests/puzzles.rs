@@ -136,7 +136,9 @@ async fn an_attempt_is_rated_once_by_the_trainers_rule() {
     want.truncate(3);
     assert_eq!(listed.len(), want.len(), "{weakest:?} vs {enough:?}: {d}");
     assert!(
-        weakest.iter().all(|t| enough.contains(t) && themes_of(&ids[2]).contains(t)),
+        weakest
+            .iter()
+            .all(|t| enough.contains(t) && themes_of(&ids[2]).contains(t)),
         "{weakest:?}"
     );
     assert_eq!(d["weakest_min_attempts"], 3, "{d}");

@@ -187,7 +187,8 @@ mod tests {
         }
         assert_eq!(r.played, ["c", "a", "b"]);
         // A puzzle rated before the order was kept (not listed) comes first.
-        r.puzzles.insert("z".into(), Glicko2::new(1600.0, 200.0, 0.06));
+        r.puzzles
+            .insert("z".into(), Glicko2::new(1600.0, 200.0, 0.06));
         let got = r.attempts(diff);
         let ids: Vec<&str> = got.iter().map(|(id, _)| id.as_str()).collect();
         assert_eq!(ids, ["z", "c", "a", "b"]);

@@ -392,13 +392,9 @@ pub fn local_attempts(body: &serde_json::Value) -> Result<(Vec<NewAttempt>, usiz
             ));
         }
         for (i, id) in played.iter().enumerate() {
-            let id = id.as_str().ok_or_else(|| {
-                bad(
-                    "bad_merge",
-                    &format!("ratings.played[{i}]"),
-                    "not a string",
-                )
-            })?;
+            let id = id
+                .as_str()
+                .ok_or_else(|| bad("bad_merge", &format!("ratings.played[{i}]"), "not a string"))?;
             local.played.push(id.to_string());
         }
     }
