@@ -9,6 +9,7 @@ use axum::body::Body;
 use axum::http::{header, Method, Request, StatusCode};
 use common::accounts::sign_up;
 use common::imports::{call, get_json, set_archived, share, GAME};
+use common::ratings::{act, game, get_text};
 use common::server;
 use serde_json::{json, Value};
 
@@ -458,4 +459,71 @@ async fn an_unknown_id_is_a_404_that_does_not_echo_a_long_id() {
     let (s, v) = set_archived(alice_app, &long, true, Some(&alice)).await;
     assert_eq!(s, StatusCode::NOT_FOUND, "{v}");
     assert!(v["error"]["message"].as_str().unwrap().len() < 200);
+}
+
+#[tokio::test]
+async fn the_archive_pdn_export_holds_the_archived_shared_games_labelled_imported() {
+    let app = server().start().await;
+    let alice = sign_up(&app, "alice", "correct horse").await;
+    let bob = sign_up(&app, "bob", "battery staple").await;
+    let (_, v) = share(&app, GAME.as_bytes(), Some(&alice), None).await;
+    let id = v["id"].as_str().unwrap().to_string();
+    // Shared but not archived: no game to export.
+    let (s, v) = get_json(&app, "/api/users/alice/games.pdn", None).await;
+    assert_eq!(
+        (s, v["error"]["code"].clone()),
+        (StatusCode::NOT_FOUND, json!("no_games")),
+        "{v}"
+    );
+    assert_eq!(
+        set_archived(&app, &id, true, Some(&alice)).await.0,
+        StatusCode::OK
+    );
+    // Archived: the export is the shared game as sent, labelled imported.
+    let (s, pdn, _) = get_text(&app, "/api/users/alice/games.pdn", None).await;
+    assert_eq!(s, StatusCode::OK, "{pdn}");
+    assert_eq!(
+        pdn,
+        format!("[Imported \"/a/{id}\"]\n{}\n", GAME.trim_end())
+    );
+    // With a game played on the server: both, the server's game first, each readable PDN.
+    let g = game(&app, Some(&alice), Some(&bob), json!({"rated": true})).await;
+    act(&app, &g.id, "resign", &g.white).await;
+    let (s, pdn, _) = get_text(&app, "/api/users/alice/games.pdn", None).await;
+    assert_eq!(s, StatusCode::OK, "{pdn}");
+    let games: Vec<_> = crown_notation::PdnReader::new(pdn.as_bytes())
+        .map(|g| g.expect("every record of the export reads"))
+        .collect();
+    assert_eq!(games.len(), 2, "{pdn}");
+    assert!(
+        games[0]
+            .tags
+            .iter()
+            .any(|(k, v)| k == "Site" && v.ends_with(&g.id)),
+        "{pdn}"
+    );
+    assert_eq!(
+        games[1].tags[0],
+        ("Imported".to_string(), format!("/a/{id}"))
+    );
+    assert!(games[1]
+        .tags
+        .iter()
+        .any(|(k, v)| k == "Event" && v == "Café ♔ open"));
+    // A shared game is never rated, has no speed and no result for the player: those filters
+    // leave it out, as does another variant; `rated=false` and its variant keep it.
+    for (q, imported) in [
+        ("rated=true", false),
+        ("speed=blitz", false),
+        ("result=win", false),
+        ("variant=pool", false),
+        ("rated=false", true),
+        ("variant=american", true),
+    ] {
+        let (_, pdn, _) = get_text(&app, &format!("/api/users/alice/games.pdn?{q}"), None).await;
+        assert_eq!(pdn.contains("[Imported "), imported, "{q}: {pdn}");
+    }
+    // Bob's export does not hold Alice's shared game.
+    let (_, pdn, _) = get_text(&app, "/api/users/bob/games.pdn", None).await;
+    assert!(!pdn.contains("[Imported "), "{pdn}");
 }

@@ -114,18 +114,34 @@ async fn an_attempt_is_rated_once_by_the_trainers_rule() {
             "{t}: {d}"
         );
     }
-    // The failed puzzle's themes are the only ones with a failure: the weakest are among them.
+    // The weakest: the themes with a failure tried at least 3 times (the failed puzzle's).
     let weakest: Vec<&str> = d["weakest"]
         .as_array()
         .unwrap()
         .iter()
         .map(|t| t.as_str().unwrap())
         .collect();
-    assert!(!weakest.is_empty() || themes_of(&ids[2]).is_empty(), "{d}");
+    let enough: Vec<&str> = d["themes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["failed"].as_u64() > Some(0))
+        .filter(|c| c["solved"].as_u64().unwrap() + c["failed"].as_u64().unwrap() >= 3)
+        .map(|c| c["theme"].as_str().unwrap())
+        .collect();
+    let mut listed = weakest.clone();
+    listed.sort_unstable();
+    let mut want = enough.clone();
+    want.sort_unstable();
+    want.truncate(3);
+    assert_eq!(listed.len(), want.len(), "{weakest:?} vs {enough:?}: {d}");
     assert!(
-        weakest.iter().all(|t| themes_of(&ids[2]).contains(t)),
+        weakest
+            .iter()
+            .all(|t| enough.contains(t) && themes_of(&ids[2]).contains(t)),
         "{weakest:?}"
     );
+    assert_eq!(d["weakest_min_attempts"], 3, "{d}");
     // The trainer's format, for the web page's trainer.
     assert_eq!(d["ratings"]["puzzles"].as_object().unwrap().len(), 3, "{d}");
     // Another account starts afresh.
@@ -264,10 +280,8 @@ async fn a_merge_replays_the_local_attempts_once() {
     attempts.extend(hard.iter().map(|h| (h.as_str(), true)));
     let (mut body, _) = local_record(&attempts);
     body["ratings"]["puzzles"]["gone-from-the-sets"] = json!({"rating": 1400.0});
-    // What replaying the record's attempts through the rule gives, in puzzle id order.
-    let mut sorted = attempts.clone();
-    sorted.sort();
-    let (_, replay) = local_record(&sorted);
+    // What replaying the record's attempts through the rule gives, in the order they were played.
+    let (_, replay) = local_record(&attempts);
     let (s, v) = merge(&app, &alice, body.clone()).await;
     assert_eq!(s, StatusCode::OK, "{v}");
     assert_eq!(
@@ -327,6 +341,55 @@ async fn a_merge_replays_the_local_attempts_once() {
             .as_str()
             .unwrap()
             .contains("at most 64"),
+        "{e}"
+    );
+}
+
+#[tokio::test]
+async fn a_merge_replays_the_attempts_in_the_order_they_were_played() {
+    let app = server().start().await;
+    let alice = sign_up(&app, "alice", "password-a").await;
+    let mut ids = at_difficulty(1500, 3);
+    ids.sort();
+    let (a, b, c) = (ids[0].as_str(), ids[1].as_str(), ids[2].as_str());
+    // Played b (failed), then c and a (solved): the browser shows a streak of 2. In id order
+    // (a solved, b failed, c solved) the streak would be 1 and the rating another.
+    let (body, browser) = local_record(&[(b, false), (c, true), (a, true)]);
+    assert_eq!(body["ratings"]["played"], json!([b, c, a]), "{body}");
+    assert_eq!((browser.streak, browser.best_streak), (2, 2));
+    let (s, v) = merge(&app, &alice, body).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["rated"].as_u64(), Some(3), "{v}");
+    assert_eq!(
+        (v["streak"].as_u64(), v["best_streak"].as_u64()),
+        (Some(2), Some(2)),
+        "the browser's streak: {v}"
+    );
+    assert!(
+        (v["rating"].as_f64().unwrap() - browser.player.rating).abs() < 1e-9,
+        "the browser's rating: {v} vs {browser:?}"
+    );
+    let d = dashboard(&app, &alice).await;
+    let history: Vec<&str> = d["history"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["puzzle"].as_str().unwrap())
+        .collect();
+    assert_eq!(history, [a, c, b], "newest first: {d}");
+    // `played` must be a list of ids.
+    let (s, e) = merge(
+        &app,
+        &alice,
+        json!({"ratings": {"puzzles": {}, "played": "b"}}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::BAD_REQUEST, "{e}");
+    assert!(
+        e["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("ratings.played"),
         "{e}"
     );
 }

@@ -21,6 +21,12 @@ pub struct PuzzleRatings {
     /// The current streak of clean solves (kept so that a restart goes on with it).
     #[serde(default)]
     pub streak: u32,
+    /// The ids of the rated puzzles in the order they were rated (by [`PuzzleRatings::record`]),
+    /// so that a record merged elsewhere (the web page's into an account) is replayed in the
+    /// order it was played. A record written before this was kept has none: its puzzles missing
+    /// here were rated before those listed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub played: Vec<String>,
 }
 
 impl PuzzleRatings {
@@ -40,22 +46,38 @@ impl PuzzleRatings {
             return false;
         }
         self.rate(id, difficulty, solved_clean);
+        self.played.push(id.to_string());
         self.streak = if solved_clean { self.streak + 1 } else { 0 };
         self.best_streak = self.best_streak.max(self.streak);
         true
     }
 
-    /// The attempts these ratings hold, as `(puzzle id, solved clean)` in id order, for replaying
-    /// them through [`PuzzleRatings::record`] (a record whose order of attempts was not kept).
+    /// The attempts these ratings hold, as `(puzzle id, solved clean)` in the order they were
+    /// played, for replaying them through [`PuzzleRatings::record`]: first the rated puzzles that
+    /// [`PuzzleRatings::played`] does not list (rated before the order was kept), in id order,
+    /// then those it lists, in its order (an id listed twice, or not rated, is skipped).
     /// Each rated puzzle started at its difficulty and moved once, away from the result: down
     /// when the player won (solved clean), up when the player lost. `difficulty` gives a puzzle's
     /// starting rating, `None` for a puzzle it does not know: those are left out.
     pub fn attempts(&self, difficulty: impl Fn(&str) -> Option<u32>) -> Vec<(String, bool)> {
-        self.puzzles
+        let listed: BTreeMap<&str, usize> = self
+            .played
             .iter()
-            .filter_map(|(id, r)| {
+            .enumerate()
+            .rev()
+            .map(|(i, id)| (id.as_str(), i))
+            .collect();
+        let mut ids: Vec<(Option<usize>, &String)> = self
+            .puzzles
+            .keys()
+            .map(|id| (listed.get(id.as_str()).copied(), id))
+            .collect();
+        // `None` (not listed) sorts before every position; ties are impossible among the listed.
+        ids.sort();
+        ids.into_iter()
+            .filter_map(|(_, id)| {
                 let d = difficulty(id)?;
-                Some((id.clone(), r.rating < f64::from(d)))
+                Some((id.clone(), self.puzzles[id].rating < f64::from(d)))
             })
             .collect()
     }
@@ -153,5 +175,27 @@ mod tests {
             again.record(id, diff(id).unwrap(), *won);
         }
         assert_eq!(again.player, r.player);
+    }
+
+    #[test]
+    fn the_attempts_replay_in_the_order_they_were_played() {
+        let diff = |id: &str| Some(if id == "b" { 1700 } else { 1500 });
+        // Played c (failed), then a (solved), then b (solved): the streak is 2.
+        let mut r = PuzzleRatings::default();
+        for (id, won) in [("c", false), ("a", true), ("b", true)] {
+            r.record(id, 1500 + 200 * u32::from(id == "b"), won);
+        }
+        assert_eq!(r.played, ["c", "a", "b"]);
+        // A puzzle rated before the order was kept (not listed) comes first.
+        r.puzzles
+            .insert("z".into(), Glicko2::new(1600.0, 200.0, 0.06));
+        let got = r.attempts(diff);
+        let ids: Vec<&str> = got.iter().map(|(id, _)| id.as_str()).collect();
+        assert_eq!(ids, ["z", "c", "a", "b"]);
+        let mut again = PuzzleRatings::default();
+        for (id, won) in got.iter().skip(1) {
+            again.record(id, diff(id).unwrap(), *won);
+        }
+        assert_eq!((again.player, again.streak), (r.player, 2));
     }
 }

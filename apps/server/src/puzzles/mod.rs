@@ -9,7 +9,8 @@
 //!   attempt names one of them by id; its difficulty and themes come from the set, never from
 //!   the request.
 //! - **A merge** replays the attempts of a browser's local record (`{"ratings": {"puzzles":
-//!   {id: {"rating", …}}}}`, the trainer's format) through the same rule, in puzzle id order: the
+//!   {id: {"rating", …}}, "played": [id, …]}}`, the trainer's format) through the same rule, in
+//!   the order they were played (`played`; puzzles it does not list first, in id order): the
 //!   result of each is read back from the puzzle's rating there
 //!   ([`PuzzleRatings::attempts`]); the record's own player rating and streak are never
 //!   trusted. Puzzles the account rated already are not rated again, so a merge sent twice
@@ -41,6 +42,8 @@ pub const TIME_MAX_MS: u64 = 86_400_000;
 pub const HISTORY_SHOWN: usize = 100;
 /// Most themes named weakest.
 pub const WEAKEST_MAX: usize = 3;
+/// Fewest rated attempts of a theme before it can be named weakest (fewer say too little).
+pub const WEAKEST_MIN_ATTEMPTS: u32 = 3;
 /// Attempts and merges allowed per account per minute.
 pub const WRITES_PER_MIN: u32 = 60;
 /// The burst of attempts and merges an account may send at once.
@@ -228,9 +231,12 @@ pub struct Dashboard {
     pub history: Vec<HistoryView>,
     /// Solved and failed per theme, every theme in the order of the tags.
     pub themes: Vec<ThemeCount>,
-    /// The themes with a failure, lowest share solved first (then most failures, then the order
-    /// of the tags), at most [`WEAKEST_MAX`].
+    /// The themes with a failure among those rated at least [`WEAKEST_MIN_ATTEMPTS`] times,
+    /// lowest share solved first (then most failures, then the order of the tags), at most
+    /// [`WEAKEST_MAX`].
     pub weakest: Vec<&'static str>,
+    /// [`WEAKEST_MIN_ATTEMPTS`], for the page to state the rule.
+    pub weakest_min_attempts: u32,
     /// The ratings in the trainer's format (the web page opens its trainer with them).
     pub ratings: PuzzleRatings,
 }
@@ -328,12 +334,14 @@ pub fn attempt_of(body: &serde_json::Value) -> Result<NewAttempt, Error> {
 }
 
 /// The attempts of a browser's local record `body` (`{"ratings": {"puzzles": {id: {"rating",
-/// …}}}}`; other fields are ignored), in puzzle id order, and how many of its puzzles the sets
-/// do not have.
+/// …}}, "played": [id, …]}}`; other fields are ignored), in the order they were played
+/// ([`PuzzleRatings::attempts`]: the puzzles `played` does not list first, in id order, then
+/// `played`'s order), and how many of its puzzles the sets do not have.
 ///
 /// # Errors
 /// `400 bad_merge` naming the field: `ratings` or `ratings.puzzles` missing or not an object,
-/// more than [`MERGE_MAX`] puzzles, an entry without a finite `rating`.
+/// more than [`MERGE_MAX`] puzzles, an entry without a finite `rating`, `ratings.played` not an
+/// array of at most [`MERGE_MAX`] strings.
 pub fn local_attempts(body: &serde_json::Value) -> Result<(Vec<NewAttempt>, usize), Error> {
     let puzzles = body
         .get("ratings")
@@ -371,6 +379,24 @@ pub fn local_attempts(body: &serde_json::Value) -> Result<(Vec<NewAttempt>, usiz
             id.clone(),
             Glicko2::new(rating, DEFAULT_DEVIATION, DEFAULT_VOLATILITY),
         );
+    }
+    if let Some(played) = body["ratings"].get("played") {
+        let played = played
+            .as_array()
+            .ok_or_else(|| bad("bad_merge", "ratings.played", "not an array"))?;
+        if played.len() > MERGE_MAX {
+            return Err(bad(
+                "bad_merge",
+                "ratings.played",
+                format!("{} ids, at most {MERGE_MAX} in one request", played.len()),
+            ));
+        }
+        for (i, id) in played.iter().enumerate() {
+            let id = id
+                .as_str()
+                .ok_or_else(|| bad("bad_merge", &format!("ratings.played[{i}]"), "not a string"))?;
+            local.played.push(id.to_string());
+        }
     }
     let attempts: Vec<NewAttempt> = local
         .attempts(|id| known().get(id).map(|k| k.difficulty))
@@ -435,7 +461,7 @@ pub fn dashboard(stored: &Stored) -> Dashboard {
     let mut weak: Vec<(usize, &ThemeCount)> = themes
         .iter()
         .enumerate()
-        .filter(|(_, c)| c.failed > 0)
+        .filter(|(_, c)| c.failed > 0 && c.solved + c.failed >= WEAKEST_MIN_ATTEMPTS)
         .collect();
     // Lowest share solved first: a/b < c/d as a·d < c·b (no float ties).
     weak.sort_by(|(i, a), (j, b)| {
@@ -477,6 +503,7 @@ pub fn dashboard(stored: &Stored) -> Dashboard {
             .take(WEAKEST_MAX)
             .map(|(_, c)| c.theme)
             .collect(),
+        weakest_min_attempts: WEAKEST_MIN_ATTEMPTS,
         themes,
         ratings: stored.ratings.clone(),
     }
@@ -680,34 +707,55 @@ mod tests {
         assert!(puzzle_named("no-such-puzzle").is_err());
     }
 
+    /// The first `n` known puzzles (by id) whose themes are exactly `themes`.
+    fn n_with_themes(themes: &[Theme], n: usize) -> Vec<String> {
+        let mut ids: Vec<String> = known()
+            .iter()
+            .filter(|(_, k)| k.themes == themes)
+            .map(|(id, _)| id.clone())
+            .collect();
+        ids.sort();
+        ids.truncate(n);
+        assert_eq!(ids.len(), n, "{themes:?}");
+        ids
+    }
+
     #[test]
-    fn the_weakest_themes_are_the_lowest_share_solved() {
+    fn the_weakest_themes_are_the_lowest_share_solved_of_those_tried_enough() {
         let mut s = Stored::default();
-        // Draw-save alone, ending alone, ending and draw-save.
-        let save = with_themes(&[Theme::DrawSave]);
-        let ending = with_themes(&[Theme::Ending]);
-        let both = with_themes(&[Theme::Ending, Theme::DrawSave]);
-        let a = |p: &str, solved| NewAttempt {
-            puzzle: p.into(),
+        let a = |p: &String, solved| NewAttempt {
+            puzzle: p.clone(),
             solved,
             time_ms: Some(1000),
         };
-        let tried = [a(&save, false), a(&ending, true), a(&both, false)];
-        assert_eq!(apply(&mut s, &tried, false, 5), 3);
+        let mut tried = Vec::new();
+        // Draw saves: none of three solved; endings: one of three; multi-jumps: two of four;
+        // breakthroughs: none of two (too few to say); shots: not tried.
+        for (theme, results) in [
+            (Theme::DrawSave, &[false, false, false][..]),
+            (Theme::Ending, &[true, false, false]),
+            (Theme::MultiJump, &[true, false, true, false]),
+            (Theme::Breakthrough, &[false, false]),
+        ] {
+            let ids = n_with_themes(&[theme], results.len());
+            tried.extend(ids.iter().zip(results).map(|(id, r)| a(id, *r)));
+        }
+        assert_eq!(apply(&mut s, &tried, false, 5), 12);
         // Rated once.
-        assert_eq!(apply(&mut s, &[a(&save, true)], false, 6), 0);
+        assert_eq!(apply(&mut s, &tried[..1], false, 6), 0);
         let d = dashboard(&s);
-        assert_eq!((d.attempts, d.solved, d.failed), (3, 1, 2));
-        assert_eq!(d.history[0].puzzle, both, "the newest first");
+        assert_eq!((d.attempts, d.solved, d.failed), (12, 3, 9));
+        assert_eq!(d.history[0].puzzle, tried[11].puzzle, "the newest first");
         let count = |t: Theme| {
             let c = d.themes.iter().find(|c| c.theme == t.id()).unwrap();
             (c.solved, c.failed)
         };
-        assert_eq!(count(Theme::DrawSave), (0, 2));
-        assert_eq!(count(Theme::Ending), (1, 1));
+        assert_eq!(count(Theme::DrawSave), (0, 3));
+        assert_eq!(count(Theme::Ending), (1, 2));
+        assert_eq!(count(Theme::Breakthrough), (0, 2));
         assert_eq!(count(Theme::Shot), (0, 0));
-        // Draw saves: none of two solved; endings: one of two; shots: none tried (not weak).
-        assert_eq!(d.weakest, ["draw-save", "ending"]);
+        assert_eq!(d.weakest, ["draw-save", "ending", "multi-jump"]);
+        assert_eq!(d.weakest_min_attempts, 3);
     }
 
     #[test]

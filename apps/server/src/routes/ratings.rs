@@ -1,5 +1,5 @@
 //! `GET /api/leaderboard`, `GET /api/users/{name}`, `GET /api/users/{name}/games` and
-//! `GET /api/users/{name}/games.pdn` (docs/api.md, "Ratings" and "Players"; the rules are in
+//! `GET /api/users/{name}/games.pdn` (with the player's archived shared games; docs/api.md, "Ratings" and "Players"; the rules are in
 //! [`crate::ratings`]).
 
 use super::accounts::session_token;
@@ -128,7 +128,8 @@ async fn games(
 }
 
 /// `GET /api/users/{name}/games.pdn` (the filters of `/games`, `limit` 1..=500, default 500):
-/// the games as one PDN file, newest first, each as `GET /api/games/{id}/pdn` writes it.
+/// the games as one PDN file, newest first, each as `GET /api/games/{id}/pdn` writes it, then the
+/// shared games the player put in the archive ([`archived_imports_pdn`]), newest first.
 ///
 /// Errors: those of `/games`, and `404 no_games` when no game matches (an empty file is not a
 /// PDN file).
@@ -144,7 +145,8 @@ async fn games_pdn(
         .ratings()
         .archive(&name, &q, me.as_ref(), (max, max))
         .await?;
-    if page.games.is_empty() {
+    let imported = archived_imports_pdn(&app, &name, &q).await?;
+    if page.games.is_empty() && imported.is_empty() {
         // An empty file is not PDN (`crown pdn check` rejects it): say so instead.
         return Err(ApiError::new(
             StatusCode::NOT_FOUND,
@@ -156,11 +158,16 @@ async fn games_pdn(
         ));
     }
     let mut text = String::new();
-    for (_, live) in &page.games {
+    for record in page
+        .games
+        .iter()
+        .map(|(_, live)| crate::games::pdn::export(live))
+        .chain(imported.into_iter().map(Ok))
+    {
         if !text.is_empty() {
             text.push('\n');
         }
-        text.push_str(crate::games::pdn::export(live)?.trim_end());
+        text.push_str(record?.trim_end());
         text.push('\n');
     }
     // The name as the account spells it (letters, digits, '_' and '-': safe in a header).
@@ -187,4 +194,46 @@ async fn games_pdn(
         text,
     )
         .into_response())
+}
+
+/// The shared games in the archive of the player `name` for its PDN export, newest first, each
+/// as it was sent with a first tag `[Imported "/a/<id>"]` saying it is imported (never rated):
+/// those of the query's `variant` shared before its `before_ms`, at most its `limit` (default
+/// 500); none when the query asks for `rated=true`, a `speed` or a `result`, which a shared game
+/// has not, or when the store keeps no shared games.
+///
+/// # Errors
+/// `storage`.
+async fn archived_imports_pdn(
+    app: &App,
+    name: &str,
+    q: &ArchiveQuery,
+) -> Result<Vec<String>, ApiError> {
+    if q.speed.is_some() || q.result.is_some() || q.rated.as_deref() == Some("true") {
+        return Ok(Vec::new());
+    }
+    // The query was checked by the archive of games, the name too.
+    let max = ratings::ARCHIVE_PDN_MAX;
+    let limit = ratings::check_limit(q.limit.as_deref(), max, max)?;
+    let before_ms = ratings::check_before_ms(q.before_ms.as_deref())?;
+    let user = app.ratings().user_named(name).await?;
+    let listed = match app.imports().archive(&user.id, before_ms, limit).await {
+        Ok((listed, _)) => listed,
+        Err(e) if e.code == "imports_unavailable" => return Ok(Vec::new()),
+        Err(e) => return Err(e.into()),
+    };
+    let mut out = Vec::new();
+    for i in listed {
+        if q.variant.as_deref().is_some_and(|v| v != i.rec.variant) {
+            continue;
+        }
+        // A listing carries no PDN: read it.
+        let full = app.imports().get(&i.rec.id).await?;
+        let pdn = full.rec.pdn.trim_start_matches('\u{feff}').trim_start();
+        out.push(format!(
+            "[Imported \"{}\"]\n{pdn}",
+            crate::imports::url_of(&full.rec.id)
+        ));
+    }
+    Ok(out)
 }

@@ -5,7 +5,7 @@
 // log-out. Needs CROWN_SERVER_BIN; without it the tests are skipped with the reason.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { crownServerAndBrowser, newPage, committedPuzzles, solveByClicks, playWrongMove, signUp } from "./harness.js";
+import { crownServerAndBrowser, newPage, committedPuzzles, solveByClicks, playWrongMove, signUp, screenshot } from "./harness.js";
 
 const env = crownServerAndBrowser();
 const T = { timeout: 60000 };
@@ -62,8 +62,10 @@ test("a guest's solve is merged at sign-up, a failure is rated on the account, l
   const after = await api(page, "puzzles/me");
   assert.equal(after.failed, 1);
   assert.ok(after.rating < me.rating, "the failure lowers the account's rating");
-  const weakest = (await page.getAttribute("#puzzle-weakest", "data-themes")).split(",");
-  assert.ok(weakest.length > 0 && weakest.every((t) => b.themes.includes(t)), `the weakest themes are b's: ${weakest}`);
+  // no theme tried 3 times yet: none is named weakest, and the page says why
+  assert.equal(await page.getAttribute("#puzzle-weakest", "data-themes"), "");
+  assert.equal(await page.textContent("#puzzle-weakest"), "none yet");
+  assert.match(await page.textContent("#puzzle-weakest-rule"), /share solved, lowest first, among the themes you tried at least 3 times/);
   for (const theme of b.themes) {
     const row = await page.textContent(`#puzzle-themes tr[data-theme="${theme}"]`);
     assert.match(row, /1\s*$/, `${theme}: one failure in ${row}`);
@@ -78,6 +80,25 @@ test("a guest's solve is merged at sign-up, a failure is rated on the account, l
   await page.waitForSelector('#puzzle-dashboard[data-state="server"]', T);
   assert.equal((await api(page, "puzzles/me")).attempts, 2);
   assert.doesNotMatch(await page.textContent("#puzzle-account"), /merged/);
+
+  // Two more failures of b's first theme (sent as the page sends them): it is tried 3 times or
+  // more, so it is named weakest, and only themes tried 3 times or more are.
+  const theme = b.themes[0];
+  const more = PUZZLES.filter((p) => p.themes.includes(theme) && p.id !== a.id && p.id !== b.id).slice(0, 2);
+  for (const p of more) {
+    const r = await page.evaluate(async (id) => (await fetch("api/puzzles/attempts", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ puzzle: id, solved: false }) })).json(), p.id);
+    assert.equal(r.rated, true, JSON.stringify(r));
+  }
+  await openPuzzle(page, a.id);
+  await page.waitForSelector('#puzzle-dashboard[data-state="server"]', T);
+  const named = (await page.getAttribute("#puzzle-weakest", "data-themes")).split(",");
+  assert.ok(named.includes(theme), `${theme} is named weakest: ${named}`);
+  for (const t of named) {
+    const [solved, failed] = await page.$$eval(`#puzzle-themes tr[data-theme="${t}"] td`, (tds) => tds.slice(1).map((td) => Number(td.textContent)));
+    assert.ok(solved + failed >= 3 && failed > 0, `${t}: ${solved} solved, ${failed} failed`);
+  }
+  await page.evaluate(() => document.getElementById("puzzle-dashboard").scrollIntoView());
+  await screenshot(page, "puzzle-dashboard-weakest");
 
   // Log-out: the local record again (the failure was the account's only).
   await page.click("#account-user");

@@ -1,7 +1,8 @@
 // Shared games (issue 43; docs/api.md "Shared games"), with the real crown-server: a PDN with a
 // comment and a variation pasted on the analysis board is shared with the Share button, the link
 // /a/<id> opens it in another browser with the same comment and variation in the move list, the
-// importer puts it in the archive and the player page lists it labelled "Imported", and an unknown
+// importer puts it in the archive and the player page lists it labelled "Imported" (and its PDN
+// export holds it, tagged [Imported "/a/<id>"]), and an unknown
 // link says so; axe-core finds nothing in the dialog or the list. Needs CROWN_SERVER_BIN; without it the tests are skipped with the reason.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -99,6 +100,16 @@ test("Share gives a link that opens the game with its comments and variation; th
   assert.match(item.text, /Alice vs Bob/);
   assert.match(item.text, /Not rated/);
   assert.ok(item.href.endsWith(`/a/${id}`), item.href);
+  // the archive's PDN export holds it (the player has no other game), labelled imported
+  await page.waitForSelector("#pl-export", { state: "visible", ...T });
+  const exported = await page.evaluate(async () => {
+    const r = await fetch(document.getElementById("pl-export").href);
+    return [r.status, await r.text()];
+  });
+  assert.equal(exported[0], 200, exported[1]);
+  assert.ok(exported[1].startsWith(`[Imported "/a/${id}"]\n`), exported[1]);
+  assert.match(exported[1], /\[Black "Alice"\]/);
+  assert.match(exported[1], /the Old Faithful/, "the shared text with its comments");
   await axeCount(page, "player page with an imported game");
   assert.deepEqual(page.errors, []);
   assert.deepEqual(guest.errors, []);

@@ -129,6 +129,10 @@ test("create a Swiss in the dialog, two accounts join, the creator starts it: pa
   await b.click("#nav-tournaments");
   await waitLoaded(b, /^tournaments$/);
   await b.waitForSelector(`#tl-upcoming li[data-id="${id}"]`, T);
+  // the list says who created it and when it starts, not "started by" a tournament not started
+  const meta = await b.textContent(`#tl-upcoming li[data-id="${id}"] .tour-meta`);
+  assert.match(meta, /created by Tour_Ann · starts when its creator starts it/);
+  assert.doesNotMatch(meta, /started by/);
   await b.click("#tl-create");
   await b.waitForSelector("#dlg-tournament[open]");
   const box = await b.evaluate(() => {
@@ -187,7 +191,7 @@ test("create a Swiss in the dialog, two accounts join, the creator starts it: pa
   await a.click(`#tl-running li[data-id="${id}"] a`);
   await waitLoaded(a, new RegExp(`^tournament/${id}/running/1$`));
   const row = await a.$$eval("#tt-pairings tbody tr", (rows) => rows.map((r) => [...r.cells].map((c) => c.textContent)));
-  assert.deepEqual(row, [["1", `${m.first_name} vs ${m.second_name}`, "Game 1: playingGame 2: after game 1"]]);
+  assert.deepEqual(row, [["1", `${m.first_name} vs ${m.second_name}`, "Game 1: playingGame 2: after game 1", ""]]);
   assert.equal(await a.getAttribute("#tt-pairings a.tour-game", "href"), `g/${g1}`);
   assert.match(await a.textContent("#tt-phase"), /Round 1 of 1 is being played/);
   assert.equal(await a.$$eval("#tt-standings tbody tr", (r) => r.length), 2);
@@ -225,6 +229,13 @@ test("create a Swiss in the dialog, two accounts join, the creator starts it: pa
   await a.click("#over-again");
   await waitLoaded(a, new RegExp(`^tournament/${id}/`));
   assert.equal(await a.isVisible("#dlg-online"), false, "no create dialog");
+  // each won one game: a tied match, shown as 1–1 with what decides between the two
+  await a.waitForFunction(() => /tied/.test(document.querySelector("#tt-pairings tbody tr .tour-match")?.textContent || ""), null, T);
+  assert.equal(await a.textContent("#tt-pairings tbody tr .tour-match"), "1–1: tied match, 1 match point each (the tie-breaks rank them)");
+  assert.match(await a.textContent("#tt-tiebreaks"), /level on match points are ranked by game points, then Buchholz/);
+  assert.deepEqual(await a.$$eval("#tt-standings tbody tr", (rows) => rows.map((r) => r.cells[2].textContent)), ["1", "1"], "1 match point each");
+  assert.match(await a.textContent("#tt-meta"), /created by Tour_Ann/);
+  await screenshot(a, "tournament-tied-match");
   // the browser logs the one refusal asked for (400 bad_start), and nothing else
   assert.deepEqual(a.errors, ["Failed to load resource: the server responded with a status of 400 (Bad Request)"]);
   assert.deepEqual(b.errors, []);

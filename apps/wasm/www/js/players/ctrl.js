@@ -6,7 +6,8 @@
 // place. Links marked `data-route` open them in place with an address of their own
 // (history.pushState), so reload, back and forward work; the mode buttons and "Back to the board"
 // bring the board back. A game of the archive opens on the analysis board from its PDN; the games
-// the player shared (GET /api/users/{name}/imports) are listed after it, labelled "Imported".
+// the player shared (GET /api/users/{name}/imports) are listed after it, labelled "Imported", and
+// the archive's PDN export holds them too (after the games, each tagged [Imported "/a/<id>"]).
 
 import { call } from "../account/ctrl.js";
 import { toast } from "../shared/dialogs.js";
@@ -52,6 +53,16 @@ function filterQuery(route) {
   return q;
 }
 
+/**
+ * How many of the shared games `imports` of a player's archive its PDN export holds under the
+ * filters of `route` (docs/api.md, games.pdn): those of its variant, none when it asks for rated
+ * games, a speed or a result, which a shared game has not.
+ */
+export function exportedImports(route, imports) {
+  if (route.speed || route.result || route.rated === "true") return 0;
+  return imports.filter((g) => !route.variant || g.variant === route.variant).length;
+}
+
 /** The leaderboard and player pages. */
 export class PlayersCtrl {
   /** `app`: the router (its analysis page opens archived games; its addresses are kept in step). */
@@ -63,6 +74,7 @@ export class PlayersCtrl {
     this.seq = 0; // answers to an older request are dropped
     this.importsSeq = 0; // the same for the list of imported games
     this.profile = null; // the player's profile shown
+    this.imports = []; // its shared games in the archive (GET /api/users/{name}/imports)
     this.next = null; // the archive's next page (before_ms), null at its end
     this.#wire();
   }
@@ -182,6 +194,7 @@ export class PlayersCtrl {
     }
     if (seq !== this.seq) return;
     this.profile = data;
+    this.imports = [];
     view.renderProfile(v, data);
     v.plStatus.hidden = true;
     v.plStatus.textContent = "";
@@ -198,11 +211,22 @@ export class PlayersCtrl {
     try {
       const data = await call(`users/${encodeURIComponent(name)}/imports?limit=100`);
       if (!current()) return;
+      this.imports = data.imports;
       view.renderImports(v, data.imports);
     } catch (_) {
       // a server without shared games (an older one): no list
       if (current()) view.renderImports(v, []);
     }
+    if (current()) this.#showExport();
+  }
+
+  /**
+   * The export link is shown when the export holds a game: one of the archive's games listed, or
+   * a shared game of the archive under the filters (the server answers 404 no_games otherwise).
+   */
+  #showExport() {
+    const r = this.route && this.route.page === "player" ? this.route : {};
+    this.v.exportLink.hidden = this.v.games.children.length === 0 && exportedImports(r, this.imports) === 0;
   }
 
   /** The archive of the player `route` names with its filters (`before`: the next page's before_ms). */
@@ -225,7 +249,7 @@ export class PlayersCtrl {
       const shown = v.games.children.length;
       v.gStatus.textContent = shown ? `${shown} game${shown === 1 ? "" : "s"} shown` : "No game matches.";
       // The server has no PDN of no games (404 no_games): no export link then.
-      v.exportLink.hidden = shown === 0;
+      this.#showExport();
       v.more.hidden = this.next == null;
       v.page.dataset.loaded = `player/${name}`;
     } catch (e) {

@@ -42,12 +42,26 @@ function setMergedInto(ids) {
   }
 }
 
-/** The parts of the local record `saved` to merge: `{ratings: {puzzles}}` of at most MERGE_PART puzzles each. */
+/**
+ * The parts of the local record `saved` to merge, in the order its puzzles were played (the
+ * record's `ratings.played`; puzzles it does not list, rated before it was kept, first in id
+ * order): `{ratings: {puzzles, played}}` of at most MERGE_PART puzzles each, sent one after the
+ * other, so that the server replays them as they were played (docs/api.md).
+ */
 export function mergeParts(saved) {
-  const puzzles = Object.entries((saved && saved.ratings && saved.ratings.puzzles) || {});
+  const ratings = (saved && saved.ratings) || {};
+  const played = Array.isArray(ratings.played) ? ratings.played : [];
+  const at = new Map();
+  played.forEach((id, i) => {
+    if (!at.has(id)) at.set(id, i);
+  });
+  const puzzles = Object.entries(ratings.puzzles || {});
+  const key = ([id]) => (at.has(id) ? at.get(id) : -1);
+  puzzles.sort((x, y) => key(x) - key(y) || (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));
   const parts = [];
   for (let i = 0; i < puzzles.length; i += MERGE_PART) {
-    parts.push({ ratings: { puzzles: Object.fromEntries(puzzles.slice(i, i + MERGE_PART)) } });
+    const part = puzzles.slice(i, i + MERGE_PART);
+    parts.push({ ratings: { puzzles: Object.fromEntries(part), played: part.filter(([id]) => at.has(id)).map(([id]) => id) } });
   }
   return parts;
 }
@@ -420,7 +434,7 @@ export class PuzzlesCtrl {
       pending: this.pending,
       feedback: this.feedback,
       rating: this.shownRating(),
-      account: this.server ? { attempts: this.server.attempts, weakest: this.server.weakest, themes: this.server.themes } : null,
+      account: this.server ? { attempts: this.server.attempts, weakest: this.server.weakest, weakest_min_attempts: this.server.weakest_min_attempts, themes: this.server.themes } : null,
     };
   }
 

@@ -93,6 +93,9 @@ function renderDashboard(ctrl) {
   const weak = $("puzzle-weakest");
   weak.textContent = d && d.weakest.length ? d.weakest.map((t) => THEME_NAMES[t] || t).join(", ") : "none yet";
   weak.dataset.themes = d ? d.weakest.join(",") : "";
+  // the rule, with the server's minimum of attempts (docs/api.md, "weakest")
+  const min = d && Number.isInteger(d.weakest_min_attempts) ? d.weakest_min_attempts : 3;
+  $("puzzle-weakest-rule").textContent = `Ranked by the share solved, lowest first, among the themes you tried at least ${min} times.`;
 }
 
 /** Wire the panel's controls to `ctrl`. */

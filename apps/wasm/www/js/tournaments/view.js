@@ -178,6 +178,7 @@ export function build() {
       noPairings,
       el("h3", { id: "tt-standings-title" }, "Standings"),
       el("div", { class: "table-scroll" }, standings),
+      el("p", { id: "tt-tiebreaks", class: "dim" }, "Players level on match points are ranked by game points, then Buchholz, Sonneborn–Berger, their direct encounter and the seeding."),
       el("h3", { id: "tt-players-title" }, "Players"),
       players,
       el("h3", { id: "tt-cross-title" }, "Crosstable"),
@@ -216,7 +217,7 @@ export function renderList(v, data) {
   for (const [key, { ul, empty }] of Object.entries(v.sections)) {
     const items = (data[key] || []).map((t) => {
       const bits = [settingsText(t), `${t.players} player${t.players === 1 ? "" : "s"}`];
-      if (t.phase === "created") bits.push(t.starts_ms ? `starts ${whenText(t.starts_ms)}` : `started by ${t.creator}`);
+      if (t.phase === "created") bits.push(`created by ${t.creator}`, t.starts_ms ? `starts ${whenText(t.starts_ms)}` : "starts when its creator starts it");
       if (t.password) bits.push("password");
       return el(
         "li",
@@ -257,19 +258,55 @@ function gameLink(g, mine) {
   return a;
 }
 
+/**
+ * What each side of a game scored by its PDN result `r` (seen from the side moving first: "1-0",
+ * "0-1", "1/2-1/2", "2-0", "1-1", "0-0" for a double forfeit, …): `[first mover, other]` in games
+ * (1, ½ or 0 each); `null` without a result.
+ */
+export function gameScore(r) {
+  if (r == null) return null;
+  const [a, b] = String(r).split("-").map((x) => (x === "1/2" ? 0.5 : Number(x)));
+  if (!Number.isFinite(a) || !Number.isFinite(b)) return null;
+  return a + b > 0 ? [a / (a + b), b / (a + b)] : [0, 0];
+}
+
+/** Games won as shown: "1", "½", "1½". */
+const wonText = (x) => (Number.isInteger(x) ? String(x) : x < 1 ? "½" : `${Math.floor(x)}½`);
+
+/**
+ * The match of pairing `p` (two games, colours swapped: game 1's first mover is `first`, game 2's
+ * `second`) once both have results: the games each won ("1–1", a draw a half) and who wins the
+ * match, or that it is tied (1 match point each, the standings' tie-breaks then rank the two);
+ * "" while a game is unfinished.
+ */
+export function matchText(p) {
+  const [g1, g2] = p.games || [];
+  const s1 = g1 && gameScore(g1.result);
+  const s2 = g2 && gameScore(g2.result);
+  if (!s1 || !s2) return "";
+  const f = s1[0] + s2[1];
+  const s = s1[1] + s2[0];
+  const score = `${wonText(f)}–${wonText(s)}`;
+  if (f + s === 0) return `${score}: both forfeited, no match point`;
+  if (f > s) return `${score}: ${p.first_name} wins the match`;
+  if (s > f) return `${score}: ${p.second_name} wins the match`;
+  return `${score}: tied match, 1 match point each (the tie-breaks rank them)`;
+}
+
 /** Round `round` ({number, opening, pairings}) of the tournament in the pairings table; `me`: my player id. */
 export function renderRound(v, round, me) {
-  const head = el("thead", {}, el("tr", {}, el("th", { scope: "col", class: "num" }, "Board"), el("th", { scope: "col" }, "Players (first vs second)"), el("th", { scope: "col" }, "Games")));
+  const head = el("thead", {}, el("tr", {}, el("th", { scope: "col", class: "num" }, "Board"), el("th", { scope: "col" }, "Players (first vs second)"), el("th", { scope: "col" }, "Games"), el("th", { scope: "col" }, "Match")));
   const rows = round.pairings.map((p) => {
     if (p.bye != null) {
-      return el("tr", { class: p.bye === me ? "me" : "" }, el("td", { class: "num" }, "–"), el("td", {}, el("div", { class: "tour-pair" }, playerLink(p.name), el("span", { class: "dim" }, " has a bye"))), el("td", {}, "2 points"));
+      return el("tr", { class: p.bye === me ? "me" : "" }, el("td", { class: "num" }, "–"), el("td", {}, el("div", { class: "tour-pair" }, playerLink(p.name), el("span", { class: "dim" }, " has a bye"))), el("td", {}, "2 points"), el("td", {}, "bye"));
     }
     const mine = p.first === me || p.second === me;
     // game 2 is created once game 1 has a result (docs/api.md): no link before
     const cell = (g) => (g.game === 2 && p.games[0].result == null ? el("span", { class: "dim" }, "Game 2: after game 1") : gameLink(g, mine));
     const pair = el("div", { class: "tour-pair" }, playerLink(p.first_name), el("span", { class: "dim tour-vs" }, " vs "), playerLink(p.second_name));
     const games = el("td", {}, el("div", { class: "tour-games" }, ...p.games.map(cell)));
-    return el("tr", { class: mine ? "me" : "", "data-board": String(p.board) }, el("td", { class: "num" }, String(p.board)), el("td", {}, pair), games);
+    const match = el("td", { class: "tour-match" }, matchText(p));
+    return el("tr", { class: mine ? "me" : "", "data-board": String(p.board) }, el("td", { class: "num" }, String(p.board)), el("td", {}, pair), games, match);
   });
   v.pairings.replaceChildren(el("caption", { class: "sr-only" }, `Round ${round.number}: pairings`), head, el("tbody", {}, ...rows));
   v.opening.textContent = round.opening && round.opening.label ? `Opening: ${round.opening.label}` : "";
