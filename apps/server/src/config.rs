@@ -97,6 +97,16 @@ pub struct Config {
     /// Tournaments created (`POST /api/tournaments`) per client address per hour (also the
     /// burst); more get `429 tournament_rate_limited`; 0 disables the limit.
     pub tournaments_per_hour_per_ip: u32,
+    /// Challenges made (`POST /api/challenge/{username}`) per client address per hour (also the
+    /// burst), an IPv6 client counted by its [`Config::signup_net_v6_prefix`] network; more get
+    /// `429 challenge_rate_limited`; 0 disables the limit.
+    pub challenges_per_hour_per_ip: u32,
+    /// A challenge nobody answers expires this long after it was made, in ms.
+    pub challenge_ttl_ms: u64,
+    /// A pending challenge also expires once its challenger has not read its challenges
+    /// (`GET /api/challenge`, `GET /api/challenge/{id}`: the web app does every few seconds)
+    /// for this long, in ms: the challenger is gone.
+    pub challenge_away_ms: u64,
     /// The IPv6 prefix length (32..=64) of a client's sign-up network
     /// ([`crate::accounts::network`]; an IPv4 client's is its /24): the per-address sign-up
     /// limit ([`Config::signup_per_hour_per_ip`]) counts under it too, and accounts of one such
@@ -138,6 +148,15 @@ pub struct Config {
     /// one) only loopback and the networks of `trusted_proxies` may scrape.
     pub metrics_token: Option<String>,
 }
+
+/// Default of [`Config::challenges_per_hour_per_ip`].
+pub const DEFAULT_CHALLENGES_PER_HOUR_PER_IP: u32 = 60;
+
+/// Default of [`Config::challenge_ttl_ms`]: 10 minutes.
+pub const DEFAULT_CHALLENGE_TTL_MS: u64 = 10 * 60 * 1000;
+
+/// Default of [`Config::challenge_away_ms`]: 1 minute.
+pub const DEFAULT_CHALLENGE_AWAY_MS: u64 = 60 * 1000;
 
 /// Default of [`Config::max_games_per_ip`].
 pub const DEFAULT_MAX_GAMES_PER_IP: usize = 32;
@@ -232,6 +251,9 @@ impl Default for Config {
             imports_per_hour_per_ip: DEFAULT_IMPORTS_PER_HOUR_PER_IP,
             tournaments_per_account: DEFAULT_TOURNAMENTS_PER_ACCOUNT,
             tournaments_per_hour_per_ip: DEFAULT_TOURNAMENTS_PER_HOUR_PER_IP,
+            challenges_per_hour_per_ip: DEFAULT_CHALLENGES_PER_HOUR_PER_IP,
+            challenge_ttl_ms: DEFAULT_CHALLENGE_TTL_MS,
+            challenge_away_ms: DEFAULT_CHALLENGE_AWAY_MS,
             signup_net_v6_prefix: DEFAULT_SIGNUP_NET_V6_PREFIX,
             rated_games_per_pair_per_day: DEFAULT_RATED_GAMES_PER_PAIR_PER_DAY,
             rated_min_plies: DEFAULT_RATED_MIN_PLIES,
