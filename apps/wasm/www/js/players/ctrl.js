@@ -129,6 +129,7 @@ export class PlayersCtrl {
 
   /** Put the page away without touching the address or the board (a tournament page takes its place). */
   hide() {
+    if (this.app.challenges) this.app.challenges.showFor(null);
     this.route = null;
     this.profile = null;
     this.v.page.hidden = true;
@@ -183,6 +184,8 @@ export class PlayersCtrl {
     if (seq !== this.seq) return;
     this.profile = data;
     view.renderProfile(v, data);
+    // another account's page offers a challenge (challenges/ctrl.js)
+    if (this.app.challenges) this.app.challenges.showFor(data.user.name);
     v.plStatus.hidden = true;
     v.plStatus.textContent = "";
     document.getElementById("pl-body").hidden = false;
