@@ -36,6 +36,8 @@ pub struct AppInner {
     pub(crate) tournaments: crate::tournaments::Tournaments,
     /// The shared-games feature: games shared as PDN at `/a/<id>`.
     pub(crate) imports: crate::imports::Imports,
+    /// The challenges feature: one account's invitation to another to play.
+    pub(crate) challenges: crate::challenges::Challenges,
 }
 
 /// A cheap handle to the server's state.
@@ -95,6 +97,7 @@ impl App {
                 store.clone(),
                 games.clone(),
             ),
+            challenges: crate::challenges::Challenges::new(&config, store.clone(), games.clone()),
             games: games.clone(),
             store,
             config,
@@ -171,6 +174,11 @@ impl App {
     /// The shared-games feature: games shared as PDN at `/a/<id>`.
     pub fn imports(&self) -> &crate::imports::Imports {
         &self.imports
+    }
+
+    /// The challenges feature: one account's invitation to another to play.
+    pub fn challenges(&self) -> &crate::challenges::Challenges {
+        &self.challenges
     }
 
     /// Number of games not finished ([`Games::open_games`]).

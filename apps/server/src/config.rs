@@ -111,6 +111,16 @@ pub struct Config {
     /// IPv4 /24, an IPv6 [`Config::signup_net_v6_prefix`] network); one more gets
     /// `429 too_many_upcoming_tournaments`; 0 disables the cap.
     pub upcoming_tournaments_per_network: u32,
+    /// Challenges made (`POST /api/challenge/{username}`) per client address per hour (also the
+    /// burst), an IPv6 client counted by its [`Config::signup_net_v6_prefix`] network; more get
+    /// `429 challenge_rate_limited`; 0 disables the limit.
+    pub challenges_per_hour_per_ip: u32,
+    /// A challenge nobody answers expires this long after it was made, in ms.
+    pub challenge_ttl_ms: u64,
+    /// A pending challenge also expires once its challenger has not read its challenges
+    /// (`GET /api/challenge`, `GET /api/challenge/{id}`: the web app does every few seconds)
+    /// for this long, in ms: the challenger is gone.
+    pub challenge_away_ms: u64,
     /// The IPv6 prefix length (32..=64) of a client's sign-up network
     /// ([`crate::accounts::network`]; an IPv4 client's is its /24): the per-address sign-up
     /// limit ([`Config::signup_per_hour_per_ip`]) counts under it too, and accounts of one such
@@ -152,6 +162,15 @@ pub struct Config {
     /// one) only loopback and the networks of `trusted_proxies` may scrape.
     pub metrics_token: Option<String>,
 }
+
+/// Default of [`Config::challenges_per_hour_per_ip`].
+pub const DEFAULT_CHALLENGES_PER_HOUR_PER_IP: u32 = 60;
+
+/// Default of [`Config::challenge_ttl_ms`]: 10 minutes.
+pub const DEFAULT_CHALLENGE_TTL_MS: u64 = 10 * 60 * 1000;
+
+/// Default of [`Config::challenge_away_ms`]: 1 minute.
+pub const DEFAULT_CHALLENGE_AWAY_MS: u64 = 60 * 1000;
 
 /// Default of [`Config::max_games_per_ip`].
 pub const DEFAULT_MAX_GAMES_PER_IP: usize = 32;
@@ -260,6 +279,9 @@ impl Default for Config {
             tournaments_per_hour_per_ip: DEFAULT_TOURNAMENTS_PER_HOUR_PER_IP,
             tournament_max_players: DEFAULT_TOURNAMENT_MAX_PLAYERS,
             upcoming_tournaments_per_network: DEFAULT_UPCOMING_TOURNAMENTS_PER_NETWORK,
+            challenges_per_hour_per_ip: DEFAULT_CHALLENGES_PER_HOUR_PER_IP,
+            challenge_ttl_ms: DEFAULT_CHALLENGE_TTL_MS,
+            challenge_away_ms: DEFAULT_CHALLENGE_AWAY_MS,
             signup_net_v6_prefix: DEFAULT_SIGNUP_NET_V6_PREFIX,
             rated_games_per_pair_per_day: DEFAULT_RATED_GAMES_PER_PAIR_PER_DAY,
             rated_min_plies: DEFAULT_RATED_MIN_PLIES,

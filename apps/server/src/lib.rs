@@ -30,6 +30,8 @@
 //!     importer's archive flag;
 //!   - [`tournaments`]: Swiss and round robin tournaments of two-game matches played as live
 //!     games (`crown_tournament`'s rules, one versioned row per tournament);
+//!   - [`challenges`]: one account's challenge to another (accept, decline, cancel, expiry),
+//!     whose acceptance creates the game between them (one versioned row per challenge);
 //!   - [`engine`]: the engine opponent and its scheduling ([`engine::scheduler`],
 //!     `Games::maybe_engine`);
 //! - [`store`]: durable storage (SQLite or PostgreSQL), one part per feature;
@@ -44,6 +46,7 @@ pub mod accounts;
 pub mod app;
 pub mod backup;
 mod blocking;
+pub mod challenges;
 pub mod chat;
 pub mod config;
 pub mod engine;

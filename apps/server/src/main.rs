@@ -137,6 +137,10 @@ struct Args {
     /// --signup-net-v6-prefix network) (0 = no cap).
     #[arg(long, env = "CROWN_UPCOMING_TOURNAMENTS_PER_NETWORK", default_value_t = crown_server::config::DEFAULT_UPCOMING_TOURNAMENTS_PER_NETWORK)]
     upcoming_tournaments_per_network: u32,
+    /// Challenges made (`POST /api/challenge/{username}`) per client address per hour, an IPv6
+    /// client counted by its --signup-net-v6-prefix network (0 = no limit).
+    #[arg(long, env = "CROWN_CHALLENGES_PER_HOUR_PER_IP", default_value_t = crown_server::config::DEFAULT_CHALLENGES_PER_HOUR_PER_IP)]
+    challenges_per_hour_per_ip: u32,
     /// IPv6 prefix length (32..=64) of a sign-up network: the per-address sign-up limit counts
     /// under it, as do the imports limit and the password queue's fairness; the leaderboard
     /// counts opponents by it, and two accounts of one never rate each other (an IPv4 client's
@@ -335,6 +339,7 @@ fn run(args: Args) -> Result<(), String> {
         tournaments_per_hour_per_ip: args.tournaments_per_hour_per_ip,
         tournament_max_players: usize::try_from(args.tournament_max_players).unwrap_or(usize::MAX),
         upcoming_tournaments_per_network: args.upcoming_tournaments_per_network,
+        challenges_per_hour_per_ip: args.challenges_per_hour_per_ip,
         signup_net_v6_prefix: args.signup_net_v6_prefix,
         rated_games_per_pair_per_day: args.rated_games_per_pair_per_day,
         rated_min_plies: args.rated_min_plies,

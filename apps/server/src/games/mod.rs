@@ -2,13 +2,15 @@
 //! game in play ([`live`]), and the live games themselves ([`Games`]): the games held in memory
 //! ([`registry`], one [`handle::GameHandle`] each), coherence between instances sharing a store
 //! ([`cluster`]), the background tasks ([`housekeeping`]); engine moves are scheduled by
-//! [`crate::engine::scheduler`]; PDN export in [`pdn`].
+//! [`crate::engine::scheduler`]; PDN export in [`pdn`]; a game the server makes between two
+//! accounts (a tournament's, an accepted challenge's) in [`paired`].
 
 pub mod cluster;
 pub mod handle;
 pub mod housekeeping;
 pub mod live;
 pub mod new_game;
+pub mod paired;
 pub mod pdn;
 pub mod registry;
 

@@ -71,6 +71,26 @@ pub(crate) fn session_token(headers: &HeaderMap) -> Option<String> {
         .map(|(_, value)| value.to_string())
 }
 
+/// The account of the request's session (the routes that need one: tournaments, challenges).
+///
+/// # Errors
+/// `not_logged_in` (401), `accounts_unavailable`, `storage`.
+pub(super) async fn session_account(
+    app: &App,
+    headers: &HeaderMap,
+) -> Result<crate::store::SeatAccount, crate::error::Error> {
+    let token = session_token(headers).ok_or_else(crate::accounts::not_logged_in)?;
+    let user = app
+        .accounts()
+        .session_user(&token)
+        .await?
+        .ok_or_else(crate::accounts::not_logged_in)?;
+    Ok(crate::store::SeatAccount {
+        user_id: user.id,
+        name: user.name,
+    })
+}
+
 /// The `Set-Cookie` value holding `token` for `max_age_s` seconds (0 and an empty token: delete
 /// the cookie).
 fn cookie(headers: &HeaderMap, token: &str, max_age_s: u64) -> HeaderValue {

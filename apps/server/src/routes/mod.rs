@@ -2,7 +2,7 @@
 //! `routes()`, the extractors in [`extract`], the layers (limits, JSON `405`, time-outs) in
 //! `layers`, and the one mapping of the domain's errors to HTTP in [`error`]. Handlers read the
 //! request, call the domain ([`crate::App`], [`crate::games`], [`crate::chat`], [`crate::lobby`],
-//! [`crate::accounts`], [`crate::ratings`], [`crate::puzzles`], [`crate::tournaments`], [`crate::imports`]) and write the answer; no domain module depends on this
+//! [`crate::accounts`], [`crate::ratings`], [`crate::puzzles`], [`crate::tournaments`], [`crate::imports`], [`crate::challenges`]) and write the answer; no domain module depends on this
 //! one.
 
 /// The no-body guard (`400 unexpected_body`) as a layer for one route.
@@ -13,6 +13,7 @@ macro_rules! nb {
 }
 
 pub mod accounts;
+pub mod challenges;
 pub mod chat;
 pub mod egdb_files;
 pub mod error;
@@ -49,6 +50,7 @@ pub fn router(app: App) -> Router {
         .merge(puzzles::routes())
         .merge(tournaments::routes())
         .merge(imports::routes())
+        .merge(challenges::routes())
         .fallback(layers::api_not_found)
         .layer(middleware::from_fn(layers::origin_guard))
         .layer(middleware::from_fn_with_state(

@@ -3,14 +3,12 @@
 //! tournament game, and the tournament's PDN. Creating, joining, withdrawing, starting and taking
 //! a seat need a log-in session.
 
-use super::accounts::session_token;
+use super::accounts::session_account as account;
 use super::error::ApiError;
 use super::extract::{ClientIp, JsonBody};
-use crate::accounts::not_logged_in;
 use crate::app::App;
 use crate::error::Error;
 use crate::games::live::now_ms;
-use crate::store::SeatAccount;
 use crate::tournaments::request::CreateRequest;
 use crate::tournaments::view;
 use axum::body::Bytes;
@@ -35,23 +33,6 @@ pub fn routes() -> Router<App> {
             post(seat).layer(nb!()),
         )
         .route("/tournaments/{id}/pdn", get(pdn).layer(nb!()))
-}
-
-/// The account of the request's session.
-///
-/// # Errors
-/// `not_logged_in` (401), `accounts_unavailable`, `storage`.
-async fn account(app: &App, headers: &HeaderMap) -> Result<SeatAccount, Error> {
-    let token = session_token(headers).ok_or_else(not_logged_in)?;
-    let user = app
-        .accounts()
-        .session_user(&token)
-        .await?
-        .ok_or_else(not_logged_in)?;
-    Ok(SeatAccount {
-        user_id: user.id,
-        name: user.name,
-    })
 }
 
 /// A tournament id as the store writes them (8 hex digits); another is no tournament.

@@ -29,12 +29,15 @@
 //!   backends implement);
 //! - [`imports`]: games shared as PDN, with their archive flag ([`ImportStore`], which both
 //!   backends implement);
+//! - [`challenges`]: one account's challenge to another ([`ChallengeStore`], which both
+//!   backends implement), one versioned row each;
 //! - [`record`]: what is stored (games, moves, seats, chat messages), shared by every backend;
 //! - [`sqlite`]: [`SqliteStore`], the embedded default;
 //! - [`pg`]: [`pg::PgStore`], PostgreSQL for several instances sharing one database;
 //! - `schema`: the SQL schema and row helpers both backends use.
 
 pub mod accounts;
+pub mod challenges;
 pub mod chat;
 pub mod fixture;
 pub mod imports;
@@ -48,6 +51,7 @@ pub mod sqlite;
 pub mod tournaments;
 
 pub use accounts::{AccountStore, SessionRecord, UserRecord};
+pub use challenges::{ChallengeRecord, ChallengeStore};
 pub use chat::ChatStore;
 pub use imports::{ImportRecord, ImportStore};
 pub use leases::{LeaseStore, Leases};
@@ -247,6 +251,12 @@ pub trait Store: Send + Sync + 'static {
     /// The store's imported games; `None` for a store that keeps none (the default: the import
     /// endpoints then answer `503 imports_unavailable`).
     fn imports(&self) -> Option<&dyn ImportStore> {
+        None
+    }
+
+    /// The store's challenges; `None` for a store that keeps none (the default: the challenge
+    /// endpoints then answer `503 challenges_unavailable`).
+    fn challenges(&self) -> Option<&dyn ChallengeStore> {
         None
     }
 }

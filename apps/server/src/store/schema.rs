@@ -1,5 +1,5 @@
 //! The SQL schema and the row helpers of both backends, written once: the tables (`games`,
-//! `moves`, `server_meta`, `chat`, `users`, `sessions`, `ratings`, `player_games`, `tournaments`, `puzzle_records`, `imports`, and PostgreSQL's `leases`), the columns read back into a
+//! `moves`, `server_meta`, `chat`, `users`, `sessions`, `ratings`, `player_games`, `tournaments`, `puzzle_records`, `imports`, `challenges`, and PostgreSQL's `leases`), the columns read back into a
 //! [`GameRecord`], and the columns a save writes.
 
 use super::{GameMeta, GameRecord, GameSummary, MoveRecord, StoreError};
@@ -151,6 +151,26 @@ CREATE TABLE IF NOT EXISTS imports (
 CREATE INDEX IF NOT EXISTS imports_owner ON imports(owner, archived, created_ms);
 ";
 
+/// The challenges (store/challenges.rs): who challenged whom, the status, when a pending one
+/// expires, the settings and answer as JSON, a version for compare-and-swap. `IF NOT EXISTS`: a
+/// store made before challenges gets the table at its next start.
+const CHALLENGES: &str = "
+CREATE TABLE IF NOT EXISTS challenges (
+    id TEXT PRIMARY KEY,
+    challenger TEXT NOT NULL,
+    dest TEXT NOT NULL,
+    status TEXT NOT NULL,
+    created_ms {INT} NOT NULL,
+    updated_ms {INT} NOT NULL,
+    expires_ms {INT} NOT NULL,
+    deadline_ms {INT} NOT NULL,
+    state TEXT NOT NULL,
+    version {INT} NOT NULL
+);
+CREATE INDEX IF NOT EXISTS challenges_challenger ON challenges(challenger, status, expires_ms);
+CREATE INDEX IF NOT EXISTS challenges_dest ON challenges(dest, status, expires_ms);
+";
+
 /// The per-game leases of a store shared by several instances (docs/scaling.md).
 const LEASES: &str = "
 CREATE TABLE IF NOT EXISTS leases (
@@ -178,6 +198,7 @@ pub(super) fn schema(dialect: Dialect) -> String {
     sql.push_str(&TOURNAMENTS.replace("{INT}", int));
     sql.push_str(&PUZZLES.replace("{INT}", int));
     sql.push_str(&IMPORTS.replace("{INT}", int));
+    sql.push_str(&CHALLENGES.replace("{INT}", int));
     if dialect == Dialect::Postgres {
         sql.push_str(LEASES);
         // A store made before `users.signup_net` (its accounts get NULL: a network each).
@@ -344,6 +365,7 @@ mod tests {
             assert!(sql.contains("name_key TEXT NOT NULL UNIQUE") && sql.contains("sessions_user"));
             assert!(sql.contains("signup_net TEXT\n);"));
             assert!(sql.contains("CREATE TABLE IF NOT EXISTS imports"));
+            assert!(sql.contains("CREATE TABLE IF NOT EXISTS challenges"));
         }
     }
 }

@@ -5,14 +5,15 @@
 //! ([`game_id`]), so creating a round's games is idempotent: any instance may do it, again after a
 //! crash, and never makes a game twice.
 //!
-//! A player takes their seat with [`Tournaments::claim_seat`], which gives a fresh seat token
-//! (only its hash is stored, as for every game).
+//! The games are made by [`crate::games::Games::create_paired`]; a player takes their seat with
+//! [`Tournaments::claim_seat`], which gives a fresh seat token (only its hash is stored, as for
+//! every game).
 
 use super::{api_error, Stored, Tournaments};
 use crate::error::{Error, ErrorKind};
-use crate::games::live::{now_ms, Live};
-use crate::store::{Declared, GameRecord, Seat as GameSeat};
-use crate::token::{random_hex, token_hash};
+use crate::games::live::Live;
+use crate::games::paired::PairedGame;
+use crate::store::{Declared, GameRecord};
 use crown_core::{Color, Game, Position};
 use crown_tournament::{GameResult, GameSlot, Pairing, Phase, Seat, TournamentError};
 use std::collections::HashMap;
@@ -171,60 +172,31 @@ impl Tournaments {
                 }
                 let mover = Seat::moving_first_in(g).unwrap_or(Seat::First);
                 let first = variant.first_player();
-                let account = |seat: Seat| s.accounts.get(m.player(seat).0 as usize).cloned();
-                let (a_first, a_second) = (account(mover), account(mover.other()));
-                let now = now_ms();
-                let mut live = Live::create(
-                    gid.clone(),
-                    start,
-                    first,
-                    random_hex(32)?,
-                    GameSeat::Human { token_sha256: None },
-                    Some(s.time_control),
-                    now,
-                );
-                let meta = &mut live.rec.meta;
-                meta.abort_after_ms = self.0.games.config.abort_after_ms;
-                meta.rated = s.rated;
-                meta.rated_min_plies = self.0.games.config.rated_min_plies;
-                meta.accounts.set(first, a_first.clone());
-                meta.accounts.set(first.opposite(), a_second.clone());
-                meta.names
-                    .set(first, a_first.as_ref().map(|a| a.name.clone()));
-                meta.names
-                    .set(first.opposite(), a_second.as_ref().map(|a| a.name.clone()));
-                if s.rated {
-                    let (b, w) = if first == Color::Black {
-                        (a_first.as_ref(), a_second.as_ref())
-                    } else {
-                        (a_second.as_ref(), a_first.as_ref())
-                    };
-                    match self
-                        .0
-                        .games
-                        .ratings
-                        .pregame(&live.rec.variant, Some(s.time_control), (b, w))
-                        .await?
-                    {
-                        Some(crate::ratings::Pregame::Rated(r)) => live.rec.meta.ratings = Some(r),
-                        Some(crate::ratings::Pregame::Unrated(why)) => {
-                            live.rec.meta.unrated = Some(why.to_string());
-                        }
-                        None => {}
-                    }
-                }
-                live.join(random_hex(32)?, now)?;
-                if let Err(e) = self.0.games.insert(live, None).await {
-                    // Another instance (or a sweep) created it first: then it exists.
-                    let store = self.0.store.clone();
-                    let g2 = gid.clone();
-                    if crate::blocking::store(move || store.version(&g2))
-                        .await?
-                        .is_none()
-                    {
-                        return Err(e);
-                    }
-                }
+                let account = |seat: Seat| {
+                    s.accounts
+                        .get(m.player(seat).0 as usize)
+                        .cloned()
+                        .ok_or_else(|| {
+                            Error::storage(format!("game {gid}: a player without account"))
+                        })
+                };
+                let (a_first, a_second) = (account(mover)?, account(mover.other())?);
+                let (black, white) = if first == Color::Black {
+                    (a_first, a_second)
+                } else {
+                    (a_second, a_first)
+                };
+                self.0
+                    .games
+                    .create_paired(PairedGame {
+                        id: gid,
+                        start,
+                        time_control: Some(s.time_control),
+                        rated: s.rated,
+                        black,
+                        white,
+                    })
+                    .await?;
             }
         }
         Ok(())
@@ -256,39 +228,7 @@ impl Tournaments {
             }
             Err(e) => return Err(e),
         };
-        let color = {
-            let live = h.live.lock().await;
-            Color::ALL.into_iter().find(|c| {
-                live.rec
-                    .meta
-                    .accounts
-                    .get(*c)
-                    .is_some_and(|a| a.user_id == user_id)
-            })
-        }
-        .ok_or_else(|| {
-            Error::new(
-                ErrorKind::NotSeated,
-                "not_your_game",
-                "this account plays neither seat of this game",
-            )
-        })?;
-        let token = random_hex(32)?;
-        let hash = token_hash(&token);
-        self.0
-            .games
-            .mutate(&h, "seat", None, move |live, _| {
-                let seat = GameSeat::Human {
-                    token_sha256: Some(hash.clone()),
-                };
-                match color {
-                    Color::Black => live.rec.meta.black = seat,
-                    Color::White => live.rec.meta.white = seat,
-                }
-                Ok(())
-            })
-            .await?;
-        Ok((color, token))
+        self.0.games.claim_account_seat(&h, user_id).await
     }
 
     /// The PDN of tournament `id` (`crown_tournament::tournament_pdn`): every game with a result

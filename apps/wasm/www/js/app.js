@@ -4,7 +4,8 @@
 // controller owns its state; the play and analysis pages share the local game's table, the online
 // and puzzles pages have their own. The rating pages (players/: leaderboard, player page) and the
 // tournament pages (tournaments/: the list, one tournament) are not board pages: they are shown in
-// place of the board (players/ctrl.js, tournaments/ctrl.js). The router
+// place of the board (players/ctrl.js, tournaments/ctrl.js); challenges (challenges/: sent from a
+// player's page, received in the top bar) open their game on the online page. The router
 // switches pages, refreshes the board and the views around it (shared/screen.js) from the page on
 // screen, and wires the controls every page has. The rules come from the wasm module (crown-core).
 import init, * as crown from "../pkg/crown_wasm.js";
@@ -28,6 +29,7 @@ import { OnlineCtrl } from "./online/ctrl.js";
 import { AccountCtrl } from "./account/ctrl.js";
 import { PlayersCtrl, routeOf } from "./players/ctrl.js";
 import { TournamentsCtrl, routeOf as tournamentRouteOf } from "./tournaments/ctrl.js";
+import { ChallengesCtrl } from "./challenges/ctrl.js";
 import { renderBarRatings } from "./online/view.js";
 
 /** The mode router: which page is on screen, the board's orientation, and the refresh of the board. */
@@ -621,6 +623,7 @@ async function main() {
   app.account = new AccountCtrl($("account"));
   app.account.start(); // GET /api/me; a guest when offline (not awaited: the page works meanwhile)
   app.players = new PlayersCtrl({ app }); // the leaderboard and player pages (players/ctrl.js)
+  app.challenges = new ChallengesCtrl({ app }); // challenges: received in the top bar, sent from a player's page (after it)
   app.tournaments = new TournamentsCtrl({ app }); // the tournament pages (tournaments/ctrl.js)
   // for the end-to-end tests and the console
   window.crownApp = {

@@ -232,6 +232,10 @@ impl Store for PgStore {
         Some(self)
     }
 
+    fn challenges(&self) -> Option<&dyn crate::store::ChallengeStore> {
+        Some(self)
+    }
+
     fn version(&self, id: &str) -> Result<Option<u64>, StoreError> {
         Ok(self
             .with(|c| {

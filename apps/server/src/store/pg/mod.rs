@@ -25,6 +25,7 @@
 //!   are the schema shared with SQLite (`store/schema.rs`).
 
 mod accounts;
+mod challenges;
 mod chat;
 mod games;
 mod imports;

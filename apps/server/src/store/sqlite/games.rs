@@ -306,4 +306,8 @@ impl Store for SqliteStore {
     fn imports(&self) -> Option<&dyn crate::store::ImportStore> {
         Some(self)
     }
+
+    fn challenges(&self) -> Option<&dyn crate::store::ChallengeStore> {
+        Some(self)
+    }
 }

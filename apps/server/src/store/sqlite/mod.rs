@@ -11,6 +11,7 @@ use super::StoreError;
 use rusqlite::Connection;
 
 mod accounts;
+mod challenges;
 mod chat;
 mod games;
 mod imports;

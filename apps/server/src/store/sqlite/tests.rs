@@ -375,3 +375,104 @@ fn a_store_made_before_shared_games_gets_the_imports_table_and_keeps_its_games()
     assert!(listed.iter().all(|r| r.pdn.is_empty() && r.archived));
     assert_eq!(store.archived_imports("u1", Some(11), 10).unwrap().len(), 1);
 }
+
+#[test]
+fn a_store_made_before_challenges_gets_their_table_and_answers_each_once() {
+    use crate::store::{ChallengeRecord, ChallengeStore, StoreError};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("old.db");
+    {
+        // A store as the versions before challenges left it: every table but `challenges`.
+        let store = SqliteStore::open(&path, Durability::Normal).unwrap();
+        store.create(&record()).unwrap();
+        drop(store);
+        let c = Connection::open(&path).unwrap();
+        c.execute_batch("DROP TABLE challenges").unwrap();
+    }
+    let store = SqliteStore::open(&path, Durability::Normal).unwrap();
+    assert_eq!(store.load("g1").unwrap().unwrap().id, "g1");
+    let rec = |id: &str, dest: &str, created_ms: u64| ChallengeRecord {
+        id: id.into(),
+        challenger: "u1".into(),
+        dest: dest.into(),
+        status: "pending".into(),
+        created_ms,
+        updated_ms: created_ms,
+        expires_ms: created_ms + 60,
+        deadline_ms: created_ms + 600,
+        state: "{}".into(),
+        version: 0,
+    };
+    store
+        .create_challenge(&rec("000000000a", "u2", 100))
+        .unwrap();
+    store
+        .create_challenge(&rec("000000000b", "u3", 110))
+        .unwrap();
+    assert_eq!(
+        store.load_challenge("000000000a").unwrap(),
+        Some(rec("000000000a", "u2", 100))
+    );
+    let ids = |v: Vec<ChallengeRecord>| v.into_iter().map(|r| r.id).collect::<Vec<_>>();
+    // Pending and not expired at 150, newest first; u2 sees the one it received.
+    assert_eq!(
+        ids(store.challenges_of("u1", 150, u64::MAX, 10).unwrap()),
+        ["000000000b", "000000000a"]
+    );
+    assert_eq!(
+        ids(store.challenges_of("u2", 150, u64::MAX, 10).unwrap()),
+        ["000000000a"]
+    );
+    assert!(
+        store
+            .challenges_of("u2", 160, u64::MAX, 10)
+            .unwrap()
+            .is_empty(),
+        "expired at 160"
+    );
+    // The challenger is still there at 150: both live until 210 (never past their deadline).
+    assert_eq!(store.touch_challenges("u1", 150, 60, 15).unwrap(), 2);
+    assert_eq!(
+        store.touch_challenges("u1", 150, 60, 15).unwrap(),
+        0,
+        "nothing to extend"
+    );
+    assert_eq!(
+        store
+            .load_challenge("000000000a")
+            .unwrap()
+            .unwrap()
+            .expires_ms,
+        210
+    );
+    assert_eq!(
+        store.touch_challenges("u3", 150, 60, 15).unwrap(),
+        0,
+        "not u3's challenges"
+    );
+    // Two answers from the same version: the first is written, the second is a conflict.
+    let mut first = store.load_challenge("000000000a").unwrap().unwrap();
+    let mut second = first.clone();
+    first.status = "accepted".into();
+    first.updated_ms = 170;
+    store.save_challenge(&mut first).unwrap();
+    assert_eq!(first.version, 1);
+    second.status = "declined".into();
+    assert!(matches!(
+        store.save_challenge(&mut second),
+        Err(StoreError::Conflict(_))
+    ));
+    let stored = store.load_challenge("000000000a").unwrap().unwrap();
+    assert_eq!((stored.status.as_str(), stored.version), ("accepted", 1));
+    // Answered at 170: listed for a read since 170, not since 171.
+    assert_eq!(
+        ids(store.challenges_of("u2", 500, 170, 10).unwrap()),
+        ["000000000a"]
+    );
+    assert!(store.challenges_of("u2", 500, 171, 10).unwrap().is_empty());
+    let mut gone = rec("000000000c", "u2", 0);
+    assert!(matches!(
+        store.save_challenge(&mut gone),
+        Err(StoreError::NotFound(_))
+    ));
+}

@@ -141,6 +141,7 @@ export class PlayersCtrl {
 
   /** Put the page away without touching the address or the board (a tournament page takes its place). */
   hide() {
+    if (this.app.challenges) this.app.challenges.showFor(null);
     this.route = null;
     this.profile = null;
     this.v.page.hidden = true;
@@ -196,6 +197,8 @@ export class PlayersCtrl {
     this.profile = data;
     this.imports = [];
     view.renderProfile(v, data);
+    // another account's page offers a challenge (challenges/ctrl.js)
+    if (this.app.challenges) this.app.challenges.showFor(data.user.name);
     v.plStatus.hidden = true;
     v.plStatus.textContent = "";
     document.getElementById("pl-body").hidden = false;

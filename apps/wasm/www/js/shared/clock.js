@@ -13,6 +13,19 @@ export function formatClock(ms) {
 }
 
 /**
+ * The clock presets of the create dialogs ("seconds+seconds": the lobby's choices), with their
+ * names; `custom` asks for minutes and seconds (`timeControl`).
+ */
+export const CLOCK_PRESETS = [
+  ["60+1", "1 min + 1 s"],
+  ["180+2", "3 min + 2 s"],
+  ["300+3", "5 min + 3 s"],
+  ["600+5", "10 min + 5 s"],
+  ["1800+0", "30 min"],
+  ["custom", "Custom…"],
+];
+
+/**
  * A time control from the create dialog: a preset `"300+3"` (seconds + seconds), `"custom"` with
  * `baseMin` minutes and `incSec` seconds, or `""` for none. Returns the API's
  * `{initial_ms, increment_ms}` or null; throws an Error naming the bad field.

@@ -4,7 +4,7 @@
 // pairings and the crosstable. Every text from the server is set with textContent, never as HTML.
 
 import { el } from "../shared/util.js";
-import { timeControlText } from "../shared/clock.js";
+import { CLOCK_PRESETS, timeControlText } from "../shared/clock.js";
 import { GAMES, playerLink } from "../shared/rating.js";
 
 /** The formats the server plays, with their names (docs/api.md "Tournaments"; the arena is not served). */
@@ -17,16 +17,6 @@ export const OPENINGS = {
   impasse_seed: { name: "Impasse: the seed setup", games: ["impasse"] },
   impasse_steere: { name: "Impasse: Steere's setup", games: ["impasse"] },
 };
-
-/** The clock presets of the create dialog ("seconds+seconds"; a tournament always has a clock). */
-const CLOCKS = [
-  ["60+1", "1 min + 1 s"],
-  ["180+2", "3 min + 2 s"],
-  ["300+3", "5 min + 3 s"],
-  ["600+5", "10 min + 5 s"],
-  ["1800+0", "30 min"],
-  ["custom", "Custom…"],
-];
 
 /** The create dialog's fields, each with its error line `tc-err-<field>` (the server's codes map to them). */
 export const FIELDS = ["name", "variant", "format", "rounds", "clock", "starts", "openings", "password"];
@@ -59,7 +49,8 @@ function buildDialog() {
   const variant = select({ id: "tc-variant", name: "variant" }, Object.entries(GAMES));
   const format = select({ id: "tc-format", name: "format" }, Object.entries(FORMATS));
   const rounds = el("input", { type: "number", id: "tc-rounds", name: "rounds", min: "1", max: "15", step: "1", value: "5", inputmode: "numeric" });
-  const clock = select({ id: "tc-clock", name: "clock" }, CLOCKS);
+  // a tournament always has a clock
+  const clock = select({ id: "tc-clock", name: "clock" }, CLOCK_PRESETS);
   clock.value = "300+3";
   const base = el("input", { type: "number", id: "tc-base", name: "base_min", min: "0.25", max: "1440", step: "0.25", value: "5" });
   const inc = el("input", { type: "number", id: "tc-inc", name: "inc_s", min: "0", max: "3600", step: "1", value: "3" });

@@ -1,0 +1,81 @@
+//! Helpers of the challenge tests (tests/challenges.rs on SQLite, tests/pg_challenges.rs on
+//! PostgreSQL with two instances): the requests of the challenge API with a session cookie and
+//! a client address, and a move played with a seat token.
+
+use super::accounts::{post, Call};
+use axum::http::{Method, StatusCode};
+use crown_server::App;
+use serde_json::{json, Value};
+
+/// `method uri` with `session`, an optional JSON body and a client address (`from`).
+pub async fn call_from(
+    app: &App,
+    method: Method,
+    uri: &str,
+    session: Option<&str>,
+    body: Option<Value>,
+    from: Option<[u8; 4]>,
+) -> (StatusCode, Value) {
+    let mut c: Call<'_> = post(uri, Value::Null);
+    c.method = method;
+    c.session = session;
+    c.body = body;
+    c.from = from.map(std::net::IpAddr::from);
+    let (s, _, v) = c.send(app).await;
+    (s, v)
+}
+
+/// `method uri` with `session` and an optional JSON body.
+pub async fn call(
+    app: &App,
+    method: Method,
+    uri: &str,
+    session: Option<&str>,
+    body: Option<Value>,
+) -> (StatusCode, Value) {
+    call_from(app, method, uri, session, body, None).await
+}
+
+/// A blitz clock: 3 min + 2 s.
+pub fn blitz() -> Value {
+    json!({"initial_ms": 180_000, "increment_ms": 2_000})
+}
+
+/// `POST /api/challenge/{name}` with `body` as `session`.
+pub async fn challenge(app: &App, session: &str, name: &str, body: Value) -> (StatusCode, Value) {
+    let uri = format!("/api/challenge/{name}");
+    call(app, Method::POST, &uri, Some(session), Some(body)).await
+}
+
+/// `POST /api/challenge/{id}/{what}` (no body) as `session`.
+pub async fn answer(app: &App, session: &str, id: &str, what: &str) -> (StatusCode, Value) {
+    let uri = format!("/api/challenge/{id}/{what}");
+    call(app, Method::POST, &uri, Some(session), None).await
+}
+
+/// `GET uri` as `session`.
+pub async fn get(app: &App, session: &str, uri: &str) -> (StatusCode, Value) {
+    call(app, Method::GET, uri, Some(session), None).await
+}
+
+/// The error code of an answer (empty when none).
+pub fn code(v: &Value) -> String {
+    v["error"]["code"].as_str().unwrap_or("").to_string()
+}
+
+/// The seat holding `token` plays the first legal move of game `id`; returns the status and
+/// the game view.
+pub async fn play_first_legal(app: &App, id: &str, token: &str) -> (StatusCode, Value) {
+    let (s, game) = super::send(app, Method::GET, &format!("/api/games/{id}"), None, None).await;
+    assert_eq!(s, StatusCode::OK, "{game}");
+    let mv = game["legal_moves"][0]["text"].as_str().unwrap().to_string();
+    let ply = game["ply"].clone();
+    super::send(
+        app,
+        Method::POST,
+        &format!("/api/games/{id}/moves"),
+        Some(token),
+        Some(json!({"move": mv, "ply": ply})),
+    )
+    .await
+}
