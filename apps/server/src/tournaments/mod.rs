@@ -286,15 +286,9 @@ impl Tournaments {
         })?;
         let _creating = self.0.creating.lock().await;
         if self.0.per_account > 0 {
-            let open = self.with_store(|s| s.open_tournaments()).await?;
-            let mine = open
-                .iter()
-                .filter(|r| {
-                    serde_json::from_str::<Stored>(&r.state)
-                        .is_ok_and(|s| s.creator.user_id == creator.user_id)
-                })
-                .count();
-            if mine >= self.0.per_account {
+            let me = creator.user_id.clone();
+            let mine = self.with_store(move |s| s.open_tournaments_by(&me)).await?;
+            if mine >= self.0.per_account as u64 {
                 return Err(Error::limited(
                     "too_many_tournaments",
                     format!(
@@ -328,6 +322,7 @@ impl Tournaments {
             updated_ms: now,
             state: serde_json::to_string(&stored).map_err(Error::storage)?,
             version: 1,
+            creator: stored.creator.user_id.clone(),
         };
         let id = rec.id.clone();
         self.with_store(move |s| s.create_tournament(&rec)).await?;
