@@ -47,7 +47,8 @@
 //! the load generator's together. With `--url` and `--server-pid PID` both memory columns are the
 //! separate server's (`/proc/PID/status`). With `--login-flood` against a separate server, start
 //! it with the per-address caps lifted as the in-process server has them (`--rate-limit 0
-//! --max-unjoined-per-ip`, `--max-games-per-ip`, `--max-conns-per-ip`, `--max-ws-per-ip` large)
+//! --max-unjoined-per-ip`, `--max-games-per-ip`, `--max-conns-per-ip`, `--max-ws-per-ip` large,
+//! `--max-spectators-per-network 0`)
 //! and its log-in limits as they are.
 
 #[allow(dead_code)]
@@ -460,6 +461,7 @@ fn main() {
                     max_games_per_ip: usize::MAX,
                     max_conns_per_ip: usize::MAX,
                     max_ws_per_ip: usize::MAX,
+                    max_spectators_per_network: 0,
                     max_engine_games_per_ip: usize::MAX,
                     ..defaults
                 };

@@ -65,6 +65,11 @@ pub struct Config {
     /// Most spectators' WebSockets open at once on one game (a socket with a valid seat token of
     /// the game is not counted: see `routes::ws::MAX_WS_PER_SEAT`).
     pub max_ws_per_game: usize,
+    /// Most spectators' WebSockets open at once on one game from one network (an IPv4 /24, an
+    /// IPv6 [`Config::signup_net_v6_prefix`] network), so that filling a game's
+    /// [`Config::max_ws_per_game`] takes many networks; sockets with a seat token are not
+    /// counted; 0 disables the cap.
+    pub max_spectators_per_network: usize,
     /// Messages per second a client may send on one WebSocket (token bucket; a socket that
     /// exceeds it is closed with code 1008).
     pub ws_msgs_per_sec: u32,
@@ -82,9 +87,14 @@ pub struct Config {
     /// Log-in and sign-up attempts allowed per client address per minute (also the burst);
     /// more get `429 login_rate_limited`; 0 disables the limit.
     pub login_per_min_per_ip: u32,
-    /// Log-in attempts (and password changes) allowed per username per minute, from any
-    /// address (also the burst); 0 disables the limit.
+    /// Log-in attempts (and password changes) allowed per username per minute from one network
+    /// (an IPv4 /24, an IPv6 [`Config::signup_net_v6_prefix`] network; also the burst), so that
+    /// a stranger's failures throttle the stranger's network only; 0 disables the limit.
     pub login_per_min_per_user: u32,
+    /// Log-in attempts (and password changes) allowed per username per minute from all networks
+    /// together (also the burst): the ceiling on guessing from many networks, high enough that
+    /// one or a few networks cannot reach it; 0 disables it.
+    pub login_per_min_per_user_total: u32,
     /// How long a log-in session lasts, in ms (the cookie's `Max-Age` and the stored expiry).
     pub session_ttl_ms: u64,
     /// Accounts created per client address (an IPv6 client: per sign-up network,
@@ -192,6 +202,13 @@ pub const DEFAULT_LOGIN_PER_MIN_PER_IP: u32 = 30;
 /// Default of [`Config::login_per_min_per_user`].
 pub const DEFAULT_LOGIN_PER_MIN_PER_USER: u32 = 10;
 
+/// Default of [`Config::login_per_min_per_user_total`]: ten networks' worth of
+/// [`DEFAULT_LOGIN_PER_MIN_PER_USER`].
+pub const DEFAULT_LOGIN_PER_MIN_PER_USER_TOTAL: u32 = 100;
+
+/// Default of [`Config::max_spectators_per_network`].
+pub const DEFAULT_MAX_SPECTATORS_PER_NETWORK: usize = 4;
+
 /// Default of [`Config::signup_per_hour_per_ip`].
 pub const DEFAULT_SIGNUP_PER_HOUR_PER_IP: u32 = 5;
 
@@ -265,6 +282,7 @@ impl Default for Config {
             max_engine_games_per_ip: 4,
             max_ws_per_ip: 32,
             max_ws_per_game: 500,
+            max_spectators_per_network: DEFAULT_MAX_SPECTATORS_PER_NETWORK,
             ws_msgs_per_sec: 5,
             ws_msg_burst: 20,
             lease_ms: 10_000,
@@ -272,6 +290,7 @@ impl Default for Config {
             egdb_serve_pieces: DEFAULT_EGDB_SERVE_PIECES,
             login_per_min_per_ip: DEFAULT_LOGIN_PER_MIN_PER_IP,
             login_per_min_per_user: DEFAULT_LOGIN_PER_MIN_PER_USER,
+            login_per_min_per_user_total: DEFAULT_LOGIN_PER_MIN_PER_USER_TOTAL,
             session_ttl_ms: 30 * 24 * 3600 * 1000,
             signup_per_hour_per_ip: DEFAULT_SIGNUP_PER_HOUR_PER_IP,
             imports_per_hour_per_ip: DEFAULT_IMPORTS_PER_HOUR_PER_IP,

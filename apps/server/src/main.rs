@@ -110,12 +110,21 @@ struct Args {
     /// tokens, are not counted; at most 4 per seat).
     #[arg(long, env = "CROWN_MAX_WS_PER_GAME", default_value_t = 500)]
     max_ws_per_game: usize,
+    /// Most spectators' WebSockets open at once per game from one network (an IPv4 /24, an IPv6
+    /// --signup-net-v6-prefix network; seats' sockets not counted; 0 = no cap).
+    #[arg(long, env = "CROWN_MAX_SPECTATORS_PER_NETWORK", default_value_t = crown_server::config::DEFAULT_MAX_SPECTATORS_PER_NETWORK)]
+    max_spectators_per_network: usize,
     /// Log-in and sign-up attempts per client address per minute (0 = no limit).
     #[arg(long, env = "CROWN_LOGIN_PER_MIN_PER_IP", default_value_t = crown_server::config::DEFAULT_LOGIN_PER_MIN_PER_IP)]
     login_per_min_per_ip: u32,
-    /// Log-in attempts and password changes per username per minute (0 = no limit).
+    /// Log-in attempts and password changes per username per minute from one network (an IPv4
+    /// /24, an IPv6 --signup-net-v6-prefix network; 0 = no limit).
     #[arg(long, env = "CROWN_LOGIN_PER_MIN_PER_USER", default_value_t = crown_server::config::DEFAULT_LOGIN_PER_MIN_PER_USER)]
     login_per_min_per_user: u32,
+    /// Log-in attempts and password changes per username per minute from all networks together
+    /// (0 = no limit).
+    #[arg(long, env = "CROWN_LOGIN_PER_MIN_PER_USER_TOTAL", default_value_t = crown_server::config::DEFAULT_LOGIN_PER_MIN_PER_USER_TOTAL)]
+    login_per_min_per_user_total: u32,
     /// Accounts created per client address per hour, an IPv6 client counted by its
     /// --signup-net-v6-prefix network (0 = no limit).
     #[arg(long, env = "CROWN_SIGNUP_PER_HOUR_PER_IP", default_value_t = crown_server::config::DEFAULT_SIGNUP_PER_HOUR_PER_IP)]
@@ -331,8 +340,10 @@ fn run(args: Args) -> Result<(), String> {
         header_read_timeout_ms: args.header_timeout_ms,
         max_ws_per_ip: args.max_ws_per_ip,
         max_ws_per_game: args.max_ws_per_game,
+        max_spectators_per_network: args.max_spectators_per_network,
         login_per_min_per_ip: args.login_per_min_per_ip,
         login_per_min_per_user: args.login_per_min_per_user,
+        login_per_min_per_user_total: args.login_per_min_per_user_total,
         signup_per_hour_per_ip: args.signup_per_hour_per_ip,
         imports_per_hour_per_ip: args.imports_per_hour_per_ip,
         tournaments_per_account: args.tournaments_per_account,

@@ -147,13 +147,14 @@ async fn strangers_failures_do_not_lock_the_owner_out_of_a_known_address() {
     let (s, h, v) = login_from(&app, "olivia", "olivia's password", office).await;
     assert_eq!(s, StatusCode::OK, "{v}");
     let session = token_of(&h);
-    // Strangers guess, one wrong password each, until the per-username limit (ten a minute,
-    // of which the log-in from the office, not yet known then, took one) is spent.
-    for i in 0..9 {
+    // Strangers of one network guess, one wrong password each, until that network's
+    // per-username limit (ten a minute) is spent.
+    for i in 0..10 {
         let (s, _, v) = login_from(&app, "Olivia", "a wrong guess", [10, 2, 0, i]).await;
         assert_eq!(s, StatusCode::UNAUTHORIZED, "{v}");
     }
-    // Distributed guessing stays limited: the next stranger waits, even with the password.
+    // Guessing from many addresses of one network stays limited: the next stranger there
+    // waits, even with the password.
     let (s, _, v) = login_from(&app, "olivia", "olivia's password", [10, 2, 0, 10]).await;
     assert_eq!(s, StatusCode::TOO_MANY_REQUESTS, "{v}");
     assert_eq!(v["error"]["code"], "login_rate_limited");

@@ -279,6 +279,112 @@ async fn log_in_is_rate_limited_per_username_from_any_address() {
     assert_eq!(c.send(&app).await.0, StatusCode::UNAUTHORIZED);
 }
 
+/// A wrong log-in as `name` from `from`: its status.
+async fn wrong_log_in(app: &crown_server::App, name: &str, from: [u8; 4]) -> StatusCode {
+    let mut c = post(
+        "/api/login",
+        json!({"username": name, "password": "wrong guess"}),
+    );
+    c.from = Some(std::net::IpAddr::from(from));
+    c.send(app).await.0
+}
+
+/// The right log-in as `name` with `password` from `from`: its status and answer.
+async fn right_log_in(
+    app: &crown_server::App,
+    name: &str,
+    password: &str,
+    from: [u8; 4],
+) -> (StatusCode, serde_json::Value) {
+    let mut c = post(
+        "/api/login",
+        json!({"username": name, "password": password}),
+    );
+    c.from = Some(std::net::IpAddr::from(from));
+    let (s, _, v) = c.send(app).await;
+    (s, v)
+}
+
+#[tokio::test]
+async fn one_addresss_failures_do_not_lock_the_owner_out_of_a_new_address() {
+    // Issue 41: ten wrong log-ins from one address made the owner's right password get 429
+    // from every address it had never logged in from. The defaults: 10 a minute.
+    let app = server().start().await;
+    sign_up(&app, "ivan", "ivan's password").await;
+    let stranger = [198, 51, 100, 7];
+    for i in 0..10 {
+        assert_eq!(
+            wrong_log_in(&app, "ivan", stranger).await,
+            StatusCode::UNAUTHORIZED,
+            "attempt {i}"
+        );
+    }
+    // The stranger's address, and its /24, are throttled for this username...
+    assert_eq!(
+        wrong_log_in(&app, "ivan", stranger).await,
+        StatusCode::TOO_MANY_REQUESTS
+    );
+    assert_eq!(
+        wrong_log_in(&app, "ivan", [198, 51, 100, 200]).await,
+        StatusCode::TOO_MANY_REQUESTS
+    );
+    // ...the owner, from an address it never logged in from, is not.
+    let (s, v) = right_log_in(&app, "ivan", "ivan's password", [203, 0, 113, 9]).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+}
+
+#[tokio::test]
+async fn failures_from_many_networks_still_throttle_a_username_except_from_a_known_address() {
+    // Few attempts a minute, so that the buckets barely refill while the checks run.
+    let app = server()
+        .with(|c| {
+            c.login_per_min_per_ip = 0;
+            c.login_per_min_per_user = 1;
+            c.login_per_min_per_user_total = 4;
+        })
+        .start()
+        .await;
+    sign_up(&app, "judy", "judy's password").await;
+    let home = [192, 0, 2, 10];
+    let (s, v) = right_log_in(&app, "judy", "judy's password", home).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    // Three networks, one wrong guess each: each its own limit, together (with the owner's
+    // first log-in from home, not yet known then) the ceiling of four.
+    for net in 0..3 {
+        let from = [198, 51, net, 1];
+        assert_eq!(
+            wrong_log_in(&app, "judy", from).await,
+            StatusCode::UNAUTHORIZED,
+            "{from:?}"
+        );
+    }
+    assert_eq!(
+        wrong_log_in(&app, "judy", [198, 51, 0, 2]).await,
+        StatusCode::TOO_MANY_REQUESTS,
+        "the first network's own limit"
+    );
+    // A fourth network, untouched, waits for the ceiling; so does the owner from a new one.
+    assert_eq!(
+        wrong_log_in(&app, "judy", [198, 51, 3, 1]).await,
+        StatusCode::TOO_MANY_REQUESTS
+    );
+    let mut c = post(
+        "/api/login",
+        json!({"username": "judy", "password": "judy's password"}),
+    );
+    c.from = Some(std::net::IpAddr::from([203, 0, 113, 9]));
+    let (s, h, v) = c.send(&app).await;
+    assert_eq!(s, StatusCode::TOO_MANY_REQUESTS, "{v}");
+    assert_eq!(v["error"]["code"], "login_rate_limited");
+    // The ceiling's wait: four a minute, one back within 15 s.
+    let secs: u64 = h[header::RETRY_AFTER].to_str().unwrap().parse().unwrap();
+    assert!((1..=15).contains(&secs), "Retry-After {secs} s");
+    assert_eq!(v["error"]["retry_after_ms"], secs * 1000, "{v}");
+    // The owner's known address is exempt from both.
+    let (s, v) = right_log_in(&app, "judy", "judy's password", home).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+}
+
 #[tokio::test]
 async fn bad_bodies_get_the_documented_400s() {
     let app = server().start().await;

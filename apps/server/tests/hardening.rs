@@ -574,6 +574,56 @@ async fn a_message_over_the_size_limit_is_closed_with_1009() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_network_holds_only_a_few_spectator_sockets_of_a_game() {
+    // Issue 41: 16 addresses (32 sockets each) filled a game's 500 spectator places. The
+    // defaults, but for the per-address cap, raised so that only the per-network one can bite.
+    let srv = start(quick().with(|c| c.max_ws_per_ip = 100)).await;
+    let (id, created, joined) = two_seat_game(srv.addr).await;
+    let mut open = Vec::new();
+    for _ in 0..4 {
+        open.push(ws_from([127, 0, 9, 1], srv.addr, &id, None).await.unwrap());
+    }
+    // A fifth from the address, or from another address of its /24, is refused...
+    for from in [[127, 0, 9, 1], [127, 0, 9, 200]] {
+        assert_eq!(
+            ws_from(from, srv.addr, &id, None).await.err(),
+            Some(429),
+            "{from:?}"
+        );
+    }
+    // ...not from another /24, nor on another game, nor a seat's socket from the same /24.
+    open.push(ws_from([127, 0, 10, 1], srv.addr, &id, None).await.unwrap());
+    let other = create_game(srv.addr).await;
+    open.push(
+        ws_from([127, 0, 9, 1], srv.addr, &other, None)
+            .await
+            .unwrap(),
+    );
+    for t in [&created["token"], &joined["token"]] {
+        let t = t.as_str().unwrap();
+        open.push(
+            ws_from([127, 0, 9, 2], srv.addr, &id, Some(t))
+                .await
+                .unwrap(),
+        );
+    }
+    // Closing a spectator's socket frees its network's place.
+    drop(open.remove(0));
+    let mut ok = false;
+    for _ in 0..200 {
+        if let Ok(ws) = ws_from([127, 0, 9, 3], srv.addr, &id, None).await {
+            open.push(ws);
+            ok = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(ok, "the place of a closed spectator socket was not freed");
+    drop(open);
+    srv.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_per_game_websocket_cap_holds_under_concurrent_upgrades() {
     // Issue 23: `--max-ws-per-game 10` let 11 in under 32 concurrent upgrades (2 runs of 5).
     let srv = start(quick().with(|c| {
@@ -586,7 +636,8 @@ async fn the_per_game_websocket_cap_holds_under_concurrent_upgrades() {
         let tries: Vec<_> = (0..32u8)
             .map(|i| {
                 let (to, id) = (srv.addr, id.clone());
-                tokio::spawn(async move { ws_from([127, 0, 1, i + 1], to, &id, None).await })
+                // Each from a /24 of its own: one network holds only a few spectators' places.
+                tokio::spawn(async move { ws_from([127, 1, i, 1], to, &id, None).await })
             })
             .collect();
         let mut open = Vec::new();

@@ -87,3 +87,88 @@ async fn the_sweeper_reads_every_due_and_running_tournament_with_no_cap_on_postg
         .await
         .unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_database_made_before_the_cap_columns_gets_them_filled_from_the_json() {
+    use crown_server::store::fixture::GameRecordBuilder;
+    use crown_server::store::SeatAccount;
+    let Some(pg) = Pg::start_or_skip_async().await else {
+        return;
+    };
+    let url = pg.url();
+    let first = store(&url).await;
+    // Games an older version wrote: rated ones being played between u1 and u2 (either
+    // colour), a finished one, an unrated one, and one between u1 and u3.
+    let game = |id: &str, status: &str, b: &str, w: &str| {
+        let mut rec = GameRecordBuilder::new(id)
+            .time_control(180_000, 2_000)
+            .build();
+        rec.status = status.into();
+        rec.meta.rated = true;
+        let account = |u: &str| {
+            Some(SeatAccount {
+                user_id: u.into(),
+                name: u.into(),
+            })
+        };
+        rec.meta.accounts.black = account(b);
+        rec.meta.accounts.white = account(w);
+        rec
+    };
+    let mut unrated = game("g5", "ongoing", "u1", "u2");
+    unrated.meta.unrated = Some("pair_limit".into());
+    let games = [
+        game("g1", "ongoing", "u2", "u1"),
+        game("g2", "open", "u1", "u2"),
+        game("g3", "finished", "u1", "u2"),
+        game("g4", "ongoing", "u1", "u3"),
+        unrated,
+    ];
+    tokio::task::spawn_blocking({
+        let url = url.clone();
+        move || {
+            for g in &games {
+                first.create(g).unwrap();
+            }
+            drop(first);
+            let mut c = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+            c.batch_execute(
+                "DROP INDEX games_rated_pair; DROP INDEX tournaments_creator;
+                 ALTER TABLE games DROP COLUMN rated_pair;
+                 ALTER TABLE tournaments DROP COLUMN creator;",
+            )
+            .unwrap();
+            for (id, phase, creator) in [
+                ("t1", "created", "u1"),
+                ("t2", "running", "u1"),
+                ("t3", "finished", "u1"),
+                ("t4", "created", "u2"),
+            ] {
+                let state = format!(r#"{{"creator":{{"user_id":"{creator}","name":"x"}}}}"#);
+                c.execute(
+                    "INSERT INTO tournaments (id, phase, starts_ms, created_ms, updated_ms, state,
+                     version) VALUES ($1, $2, 0, 1, 1, $3, 1)",
+                    &[&id, &phase, &state],
+                )
+                .unwrap();
+            }
+        }
+    })
+    .await
+    .unwrap();
+    for _ in 0..2 {
+        // Twice: the second start finds the columns filled and changes nothing.
+        let s = store(&url).await;
+        tokio::task::spawn_blocking(move || {
+            let t = s.tournaments().unwrap();
+            let by = |c: &str| t.open_tournaments_by(c).unwrap();
+            assert_eq!((by("u1"), by("u2"), by("u3")), (2, 1, 0));
+            let r = s.ratings().unwrap();
+            let recent = |a: &str, b: &str| r.pair_history(a, b, 0).unwrap().recent_rated;
+            assert_eq!((recent("u1", "u2"), recent("u2", "u1")), (2, 2));
+            assert_eq!((recent("u3", "u1"), recent("u2", "u3")), (1, 0));
+        })
+        .await
+        .unwrap();
+    }
+}

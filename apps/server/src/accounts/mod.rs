@@ -9,10 +9,13 @@
 //!   password_busy` beyond it), so that a flood of log-ins cannot take the server's memory.
 //! - A session is a random 32-byte token (hex) that the browser keeps in a cookie; the store
 //!   keeps only its SHA-256 and its expiry ([`crate::config::Config::session_ttl_ms`]).
-//! - Log-in is rate-limited per client address and per username ([`Accounts`]), except that
-//!   an address that logged in to (or created) an account before is exempt from that account's
-//!   per-username limit (not from its own per-address one): strangers' failures cannot lock the
-//!   owner out of a place it logged in from. Sign-ups are also limited per address per hour
+//! - Log-in is rate-limited per client address, and per username from each network (an IPv4
+//!   /24, an IPv6 [`Config::signup_net_v6_prefix`] network) under a higher ceiling per username
+//!   from all networks together ([`Accounts`]): a stranger's failures throttle the stranger's
+//!   network, not the owner logging in from elsewhere, while guessing from many networks stays
+//!   limited. An address that logged in to (or created) an account before is exempt from that
+//!   account's per-username limits (not from its own per-address one): strangers' failures
+//!   cannot lock the owner out of a place it logged in from, even from many networks. Sign-ups are also limited per address per hour
 //!   ([`Config::signup_per_hour_per_ip`]), and each account keeps a hash of the network it
 //!   signed up from ([`network`]), which the leaderboard counts. An unknown
 //!   username and a wrong password get the same `401 bad_credentials` after the same work: an
@@ -56,13 +59,16 @@ pub struct Accounts {
     store: Arc<dyn Store>,
     session_ttl_ms: u64,
     by_ip: RateLimiter,
-    by_user: RateLimiter<String>,
+    /// Attempts per (username key, client network): [`Config::login_per_min_per_user`].
+    by_user: RateLimiter<(String, Option<IpAddr>)>,
+    /// Attempts per username key from every network: [`Config::login_per_min_per_user_total`].
+    by_user_total: RateLimiter<String>,
     signups: RateLimiter,
     /// [`Config::signup_net_v6_prefix`]: the sign-up network's IPv6 prefix length, under which
     /// [`Accounts::signups`] counts too.
     v6_prefix: u8,
     /// (username key, address) pairs that logged in (or signed up): exempt from the
-    /// per-username bucket of that username. In memory, per instance, at most
+    /// per-username buckets of that username. In memory, per instance, at most
     /// [`KNOWN_PLACES_MAX`].
     known: Mutex<HashSet<(String, IpAddr)>>,
     pool: hashing::HashPool,
@@ -71,7 +77,8 @@ pub struct Accounts {
 
 impl Accounts {
     /// The accounts of `store`, with the limits of `config` ([`Config::login_per_min_per_ip`],
-    /// [`Config::login_per_min_per_user`], [`Config::signup_per_hour_per_ip`],
+    /// [`Config::login_per_min_per_user`], [`Config::login_per_min_per_user_total`],
+    /// [`Config::signup_per_hour_per_ip`],
     /// [`Config::password_workers`], [`Config::password_queue`]) and its
     /// [`Config::session_ttl_ms`].
     pub fn new(config: &Config, store: Arc<dyn Store>) -> Accounts {
@@ -82,12 +89,17 @@ impl Accounts {
             .spawn(|| {
                 dummy_hash();
             });
-        let (ip, user) = (config.login_per_min_per_ip, config.login_per_min_per_user);
+        let (ip, user, total) = (
+            config.login_per_min_per_ip,
+            config.login_per_min_per_user,
+            config.login_per_min_per_user_total,
+        );
         Accounts {
             store,
             session_ttl_ms: config.session_ttl_ms,
             by_ip: RateLimiter::keyed(f64::from(ip) / 60.0, ip),
             by_user: RateLimiter::keyed(f64::from(user) / 60.0, user),
+            by_user_total: RateLimiter::keyed(f64::from(total) / 60.0, total),
             signups: RateLimiter::keyed(
                 f64::from(config.signup_per_hour_per_ip) / 3600.0,
                 config.signup_per_hour_per_ip,
@@ -260,8 +272,10 @@ impl Accounts {
         }
     }
 
-    /// The network a client at `ip` waits under in the hashing pool's fair queue.
-    fn hashing_net(&self, ip: Option<IpAddr>) -> Option<IpAddr> {
+    /// The network of a client at `ip` (an IPv4 /24, an IPv6 [`Config::signup_net_v6_prefix`]
+    /// network, as its address): what it waits under in the hashing pool's fair queue, and what
+    /// the per-username log-in limit counts it by.
+    fn net_block(&self, ip: Option<IpAddr>) -> Option<IpAddr> {
         ip.map(|ip| network::network_block(ip, self.v6_prefix))
     }
 
@@ -270,7 +284,7 @@ impl Accounts {
     async fn check(&self, ip: Option<IpAddr>, password: &str, phc: String) -> Result<bool, Error> {
         let (pw, checks) = (password.to_string(), self.checks.clone());
         self.pool
-            .run(self.hashing_net(ip), move || {
+            .run(self.net_block(ip), move || {
                 let ok = verify(&pw, &phc);
                 checks.fetch_add(1, Ordering::SeqCst);
                 ok
@@ -281,9 +295,7 @@ impl Accounts {
     /// [`hash`] for a client at `ip` in the hashing pool.
     async fn hash(&self, ip: Option<IpAddr>, password: &str) -> Result<String, Error> {
         let pw = password.to_string();
-        self.pool
-            .run(self.hashing_net(ip), move || hash(&pw))
-            .await?
+        self.pool.run(self.net_block(ip), move || hash(&pw)).await?
     }
 
     /// Run `f` on the store's accounts on a blocking thread.
@@ -298,15 +310,20 @@ impl Accounts {
         blocking::store_part(move || store.accounts().map(f)).await
     }
 
-    /// Take one log-in attempt from the bucket of `ip` and of the username `name`; an address
-    /// that logged in as `name` before takes none from the username's bucket.
+    /// Take one log-in attempt from the bucket of `ip`, and from the buckets of the username
+    /// `name`: its bucket for `ip`'s network, then its bucket for every network together (a
+    /// network refused by its own takes nothing from the one of all). An address that logged in
+    /// as `name` before takes nothing from the username's buckets.
     fn take_attempt(&self, ip: Option<IpAddr>, name: Option<&str>) -> Result<(), Error> {
         self.by_ip.check(ip).map_err(limited)?;
         if let Some(name) = name {
             // A username too long to be valid still counts, under a bounded key.
             let key: String = name_key(name).chars().take(USERNAME_MAX + 1).collect();
             if !self.is_known(&key, ip) {
-                self.by_user.check(key).map_err(limited)?;
+                self.by_user
+                    .check((key.clone(), self.net_block(ip)))
+                    .map_err(limited)?;
+                self.by_user_total.check(key).map_err(limited)?;
             }
         }
         Ok(())

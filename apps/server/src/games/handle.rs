@@ -33,6 +33,10 @@ pub struct GameHandle {
     /// game never keep its players from their live updates, but bounded per seat
     /// (`routes::ws::MAX_WS_PER_SEAT`).
     pub(crate) seat_ws_count: [std::sync::atomic::AtomicUsize; 2],
+    /// Spectators' WebSockets open (or being upgraded) on this game per client network (an
+    /// IPv4 /24, an IPv6 `signup_net_v6_prefix` network, as its address), for
+    /// `max_spectators_per_network`: one network cannot fill `max_ws_per_game`.
+    pub(crate) spectators_by_net: crate::limit::ConnCounter,
     /// Set while the engine's search waits for a free worker: its clock is stopped meanwhile.
     pub(crate) engine_waiting: AtomicBool,
     /// The game's chat: the last messages, read from the store when first used (see `chat.rs`).
@@ -62,6 +66,7 @@ impl GameHandle {
             seated_by: Mutex::new(Vec::new()),
             ws_count: std::sync::atomic::AtomicUsize::new(0),
             seat_ws_count: Default::default(),
+            spectators_by_net: Default::default(),
             engine_waiting: AtomicBool::new(false),
             chat: Mutex::new(ChatLog::default()),
             synced: AtomicU64::new(0),

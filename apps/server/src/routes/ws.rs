@@ -1,8 +1,10 @@
 //! `GET /api/games/{id}/ws`: the WebSocket pushing every change of a game to players and
-//! spectators, with per-address and per-game caps and a message rate limit (docs/api.md).
+//! spectators, with per-address, per-game and per-network-per-game caps and a message rate
+//! limit (docs/api.md).
 
 use super::error::ApiError;
 use super::extract::{ApiQuery, ClientIp};
+use crate::accounts::network::network_block;
 use crate::app::App;
 use crate::games::handle::GameHandle;
 use crate::games::Games;
@@ -54,13 +56,16 @@ pub const MAX_WS_PER_SEAT: usize = 4;
 /// spectators and of its address within about three `ws_ping_ms` (60 s by default).
 pub const MAX_UNANSWERED_PINGS: u32 = 2;
 
-/// One counted WebSocket of a client address and of a game (a spectator's place, or a place of
-/// the seat `seat`); dropping it frees both places.
+/// One counted WebSocket of a client address and of a game (a spectator's place, with its
+/// network's place among the game's spectators, or a place of the seat `seat`); dropping it
+/// frees every place it took.
 struct WsSlot {
     app: App,
     ip: Option<std::net::IpAddr>,
     game: Arc<GameHandle>,
     seat: Option<Color>,
+    /// The spectator's network, when it took a place of `max_spectators_per_network`.
+    net: Option<std::net::IpAddr>,
 }
 
 impl WsSlot {
@@ -77,6 +82,9 @@ impl Drop for WsSlot {
     fn drop(&mut self) {
         if let Some(ip) = self.ip {
             self.app.ws_per_ip.dec(ip);
+        }
+        if let Some(net) = self.net {
+            self.game.spectators_by_net.dec(net);
         }
         WsSlot::game_count(&self.game, self.seat).fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
     }
@@ -119,10 +127,27 @@ async fn game_ws(
             "{whose} already has {max} WebSockets open"
         )));
     }
+    // A spectator also takes a place of its network's few on this game, so that filling the
+    // game's places takes many networks, not a few addresses' `max_ws_per_ip` each.
+    let per_net = app.config.max_spectators_per_network;
+    let net = client
+        .filter(|_| you.is_none() && per_net > 0)
+        .map(|ip| network_block(ip, app.config.signup_net_v6_prefix));
+    if let Some(net) = net {
+        if !h.spectators_by_net.try_inc(net, per_net) {
+            count.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+            return Err(too_many_sockets(format!(
+                "this network already has {per_net} spectators' WebSockets open on this game"
+            )));
+        }
+    }
     if let Some(ip) = client {
         let max = app.config.max_ws_per_ip;
         if !app.ws_per_ip.try_inc(ip, max) {
             count.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+            if let Some(net) = net {
+                h.spectators_by_net.dec(net);
+            }
             return Err(too_many_sockets(format!(
                 "this address already has {max} WebSockets open"
             )));
@@ -133,6 +158,7 @@ async fn game_ws(
         ip: client,
         game: h.clone(),
         seat: you,
+        net,
     };
     // Client messages are small (at most 4 KiB, checked in `ws_session`): a small read buffer
     // instead of tungstenite's 128 KiB; pushes are written at once, and a client that stops

@@ -93,13 +93,11 @@ pub struct PairHistory {
     pub recent_rated: u64,
 }
 
-/// The SQL (parameters `{a}`, `{b}`, `{since}`) of [`PairHistory`] as one row of two integers:
-/// `json_rated`, `json_unrated`, `json_black` and `json_white` are the dialect's expressions of
-/// the game meta's `rated` being true, `unrated` being absent and the seats' account ids.
-pub(crate) fn pair_history_sql(
-    [a, b, since]: [&str; 3],
-    [json_rated, json_unrated, json_black, json_white]: [&str; 4],
-) -> String {
+/// The SQL (parameters `{a}`, `{b}`, `{since}` and `{pair}`, the pair's `games.rated_pair`
+/// value, `schema::pair_key`) of [`PairHistory`] as one row of two integers. The games being
+/// played are counted by the indexed `rated_pair` column, not by reading each unfinished game's
+/// JSON.
+pub(crate) fn pair_history_sql([a, b, since, pair]: [&str; 4]) -> String {
     format!(
         "SELECT (SELECT COUNT(*) FROM users x JOIN users y ON y.signup_net = x.signup_net
                  WHERE x.id = {a} AND y.id = {b}),
@@ -108,9 +106,7 @@ pub(crate) fn pair_history_sql(
                  WHERE p.user_id = {a} AND o.user_id = {b} AND p.rated <> 0
                    AND p.rating_after IS NOT NULL AND p.ended_ms >= {since})
               + (SELECT COUNT(*) FROM games
-                 WHERE status IN ('open', 'ongoing') AND {json_rated} AND {json_unrated}
-                   AND (({json_black} = {a} AND {json_white} = {b})
-                        OR ({json_black} = {b} AND {json_white} = {a})))"
+                 WHERE rated_pair = {pair} AND status IN ('open', 'ongoing'))"
     )
 }
 

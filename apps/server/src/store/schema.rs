@@ -26,7 +26,8 @@ CREATE TABLE IF NOT EXISTS games (
     plies {INT} NOT NULL,
     created_ms {INT} NOT NULL,
     updated_ms {INT} NOT NULL,
-    version {INT} NOT NULL
+    version {INT} NOT NULL,
+    rated_pair TEXT
 );
 CREATE INDEX IF NOT EXISTS games_status_updated ON games(status, updated_ms);
 CREATE INDEX IF NOT EXISTS games_updated ON games(updated_ms);
@@ -109,7 +110,9 @@ CREATE TABLE IF NOT EXISTS player_games (
 CREATE INDEX IF NOT EXISTS player_games_user ON player_games(user_id, ended_ms);
 ";
 
-/// The tournaments (store/tournaments.rs): the state as JSON with a version for compare-and-swap.
+/// The tournaments (store/tournaments.rs): the state as JSON with a version for compare-and-swap,
+/// and the creator's account id (`creator`, out of the JSON so that the per-account cap counts
+/// by an index).
 const TOURNAMENTS: &str = "
 CREATE TABLE IF NOT EXISTS tournaments (
     id TEXT PRIMARY KEY,
@@ -118,7 +121,8 @@ CREATE TABLE IF NOT EXISTS tournaments (
     created_ms {INT} NOT NULL,
     updated_ms {INT} NOT NULL,
     state TEXT NOT NULL,
-    version {INT} NOT NULL
+    version {INT} NOT NULL,
+    creator TEXT
 );
 CREATE INDEX IF NOT EXISTS tournaments_phase ON tournaments(phase, created_ms);
 CREATE INDEX IF NOT EXISTS tournaments_start ON tournaments(phase, starts_ms);
@@ -201,8 +205,10 @@ pub(super) fn schema(dialect: Dialect) -> String {
     sql.push_str(&CHALLENGES.replace("{INT}", int));
     if dialect == Dialect::Postgres {
         sql.push_str(LEASES);
-        // A store made before `users.signup_net` (its accounts get NULL: a network each).
+        // A store made before `users.signup_net` (its accounts get NULL: a network each),
+        // `tournaments.creator` or `games.rated_pair` (filled in by the migrations).
         sql.push_str(ADDED_COLUMNS_PG);
+        sql.push_str(&migrations(dialect));
     }
     sql
 }
@@ -212,11 +218,86 @@ pub(super) fn schema(dialect: Dialect) -> String {
 /// its backend, which adds each column its table lacks.
 const ADDED_COLUMNS_PG: &str = "
 ALTER TABLE users ADD COLUMN IF NOT EXISTS signup_net TEXT;
+ALTER TABLE tournaments ADD COLUMN IF NOT EXISTS creator TEXT;
+ALTER TABLE games ADD COLUMN IF NOT EXISTS rated_pair TEXT;
 ";
 
 /// The columns added since the first schema, as `(table, column, type)`: a store made before
-/// them gets them, NULL in the existing rows.
-pub(super) const ADDED_COLUMNS: &[(&str, &str, &str)] = &[("users", "signup_net", "TEXT")];
+/// them gets them, NULL in the existing rows (until [`migrations`] fills them in).
+pub(super) const ADDED_COLUMNS: &[(&str, &str, &str)] = &[
+    ("users", "signup_net", "TEXT"),
+    ("tournaments", "creator", "TEXT"),
+    ("games", "rated_pair", "TEXT"),
+];
+
+/// What runs once the [`ADDED_COLUMNS`] exist, at every start (each statement can run again):
+/// the indexes on them, and the values of the rows an older version wrote, read from their
+/// JSON — the creator of each tournament not finished, and the [`rated_pair_key`] of each
+/// unfinished rated game (the only rows the caps count: a finished one needs none).
+pub(super) fn migrations(dialect: Dialect) -> String {
+    let (creator, [rated, unrated, black, white], collate) = match dialect {
+        Dialect::Sqlite => (
+            "json_extract(state, '$.creator.user_id')",
+            SQLITE_META_JSON,
+            "",
+        ),
+        // Byte order, as Rust compares the ids, whatever the database's collation.
+        Dialect::Postgres => (
+            "(state::jsonb -> 'creator' ->> 'user_id')",
+            PG_META_JSON,
+            " COLLATE \"C\"",
+        ),
+    };
+    format!(
+        "
+CREATE INDEX IF NOT EXISTS tournaments_creator ON tournaments(creator, phase);
+CREATE INDEX IF NOT EXISTS games_rated_pair ON games(rated_pair, status);
+UPDATE tournaments SET creator = {creator}
+ WHERE creator IS NULL AND phase IN ('created', 'running');
+UPDATE games SET rated_pair = CASE WHEN {black} < {white}{collate}
+                                   THEN {black} || ' ' || {white}
+                                   ELSE {white} || ' ' || {black} END
+ WHERE rated_pair IS NULL AND status IN ('open', 'ongoing') AND {rated} AND {unrated}
+   AND {black} IS NOT NULL AND {white} IS NOT NULL;
+"
+    )
+}
+
+/// SQLite's expressions of a game meta's `rated` being true, `unrated` being absent and the
+/// seats' account ids.
+pub(super) const SQLITE_META_JSON: [&str; 4] = [
+    "json_extract(meta, '$.rated') = 1",
+    "json_extract(meta, '$.unrated') IS NULL",
+    "json_extract(meta, '$.accounts.black.user_id')",
+    "json_extract(meta, '$.accounts.white.user_id')",
+];
+
+/// PostgreSQL's expressions of [`SQLITE_META_JSON`].
+pub(super) const PG_META_JSON: [&str; 4] = [
+    "(meta::jsonb ->> 'rated') = 'true'",
+    "(meta::jsonb -> 'unrated') IS NULL",
+    "(meta::jsonb -> 'accounts' -> 'black' ->> 'user_id')",
+    "(meta::jsonb -> 'accounts' -> 'white' ->> 'user_id')",
+];
+
+/// The `rated_pair` column of a game: while it is unfinished (`open` or `ongoing`), rated and
+/// not made unrated, with both seats linked, its two accounts' ids in byte order, one space
+/// between ([`pair_key`]); `None` otherwise. The per-pair cap on rated games counts the games
+/// being played by this indexed column (`--rated-games-per-pair-per-day`).
+pub(super) fn rated_pair_key(rec: &GameRecord) -> Option<String> {
+    let meta = &rec.meta;
+    if !matches!(rec.status.as_str(), "open" | "ongoing") || !meta.rated || meta.unrated.is_some() {
+        return None;
+    }
+    let (b, w) = (meta.accounts.black.as_ref()?, meta.accounts.white.as_ref()?);
+    Some(pair_key(&b.user_id, &w.user_id))
+}
+
+/// The `rated_pair` value of the accounts `a` and `b`, in either order.
+pub(super) fn pair_key(a: &str, b: &str) -> String {
+    let (x, y) = if a < b { (a, b) } else { (b, a) };
+    format!("{x} {y}")
+}
 
 /// The ids of at most `{limit}` games that ended with no move and last changed before
 /// `{before}` (the parameters' placeholders): status `finished` or `aborted`, no ply, no result
@@ -243,7 +324,8 @@ pub(super) const SUMMARY_COLUMNS: &str =
 
 /// The columns an `INSERT INTO games` names, in this order.
 pub(super) const INSERT_COLUMNS: &str =
-    "id, variant, start_fen, status, result, meta, plies, created_ms, updated_ms, version";
+    "id, variant, start_fen, status, result, meta, plies, created_ms, updated_ms, version, \
+     rated_pair";
 
 /// A game's seats, clocks and offers as the JSON of its `meta` column.
 pub(super) fn meta_json(rec: &GameRecord) -> String {
@@ -316,6 +398,8 @@ pub(super) struct RowUpdate {
     pub status: String,
     pub result: Option<String>,
     pub meta: String,
+    /// [`rated_pair_key`].
+    pub rated_pair: Option<String>,
     pub plies: i64,
     pub updated_ms: i64,
     pub version: i64,
@@ -329,6 +413,7 @@ impl RowUpdate {
             status: rec.status.clone(),
             result: rec.result.clone(),
             meta: meta_json(rec),
+            rated_pair: rated_pair_key(rec),
             plies: rec.moves.len() as i64,
             updated_ms: rec.updated_ms as i64,
             version: rec.version as i64,
@@ -361,6 +446,21 @@ mod tests {
         assert!(!pg.contains("INTEGER") && !pg.contains("ROWID") && !pg.contains('{'));
         assert!(pg.contains("rating DOUBLE PRECISION") && lite.contains("rating REAL"));
         assert!(pg.contains("ADD COLUMN IF NOT EXISTS signup_net") && !lite.contains("ALTER"));
+        // The columns the caps count by, then their indexes and values, after the tables.
+        for (column, index) in [
+            ("creator", "tournaments_creator"),
+            ("rated_pair", "games_rated_pair"),
+        ] {
+            let added = pg
+                .find(&format!("ADD COLUMN IF NOT EXISTS {column}"))
+                .unwrap();
+            assert!(pg.find(index).unwrap() > added, "{index}");
+            assert!(
+                !lite.contains(index),
+                "{index}: SQLite's run after its columns are added"
+            );
+            assert!(migrations(Dialect::Sqlite).contains(index));
+        }
         for sql in [&lite, &pg] {
             assert!(sql.contains("name_key TEXT NOT NULL UNIQUE") && sql.contains("sessions_user"));
             assert!(sql.contains("signup_net TEXT\n);"));

@@ -309,7 +309,8 @@ impl Tournaments {
         })?;
         let _creating = self.0.creating.lock().await;
         let creator_net = ip.map(|ip| creator_network(ip, self.0.v6_prefix));
-        if self.0.per_account > 0 || (self.0.per_network > 0 && creator_net.is_some()) {
+        if self.0.per_network > 0 && creator_net.is_some() {
+            // The open tournaments only (at most what the caps let be open), read once.
             let open: Vec<Stored> = self
                 .with_store(|s| s.open_tournaments())
                 .await?
@@ -318,13 +319,9 @@ impl Tournaments {
                 .collect();
             let upcoming = open
                 .iter()
-                .filter(|s| {
-                    s.tournament.phase() == Phase::Created
-                        && creator_net.is_some()
-                        && s.creator_net == creator_net
-                })
+                .filter(|s| s.tournament.phase() == Phase::Created && s.creator_net == creator_net)
                 .count();
-            if self.0.per_network > 0 && upcoming >= self.0.per_network {
+            if upcoming >= self.0.per_network {
                 return Err(Error::limited(
                     "too_many_upcoming_tournaments",
                     format!(
@@ -334,11 +331,11 @@ impl Tournaments {
                     ),
                 ));
             }
-            let mine = open
-                .iter()
-                .filter(|s| s.creator.user_id == creator.user_id)
-                .count();
-            if self.0.per_account > 0 && mine >= self.0.per_account {
+        }
+        if self.0.per_account > 0 {
+            let me = creator.user_id.clone();
+            let mine = self.with_store(move |s| s.open_tournaments_by(&me)).await?;
+            if mine >= self.0.per_account as u64 {
                 return Err(Error::limited(
                     "too_many_tournaments",
                     format!(
@@ -373,6 +370,7 @@ impl Tournaments {
             updated_ms: now,
             state: serde_json::to_string(&stored).map_err(Error::storage)?,
             version: 1,
+            creator: stored.creator.user_id.clone(),
         };
         let id = rec.id.clone();
         self.with_store(move |s| s.create_tournament(&rec)).await?;

@@ -256,10 +256,11 @@ pub fn round_done(t: &Value) -> bool {
 }
 
 /// The store queries of the sweeper and the per-account cap on `store` (SQLite or PostgreSQL):
-/// 60 running tournaments, one `created` whose start time is reached, one not yet, one only its
-/// creator starts and one finished; at time 5,000 the due ones are the 60 running and the one
-/// reached (no cap of 50), the open ones all but the finished, and the upcoming list is by start
-/// time with the one without a start time last.
+/// 60 running tournaments (created by `c1`), one `created` whose start time is reached, one not
+/// yet, one only its creator starts and one finished (created by `c2`); at time 5,000 the due
+/// ones are the 60 running and the one reached (no cap of 50), the open ones all but the
+/// finished (60 of `c1`'s, 3 of `c2`'s), and the upcoming list is by start time with the one
+/// without a start time last.
 pub fn check_due_and_open_tournaments(store: &dyn crown_server::store::Store) {
     use crown_server::store::TournamentRecord;
     let t = store.tournaments().expect("a store with tournaments");
@@ -271,6 +272,7 @@ pub fn check_due_and_open_tournaments(store: &dyn crown_server::store::Store) {
         updated_ms: created_ms,
         state: "{}".to_string(),
         version: 1,
+        creator: if phase == "running" { "c1" } else { "c2" }.to_string(),
     };
     let mut due = std::collections::BTreeSet::new();
     for i in 0..60u64 {
@@ -299,6 +301,8 @@ pub fn check_due_and_open_tournaments(store: &dyn crown_server::store::Store) {
     let open = t.open_tournaments().unwrap();
     assert_eq!(open.len(), 63);
     assert!(open.iter().all(|r| r.id != "aaaa0004"));
+    let by = |c: &str| t.open_tournaments_by(c).unwrap();
+    assert_eq!((by("c1"), by("c2"), by("c3")), (60, 3, 0));
     let upcoming: Vec<String> = t
         .list_tournaments("created", 50)
         .unwrap()

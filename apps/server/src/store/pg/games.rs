@@ -5,7 +5,8 @@
 
 use super::{db, PgStore};
 use crate::store::schema::{
-    meta_json, move_rows, summary, unstarted_query, GameRow, GAME_COLUMNS, INSERT_COLUMNS,
+    meta_json, move_rows, rated_pair_key, summary, unstarted_query, GameRow, GAME_COLUMNS,
+    INSERT_COLUMNS,
     SUMMARY_COLUMNS,
 };
 use crate::store::{ChatStore, GameRecord, GameSummary, LeaseStore, MoveRecord, Store, StoreError};
@@ -68,7 +69,7 @@ impl Store for PgStore {
             tx.execute(
                 &format!(
                     "INSERT INTO games ({INSERT_COLUMNS})
-                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)"
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"
                 ),
                 &[
                     &rec.id,
@@ -81,6 +82,7 @@ impl Store for PgStore {
                     &(rec.created_ms as i64),
                     &(rec.updated_ms as i64),
                     &(rec.version as i64),
+                    &rated_pair_key(rec),
                 ],
             )
             .map_err(db)?;

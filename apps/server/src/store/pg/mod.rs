@@ -149,13 +149,15 @@ fn commit_batch(
         &[&ids],
     )?;
     let results: Vec<Option<String>> = jobs.iter().map(|j| j.row.result.clone()).collect();
+    let pairs: Vec<Option<String>> = jobs.iter().map(|j| j.row.rated_pair.clone()).collect();
     let updated: std::collections::HashSet<String> = tx
         .query(
             "UPDATE games g SET status = i.status, result = i.result, meta = i.meta,
-                 plies = i.plies, updated_ms = i.updated_ms, version = g.version + 1
+                 plies = i.plies, updated_ms = i.updated_ms, version = g.version + 1,
+                 rated_pair = i.rated_pair
              FROM unnest($1::TEXT[], $2::TEXT[], $3::TEXT[], $4::TEXT[], $5::BIGINT[],
-                         $6::BIGINT[], $7::BIGINT[])
-                  AS i(id, status, result, meta, plies, updated_ms, version)
+                         $6::BIGINT[], $7::BIGINT[], $8::TEXT[])
+                  AS i(id, status, result, meta, plies, updated_ms, version, rated_pair)
              WHERE g.id = i.id AND g.version = i.version
              RETURNING g.id",
             &[
@@ -166,6 +168,7 @@ fn commit_batch(
                 &num(|j| j.plies),
                 &num(|j| j.updated_ms),
                 &num(|j| j.version),
+                &pairs,
             ],
         )?
         .iter()

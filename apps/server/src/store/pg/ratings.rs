@@ -8,6 +8,7 @@ use crate::store::ratings::{
     established_sql, finish_of, pair_history_sql, rate, rated_pair, side_of, Established,
     OutcomeCounts, PairHistory,
 };
+use crate::store::schema::pair_key;
 use crate::store::{
     GameFilter, GameRatings, GameRecord, PlayerGame, RatingRecord, RatingStore, StoreError,
 };
@@ -297,17 +298,10 @@ impl RatingStore for PgStore {
 
     fn pair_history(&self, a: &str, b: &str, since_ms: u64) -> Result<PairHistory, StoreError> {
         let since = since_ms.min(i64::MAX as u64) as i64;
-        let sql = pair_history_sql(
-            ["$1", "$2", "$3"],
-            [
-                "(meta::jsonb ->> 'rated') = 'true'",
-                "(meta::jsonb -> 'unrated') IS NULL",
-                "(meta::jsonb #>> '{accounts,black,user_id}')",
-                "(meta::jsonb #>> '{accounts,white,user_id}')",
-            ],
-        );
+        let pair = pair_key(a, b);
+        let sql = pair_history_sql(["$1", "$2", "$3", "$4"]);
         self.with(|c| {
-            let r = c.query_one(&sql, &[&a, &b, &since]).map_err(db)?;
+            let r = c.query_one(&sql, &[&a, &b, &since, &pair]).map_err(db)?;
             Ok(PairHistory {
                 same_network: r.get::<_, i64>(0) > 0,
                 recent_rated: r.get::<_, i64>(1).max(0) as u64,

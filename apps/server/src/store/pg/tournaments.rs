@@ -4,7 +4,7 @@
 //! exactly one writes and the other reloads.
 
 use super::{db, PgStore};
-use crate::store::tournaments::{due_query, list_order, open_query, COLUMNS};
+use crate::store::tournaments::{due_query, list_order, open_by_query, open_query, COLUMNS};
 use crate::store::{StoreError, TournamentRecord, TournamentStore};
 use postgres::Row;
 
@@ -18,6 +18,7 @@ fn of_row(r: &Row) -> TournamentRecord {
         updated_ms: r.get::<_, i64>(4) as u64,
         state: r.get(5),
         version: r.get::<_, i64>(6) as u64,
+        creator: r.get::<_, Option<String>>(7).unwrap_or_default(),
     }
 }
 
@@ -25,7 +26,9 @@ impl TournamentStore for PgStore {
     fn create_tournament(&self, rec: &TournamentRecord) -> Result<(), StoreError> {
         self.with(|c| {
             c.execute(
-                &format!("INSERT INTO tournaments ({COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)"),
+                &format!(
+                    "INSERT INTO tournaments ({COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
+                ),
                 &[
                     &rec.id,
                     &rec.phase,
@@ -34,6 +37,7 @@ impl TournamentStore for PgStore {
                     &(rec.updated_ms as i64),
                     &rec.state,
                     &(rec.version as i64),
+                    &rec.creator,
                 ],
             )
             .map_err(db)?;
@@ -105,5 +109,10 @@ impl TournamentStore for PgStore {
     fn open_tournaments(&self) -> Result<Vec<TournamentRecord>, StoreError> {
         let rows = self.with(|c| c.query(&open_query(), &[]).map_err(db))?;
         Ok(rows.iter().map(of_row).collect())
+    }
+
+    fn open_tournaments_by(&self, creator: &str) -> Result<u64, StoreError> {
+        let row = self.with(|c| c.query_one(&open_by_query("$1"), &[&creator]).map_err(db))?;
+        Ok(row.get::<_, i64>(0).max(0) as u64)
     }
 }

@@ -3,7 +3,8 @@
 
 use super::{ratings, SqliteStore};
 use crate::store::schema::{
-    meta_json, move_rows, summary, unstarted_query, GameRow, RowUpdate, GAME_COLUMNS,
+    meta_json, move_rows, rated_pair_key, summary, unstarted_query, GameRow, RowUpdate,
+    GAME_COLUMNS,
     INSERT_COLUMNS, SUMMARY_COLUMNS,
 };
 use crate::store::{
@@ -29,7 +30,7 @@ fn insert_moves(c: &Connection, id: &str, moves: &[(i64, String, i64)]) -> Resul
 fn update_row(c: &Connection, row: &RowUpdate) -> Result<(), StoreError> {
     let changed = c.execute(
         "UPDATE games SET status = ?2, result = ?3, meta = ?4, plies = ?5, updated_ms = ?6,
-             version = version + 1
+             version = version + 1, rated_pair = ?8
          WHERE id = ?1 AND version = ?7",
         params![
             row.id,
@@ -38,7 +39,8 @@ fn update_row(c: &Connection, row: &RowUpdate) -> Result<(), StoreError> {
             row.meta,
             row.plies,
             row.updated_ms,
-            row.version
+            row.version,
+            row.rated_pair
         ],
     )?;
     if changed != 1 {
@@ -129,7 +131,7 @@ impl Store for SqliteStore {
             c.execute(
                 &format!(
                     "INSERT INTO games ({INSERT_COLUMNS})
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)"
                 ),
                 params![
                     rec.id,
@@ -141,7 +143,8 @@ impl Store for SqliteStore {
                     rec.moves.len() as i64,
                     rec.created_ms as i64,
                     rec.updated_ms as i64,
-                    rec.version as i64
+                    rec.version as i64,
+                    rated_pair_key(&rec)
                 ],
             )?;
             insert_moves(c, &rec.id, &move_rows(&rec, 0))

@@ -6,7 +6,7 @@
 //! write. Reads use a small pool of separate connections (WAL lets them run while the writer
 //! writes).
 
-use super::schema::{schema, Dialect, ADDED_COLUMNS};
+use super::schema::{migrations, schema, Dialect, ADDED_COLUMNS};
 use super::StoreError;
 use rusqlite::Connection;
 
@@ -140,6 +140,7 @@ impl SqliteStore {
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
         conn.execute_batch(&schema(Dialect::Sqlite))?;
         add_columns(&conn)?;
+        conn.execute_batch(&migrations(Dialect::Sqlite))?;
         let (tx, rx) = std::sync::mpsc::channel::<Job>();
         let stats = Arc::new(WriterStats::default());
         let st = stats.clone();

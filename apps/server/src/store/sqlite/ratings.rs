@@ -6,6 +6,7 @@ use crate::store::ratings::{
     established_sql, finish_of, pair_history_sql, rate, rated_pair, side_of, Established,
     OutcomeCounts, PairHistory,
 };
+use crate::store::schema::pair_key;
 use crate::store::{
     GameFilter, GameRatings, GameRecord, PlayerGame, RatingRecord, RatingStore, StoreError,
 };
@@ -264,24 +265,17 @@ impl RatingStore for SqliteStore {
     }
 
     fn pair_history(&self, a: &str, b: &str, since_ms: u64) -> Result<PairHistory, StoreError> {
-        let (a, b, since) = (
+        let (pair, a, b, since) = (
+            pair_key(a, b),
             a.to_string(),
             b.to_string(),
             since_ms.min(i64::MAX as u64) as i64,
         );
         self.read(move |c| {
-            let sql = pair_history_sql(
-                ["?1", "?2", "?3"],
-                [
-                    "json_extract(meta, '$.rated') = 1",
-                    "json_extract(meta, '$.unrated') IS NULL",
-                    "json_extract(meta, '$.accounts.black.user_id')",
-                    "json_extract(meta, '$.accounts.white.user_id')",
-                ],
-            );
+            let sql = pair_history_sql(["?1", "?2", "?3", "?4"]);
             let (same, recent) = c
                 .prepare_cached(&sql)?
-                .query_row(params![a, b, since], |r| {
+                .query_row(params![a, b, since, pair], |r| {
                     Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?))
                 })?;
             Ok(PairHistory {

@@ -270,6 +270,7 @@ fn a_tournament_save_from_a_stale_version_is_a_conflict_and_writes_nothing() {
         updated_ms: 5,
         state: "{\"n\":0}".into(),
         version: 1,
+        creator: "c1".into(),
     };
     store.create_tournament(&rec).unwrap();
     // Two writers read version 1; the first save wins and moves the version to 2.
@@ -475,4 +476,145 @@ fn a_store_made_before_challenges_gets_their_table_and_answers_each_once() {
         store.save_challenge(&mut gone),
         Err(StoreError::NotFound(_))
     ));
+}
+
+/// A rated blitz game `id` between the accounts `black` and `white`, in `status`.
+fn rated_game(id: &str, status: &str, black: &str, white: &str) -> GameRecord {
+    use crate::store::SeatAccount;
+    let mut rec = GameRecordBuilder::new(id)
+        .time_control(180_000, 2_000)
+        .build();
+    rec.status = status.into();
+    rec.meta.rated = true;
+    let account = |u: &str| {
+        Some(SeatAccount {
+            user_id: u.into(),
+            name: u.into(),
+        })
+    };
+    rec.meta.accounts.black = account(black);
+    rec.meta.accounts.white = account(white);
+    rec
+}
+
+#[test]
+fn a_store_made_before_the_cap_columns_gets_them_filled_from_the_json() {
+    use crate::store::{RatingStore, TournamentStore};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("old.db");
+    {
+        // `games` and `tournaments` as the versions before `rated_pair` and `creator` made
+        // them, with rows those versions wrote.
+        let store = SqliteStore::open(&path, Durability::Normal).unwrap();
+        let games = [
+            rated_game("g1", "ongoing", "u2", "u1"),
+            rated_game("g2", "open", "u1", "u2"),
+            rated_game("g3", "finished", "u1", "u2"),
+            rated_game("g4", "ongoing", "u1", "u3"),
+        ];
+        let mut unrated = rated_game("g5", "ongoing", "u1", "u2");
+        unrated.meta.unrated = Some("pair_limit".into());
+        let mut casual = rated_game("g6", "ongoing", "u1", "u2");
+        casual.meta.rated = false;
+        for g in games.iter().chain([&unrated, &casual]) {
+            store.create(g).unwrap();
+        }
+        drop(store);
+        let c = Connection::open(&path).unwrap();
+        c.execute_batch(
+            "DROP INDEX games_rated_pair; DROP INDEX tournaments_creator;
+             ALTER TABLE games DROP COLUMN rated_pair;
+             ALTER TABLE tournaments DROP COLUMN creator;",
+        )
+        .unwrap();
+        let insert = |id: &str, phase: &str, creator: &str| {
+            c.execute(
+                "INSERT INTO tournaments (id, phase, starts_ms, created_ms, updated_ms, state,
+                 version) VALUES (?1, ?2, 0, 1, 1, ?3, 1)",
+                rusqlite::params![
+                    id,
+                    phase,
+                    format!("{{\"creator\":{{\"user_id\":\"{creator}\",\"name\":\"x\"}}}}")
+                ],
+            )
+            .unwrap();
+        };
+        insert("t1", "created", "u1");
+        insert("t2", "running", "u1");
+        insert("t3", "finished", "u1");
+        insert("t4", "created", "u2");
+    }
+    for _ in 0..2 {
+        // Twice: the second opening finds the columns filled and changes nothing.
+        let store = SqliteStore::open(&path, Durability::Normal).unwrap();
+        assert_eq!(store.open_tournaments_by("u1").unwrap(), 2);
+        assert_eq!(store.open_tournaments_by("u2").unwrap(), 1);
+        assert_eq!(store.open_tournaments_by("u3").unwrap(), 0);
+        // g1 and g2, in either colour; not the finished, unrated or casual ones.
+        for (a, b) in [("u1", "u2"), ("u2", "u1")] {
+            assert_eq!(store.pair_history(a, b, 0).unwrap().recent_rated, 2);
+        }
+        assert_eq!(store.pair_history("u3", "u1", 0).unwrap().recent_rated, 1);
+        assert_eq!(store.pair_history("u2", "u3", 0).unwrap().recent_rated, 0);
+    }
+}
+
+#[test]
+fn a_game_counts_toward_its_pair_only_while_it_is_rated_and_unfinished() {
+    use crate::store::RatingStore;
+    let store = SqliteStore::open_in_memory().unwrap();
+    let mut g = rated_game("g1", "open", "u1", "u2");
+    store.create(&g).unwrap();
+    let recent = |a, b| store.pair_history(a, b, 0).unwrap().recent_rated;
+    assert_eq!((recent("u1", "u2"), recent("u2", "u1")), (1, 1));
+    g.status = "ongoing".into();
+    store.save(&mut g, 0).unwrap();
+    assert_eq!(recent("u2", "u1"), 1);
+    g.meta.unrated = Some("pair_limit".into());
+    store.save(&mut g, 0).unwrap();
+    assert_eq!(recent("u1", "u2"), 0);
+    g.meta.unrated = None;
+    store.save(&mut g, 0).unwrap();
+    assert_eq!(recent("u1", "u2"), 1);
+    // Finished before its minimum of plies: no rating change, and no longer being played.
+    g.status = "finished".into();
+    g.result = Some("1-0".into());
+    store.save(&mut g, 0).unwrap();
+    assert_eq!(recent("u1", "u2"), 0);
+}
+
+#[test]
+fn the_caps_count_by_index_not_by_reading_every_row() {
+    // Issue 41: the per-account tournament cap parsed every open tournament's JSON, the rated
+    // pair cap every unfinished game's; both now search an index.
+    let store = SqliteStore::open_in_memory().unwrap();
+    let plan = |sql: String| -> String {
+        store
+            .read(move |c| {
+                let mut stmt = c.prepare(&format!("EXPLAIN QUERY PLAN {sql}"))?;
+                let unbound = std::iter::repeat_n(rusqlite::types::Null, stmt.parameter_count());
+                let rows = stmt
+                    .query_map(rusqlite::params_from_iter(unbound), |r| {
+                        r.get::<_, String>(3)
+                    })?
+                    .collect::<Result<Vec<_>, _>>()?;
+                Ok(rows.join("\n"))
+            })
+            .unwrap()
+    };
+    let tournaments = plan(crate::store::tournaments::open_by_query("?1"));
+    assert!(
+        tournaments.contains("USING COVERING INDEX tournaments_creator (creator=? AND phase=?)"),
+        "{tournaments}"
+    );
+    let pairs = plan(crate::store::ratings::pair_history_sql([
+        "?1", "?2", "?3", "?4",
+    ]));
+    assert!(
+        pairs.contains(
+            "SEARCH games USING COVERING INDEX games_rated_pair (rated_pair=? AND status=?)"
+        ),
+        "{pairs}"
+    );
+    assert!(!pairs.contains("SCAN games"), "{pairs}");
 }

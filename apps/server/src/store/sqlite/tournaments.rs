@@ -2,7 +2,7 @@
 //! compare-and-swap on the row's version run by the one writer thread.
 
 use super::SqliteStore;
-use crate::store::tournaments::{due_query, list_order, open_query, COLUMNS};
+use crate::store::tournaments::{due_query, list_order, open_by_query, open_query, COLUMNS};
 use crate::store::{StoreError, TournamentRecord, TournamentStore};
 use rusqlite::{params, OptionalExtension, Row};
 
@@ -16,6 +16,7 @@ fn of_row(r: &Row<'_>) -> rusqlite::Result<TournamentRecord> {
         updated_ms: r.get::<_, i64>(4)? as u64,
         state: r.get(5)?,
         version: r.get::<_, i64>(6)? as u64,
+        creator: r.get::<_, Option<String>>(7)?.unwrap_or_default(),
     })
 }
 
@@ -24,7 +25,9 @@ impl TournamentStore for SqliteStore {
         let rec = rec.clone();
         self.write(move |c| {
             c.execute(
-                &format!("INSERT INTO tournaments ({COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"),
+                &format!(
+                    "INSERT INTO tournaments ({COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"
+                ),
                 params![
                     rec.id,
                     rec.phase,
@@ -32,7 +35,8 @@ impl TournamentStore for SqliteStore {
                     rec.created_ms as i64,
                     rec.updated_ms as i64,
                     rec.state,
-                    rec.version as i64
+                    rec.version as i64,
+                    rec.creator
                 ],
             )?;
             Ok(())
@@ -119,6 +123,16 @@ impl TournamentStore for SqliteStore {
             let mut stmt = c.prepare_cached(&open_query())?;
             let rows = stmt.query_map([], of_row)?.collect::<Result<Vec<_>, _>>()?;
             Ok(rows)
+        })
+    }
+
+    fn open_tournaments_by(&self, creator: &str) -> Result<u64, StoreError> {
+        let creator = creator.to_string();
+        self.read(move |c| {
+            let n: i64 = c
+                .prepare_cached(&open_by_query("?1"))?
+                .query_row(params![creator], |r| r.get(0))?;
+            Ok(n.max(0) as u64)
         })
     }
 }
