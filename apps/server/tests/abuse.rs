@@ -248,6 +248,35 @@ async fn sign_ups_are_limited_per_ipv6_slash_48_not_per_slash_64() {
     assert_eq!(s, StatusCode::CREATED, "{v}");
 }
 
+#[tokio::test]
+async fn sign_ups_are_limited_per_ipv4_slash_24_not_per_address() {
+    // The attack review's minor 2: 200 addresses of one /24 made 1,000 accounts in 20 s.
+    let app = server().start().await;
+    for i in 1..=6u8 {
+        let mut c = post(
+            "/api/signup",
+            json!({"username": format!("farm{i}"), "password": "farm password"}),
+        );
+        c.from = Some(std::net::IpAddr::from([203, 0, 113, i]));
+        let (s, h, v) = c.send(&app).await;
+        if i <= 5 {
+            assert_eq!(s, StatusCode::CREATED, "{i}: {v}");
+        } else {
+            assert_eq!(s, StatusCode::TOO_MANY_REQUESTS, "{v}");
+            assert_eq!(v["error"]["code"], "signup_rate_limited", "{v}");
+            assert!(h.contains_key(header::RETRY_AFTER));
+        }
+    }
+    // The next /24 is another network.
+    let mut c = post(
+        "/api/signup",
+        json!({"username": "neighbour", "password": "farm password"}),
+    );
+    c.from = Some(std::net::IpAddr::from([203, 0, 114, 1]));
+    let (s, _, v) = c.send(&app).await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+}
+
 /// `POST uri` with the session cookie `session`, `origins` as `Origin` headers, no body.
 fn with_origins<'a>(uri: &'a str, session: &'a str, origins: &[&str]) -> Call<'a> {
     let mut c = call(Method::POST, uri, Some(session), None);
