@@ -1,7 +1,8 @@
 //! Abuse of the accounts and the ratings through the router, with the default limits (issue 41,
 //! "run it for real", defects 1, 2, 3 and 8): a log-in flood stays within a bounded pool of
 //! password hashes (memory bounded, the rest refused at once), and a flood from one IPv6 /48
-//! leaves another network's log-in a place in its queue; strangers' failed log-ins do not
+//! leaves another network's log-in a place in its queue; sign-ups count an IPv4 client by its /24
+//! (the attack review's minor 2); strangers' failed log-ins do not
 //! lock the owner out of an address it logged in from; one address cannot farm a rating onto
 //! the leaderboard; and a foreign page cannot join or create a game with the player's session
 //! cookie.

@@ -1,4 +1,6 @@
-//! Limits: body and request-head size, open games, request rate, and what one address may hold.
+//! Limits: body and request-head size, open games, request rate, what one address may hold, and
+//! what one network (an IPv4 /24, an IPv6 /48) may hold: open games, public seeks, its share of the
+//! lobby and of the engine's workers.
 
 use crate::common::{raw, send, server};
 use crate::{app, code, FirstMove};
@@ -245,6 +247,11 @@ async fn post_from(app: &App, ip: &str, uri: &str, body: Value) -> (StatusCode, 
     (s, v)
 }
 
+/// `POST /api/games` of a private, untimed American game from the client address `ip`.
+async fn create_from(app: &App, ip: &str) -> (StatusCode, Value) {
+    post_from(app, ip, "/api/games", json!({"variant": "american"})).await
+}
+
 #[tokio::test]
 async fn one_ipv6_48_cannot_fill_the_servers_open_games() {
     // The attack review's M1: the /64s of one /48, each within its own limits, filled
@@ -259,7 +266,7 @@ async fn one_ipv6_48_cannot_fill_the_servers_open_games() {
     for i in 0..40 {
         let ip = format!("2001:db8:77:{i:x}::1");
         for _ in 0..5 {
-            let (s, v) = post_from(&app, &ip, "/api/games", json!({"variant": "american"})).await;
+            let (s, v) = create_from(&app, &ip).await;
             match s {
                 StatusCode::CREATED => created += 1,
                 _ => {
@@ -274,14 +281,8 @@ async fn one_ipv6_48_cannot_fill_the_servers_open_games() {
         }
     }
     assert_eq!((created, refused), (per_net, 200 - per_net));
-    // Another /48 still creates games, an engine game too.
-    let (s, v) = post_from(
-        &app,
-        "2001:db8:78::1",
-        "/api/games",
-        json!({"variant": "american"}),
-    )
-    .await;
+    // Another /48 still creates games.
+    let (s, v) = create_from(&app, "2001:db8:78::1").await;
     assert_eq!(s, StatusCode::CREATED, "{v}");
 }
 
@@ -466,13 +467,7 @@ async fn one_network_posts_a_few_public_seeks_and_cannot_push_another_out_of_the
     assert!(listed.contains(&real), "{listed:?}");
     assert_eq!(listed.len(), per_net + 1);
     // A private game is no seek: the network still creates those.
-    let (s, v) = post_from(
-        &app,
-        "2001:db8:90:9::1",
-        "/api/games",
-        json!({"variant": "american"}),
-    )
-    .await;
+    let (s, v) = create_from(&app, "2001:db8:90:9::1").await;
     assert_eq!(s, StatusCode::CREATED, "{v}");
 }
 
