@@ -459,6 +459,8 @@ fn main() {
                     max_open_games: max_games,
                     max_unjoined_per_ip: usize::MAX,
                     max_games_per_ip: usize::MAX,
+                    max_games_per_net: usize::MAX,
+                    max_seeks_per_net: usize::MAX,
                     max_conns_per_ip: usize::MAX,
                     max_ws_per_ip: usize::MAX,
                     max_spectators_per_network: 0,

@@ -38,6 +38,18 @@ pub struct Config {
     /// `429 too_many_active_games`. Counted per instance, from the requests this instance
     /// served since it started.
     pub max_games_per_ip: usize,
+    /// Most unfinished games created from one client network (an IPv4 /24, an IPv6
+    /// [`Config::signup_net_v6_prefix`] network, [`crate::accounts::network::network_block`]),
+    /// joined or not, engine games included, beside the per-address limits: one network's many
+    /// addresses cannot take [`Config::max_open_games`] from everyone else; more are refused with
+    /// `429 too_many_network_games`. Counted per instance, from the requests this instance
+    /// served since it started.
+    pub max_games_per_net: usize,
+    /// Most public seeks (unjoined games created with `"public": true`, listed in the lobby) of
+    /// one client network (as [`Config::max_games_per_net`]); more are refused with
+    /// `429 too_many_seeks`. Counted per instance, from the requests this instance served since
+    /// it started.
+    pub max_seeks_per_net: usize,
     /// An untimed game whose side to move (a person) makes no move within this time of the
     /// start of its turn ends as abandoned (no result, event `abandoned`), in ms; 0 never.
     /// Timed games end by their flag instead.
@@ -185,6 +197,13 @@ pub const DEFAULT_CHALLENGE_AWAY_MS: u64 = 60 * 1000;
 /// Default of [`Config::max_games_per_ip`].
 pub const DEFAULT_MAX_GAMES_PER_IP: usize = 32;
 
+/// Default of [`Config::max_games_per_net`]: two addresses' worth of
+/// [`DEFAULT_MAX_GAMES_PER_IP`], well below the default `max_open_games` (10 000).
+pub const DEFAULT_MAX_GAMES_PER_NET: usize = 64;
+
+/// Default of [`Config::max_seeks_per_net`].
+pub const DEFAULT_MAX_SEEKS_PER_NET: usize = 3;
+
 /// Default of [`Config::abandon_after_ms`], in seconds: one day without a move.
 pub const DEFAULT_ABANDON_AFTER_SECS: u64 = 24 * 3600;
 
@@ -274,6 +293,8 @@ impl Default for Config {
             max_conns_per_ip: 64,
             max_unjoined_per_ip: 20,
             max_games_per_ip: DEFAULT_MAX_GAMES_PER_IP,
+            max_games_per_net: DEFAULT_MAX_GAMES_PER_NET,
+            max_seeks_per_net: DEFAULT_MAX_SEEKS_PER_NET,
             abandon_after_ms: DEFAULT_ABANDON_AFTER_SECS * 1000,
             abort_after_ms: DEFAULT_ABORT_AFTER_SECS * 1000,
             purge_unstarted_after_ms: DEFAULT_PURGE_UNSTARTED_AFTER_SECS * 1000,

@@ -77,6 +77,14 @@ struct Args {
     /// Most unfinished games in which one client address holds a seat (created or joined).
     #[arg(long, env = "CROWN_MAX_GAMES_PER_IP", default_value_t = crown_server::config::DEFAULT_MAX_GAMES_PER_IP)]
     max_games_per_ip: usize,
+    /// Most unfinished games created from one client network (an IPv4 /24, an IPv6
+    /// --signup-net-v6-prefix network), engine games and unjoined ones included.
+    #[arg(long, env = "CROWN_MAX_GAMES_PER_NET", default_value_t = crown_server::config::DEFAULT_MAX_GAMES_PER_NET)]
+    max_games_per_net: usize,
+    /// Most public seeks (listed in the lobby) of one client network (an IPv4 /24, an IPv6
+    /// --signup-net-v6-prefix network).
+    #[arg(long, env = "CROWN_MAX_SEEKS_PER_NET", default_value_t = crown_server::config::DEFAULT_MAX_SEEKS_PER_NET)]
+    max_seeks_per_net: usize,
     /// An untimed game whose player to move makes no move for this many seconds ends as
     /// abandoned (0 = never).
     #[arg(long, env = "CROWN_ABANDON_AFTER_SECS", default_value_t = crown_server::config::DEFAULT_ABANDON_AFTER_SECS)]
@@ -333,6 +341,8 @@ fn run(args: Args) -> Result<(), String> {
         max_unjoined_per_ip: args.max_unjoined_per_ip,
         max_engine_games_per_ip: args.max_engine_games_per_ip,
         max_games_per_ip: args.max_games_per_ip,
+        max_games_per_net: args.max_games_per_net,
+        max_seeks_per_net: args.max_seeks_per_net,
         abandon_after_ms: args.abandon_after_secs.saturating_mul(1000),
         abort_after_ms: args.abort_after_secs.saturating_mul(1000),
         purge_unstarted_after_ms: args.purge_unstarted_after_secs.saturating_mul(1000),

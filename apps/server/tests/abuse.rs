@@ -1,7 +1,8 @@
 //! Abuse of the accounts and the ratings through the router, with the default limits (issue 41,
 //! "run it for real", defects 1, 2, 3 and 8): a log-in flood stays within a bounded pool of
 //! password hashes (memory bounded, the rest refused at once), and a flood from one IPv6 /48
-//! leaves another network's log-in a place in its queue; strangers' failed log-ins do not
+//! leaves another network's log-in a place in its queue; sign-ups count an IPv4 client by its /24
+//! (the attack review's minor 2); strangers' failed log-ins do not
 //! lock the owner out of an address it logged in from; one address cannot farm a rating onto
 //! the leaderboard; and a foreign page cannot join or create a game with the player's session
 //! cookie.
@@ -246,6 +247,35 @@ async fn sign_ups_are_limited_per_ipv6_slash_48_not_per_slash_64() {
     // Another /48 is another client.
     let other = std::net::IpAddr::from([0x2001, 0xdb8, 10, 0, 0, 0, 0, 1]);
     let (s, _, v) = sign_up_at("neighbour".into(), other).send(&app).await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+}
+
+#[tokio::test]
+async fn sign_ups_are_limited_per_ipv4_slash_24_not_per_address() {
+    // The attack review's minor 2: 200 addresses of one /24 made 1,000 accounts in 20 s.
+    let app = server().start().await;
+    for i in 1..=6u8 {
+        let mut c = post(
+            "/api/signup",
+            json!({"username": format!("farm{i}"), "password": "farm password"}),
+        );
+        c.from = Some(std::net::IpAddr::from([203, 0, 113, i]));
+        let (s, h, v) = c.send(&app).await;
+        if i <= 5 {
+            assert_eq!(s, StatusCode::CREATED, "{i}: {v}");
+        } else {
+            assert_eq!(s, StatusCode::TOO_MANY_REQUESTS, "{v}");
+            assert_eq!(v["error"]["code"], "signup_rate_limited", "{v}");
+            assert!(h.contains_key(header::RETRY_AFTER));
+        }
+    }
+    // The next /24 is another network.
+    let mut c = post(
+        "/api/signup",
+        json!({"username": "neighbour", "password": "farm password"}),
+    );
+    c.from = Some(std::net::IpAddr::from([203, 0, 114, 1]));
+    let (s, _, v) = c.send(&app).await;
     assert_eq!(s, StatusCode::CREATED, "{v}");
 }
 

@@ -177,6 +177,28 @@ async fn each_address_shares_a_limited_number_of_games() {
     assert_eq!(s, StatusCode::CREATED, "another address: {v}");
 }
 
+#[tokio::test]
+async fn an_ipv4_client_shares_a_limited_number_of_games_per_slash_24_not_per_address() {
+    let app = server()
+        .with(|c| c.imports_per_hour_per_ip = 2)
+        .start()
+        .await;
+    // Two addresses of one /24 share one limit.
+    for ip in [[10, 7, 7, 1], [10, 7, 7, 2]] {
+        let (s, v) = share(&app, GAME.as_bytes(), None, Some(ip)).await;
+        assert_eq!(s, StatusCode::CREATED, "{ip:?}: {v}");
+    }
+    let (s, v) = share(&app, GAME.as_bytes(), None, Some([10, 7, 7, 3])).await;
+    assert_eq!(
+        s,
+        StatusCode::TOO_MANY_REQUESTS,
+        "a third address of the /24: {v}"
+    );
+    assert_eq!(v["error"]["code"], "import_rate_limited");
+    let (s, v) = share(&app, GAME.as_bytes(), None, Some([10, 7, 8, 1])).await;
+    assert_eq!(s, StatusCode::CREATED, "another /24: {v}");
+}
+
 /// `POST /api/imports` of [`GAME`] from the IPv6 client `ip`: the status and the answer.
 async fn share_from_v6(app: &crown_server::App, ip: &str) -> (StatusCode, Value) {
     let ip: std::net::IpAddr = ip.parse().unwrap();

@@ -381,9 +381,10 @@ impl Accounts {
         self.take_attempt(ip, None)?;
         check_username(name)?;
         check_password(password)?;
-        // Counted per sign-up network (an IPv6 client by its /48, not its /64: one line's /64s
-        // are one client's), as the leaderboard and the rating rules see it.
-        let net = ip.map(|ip| network::network_key(ip, self.v6_prefix));
+        // Counted per sign-up network (an IPv4 client by its /24, an IPv6 client by its /48, not
+        // its /64: one line's /64s are one client's), as the leaderboard and the rating rules
+        // see it.
+        let net = ip.map(|ip| network::network_block(ip, self.v6_prefix));
         self.signups.check(net).map_err(signup_limited)?;
         let password_hash = self.hash(ip, password).await?;
         let user = UserRecord {

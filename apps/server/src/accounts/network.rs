@@ -34,7 +34,6 @@ const DOMAIN_V6: &[u8] = b"crown sign-up network v2\0";
 
 /// `ip` as its network's address: an IPv4 address (or an IPv4-mapped IPv6 one) as the IPv4
 /// address itself, an IPv6 address with all but its first `v6_prefix` bits (at most 128) zero.
-/// The per-address sign-up limit counts under this key.
 pub fn network_key(ip: IpAddr, v6_prefix: u8) -> IpAddr {
     match canonical(ip) {
         IpAddr::V6(v6) => IpAddr::V6(std::net::Ipv6Addr::from(v6.to_bits() & mask(v6_prefix))),
@@ -42,9 +41,10 @@ pub fn network_key(ip: IpAddr, v6_prefix: u8) -> IpAddr {
     }
 }
 
-/// The network block of `ip` that the password-hashing queue is fair between
-/// ([`super::hashing::HashPool`]): an IPv4 address's /24 (or an IPv4-mapped IPv6 one's), an IPv6
-/// address's first `v6_prefix` bits (at most 128), as the network's address.
+/// The network block of `ip`: an IPv4 address's /24 (or an IPv4-mapped IPv6 one's), an IPv6
+/// address's first `v6_prefix` bits (at most 128), as the network's address. The limits per
+/// network count under it: sign-ups and imports, open games and public seeks, and the fair
+/// queues (password hashing, [`super::hashing::HashPool`]; engine searches).
 pub fn network_block(ip: IpAddr, v6_prefix: u8) -> IpAddr {
     match network_key(ip, v6_prefix) {
         IpAddr::V4(v4) => IpAddr::V4(std::net::Ipv4Addr::from(v4.to_bits() & !0xff)),

@@ -3,6 +3,7 @@
 //! the async runtime's workers. When an engine seat is to move, [`scheduler`] runs its search on
 //! the bounded pool of workers and plays the move.
 
+pub mod fair;
 pub mod scheduler;
 
 use crown_core::Game;

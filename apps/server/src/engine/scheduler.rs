@@ -1,5 +1,6 @@
 //! Engine scheduling: when it is an engine seat's turn, its search waits for one of the bounded
-//! pool's workers (with the engine's clock stopped), is asked of the picker from a thread of
+//! pool's workers (with the engine's clock stopped; the waiting searches take turns by the
+//! networks of the games' creators, [`crate::engine::fair`]), is asked of the picker from a thread of
 //! lower OS priority (the server's picker hands it to its worker process, `WorkerPicker`), and
 //! its move is played like any other change.
 
@@ -30,10 +31,10 @@ impl Games {
                 let queued_at = now_ms();
                 h.engine_waiting.store(true, Ordering::SeqCst);
                 metrics::gauge!(crate::telemetry::ENGINE_QUEUE).increment(1.0);
-                let slot = games.engine_slots.clone().acquire_owned().await;
+                let slot = games.engine_slots.acquire(h.net.get().copied()).await;
                 metrics::gauge!(crate::telemetry::ENGINE_QUEUE).decrement(1.0);
                 h.engine_waiting.store(false, Ordering::SeqCst);
-                let Ok(_slot) = slot else {
+                let Some(_slot) = slot else {
                     break;
                 };
                 if now_ms().saturating_sub(queued_at) >= 20 {

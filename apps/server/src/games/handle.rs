@@ -22,6 +22,16 @@ pub struct GameHandle {
     /// The address that created this engine game while it counts toward that address's engine
     /// games (cleared once the game is finished).
     pub(crate) engine_by: Mutex<Option<std::net::IpAddr>>,
+    /// The network ([`crate::accounts::network::network_block`]) of the address that created
+    /// this game, if one did: the engine's searches are queued fairly between networks, and the
+    /// lobby lists the seeks of many networks before many seeks of one.
+    pub(crate) net: std::sync::OnceLock<std::net::IpAddr>,
+    /// That network while this game counts toward its unfinished games (`max_games_per_net`;
+    /// cleared once the game is finished).
+    pub(crate) net_game_by: Mutex<Option<std::net::IpAddr>>,
+    /// That network while this public seek counts toward its seeks (`max_seeks_per_net`;
+    /// cleared once the game leaves status `open`).
+    pub(crate) net_seek_by: Mutex<Option<std::net::IpAddr>>,
     /// The addresses that hold a seat of this unfinished game, each counted once toward its
     /// `max_games_per_ip` (emptied, and the counts freed, once the game is finished).
     pub(crate) seated_by: Mutex<Vec<std::net::IpAddr>>,
@@ -63,6 +73,9 @@ impl GameHandle {
             deadline,
             unjoined_by: Mutex::new(None),
             engine_by: Mutex::new(None),
+            net: std::sync::OnceLock::new(),
+            net_game_by: Mutex::new(None),
+            net_seek_by: Mutex::new(None),
             seated_by: Mutex::new(Vec::new()),
             ws_count: std::sync::atomic::AtomicUsize::new(0),
             seat_ws_count: Default::default(),

@@ -43,14 +43,20 @@ pub struct GamesInner {
     /// The engine that plays the engine seats, if any.
     pub(crate) engine: Option<Arc<dyn MovePicker>>,
     /// Engine searches running at once are limited to `--engine-workers`, so that many engine
-    /// games share the CPU without every search getting a sliver of it.
-    pub(crate) engine_slots: Arc<tokio::sync::Semaphore>,
+    /// games share the CPU without every search getting a sliver of it; the waiting searches
+    /// take turns by network ([`crate::engine::fair`]).
+    pub(crate) engine_slots: crate::engine::fair::FairSlots,
     /// Unjoined (status `open`) games per creating address.
     pub(crate) unjoined: ConnCounter,
     /// Unfinished games per address holding a seat (created or joined).
     pub(crate) seated: ConnCounter,
     /// Unfinished engine games per creating address.
     pub(crate) engine_games: ConnCounter,
+    /// Unfinished games per creating network (an IPv4 /24, an IPv6 `--signup-net-v6-prefix`
+    /// network).
+    pub(crate) net_games: ConnCounter,
+    /// Public seeks (status `open`) per creating network.
+    pub(crate) net_seeks: ConnCounter,
     /// This instance's id in the lease table (random, new at each start).
     pub(crate) instance: String,
     /// Games whose lease this instance holds (only used with a store that has leases).
@@ -91,10 +97,12 @@ impl Games {
             games: Mutex::new(HashMap::new()),
             open_games: AtomicUsize::new(0),
             engine,
-            engine_slots: Arc::new(tokio::sync::Semaphore::new(workers)),
+            engine_slots: crate::engine::fair::FairSlots::new(workers),
             unjoined: ConnCounter::default(),
             seated: ConnCounter::default(),
             engine_games: ConnCounter::default(),
+            net_games: ConnCounter::default(),
+            net_seeks: ConnCounter::default(),
             instance: cluster::instance_id(),
             owned: Mutex::new(HashSet::new()),
             owned_until: AtomicU64::new(0),
@@ -119,12 +127,14 @@ impl Games {
         self.engine.as_ref()
     }
 
+    /// Engine searches waiting for one of the `--engine-workers` slots.
+    pub fn engine_waiting(&self) -> usize {
+        self.engine_slots.waiting()
+    }
+
     /// Engine searches waiting for or holding one of the `--engine-workers` slots: running now.
     pub fn engine_searches(&self) -> usize {
-        self.config
-            .engine_workers
-            .max(1)
-            .saturating_sub(self.engine_slots.available_permits())
+        self.engine_slots.running()
     }
 
     /// The ids of the games that end from now on, as this instance sees them end (a move, a

@@ -24,6 +24,19 @@ struct Push<'a> {
 /// ratings ([`Games::pregame_ratings`]).
 type PregameRatings = Option<((Option<String>, Option<String>), crate::ratings::Pregame)>;
 
+/// What a new game counts toward its creator's limits ([`Games::count_new`]): the address for
+/// each per-address count taken, the network for each per-network one.
+#[derive(Default)]
+pub(crate) struct NewCounts {
+    /// The creator's network, whatever was counted.
+    net: Option<std::net::IpAddr>,
+    seated: Option<std::net::IpAddr>,
+    unjoined: Option<std::net::IpAddr>,
+    engine: Option<std::net::IpAddr>,
+    net_game: Option<std::net::IpAddr>,
+    net_seek: Option<std::net::IpAddr>,
+}
+
 /// Times a change is re-validated against a reloaded game after a version conflict before the
 /// request is answered `409 version_conflict`.
 const MAX_CONFLICT_RETRIES: u32 = 3;
@@ -342,83 +355,137 @@ impl Games {
     /// Insert a newly created game: saved first, then held in memory.
     ///
     /// # Errors
-    /// `too_many_games` when the limit of open games is reached, `storage` if saving failed.
+    /// `too_many_games` when the limit of open games is reached, the per-address and per-network
+    /// limits of a client ([`Games::count_new`]), `storage` if saving failed.
     pub async fn insert(
         &self,
         live: Live,
         client: Option<std::net::IpAddr>,
     ) -> Result<Arc<GameHandle>, Error> {
-        let seated = match client {
-            Some(ip) if !is_over(&live.rec.status) => {
-                if !self.seated.try_inc(ip, self.config.max_games_per_ip) {
-                    return Err(self.too_many_active());
-                }
-                Some(ip)
-            }
-            _ => None,
-        };
-        let counted = match client {
-            Some(ip) if live.rec.status == "open" => {
-                let max = self.config.max_unjoined_per_ip;
-                if !self.unjoined.try_inc(ip, max) {
-                    if let Some(ip) = seated {
-                        self.seated.dec(ip);
-                    }
-                    return Err(Error::limited(
-                        "too_many_unjoined",
-                        format!(
-                            "this address already has {max} games nobody has joined; \
-                             cancel one or wait for a player"
-                        ),
-                    ));
-                }
-                Some(ip)
-            }
-            _ => None,
-        };
-        let engine = match client {
-            Some(ip) if live.engine_color().is_some() => {
-                let max = self.config.max_engine_games_per_ip;
-                if !self.engine_games.try_inc(ip, max) {
-                    if let Some(ip) = counted {
-                        self.unjoined.dec(ip);
-                    }
-                    if let Some(ip) = seated {
-                        self.seated.dec(ip);
-                    }
-                    return Err(Error::limited(
-                        "too_many_engine_games",
-                        format!(
-                            "this address already plays {max} unfinished games against the \
-                             engine; finish or resign one first"
-                        ),
-                    ));
-                }
-                Some(ip)
-            }
-            _ => None,
-        };
-        let r = self.insert_counted(live, counted, engine, seated).await;
+        let counts = self.count_new(&live, client)?;
+        let r = self.insert_counted(live, &counts).await;
         if r.is_err() {
-            if let Some(ip) = seated {
-                self.seated.dec(ip);
-            }
-            if let Some(ip) = counted {
-                self.unjoined.dec(ip);
-            }
-            if let Some(ip) = engine {
-                self.engine_games.dec(ip);
-            }
+            self.uncount_new(&counts);
         }
         r
+    }
+
+    /// Count a new game `live` toward the limits of the client at `client` that creates it.
+    ///
+    /// # Errors
+    /// `too_many_active_games`, `too_many_unjoined`, `too_many_engine_games` (per address),
+    /// `too_many_network_games`, `too_many_seeks` (per network); nothing is counted then.
+    fn count_new(&self, live: &Live, client: Option<std::net::IpAddr>) -> Result<NewCounts, Error> {
+        let mut counts = NewCounts::default();
+        let Some(ip) = client else {
+            return Ok(counts);
+        };
+        let net = crate::accounts::network::network_block(ip, self.config.signup_net_v6_prefix);
+        counts.net = Some(net);
+        match self.take_counts(live, ip, net, &mut counts) {
+            Ok(()) => Ok(counts),
+            Err(e) => {
+                self.uncount_new(&counts);
+                Err(e)
+            }
+        }
+    }
+
+    /// [`Games::count_new`]'s counts, each recorded in `counts` as it is taken.
+    fn take_counts(
+        &self,
+        live: &Live,
+        ip: std::net::IpAddr,
+        net: std::net::IpAddr,
+        counts: &mut NewCounts,
+    ) -> Result<(), Error> {
+        let (open, unjoined) = (!is_over(&live.rec.status), live.rec.status == "open");
+        let c = &self.config;
+        if open {
+            if !self.seated.try_inc(ip, c.max_games_per_ip) {
+                return Err(self.too_many_active());
+            }
+            counts.seated = Some(ip);
+        }
+        if unjoined {
+            let max = c.max_unjoined_per_ip;
+            if !self.unjoined.try_inc(ip, max) {
+                return Err(Error::limited(
+                    "too_many_unjoined",
+                    format!(
+                        "this address already has {max} games nobody has joined; \
+                         cancel one or wait for a player"
+                    ),
+                ));
+            }
+            counts.unjoined = Some(ip);
+        }
+        if open && live.engine_color().is_some() {
+            let max = c.max_engine_games_per_ip;
+            if !self.engine_games.try_inc(ip, max) {
+                return Err(Error::limited(
+                    "too_many_engine_games",
+                    format!(
+                        "this address already plays {max} unfinished games against the \
+                         engine; finish or resign one first"
+                    ),
+                ));
+            }
+            counts.engine = Some(ip);
+        }
+        if open {
+            let max = c.max_games_per_net;
+            if !self.net_games.try_inc(net, max) {
+                return Err(Error::limited(
+                    "too_many_network_games",
+                    format!(
+                        "the addresses of this network ({net}, an IPv4 /24 or an IPv6 /{}) \
+                         already created {max} unfinished games; finish, resign or cancel one \
+                         first",
+                        c.signup_net_v6_prefix
+                    ),
+                ));
+            }
+            counts.net_game = Some(net);
+        }
+        if unjoined && live.rec.meta.public {
+            let max = c.max_seeks_per_net;
+            if !self.net_seeks.try_inc(net, max) {
+                return Err(Error::limited(
+                    "too_many_seeks",
+                    format!(
+                        "the addresses of this network ({net}, an IPv4 /24 or an IPv6 /{}) \
+                         already have {max} public seeks in the lobby; cancel one or wait for \
+                         a player",
+                        c.signup_net_v6_prefix
+                    ),
+                ));
+            }
+            counts.net_seek = Some(net);
+        }
+        Ok(())
+    }
+
+    /// Give back the counts of a game that was not created after all.
+    fn uncount_new(&self, counts: &NewCounts) {
+        let pairs = [
+            (&self.seated, counts.seated),
+            (&self.unjoined, counts.unjoined),
+            (&self.engine_games, counts.engine),
+            (&self.net_games, counts.net_game),
+            (&self.net_seeks, counts.net_seek),
+        ];
+        for (counter, ip) in pairs {
+            if let Some(ip) = ip {
+                counter.dec(ip);
+            }
+        }
     }
 
     pub(crate) async fn insert_counted(
         &self,
         live: Live,
-        counted: Option<std::net::IpAddr>,
-        engine: Option<std::net::IpAddr>,
-        seated: Option<std::net::IpAddr>,
+        counts: &NewCounts,
     ) -> Result<Arc<GameHandle>, Error> {
         let max = self.config.max_open_games;
         if self
@@ -448,9 +515,15 @@ impl Games {
         let id = live.rec.id.clone();
         let h = GameHandle::new(live);
         self.mark_synced(&h, generation);
-        *h.unjoined_by.lock().unwrap_or_else(|e| e.into_inner()) = counted;
-        *h.engine_by.lock().unwrap_or_else(|e| e.into_inner()) = engine;
-        *h.seated_by.lock().unwrap_or_else(|e| e.into_inner()) = seated.into_iter().collect();
+        *h.unjoined_by.lock().unwrap_or_else(|e| e.into_inner()) = counts.unjoined;
+        *h.engine_by.lock().unwrap_or_else(|e| e.into_inner()) = counts.engine;
+        *h.seated_by.lock().unwrap_or_else(|e| e.into_inner()) =
+            counts.seated.into_iter().collect();
+        *h.net_game_by.lock().unwrap_or_else(|e| e.into_inner()) = counts.net_game;
+        *h.net_seek_by.lock().unwrap_or_else(|e| e.into_inner()) = counts.net_seek;
+        if let Some(net) = counts.net {
+            let _ = h.net.set(net);
+        }
         if self.shared() {
             let (store, me) = (self.store.clone(), self.instance.clone());
             let (id2, until) = (id.clone(), now_ms() + self.config.lease_ms);
@@ -628,6 +701,14 @@ impl Games {
             if let Some(ip) = h.engine_by.lock().unwrap_or_else(|e| e.into_inner()).take() {
                 self.engine_games.dec(ip);
             }
+            if let Some(net) = h
+                .net_game_by
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .take()
+            {
+                self.net_games.dec(net);
+            }
             let seated =
                 std::mem::take(&mut *h.seated_by.lock().unwrap_or_else(|e| e.into_inner()));
             for ip in seated {
@@ -642,6 +723,14 @@ impl Games {
                 .take()
             {
                 self.unjoined.dec(ip);
+            }
+            if let Some(net) = h
+                .net_seek_by
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .take()
+            {
+                self.net_seeks.dec(net);
             }
         }
         h.deadline

@@ -335,9 +335,9 @@ impl Imports {
         owner: Option<SeatAccount>,
         bytes: Vec<u8>,
     ) -> Result<Import, Error> {
-        // Counted per sign-up network (an IPv6 client by its /48, not its /64: one line's /64s
-        // are one client's).
-        let net = ip.map(|ip| crate::accounts::network::network_key(ip, self.v6_prefix));
+        // Counted per sign-up network (an IPv4 client by its /24, an IPv6 client by its /48, not
+        // its /64: one line's /64s are one client's).
+        let net = ip.map(|ip| crate::accounts::network::network_block(ip, self.v6_prefix));
         self.by_ip.check(net).map_err(limited)?;
         let (pdn, read) = tokio::task::spawn_blocking(move || read_pdn(&bytes))
             .await

@@ -75,6 +75,10 @@ pub struct Seek {
     pub user_id: Option<String>,
     /// Creation time, ms since the Unix epoch.
     pub created_ms: u64,
+    /// The creator's network ([`crate::accounts::network::network_block`]) where this instance
+    /// knows it (not sent): the list is fair between networks ([`fair_share`]).
+    #[serde(skip)]
+    pub network: Option<std::net::IpAddr>,
 }
 
 /// The public seeks of `GET /api/lobby`, newest first (at most [`MAX_SEEKS`]). With a store of its
@@ -102,11 +106,13 @@ pub async fn seeks(games: &Games, ratings: &crate::ratings::Ratings) -> Result<V
     } else {
         for h in games.all_handles() {
             let live = h.live.lock().await;
-            seeks.extend(seek_of(&live.rec));
+            seeks.extend(seek_of(&live.rec).map(|s| Seek {
+                network: h.net.get().copied(),
+                ..s
+            }));
         }
     }
-    seeks.sort_by(|a, b| b.created_ms.cmp(&a.created_ms).then(a.id.cmp(&b.id)));
-    seeks.truncate(MAX_SEEKS);
+    let mut seeks = fair_share(seeks, MAX_SEEKS);
     // The creators' ratings, read in one go.
     let rated: Vec<(usize, (String, String, String))> = seeks
         .iter()
@@ -132,6 +138,34 @@ pub async fn seeks(games: &Games, ratings: &crate::ratings::Ratings) -> Result<V
         }
     }
     Ok(seeks)
+}
+
+/// At most `max` of `seeks`, newest first, chosen fairly between the creators' networks: every
+/// network's newest seek before any network's second newest, and so on (newest first within
+/// each round), so that the seeks of one network, however many of its addresses post them,
+/// take no more than their share of the places while other networks have seeks. A seek whose
+/// network is not known counts as a network of its own.
+fn fair_share(mut seeks: Vec<Seek>, max: usize) -> Vec<Seek> {
+    let newest_first = |a: &Seek, b: &Seek| b.created_ms.cmp(&a.created_ms).then(a.id.cmp(&b.id));
+    seeks.sort_by(newest_first);
+    let mut seen: std::collections::HashMap<std::net::IpAddr, usize> = Default::default();
+    let mut ranked: Vec<(usize, Seek)> = seeks
+        .into_iter()
+        .map(|s| {
+            let rank = s.network.map_or(0, |n| {
+                let r = seen.entry(n).or_insert(0);
+                *r += 1;
+                *r - 1
+            });
+            (rank, s)
+        })
+        .collect();
+    // Stable: within a rank, newest first.
+    ranked.sort_by_key(|(rank, _)| *rank);
+    ranked.truncate(max);
+    let mut out: Vec<Seek> = ranked.into_iter().map(|(_, s)| s).collect();
+    out.sort_by(newest_first);
+    out
 }
 
 /// The seek of game `rec`: `None` unless it is open, public, not cancelled and has a free seat.
@@ -164,6 +198,7 @@ fn seek_of(rec: &GameRecord) -> Option<Seek> {
             .get(open.opposite())
             .map(|a| a.user_id.clone()),
         created_ms: rec.created_ms,
+        network: None,
     })
 }
 

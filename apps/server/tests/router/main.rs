@@ -12,7 +12,8 @@
 //! - [`clocks`]: a fallen flag, the side to move's clock, time spent loading games;
 //! - [`engine`]: games against the server's engine: replies off the runtime and within the clock,
 //!   stale searches, the engine's clock while it waits for a worker;
-//! - [`limits`]: body and request-head size, open games, request rate, what one address may hold;
+//! - [`limits`]: body and request-head size, open games, request rate, what one address and one
+//!   network may hold (open games, public seeks, the lobby's places, the engine's turns);
 //! - [`requests`]: malformed requests (bad queries, wrong methods, bodies where none belongs, JSON
 //!   that is not the object asked for) answer the JSON error shape; the `Bearer` scheme's case.
 //!
