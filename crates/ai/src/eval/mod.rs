@@ -4,10 +4,11 @@
 //!   move) with the board's geometry; the search builds it once per node.
 //! - [`classic`]: the hand-set evaluation of each game ([`EvalKind::Classic`]).
 //! - [`trained`]: the pattern evaluation whose weights `crown tune` learns ([`EvalKind::Trained`],
-//!   the default of every game); [`layout`]: where its features lie in the weight table;
+//!   the default of pool and Impasse, and of American positions of fewer than
+//!   [`network::MIN_PIECES`] pieces); [`layout`]: where its features lie in the weight table;
 //!   [`weights`]: its weights files and their format.
 //! - [`network`]: the NNUE-style network evaluation with an incremental accumulator
-//!   ([`EvalKind::Network`], only when asked for, with a network file).
+//!   ([`EvalKind::Network`], American's default with its embedded network).
 //!
 //! Whether a side has a capture (the quiescence's threat test) is core's
 //! [`crown_core::Position::can_capture`].
