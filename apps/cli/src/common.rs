@@ -388,21 +388,19 @@ pub fn shared_dir() -> Option<PathBuf> {
     }
 }
 
-/// The network of `--network FILE` for evaluation `eval`: read and checked when given; needed
-/// exactly when `eval` is `network`.
+/// The network of `--network FILE` for evaluation `eval`: read and checked when given, only with
+/// `eval` `network` (`None` without a file: the engine's embedded network).
 ///
 /// # Errors
-/// `--eval network` without `--network`, `--network` with another evaluation, an unreadable file,
-/// or a malformed one (the message names the file and what is wrong).
+/// `--network` with another evaluation, an unreadable file, or a malformed one (the message names
+/// the file and what is wrong).
 pub fn read_network(
     path: Option<&Path>,
     eval: Option<crown_ai::eval::EvalKind>,
 ) -> Result<Option<Arc<crown_ai::eval::network::Network>>, CliError> {
     let network = eval == Some(crown_ai::eval::EvalKind::Network);
     match path {
-        None if network => Err(CliError(
-            "--eval network needs --network FILE (a network written by tools/train/nnue.py)".into(),
-        )),
+        // `--eval network` alone: the network embedded for the game (American's default).
         None => Ok(None),
         Some(p) if !network => Err(CliError(format!(
             "--network {} is only used with --eval network",
@@ -456,8 +454,10 @@ mod tests {
         assert!(read_network(None, Some(EvalKind::Trained))
             .unwrap()
             .is_none());
-        let e = read_network(None, Some(EvalKind::Network)).unwrap_err().0;
-        assert!(e.contains("--eval network needs --network FILE"), "{e}");
+        // Without a file, `--eval network` searches with the embedded network.
+        assert!(read_network(None, Some(EvalKind::Network))
+            .unwrap()
+            .is_none());
         let e = read_network(Some(&good), Some(EvalKind::Classic))
             .unwrap_err()
             .0;

@@ -145,11 +145,16 @@ impl<'a> Worker<'a> {
     }
 
     /// The static evaluation of `board`, the node at `ply`: the network's (its accumulator brought
-    /// up to date) when the search has one, else the trained or classic evaluation.
+    /// up to date) when the search has one and the board at least
+    /// [`crate::eval::network::MIN_PIECES`] pieces, else the trained or classic evaluation.
     #[inline]
     fn static_eval(&mut self, board: &crate::board::Board, ply: usize) -> i32 {
         match (self.sh.network, self.accs.as_mut()) {
-            (Some(net), Some(accs)) => accs.evaluate(net, ply),
+            (Some(net), Some(accs))
+                if board.occupied().count_ones() >= crate::eval::network::MIN_PIECES =>
+            {
+                accs.evaluate(net, ply)
+            }
             _ => board.evaluate_with(self.sh.variant, self.sh.weights),
         }
     }

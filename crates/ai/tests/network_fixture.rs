@@ -75,11 +75,12 @@ fn trained_network_matches_its_exported_model() {
     );
 }
 
-/// `EvalKind::Network` with a network searches with it (another node count than the trained
-/// evaluation, the same best move every run), and without a network for the game searches as the
-/// trained evaluation does.
+/// American searches with the embedded network by default (`EvalKind::Network` without a network
+/// given is the same search), `EvalKind::Trained` searches without any network (a network given
+/// changes nothing), a network given with `EvalKind::Network` replaces the embedded one (another
+/// node count, the same every run), and another game never uses the American network.
 #[test]
-fn search_uses_the_network_only_when_asked() {
+fn american_searches_with_the_embedded_network_unless_told_otherwise() {
     let net = Arc::new(Network::from_bytes(NETWORK).unwrap());
     let run =
         |variant: Variant, eval: Option<crown_ai::eval::EvalKind>, net: Option<Arc<Network>>| {
@@ -95,16 +96,28 @@ fn search_uses_the_network_only_when_asked() {
             (r.nodes, r.best_move)
         };
     use crown_ai::eval::EvalKind::{Network as N, Trained};
-    let trained = run(Variant::American, None, None);
+    assert_eq!(crown_ai::eval::EvalKind::default_for(Variant::American), N);
+    assert!(crown_ai::eval::network::embedded(Variant::American).is_some());
+    let default = run(Variant::American, None, None);
+    assert_eq!(run(Variant::American, Some(N), None), default);
+    let trained = run(Variant::American, Some(Trained), None);
+    assert_ne!(
+        trained.0, default.0,
+        "the embedded network changes the search"
+    );
     assert_eq!(
         run(Variant::American, Some(Trained), Some(net.clone())),
         trained
     );
-    assert_eq!(run(Variant::American, Some(N), None), trained);
     let with_net = run(Variant::American, Some(N), Some(net.clone()));
-    assert_ne!(with_net.0, trained.0, "the network changes the search");
+    assert_ne!(
+        with_net.0, default.0,
+        "a given network replaces the embedded one"
+    );
+    assert_ne!(with_net.0, trained.0);
     assert_eq!(run(Variant::American, Some(N), Some(net.clone())), with_net);
-    // Another game: the American network is not used.
+    // Another game: the American network is not used, and it has no network of its own.
+    assert!(crown_ai::eval::network::embedded(Variant::Pool).is_none());
     assert_eq!(
         run(Variant::Pool, Some(N), Some(net)),
         run(Variant::Pool, None, None)

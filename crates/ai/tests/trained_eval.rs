@@ -282,12 +282,13 @@ impl crown_ai::EndgameTables for Silent {
     }
 }
 
-/// The default American search evaluates with the weights trained on database labels when its
-/// databases hold fewer than 6 pieces (or none), and with `american.bin` when they hold 6: each
-/// search equals, node for node, the one given those weights explicitly. Pool and Impasse have one
-/// set of weights.
+/// The American search with the trained evaluation (`EvalKind::Trained`; the default is the
+/// network, whose fewer-piece positions this evaluation scores) evaluates with the weights trained
+/// on database labels when its databases hold fewer than 6 pieces (or none), and with
+/// `american.bin` when they hold 6: each search equals, node for node, the one given those weights
+/// explicitly. Pool and Impasse have one set of weights.
 #[test]
-fn weights_follow_the_databases_in_use() {
+fn trained_weights_follow_the_databases_in_use() {
     use crown_ai::trained::{embedded, embedded_without_tables, TABLES_COVER};
     use crown_ai::{Engine, EngineOptions, Limits};
     use std::sync::atomic::AtomicBool;
@@ -307,6 +308,7 @@ fn weights_follow_the_databases_in_use() {
             level: None,
         });
         e.set_tables(tables.map(|n| Arc::new(Silent(n)) as Arc<dyn crown_ai::EndgameTables>));
+        e.set_eval(Some(crown_ai::eval::EvalKind::Trained));
         e.set_weights(weights.cloned().map(Arc::new));
         let r = e.search(&game, &Limits::depth(depth), &stop, &mut |_| {});
         (r.nodes, r.score, r.best_move)

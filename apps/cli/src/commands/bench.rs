@@ -23,8 +23,8 @@ pub struct BenchArgs {
     /// is defined for 0).
     #[arg(long, default_value_t = 0, allow_hyphen_values = true)]
     depth_offset: i32,
-    /// Evaluation: classic, trained or network (default: each game's own; the signature is
-    /// defined for it). `network` needs --network.
+    /// Evaluation: classic, trained or network (default: each game's own, American's the embedded
+    /// network; the signature is defined for it). `network` with --network: that file's.
     #[arg(long)]
     eval: Option<String>,
     /// Network file (`tools/train/nnue.py`) for `--eval network`; its game's positions use it, the

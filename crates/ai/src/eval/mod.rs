@@ -4,10 +4,11 @@
 //!   move) with the board's geometry; the search builds it once per node.
 //! - [`classic`]: the hand-set evaluation of each game ([`EvalKind::Classic`]).
 //! - [`trained`]: the pattern evaluation whose weights `crown tune` learns ([`EvalKind::Trained`],
-//!   the default of every game); [`layout`]: where its features lie in the weight table;
+//!   the default of pool and Impasse, and of American positions of fewer than
+//!   [`network::MIN_PIECES`] pieces); [`layout`]: where its features lie in the weight table;
 //!   [`weights`]: its weights files and their format.
 //! - [`network`]: the NNUE-style network evaluation with an incremental accumulator
-//!   ([`EvalKind::Network`], only when asked for, with a network file).
+//!   ([`EvalKind::Network`], American's default with its embedded network).
 //!
 //! Whether a side has a capture (the quiescence's threat test) is core's
 //! [`crown_core::Position::can_capture`].
@@ -33,17 +34,19 @@ pub enum EvalKind {
     /// (the classic one when the game has no loadable weights).
     Trained,
     /// The network evaluation ([`network`]) with the network given to the engine
-    /// (`Engine::set_network`) for its game; without one for the game, the trained evaluation.
-    /// Never a default yet.
+    /// (`Engine::set_network`) for its game, else the one embedded for the game
+    /// ([`network::embedded`]); a game with neither is evaluated as with [`EvalKind::Trained`].
     Network,
 }
 
 impl EvalKind {
-    /// The evaluation used by default for `variant`: the trained one where it beat the classic one
-    /// by SPRT (docs/engine.md lists the results), else the classic one.
+    /// The evaluation used by default for `variant`, whichever won by SPRT (docs/engine.md lists
+    /// the results): American the embedded network, pool and Impasse the trained pattern
+    /// evaluation.
     pub fn default_for(variant: Variant) -> EvalKind {
         match variant {
-            Variant::American | Variant::Pool | Variant::Impasse => EvalKind::Trained,
+            Variant::American => EvalKind::Network,
+            Variant::Pool | Variant::Impasse => EvalKind::Trained,
         }
     }
 
@@ -79,10 +82,20 @@ pub fn evaluate(pos: &Position) -> i32 {
 }
 
 /// Evaluate `pos` from the side to move's point of view, in centi-men, with evaluation `kind`
-/// ([`EvalKind::Network`] has no network here: it reads as [`EvalKind::Trained`]; use
-/// [`network::Network::evaluate`]).
+/// ([`EvalKind::Network`]: the game's embedded network, computed from scratch, for a position of
+/// at least [`network::MIN_PIECES`] pieces, else the trained evaluation, as in the search; another
+/// network: [`network::Network::evaluate`]).
 pub fn evaluate_with(pos: &Position, kind: EvalKind) -> i32 {
-    Board::of(pos).evaluate_with(pos.variant(), kind.weights(pos.variant()))
+    match (kind, network::embedded(pos.variant())) {
+        (EvalKind::Network, Some(net))
+            if pos.piece_count(crown_core::Color::Black)
+                + pos.piece_count(crown_core::Color::White)
+                >= network::MIN_PIECES =>
+        {
+            net.evaluate(pos)
+        }
+        _ => Board::of(pos).evaluate_with(pos.variant(), kind.weights(pos.variant())),
+    }
 }
 
 impl Board {

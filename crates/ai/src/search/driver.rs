@@ -65,6 +65,15 @@ pub(crate) fn run(
             return r;
         }
     }
+    // The evaluation: the one asked for; else the trained one when weights were given for this
+    // game (`Engine::set_weights`); else the game's default (the embedded network where there is
+    // one). A network given to the engine (`Engine::set_network`) replaces the embedded one.
+    let explicit_weights = engine.weights.as_deref().filter(|w| w.variant == variant);
+    let kind = match (engine.eval, explicit_weights) {
+        (Some(kind), _) => kind,
+        (None, Some(_)) => crate::eval::EvalKind::Trained,
+        (None, None) => crate::eval::EvalKind::default_for(variant),
+    };
     let sh = Shared {
         tt: &engine.tt,
         stop,
@@ -74,12 +83,9 @@ pub(crate) fn run(
         hard: hard.map(|h| start + h),
         node_limit: if limits.infinite { None } else { limits.nodes },
         variant,
-        weights: match &engine.weights {
-            Some(w) if w.variant == variant => Some(&**w),
-            _ => match engine
-                .eval
-                .unwrap_or_else(|| crate::eval::EvalKind::default_for(variant))
-            {
+        weights: match explicit_weights {
+            Some(w) => Some(w),
+            None => match kind {
                 crate::eval::EvalKind::Trained | crate::eval::EvalKind::Network
                     if tables.map_or(0, |t| t.max_pieces(variant))
                         < crate::trained::TABLES_COVER =>
@@ -89,10 +95,12 @@ pub(crate) fn run(
                 kind => kind.weights(variant),
             },
         },
-        network: match (&engine.network, engine.eval) {
-            (Some(net), Some(crate::eval::EvalKind::Network)) if net.variant == variant => {
-                Some(&**net)
-            }
+        network: match kind {
+            crate::eval::EvalKind::Network => engine
+                .network
+                .as_deref()
+                .filter(|net| net.variant == variant)
+                .or_else(|| crate::eval::network::embedded(variant)),
             _ => None,
         },
         repetition: rules.repetition && variant.is_draughts(),

@@ -158,11 +158,6 @@ pub(super) fn parse_spec(
             "engine spec '{text}': eval=classic and weights= contradict each other (the weights replace the evaluation)"
         )));
     }
-    if network.is_none() && eval == Some(crown_ai::eval::EvalKind::Network) {
-        return Err(CliError(format!(
-            "engine spec '{text}': eval=network needs network=FILE (a network written by tools/train/nnue.py)"
-        )));
-    }
     if network.is_some() {
         match eval {
             None => eval = Some(crown_ai::eval::EvalKind::Network),
@@ -297,8 +292,10 @@ mod tests {
         );
         let s = parse_spec_t(&format!("eval=network,network={}", good.display()), None).unwrap();
         assert!(s.network.is_some());
-        let e = parse_spec_t("nodes=100,eval=network", None).unwrap_err().0;
-        assert!(e.contains("eval=network needs network=FILE"), "{e}");
+        // eval=network alone: the embedded network (American's default).
+        let s = parse_spec_t("nodes=100,eval=network", None).unwrap();
+        assert_eq!(s.eval, Some(crown_ai::eval::EvalKind::Network));
+        assert!(s.network.is_none());
         let e = parse_spec_t(&format!("eval=trained,network={}", good.display()), None)
             .unwrap_err()
             .0;

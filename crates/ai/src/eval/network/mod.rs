@@ -1,6 +1,6 @@
-//! The network evaluation ([`crate::eval::EvalKind::Network`], never a default yet): a small
-//! NNUE-style network in integer arithmetic, its first layer kept as an accumulator that the search
-//! updates by the pieces a move changes.
+//! The network evaluation ([`crate::eval::EvalKind::Network`]): a small NNUE-style network in
+//! integer arithmetic, its first layer kept as an accumulator that the search updates by the pieces
+//! a move changes. The networks the engine carries are [`embedded`].
 //!
 //! Architecture (sizes from the file, [`format`]):
 //! - Inputs: 128 sparse features per perspective, piece type (man, king; Impasse: single, double)
@@ -32,6 +32,27 @@ use simd::Kernel;
 
 use crate::board::Board;
 use crown_core::{Position, Variant};
+use std::sync::OnceLock;
+
+/// The American network the engine carries (`crates/ai/data/network/american-l1-128.nnue`:
+/// 128 → 2 × 128 → 32 → 1, 4 buckets; trained by `tools/train/nnue.py` as
+/// `tools/train/README.md` says).
+const AMERICAN: &[u8] = include_bytes!("../../../data/network/american-l1-128.nnue");
+
+/// The network embedded in the engine for `variant`, read once (`None`: the game has none yet,
+/// pool and Impasse today). The default evaluation of a game with one
+/// ([`crate::eval::EvalKind::default_for`]).
+pub fn embedded(variant: Variant) -> Option<&'static Network> {
+    static AMERICAN_NET: OnceLock<Option<Network>> = OnceLock::new();
+    match variant {
+        // A file that does not read is a build error caught by the tests
+        // (`the_embedded_american_network_reads`), never a panic here.
+        Variant::American => AMERICAN_NET
+            .get_or_init(|| Network::from_bytes(AMERICAN).ok())
+            .as_ref(),
+        Variant::Pool | Variant::Impasse => None,
+    }
+}
 
 /// Inputs per perspective: 4 piece kinds (own men, own kings, other's men, other's kings) × 32
 /// squares.
@@ -52,6 +73,14 @@ pub(crate) fn feature(persp: usize, colour: usize, role: usize, sq: usize) -> us
     let sq = if persp == 0 { sq } else { 31 - sq };
     kind * 32 + sq
 }
+
+/// The fewest pieces a position has for the search to evaluate it with the network; one with fewer
+/// is evaluated by the trained evaluation (the table evaluation the search would use without a
+/// network). The embedded network's training games ended where the ≤ 4-piece databases took over,
+/// so its 1–6 piece bucket learned from few positions: with it alone the engine did not win three
+/// kings against two in the double corners at depth 10 (`endgame_tables.rs`), which the trained
+/// evaluation wins.
+pub const MIN_PIECES: u32 = 7;
 
 /// The output bucket of a position with `pieces` pieces on the board, of `buckets`:
 /// `min((pieces − 1) · buckets / 24, buckets − 1)` (4 buckets: 1–6, 7–12, 13–18, 19–24 pieces).
