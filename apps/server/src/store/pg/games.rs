@@ -6,8 +6,7 @@
 use super::{db, PgStore};
 use crate::store::schema::{
     meta_json, move_rows, rated_pair_key, summary, unstarted_query, GameRow, GAME_COLUMNS,
-    INSERT_COLUMNS,
-    SUMMARY_COLUMNS,
+    INSERT_COLUMNS, SUMMARY_COLUMNS,
 };
 use crate::store::{ChatStore, GameRecord, GameSummary, LeaseStore, MoveRecord, Store, StoreError};
 use postgres::Client;

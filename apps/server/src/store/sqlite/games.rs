@@ -4,8 +4,7 @@
 use super::{ratings, SqliteStore};
 use crate::store::schema::{
     meta_json, move_rows, rated_pair_key, summary, unstarted_query, GameRow, RowUpdate,
-    GAME_COLUMNS,
-    INSERT_COLUMNS, SUMMARY_COLUMNS,
+    GAME_COLUMNS, INSERT_COLUMNS, SUMMARY_COLUMNS,
 };
 use crate::store::{
     AccountStore, ChatStore, GameRecord, GameSummary, MoveRecord, RatingStore, Store, StoreError,
