@@ -80,20 +80,7 @@ impl ChallengeStore for SqliteStore {
                     ms(r.version)
                 ],
             )?;
-            if n == 1 {
-                return Ok(());
-            }
-            let exists: Option<i64> = c
-                .query_row(
-                    "SELECT version FROM challenges WHERE id = ?1",
-                    params![r.id],
-                    |row| row.get(0),
-                )
-                .optional()?;
-            Err(match exists {
-                Some(_) => StoreError::Conflict(r.id),
-                None => StoreError::NotFound(r.id),
-            })
+            super::versioned_update(c, "challenges", n, r.id)
         })?;
         rec.version += 1;
         Ok(())

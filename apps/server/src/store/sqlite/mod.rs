@@ -51,6 +51,33 @@ enum Job {
 ///
 /// # Errors
 /// [`StoreError::Database`] if the tables cannot be read or altered.
+/// The outcome of a compare-and-swap `UPDATE … WHERE id = ? AND version = ?` of row `id` in
+/// `table` that changed `changed` rows: `Ok` when it changed the row, else
+/// [`StoreError::Conflict`] when the row exists (another writer changed its version first) or
+/// [`StoreError::NotFound`] when it does not. `table` is one of the store's own table names.
+pub(super) fn versioned_update(
+    c: &Connection,
+    table: &str,
+    changed: usize,
+    id: String,
+) -> Result<(), StoreError> {
+    use rusqlite::OptionalExtension;
+    if changed == 1 {
+        return Ok(());
+    }
+    let exists: Option<i64> = c
+        .query_row(
+            &format!("SELECT version FROM {table} WHERE id = ?1"),
+            rusqlite::params![id],
+            |row| row.get(0),
+        )
+        .optional()?;
+    Err(match exists {
+        Some(_) => StoreError::Conflict(id),
+        None => StoreError::NotFound(id),
+    })
+}
+
 fn add_columns(conn: &Connection) -> Result<(), StoreError> {
     for (table, column, ty) in ADDED_COLUMNS {
         let mut stmt = conn.prepare(&format!("PRAGMA table_info({table})"))?;

@@ -58,20 +58,7 @@ impl TournamentStore for SqliteStore {
                     r.version as i64
                 ],
             )?;
-            if n == 1 {
-                return Ok(());
-            }
-            let exists: Option<i64> = c
-                .query_row(
-                    "SELECT version FROM tournaments WHERE id = ?1",
-                    params![r.id],
-                    |row| row.get(0),
-                )
-                .optional()?;
-            Err(match exists {
-                Some(_) => StoreError::Conflict(r.id),
-                None => StoreError::NotFound(r.id),
-            })
+            super::versioned_update(c, "tournaments", n, r.id)
         })?;
         rec.version += 1;
         Ok(())
