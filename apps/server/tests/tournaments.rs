@@ -404,11 +404,13 @@ async fn a_scheduled_round_robin_behind_sixty_newer_tournaments_is_listed_first_
     assert_eq!(upcoming[1]["name"], "Flood 0", "{v}");
     assert_eq!(upcoming[30]["name"], "Flood 58", "{v}");
     assert_eq!(upcoming[31]["name"], "Flood 59", "{v}");
-    // The background sweep (every 2 s) starts it once its start time is reached.
-    let t = wait_for(&app, &victim, "started by the sweeper", |t| {
-        t["phase"] == "running"
+    // The background sweep (every 2 s) starts it once its start time is reached, then pairs
+    // round 1 in a second save: wait for both, not just the phase.
+    let t = wait_for(&app, &victim, "started and paired by the sweeper", |t| {
+        t["phase"] != "created" && (rounds_paired(t) >= 1 || t["phase"] == "finished")
     })
     .await;
+    assert_eq!(t["phase"], "running", "{t}");
     assert_eq!(rounds_paired(&t), 1, "{t}");
 }
 
@@ -515,7 +517,11 @@ async fn a_scheduled_two_player_swiss_starts_at_its_time_with_the_rounds_it_allo
     // Five seconds leave the two joins ample time on a busy machine.
     let id = create_swiss_at(&app, &sessions["alice"], 5, Some(now_ms() + 5_000)).await;
     join(&app, &id, &sessions, &["alice", "bob"]).await;
-    let t = wait_for(&app, &id, "started", |t| t["phase"] != "created").await;
+    // Started, then round 1 paired in a second save: wait for both, not just the phase.
+    let t = wait_for(&app, &id, "started and paired", |t| {
+        t["phase"] != "created" && (rounds_paired(t) >= 1 || t["phase"] == "finished")
+    })
+    .await;
     assert_eq!(
         (t["phase"].as_str(), t["rounds"].as_u64()),
         (Some("running"), Some(1)),
