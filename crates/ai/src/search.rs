@@ -403,14 +403,14 @@ impl<'a> Worker<'a> {
             && !threat
             && n > 1
             && depth > 0
-            && depth <= 3 * PLY
+            && depth <= (3 * PLY).max(tw.rfp_depth)
             && alpha.abs() < DB_BOUND
             && beta.abs() < DB_BOUND
             && !(draughts && pos.can_capture(side.opposite()))
         {
             let ev = self.static_eval(&board, ply);
-            let rfp = crate::RFP_MARGIN * depth / PLY;
-            if tw.reverse_futility && ev - rfp >= beta {
+            let rfp = tw.rfp_margin * depth / PLY;
+            if tw.reverse_futility && depth <= tw.rfp_depth && ev - rfp >= beta {
                 return ev - rfp;
             }
             futile = tw.futility

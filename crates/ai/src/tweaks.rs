@@ -14,10 +14,16 @@ pub struct SearchTweaks {
     /// cutoff's bonus (depth²) in the history table. Default: on in American and pool checkers,
     /// off in Impasse (SPRT results in docs/engine.md).
     pub history_malus: Option<bool>,
-    /// Reverse futility pruning: at a non-PV node 1 to 3 plies from the horizon, with no capture for
+    /// Reverse futility pruning: at a non-PV node 1 to `rfpd` (3) plies from the horizon, with no capture for
     /// either side, the static evaluation minus [`RFP_MARGIN`] per ply of depth at or above beta
     /// ends the node with that value. Default: off.
     pub reverse_futility: Option<bool>,
+    /// The reverse futility margin (`rfpm=CENTI`, 10 to 400 centi-men per ply of remaining
+    /// depth). Default: [`RFP_MARGIN`].
+    pub rfp_margin: Option<u16>,
+    /// The most plies from the horizon where reverse futility pruning applies (`rfpd=PLIES`,
+    /// 1 to 8). Default: 3.
+    pub rfp_depth: Option<u8>,
     /// Futility pruning: at a non-PV node 1 or 2 plies from the horizon, with no capture for either
     /// side, quiet moves after the first are skipped when the static evaluation plus
     /// [`FUTILITY_MARGIN`] per ply of depth is at or below alpha. Default: off.
@@ -122,6 +128,8 @@ impl SearchTweaks {
     pub const KEYS: &'static [(&'static str, u64, u64)] = &[
         ("malus", 0, 1),
         ("rfp", 0, 1),
+        ("rfpm", 10, 400),
+        ("rfpd", 1, 8),
         ("futility", 0, 1),
         ("lmr", 0, 2),
         ("trunc", 0, 1000),
@@ -162,6 +170,8 @@ impl SearchTweaks {
         match name {
             "malus" => self.history_malus = Some(on),
             "rfp" => self.reverse_futility = Some(on),
+            "rfpm" => self.rfp_margin = Some(small),
+            "rfpd" => self.rfp_depth = Some(value as u8),
             "futility" => self.futility = Some(on),
             "lmr" => self.lmr = Some(value as u8),
             "trunc" => self.truncation = Some(small),
@@ -185,6 +195,8 @@ impl SearchTweaks {
         Tweaks {
             history_malus: self.history_malus.unwrap_or(variant.is_draughts()),
             reverse_futility: self.reverse_futility.unwrap_or(false),
+            rfp_margin: self.rfp_margin.map_or(RFP_MARGIN, i32::from),
+            rfp_depth: i32::from(self.rfp_depth.unwrap_or(3)) * search::PLY,
             futility: self.futility.unwrap_or(false),
             lmr: self.lmr.unwrap_or(u8::from(variant.is_draughts())),
             truncation: match variant {
@@ -236,6 +248,10 @@ pub const MULTICUT_REDUCTION: i32 = 3;
 pub(crate) struct Tweaks {
     pub(crate) history_malus: bool,
     pub(crate) reverse_futility: bool,
+    /// Centi-men per ply of remaining depth.
+    pub(crate) rfp_margin: i32,
+    /// In quarter plies: the most remaining depth where reverse futility pruning applies.
+    pub(crate) rfp_depth: i32,
     pub(crate) futility: bool,
     pub(crate) lmr: u8,
     /// Margin in centi-men; 0 = off.

@@ -137,37 +137,45 @@ fn each_search_switch_keeps_the_tactics() {
         (Variant::Pool, "B:WK4,32:B7,8,23,27,28", "7-11", 6),
         (Variant::Impasse, "W:W14:B19", "14-3", 8),
     ];
-    let settings: [(&str, u64); 19] = [
-        ("malus", 0),
-        ("rfp", 1),
-        ("futility", 1),
-        ("lmr", 1),
-        ("lmr", 2),
-        ("trunc", 100),
-        ("threat", 0),
-        ("tmargin", 60),
-        ("ext", 0),
-        ("ext", 2),
-        ("truncd", 6),
-        ("iir", 1),
-        ("asp", 10),
-        ("probcut", 1),
-        ("mc", 1),
-        ("lmp", 1),
-        ("etc", 1),
-        ("cq", 1),
-        ("cq", 2),
+    // Each alone, but the margins of a pruning with the pruning on.
+    let settings: [&[(&str, u64)]; 21] = [
+        &[("malus", 0)],
+        &[("rfp", 1)],
+        &[("rfp", 1), ("rfpm", 40)],
+        &[("rfp", 1), ("rfpd", 6)],
+        &[("futility", 1)],
+        &[("lmr", 1)],
+        &[("lmr", 2)],
+        &[("trunc", 100)],
+        &[("threat", 0)],
+        &[("tmargin", 60)],
+        &[("ext", 0)],
+        &[("ext", 2)],
+        &[("truncd", 6)],
+        &[("iir", 1)],
+        &[("asp", 10)],
+        &[("probcut", 1)],
+        &[("mc", 1)],
+        &[("lmp", 1)],
+        &[("etc", 1)],
+        &[("cq", 1)],
+        &[("cq", 2)],
     ];
-    let keys: std::collections::BTreeSet<&str> = settings.iter().map(|(k, _)| *k).collect();
+    let keys: std::collections::BTreeSet<&str> = settings
+        .iter()
+        .flat_map(|s| s.iter().map(|(k, _)| *k))
+        .collect();
     assert_eq!(
         keys.len(),
         SearchTweaks::KEYS.len(),
         "a switch of SearchTweaks::KEYS is missing here"
     );
     let stop = AtomicBool::new(false);
-    for (key, value) in settings {
+    for setting in settings {
         let mut tweaks = SearchTweaks::default();
-        tweaks.set(key, value).unwrap();
+        for &(key, value) in setting {
+            tweaks.set(key, value).unwrap();
+        }
         for (variant, fen, best, depth) in cases {
             let pos = Position::from_fen(variant, fen).unwrap();
             let run = || {
@@ -184,13 +192,9 @@ fn each_search_switch_keeps_the_tactics() {
             assert_eq!(
                 pos.move_text(&a.best_move.unwrap()),
                 best,
-                "{fen} {key}={value}"
+                "{fen} {setting:?}"
             );
-            assert_eq!(
-                (a.score, a.nodes),
-                (b.score, b.nodes),
-                "{fen} {key}={value}"
-            );
+            assert_eq!((a.score, a.nodes), (b.score, b.nodes), "{fen} {setting:?}");
         }
     }
 }
@@ -448,6 +452,8 @@ fn search_switch_defaults_per_game() {
         let explicit = SearchTweaks {
             history_malus: Some(malus),
             reverse_futility: Some(false),
+            rfp_margin: Some(80),
+            rfp_depth: Some(3),
             futility: Some(false),
             lmr: Some(lmr),
             truncation: Some(truncation),

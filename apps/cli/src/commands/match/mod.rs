@@ -45,7 +45,7 @@ pub struct MatchArgs {
     /// hash=MIB, threads=N, time=MS and inc=MS (a game clock: the engine loses on time when it runs
     /// out), egdb=0|1 (use the match's endgame databases, default 1),
     /// eval=classic|trained (default: the game's), the search switches (built-in engines only,
-    /// docs/engine.md "Search switches"): malus=0|1, rfp=0|1, futility=0|1, lmr=0..2,
+    /// docs/engine.md "Search switches"): malus=0|1, rfp=0|1, rfpm=10..400, rfpd=1..8, futility=0|1, lmr=0..2,
     /// trunc=MARGIN, truncd=1..8, threat=0|1, tmargin=MARGIN, ext=0..2, iir=0|1, asp=5..500,
     /// probcut=0|1, mc=0|1, lmp=0|1, etc=0|1, cq=0..2,
     /// book=0|1 (play from the embedded opening book; default: --book), weights=FILE (trained
