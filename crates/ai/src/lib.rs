@@ -72,7 +72,8 @@ pub use tables::{EndgameTables, TableProbe, Wdl};
 pub(crate) use tweaks::Tweaks;
 pub use tweaks::{
     SearchTweaks, TweakError, CROWN_QUIESCENCE_PLIES, FUTILITY_MARGIN, MULTICUT_REDUCTION,
-    PROBCUT_MARGIN, PROBCUT_REDUCTION, RFP_MARGIN, TRUNC_KING_AMERICAN, TRUNC_KING_POOL,
+    PROBCUT_MARGIN, PROBCUT_REDUCTION, RFP_MARGIN, RFP_MARGIN_AMERICAN, TRUNC_KING_AMERICAN,
+    TRUNC_KING_POOL,
 };
 
 /// The README example, compiled and run as a doctest.

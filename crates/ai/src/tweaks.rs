@@ -15,11 +15,13 @@ pub struct SearchTweaks {
     /// off in Impasse (SPRT results in docs/engine.md).
     pub history_malus: Option<bool>,
     /// Reverse futility pruning: at a non-PV node 1 to `rfpd` (3) plies from the horizon, with no capture for
-    /// either side, the static evaluation minus [`RFP_MARGIN`] per ply of depth at or above beta
-    /// ends the node with that value. Default: off.
+    /// either side, the static evaluation minus the margin (`rfpm`) per ply of depth at or above beta
+    /// ends the node with that value. Default: on in American checkers (SPRT at 20 ms with the
+    /// network evaluation, docs/engine.md), off in pool and Impasse.
     pub reverse_futility: Option<bool>,
     /// The reverse futility margin (`rfpm=CENTI`, 10 to 400 centi-men per ply of remaining
-    /// depth). Default: [`RFP_MARGIN`].
+    /// depth). Default: [`RFP_MARGIN_AMERICAN`] in American checkers, [`RFP_MARGIN`] in the
+    /// others.
     pub rfp_margin: Option<u16>,
     /// The most plies from the horizon where reverse futility pruning applies (`rfpd=PLIES`,
     /// 1 to 8). Default: 3.
@@ -194,8 +196,16 @@ impl SearchTweaks {
     pub(crate) fn resolve(&self, variant: crown_core::Variant) -> Tweaks {
         Tweaks {
             history_malus: self.history_malus.unwrap_or(variant.is_draughts()),
-            reverse_futility: self.reverse_futility.unwrap_or(false),
-            rfp_margin: self.rfp_margin.map_or(RFP_MARGIN, i32::from),
+            reverse_futility: self
+                .reverse_futility
+                .unwrap_or(variant == crown_core::Variant::American),
+            rfp_margin: self.rfp_margin.map_or(
+                match variant {
+                    crown_core::Variant::American => RFP_MARGIN_AMERICAN,
+                    _ => RFP_MARGIN,
+                },
+                i32::from,
+            ),
             rfp_depth: i32::from(self.rfp_depth.unwrap_or(3)) * search::PLY,
             futility: self.futility.unwrap_or(false),
             lmr: self.lmr.unwrap_or(u8::from(variant.is_draughts())),
@@ -226,8 +236,12 @@ impl SearchTweaks {
     }
 }
 
-/// Reverse futility margin in centi-men per ply of remaining depth ([`SearchTweaks::reverse_futility`]).
+/// Reverse futility margin in centi-men per ply of remaining depth ([`SearchTweaks::reverse_futility`]),
+/// pool and Impasse.
 pub const RFP_MARGIN: i32 = 80;
+/// Reverse futility margin in centi-men per ply of remaining depth in American checkers, where the
+/// network evaluation scores most positions (docs/engine.md, "Results (issue 39)").
+pub const RFP_MARGIN_AMERICAN: i32 = 50;
 /// Futility margin in centi-men per ply of remaining depth ([`SearchTweaks::futility`]).
 pub const FUTILITY_MARGIN: i32 = 100;
 /// A king's worth in centi-men for the material count of [`SearchTweaks::truncation`] in American

@@ -444,15 +444,15 @@ fn search_switch_defaults_per_game() {
             .search(&game, &Limits::depth(7), &stop, &mut |_| {})
             .nodes
     };
-    for (variant, malus, lmr, truncation) in [
-        (Variant::American, true, 1, 100),
-        (Variant::Pool, true, 1, 0),
-        (Variant::Impasse, false, 0, 0),
+    for (variant, malus, lmr, truncation, (rfp, rfp_margin)) in [
+        (Variant::American, true, 1, 100, (true, 50)),
+        (Variant::Pool, true, 1, 0, (false, 80)),
+        (Variant::Impasse, false, 0, 0, (false, 80)),
     ] {
         let explicit = SearchTweaks {
             history_malus: Some(malus),
-            reverse_futility: Some(false),
-            rfp_margin: Some(80),
+            reverse_futility: Some(rfp),
+            rfp_margin: Some(rfp_margin),
             rfp_depth: Some(3),
             futility: Some(false),
             lmr: Some(lmr),
