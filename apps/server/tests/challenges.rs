@@ -145,7 +145,7 @@ async fn bad_challenge_requests_get_clear_errors() {
         (StatusCode::UNAUTHORIZED, "not_logged_in".into())
     );
 
-    let cases: [(&str, Value, StatusCode, &str); 8] = [
+    let cases: [(&str, Value, StatusCode, &str); 11] = [
         ("nobody", casual.clone(), StatusCode::NOT_FOUND, "not_found"),
         (
             "ALICE",
@@ -173,9 +173,27 @@ async fn bad_challenge_requests_get_clear_errors() {
         ),
         (
             "bob",
-            json!({"days": 3}),
+            json!({"days": 4}),
             StatusCode::BAD_REQUEST,
-            "bad_json",
+            "bad_days",
+        ),
+        (
+            "bob",
+            json!({"days": "3"}),
+            StatusCode::BAD_REQUEST,
+            "bad_days",
+        ),
+        (
+            "bob",
+            json!({"days": 0, "rated": true}),
+            StatusCode::BAD_REQUEST,
+            "bad_days",
+        ),
+        (
+            "bob",
+            json!({"days": 3, "time_control": blitz()}),
+            StatusCode::BAD_REQUEST,
+            "days_and_clock",
         ),
         (
             "bob",
@@ -198,6 +216,12 @@ async fn bad_challenge_requests_get_clear_errors() {
             "{to} {body}: {v}"
         );
     }
+    // A bad number of days names the allowed ones.
+    let (_, v) = challenge(&app, &alice, "bob", json!({"days": 10})).await;
+    assert_eq!(
+        v["error"]["message"],
+        "days (per move, a correspondence game) must be one of 1, 2, 3, 5, 7, 14, not '10'"
+    );
     let (s, v) = get(&app, &alice, "/api/challenge").await;
     assert_eq!(
         v["out"],
