@@ -2,7 +2,7 @@
 //! "Correspondence games"; docs/scaling.md): a 1-day game accepted through one instance and
 //! played through another keeps its deadline when the first stops and a new one starts, and
 //! the instances left end it on time once the side to move misses the deadline, with nobody
-//! watching. Days pass through the server's test clock
+//! watching; "your turn" lists it through any instance. Days pass through the server's test clock
 //! ([`crown_server::games::live::advance_clock`], shared by the instances of this process),
 //! never waited for; this file holds one test so that moving the clock disturbs no other test.
 //! Starts its own PostgreSQL (tests/common/pg.rs); skipped, saying so, when it is not installed.
@@ -10,7 +10,7 @@
 mod common;
 use axum::http::StatusCode;
 use common::accounts::sign_up;
-use common::challenges::{game, one_day_game, play_first_legal, wait_over};
+use common::challenges::{game, get, one_day_game, play_first_legal, wait_over};
 use common::pg::{store, Pg};
 use common::server;
 use crown_server::games::live::{advance_clock, now_ms};
@@ -61,6 +61,18 @@ async fn a_correspondence_game_outlives_its_instance_and_another_ends_it_by_the_
         ),
         "{g}"
     );
+    // It is bob's (white's) move, as any instance reads it; alice has no turn.
+    let (_, t) = get(&c, &bob, "/api/me/turns").await;
+    assert_eq!(
+        (
+            &t["count"],
+            &t["games"][0]["id"],
+            &t["games"][0]["deadline_ms"]
+        ),
+        (&json!(1), &json!(id), &json!(deadline)),
+        "{t}"
+    );
+    assert_eq!(get(&b, &alice, "/api/me/turns").await.1["count"], 0);
 
     // White misses the deadline: an instance left ends the game on time.
     advance_clock((deadline + 1_000).saturating_sub(now_ms()));

@@ -101,22 +101,11 @@ pub async fn wait_over(app: &App, id: &str) -> Value {
     }
 }
 
-/// A 1-day correspondence challenge from `alice` (black) to bob, accepted: the game's id and
-/// the seat tokens (black, white).
-pub async fn one_day_game(app: &App, alice: &str, bob: &str) -> (String, String, String) {
-    let (s, c) = challenge(
-        app,
-        alice,
-        "bob",
-        json!({"variant": "american", "days": 1, "color": "black", "rated": true}),
-    )
-    .await;
+/// Alice challenges bob with `body`, bob accepts, alice takes her seat: the game's id and the
+/// seat tokens (alice's, bob's).
+pub async fn accepted(app: &App, alice: &str, bob: &str, body: Value) -> (String, String, String) {
+    let (s, c) = challenge(app, alice, "bob", body).await;
     assert_eq!(s, StatusCode::CREATED, "{c}");
-    assert_eq!(
-        (&c["days"], &c["speed"], &c["time_control"]),
-        (&json!(1), &json!("correspondence"), &Value::Null),
-        "{c}"
-    );
     let id = c["id"].as_str().unwrap().to_string();
     let (s, b) = answer(app, bob, &id, "accept").await;
     assert_eq!(s, StatusCode::OK, "{b}");
@@ -124,4 +113,18 @@ pub async fn one_day_game(app: &App, alice: &str, bob: &str) -> (String, String,
     assert_eq!(s, StatusCode::OK, "{a}");
     let token = |v: &Value| v["token"].as_str().unwrap().to_string();
     (id, token(&a), token(&b))
+}
+
+/// A 1-day rated correspondence challenge from `alice` (black) to bob, accepted: the game's id
+/// and the seat tokens (black, white).
+pub async fn one_day_game(app: &App, alice: &str, bob: &str) -> (String, String, String) {
+    let body = json!({"variant": "american", "days": 1, "color": "black", "rated": true});
+    let (id, black, white) = accepted(app, alice, bob, body).await;
+    let (_, c) = get(app, alice, &format!("/api/challenge/{id}")).await;
+    assert_eq!(
+        (&c["days"], &c["speed"], &c["time_control"]),
+        (&json!(1), &json!("correspondence"), &Value::Null),
+        "{c}"
+    );
+    (id, black, white)
 }
