@@ -6,9 +6,11 @@
 //! test so that moving the clock disturbs no other test of its process.
 
 mod common;
-use axum::http::{Method, StatusCode};
+use axum::http::StatusCode;
 use common::accounts::sign_up;
-use common::challenges::{game, get, one_day_game, play_first_legal, wait_over};
+use common::challenges::{
+    assert_black_won_on_time, game, get, one_day_game, play_first_legal, wait_over,
+};
 use common::server;
 use crown_server::games::live::{advance_clock, now_ms};
 use crown_server::store::{SqliteStore, Store, DAY_MS};
@@ -85,16 +87,7 @@ async fn a_one_day_correspondence_game_survives_a_restart_and_ends_by_its_deadli
     // Past the deadline: white loses on time, nobody watching; the unmoved game is aborted.
     advance_clock(120_000);
     let g = wait_over(&app, &id).await;
-    assert_eq!(
-        (
-            &g["status"],
-            &g["outcome"]["winner"],
-            &g["outcome"]["result"]
-        ),
-        (&json!("finished"), &json!("black"), &json!("1-0")),
-        "{g}"
-    );
-    assert_eq!(g["deadline_ms"], Value::Null);
+    assert_black_won_on_time(&g);
     assert_eq!(
         g["accounts"]["black"]["rating_diff"]
             .as_i64()
@@ -109,16 +102,7 @@ async fn a_one_day_correspondence_game_survives_a_restart_and_ends_by_its_deadli
         "aborted: black did not make a first move in time"
     );
 
-    let (s, pdn) = common::send(
-        &app,
-        Method::GET,
-        &format!("/api/games/{id}/pdn"),
-        None,
-        None,
-    )
-    .await;
-    assert_eq!(s, StatusCode::OK);
-    let pdn = pdn.as_str().unwrap();
+    let pdn = common::pdn(&app, &id).await;
     for tag in ["[TimeControl \"-\"]", "[Correspondence \"1 day per move\"]"] {
         assert!(pdn.contains(tag), "{tag} in {pdn}");
     }

@@ -10,7 +10,9 @@
 mod common;
 use axum::http::StatusCode;
 use common::accounts::sign_up;
-use common::challenges::{game, get, one_day_game, play_first_legal, wait_over};
+use common::challenges::{
+    assert_black_won_on_time, game, get, one_day_game, play_first_legal, wait_over,
+};
 use common::pg::{store, Pg};
 use common::server;
 use crown_server::games::live::{advance_clock, now_ms};
@@ -77,15 +79,7 @@ async fn a_correspondence_game_outlives_its_instance_and_another_ends_it_by_the_
     // White misses the deadline: an instance left ends the game on time.
     advance_clock((deadline + 1_000).saturating_sub(now_ms()));
     let g = wait_over(&c, &id).await;
-    assert_eq!(
-        (
-            &g["status"],
-            &g["outcome"]["winner"],
-            &g["outcome"]["result"]
-        ),
-        (&json!("finished"), &json!("black"), &json!("1-0")),
-        "{g}"
-    );
+    assert_black_won_on_time(&g);
     assert!(
         g["accounts"]["white"]["rating_diff"].as_i64().unwrap() < 0,
         "{g}"

@@ -128,3 +128,24 @@ pub async fn one_day_game(app: &App, alice: &str, bob: &str) -> (String, String,
     );
     (id, black, white)
 }
+
+/// Game view `g` is over: black won on time (white, to move, missed its deadline).
+pub fn assert_black_won_on_time(g: &Value) {
+    assert_eq!(
+        (
+            &g["status"],
+            &g["outcome"]["winner"],
+            &g["outcome"]["result"],
+            &g["outcome"]["reason"],
+            &g["deadline_ms"]
+        ),
+        (
+            &json!("finished"),
+            &json!("black"),
+            &json!("1-0"),
+            &json!("Black wins: the opponent ran out of time"),
+            &Value::Null
+        ),
+        "{g}"
+    );
+}
