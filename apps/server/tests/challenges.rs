@@ -6,7 +6,9 @@
 mod common;
 use axum::http::{Method, StatusCode};
 use common::accounts::sign_up;
-use common::challenges::{answer, blitz, call, call_from, challenge, code, get, play_first_legal};
+use common::challenges::{
+    accepted, answer, blitz, call, call_from, challenge, code, get, play_first_legal,
+};
 use common::server;
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
@@ -145,7 +147,7 @@ async fn bad_challenge_requests_get_clear_errors() {
         (StatusCode::UNAUTHORIZED, "not_logged_in".into())
     );
 
-    let cases: [(&str, Value, StatusCode, &str); 8] = [
+    let cases: [(&str, Value, StatusCode, &str); 11] = [
         ("nobody", casual.clone(), StatusCode::NOT_FOUND, "not_found"),
         (
             "ALICE",
@@ -173,9 +175,27 @@ async fn bad_challenge_requests_get_clear_errors() {
         ),
         (
             "bob",
-            json!({"days": 3}),
+            json!({"days": 4}),
             StatusCode::BAD_REQUEST,
-            "bad_json",
+            "bad_days",
+        ),
+        (
+            "bob",
+            json!({"days": "3"}),
+            StatusCode::BAD_REQUEST,
+            "bad_days",
+        ),
+        (
+            "bob",
+            json!({"days": 0, "rated": true}),
+            StatusCode::BAD_REQUEST,
+            "bad_days",
+        ),
+        (
+            "bob",
+            json!({"days": 3, "time_control": blitz()}),
+            StatusCode::BAD_REQUEST,
+            "days_and_clock",
         ),
         (
             "bob",
@@ -198,6 +218,12 @@ async fn bad_challenge_requests_get_clear_errors() {
             "{to} {body}: {v}"
         );
     }
+    // A bad number of days names the allowed ones.
+    let (_, v) = challenge(&app, &alice, "bob", json!({"days": 10})).await;
+    assert_eq!(
+        v["error"]["message"],
+        "days (per move, a correspondence game) must be one of 1, 2, 3, 5, 7, 14, not '10'"
+    );
     let (s, v) = get(&app, &alice, "/api/challenge").await;
     assert_eq!(
         v["out"],
@@ -495,4 +521,79 @@ async fn challenges_per_address_are_limited() {
     )
     .await;
     assert_eq!(s, StatusCode::CREATED, "another address: {v}");
+}
+
+/// `GET /api/me/turns` of `session`: the ids of its games where it is its move, in order, and
+/// the answer.
+async fn turns(app: &crown_server::App, session: &str) -> (Vec<String>, Value) {
+    let (s, v) = get(app, session, "/api/me/turns").await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let ids: Vec<String> = v["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["id"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(v["count"], json!(ids.len()), "{v}");
+    (ids, v)
+}
+
+#[tokio::test]
+async fn your_turn_lists_the_games_where_it_is_the_accounts_move_soonest_deadline_first() {
+    let app = server().start().await;
+    let (alice, bob, carol) = three(&app).await;
+    let (s, v) = call(&app, Method::GET, "/api/me/turns", None, None).await;
+    assert_eq!(
+        (s, code(&v)),
+        (StatusCode::UNAUTHORIZED, "not_logged_in".into())
+    );
+    // A 3-day correspondence game where alice (black) moves first, a blitz game where bob does.
+    let body = json!({"days": 3, "color": "black"});
+    let (corr, alice_corr, _) = accepted(&app, &alice, &bob, body).await;
+    let body = json!({"time_control": blitz(), "color": "white"});
+    let (live, _, bob_live) = accepted(&app, &alice, &bob, body).await;
+
+    let (ids, v) = turns(&app, &alice).await;
+    assert_eq!(ids, vec![corr.clone()], "{v}");
+    let t = &v["games"][0];
+    let (_, g) = get(&app, &alice, &format!("/api/games/{corr}")).await;
+    assert_eq!(
+        (
+            &t["color"],
+            &t["opponent"],
+            &t["speed"],
+            &t["days"],
+            &t["deadline_ms"],
+            &t["url"],
+            &t["seat_url"]
+        ),
+        (
+            &json!("black"),
+            &json!("bob"),
+            &json!("correspondence"),
+            &json!(3),
+            &g["deadline_ms"],
+            &json!(format!("/g/{corr}")),
+            &json!(format!("/api/challenge/{corr}/seat"))
+        ),
+        "{v}"
+    );
+    assert_eq!(turns(&app, &bob).await.0, vec![live.clone()]);
+    assert_eq!(turns(&app, &carol).await.0, Vec::<String>::new());
+
+    // Alice moves: both games are bob's move, the blitz game's first-move deadline (seconds)
+    // before the correspondence game's (days).
+    let (s, v) = play_first_legal(&app, &corr, &alice_corr).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(turns(&app, &alice).await.0, Vec::<String>::new());
+    let (ids, v) = turns(&app, &bob).await;
+    assert_eq!(ids, vec![live.clone(), corr.clone()], "{v}");
+    assert_eq!(v["games"][0]["speed"], "blitz");
+    assert_eq!(v["games"][0]["days"], Value::Null);
+
+    // Bob moves in the blitz game: it is alice's move there.
+    let (s, v) = play_first_legal(&app, &live, &bob_live).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(turns(&app, &alice).await.0, vec![live]);
+    assert_eq!(turns(&app, &bob).await.0, vec![corr]);
 }

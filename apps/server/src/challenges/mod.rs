@@ -16,8 +16,9 @@
 //!   account, [`Config::challenges_per_hour_per_ip`] per address, no challenge to oneself, and
 //!   none to an account that declined one of the challenger's within [`DECLINED_WAIT_MS`].
 //!
-//! Correspondence (days per move) is a later step: a `days` field beside `time_control` in
-//! [`ChallengeState`] (absent in the challenges stored before it) is all the challenge needs.
+//! - A correspondence challenge carries `days` per move ([`CORRESPONDENCE_DAYS`]) instead of a
+//!   clock ([`ChallengeState::days`], absent in the challenges stored before it); its game has a
+//!   move deadline instead of clocks ([`crate::store::GameMeta::days`]).
 
 use crate::blocking;
 use crate::config::Config;
@@ -28,6 +29,7 @@ use crate::games::{GameRequest, Games};
 use crate::limit::RateLimiter;
 use crate::store::{
     ChallengeRecord, ChallengeStore, SeatAccount, Side, Store, StoreError, TimeControl,
+    CORRESPONDENCE_DAYS,
 };
 use crown_core::{Color, Position, Variant};
 use serde::{Deserialize, Serialize};
@@ -82,8 +84,11 @@ pub struct ChallengeState {
     pub dest: SeatAccount,
     /// Variant id.
     pub variant: String,
-    /// The clock; `None`: untimed (casual only).
+    /// The clock; `None`: untimed (casual only) or a correspondence game (`days`).
     pub time_control: Option<TimeControl>,
+    /// A correspondence game's days per move; absent: a game with a clock or untimed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub days: Option<u32>,
     /// The colour the challenger asked for: `black`, `white` or `random`.
     pub color: String,
     /// The challenger's colour in the game (`random` drawn when the challenge was made).
@@ -109,8 +114,11 @@ pub struct Challenge {
 pub struct ChallengeRequest {
     /// Variant id (default `american`).
     pub variant: Option<String>,
-    /// The clock; `None`: untimed.
+    /// The clock; `None`: untimed, or a correspondence game when `days` is set.
     pub time_control: Option<TimeControl>,
+    /// A correspondence game's days per move (one of [`CORRESPONDENCE_DAYS`], checked by
+    /// [`check_days`]), instead of `time_control`.
+    pub days: Option<u32>,
     /// `black`, `white` or `random` (default).
     pub color: Option<String>,
     /// Rated (default casual).
@@ -165,6 +173,7 @@ impl Challenge {
             id: self.rec.id.clone(),
             start: Position::new(variant),
             time_control: self.state.time_control,
+            days: self.state.days,
             rated: self.state.rated,
             black,
             white,
@@ -185,7 +194,8 @@ impl Challenge {
             "dest_user": {"name": s.dest.name},
             "variant": s.variant,
             "time_control": s.time_control,
-            "speed": s.time_control.map(|tc| crate::ratings::Speed::of(tc).name()),
+            "days": s.days,
+            "speed": crate::ratings::Speed::of_game(s.time_control, s.days).map(|s| s.name()),
             "rated": s.rated,
             "color": s.color,
             "final_color": crown_core::Color::from(s.final_color).name(),
@@ -204,6 +214,27 @@ pub fn reason_text(key: &str) -> Option<&'static str> {
         .iter()
         .find(|(k, _)| *k == key)
         .map(|(_, t)| *t)
+}
+
+/// A challenge's `days` (JSON): one of [`CORRESPONDENCE_DAYS`].
+///
+/// # Errors
+/// `400 bad_days`, naming the allowed values.
+pub fn check_days(v: &serde_json::Value) -> Result<u32, Error> {
+    v.as_u64()
+        .and_then(|d| u32::try_from(d).ok())
+        .filter(|d| CORRESPONDENCE_DAYS.contains(d))
+        .ok_or_else(|| {
+            let allowed: Vec<String> = CORRESPONDENCE_DAYS.iter().map(u32::to_string).collect();
+            let shown = crate::error::echo(&v.to_string());
+            Error::invalid(
+                "bad_days",
+                format!(
+                    "days (per move, a correspondence game) must be one of {}, not {shown}",
+                    allowed.join(", ")
+                ),
+            )
+        })
 }
 
 /// Whether `id` can be a challenge id ([`ID_BYTES`] bytes in lower-case hex).
@@ -371,8 +402,8 @@ impl Challenges {
     /// `me`, from client `ip`, challenges `dest` (found by the caller) to the game `req`.
     ///
     /// # Errors
-    /// `bad_variant`, `bad_color`, `bad_time_control`, `rated_needs_clock` (400),
-    /// `self_challenge` (400), `challenge_rate_limited`, `too_many_challenges`,
+    /// `bad_variant`, `bad_color`, `bad_time_control`, `bad_days`, `days_and_clock`,
+    /// `rated_needs_clock` (400), `self_challenge` (400), `challenge_rate_limited`, `too_many_challenges`,
     /// `too_many_received`, `recently_declined` (429), `challenges_unavailable`, `storage`.
     pub async fn create(
         &self,
@@ -382,11 +413,24 @@ impl Challenges {
         req: ChallengeRequest,
     ) -> Result<Challenge, Error> {
         let color = req.color.clone().unwrap_or_else(|| "random".to_string());
+        if let Some(d) = req.days {
+            check_days(&serde_json::Value::from(d))?;
+            if req.time_control.is_some() {
+                return Err(Error::invalid(
+                    "days_and_clock",
+                    "a challenge has either a time_control or days per move (correspondence), \
+                     not both",
+                ));
+            }
+        }
         let game = GameRequest {
             variant: req.variant.unwrap_or_else(|| "american".to_string()),
             color: Some(color.clone()),
             time_control: req.time_control,
+            // Days per move time a correspondence game as a clock does: it may be rated, and
+            // the other checks of a rated game (two people, the standard start) still apply.
             rated: req.rated,
+            correspondence: req.days.is_some(),
             ..GameRequest::default()
         }
         .check(self.engine_available)?
@@ -458,6 +502,7 @@ impl Challenges {
             dest: dest.clone(),
             variant: g.start.variant().id().to_string(),
             time_control: g.time_control,
+            days: req.days,
             color,
             final_color: g.color.into(),
             rated: g.rated,

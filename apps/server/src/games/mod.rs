@@ -3,7 +3,8 @@
 //! ([`registry`], one [`handle::GameHandle`] each), coherence between instances sharing a store
 //! ([`cluster`]), the background tasks ([`housekeeping`]); engine moves are scheduled by
 //! [`crate::engine::scheduler`]; PDN export in [`pdn`]; a game the server makes between two
-//! accounts (a tournament's, an accepted challenge's) in [`paired`].
+//! accounts (a tournament's, an accepted challenge's) in [`paired`]; an account's games where it
+//! is its move in [`turns`].
 
 pub mod cluster;
 pub mod handle;
@@ -13,6 +14,7 @@ pub mod new_game;
 pub mod paired;
 pub mod pdn;
 pub mod registry;
+pub mod turns;
 
 pub use new_game::{GameRequest, NewGame, NewGameError, SeatedGame};
 

@@ -40,6 +40,9 @@ pub struct GameRequest {
     pub name: Option<String>,
     /// A rated game rather than a casual one.
     pub rated: bool,
+    /// A correspondence game (days per move, only by a challenge: [`crate::challenges`]): timed
+    /// without a `time_control`, so it may be rated.
+    pub correspondence: bool,
 }
 
 /// Why a new game is refused; [`NewGameError::code`] is the API's code, and the message (its
@@ -170,6 +173,8 @@ pub struct NewGame {
     pub public: bool,
     /// A rated game.
     pub rated: bool,
+    /// A correspondence game ([`GameRequest::correspondence`]).
+    pub correspondence: bool,
     /// The creator's name, as requested (checked by [`NewGame::seat`]).
     pub name: Option<String>,
     /// Whether the request gave a `fen` or a `setup` (a rated game may not).
@@ -274,6 +279,7 @@ impl GameRequest {
             time_control: self.time_control,
             public: self.public,
             rated: self.rated,
+            correspondence: self.correspondence,
             name: self.name,
             custom_start: self.fen.is_some() || self.setup.is_some(),
         })
@@ -282,7 +288,7 @@ impl GameRequest {
 
 impl NewGame {
     /// Seat the creator, whose account is `account` (`None`: a guest): a rated game needs an
-    /// account, a human opponent, a time control and the standard start; then the name is checked
+    /// account, a human opponent, a time control (or days per move) and the standard start; then the name is checked
     /// ([`crate::lobby::check_name`]).
     ///
     /// # Errors
@@ -296,7 +302,7 @@ impl NewGame {
             if matches!(self.other, Seat::Engine { .. }) {
                 return Err(NewGameError::RatedNeedsHuman);
             }
-            if self.time_control.is_none() {
+            if self.time_control.is_none() && !self.correspondence {
                 return Err(NewGameError::RatedNeedsClock);
             }
             if self.custom_start {

@@ -9,7 +9,7 @@ use crate::error::{Error, ErrorKind};
 use crate::games::handle::GameHandle;
 use crate::games::live::{now_ms, Live};
 use crate::games::Games;
-use crate::store::{Seat, SeatAccount, TimeControl};
+use crate::store::{Seat, SeatAccount, TimeControl, DAY_MS};
 use crate::token::{random_hex, token_hash};
 use crown_core::{Color, Position};
 use std::sync::Arc;
@@ -21,8 +21,10 @@ pub struct PairedGame {
     pub id: String,
     /// The start position.
     pub start: Position,
-    /// The clock; `None`: untimed.
+    /// The clock; `None`: untimed, or a correspondence game when `days` is set.
     pub time_control: Option<TimeControl>,
+    /// A correspondence game's days per move ([`crate::store::GameMeta::days`]); `None`: not one.
+    pub days: Option<u32>,
     /// Whether it is rated (the ratings' pre-game checks then apply).
     pub rated: bool,
     /// Black's account.
@@ -33,7 +35,7 @@ pub struct PairedGame {
 
 impl Games {
     /// Create game `g` with both seats taken by its accounts (named by them), the usual abort
-    /// window and, when rated, the pre-game ratings (or the reason it is played unrated). A
+    /// window (for a correspondence game: its days per move) and, when rated, the pre-game ratings (or the reason it is played unrated). A
     /// game of that id that already exists is left as it is: `Ok(false)`; `Ok(true)`: created now.
     ///
     /// # Errors
@@ -58,7 +60,12 @@ impl Games {
             now,
         );
         let meta = &mut live.rec.meta;
-        meta.abort_after_ms = self.config.abort_after_ms;
+        meta.days = g.days;
+        // A correspondence game nobody moved in is aborted after its first deadline.
+        meta.abort_after_ms = match g.days {
+            Some(d) => u64::from(d) * DAY_MS,
+            None => self.config.abort_after_ms,
+        };
         meta.rated = g.rated;
         meta.rated_min_plies = self.config.rated_min_plies;
         meta.accounts.set(Color::Black, Some(g.black.clone()));
@@ -70,7 +77,7 @@ impl Games {
                 .ratings
                 .pregame(
                     &live.rec.variant,
-                    g.time_control,
+                    crate::store::Speed::of_game(g.time_control, g.days),
                     (Some(&g.black), Some(&g.white)),
                 )
                 .await?

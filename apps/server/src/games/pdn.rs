@@ -14,9 +14,19 @@ fn player(seat: &Seat, name: Option<&str>) -> String {
     }
 }
 
+/// A correspondence game's `Correspondence` tag: `1 day per move`, `3 days per move`.
+pub fn days_text(days: u32) -> String {
+    if days == 1 {
+        "1 day per move".to_string()
+    } else {
+        format!("{days} days per move")
+    }
+}
+
 /// The game as one PDN record (roster tags: a linked seat's account name, else the seat's name;
 /// a rated game's `BlackElo`/`WhiteElo` and, once rated, `BlackRatingDiff`/`WhiteRatingDiff`
-/// ([`crate::ratings::pdn_tags`]); `GameType`, `FEN` for set-up starts, the moves and the
+/// ([`crate::ratings::pdn_tags`]); a correspondence game's `TimeControl "-"` and
+/// `Correspondence` ([`days_text`]); `GameType`, `FEN` for set-up starts, the moves and the
 /// result; `*` while the game goes on).
 ///
 /// # Errors
@@ -42,6 +52,12 @@ pub fn export(live: &Live) -> Result<String, Error> {
         ("Black", black),
         ("White", white),
     ];
+    if let Some(days) = meta.days {
+        // PDN (like PGN) writes "-" for a game without a clock; the days per move get a tag of
+        // their own (docs/notation.md).
+        tags.push(("TimeControl", "-".into()));
+        tags.push(("Correspondence", days_text(days)));
+    }
     tags.extend(crate::ratings::pdn_tags(meta));
     let tags: Vec<(&str, &str)> = tags.iter().map(|(k, v)| (*k, v.as_str())).collect();
     Ok(crown_notation::game_to_pdn(&live.game, &tags))

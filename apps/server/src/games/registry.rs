@@ -267,13 +267,13 @@ impl Games {
         account: Option<&crate::store::SeatAccount>,
     ) -> Result<PregameRatings, Error> {
         let Some(a) = account else { return Ok(None) };
-        let (variant, tc, accs) = {
+        let (variant, speed, accs) = {
             let live = h.live.lock().await;
             if !live.rec.meta.rated || live.rec.status != "open" {
                 return Ok(None);
             }
             let m = &live.rec.meta;
-            (live.rec.variant.clone(), m.time_control, m.accounts.clone())
+            (live.rec.variant.clone(), m.speed(), m.accounts.clone())
         };
         let (b, w) = match (accs.black.as_ref(), accs.white.as_ref()) {
             (Some(b), None) => (b, a),
@@ -283,7 +283,7 @@ impl Games {
         let ids = (Some(b.user_id.clone()), Some(w.user_id.clone()));
         let r = self
             .ratings
-            .pregame(&variant, tc, (Some(b), Some(w)))
+            .pregame(&variant, speed, (Some(b), Some(w)))
             .await?;
         Ok(r.map(|r| (ids, r)))
     }

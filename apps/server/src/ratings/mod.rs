@@ -11,7 +11,7 @@ use crate::error::{Error, ErrorKind};
 use crate::games::live::Live;
 use crate::store::{
     Established, GameFilter, GameMeta, GameRatings, PlayerGame, RatingRecord, RatingStore,
-    SeatAccount, SeatRating, Store, StoreError, TimeControl, UserRecord,
+    SeatAccount, SeatRating, Store, StoreError, UserRecord,
 };
 use std::sync::Arc;
 
@@ -22,7 +22,7 @@ use serde::Serialize;
 /// The variant ids that have ratings.
 pub const VARIANTS: [&str; 3] = ["american", "pool", "impasse"];
 /// The speed ids.
-pub const SPEEDS: [&str; 4] = ["bullet", "blitz", "rapid", "classical"];
+pub const SPEEDS: [&str; 5] = ["bullet", "blitz", "rapid", "classical", "correspondence"];
 /// Most players in a leaderboard (`limit`), and the default.
 pub const LEADERBOARD_MAX: usize = 100;
 /// The default `limit` of a leaderboard.
@@ -36,9 +36,15 @@ pub const ARCHIVE_PDN_MAX: usize = 500;
 
 /// The speed named `s`, if it is one.
 pub fn speed_named(s: &str) -> Option<Speed> {
-    [Speed::Bullet, Speed::Blitz, Speed::Rapid, Speed::Classical]
-        .into_iter()
-        .find(|x| x.name() == s)
+    [
+        Speed::Bullet,
+        Speed::Blitz,
+        Speed::Rapid,
+        Speed::Classical,
+        Speed::Correspondence,
+    ]
+    .into_iter()
+    .find(|x| x.name() == s)
 }
 
 /// The PDN tags of a rated game's ratings: `WhiteElo`, `BlackElo` (pre-game, rounded) and, once
@@ -433,25 +439,25 @@ impl Ratings {
 
     /// The pre-game ratings a rated game shows while it is played, taken when its second seat is
     /// taken: `users` are the seats' accounts (`(black, white)`), read for the game's variant and
-    /// `tc`'s speed; or the reason it is played unrated ([`Pregame::Unrated`]: the accounts
+    /// `speed` ([`Speed::of_game`]); or the reason it is played unrated ([`Pregame::Unrated`]: the accounts
     /// signed up from one network, or the pair's rated games of the day are used up). `None`
-    /// unless the game is timed and both accounts are known.
+    /// unless the game is timed (a clock or days per move) and both accounts are known.
     ///
     /// # Errors
     /// `accounts_unavailable`, `storage`.
     pub async fn pregame(
         &self,
         variant: &str,
-        tc: Option<TimeControl>,
+        speed: Option<Speed>,
         users: (Option<&SeatAccount>, Option<&SeatAccount>),
     ) -> Result<Option<Pregame>, Error> {
-        let (Some(tc), (Some(b), Some(w))) = (tc, users) else {
+        let (Some(speed), (Some(b), Some(w))) = (speed, users) else {
             return Ok(None);
         };
         if let Some(reason) = self.unrated_reason(&b.user_id, &w.user_id).await? {
             return Ok(Some(Pregame::Unrated(reason)));
         }
-        let speed = Speed::of(tc).name().to_string();
+        let speed = speed.name().to_string();
         let key = |a: &SeatAccount| (a.user_id.clone(), variant.to_string(), speed.clone());
         let r = self.current(vec![key(b), key(w)]).await?;
         let seat = |before| SeatRating {
@@ -678,6 +684,14 @@ mod tests {
         assert_eq!(Speed::Classical.name(), "classical");
         assert_eq!(super::speed_named("rapid"), Some(Speed::Rapid));
         assert_eq!(super::speed_named("Rapid"), None);
+        // Days per move make a correspondence game, whatever else it has.
+        assert_eq!(Speed::of_game(None, Some(3)), Some(Speed::Correspondence));
+        assert_eq!(Speed::of_game(Some(tc(180, 0)), None), Some(Speed::Blitz));
+        assert_eq!(Speed::of_game(None, None), None);
+        assert_eq!(
+            super::speed_named("correspondence"),
+            Some(Speed::Correspondence)
+        );
     }
 
     #[test]

@@ -32,6 +32,24 @@ pub fn routes() -> Router<App> {
         .route("/logout", post(log_out).layer(nb!()))
         .route("/password", post(change_password))
         .route("/me", get(me).layer(nb!()))
+        .route("/me/turns", get(turns).layer(nb!()))
+}
+
+/// `GET /api/me/turns` (session): `{"count", "games": [...], "server_time_ms"}`, the account's
+/// ongoing games where it is its move ([`crate::games::turns`]).
+///
+/// Errors: `not_logged_in` (401), `storage`.
+async fn turns(
+    State(app): State<App>,
+    headers: HeaderMap,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let me = session_account(&app, &headers).await?;
+    let games = app.games().turns(&me.user_id).await?;
+    Ok(Json(serde_json::json!({
+        "count": games.len(),
+        "games": games,
+        "server_time_ms": crate::games::live::now_ms(),
+    })))
 }
 
 /// Body of `POST /api/signup` and `POST /api/login`. Not `Debug`: it holds a password.

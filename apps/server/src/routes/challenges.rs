@@ -44,6 +44,9 @@ pub struct CreateChallenge {
     /// The clock (an object with exactly `initial_ms` and `increment_ms`); untimed when absent.
     #[serde(default, deserialize_with = "opt_object::<_, TimeControlBody>")]
     pub time_control: Option<TimeControlBody>,
+    /// A correspondence game's days per move (1, 2, 3, 5, 7 or 14), instead of `time_control`.
+    #[serde(default)]
+    pub days: Option<Value>,
     /// The challenger's colour: `black`, `white` or `random` (default).
     #[serde(default)]
     pub color: Option<String>,
@@ -67,7 +70,7 @@ fn seat_json(seat: &ChallengeSeat, c: Option<&Challenge>, me: &SeatAccount) -> V
 /// `POST /api/challenge/{username}` (session): `201` with the challenge.
 ///
 /// Errors: `not_logged_in` (401), `bad_json`, `bad_variant`, `bad_color`, `bad_time_control`,
-/// `rated_needs_clock`, `self_challenge` (400), `not_found` (404: no such user),
+/// `bad_days`, `days_and_clock`, `rated_needs_clock`, `self_challenge` (400), `not_found` (404: no such user),
 /// `challenge_rate_limited`, `too_many_challenges`, `too_many_received`, `recently_declined`
 /// (429), `challenges_unavailable` (503), `storage`.
 async fn create(
@@ -86,6 +89,11 @@ async fn create(
     let req = ChallengeRequest {
         variant: req.variant,
         time_control: req.time_control.map(TimeControl::from),
+        days: req
+            .days
+            .as_ref()
+            .map(crate::challenges::check_days)
+            .transpose()?,
         color: req.color,
         rated: req.rated,
     };

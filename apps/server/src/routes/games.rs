@@ -90,6 +90,7 @@ impl From<CreateGame> for GameRequest {
             public: b.public,
             name: b.name,
             rated: b.rated,
+            correspondence: false,
         }
     }
 }

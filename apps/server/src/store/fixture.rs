@@ -50,6 +50,7 @@ impl GameRecordBuilder {
                         token_sha256: Some("b".into()),
                     },
                     time_control: None,
+                    days: None,
                     clock_ms: [0, 0],
                     turn_started_ms: 5,
                     declared: None,

@@ -126,6 +126,31 @@ pub trait Store: Send + Sync + 'static {
     /// [`StoreError::Database`].
     fn list(&self, status: Option<&str>, limit: usize) -> Result<Vec<GameSummary>, StoreError>;
 
+    /// Ids of the ongoing games (status `ongoing`) with a seat linked to account `user_id`
+    /// ([`GameMeta::accounts`]), the last changed first, at most `limit` (`GET /api/me/turns`).
+    /// The default reads every unfinished game ([`Store::load_unfinished`]).
+    ///
+    /// # Errors
+    /// [`StoreError::Database`], or as [`Store::load_unfinished`].
+    fn ongoing_of(&self, user_id: &str, limit: usize) -> Result<Vec<String>, StoreError> {
+        let mut games: Vec<GameRecord> = self
+            .load_unfinished()?
+            .into_iter()
+            .filter(|r| {
+                r.status == "ongoing"
+                    && crown_core::Color::ALL
+                        .into_iter()
+                        .any(|c| r.meta.accounts.get(c).is_some_and(|a| a.user_id == user_id))
+            })
+            .collect();
+        games.sort_by(|a, b| {
+            b.updated_ms
+                .cmp(&a.updated_ms)
+                .then_with(|| a.id.cmp(&b.id))
+        });
+        Ok(games.into_iter().take(limit).map(|r| r.id).collect())
+    }
+
     /// Ids of all games not finished.
     ///
     /// # Errors

@@ -11,7 +11,7 @@
 //! instances there are, and never half (a crash before the commit leaves neither the end nor
 //! the ratings; after it, both).
 
-use super::{GameRatings, GameRecord, SeatRating, Side, Speed, StoreError};
+use super::{GameRatings, GameRecord, SeatRating, Side, StoreError};
 use crown_rating::glicko::{rate_game, Glicko2, Outcome};
 
 /// One stored rating.
@@ -236,10 +236,7 @@ pub(super) fn finish_of(rec: &GameRecord) -> Option<Vec<PlayerGame>> {
         "1/2-1/2" => None,
         _ => return None,
     };
-    let speed = rec
-        .meta
-        .time_control
-        .map(|t| Speed::of(t).name().to_string());
+    let speed = rec.meta.speed().map(|s| s.name().to_string());
     let rated = rated_pair(rec).is_some();
     let rows = crown_core::Color::ALL
         .into_iter()
@@ -317,14 +314,14 @@ pub fn is_rated(meta: &super::GameMeta, status: &str, plies: usize) -> bool {
 }
 
 /// The rating keys (`(user_id, variant, speed)` of black, of white) of a rated game between two
-/// accounts with a clock that reached [`min_plies_of`] plies and was not made unrated when it
+/// accounts with a clock (or days per move) that reached [`min_plies_of`] plies and was not made unrated when it
 /// began ([`unrated_reason`]); `None` for a casual game or any other.
 pub(super) fn rated_pair(rec: &GameRecord) -> Option<[(String, String, String); 2]> {
     let meta = &rec.meta;
     if !meta.rated || meta.unrated.is_some() || rec.moves.len() < min_plies_of(meta) {
         return None;
     }
-    let speed = Speed::of(meta.time_control?).name().to_string();
+    let speed = meta.speed()?.name().to_string();
     let (b, w) = (meta.accounts.black.as_ref()?, meta.accounts.white.as_ref()?);
     if b.user_id == w.user_id {
         return None;

@@ -40,7 +40,15 @@ pub enum Speed {
     Rapid,
     /// Estimated duration 1500 s or more.
     Classical,
+    /// A correspondence game: days per move instead of a clock ([`GameMeta::days`]).
+    Correspondence,
 }
+
+/// The days per move a correspondence game may give ([`GameMeta::days`]).
+pub const CORRESPONDENCE_DAYS: [u32; 6] = [1, 2, 3, 5, 7, 14];
+
+/// One day in ms: a correspondence game's move deadline is its days times this.
+pub const DAY_MS: u64 = 86_400_000;
 
 impl Speed {
     /// The speed of `tc`: estimated duration = initial seconds + 40 x increment seconds
@@ -58,13 +66,24 @@ impl Speed {
         }
     }
 
-    /// The speed's id in the API: `bullet`, `blitz`, `rapid` or `classical`.
+    /// The speed's id in the API: `bullet`, `blitz`, `rapid`, `classical` or `correspondence`.
     pub fn name(self) -> &'static str {
         match self {
             Speed::Bullet => "bullet",
             Speed::Blitz => "blitz",
             Speed::Rapid => "rapid",
             Speed::Classical => "classical",
+            Speed::Correspondence => "correspondence",
+        }
+    }
+
+    /// The speed of a game with clock `tc` or `days` per move (a correspondence game:
+    /// [`Speed::Correspondence`]); `None` for an untimed game.
+    pub fn of_game(tc: Option<TimeControl>, days: Option<u32>) -> Option<Speed> {
+        if days.is_some() {
+            Some(Speed::Correspondence)
+        } else {
+            tc.map(Speed::of)
         }
     }
 }
@@ -164,8 +183,14 @@ pub struct GameMeta {
     pub black: Seat,
     /// White's seat.
     pub white: Seat,
-    /// The time control, `None` for untimed games.
+    /// The time control, `None` for untimed and correspondence games.
     pub time_control: Option<TimeControl>,
+    /// A correspondence game's days per move (one of [`CORRESPONDENCE_DAYS`]; docs/api.md,
+    /// "Correspondence games"): no clock runs, the side to move must move within this many days
+    /// of the start of its turn (`turn_started_ms`) or loses on time. Absent (and in games
+    /// stored before this field existed): not a correspondence game.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub days: Option<u32>,
     /// Remaining time in ms: `[black, white]`. For the side to move this is the time left when
     /// its turn started at `turn_started_ms`.
     pub clock_ms: [u64; 2],
@@ -250,6 +275,13 @@ pub struct GameRatings {
     pub black: SeatRating,
     /// White's.
     pub white: SeatRating,
+}
+
+impl GameMeta {
+    /// The game's speed class ([`Speed::of_game`]): `None` for an untimed game.
+    pub fn speed(&self) -> Option<Speed> {
+        Speed::of_game(self.time_control, self.days)
+    }
 }
 
 impl Eq for GameRatings {}

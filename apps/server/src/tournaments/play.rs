@@ -192,6 +192,7 @@ impl Tournaments {
                         id: gid,
                         start,
                         time_control: Some(s.time_control),
+                        days: None,
                         rated: s.rated,
                         black,
                         white,

@@ -6,6 +6,7 @@ use super::accounts::{post, Call};
 use axum::http::{Method, StatusCode};
 use crown_server::App;
 use serde_json::{json, Value};
+use std::time::{Duration, Instant};
 
 /// `method uri` with `session`, an optional JSON body and a client address (`from`).
 pub async fn call_from(
@@ -78,4 +79,73 @@ pub async fn play_first_legal(app: &App, id: &str, token: &str) -> (StatusCode, 
         Some(json!({"move": mv, "ply": ply})),
     )
     .await
+}
+
+/// `GET /api/games/{id}`.
+pub async fn game(app: &App, id: &str) -> Value {
+    let (s, g) = super::send(app, Method::GET, &format!("/api/games/{id}"), None, None).await;
+    assert_eq!(s, StatusCode::OK, "{g}");
+    g
+}
+
+/// Wait (at most 10 s) until game `id` is no longer ongoing; its view then.
+pub async fn wait_over(app: &App, id: &str) -> Value {
+    let until = Instant::now() + Duration::from_secs(10);
+    loop {
+        let g = game(app, id).await;
+        if g["status"] != "ongoing" {
+            return g;
+        }
+        assert!(Instant::now() < until, "still ongoing: {g}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Alice challenges bob with `body`, bob accepts, alice takes her seat: the game's id and the
+/// seat tokens (alice's, bob's).
+pub async fn accepted(app: &App, alice: &str, bob: &str, body: Value) -> (String, String, String) {
+    let (s, c) = challenge(app, alice, "bob", body).await;
+    assert_eq!(s, StatusCode::CREATED, "{c}");
+    let id = c["id"].as_str().unwrap().to_string();
+    let (s, b) = answer(app, bob, &id, "accept").await;
+    assert_eq!(s, StatusCode::OK, "{b}");
+    let (s, a) = answer(app, alice, &id, "seat").await;
+    assert_eq!(s, StatusCode::OK, "{a}");
+    let token = |v: &Value| v["token"].as_str().unwrap().to_string();
+    (id, token(&a), token(&b))
+}
+
+/// A 1-day rated correspondence challenge from `alice` (black) to bob, accepted: the game's id
+/// and the seat tokens (black, white).
+pub async fn one_day_game(app: &App, alice: &str, bob: &str) -> (String, String, String) {
+    let body = json!({"variant": "american", "days": 1, "color": "black", "rated": true});
+    let (id, black, white) = accepted(app, alice, bob, body).await;
+    let (_, c) = get(app, alice, &format!("/api/challenge/{id}")).await;
+    assert_eq!(
+        (&c["days"], &c["speed"], &c["time_control"]),
+        (&json!(1), &json!("correspondence"), &Value::Null),
+        "{c}"
+    );
+    (id, black, white)
+}
+
+/// Game view `g` is over: black won on time (white, to move, missed its deadline).
+pub fn assert_black_won_on_time(g: &Value) {
+    assert_eq!(
+        (
+            &g["status"],
+            &g["outcome"]["winner"],
+            &g["outcome"]["result"],
+            &g["outcome"]["reason"],
+            &g["deadline_ms"]
+        ),
+        (
+            &json!("finished"),
+            &json!("black"),
+            &json!("1-0"),
+            &json!("Black wins: the opponent ran out of time"),
+            &Value::Null
+        ),
+        "{g}"
+    );
 }

@@ -113,6 +113,23 @@ pub async fn raw(app: &App, req: Request<Body>) -> (StatusCode, Value) {
     (status, v)
 }
 
+/// `GET /api/games/{id}/pdn` of `app`: the PDN text.
+///
+/// # Panics
+/// If the answer is not `200` with text (a test failure).
+pub async fn pdn(app: &App, id: &str) -> String {
+    let (s, v) = send(
+        app,
+        Method::GET,
+        &format!("/api/games/{id}/pdn"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    v.as_str().expect("PDN text").to_string()
+}
+
 /// Start the built `crown-server` binary with `args` (on port 0, stdout piped) and read its URL
 /// (`http://127.0.0.1:PORT`, without a trailing slash) from the first line it prints.
 ///

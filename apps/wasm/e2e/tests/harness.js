@@ -301,14 +301,36 @@ export async function axeCount(page, name) {
  * from then on; the page knows it is logged in, as after a person's sign-up).
  */
 export async function signUp(page, name, password) {
+  await authDialog(page, "#account-signup", name, password);
+}
+
+/** Open the account dialog with `button` (sign up or log in), fill it, send it and wait for the account. */
+async function authDialog(page, button, name, password) {
   const T = { timeout: 60000 };
   await page.waitForFunction(() => document.body.dataset.account === "ready", null, T);
-  await page.click("#account-signup");
+  await page.click(button);
   await page.waitForSelector("#dlg-auth[open]");
   await page.fill("#auth-username", name);
   await page.fill("#auth-password", password);
   await page.press("#auth-password", "Enter");
   await page.waitForSelector("#account-user", { state: "visible", ...T });
+}
+
+/** Log in as `name` with `password` in page `page` (the app open, logged out). */
+export async function logIn(page, name, password) {
+  await authDialog(page, "#account-login", name, password);
+}
+
+/** Open the page of player `name` in `page` (the app at `baseUrl`) and wait until it is loaded. */
+export async function openPlayer(page, baseUrl, name) {
+  await openApp(page, baseUrl, `?mode=player&name=${name}`);
+  await page.waitForFunction((n) => document.getElementById("players-page")?.dataset.loaded === `player/${n}`, name, { timeout: 60000 });
+}
+
+/** Wait until `page` shows game `id` on the online page with a seat; the seat's colour. */
+export async function waitMyGame(page, id) {
+  await page.waitForFunction((g) => window.crownApp.state.mode === "online" && window.crownApp.online()?.gameId === g && !!window.crownApp.online().seat && !!window.crownApp.online().view, id, { timeout: 60000 });
+  return page.evaluate(() => window.crownApp.online().seat);
 }
 
 /** The committed puzzles of `variant` (crates/puzzle/puzzles/<variant>.jsonl), one object per line. */

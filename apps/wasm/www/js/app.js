@@ -30,6 +30,7 @@ import { AccountCtrl } from "./account/ctrl.js";
 import { PlayersCtrl, routeOf } from "./players/ctrl.js";
 import { TournamentsCtrl, routeOf as tournamentRouteOf } from "./tournaments/ctrl.js";
 import { ChallengesCtrl } from "./challenges/ctrl.js";
+import { TurnsCtrl } from "./turns/ctrl.js";
 import { renderBarRatings } from "./online/view.js";
 
 /** The mode router: which page is on screen, the board's orientation, and the refresh of the board. */
@@ -560,7 +561,7 @@ class App {
     else if (this.mode === "online" && this.online.clock()) {
       this.renderBars();
       this.online.client.renderFirstMove();
-    }
+    } else if (this.mode === "online" && this.online.client.view?.days) this.online.client.renderFirstMove();
   }
 }
 
@@ -624,6 +625,7 @@ async function main() {
   app.account.start(); // GET /api/me; a guest when offline (not awaited: the page works meanwhile)
   app.players = new PlayersCtrl({ app }); // the leaderboard and player pages (players/ctrl.js)
   app.challenges = new ChallengesCtrl({ app }); // challenges: received in the top bar, sent from a player's page (after it)
+  app.turns = new TurnsCtrl({ app }); // "your turn": my games where it is my move, in the top bar (before the challenges)
   app.tournaments = new TournamentsCtrl({ app }); // the tournament pages (tournaments/ctrl.js)
   // for the end-to-end tests and the console
   window.crownApp = {

@@ -3,7 +3,7 @@
 
 use super::{seat, Live};
 use crate::error::Error;
-use crate::store::{Declared, Seat};
+use crate::store::{Declared, Seat, DAY_MS};
 use crown_core::Color;
 
 impl Live {
@@ -14,14 +14,15 @@ impl Live {
     }
 
     /// Whether the first-move rule applies to this game (docs/api.md, "Aborted games"): a timed
-    /// game between two people, both seats taken, created with a non-zero `abort_after_ms`. Then
+    /// game (a clock, or days per move: a correspondence game, whose `abort_after_ms` is its
+    /// days) between two people, both seats taken, created with a non-zero `abort_after_ms`. Then
     /// no clock runs before a side's first move, and a side that does not make it within
     /// `abort_after_ms` of the start of its turn aborts the game. Other games (against the
     /// engine, untimed, or with the limit 0) keep their clocks running from the start.
     pub fn first_move_rule(&self) -> bool {
         let m = &self.rec.meta;
         m.abort_after_ms != 0
-            && m.time_control.is_some()
+            && (m.time_control.is_some() || m.days.is_some())
             && Color::ALL.iter().all(|&c| {
                 matches!(
                     seat(m, c),
@@ -94,8 +95,12 @@ impl Live {
         }
     }
 
-    /// When the side to move runs out of time (ms since the epoch), if a clock is running.
+    /// When the side to move runs out of time (ms since the epoch), if a clock is running; in a
+    /// correspondence game, its move deadline ([`Live::move_deadline`]).
     pub fn flag_deadline(&self) -> Option<u64> {
+        if self.rec.meta.days.is_some() {
+            return self.move_deadline();
+        }
         if !self.clock_running() || self.game.outcome().is_some() {
             return None;
         }
@@ -103,7 +108,28 @@ impl Live {
         Some(self.rec.meta.turn_started_ms + self.rec.meta.clock_ms[stm.index()])
     }
 
-    /// If the side to move has run out of time at `now`, end the game on time; returns whether it did.
+    /// A correspondence game's move deadline (ms since the epoch): the start of the side to
+    /// move's turn (its opponent's last move) plus the game's days. `None` for other games, while
+    /// no turn runs (open seat, game over) and before the side to move's first move where the
+    /// first-move rule applies ([`Live::abort_deadline`] then times it, the same days).
+    pub fn move_deadline(&self) -> Option<u64> {
+        let m = &self.rec.meta;
+        let days = m.days?;
+        if m.turn_started_ms == 0
+            || m.declared.is_some()
+            || self.game.outcome().is_some()
+            || (self.before_first_moves() && self.first_move_rule())
+        {
+            return None;
+        }
+        Some(
+            m.turn_started_ms
+                .saturating_add(u64::from(days).saturating_mul(DAY_MS)),
+        )
+    }
+
+    /// If the side to move has run out of time (or, in a correspondence game, missed its move
+    /// deadline) at `now`, end the game on time; returns whether it did.
     pub fn check_flag(&mut self, now: u64) -> bool {
         match self.flag_deadline() {
             Some(deadline) if now >= deadline => {

@@ -82,6 +82,7 @@ impl Live {
         let started = self.rec.meta.turn_started_ms;
         !(after_ms == 0
             || self.rec.meta.time_control.is_some()
+            || self.rec.meta.days.is_some()
             || self.rec.meta.declared.is_some()
             || started == 0
             || now < started.saturating_add(after_ms)
@@ -92,7 +93,8 @@ impl Live {
 
     /// If this is an untimed game, seated, not over, with a human to move who has not moved
     /// within `after_ms` of the start of the turn, end it as abandoned (no result); returns
-    /// whether it did. `after_ms == 0` never abandons. A timed game ends by its flag instead; an
+    /// whether it did. `after_ms == 0` never abandons. A timed game ends by its flag instead (a
+    /// correspondence game by its move deadline); an
     /// engine to move always moves.
     pub fn abandon_if_idle(&mut self, after_ms: u64, now: u64) -> bool {
         if !self.idle(after_ms, now) {

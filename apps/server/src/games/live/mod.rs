@@ -25,12 +25,26 @@ mod view;
 pub use counts::rule_number;
 pub use view::{ClockView, CountView, GameView, LegalMove, OutcomeView, RematchView, SeatView};
 
-/// Milliseconds since the Unix epoch.
+/// How far [`advance_clock`] moved this process's clock forward, in ms (0 unless a test did).
+static CLOCK_OFFSET_MS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// Milliseconds since the Unix epoch: the server's clock, which every deadline, clock and expiry
+/// is read from (plus what [`advance_clock`] added).
 pub fn now_ms() -> u64 {
-    std::time::SystemTime::now()
+    let real = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_millis() as u64)
-        .unwrap_or(0)
+        .unwrap_or(0);
+    real.saturating_add(CLOCK_OFFSET_MS.load(std::sync::atomic::Ordering::SeqCst))
+}
+
+/// The test clock: move [`now_ms`] forward by `ms` for the rest of this process, so that a test
+/// sees days pass (a correspondence game's move deadline, an expiry) without waiting for them.
+/// The server itself never calls it. It moves the clock of every server in the process: a test
+/// that calls it runs alone in its process (its own test file, or nextest's process per test),
+/// so that no other test's time jumps.
+pub fn advance_clock(ms: u64) {
+    CLOCK_OFFSET_MS.fetch_add(ms, std::sync::atomic::Ordering::SeqCst);
 }
 
 /// A live game.
@@ -142,6 +156,7 @@ impl Live {
             black: Seat::Human { token_sha256: None },
             white: Seat::Human { token_sha256: None },
             time_control,
+            days: None,
             clock_ms: [time_control.map_or(0, |t| t.initial_ms); 2],
             turn_started_ms: 0,
             declared: None,

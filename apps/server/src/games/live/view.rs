@@ -79,6 +79,13 @@ impl Live {
                 .takeback_request
                 .map(|c| Color::from(c).name()),
             first_move_deadline_ms: self.abort_deadline(),
+            speed: self.rec.meta.speed().map(|s| s.name()),
+            days: self.rec.meta.days,
+            deadline_ms: self
+                .rec
+                .meta
+                .days
+                .and(self.move_deadline().or(self.abort_deadline())),
             rematch: self.rec.meta.rematch.as_ref().map(|r| RematchView {
                 id: r.id.clone(),
                 by: Color::from(r.by).name(),
@@ -285,6 +292,15 @@ pub struct GameView {
     /// the epoch, server time; compare with `clock.server_time_ms`); `null` when no such limit
     /// runs (untimed or engine games, after both first moves, game over).
     pub first_move_deadline_ms: Option<u64>,
+    /// The speed class: `bullet`, `blitz`, `rapid`, `classical` (from the clock) or
+    /// `correspondence` (days per move); `null` for an untimed game.
+    pub speed: Option<&'static str>,
+    /// A correspondence game's days per move (1, 2, 3, 5, 7 or 14); `null` for other games.
+    pub days: Option<u32>,
+    /// A correspondence game's move deadline (ms since the epoch, server time): the side to move
+    /// loses on time if it has not moved by then (before its first move: the game is aborted,
+    /// as `first_move_deadline_ms` says); `null` for other games and once the game is over.
+    pub deadline_ms: Option<u64>,
     /// The rematch offered after the game ended (`POST .../rematch`), `null` if none.
     pub rematch: Option<RematchView>,
     /// The APCA count running in a pool game (rules 27 and 28, `POST .../count`); left out when

@@ -148,6 +148,24 @@ impl Store for PgStore {
             .collect())
     }
 
+    fn ongoing_of(&self, user_id: &str, limit: usize) -> Result<Vec<String>, StoreError> {
+        Ok(self
+            .with(|c| {
+                c.query(
+                    "SELECT id FROM games
+                     WHERE status = 'ongoing'
+                       AND (meta::jsonb #>> '{accounts,black,user_id}' = $1
+                            OR meta::jsonb #>> '{accounts,white,user_id}' = $1)
+                     ORDER BY updated_ms DESC, id LIMIT $2",
+                    &[&user_id, &(limit as i64)],
+                )
+                .map_err(db)
+            })?
+            .iter()
+            .map(|r| r.get(0))
+            .collect())
+    }
+
     fn unfinished(&self) -> Result<Vec<String>, StoreError> {
         Ok(self
             .with(|c| {

@@ -232,6 +232,23 @@ impl Store for SqliteStore {
         Some(self)
     }
 
+    fn ongoing_of(&self, user_id: &str, limit: usize) -> Result<Vec<String>, StoreError> {
+        let user = user_id.to_string();
+        self.read(move |conn| {
+            let mut stmt = conn.prepare_cached(
+                "SELECT id FROM games
+                 WHERE status = 'ongoing'
+                   AND (json_extract(meta, '$.accounts.black.user_id') = ?1
+                        OR json_extract(meta, '$.accounts.white.user_id') = ?1)
+                 ORDER BY updated_ms DESC, id LIMIT ?2",
+            )?;
+            let ids = stmt
+                .query_map(params![user, limit as i64], |r| r.get(0))?
+                .collect::<Result<Vec<String>, _>>()?;
+            Ok(ids)
+        })
+    }
+
     fn unfinished(&self) -> Result<Vec<String>, StoreError> {
         self.read(|conn| {
             let mut stmt = conn.prepare_cached(

@@ -15,6 +15,16 @@ import { toast } from "../shared/dialogs.js";
 import { timeControl } from "../shared/clock.js";
 import * as view from "./view.js";
 
+/** Open game `id` (my seat kept in this browser) on `app`'s online page, in place of any page. */
+export async function openGame(app, id) {
+  const over = document.getElementById("dlg-over");
+  if (over && over.open) over.close("");
+  for (const page of [app.players, app.tournaments]) if (page && page.isOpen) page.close({ push: false });
+  history.replaceState(null, "", new URL("./", document.baseURI).href);
+  app.setMode("online");
+  await app.online.client.join(id);
+}
+
 /** How often the challenges are read, in ms. */
 export const POLL_MS = 2000;
 
@@ -60,7 +70,7 @@ export class ChallengesCtrl {
     v.list.close.addEventListener("click", () => v.list.dlg.close());
   }
 
-  /** A rated game needs a clock: the box is off and disabled without one. */
+  /** A rated game needs a clock (or correspondence days): the box is off and disabled without one. */
   #ratedAllowed() {
     const d = this.v.dialog;
     d.rated.disabled = !d.clock.value;
@@ -113,15 +123,19 @@ export class ChallengesCtrl {
 
   async #send() {
     const d = this.v.dialog;
-    let tc;
-    try {
-      tc = timeControl(d.clock.value, d.base.value, d.inc.value);
-    } catch (e) {
-      d.error.textContent = e.message;
-      return;
-    }
     const body = { variant: d.variant.value, color: d.color.value, rated: d.rated.checked };
-    if (tc) body.time_control = tc;
+    // "days:3": a correspondence game, 3 days per move, instead of a clock
+    const days = /^days:(\d+)$/.exec(d.clock.value);
+    if (days) body.days = Number(days[1]);
+    else {
+      try {
+        const tc = timeControl(d.clock.value, d.base.value, d.inc.value);
+        if (tc) body.time_control = tc;
+      } catch (e) {
+        d.error.textContent = e.message;
+        return;
+      }
+    }
     d.ok.disabled = true;
     d.error.textContent = "";
     try {
@@ -159,7 +173,7 @@ export class ChallengesCtrl {
       const r = await call(`challenge/${encodeURIComponent(c.id)}/accept`, "POST");
       this.seats.remember(r.id, r.color, r.token, c.variant);
       l.dlg.close();
-      await this.#openGame(r.id);
+      await openGame(this.app, r.id);
     } catch (e) {
       l.error.textContent = `The challenge could not be accepted: ${e.message}`;
       this.#tick(true);
@@ -184,21 +198,10 @@ export class ChallengesCtrl {
       const r = await call(`challenge/${encodeURIComponent(w.id)}/seat`, "POST");
       this.seats.remember(r.id, r.color, r.token, w.variant);
       this.#status(`${w.dest} accepted your challenge.`, w.dest);
-      await this.#openGame(r.id);
+      await openGame(this.app, r.id);
     } catch (e) {
       this.#status(`${w.dest} accepted, but your seat could not be taken: ${e.message}`, w.dest);
     }
-  }
-
-  /** Open game `id` (my seat kept in this browser) on the online page, in place of any page. */
-  async #openGame(id) {
-    const app = this.app;
-    const over = document.getElementById("dlg-over");
-    if (over && over.open) over.close("");
-    for (const page of [app.players, app.tournaments]) if (page && page.isOpen) page.close({ push: false });
-    history.replaceState(null, "", new URL("./", document.baseURI).href);
-    app.setMode("online");
-    await app.online.client.join(id);
   }
 
   /** Read my challenges (every POLL_MS, or at once with `now`), and follow up those I made. */

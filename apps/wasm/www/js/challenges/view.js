@@ -1,11 +1,12 @@
 // The challenge views (challenges/ctrl.js drives them): the "Challenge" button and its status
-// line on a player's page, the challenge dialog (game, clock, colour, rated), and the top bar's
+// line on a player's page, the challenge dialog (game, clock or correspondence days, colour,
+// rated), and the top bar's
 // button with the count of challenges received, which opens the list of challenges (accept, or
 // decline with a reason; cancel one's own). Every text from the server is set with textContent,
 // never as HTML.
 
 import { el } from "../shared/util.js";
-import { CLOCK_PRESETS, timeControlText } from "../shared/clock.js";
+import { CLOCK_PRESETS, CORRESPONDENCE_DAYS, daysText, timeControlText } from "../shared/clock.js";
 import { GAMES, playerLink } from "../shared/rating.js";
 
 /** The reasons a challenge is declined (docs/api.md "Challenges"), as the decline menu names them. */
@@ -28,7 +29,8 @@ function select(attrs, options) {
 /** The challenge dialog (appended to the body). */
 function buildDialog() {
   const variant = select({ id: "ch-variant", name: "variant" }, Object.entries(GAMES));
-  const clock = select({ id: "ch-clock", name: "clock" }, [["", "No clock (casual only)"], ...CLOCK_PRESETS]);
+  const days = CORRESPONDENCE_DAYS.map((d) => [`days:${d}`, `Correspondence: ${daysText(d)} per move`]);
+  const clock = select({ id: "ch-clock", name: "clock" }, [["", "No clock (casual only)"], ...CLOCK_PRESETS, ...days]);
   clock.value = "300+3";
   const base = el("input", { type: "number", id: "ch-base", name: "base_min", min: "0.25", max: "1440", step: "0.25", value: "5" });
   const inc = el("input", { type: "number", id: "ch-inc", name: "inc_s", min: "0", max: "3600", step: "1", value: "3" });
@@ -89,7 +91,7 @@ export function build() {
   const count = el("span", { id: "challenges-count", class: "badge" }, "0");
   const button = el(
     "button",
-    { type: "button", id: "challenges-btn", class: "challenges-btn", hidden: true, "aria-haspopup": "dialog", "aria-label": "Challenges: 0 received" },
+    { type: "button", id: "challenges-btn", class: "challenges-btn", hidden: true, "aria-haspopup": "dialog", "aria-label": "Challenges: 0 received", title: "Challenges received" },
     el("span", { class: "label-long" }, "Challenges "),
     count,
   );
@@ -102,9 +104,10 @@ export function build() {
   return { button, count, challenge, status, cancel, box, dialog: buildDialog(), list: buildList() };
 }
 
-/** What challenge `c` asks for, as a line: "American checkers · 5+3 · rated". */
+/** What challenge `c` asks for, as a line: "American checkers · 5+3 · rated", "… · 3 days per move · …". */
 export function settingsText(c) {
-  return [GAMES[c.variant] || c.variant, timeControlText(c.time_control), c.rated ? "rated" : "casual"].join(" · ");
+  const time = c.days ? `${daysText(c.days)} per move` : timeControlText(c.time_control);
+  return [GAMES[c.variant] || c.variant, time, c.rated ? "rated" : "casual"].join(" · ");
 }
 
 /** The colour the viewer of challenge `c` gets. */

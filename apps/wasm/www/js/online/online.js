@@ -16,7 +16,7 @@ import { Api, Seats, apiBase, storedName, rememberName } from "./api.js";
 import { accountName } from "../account/ctrl.js";
 import { COUNT_RULES } from "../play/view.js";
 import { confirmThen } from "../shared/dialogs.js";
-import { abortedText, askJoin, renderActions, renderConn, renderFirstMove, renderOverAgain, renderOverRatings, renderRatedLine, renderRatedSwitch, renderShare } from "./view.js";
+import { abortedText, askJoin, renderActions, renderConn, renderDeadline, renderFirstMove, renderOverAgain, renderOverRatings, renderRatedLine, renderRatedSwitch, renderShare } from "./view.js";
 import { Premove, premoveMoves } from "../shared/premove.js";
 
 export class Online {
@@ -479,10 +479,16 @@ export class Online {
 
   /**
    * The note "the game is aborted in … s" while the side to move has not made its first move
-   * (the view's `first_move_deadline_ms`, counted down locally like the clocks); hidden otherwise.
+   * (the view's `first_move_deadline_ms`, counted down locally like the clocks); a correspondence
+   * game's move deadline (`renderDeadline`); hidden otherwise.
    */
   renderFirstMove() {
     const v = this.view;
+    if (v && v.days) {
+      // a correspondence game: its move deadline in place of clocks (days: the local clock will do)
+      renderDeadline(v, this.seat, Date.now());
+      return;
+    }
     const deadline = v && !v.outcome && v.status === "ongoing" ? v.first_move_deadline_ms : null;
     if (deadline == null || !v.clock) {
       renderFirstMove(v, this.seat, null);

@@ -1,8 +1,9 @@
 // The online page's views: the game's buttons (abort, resign, draw, APCA count, takeback, cancel, rematch), the
-// share box, the connection line, the first-move note, the Confirm / Cancel pair of a move waiting
+// share box, the connection line, the first-move note (a correspondence game's move deadline), the Confirm / Cancel pair of a move waiting
 // to be sent, and the "a seat is free" question (the premove line is shared/premove.js's).
 
 import { $, cap } from "../shared/util.js";
+import { daysText, deadlineWhen, timeLeftText } from "../shared/clock.js";
 import { diffText, playerHref, ratedLineText, ratingText } from "../shared/rating.js";
 
 /**
@@ -210,6 +211,24 @@ export function renderFirstMove(v, seat, leftMs) {
     seat && v.side_to_move === seat
       ? `Your first move: the game is aborted in ${s} s without one`
       : `${cap(v.side_to_move)} has ${s} s to make a first move, or the game is aborted`;
+}
+
+/**
+ * A correspondence game's note in place of clocks (`v`: its view, `nowMs`: the time now): its days
+ * per move and, while it goes on, when the side to move must have moved — "Correspondence, 1 day per
+ * move · Your move by Tue 8 Dec, 18:40 (23 h 59 min left)"; before the first move the game is
+ * aborted instead. The text is set only when it changes (called every clock tick).
+ */
+export function renderDeadline(v, seat, nowMs) {
+  const el = $("first-move-note");
+  el.hidden = false;
+  let text = `Correspondence, ${daysText(v.days)} per move`;
+  if (v.deadline_ms != null && !v.outcome && v.status === "ongoing") {
+    const who = seat && v.side_to_move === seat ? "Your move" : `${cap(v.side_to_move)} to move`;
+    const first = v.first_move_deadline_ms != null ? ", or the game is aborted" : "";
+    text += ` · ${who} by ${deadlineWhen(v.deadline_ms)} (${timeLeftText(v.deadline_ms - nowMs)} left)${first}`;
+  }
+  if (el.textContent !== text) el.textContent = text;
 }
 
 /** The words of an aborted game's end from the server's reason: "Game aborted by White", "Game aborted: Black did not move". */

@@ -56,3 +56,27 @@ export function timeControlText(tc) {
   const min = tc.initial_ms / 60000;
   return `${Number.isInteger(min) ? min : min.toFixed(1)}+${Math.round(tc.increment_ms / 1000)}`;
 }
+
+/** The days per move a correspondence challenge may give (docs/api.md "Correspondence games"). */
+export const CORRESPONDENCE_DAYS = [1, 2, 3, 5, 7, 14];
+
+/** `d` days as words: "1 day", "3 days". */
+export function daysText(d) {
+  return d === 1 ? "1 day" : `${d} days`;
+}
+
+/** A time left (ms) in words, to the minute: "2 d 3 h", "5 h 12 min", "12 min", "under a minute". */
+export function timeLeftText(ms) {
+  const min = Math.floor(Math.max(0, ms) / 60000);
+  if (min < 1) return "under a minute";
+  const d = Math.floor(min / 1440);
+  const h = Math.floor((min % 1440) / 60);
+  if (d > 0) return h ? `${d} d ${h} h` : `${d} d`;
+  if (h > 0) return min % 60 ? `${h} h ${min % 60} min` : `${h} h`;
+  return `${min} min`;
+}
+
+/** A deadline (ms since the epoch) as a short local date and time: "Tue 8 Dec, 18:40". */
+export function deadlineWhen(ms) {
+  return new Date(ms).toLocaleString([], { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });
+}

@@ -6,7 +6,7 @@
 import { VARIANT_NAMES } from "./util.js";
 
 /** The speeds of rated games, fastest first, with their names. */
-export const SPEEDS = { bullet: "Bullet", blitz: "Blitz", rapid: "Rapid", classical: "Classical" };
+export const SPEEDS = { bullet: "Bullet", blitz: "Blitz", rapid: "Rapid", classical: "Classical", correspondence: "Correspondence" };
 
 /** The games' names on the rating pages: the one name each game has everywhere (util.js). */
 export const GAMES = VARIANT_NAMES;
