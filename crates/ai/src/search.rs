@@ -322,10 +322,13 @@ impl<'a> Worker<'a> {
         }
         // ProbCut (Buro): a shallower null-window search of this node well above beta that fails
         // high is taken as a cutoff.
+        // Not in small endgames, as reverse futility below.
         if tw.probcut
             && !pv_node
             && depth >= 5 * PLY
             && beta.abs() < DB_BOUND - crate::PROBCUT_MARGIN
+            && pos.piece_count(side) + pos.piece_count(side.opposite())
+                >= crate::eval::network::MIN_PIECES
         {
             let rbeta = beta + crate::PROBCUT_MARGIN;
             let s = self.negamax(
@@ -410,7 +413,14 @@ impl<'a> Worker<'a> {
         {
             let ev = self.static_eval(&board, ply);
             let rfp = tw.rfp_margin * depth / PLY;
-            if tw.reverse_futility && depth <= tw.rfp_depth && ev - rfp >= beta {
+            // Not in small endgames (fewer than the network's `MIN_PIECES`): there a won
+            // position scores far above beta at every node, and cutting on it keeps the search
+            // from finding the win (two kings against one in the double corner went unproven).
+            if tw.reverse_futility
+                && depth <= tw.rfp_depth
+                && board.occupied().count_ones() >= crate::eval::network::MIN_PIECES
+                && ev - rfp >= beta
+            {
                 return ev - rfp;
             }
             futile = tw.futility

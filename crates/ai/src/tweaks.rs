@@ -15,7 +15,7 @@ pub struct SearchTweaks {
     /// off in Impasse (SPRT results in docs/engine.md).
     pub history_malus: Option<bool>,
     /// Reverse futility pruning: at a non-PV node 1 to `rfpd` (3) plies from the horizon, with no capture for
-    /// either side, the static evaluation minus the margin (`rfpm`) per ply of depth at or above beta
+    /// either side and at least [`crate::eval::network::MIN_PIECES`] pieces on the board, the static evaluation minus the margin (`rfpm`) per ply of depth at or above beta
     /// ends the node with that value. Default: on in American checkers (SPRT at 20 ms with the
     /// network evaluation, docs/engine.md), off in pool and Impasse.
     pub reverse_futility: Option<bool>,
@@ -67,7 +67,9 @@ pub struct SearchTweaks {
     pub aspiration: Option<u16>,
     /// ProbCut (`probcut=0|1`, after Buro): at a non-PV node of depth ≥ 5 a null-window search
     /// [`PROBCUT_REDUCTION`] plies shallower around beta + [`PROBCUT_MARGIN`] that fails high ends
-    /// the node. Default: off.
+    /// the node; not with fewer than [`crate::eval::network::MIN_PIECES`] pieces. Default: on in
+    /// American checkers (SPRT at 20 ms with the network evaluation and reverse futility pruning,
+    /// docs/engine.md), off in pool and Impasse.
     pub probcut: Option<bool>,
     /// Multi-cut (`mc=0|1`, after Björnsson and Marsland): at a non-PV node of depth ≥ 6 the first
     /// six moves are searched [`MULTICUT_REDUCTION`] plies shallower with a null window at beta;
@@ -224,7 +226,9 @@ impl SearchTweaks {
             },
             iir: self.iir.unwrap_or(false),
             aspiration: i32::from(self.aspiration.unwrap_or(30)),
-            probcut: self.probcut.unwrap_or(false),
+            probcut: self
+                .probcut
+                .unwrap_or(variant == crown_core::Variant::American),
             multicut: self.multicut.unwrap_or(false),
             lmp: self.lmp.unwrap_or(false),
             etc: self.etc.unwrap_or(false),

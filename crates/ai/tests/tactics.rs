@@ -444,10 +444,10 @@ fn search_switch_defaults_per_game() {
             .search(&game, &Limits::depth(7), &stop, &mut |_| {})
             .nodes
     };
-    for (variant, malus, lmr, truncation, (rfp, rfp_margin)) in [
-        (Variant::American, true, 1, 100, (true, 50)),
-        (Variant::Pool, true, 1, 0, (false, 80)),
-        (Variant::Impasse, false, 0, 0, (false, 80)),
+    for (variant, malus, lmr, truncation, (rfp, rfp_margin, probcut)) in [
+        (Variant::American, true, 1, 100, (true, 50, true)),
+        (Variant::Pool, true, 1, 0, (false, 80, false)),
+        (Variant::Impasse, false, 0, 0, (false, 80, false)),
     ] {
         let explicit = SearchTweaks {
             history_malus: Some(malus),
@@ -463,7 +463,7 @@ fn search_switch_defaults_per_game() {
             single_reply: Some(1),
             iir: Some(false),
             aspiration: Some(30),
-            probcut: Some(false),
+            probcut: Some(probcut),
             multicut: Some(false),
             lmp: Some(false),
             etc: Some(false),

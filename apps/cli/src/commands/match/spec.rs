@@ -254,7 +254,7 @@ mod tests {
         let e = parse_spec_t("speed=3", None).unwrap_err().0;
         assert!(
             e.ends_with(
-                "(level, depth, movetime, nodes, hash, threads, time, inc, egdb, eval, malus, rfp, futility, lmr, trunc, truncd, threat, tmargin, ext, iir, asp, probcut, mc, lmp, etc, cq, book, weights, network)"
+                "(level, depth, movetime, nodes, hash, threads, time, inc, egdb, eval, malus, rfp, rfpm, rfpd, futility, lmr, trunc, truncd, threat, tmargin, ext, iir, asp, probcut, mc, lmp, etc, cq, book, weights, network)"
             ),
             "{e}"
         );
