@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod accounts;
+pub mod bots;
 pub mod challenges;
 pub mod cluster;
 pub mod imports;

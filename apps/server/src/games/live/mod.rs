@@ -23,7 +23,9 @@ mod tests;
 mod view;
 
 pub use counts::rule_number;
-pub use view::{ClockView, CountView, GameView, LegalMove, OutcomeView, RematchView, SeatView};
+pub use view::{
+    AccountView, ClockView, CountView, GameView, LegalMove, OutcomeView, RematchView, SeatView,
+};
 
 /// Milliseconds since the Unix epoch.
 pub fn now_ms() -> u64 {
