@@ -475,7 +475,7 @@ impl GameRun {
         state: &Value,
         engine: &mut Option<ExternalEngine>,
     ) -> Result<(), Failure> {
-        let mut game = Game::from_position(s.start.clone());
+        let mut game = Game::from_position(s.start);
         for m in state["moves"].as_str().unwrap_or("").split_whitespace() {
             game.play_text(m)
                 .map_err(|e| Failure::Fatal(format!("move {m} of the server: {e}")))?;
