@@ -148,10 +148,16 @@ fn bot_account(http: &Http, dir: &Path) -> PathBuf {
 
 /// `crown bot` for the server at `url` with the token in `token_file` and `crown engine`.
 fn start_bot(url: &str, token_file: &Path) -> Killed {
+    start_bot_with(url, token_file, &[])
+}
+
+/// [`start_bot`] with more arguments.
+fn start_bot_with(url: &str, token_file: &Path, more: &[&str]) -> Killed {
     let mut cmd = common::crown_command();
     cmd.args(["bot", "--server", url, "--token-file"])
         .arg(token_file)
         .args(["--hash", "8"])
+        .args(more)
         .stdout(Stdio::null())
         .stderr(Stdio::inherit());
     Killed(cmd.spawn().expect("start crown bot"))
@@ -179,6 +185,27 @@ fn challenge_accepted(http: &Http, alice: &str) -> (String, String) {
     }
     let seat = http.with_cookie("POST", &format!("/api/challenge/{id}/seat"), alice, None);
     (id, seat["token"].as_str().unwrap().to_string())
+}
+
+/// Alice challenges robot to a game of `variant` (she plays Black, a fast rated clock); the
+/// challenge's id and the challenge once answered (within 60 s).
+fn answered(http: &Http, alice: &str, variant: &str) -> (String, Value) {
+    let body = json!({"variant": variant, "color": "black", "rated": true,
+                      "time_control": {"initial_ms": 20_000, "increment_ms": 200}});
+    let c = http.with_cookie("POST", "/api/challenge/robot", alice, Some(body));
+    let id = c["id"].as_str().unwrap().to_string();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let c = http.with_cookie("GET", &format!("/api/challenge/{id}"), alice, None);
+        if c["status"] != "pending" {
+            return (id, c);
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the bot did not answer within 60 s"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
 }
 
 /// Alice plays her first legal move on each of her turns, waiting for the bot's answer, until
@@ -268,6 +295,45 @@ fn a_killed_crown_bot_started_again_finishes_its_game() {
     let _bot = start_bot(&url, &token_file);
     let g = play(&http, &id, &seat, 40);
     assert!(g["ply"].as_u64().unwrap() > 7, "the new bot moved: {g}");
+    let end = finish(&http, &id, &seat, g);
+    assert_eq!(end["status"], "finished", "{end}");
+}
+
+#[test]
+fn crown_bot_runs_any_hub_engine_command_and_declines_the_variants_it_does_not_offer() {
+    let Some(server) = server_bin() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let (_server, url) = start_server(&server, dir.path());
+    let http = Http::new(&url);
+    let token_file = bot_account(&http, dir.path());
+    let alice = http.sign_up("alice");
+    // Another Hub engine: `crown engine` behind a shell pipe that offers American checkers only.
+    let script = dir.path().join("american-only.sh");
+    std::fs::write(
+        &script,
+        format!(
+            "exec '{}' engine | sed -u 's/values=\"american english pool impasse\"/values=\"american english\"/'\n",
+            env!("CARGO_BIN_EXE_crown")
+        ),
+    )
+    .unwrap();
+    let engine = format!("sh {}", script.display());
+    let _bot = start_bot_with(&url, &token_file, &["--engine", &engine]);
+
+    let (_, c) = answered(&http, &alice, "pool");
+    assert_eq!(
+        (&c["status"], &c["decline_reason_key"]),
+        (&json!("declined"), &json!("generic")),
+        "{c}"
+    );
+    // Alice may not challenge robot again for a minute after its decline: Bob does.
+    let bob = http.sign_up("bob");
+    let (id, seat) = challenge_accepted(&http, &bob);
+    let g = play(&http, &id, &seat, 10);
+    assert!(
+        g["ply"].as_u64().unwrap() >= 10 || g["status"] == "finished",
+        "{g}"
+    );
     let end = finish(&http, &id, &seat, g);
     assert_eq!(end["status"], "finished", "{end}");
 }
