@@ -257,19 +257,45 @@ fn finish(http: &Http, id: &str, seat: &str, g: Value) -> Value {
     http.game(id)
 }
 
+/// A server with the bot account `robot` and the person `alice`.
+struct Test {
+    dir: tempfile::TempDir,
+    _server: Killed,
+    url: String,
+    http: Http,
+    token_file: PathBuf,
+    alice: String,
+}
+
+impl Test {
+    /// Start it; `None` (skipped, saying so) without the `crown-server` binary.
+    fn start() -> Option<Test> {
+        let bin = server_bin()?;
+        let dir = tempfile::tempdir().unwrap();
+        let (server, url) = start_server(&bin, dir.path());
+        let http = Http::new(&url);
+        let token_file = bot_account(&http, dir.path());
+        let alice = http.sign_up("alice");
+        Some(Test {
+            dir,
+            _server: server,
+            url,
+            http,
+            token_file,
+            alice,
+        })
+    }
+}
+
 #[test]
 fn crown_bot_accepts_a_challenge_and_plays_it_to_the_end_with_crown_engine() {
-    let Some(server) = server_bin() else { return };
-    let dir = tempfile::tempdir().unwrap();
-    let (_server, url) = start_server(&server, dir.path());
-    let http = Http::new(&url);
-    let token_file = bot_account(&http, dir.path());
-    let alice = http.sign_up("alice");
-    let _bot = start_bot(&url, &token_file);
+    let Some(t) = Test::start() else { return };
+    let (url, http, token_file, alice) = (&t.url, &t.http, &t.token_file, &t.alice);
+    let _bot = start_bot(url, token_file);
 
-    let (id, seat) = challenge_accepted(&http, &alice);
-    let g = play(&http, &id, &seat, 60);
-    let end = finish(&http, &id, &seat, g);
+    let (id, seat) = challenge_accepted(http, alice);
+    let g = play(http, &id, &seat, 60);
+    let end = finish(http, &id, &seat, g);
     assert_eq!(end["status"], "finished", "{end}");
     assert!(end["ply"].as_u64().unwrap() >= 10, "{end}");
     assert_eq!(end["accounts"]["white"]["title"], "BOT");
@@ -278,37 +304,29 @@ fn crown_bot_accepts_a_challenge_and_plays_it_to_the_end_with_crown_engine() {
 
 #[test]
 fn a_killed_crown_bot_started_again_finishes_its_game() {
-    let Some(server) = server_bin() else { return };
-    let dir = tempfile::tempdir().unwrap();
-    let (_server, url) = start_server(&server, dir.path());
-    let http = Http::new(&url);
-    let token_file = bot_account(&http, dir.path());
-    let alice = http.sign_up("alice");
-    let bot = start_bot(&url, &token_file);
-    let (id, seat) = challenge_accepted(&http, &alice);
-    let g = play(&http, &id, &seat, 6);
+    let Some(t) = Test::start() else { return };
+    let (url, http, token_file, alice) = (&t.url, &t.http, &t.token_file, &t.alice);
+    let bot = start_bot(url, token_file);
+    let (id, seat) = challenge_accepted(http, alice);
+    let g = play(http, &id, &seat, 6);
     assert_eq!((&g["status"], &g["ply"]), (&json!("ongoing"), &json!(6)));
     drop(bot); // killed
                // Alice moves while no bot runs; the bot's turn waits for the new process.
-    let g = play(&http, &id, &seat, 7);
+    let g = play(http, &id, &seat, 7);
     assert_eq!(g["side_to_move"], "white");
-    let _bot = start_bot(&url, &token_file);
-    let g = play(&http, &id, &seat, 40);
+    let _bot = start_bot(url, token_file);
+    let g = play(http, &id, &seat, 40);
     assert!(g["ply"].as_u64().unwrap() > 7, "the new bot moved: {g}");
-    let end = finish(&http, &id, &seat, g);
+    let end = finish(http, &id, &seat, g);
     assert_eq!(end["status"], "finished", "{end}");
 }
 
 #[test]
 fn crown_bot_runs_any_hub_engine_command_and_declines_the_variants_it_does_not_offer() {
-    let Some(server) = server_bin() else { return };
-    let dir = tempfile::tempdir().unwrap();
-    let (_server, url) = start_server(&server, dir.path());
-    let http = Http::new(&url);
-    let token_file = bot_account(&http, dir.path());
-    let alice = http.sign_up("alice");
+    let Some(t) = Test::start() else { return };
+    let (url, http, token_file, alice) = (&t.url, &t.http, &t.token_file, &t.alice);
     // Another Hub engine: `crown engine` behind a shell pipe that offers American checkers only.
-    let script = dir.path().join("american-only.sh");
+    let script = t.dir.path().join("american-only.sh");
     std::fs::write(
         &script,
         format!(
@@ -318,9 +336,9 @@ fn crown_bot_runs_any_hub_engine_command_and_declines_the_variants_it_does_not_o
     )
     .unwrap();
     let engine = format!("sh {}", script.display());
-    let _bot = start_bot_with(&url, &token_file, &["--engine", &engine]);
+    let _bot = start_bot_with(url, token_file, &["--engine", &engine]);
 
-    let (_, c) = answered(&http, &alice, "pool");
+    let (_, c) = answered(http, alice, "pool");
     assert_eq!(
         (&c["status"], &c["decline_reason_key"]),
         (&json!("declined"), &json!("generic")),
@@ -328,12 +346,12 @@ fn crown_bot_runs_any_hub_engine_command_and_declines_the_variants_it_does_not_o
     );
     // Alice may not challenge robot again for a minute after its decline: Bob does.
     let bob = http.sign_up("bob");
-    let (id, seat) = challenge_accepted(&http, &bob);
-    let g = play(&http, &id, &seat, 10);
+    let (id, seat) = challenge_accepted(http, &bob);
+    let g = play(http, &id, &seat, 10);
     assert!(
         g["ply"].as_u64().unwrap() >= 10 || g["status"] == "finished",
         "{g}"
     );
-    let end = finish(&http, &id, &seat, g);
+    let end = finish(http, &id, &seat, g);
     assert_eq!(end["status"], "finished", "{end}");
 }

@@ -329,6 +329,18 @@ async fn bad_tokens_are_401_missing_scopes_403_and_revoked_tokens_stop_at_once()
     );
 }
 
+/// `method uri` as `session` with `body`: asserts the status and error code of a refusal.
+async fn refused(
+    app: &crown_server::App,
+    (method, uri): (Method, &str),
+    session: &str,
+    body: Option<Value>,
+    (status, want): (StatusCode, &str),
+) {
+    let (s, v) = call(app, method, uri, Some(session), body).await;
+    assert_eq!((s, code(&v).as_str()), (status, want), "{uri}: {v}");
+}
+
 #[tokio::test]
 async fn an_account_that_played_stays_human_and_a_bot_stays_out_of_the_lobby_and_tournaments() {
     let app = server().start().await;
@@ -337,76 +349,51 @@ async fn an_account_that_played_stays_human_and_a_bot_stays_out_of_the_lobby_and
     let (_, c) = challenge(&app, &alice, "bob", json!({})).await;
     let (s, _) = answer(&app, &bob, c["id"].as_str().unwrap(), "accept").await;
     assert_eq!(s, StatusCode::OK);
+    let upgrade = (Method::POST, "/api/bot/account/upgrade");
     // Bob is playing a game (unfinished): no upgrade; nor for alice.
     for who in [&alice, &bob] {
-        let (s, v) = call(
+        refused(
             &app,
-            Method::POST,
-            "/api/bot/account/upgrade",
-            Some(who),
+            upgrade.clone(),
+            who,
             None,
+            (StatusCode::CONFLICT, "has_games"),
         )
         .await;
-        assert_eq!(
-            (s, code(&v).as_str()),
-            (StatusCode::CONFLICT, "has_games"),
-            "{v}"
-        );
     }
     // A bot, twice: the second time says so.
-    let robot_session = sign_up(&app, "robot", "robot password").await;
-    let (s, v) = call(
-        &app,
-        Method::POST,
-        "/api/bot/account/upgrade",
-        Some(&robot_session),
-        None,
-    )
-    .await;
-    assert_eq!(s, StatusCode::OK, "{v}");
-    assert_eq!(v["user"]["title"], "BOT");
-    let (s, v) = call(
-        &app,
-        Method::POST,
-        "/api/bot/account/upgrade",
-        Some(&robot_session),
-        None,
-    )
-    .await;
+    let robot = sign_up(&app, "robot", "robot password").await;
+    let (s, v) = call(&app, Method::POST, upgrade.1, Some(&robot), None).await;
     assert_eq!(
-        (s, code(&v).as_str()),
-        (StatusCode::CONFLICT, "already_bot"),
+        (s, &v["user"]["title"]),
+        (StatusCode::OK, &json!("BOT")),
         "{v}"
     );
+    refused(
+        &app,
+        upgrade,
+        &robot,
+        None,
+        (StatusCode::CONFLICT, "already_bot"),
+    )
+    .await;
 
     // No seek in the lobby, no joining one, no tournament.
-    let (s, v) = call(
+    let seek = json!({"variant": "american", "public": true});
+    let no = (StatusCode::FORBIDDEN, "bot_not_allowed");
+    refused(
         &app,
-        Method::POST,
-        "/api/games",
-        Some(&robot_session),
-        Some(json!({"variant": "american", "public": true})),
+        (Method::POST, "/api/games"),
+        &robot,
+        Some(seek.clone()),
+        no,
     )
     .await;
-    assert_eq!(
-        (s, code(&v).as_str()),
-        (StatusCode::FORBIDDEN, "bot_not_allowed"),
-        "{v}"
-    );
-    let (s, seek) = call(
-        &app,
-        Method::POST,
-        "/api/games",
-        Some(&alice),
-        Some(json!({"variant": "american", "public": true})),
-    )
-    .await;
-    assert_eq!(s, StatusCode::CREATED, "{seek}");
-    let uri = format!("/api/games/{}/join", seek["id"].as_str().unwrap());
-    let (s, v) = call(&app, Method::POST, &uri, Some(&robot_session), None).await;
-    assert_eq!(
-        (s, code(&v).as_str()),
-        (StatusCode::FORBIDDEN, "bot_not_allowed"),
-        "{v}"
-    );
+    let (s, open) = call(&app, Method::POST, "/api/games", Some(&alice), Some(seek)).await;
+    assert_eq!(s, StatusCode::CREATED, "{open}");
+    let uri = format!("/api/games/{}/join", open["id"].as_str().unwrap());
+    refused(&app, (Method::POST, &uri), &robot, None, no).await;
+    let t = common::tournaments::create_swiss(&app, &alice, 3).await;
+    let uri = format!("/api/tournaments/{t}/join");
+    refused(&app, (Method::POST, &uri), &robot, None, no).await;
 }

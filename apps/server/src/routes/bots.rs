@@ -487,6 +487,23 @@ async fn event_stream(State(app): State<App>, headers: HeaderMap) -> Result<Resp
     Ok(resp)
 }
 
+/// The bot of the request makes change `event` (`f`) in game `id` as its colour.
+async fn bot_change(
+    app: &App,
+    id: &str,
+    headers: &HeaderMap,
+    event: &'static str,
+    f: impl Fn(&mut crate::games::live::Live, Color, u64) -> Result<(), Error> + Send + 'static,
+) -> Result<Json<Value>, ApiError> {
+    let me = bot_account(app, headers).await?;
+    let h = app.games().handle_for_change(id).await?;
+    let color = seat_color(&h, &me).await?;
+    app.games()
+        .mutate(&h, event, Some(color), move |live, now| f(live, color, now))
+        .await?;
+    Ok(Json(json!({"ok": true})))
+}
+
 /// `POST /api/bot/game/{id}/move/{move}` (bot; no body): play `move` (the site's move text,
 /// `11-15`, `11x18x25`; Impasse's `>` as `%3E`). `200 {"ok": true}`.
 ///
@@ -498,15 +515,10 @@ async fn bot_move(
     Path((id, mv)): Path<(String, String)>,
     headers: HeaderMap,
 ) -> Result<Json<Value>, ApiError> {
-    let me = bot_account(&app, &headers).await?;
-    let h = app.games().handle_for_change(&id).await?;
-    let color = seat_color(&h, &me).await?;
-    app.games()
-        .mutate(&h, "move", Some(color), move |live, now| {
-            live.play(color, &mv, None, now)
-        })
-        .await?;
-    Ok(Json(json!({"ok": true})))
+    bot_change(&app, &id, &headers, "move", move |live, color, now| {
+        live.play(color, &mv, None, now).map(|_| ())
+    })
+    .await
 }
 
 /// `POST /api/bot/game/{id}/resign` (bot; no body): resign. `200 {"ok": true}`.
@@ -518,13 +530,8 @@ async fn bot_resign(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Json<Value>, ApiError> {
-    let me = bot_account(&app, &headers).await?;
-    let h = app.games().handle_for_change(&id).await?;
-    let color = seat_color(&h, &me).await?;
-    app.games()
-        .mutate(&h, "resign", Some(color), move |live, now| {
-            live.resign(color, now)
-        })
-        .await?;
-    Ok(Json(json!({"ok": true})))
+    bot_change(&app, &id, &headers, "resign", |live, color, now| {
+        live.resign(color, now)
+    })
+    .await
 }
