@@ -20,7 +20,16 @@ async fn game(app: &crown_server::App, id: &str) -> Value {
 
 #[tokio::test]
 async fn a_bot_accepts_a_challenge_with_its_token_and_plays_the_game_to_the_end() {
-    let app = server().start().await;
+    // One rated game against one opponent is enough for the leaderboard here.
+    let app = server()
+        .with(|c| {
+            c.leaderboard_min_games = 1;
+            c.leaderboard_min_opponents = 1;
+            c.leaderboard_min_plies = 0;
+            c.leaderboard_max_deviation = 350.0;
+        })
+        .start()
+        .await;
     let robot = bot(&app, "robot").await;
     let alice = sign_up(&app, "alice", "correct horse").await;
     let (s, events, v) = Lines::open(&app, "/api/stream/event", &robot).await;
@@ -181,6 +190,27 @@ async fn a_bot_accepts_a_challenge_with_its_token_and_plays_the_game_to_the_end(
     assert_eq!(s, StatusCode::OK, "{page}");
     assert_eq!(page["user"]["title"], "BOT");
     assert_eq!(page["ratings"].as_array().map(Vec::len), Some(1), "{page}");
+    let (s, board) = get(
+        &app,
+        &alice,
+        "/api/leaderboard?variant=american&speed=blitz",
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{board}");
+    let players = board["players"].as_array().unwrap();
+    assert_eq!(players.len(), 2, "{board}");
+    for p in players {
+        let want = if p["name"] == "robot" {
+            json!("BOT")
+        } else {
+            Value::Null
+        };
+        assert_eq!(
+            p.get("title").cloned().unwrap_or(Value::Null),
+            want,
+            "{board}"
+        );
+    }
 }
 
 #[tokio::test]

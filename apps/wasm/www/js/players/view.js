@@ -111,7 +111,7 @@ export function renderLeaderboard(v, data) {
         "tr",
         { "data-name": p.name },
         el("td", { class: "num" }, String(p.rank)),
-        el("td", {}, playerLink(p.name)),
+        el("td", {}, ...(p.title ? [`${p.title} `] : []), playerLink(p.name)),
         el("td", { class: "num rating" }, ratingText(p.rating, p.provisional)),
         el("td", { class: "num" }, String(p.games)),
       ),
