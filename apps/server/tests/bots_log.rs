@@ -5,22 +5,7 @@
 mod common;
 use axum::http::{Method, StatusCode};
 use common::bots::{bot, token};
-use common::{send, server};
-use std::sync::Arc;
-
-/// A `tracing` writer into a shared buffer.
-#[derive(Clone, Default)]
-struct Captured(Arc<std::sync::Mutex<Vec<u8>>>);
-
-impl std::io::Write for Captured {
-    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(b);
-        Ok(b.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
+use common::{send, server, Captured};
 
 #[tokio::test(flavor = "current_thread")]
 async fn api_tokens_never_reach_the_trace_log() {
