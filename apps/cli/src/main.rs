@@ -2,7 +2,8 @@
 
 use clap::{Parser, Subcommand};
 use crown_cli::commands::{
-    analyze, annotate, bench, book, egdb, engine, pdn, perft, play, puzzles, r#match, rules, tune,
+    analyze, annotate, bench, book, bot, egdb, engine, pdn, perft, play, puzzles, r#match, rules,
+    tune,
 };
 use crown_cli::CliError;
 use std::process::ExitCode;
@@ -45,6 +46,8 @@ enum Command {
     Book(book::BookArgs),
     /// Puzzles: gen (find them in the games of PDN files), check (re-prove a puzzle file).
     Puzzles(puzzles::PuzzlesArgs),
+    /// Connect a Hub engine to a Crown server as a bot account (docs/api.md, "Bot accounts").
+    Bot(bot::BotArgs),
 }
 
 /// A reader that stops early (`crown moves | head`) closes our stdout; `println!` then panics. Treat
@@ -114,6 +117,7 @@ fn main() -> ExitCode {
         Command::Tune(args) => tune::run(&args),
         Command::Book(args) => book::run(&args),
         Command::Puzzles(args) => puzzles::run(&args),
+        Command::Bot(args) => bot::run(&args),
     };
     match result {
         Ok(code) => code,

@@ -38,6 +38,8 @@ pub struct AppInner {
     pub(crate) imports: crate::imports::Imports,
     /// The challenges feature: one account's invitation to another to play.
     pub(crate) challenges: crate::challenges::Challenges,
+    /// The API tokens and bot accounts.
+    pub(crate) bots: crate::bots::Bots,
 }
 
 /// A cheap handle to the server's state.
@@ -98,6 +100,7 @@ impl App {
                 games.clone(),
             ),
             challenges: crate::challenges::Challenges::new(&config, store.clone(), games.clone()),
+            bots: crate::bots::Bots::new(store.clone()),
             games: games.clone(),
             store,
             config,
@@ -179,6 +182,11 @@ impl App {
     /// The challenges feature: one account's invitation to another to play.
     pub fn challenges(&self) -> &crate::challenges::Challenges {
         &self.challenges
+    }
+
+    /// The API tokens and bot accounts.
+    pub fn bots(&self) -> &crate::bots::Bots {
+        &self.bots
     }
 
     /// Number of games not finished ([`Games::open_games`]).

@@ -46,6 +46,7 @@ pub mod accounts;
 pub mod app;
 pub mod backup;
 mod blocking;
+pub mod bots;
 pub mod challenges;
 pub mod chat;
 pub mod config;

@@ -121,6 +121,7 @@ fn time_the_rated_pair_query_with_many_unfinished_rated_games() {
     let account = |i: usize| SeatAccount {
         user_id: format!("{i:016x}"),
         name: format!("p{i}"),
+        bot: false,
     };
     // Rated blitz games being played between other pairs of accounts, created from a few
     // threads so that the writer commits them in batches.

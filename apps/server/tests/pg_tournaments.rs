@@ -109,6 +109,7 @@ async fn a_database_made_before_the_cap_columns_gets_them_filled_from_the_json()
             Some(SeatAccount {
                 user_id: u.into(),
                 name: u.into(),
+                bot: false,
             })
         };
         rec.meta.accounts.black = account(b);

@@ -155,6 +155,8 @@ pub struct ExternalEngine {
     warning: Option<String>,
     /// The dialect its `id` line announced.
     dialect: Dialect,
+    /// The variants its `param name=variant … values="…"` line offered (empty: it named none).
+    variants: Vec<String>,
 }
 
 impl ExternalEngine {
@@ -174,10 +176,24 @@ impl ExternalEngine {
         name: &str,
         options: &ExternalOptions,
     ) -> Result<ExternalEngine, ArenaError> {
-        let label = format!("{name} {}", path.display());
-        let mut command = Command::new(path);
+        ExternalEngine::start_command(path, &["engine".to_string()], name, options)
+    }
+
+    /// [`ExternalEngine::start`] for any Hub engine: `program` run with `args` (e.g. `crown` and
+    /// `engine`, or a third party's engine and its own arguments).
+    ///
+    /// # Errors
+    /// As [`ExternalEngine::start`].
+    pub fn start_command(
+        program: &Path,
+        args: &[String],
+        name: &str,
+        options: &ExternalOptions,
+    ) -> Result<ExternalEngine, ArenaError> {
+        let label = format!("{name} {}", program.display());
+        let mut command = Command::new(program);
         command
-            .arg("engine")
+            .args(args)
             // A match engine never builds databases in the background (it would skew its timing).
             .env("CROWN_EGDB_BUILD", "0")
             .stdin(Stdio::piped())
@@ -218,6 +234,7 @@ impl ExternalEngine {
             killed: false,
             warning: None,
             dialect: Dialect::Legacy,
+            variants: Vec::new(),
         };
         e.send("hub")?;
         let mut reported_egdb = None;
@@ -234,6 +251,13 @@ impl ExternalEngine {
                 }
                 if cmd == "param" && get("name").as_deref() == Some("egdb") {
                     reported_egdb = Some(get("value").unwrap_or_default());
+                }
+                if cmd == "param" && get("name").as_deref() == Some("variant") {
+                    e.variants = get("values")
+                        .unwrap_or_default()
+                        .split_whitespace()
+                        .map(str::to_string)
+                        .collect();
                 }
             }
         }
@@ -274,6 +298,12 @@ impl ExternalEngine {
     /// The protocol dialect the engine announced in its `id` line.
     pub fn dialect(&self) -> Dialect {
         self.dialect
+    }
+
+    /// The variants the engine offered in its `hub` reply (`param name=variant … values="…"`);
+    /// empty when it named none.
+    pub fn variants(&self) -> &[String] {
+        &self.variants
     }
 
     /// The warning of [`ExternalEngine::start`], once.

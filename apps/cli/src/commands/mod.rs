@@ -5,6 +5,7 @@ pub mod analyze;
 pub mod annotate;
 pub mod bench;
 pub mod book;
+pub mod bot;
 pub mod egdb;
 pub mod engine;
 #[path = "match/mod.rs"]

@@ -263,13 +263,31 @@ impl Accounts {
     ) -> Result<Option<crate::store::SeatAccount>, Error> {
         let Some(token) = token else { return Ok(None) };
         match self.session_user(&token).await {
-            Ok(u) => Ok(u.map(|u| crate::store::SeatAccount {
+            Ok(Some(u)) => Ok(Some(crate::store::SeatAccount {
+                bot: self.is_bot(&u.id).await?,
                 user_id: u.id,
                 name: u.name,
             })),
+            Ok(None) => Ok(None),
             Err(e) if e.code == "accounts_unavailable" => Ok(None),
             Err(e) => Err(e),
         }
+    }
+
+    /// Whether account `user_id` is a bot (docs/api.md, "Bot accounts"); `false` on a store
+    /// that keeps no bots.
+    ///
+    /// # Errors
+    /// `storage`.
+    pub async fn is_bot(&self, user_id: &str) -> Result<bool, Error> {
+        let (store, ids) = (self.store.clone(), vec![user_id.to_string()]);
+        let bots = blocking::store(move || {
+            store
+                .tokens()
+                .map_or(Ok(Vec::new()), |t| t.bots_among(&ids))
+        })
+        .await?;
+        Ok(!bots.is_empty())
     }
 
     /// The network of a client at `ip` (an IPv4 /24, an IPv6 [`Config::signup_net_v6_prefix`]

@@ -190,8 +190,8 @@ impl Challenge {
             "id": self.rec.id,
             "status": status,
             "direction": if self.rec.challenger == me { "out" } else { "in" },
-            "challenger": {"name": s.challenger.name},
-            "dest_user": {"name": s.dest.name},
+            "challenger": {"name": s.challenger.name, "title": s.challenger.bot.then_some("BOT")},
+            "dest_user": {"name": s.dest.name, "title": s.dest.bot.then_some("BOT")},
             "variant": s.variant,
             "time_control": s.time_control,
             "days": s.days,
@@ -331,6 +331,15 @@ impl Challenges {
             .into_iter()
             .map(Challenge::of)
             .collect()
+    }
+
+    /// The challenges made by or to `me` pending now or answered since `since` (the bot event
+    /// stream, docs/api.md), newest first.
+    ///
+    /// # Errors
+    /// `challenges_unavailable`, `storage`.
+    pub async fn recent(&self, me: &SeatAccount, since: u64) -> Result<Vec<Challenge>, Error> {
+        self.of(&me.user_id, now_ms(), since).await
     }
 
     /// The challenge `id`, if `me` made or received it.

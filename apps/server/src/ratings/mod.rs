@@ -146,6 +146,9 @@ pub struct Ranked {
     pub rank: usize,
     /// The account's name.
     pub name: String,
+    /// `BOT` for a bot account; absent for a person.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<&'static str>,
     /// The rating, rounded.
     pub rating: i64,
     /// The rating deviation, rounded.
@@ -488,11 +491,25 @@ impl Ratings {
         let rows = self
             .with_ratings(move |s| s.leaderboard(&variant, &speed, &established, limit))
             .await?;
+        // The bots among them, marked BOT (docs/api.md, "Bot accounts").
+        let (store, ids) = (
+            self.store.clone(),
+            rows.iter()
+                .map(|(_, r)| r.user_id.clone())
+                .collect::<Vec<_>>(),
+        );
+        let bots = blocking::store(move || {
+            store
+                .tokens()
+                .map_or(Ok(Vec::new()), |t| t.bots_among(&ids))
+        })
+        .await?;
         Ok(rows
             .into_iter()
             .enumerate()
             .map(|(i, (name, r))| Ranked {
                 rank: i + 1,
+                title: bots.contains(&r.user_id).then_some("BOT"),
                 name,
                 rating: r.rating.rating.round() as i64,
                 deviation: r.rating.deviation.round() as i64,

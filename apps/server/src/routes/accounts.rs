@@ -104,6 +104,7 @@ pub(super) async fn session_account(
         .await?
         .ok_or_else(crate::accounts::not_logged_in)?;
     Ok(crate::store::SeatAccount {
+        bot: app.accounts().is_bot(&user.id).await?,
         user_id: user.id,
         name: user.name,
     })

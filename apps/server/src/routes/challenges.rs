@@ -1,9 +1,10 @@
 //! The challenge endpoints, shaped like lichess's challenge API (docs/api.md, "Challenges"; the
 //! rules are in [`crate::challenges`]): challenge a player, list one's challenges, read one,
 //! accept, decline, cancel, and take one's seat in an accepted challenge's game. Every endpoint
-//! needs a log-in session.
+//! needs a log-in session or an API token with `challenge:write` or `bot:play`
+//! ([`super::bots`]).
 
-use super::accounts::session_account;
+use super::bots::{api_account, CHALLENGE_SCOPES};
 use super::error::ApiError;
 use super::extract::{opt_object, ClientIp, JsonBody};
 use super::games::{join_url, TimeControlBody};
@@ -80,9 +81,10 @@ async fn create(
     headers: HeaderMap,
     JsonBody(req): JsonBody<CreateChallenge>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
-    let me = session_account(&app, &headers).await?;
+    let me = api_account(&app, &headers, &CHALLENGE_SCOPES).await?;
     let dest = app.ratings().user_named(&name).await?;
     let dest = SeatAccount {
+        bot: app.accounts().is_bot(&dest.id).await?,
         user_id: dest.id,
         name: dest.name,
     };
@@ -106,7 +108,7 @@ async fn create(
 ///
 /// Errors: `not_logged_in` (401), `challenges_unavailable` (503), `storage`.
 async fn list(State(app): State<App>, headers: HeaderMap) -> Result<Json<Value>, ApiError> {
-    let me = session_account(&app, &headers).await?;
+    let me = api_account(&app, &headers, &CHALLENGE_SCOPES).await?;
     let (inc, out) = app.challenges().pending(&me).await?;
     let now = now_ms();
     let view = |l: &[Challenge]| {
@@ -126,7 +128,7 @@ async fn show(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Json<Value>, ApiError> {
-    let me = session_account(&app, &headers).await?;
+    let me = api_account(&app, &headers, &CHALLENGE_SCOPES).await?;
     let c = app.challenges().get(&id, &me).await?;
     app.challenges()
         .keep_alive(&me, std::slice::from_ref(&c))
@@ -144,7 +146,7 @@ async fn accept(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Json<Value>, ApiError> {
-    let me = session_account(&app, &headers).await?;
+    let me = api_account(&app, &headers, &CHALLENGE_SCOPES).await?;
     let seat = app.challenges().accept(&id, &me).await?;
     let c = app.challenges().get(&id, &me).await.ok();
     Ok(Json(seat_json(&seat, c.as_ref(), &me)))
@@ -170,7 +172,7 @@ async fn decline(
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Json<Value>, ApiError> {
-    let me = session_account(&app, &headers).await?;
+    let me = api_account(&app, &headers, &CHALLENGE_SCOPES).await?;
     let req: DeclineBody = if body.is_empty() {
         DeclineBody::default()
     } else {
@@ -191,7 +193,7 @@ async fn cancel(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Json<Value>, ApiError> {
-    let me = session_account(&app, &headers).await?;
+    let me = api_account(&app, &headers, &CHALLENGE_SCOPES).await?;
     let c = app.challenges().cancel(&id, &me).await?;
     Ok(Json(c.view(&me.user_id, now_ms())))
 }
@@ -205,7 +207,7 @@ async fn seat(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Json<Value>, ApiError> {
-    let me = session_account(&app, &headers).await?;
+    let me = api_account(&app, &headers, &CHALLENGE_SCOPES).await?;
     let seat = app.challenges().seat(&id, &me).await?;
     let c = app.challenges().get(&id, &me).await.ok();
     Ok(Json(seat_json(&seat, c.as_ref(), &me)))

@@ -150,6 +150,7 @@ async fn create_game(
         .accounts()
         .seat_account(super::accounts::session_token(&headers))
         .await?;
+    super::bots::refuse_bot(account.as_ref(), "create a game outside a challenge")?;
     let seated = new.seat(account)?;
     let id = random_hex(8)?;
     let token = random_hex(32)?;
@@ -213,6 +214,7 @@ async fn join_game(
         .accounts()
         .seat_account(super::accounts::session_token(&headers))
         .await?;
+    super::bots::refuse_bot(account.as_ref(), "join a game outside a challenge")?;
     let (color, token, game) = app.games().join_from(&h, client, account).await?;
     Ok(Json(SeatGranted {
         join_url: join_url(&id),

@@ -13,6 +13,7 @@ macro_rules! nb {
 }
 
 pub mod accounts;
+pub mod bots;
 pub mod challenges;
 pub mod chat;
 pub mod egdb_files;
@@ -51,6 +52,7 @@ pub fn router(app: App) -> Router {
         .merge(tournaments::routes())
         .merge(imports::routes())
         .merge(challenges::routes())
+        .merge(bots::routes())
         .fallback(layers::api_not_found)
         .layer(middleware::from_fn(layers::origin_guard))
         .layer(middleware::from_fn_with_state(

@@ -80,8 +80,11 @@ async fn user(
     State(app): State<App>,
     Path(name): Path<String>,
 ) -> Result<Json<UserPageView>, ApiError> {
-    let page = app.ratings().user_page(&name).await?;
+    let mut page = app.ratings().user_page(&name).await?;
     let id = page.user["id"].as_str().unwrap_or_default().to_string();
+    if app.accounts().is_bot(&id).await? {
+        page.user["title"] = serde_json::Value::from("BOT");
+    }
     let puzzles = app.puzzles().summary(&id).await?;
     Ok(Json(UserPageView { page, puzzles }))
 }

@@ -102,7 +102,7 @@ struct JoinBody {
 
 /// `POST /api/tournaments/{id}/join` (session; body `{"password"}` or none): the tournament.
 ///
-/// Errors: `not_logged_in` (401), `bad_json`, `wrong_password` (403), `too_many_passwords`
+/// Errors: `not_logged_in` (401), `bad_json`, `wrong_password`, `bot_not_allowed` (403), `too_many_passwords`
 /// (429: 10 wrong passwords by this account for this tournament in 10 minutes), `already_joined`,
 /// `already_started`, `tournament_finished` (409), `not_found`, `storage`.
 async fn join(
@@ -113,6 +113,8 @@ async fn join(
 ) -> Result<Json<Value>, ApiError> {
     check_id(&id)?;
     let me = account(&app, &headers).await?;
+    // Bots play people only through challenges (there are no bot tournaments yet).
+    super::bots::refuse_bot(Some(&me), "join a tournament")?;
     let req: JoinBody = if body.is_empty() {
         JoinBody::default()
     } else {

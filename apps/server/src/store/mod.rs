@@ -48,6 +48,7 @@ pub mod ratings;
 pub mod record;
 mod schema;
 pub mod sqlite;
+pub mod tokens;
 pub mod tournaments;
 
 pub use accounts::{AccountStore, SessionRecord, UserRecord};
@@ -59,6 +60,7 @@ pub use puzzles::{PuzzleRecord, PuzzleStore};
 pub use ratings::{Established, GameFilter, PairHistory, PlayerGame, RatingRecord, RatingStore};
 pub use record::*;
 pub use sqlite::{Durability, SqliteStore, WriterStats};
+pub use tokens::{BotUpgrade, TokenOwner, TokenRecord, TokenStore};
 pub use tournaments::{TournamentRecord, TournamentStore};
 
 use serde::{Deserialize, Serialize};
@@ -282,6 +284,12 @@ pub trait Store: Send + Sync + 'static {
     /// The store's challenges; `None` for a store that keeps none (the default: the challenge
     /// endpoints then answer `503 challenges_unavailable`).
     fn challenges(&self) -> Option<&dyn ChallengeStore> {
+        None
+    }
+
+    /// The store's API tokens and bot accounts; `None` for a store that keeps none (the
+    /// default: the token and bot endpoints then answer `503 accounts_unavailable`).
+    fn tokens(&self) -> Option<&dyn TokenStore> {
         None
     }
 }

@@ -327,6 +327,9 @@ pub struct SeatAccount {
     pub user_id: String,
     /// The account's name when the seat was taken.
     pub name: String,
+    /// Whether the account was a bot when the seat was taken (shown as `BOT`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bot: bool,
 }
 
 /// The accounts linked to a game's seats.

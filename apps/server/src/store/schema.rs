@@ -175,6 +175,25 @@ CREATE INDEX IF NOT EXISTS challenges_challenger ON challenges(challenger, statu
 CREATE INDEX IF NOT EXISTS challenges_dest ON challenges(dest, status, expires_ms);
 ";
 
+/// Personal API tokens and bot accounts (store/tokens.rs): a token is found by its SHA-256,
+/// named by its `id`; a row of `bots` marks an account as a bot. `IF NOT EXISTS`: a store made
+/// before them gets the tables at its next start.
+const TOKENS: &str = "
+CREATE TABLE IF NOT EXISTS api_tokens (
+    token_hash TEXT PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    user_id TEXT NOT NULL,
+    description TEXT NOT NULL,
+    scopes TEXT NOT NULL,
+    created_ms {INT} NOT NULL
+);
+CREATE INDEX IF NOT EXISTS api_tokens_user ON api_tokens(user_id, created_ms);
+CREATE TABLE IF NOT EXISTS bots (
+    user_id TEXT PRIMARY KEY,
+    created_ms {INT} NOT NULL
+);
+";
+
 /// The per-game leases of a store shared by several instances (docs/scaling.md).
 const LEASES: &str = "
 CREATE TABLE IF NOT EXISTS leases (
@@ -203,6 +222,7 @@ pub(super) fn schema(dialect: Dialect) -> String {
     sql.push_str(&PUZZLES.replace("{INT}", int));
     sql.push_str(&IMPORTS.replace("{INT}", int));
     sql.push_str(&CHALLENGES.replace("{INT}", int));
+    sql.push_str(&TOKENS.replace("{INT}", int));
     if dialect == Dialect::Postgres {
         sql.push_str(LEASES);
         // A store made before `users.signup_net` (its accounts get NULL: a network each),
@@ -466,6 +486,7 @@ mod tests {
             assert!(sql.contains("signup_net TEXT\n);"));
             assert!(sql.contains("CREATE TABLE IF NOT EXISTS imports"));
             assert!(sql.contains("CREATE TABLE IF NOT EXISTS challenges"));
+            assert!(sql.contains("CREATE TABLE IF NOT EXISTS api_tokens"));
         }
     }
 }

@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod accounts;
+pub mod bots;
 pub mod challenges;
 pub mod cluster;
 pub mod imports;
@@ -216,5 +217,19 @@ pub fn check_purge_unstarted(store: &dyn Store) {
         "00000000000000b4",
     ] {
         assert!(store.load(id).unwrap().is_some(), "{id} deleted");
+    }
+}
+
+/// A `tracing` writer into a shared buffer (the log tests read what was logged).
+#[derive(Clone, Default)]
+pub struct Captured(pub Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl std::io::Write for Captured {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(b);
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
     }
 }

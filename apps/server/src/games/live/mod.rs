@@ -23,7 +23,9 @@ mod tests;
 mod view;
 
 pub use counts::rule_number;
-pub use view::{ClockView, CountView, GameView, LegalMove, OutcomeView, RematchView, SeatView};
+pub use view::{
+    AccountView, ClockView, CountView, GameView, LegalMove, OutcomeView, RematchView, SeatView,
+};
 
 /// How far [`advance_clock`] moved this process's clock forward, in ms (0 unless a test did).
 static CLOCK_OFFSET_MS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);

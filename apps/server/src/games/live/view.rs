@@ -334,6 +334,9 @@ pub struct GameView {
 pub struct AccountView {
     /// The account's name.
     pub name: String,
+    /// `BOT` for a bot account; absent for a person.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<&'static str>,
     /// In a rated game, the player's rounded pre-game rating of the game's variant and speed;
     /// `null` in a casual game.
     pub rating: Option<i64>,
@@ -363,6 +366,7 @@ fn account_view(meta: &crate::store::GameMeta, c: Color) -> Option<AccountView> 
         .map(|r| r.get(c));
     Some(AccountView {
         name: a.name.clone(),
+        title: a.bot.then_some("BOT"),
         rating: r.map(crate::store::SeatRating::shown),
         provisional: r.map(|r| r.before.provisional()),
         rating_diff: r.and_then(crate::store::SeatRating::diff),

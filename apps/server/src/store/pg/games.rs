@@ -255,6 +255,10 @@ impl Store for PgStore {
         Some(self)
     }
 
+    fn tokens(&self) -> Option<&dyn crate::store::TokenStore> {
+        Some(self)
+    }
+
     fn version(&self, id: &str) -> Result<Option<u64>, StoreError> {
         Ok(self
             .with(|c| {

@@ -33,6 +33,7 @@ mod leases;
 mod listen;
 mod puzzles;
 mod ratings;
+mod tokens;
 mod tournaments;
 
 use super::schema::{move_rows, schema, Dialect, RowUpdate};

@@ -329,4 +329,8 @@ impl Store for SqliteStore {
     fn challenges(&self) -> Option<&dyn crate::store::ChallengeStore> {
         Some(self)
     }
+
+    fn tokens(&self) -> Option<&dyn crate::store::TokenStore> {
+        Some(self)
+    }
 }

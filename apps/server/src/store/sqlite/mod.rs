@@ -20,6 +20,7 @@ mod puzzles;
 mod ratings;
 #[cfg(test)]
 mod tests;
+mod tokens;
 mod tournaments;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};

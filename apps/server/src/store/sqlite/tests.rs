@@ -490,6 +490,7 @@ fn rated_game(id: &str, status: &str, black: &str, white: &str) -> GameRecord {
         Some(SeatAccount {
             user_id: u.into(),
             name: u.into(),
+            bot: false,
         })
     };
     rec.meta.accounts.black = account(black);

@@ -29,7 +29,7 @@ export function renderBarRatings(v, flipped) {
     }
     const acc = v && v.accounts ? v.accounts[color] : null;
     const rating = acc && acc.rating != null ? ratingText(acc.rating, acc.provisional) : "";
-    const key = acc ? `${acc.name}|${rating}|${acc.rating_diff}` : "";
+    const key = acc ? `${acc.name}|${acc.title}|${rating}|${acc.rating_diff}` : "";
     if (link.dataset.key === key) continue;
     link.dataset.key = key;
     const diffEl = $(`rating-diff-${pos}`);
@@ -39,7 +39,8 @@ export function renderBarRatings(v, flipped) {
     link.href = playerHref(acc.name);
     // a casual game between accounts: a link to the player's profile, without a rating
     link.firstChild.textContent = rating ? `${acc.name}'s page, rating ` : `${acc.name}'s `;
-    link.lastChild.textContent = rating || "profile";
+    // a bot account (docs/api.md "Bot accounts") is marked BOT wherever it is named
+    link.lastChild.textContent = `${acc.title ? `${acc.title} ` : ""}${rating || "profile"}`;
     diffEl.textContent = diffText(acc.rating_diff);
     diffEl.className = `rating-diff${acc.rating_diff > 0 ? " up" : acc.rating_diff < 0 ? " down" : ""}`;
   }

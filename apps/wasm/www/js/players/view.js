@@ -111,7 +111,7 @@ export function renderLeaderboard(v, data) {
         "tr",
         { "data-name": p.name },
         el("td", { class: "num" }, String(p.rank)),
-        el("td", {}, playerLink(p.name)),
+        el("td", {}, ...(p.title ? [`${p.title} `] : []), playerLink(p.name)),
         el("td", { class: "num rating" }, ratingText(p.rating, p.provisional)),
         el("td", { class: "num" }, String(p.games)),
       ),
@@ -125,7 +125,7 @@ export function renderLeaderboard(v, data) {
 
 /** The player's profile `data` (GET /api/users/{name}) in `v`, with the chart of the game and speed picked. */
 export function renderProfile(v, data) {
-  v.plTitle.textContent = data.user.name;
+  v.plTitle.textContent = data.user.title ? `${data.user.title} ${data.user.name}` : data.user.name;
   v.plSince.textContent = `Member since ${new Date(data.user.created_ms).toLocaleDateString()}`;
   v.ratingsBody.replaceChildren(
     ...data.ratings.map((r) =>

@@ -1,0 +1,125 @@
+//! Helpers of the bot tests (tests/bots.rs on SQLite, tests/pg_bots.rs on PostgreSQL): API
+//! tokens, the bot upgrade, and the NDJSON streams read line by line.
+
+use super::accounts::{post, Call};
+use axum::body::Body;
+use axum::http::{header, Method, Request, StatusCode};
+use crown_server::App;
+use futures_util::StreamExt;
+use serde_json::{json, Value};
+use std::time::Duration;
+use tower::ServiceExt;
+
+/// `POST /api/account/tokens` as `session` with `scopes`; returns the status and the answer.
+pub async fn new_token(app: &App, session: &str, scopes: &[&str]) -> (StatusCode, Value) {
+    let mut c: Call<'_> = post(
+        "/api/account/tokens",
+        json!({"description": "test bot", "scopes": scopes}),
+    );
+    c.session = Some(session);
+    let (s, _, v) = c.send(app).await;
+    (s, v)
+}
+
+/// A new token of `session` with `scopes` (asserting `201`).
+pub async fn token(app: &App, session: &str, scopes: &[&str]) -> String {
+    let (s, v) = new_token(app, session, scopes).await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+    v["token"].as_str().unwrap().to_string()
+}
+
+/// Sign up `name`, make a `bot:play` token and upgrade the account to a bot; the token.
+pub async fn bot(app: &App, name: &str) -> String {
+    let session = super::accounts::sign_up(app, name, "robot password").await;
+    let t = token(app, &session, &["bot:play"]).await;
+    let (s, v) = super::send(
+        app,
+        Method::POST,
+        "/api/bot/account/upgrade",
+        Some(&t),
+        None,
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    t
+}
+
+/// An NDJSON stream being read.
+pub struct Lines {
+    body: axum::body::BodyDataStream,
+    buf: Vec<u8>,
+    /// Empty lines (keep-alives) read so far.
+    pub blank: usize,
+}
+
+impl Lines {
+    /// `GET uri` with API token `token`: the status and, when `200`, the stream.
+    pub async fn open(app: &App, uri: &str, token: &str) -> (StatusCode, Option<Lines>, Value) {
+        let req = Request::builder()
+            .uri(uri)
+            .header(header::AUTHORIZATION, format!("Bearer {token}"))
+            .body(Body::empty())
+            .unwrap();
+        let resp = app.router().oneshot(req).await.unwrap();
+        let status = resp.status();
+        if status != StatusCode::OK {
+            let bytes = axum::body::to_bytes(resp.into_body(), 1 << 20)
+                .await
+                .unwrap();
+            return (
+                status,
+                None,
+                serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+            );
+        }
+        assert_eq!(resp.headers()[header::CONTENT_TYPE], "application/x-ndjson");
+        let lines = Lines {
+            body: resp.into_body().into_data_stream(),
+            buf: Vec::new(),
+            blank: 0,
+        };
+        (status, Some(lines), Value::Null)
+    }
+
+    /// The next non-empty line as JSON; `None` when the stream ended.
+    ///
+    /// # Panics
+    /// After 20 s without one.
+    pub async fn next(&mut self) -> Option<Value> {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+        loop {
+            if let Some(i) = self.buf.iter().position(|b| *b == b'\n') {
+                let line: Vec<u8> = self.buf.drain(..=i).collect();
+                let text = std::str::from_utf8(&line[..i]).unwrap().trim();
+                if text.is_empty() {
+                    self.blank += 1;
+                    continue;
+                }
+                return Some(serde_json::from_str(text).unwrap());
+            }
+            match tokio::time::timeout_at(deadline, self.body.next())
+                .await
+                .expect("no line within 20 s")
+            {
+                Some(chunk) => self.buf.extend_from_slice(&chunk.unwrap()),
+                None => return None,
+            }
+        }
+    }
+
+    /// The next line whose `type` is `kind` (skipping others).
+    ///
+    /// # Panics
+    /// When the stream ends first.
+    pub async fn until(&mut self, kind: &str) -> Value {
+        loop {
+            let v = self
+                .next()
+                .await
+                .unwrap_or_else(|| panic!("the stream ended before a {kind}"));
+            if v["type"] == kind {
+                return v;
+            }
+        }
+    }
+}
