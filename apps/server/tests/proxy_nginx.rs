@@ -99,6 +99,11 @@ fn nginx_conf(doc: &str, backends: &[String], port: u16, dir: &Path) -> String {
         .collect();
 
     let d = dir.display();
+    let site = replace_once(
+        &site,
+        "/var/log/nginx/crown-access.log",
+        &format!("{d}/crown-access.log"),
+    );
     format!(
         "daemon off;\n\
          master_process off;\n\

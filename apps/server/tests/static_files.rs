@@ -171,3 +171,31 @@ async fn a_directory_redirect_is_a_path_never_protocol_relative() {
     let (s, _, body) = get(&app, "//css/index.html", &[]).await;
     assert_eq!((s, body), (StatusCode::OK, b"css".to_vec()));
 }
+
+#[tokio::test]
+async fn static_files_count_against_the_client_request_budget() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("index.html"), "<p>crown</p>").unwrap();
+    let config = Config {
+        static_dir: Some(dir.path().to_path_buf()),
+        rate_per_sec: 1,
+        rate_burst: 3,
+        ..Config::default()
+    };
+    let app = App::start(
+        Arc::new(SqliteStore::open_in_memory().unwrap()),
+        config,
+        None,
+    )
+    .await
+    .unwrap();
+    for _ in 0..3 {
+        let (s, _, _) = get(&app, "/index.html", &[]).await;
+        assert_eq!(s, StatusCode::OK);
+    }
+    let (s, h, _) = get(&app, "/index.html", &[]).await;
+    assert_eq!(s, StatusCode::TOO_MANY_REQUESTS);
+    assert!(h.contains_key(header::RETRY_AFTER));
+    let (s, _, _) = get(&app, "/egdb/american/x.egdb", &[]).await;
+    assert_eq!(s, StatusCode::TOO_MANY_REQUESTS, "endgame files too");
+}
