@@ -496,3 +496,57 @@ async fn challenges_per_address_are_limited() {
     .await;
     assert_eq!(s, StatusCode::CREATED, "another address: {v}");
 }
+
+#[tokio::test]
+async fn challenge_games_count_against_the_accepting_network_and_a_refused_accept_stays_pending() {
+    let app = server()
+        .with(|c| {
+            c.max_games_per_net = 3;
+            c.max_games_per_ip = 100;
+        })
+        .start()
+        .await;
+    let (alice, bob, _) = three(&app).await;
+    let mut ids = Vec::new();
+    for _ in 0..4 {
+        let (s, c) = challenge(&app, &alice, "bob", json!({"variant": "american"})).await;
+        assert_eq!(s, StatusCode::CREATED, "{c}");
+        ids.push(c["id"].as_str().unwrap().to_string());
+    }
+    let accept_from = |id: &str, ip: [u8; 4]| {
+        let uri = format!("/api/challenge/{id}/accept");
+        let app = app.clone();
+        let bob = bob.clone();
+        async move { call_from(&app, Method::POST, &uri, Some(&bob), None, Some(ip)).await }
+    };
+    // Three accepts from three addresses of one /24 make three games...
+    for (i, id) in ids[..3].iter().enumerate() {
+        let (s, v) = accept_from(id, [203, 0, 113, 10 + i as u8]).await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+    }
+    // ...and the network's fourth is refused, the challenge left pending (no game).
+    let (s, v) = accept_from(&ids[3], [203, 0, 113, 20]).await;
+    assert_eq!(
+        (s, code(&v)),
+        (
+            StatusCode::TOO_MANY_REQUESTS,
+            "too_many_network_games".into()
+        ),
+        "{v}"
+    );
+    let (_, seen) = get(&app, &bob, &format!("/api/challenge/{}", ids[3])).await;
+    assert_eq!(seen["status"], "pending", "{seen}");
+    let (s, _) = call(
+        &app,
+        Method::GET,
+        &format!("/api/games/{}", ids[3]),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(s, StatusCode::NOT_FOUND, "no game was made");
+    // From another network the same challenge is accepted.
+    let (s, v) = accept_from(&ids[3], [198, 51, 100, 1]).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["challenge"]["status"], "accepted", "{v}");
+}

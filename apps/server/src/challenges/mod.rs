@@ -522,9 +522,15 @@ impl Challenges {
     /// # Errors
     /// `not_found` (404), `not_your_challenge` (403: only the challenged account accepts),
     /// `not_pending` (409: answered, canceled or expired; a second accept of one challenge,
-    /// concurrent or not, gets it), those of creating the game (`too_many_games`, …),
-    /// `challenges_unavailable`, `storage`.
-    pub async fn accept(&self, id: &str, me: &SeatAccount) -> Result<ChallengeSeat, Error> {
+    /// concurrent or not, gets it), those of creating the game (`too_many_games`,
+    /// `too_many_network_games`, …: the game counts against `client`'s address and network, and
+    /// the challenge is then pending again), `challenges_unavailable`, `storage`.
+    pub async fn accept(
+        &self,
+        id: &str,
+        me: &SeatAccount,
+        client: Option<std::net::IpAddr>,
+    ) -> Result<ChallengeSeat, Error> {
         let c = self
             .answer(id, me, |c, now| {
                 if c.rec.dest != me.user_id {
@@ -537,8 +543,37 @@ impl Challenges {
                 Ok(())
             })
             .await?;
-        self.games.create_paired(c.paired()?).await?;
+        if let Err(e) = self.games.create_paired_for(c.paired()?, client).await {
+            self.unaccept(id, me).await;
+            return Err(e);
+        }
         self.claim(&c, me).await
+    }
+
+    /// Put challenge `id`, accepted by `me` but whose game could not be made, back to pending
+    /// (unless the game exists after all: made meanwhile by a seat request), so that the
+    /// players can try again rather than hold an accepted challenge with no game. Best effort:
+    /// a failure leaves it accepted, where `POST /api/challenge/{id}/seat` makes the game.
+    async fn unaccept(&self, id: &str, me: &SeatAccount) {
+        let exists = {
+            let (store, id) = (self.store.clone(), id.to_string());
+            blocking::store(move || store.version(&id)).await
+        };
+        if !matches!(exists, Ok(None)) {
+            return;
+        }
+        let undone = self
+            .answer(id, me, |c, _| {
+                if c.rec.status != "accepted" {
+                    return Err(not_pending(c, now_ms()));
+                }
+                c.rec.status = "pending".to_string();
+                Ok(())
+            })
+            .await;
+        if let Err(e) = undone {
+            tracing::warn!(challenge = %id, error = %e, "an accepted challenge without a game stays accepted");
+        }
     }
 
     /// `me` declines challenge `id` for `reason` (a key of [`DECLINE_REASONS`], default
@@ -605,7 +640,12 @@ impl Challenges {
     /// # Errors
     /// `not_found` (404), `not_accepted` (409: pending, declined, canceled or expired),
     /// those of creating the game, `challenges_unavailable`, `storage`.
-    pub async fn seat(&self, id: &str, me: &SeatAccount) -> Result<ChallengeSeat, Error> {
+    pub async fn seat(
+        &self,
+        id: &str,
+        me: &SeatAccount,
+        client: Option<std::net::IpAddr>,
+    ) -> Result<ChallengeSeat, Error> {
         let c = self.get(id, me).await?;
         let now = now_ms();
         if c.status(now) != "accepted" {
@@ -614,7 +654,7 @@ impl Challenges {
                 format!("this challenge is {}: it has no game", c.status(now)),
             ));
         }
-        self.games.create_paired(c.paired()?).await?;
+        self.games.create_paired_for(c.paired()?, client).await?;
         self.claim(&c, me).await
     }
 
