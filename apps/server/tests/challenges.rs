@@ -550,3 +550,54 @@ async fn challenge_games_count_against_the_accepting_network_and_a_refused_accep
     assert_eq!(s, StatusCode::OK, "{v}");
     assert_eq!(v["challenge"]["status"], "accepted", "{v}");
 }
+
+#[tokio::test]
+async fn one_network_holds_at_most_three_places_of_a_players_inbox() {
+    let app = server()
+        .with(|c| c.signup_per_hour_per_ip = 0)
+        .start()
+        .await;
+    let bob = sign_up(&app, "bob", "battery staple").await;
+    let mut sybils = Vec::new();
+    for i in 0..5 {
+        sybils.push(sign_up(&app, &format!("sybil{i}"), "correct horse").await);
+    }
+    let challenge_from = |session: &str, ip: [u8; 4]| {
+        let (app, session) = (app.clone(), session.to_string());
+        async move {
+            let body = json!({"variant": "american"});
+            call_from(
+                &app,
+                Method::POST,
+                "/api/challenge/bob",
+                Some(&session),
+                Some(body),
+                Some(ip),
+            )
+            .await
+        }
+    };
+    // Five accounts on five addresses of one /24: three challenges land, then the network is full.
+    for (i, s) in sybils.iter().enumerate() {
+        let (status, v) = challenge_from(s, [203, 0, 113, 10 + i as u8]).await;
+        if i < 3 {
+            assert_eq!(status, StatusCode::CREATED, "{i}: {v}");
+        } else {
+            assert_eq!(
+                (status, code(&v)),
+                (StatusCode::TOO_MANY_REQUESTS, "too_many_received".into()),
+                "{i}: {v}"
+            );
+        }
+    }
+    // A player of another network still gets through.
+    let carol = sign_up(&app, "carol", "tr0ub4dor&3").await;
+    let (status, v) = challenge_from(&carol, [198, 51, 100, 1]).await;
+    assert_eq!(status, StatusCode::CREATED, "{v}");
+    let (_, lists) = get(&app, &bob, "/api/challenge").await;
+    assert_eq!(lists["in"].as_array().unwrap().len(), 4, "{lists}");
+    assert!(
+        !lists.to_string().contains("203.0.113"),
+        "the challengers' network is never shown: {lists}"
+    );
+}

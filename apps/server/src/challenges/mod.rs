@@ -13,7 +13,7 @@
 //!   keeps it alive, [`Challenges::keep_alive`]). Expiry is read from the row's `expires_ms`,
 //!   so no sweeper is needed and every instance agrees.
 //! - Limits: [`MAX_OUTGOING`] pending challenges per challenger, [`MAX_INCOMING`] per challenged
-//!   account, [`Config::challenges_per_hour_per_ip`] per address, no challenge to oneself, and
+//!   account (of which [`MAX_INCOMING_PER_NET`] from one network), [`Config::challenges_per_hour_per_ip`] per address, no challenge to oneself, and
 //!   none to an account that declined one of the challenger's within [`DECLINED_WAIT_MS`].
 //!
 //! Correspondence (days per move) is a later step: a `days` field beside `time_control` in
@@ -40,6 +40,11 @@ pub const MAX_OUTGOING: usize = 10;
 /// Pending challenges one account may have received (more: `429 too_many_received` for the
 /// challenger).
 pub const MAX_INCOMING: usize = 50;
+
+/// Of [`MAX_INCOMING`], the pending challenges one account may have received from one network
+/// (the challenging requests' IPv4 /24 or IPv6 sign-up network; more: `429 too_many_received`),
+/// so that a few accounts of one network cannot keep a player's inbox full.
+pub const MAX_INCOMING_PER_NET: usize = 3;
 
 /// After the challenged account declines, its challenger may not challenge it again for this
 /// long, in ms (`429 recently_declined`).
@@ -93,6 +98,10 @@ pub struct ChallengeState {
     /// The reason's key when declined.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub decline_reason: Option<String>,
+    /// The network block of the request that made it (an IPv4 /24, an IPv6 sign-up network),
+    /// for [`MAX_INCOMING_PER_NET`]; never shown. `None`: made with no client address known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub net: Option<String>,
 }
 
 /// A challenge as read: the row and its state.
@@ -452,6 +461,25 @@ impl Challenges {
                 ),
             ));
         }
+        let block =
+            ip.map(|ip| crate::accounts::network::network_block(ip, self.v6_prefix).to_string());
+        if let Some(block) = &block {
+            let from_net = theirs
+                .iter()
+                .filter(|c| c.rec.dest == dest.user_id && c.status(now) == "pending")
+                .filter(|c| c.state.net.as_ref() == Some(block))
+                .count();
+            if from_net >= MAX_INCOMING_PER_NET {
+                return Err(Error::limited(
+                    "too_many_received",
+                    format!(
+                        "{} already has {MAX_INCOMING_PER_NET} challenges from your network \
+                         waiting for an answer; try later",
+                        dest.name
+                    ),
+                ));
+            }
+        }
         let g = game.game;
         let state = ChallengeState {
             challenger: me.clone(),
@@ -462,6 +490,7 @@ impl Challenges {
             final_color: g.color.into(),
             rated: g.rated,
             decline_reason: None,
+            net: block,
         };
         let deadline = now.saturating_add(self.ttl_ms);
         let rec = ChallengeRecord {
