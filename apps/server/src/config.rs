@@ -59,8 +59,9 @@ pub struct Config {
     /// game (no result, status `aborted`), in ms; 0 never. Applies to games created after it is
     /// set (each game keeps the limit it was created with).
     pub abort_after_ms: u64,
-    /// A game that ended with no move (cancelled, expired, aborted or abandoned before any
-    /// move; not a tournament game, none in an account's archive) is deleted from the store,
+    /// A game that ended before both sides moved, with no result (cancelled, expired, aborted or
+    /// abandoned at ply 0 or 1; not a tournament game, none in an account's archive) is deleted
+    /// from the store,
     /// with its chat, this long after its end, in ms ([`crate::store::Store::purge_unstarted`]);
     /// 0 keeps them for good.
     pub purge_unstarted_after_ms: u64,

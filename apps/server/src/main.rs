@@ -94,8 +94,8 @@ struct Args {
     /// move.
     #[arg(long, env = "CROWN_ABORT_AFTER_SECS", default_value_t = crown_server::config::DEFAULT_ABORT_AFTER_SECS)]
     abort_after_secs: u64,
-    /// A game that ended with no move (cancelled, expired, aborted before any move) is deleted
-    /// from the store this many seconds after its end (0 = kept for good).
+    /// A game that ended before both sides moved, with no result (cancelled, expired, aborted at
+    /// ply 0 or 1), is deleted from the store this many seconds after its end (0 = kept for good).
     #[arg(long, env = "CROWN_PURGE_UNSTARTED_AFTER_SECS", default_value_t = crown_server::config::DEFAULT_PURGE_UNSTARTED_AFTER_SECS)]
     purge_unstarted_after_secs: u64,
     /// Most unfinished engine games, per client address.

@@ -597,3 +597,108 @@ async fn your_turn_lists_the_games_where_it_is_the_accounts_move_soonest_deadlin
     assert_eq!(turns(&app, &alice).await.0, vec![live]);
     assert_eq!(turns(&app, &bob).await.0, vec![corr]);
 }
+
+#[tokio::test]
+async fn challenge_games_count_against_the_accepting_network_and_a_refused_accept_stays_pending() {
+    let app = server()
+        .with(|c| {
+            c.max_games_per_net = 3;
+            c.max_games_per_ip = 100;
+        })
+        .start()
+        .await;
+    let (alice, bob, _) = three(&app).await;
+    let mut ids = Vec::new();
+    for _ in 0..4 {
+        let (s, c) = challenge(&app, &alice, "bob", json!({"variant": "american"})).await;
+        assert_eq!(s, StatusCode::CREATED, "{c}");
+        ids.push(c["id"].as_str().unwrap().to_string());
+    }
+    let accept_from = |id: &str, ip: [u8; 4]| {
+        let uri = format!("/api/challenge/{id}/accept");
+        let app = app.clone();
+        let bob = bob.clone();
+        async move { call_from(&app, Method::POST, &uri, Some(&bob), None, Some(ip)).await }
+    };
+    // Three accepts from three addresses of one /24 make three games...
+    for (i, id) in ids[..3].iter().enumerate() {
+        let (s, v) = accept_from(id, [203, 0, 113, 10 + i as u8]).await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+    }
+    // ...and the network's fourth is refused, the challenge left pending (no game).
+    let (s, v) = accept_from(&ids[3], [203, 0, 113, 20]).await;
+    assert_eq!(
+        (s, code(&v)),
+        (
+            StatusCode::TOO_MANY_REQUESTS,
+            "too_many_network_games".into()
+        ),
+        "{v}"
+    );
+    let (_, seen) = get(&app, &bob, &format!("/api/challenge/{}", ids[3])).await;
+    assert_eq!(seen["status"], "pending", "{seen}");
+    let (s, _) = call(
+        &app,
+        Method::GET,
+        &format!("/api/games/{}", ids[3]),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(s, StatusCode::NOT_FOUND, "no game was made");
+    // From another network the same challenge is accepted.
+    let (s, v) = accept_from(&ids[3], [198, 51, 100, 1]).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["challenge"]["status"], "accepted", "{v}");
+}
+
+#[tokio::test]
+async fn one_network_holds_at_most_three_places_of_a_players_inbox() {
+    let app = server()
+        .with(|c| c.signup_per_hour_per_ip = 0)
+        .start()
+        .await;
+    let bob = sign_up(&app, "bob", "battery staple").await;
+    let mut sybils = Vec::new();
+    for i in 0..5 {
+        sybils.push(sign_up(&app, &format!("sybil{i}"), "correct horse").await);
+    }
+    let challenge_from = |session: &str, ip: [u8; 4]| {
+        let (app, session) = (app.clone(), session.to_string());
+        async move {
+            let body = json!({"variant": "american"});
+            call_from(
+                &app,
+                Method::POST,
+                "/api/challenge/bob",
+                Some(&session),
+                Some(body),
+                Some(ip),
+            )
+            .await
+        }
+    };
+    // Five accounts on five addresses of one /24: three challenges land, then the network is full.
+    for (i, s) in sybils.iter().enumerate() {
+        let (status, v) = challenge_from(s, [203, 0, 113, 10 + i as u8]).await;
+        if i < 3 {
+            assert_eq!(status, StatusCode::CREATED, "{i}: {v}");
+        } else {
+            assert_eq!(
+                (status, code(&v)),
+                (StatusCode::TOO_MANY_REQUESTS, "too_many_received".into()),
+                "{i}: {v}"
+            );
+        }
+    }
+    // A player of another network still gets through.
+    let carol = sign_up(&app, "carol", "tr0ub4dor&3").await;
+    let (status, v) = challenge_from(&carol, [198, 51, 100, 1]).await;
+    assert_eq!(status, StatusCode::CREATED, "{v}");
+    let (_, lists) = get(&app, &bob, "/api/challenge").await;
+    assert_eq!(lists["in"].as_array().unwrap().len(), 4, "{lists}");
+    assert!(
+        !lists.to_string().contains("203.0.113"),
+        "the challengers' network is never shown: {lists}"
+    );
+}

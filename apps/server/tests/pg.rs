@@ -604,7 +604,7 @@ async fn a_running_instance_takes_over_a_dead_ones_games_over_several_rounds_cre
 }
 
 #[test]
-fn only_games_that_ended_with_no_move_are_purged_on_postgresql() {
+fn only_games_that_ended_before_both_sides_moved_are_purged_on_postgresql() {
     let Some(pg) = Pg::start_or_skip() else {
         return;
     };

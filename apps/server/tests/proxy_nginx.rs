@@ -99,6 +99,11 @@ fn nginx_conf(doc: &str, backends: &[String], port: u16, dir: &Path) -> String {
         .collect();
 
     let d = dir.display();
+    let site = replace_once(
+        &site,
+        "/var/log/nginx/crown-access.log",
+        &format!("{d}/crown-access.log"),
+    );
     format!(
         "daemon off;\n\
          master_process off;\n\
@@ -408,4 +413,27 @@ async fn nginx_from_the_deploy_guide_serves_two_instances_and_limits_each_real_c
     // B, another real client behind the same proxy, is not limited by A's games.
     let (s, v) = post(&b, &games, None, Some(create.clone()), &[]).await;
     assert_eq!(s, 201, "B is limited by A's games: {v}");
+
+    // The access log names the WebSocket requests without their query: no seat token on disk.
+    drop((spectator, black_ws, white_ws));
+    let log = _nginx.dir.path().join("crown-access.log");
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    let text = loop {
+        let text = std::fs::read_to_string(&log).unwrap_or_default();
+        // The three sockets' lines (written as each closes).
+        let ws_lines = text.lines().filter(|l| l.contains("/ws")).count();
+        if ws_lines >= 3 || std::time::Instant::now() > deadline {
+            break text;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert_eq!(
+        text.lines().filter(|l| l.contains("/ws HTTP/1.1")).count(),
+        3,
+        "the three WebSockets, each without its query: {text}"
+    );
+    assert!(
+        !text.contains("token="),
+        "a seat token in the access log: {text}"
+    );
 }

@@ -12,6 +12,11 @@ use tower::ServiceExt;
 
 /// A repetitive script of 20 000 bytes (compresses well) and an index page, in a temporary directory.
 async fn app() -> (App, tempfile::TempDir, Vec<u8>) {
+    app_with(|_| {}).await
+}
+
+/// [`app`] with its configuration changed by `change` (after `rate_per_sec: 0`).
+async fn app_with(change: impl FnOnce(&mut Config)) -> (App, tempfile::TempDir, Vec<u8>) {
     let dir = tempfile::tempdir().unwrap();
     let js: Vec<u8> = "export const squares = [1, 2, 3, 4, 5, 6, 7, 8];\n"
         .repeat(400)
@@ -22,11 +27,12 @@ async fn app() -> (App, tempfile::TempDir, Vec<u8>) {
         "<!doctype html><p>crown web</p>",
     )
     .unwrap();
-    let config = Config {
+    let mut config = Config {
         static_dir: Some(dir.path().to_path_buf()),
         rate_per_sec: 0,
         ..Config::default()
     };
+    change(&mut config);
     let app = App::start(
         Arc::new(SqliteStore::open_in_memory().unwrap()),
         config,
@@ -170,4 +176,22 @@ async fn a_directory_redirect_is_a_path_never_protocol_relative() {
     // A file asked for with extra leading slashes is the file.
     let (s, _, body) = get(&app, "//css/index.html", &[]).await;
     assert_eq!((s, body), (StatusCode::OK, b"css".to_vec()));
+}
+
+#[tokio::test]
+async fn static_files_count_against_the_client_request_budget() {
+    let (app, _dir, _) = app_with(|c| {
+        c.rate_per_sec = 1;
+        c.rate_burst = 3;
+    })
+    .await;
+    for _ in 0..3 {
+        let (s, _, _) = get(&app, "/index.html", &[]).await;
+        assert_eq!(s, StatusCode::OK);
+    }
+    let (s, h, _) = get(&app, "/index.html", &[]).await;
+    assert_eq!(s, StatusCode::TOO_MANY_REQUESTS);
+    assert!(h.contains_key(header::RETRY_AFTER));
+    let (s, _, _) = get(&app, "/egdb/american/x.egdb", &[]).await;
+    assert_eq!(s, StatusCode::TOO_MANY_REQUESTS, "endgame files too");
 }

@@ -686,3 +686,55 @@ async fn one_network_has_at_most_three_upcoming_tournaments_so_it_cannot_hide_an
     assert_eq!(upcoming.len(), 7, "{v}");
     assert!(upcoming.contains(&club.as_str()), "{v}");
 }
+
+#[tokio::test]
+async fn one_network_makes_at_most_four_entries_in_a_tournament_withdrawn_ones_included() {
+    let app = server()
+        .with(|c| c.signup_per_hour_per_ip = 0)
+        .start()
+        .await;
+    let sessions = players(&app).await;
+    let id = create_swiss(&app, &sessions["alice"], 3).await;
+    let mut sybils = Vec::new();
+    for i in 0..5 {
+        sybils.push(common::accounts::sign_up(&app, &format!("sybil{i}"), "sybil-password").await);
+    }
+    let from = |what: &str, session: &str, ip: [u8; 4]| {
+        let (app, session) = (app.clone(), session.to_string());
+        let uri = format!("/api/tournaments/{id}/{what}");
+        async move {
+            let mut c = common::accounts::post(&uri, Value::Null);
+            c.session = Some(&session);
+            c.body = None;
+            c.from = Some(std::net::IpAddr::from(ip));
+            let (s, _, v) = c.send(&app).await;
+            (s, v)
+        }
+    };
+    for (i, s) in sybils[..4].iter().enumerate() {
+        let (status, v) = from("join", s, [203, 0, 113, 1 + i as u8]).await;
+        assert_eq!(status, StatusCode::OK, "{i}: {v}");
+    }
+    let (status, v) = from("join", &sybils[4], [203, 0, 113, 9]).await;
+    assert_eq!(
+        (status, v["error"]["code"].as_str()),
+        (StatusCode::CONFLICT, Some("network_full")),
+        "{v}"
+    );
+    // A withdrawal frees no entry of the network.
+    let (status, v) = from("withdraw", &sybils[0], [203, 0, 113, 1]).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    let (status, v) = from("join", &sybils[0], [203, 0, 113, 1]).await;
+    assert_eq!(
+        (status, v["error"]["code"].as_str()),
+        (StatusCode::CONFLICT, Some("network_full")),
+        "{v}"
+    );
+    // Another network still joins.
+    let (status, v) = from("join", &sessions["bob"], [198, 51, 100, 7]).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert!(
+        !v.to_string().contains("203.0.113"),
+        "no network in the view: {v}"
+    );
+}

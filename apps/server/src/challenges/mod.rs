@@ -13,7 +13,7 @@
 //!   keeps it alive, [`Challenges::keep_alive`]). Expiry is read from the row's `expires_ms`,
 //!   so no sweeper is needed and every instance agrees.
 //! - Limits: [`MAX_OUTGOING`] pending challenges per challenger, [`MAX_INCOMING`] per challenged
-//!   account, [`Config::challenges_per_hour_per_ip`] per address, no challenge to oneself, and
+//!   account (of which [`MAX_INCOMING_PER_NET`] from one network), [`Config::challenges_per_hour_per_ip`] per address, no challenge to oneself, and
 //!   none to an account that declined one of the challenger's within [`DECLINED_WAIT_MS`].
 //!
 //! - A correspondence challenge carries `days` per move ([`CORRESPONDENCE_DAYS`]) instead of a
@@ -42,6 +42,11 @@ pub const MAX_OUTGOING: usize = 10;
 /// Pending challenges one account may have received (more: `429 too_many_received` for the
 /// challenger).
 pub const MAX_INCOMING: usize = 50;
+
+/// Of [`MAX_INCOMING`], the pending challenges one account may have received from one network
+/// (the challenging requests' IPv4 /24 or IPv6 sign-up network; more: `429 too_many_received`),
+/// so that a few accounts of one network cannot keep a player's inbox full.
+pub const MAX_INCOMING_PER_NET: usize = 3;
 
 /// After the challenged account declines, its challenger may not challenge it again for this
 /// long, in ms (`429 recently_declined`).
@@ -98,6 +103,10 @@ pub struct ChallengeState {
     /// The reason's key when declined.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub decline_reason: Option<String>,
+    /// The network block of the request that made it (an IPv4 /24, an IPv6 sign-up network),
+    /// for [`MAX_INCOMING_PER_NET`]; never shown. `None`: made with no client address known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub net: Option<String>,
 }
 
 /// A challenge as read: the row and its state.
@@ -505,6 +514,25 @@ impl Challenges {
                 ),
             ));
         }
+        let block =
+            ip.map(|ip| crate::accounts::network::network_block(ip, self.v6_prefix).to_string());
+        if let Some(block) = &block {
+            let from_net = theirs
+                .iter()
+                .filter(|c| c.rec.dest == dest.user_id && c.status(now) == "pending")
+                .filter(|c| c.state.net.as_ref() == Some(block))
+                .count();
+            if from_net >= MAX_INCOMING_PER_NET {
+                return Err(Error::limited(
+                    "too_many_received",
+                    format!(
+                        "{} already has {MAX_INCOMING_PER_NET} challenges from your network \
+                         waiting for an answer; try later",
+                        dest.name
+                    ),
+                ));
+            }
+        }
         let g = game.game;
         let state = ChallengeState {
             challenger: me.clone(),
@@ -516,6 +544,7 @@ impl Challenges {
             final_color: g.color.into(),
             rated: g.rated,
             decline_reason: None,
+            net: block,
         };
         let deadline = now.saturating_add(self.ttl_ms);
         let rec = ChallengeRecord {
@@ -576,9 +605,15 @@ impl Challenges {
     /// # Errors
     /// `not_found` (404), `not_your_challenge` (403: only the challenged account accepts),
     /// `not_pending` (409: answered, canceled or expired; a second accept of one challenge,
-    /// concurrent or not, gets it), those of creating the game (`too_many_games`, …),
-    /// `challenges_unavailable`, `storage`.
-    pub async fn accept(&self, id: &str, me: &SeatAccount) -> Result<ChallengeSeat, Error> {
+    /// concurrent or not, gets it), those of creating the game (`too_many_games`,
+    /// `too_many_network_games`, …: the game counts against `client`'s address and network, and
+    /// the challenge is then pending again), `challenges_unavailable`, `storage`.
+    pub async fn accept(
+        &self,
+        id: &str,
+        me: &SeatAccount,
+        client: Option<std::net::IpAddr>,
+    ) -> Result<ChallengeSeat, Error> {
         let c = self
             .answer(id, me, |c, now| {
                 if c.rec.dest != me.user_id {
@@ -591,8 +626,37 @@ impl Challenges {
                 Ok(())
             })
             .await?;
-        self.games.create_paired(c.paired()?).await?;
+        if let Err(e) = self.games.create_paired_for(c.paired()?, client).await {
+            self.unaccept(id, me).await;
+            return Err(e);
+        }
         self.claim(&c, me).await
+    }
+
+    /// Put challenge `id`, accepted by `me` but whose game could not be made, back to pending
+    /// (unless the game exists after all: made meanwhile by a seat request), so that the
+    /// players can try again rather than hold an accepted challenge with no game. Best effort:
+    /// a failure leaves it accepted, where `POST /api/challenge/{id}/seat` makes the game.
+    async fn unaccept(&self, id: &str, me: &SeatAccount) {
+        let exists = {
+            let (store, id) = (self.store.clone(), id.to_string());
+            blocking::store(move || store.version(&id)).await
+        };
+        if !matches!(exists, Ok(None)) {
+            return;
+        }
+        let undone = self
+            .answer(id, me, |c, _| {
+                if c.rec.status != "accepted" {
+                    return Err(not_pending(c, now_ms()));
+                }
+                c.rec.status = "pending".to_string();
+                Ok(())
+            })
+            .await;
+        if let Err(e) = undone {
+            tracing::warn!(challenge = %id, error = %e, "an accepted challenge without a game stays accepted");
+        }
     }
 
     /// `me` declines challenge `id` for `reason` (a key of [`DECLINE_REASONS`], default
@@ -659,7 +723,12 @@ impl Challenges {
     /// # Errors
     /// `not_found` (404), `not_accepted` (409: pending, declined, canceled or expired),
     /// those of creating the game, `challenges_unavailable`, `storage`.
-    pub async fn seat(&self, id: &str, me: &SeatAccount) -> Result<ChallengeSeat, Error> {
+    pub async fn seat(
+        &self,
+        id: &str,
+        me: &SeatAccount,
+        client: Option<std::net::IpAddr>,
+    ) -> Result<ChallengeSeat, Error> {
         let c = self.get(id, me).await?;
         let now = now_ms();
         if c.status(now) != "accepted" {
@@ -668,7 +737,7 @@ impl Challenges {
                 format!("this challenge is {}: it has no game", c.status(now)),
             ));
         }
-        self.games.create_paired(c.paired()?).await?;
+        self.games.create_paired_for(c.paired()?, client).await?;
         self.claim(&c, me).await
     }
 

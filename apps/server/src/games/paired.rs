@@ -41,6 +41,22 @@ impl Games {
     /// # Errors
     /// `too_many_games`, `no_randomness`, `accounts_unavailable`, `storage`.
     pub async fn create_paired(&self, g: PairedGame) -> Result<bool, Error> {
+        self.create_paired_for(g, None).await
+    }
+
+    /// [`Games::create_paired`] on the request of the client at `client` (an accepted
+    /// challenge): the game counts against that address and its network as a created game does
+    /// (`--max-games-per-ip`, `--max-games-per-net`), so that games made by challenges cannot fill
+    /// the server from one network. `None`: counted against no address (a tournament's game).
+    ///
+    /// # Errors
+    /// Those of [`Games::create_paired`], and `too_many_active_games`,
+    /// `too_many_network_games`.
+    pub async fn create_paired_for(
+        &self,
+        g: PairedGame,
+        client: Option<std::net::IpAddr>,
+    ) -> Result<bool, Error> {
         let store = self.store.clone();
         let id = g.id.clone();
         if crate::blocking::store(move || store.version(&id))
@@ -90,7 +106,7 @@ impl Games {
             }
         }
         live.join(random_hex(32)?, now)?;
-        match self.insert(live, None).await {
+        match self.insert(live, client).await {
             Ok(_) => Ok(true),
             Err(e) => {
                 // Another instance (or another request here) created it first: then it exists.

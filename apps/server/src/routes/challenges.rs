@@ -140,14 +140,17 @@ async fn show(
 /// created; the answer is the caller's seat in it.
 ///
 /// Errors: `not_logged_in` (401), `not_your_challenge` (403), `not_found` (404), `not_pending`
-/// (409), `too_many_games` (503), `challenges_unavailable`, `storage`.
+/// (409), `too_many_active_games`, `too_many_network_games` (429: the game counts against the
+/// accepting client's address and network; the challenge stays pending), `too_many_games` (503),
+/// `challenges_unavailable`, `storage`.
 async fn accept(
     State(app): State<App>,
     Path(id): Path<String>,
+    ClientIp(client): ClientIp,
     headers: HeaderMap,
 ) -> Result<Json<Value>, ApiError> {
     let me = api_account(&app, &headers, &CHALLENGE_SCOPES).await?;
-    let seat = app.challenges().accept(&id, &me).await?;
+    let seat = app.challenges().accept(&id, &me, client).await?;
     let c = app.challenges().get(&id, &me).await.ok();
     Ok(Json(seat_json(&seat, c.as_ref(), &me)))
 }
@@ -205,10 +208,11 @@ async fn cancel(
 async fn seat(
     State(app): State<App>,
     Path(id): Path<String>,
+    ClientIp(client): ClientIp,
     headers: HeaderMap,
 ) -> Result<Json<Value>, ApiError> {
     let me = api_account(&app, &headers, &CHALLENGE_SCOPES).await?;
-    let seat = app.challenges().seat(&id, &me).await?;
+    let seat = app.challenges().seat(&id, &me, client).await?;
     let c = app.challenges().get(&id, &me).await.ok();
     Ok(Json(seat_json(&seat, c.as_ref(), &me)))
 }

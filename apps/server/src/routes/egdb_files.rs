@@ -3,7 +3,8 @@
 //! (name, bytes, SHA-256), and `GET /egdb/{variant}/{file}` serves each listed file, gzip-compressed
 //! when the client accepts it, with a weak `ETag` and `Cache-Control: no-cache` like the other
 //! static files (a browser keeps them and gets `304 Not Modified` while they are unchanged). Only
-//! listed files are served: no other file of the directory, no path outside it.
+//! listed files are served: no other file of the directory, no path outside it. Each file is
+//! compressed once per version and then served from memory (static_files `Precompressed`).
 //!
 //! The list is computed from the directory's files (headers only, then a checksum of each listed
 //! file) and kept until a listed file changes size or time or the set grows (the background build
@@ -21,7 +22,6 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 use tower::ServiceExt;
-use tower_http::compression::CompressionLayer;
 use tower_http::services::ServeFile;
 
 /// One listed file.
@@ -116,7 +116,10 @@ pub fn routes(dir: Option<PathBuf>, pieces: u32) -> Router<App> {
     let served = Router::new()
         .route("/egdb/{variant}/{file}", get(file))
         .layer(axum::middleware::from_fn(super::static_files::etag))
-        .layer(CompressionLayer::new().no_br().no_deflate().no_zstd());
+        .layer(axum::middleware::from_fn_with_state(
+            Arc::new(super::static_files::Precompressed::gzip_only()),
+            super::static_files::compress_once,
+        ));
     Router::new()
         .route("/egdb/index.json", get(index))
         .merge(served)

@@ -1,9 +1,14 @@
 //! The web UI's static files: served from a directory (tower-http `ServeDir`, unknown paths get
 //! `index.html` for the client-side routes such as `/g/<id>`), compressed with brotli or gzip as the
-//! client accepts (`Accept-Encoding`, tower-http `CompressionLayer`), with a weak `ETag` and
+//! client accepts (`Accept-Encoding`), with a weak `ETag` and
 //! `Cache-Control: no-cache`: browsers keep the files and revalidate them on each load, getting
 //! `304 Not Modified` (no body) while a file is unchanged. The asset names carry no hash, so a
 //! longer `max-age` would serve a stale app after an upgrade.
+//!
+//! Compression is done once per file version ([`Precompressed`]): the first request of a file in
+//! an encoding compresses it on a blocking thread and keeps the result (keyed by path, encoding,
+//! `Last-Modified` and length); later requests are served from memory, so downloads cost no CPU
+//! on the runtime's threads. A file that does not shrink is remembered as such and sent as it is.
 
 use axum::body::Body;
 use axum::extract::Request;
@@ -12,8 +17,10 @@ use axum::middleware::{self, Next};
 use axum::response::Response;
 use axum::Router;
 use sha2::{Digest, Sha256};
+use std::collections::HashMap;
+use std::io::Write;
 use std::path::Path;
-use tower_http::compression::CompressionLayer;
+use std::sync::{Arc, Mutex};
 use tower_http::services::{ServeDir, ServeFile};
 
 /// The `Cache-Control` of every static file: store, but revalidate before use (see the module doc).
@@ -22,6 +29,11 @@ pub const CACHE_CONTROL: &str = "no-cache";
 /// The router serving `dir`: files, `index.html` for unknown paths, compression, ETag and
 /// `Cache-Control` (see the module documentation).
 pub fn router(dir: &Path) -> Router {
+    router_with(dir, Arc::new(Precompressed::default()))
+}
+
+/// [`router`] with the given compression cache.
+fn router_with(dir: &Path, cache: Arc<Precompressed>) -> Router {
     let index = dir.join("index.html");
     Router::new()
         .fallback_service(
@@ -30,8 +42,213 @@ pub fn router(dir: &Path) -> Router {
                 .fallback(ServeFile::new(index)),
         )
         .layer(middleware::from_fn(etag))
-        .layer(CompressionLayer::new())
+        .layer(middleware::from_fn_with_state(cache, compress_once))
         .layer(middleware::from_fn(one_leading_slash))
+}
+
+/// The most bytes of compressed files one [`Precompressed`] keeps; past it a file not yet kept is
+/// sent uncompressed (no CPU per request either way).
+pub const PRECOMPRESSED_MAX_BYTES: usize = 64 << 20;
+
+/// The largest file compressed (bigger ones are sent as they are).
+const COMPRESS_MAX_FILE: u64 = 32 << 20;
+
+/// A content encoding the server produces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Encoding {
+    Br,
+    Gzip,
+}
+
+impl Encoding {
+    fn name(self) -> &'static str {
+        match self {
+            Encoding::Br => "br",
+            Encoding::Gzip => "gzip",
+        }
+    }
+
+    /// `data` compressed (best ratio: done once per file version).
+    fn compress(self, data: &[u8]) -> std::io::Result<Vec<u8>> {
+        match self {
+            Encoding::Gzip => {
+                let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+                e.write_all(data)?;
+                e.finish()
+            }
+            Encoding::Br => {
+                let mut out = Vec::new();
+                {
+                    let mut w = brotli::CompressorWriter::new(&mut out, 4096, 9, 22);
+                    w.write_all(data)?;
+                }
+                Ok(out)
+            }
+        }
+    }
+}
+
+/// The encoding to send for an `Accept-Encoding` value: brotli, else gzip, else none (a coding
+/// listed with `q=0` is refused).
+fn choose_encoding(accept: &str, gzip_only: bool) -> Option<Encoding> {
+    let accepted = |name: &str| {
+        accept.split(',').any(|item| {
+            let mut parts = item.split(';');
+            let coding = parts.next().unwrap_or("").trim();
+            let refused = parts.any(|p| {
+                p.trim()
+                    .strip_prefix("q=")
+                    .and_then(|q| q.trim().parse::<f32>().ok())
+                    .is_some_and(|q| q <= 0.0)
+            });
+            coding.eq_ignore_ascii_case(name) && !refused
+        })
+    };
+    if accepted("br") && !gzip_only {
+        Some(Encoding::Br)
+    } else if accepted("gzip") {
+        Some(Encoding::Gzip)
+    } else {
+        None
+    }
+}
+
+/// What the cache keeps of one file version in one encoding: the compressed bytes, or `None`
+/// when compression did not make it smaller.
+type Kept = Option<axum::body::Bytes>;
+
+/// One file version in one encoding: (path, encoding) to (`Last-Modified`, length, what was kept).
+type Versions = HashMap<(String, Encoding), (Vec<u8>, u64, Kept)>;
+
+/// Compressed files, each made once per version (see the module documentation); shared by the
+/// static files and `/egdb/` (crate::routes::egdb_files).
+#[derive(Default)]
+pub struct Precompressed {
+    /// What was kept of each file version.
+    map: Mutex<Versions>,
+    /// Bytes of compressed data kept.
+    kept_bytes: Mutex<usize>,
+    /// Files compressed so far (tests).
+    compressions: std::sync::atomic::AtomicU64,
+    /// Only gzip is produced (the endgame files: brotli gains little there).
+    gzip_only: bool,
+}
+
+impl Precompressed {
+    /// A cache that produces gzip only.
+    pub fn gzip_only() -> Precompressed {
+        Precompressed {
+            gzip_only: true,
+            ..Precompressed::default()
+        }
+    }
+}
+
+/// True for a response worth compressing (tower-http's default rule: not images other than SVG,
+/// not event streams, not tiny bodies).
+fn compressible(res: &Response, len: u64) -> bool {
+    let ct = res
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    let image = ct.starts_with("image/") && !ct.starts_with("image/svg+xml");
+    (32..=COMPRESS_MAX_FILE).contains(&len)
+        && !image
+        && !ct.starts_with("text/event-stream")
+        && !ct.starts_with("application/grpc")
+}
+
+/// Middleware: send a `200` file response compressed as the client accepts, compressing each file
+/// version once (on a blocking thread) and serving it from [`Precompressed`] after that.
+pub(crate) async fn compress_once(
+    axum::extract::State(cache): axum::extract::State<Arc<Precompressed>>,
+    req: Request,
+    next: Next,
+) -> Response {
+    let enc = req
+        .headers()
+        .get(header::ACCEPT_ENCODING)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|a| choose_encoding(a, cache.gzip_only));
+    let Some(enc) = enc.filter(|_| req.method() == Method::GET) else {
+        return next.run(req).await;
+    };
+    let path = req.uri().path().to_owned();
+    let mut res = next.run(req).await;
+    let h = res.headers();
+    let len = h
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    let modified = h.get(header::LAST_MODIFIED).map(|v| v.as_bytes().to_vec());
+    let (Some(len), Some(modified)) = (len, modified) else {
+        return res;
+    };
+    if res.status() != StatusCode::OK
+        || h.contains_key(header::CONTENT_ENCODING)
+        || h.contains_key(header::CONTENT_RANGE)
+        || !compressible(&res, len)
+    {
+        return res;
+    }
+    res.headers_mut()
+        .append(header::VARY, HeaderValue::from_static("accept-encoding"));
+    let key = (path, enc);
+    let hit = {
+        let map = cache.map.lock().unwrap_or_else(|e| e.into_inner());
+        map.get(&key)
+            .filter(|(m, l, _)| *m == modified && *l == len)
+            .map(|(_, _, kept)| kept.clone())
+    };
+    let (mut parts, body) = res.into_parts();
+    let (body, compressed) = match hit {
+        Some(Some(z)) => (Body::empty(), Some(z)),
+        Some(None) => (body, None),
+        None => {
+            if *cache.kept_bytes.lock().unwrap_or_else(|e| e.into_inner())
+                >= PRECOMPRESSED_MAX_BYTES
+            {
+                return Response::from_parts(parts, body);
+            }
+            let Ok(data) = axum::body::to_bytes(body, COMPRESS_MAX_FILE as usize).await else {
+                return plain(StatusCode::INTERNAL_SERVER_ERROR);
+            };
+            let c = Arc::clone(&cache);
+            let raw = data.clone();
+            let compressed = tokio::task::spawn_blocking(move || {
+                c.compressions
+                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                enc.compress(&raw).ok().filter(|z| z.len() < raw.len())
+            })
+            .await
+            .ok()
+            .flatten()
+            .map(axum::body::Bytes::from);
+            let mut map = cache.map.lock().unwrap_or_else(|e| e.into_inner());
+            let mut kept = cache.kept_bytes.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some((_, _, Some(old))) = map.get(&key) {
+                *kept = kept.saturating_sub(old.len());
+            }
+            *kept += compressed.as_ref().map_or(0, |z| z.len());
+            map.insert(key, (modified, len, compressed.clone()));
+            (Body::from(data), compressed)
+        }
+    };
+    match compressed {
+        Some(z) => {
+            parts.headers.insert(
+                header::CONTENT_ENCODING,
+                HeaderValue::from_static(enc.name()),
+            );
+            parts
+                .headers
+                .insert(header::CONTENT_LENGTH, HeaderValue::from(z.len()));
+            parts.headers.remove(header::ACCEPT_RANGES);
+            Response::from_parts(parts, Body::from(z))
+        }
+        None => Response::from_parts(parts, body),
+    }
 }
 
 /// The path `p` with its leading slashes (two or more) collapsed to one: `//css` is `/css`.
@@ -175,6 +392,96 @@ mod tests {
             entity_tag(b"Tue, 01 Dec 2026 02:00:00 GMT", b"1235")
         );
         assert_eq!(entity_tag(b"", b"1"), None);
+    }
+
+    #[test]
+    fn the_accepted_encoding_is_chosen_and_q0_refuses() {
+        assert_eq!(
+            choose_encoding("gzip, deflate, br", false),
+            Some(Encoding::Br)
+        );
+        assert_eq!(
+            choose_encoding("gzip, deflate, br", true),
+            Some(Encoding::Gzip)
+        );
+        assert_eq!(choose_encoding("br;q=0, gzip", false), Some(Encoding::Gzip));
+        assert_eq!(choose_encoding("GZIP;q=0.5", false), Some(Encoding::Gzip));
+        assert_eq!(choose_encoding("identity", false), None);
+        assert_eq!(choose_encoding("gzip;q=0", false), None);
+    }
+
+    #[tokio::test]
+    async fn a_file_is_compressed_once_per_version_and_served_from_memory() {
+        use tower::ServiceExt;
+        let dir = tempfile::tempdir().unwrap();
+        let js = "export const a = [1, 2, 3];\n".repeat(500);
+        std::fs::write(dir.path().join("app.js"), &js).unwrap();
+        std::fs::write(dir.path().join("index.html"), "<p>x</p>").unwrap();
+        let cache = Arc::new(Precompressed::default());
+        let router = router_with(dir.path(), Arc::clone(&cache));
+        let fetch = |enc: &'static str| {
+            let router = router.clone();
+            async move {
+                let req = Request::builder()
+                    .uri("/app.js")
+                    .header(header::ACCEPT_ENCODING, enc)
+                    .body(Body::empty())
+                    .unwrap();
+                let res = router.oneshot(req).await.unwrap();
+                let ce = res.headers().get(header::CONTENT_ENCODING).cloned();
+                let body = axum::body::to_bytes(res.into_body(), 1 << 20)
+                    .await
+                    .unwrap();
+                (ce, body)
+            }
+        };
+        let count = || {
+            cache
+                .compressions
+                .load(std::sync::atomic::Ordering::Relaxed)
+        };
+        let (ce, first) = fetch("gzip").await;
+        assert_eq!(ce.unwrap(), "gzip");
+        let mut plain_js = String::new();
+        std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&first[..]), &mut plain_js)
+            .unwrap();
+        assert_eq!(plain_js, js);
+        for _ in 0..10 {
+            let (ce, again) = fetch("gzip").await;
+            assert_eq!(ce.unwrap(), "gzip");
+            assert_eq!(again, first);
+        }
+        assert_eq!(count(), 1, "ten more downloads compressed nothing");
+        let (ce, _) = fetch("br").await;
+        assert_eq!(ce.unwrap(), "br");
+        assert_eq!(count(), 2, "another encoding is compressed once");
+        // A new version (another length) is compressed anew.
+        std::fs::write(dir.path().join("app.js"), format!("{js}// v2\n")).unwrap();
+        let (_, second) = fetch("gzip").await;
+        assert_ne!(second, first);
+        assert_eq!(count(), 3);
+        // Data that does not shrink is sent as it is.
+        let mut x = 0x9e37_79b9_7f4a_7c15_u64;
+        let noise: Vec<u8> = (0..4096)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                (x >> 32) as u8
+            })
+            .collect();
+        std::fs::write(dir.path().join("noise.bin"), &noise).unwrap();
+        let req = Request::builder()
+            .uri("/noise.bin")
+            .header(header::ACCEPT_ENCODING, "gzip")
+            .body(Body::empty())
+            .unwrap();
+        let res = router.clone().oneshot(req).await.unwrap();
+        assert!(res.headers().get(header::CONTENT_ENCODING).is_none());
+        let body = axum::body::to_bytes(res.into_body(), 1 << 20)
+            .await
+            .unwrap();
+        assert_eq!(&body[..], &noise[..]);
     }
 
     #[test]

@@ -104,10 +104,12 @@ struct JoinBody {
 ///
 /// Errors: `not_logged_in` (401), `bad_json`, `wrong_password`, `bot_not_allowed` (403), `too_many_passwords`
 /// (429: 10 wrong passwords by this account for this tournament in 10 minutes), `already_joined`,
-/// `already_started`, `tournament_finished` (409), `not_found`, `storage`.
+/// `network_full` (4 entries from this network), `already_started`, `tournament_finished` (409),
+/// `not_found`, `storage`.
 async fn join(
     State(app): State<App>,
     Path(id): Path<String>,
+    ClientIp(client): ClientIp,
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Json<Value>, ApiError> {
@@ -133,7 +135,7 @@ async fn join(
         .unwrap_or(1500);
     let s = app
         .tournaments()
-        .join(&id, me, req.password, rating)
+        .join(&id, me, req.password, rating, client)
         .await?;
     Ok(Json(view::full(&id, &s)))
 }

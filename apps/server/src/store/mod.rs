@@ -222,8 +222,9 @@ pub trait Store: Send + Sync + 'static {
         Ok(())
     }
 
-    /// Delete at most `limit` games that ended with no move and last changed before
-    /// `ended_before_ms` (cancelled, expired, aborted or abandoned before any move; none in an
+    /// Delete at most `limit` games that ended before both sides moved, with no result, and last
+    /// changed before `ended_before_ms` (cancelled, expired, aborted or abandoned at ply 0 or 1,
+    /// so that an abort after one ply cannot keep a game stored for good; none in an
     /// account's archive, no tournament game), with their chat; returns how many. Such a game
     /// holds nothing worth keeping, and without this every created-and-cancelled game would
     /// stay for good (docs/api.md, limits: `--purge-unstarted-after-secs`). The default deletes

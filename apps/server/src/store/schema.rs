@@ -319,16 +319,17 @@ pub(super) fn pair_key(a: &str, b: &str) -> String {
     format!("{x} {y}")
 }
 
-/// The ids of at most `{limit}` games that ended with no move and last changed before
-/// `{before}` (the parameters' placeholders): status `finished` or `aborted`, no ply, no result
-/// (cancelled, expired, aborted, or abandoned before any move), no row in `player_games` (in no
+/// The ids of at most `{limit}` games that ended before both sides moved and last changed before
+/// `{before}` (the parameters' placeholders): status `finished` or `aborted`, at most one ply, no
+/// result (cancelled, expired, aborted, or abandoned before the second side's first move: a game
+/// aborted after one ply is as empty as one with none), no row in `player_games` (in no
 /// account's archive), and not a tournament game (whose id, unlike a game's 16 hex digits,
 /// has an `r`: `tournaments::play::game_id`). [`super::Store::purge_unstarted`] deletes them.
 pub(super) fn unstarted_query(before: &str, limit: &str) -> String {
     format!(
         "SELECT id FROM games
          WHERE status IN ('finished', 'aborted') AND updated_ms < {before}
-           AND plies = 0 AND result IS NULL AND id NOT LIKE '%r%'
+           AND plies < 2 AND result IS NULL AND id NOT LIKE '%r%'
            AND NOT EXISTS (SELECT 1 FROM player_games p WHERE p.game_id = games.id)
          LIMIT {limit}"
     )

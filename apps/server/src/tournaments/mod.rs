@@ -97,7 +97,16 @@ pub struct Stored {
     /// without a client address, or before it was recorded).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub creator_net: Option<String>,
+    /// The network of each join made with a client address known ([`creator_network`]'s hash),
+    /// withdrawn entries included, which [`MAX_ENTRIES_PER_NETWORK`] counts.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub entry_nets: Vec<String>,
 }
+
+/// Entries (joins, withdrawn ones included) one network (an IPv4 /24, an IPv6 sign-up network)
+/// may make in one tournament; more get `409 network_full`. So the accounts of one network cannot
+/// fill a tournament, nor use up its entries by joining and withdrawing.
+pub const MAX_ENTRIES_PER_NETWORK: usize = 4;
 
 /// The network of a creator at `ip` as stored in [`Stored::creator_net`]: the SHA-256 (hex) of
 /// its block ([`crate::accounts::network::network_block`]: an IPv4 /24, an IPv6 network of
@@ -360,6 +369,7 @@ impl Tournaments {
             password: checked.password.as_deref().map(Password::new).transpose()?,
             accounts: Vec::new(),
             creator_net,
+            entry_nets: Vec::new(),
         };
         let now = now_ms();
         let rec = TournamentRecord {
@@ -449,7 +459,8 @@ impl Tournaments {
     ///
     /// # Errors
     /// `wrong_password` (403), `too_many_passwords` (429), `already_joined`,
-    /// `tournament_full` ([`Config::tournament_max_players`]), `already_started`,
+    /// `tournament_full` ([`Config::tournament_max_players`]), `network_full`
+    /// ([`MAX_ENTRIES_PER_NETWORK`] entries from `client`'s network), `already_started`,
     /// `tournament_finished`, `not_found`, `storage`.
     pub async fn join(
         &self,
@@ -457,10 +468,12 @@ impl Tournaments {
         user: SeatAccount,
         password: Option<String>,
         rating: u32,
+        client: Option<IpAddr>,
     ) -> Result<Stored, Error> {
         let user_id = user.user_id.clone();
         self.check_passwords(&user_id, id, now_ms())?;
-        let joined = self.join_checked(id, user, password, rating).await;
+        let net = client.map(|ip| creator_network(ip, self.0.v6_prefix));
+        let joined = self.join_checked(id, user, password, rating, net).await;
         if let Err(e) = &joined {
             if e.code == "wrong_password" {
                 self.wrong_password(&user_id, id, now_ms());
@@ -476,6 +489,7 @@ impl Tournaments {
         user: SeatAccount,
         password: Option<String>,
         rating: u32,
+        net: Option<String>,
     ) -> Result<Stored, Error> {
         let max_players = self.0.max_players;
         let (_, s) = self
@@ -507,8 +521,21 @@ impl Tournaments {
                     ));
                 }
                 check_room(s, max_players)?;
+                if let Some(net) = &net {
+                    if s.entry_nets.iter().filter(|n| *n == net).count() >= MAX_ENTRIES_PER_NETWORK
+                    {
+                        return Err(Error::conflict(
+                            "network_full",
+                            format!(
+                                "{MAX_ENTRIES_PER_NETWORK} players of your network have already \
+                                 joined this tournament (withdrawn ones included)"
+                            ),
+                        ));
+                    }
+                }
                 s.tournament.join(&user.name, rating).map_err(api_error)?;
                 s.accounts.push(user.clone());
+                s.entry_nets.extend(net.clone());
                 Ok(())
             })
             .await?;

@@ -159,9 +159,9 @@ pub fn spawn_server(args: &[&std::ffi::OsStr]) -> (std::process::Child, String) 
     (child, url)
 }
 
-/// Check [`Store::purge_unstarted`] on `store` (empty): of six games over before the cut-off or
-/// not, only the one that ended with no move, no result, before the cut-off and outside any
-/// tournament is deleted, with its chat.
+/// Check [`Store::purge_unstarted`] on `store` (empty): of the games over before the cut-off or
+/// not, only those that ended before both sides moved (no ply or one), with no result, before the
+/// cut-off and outside any tournament are deleted, with their chat.
 pub fn check_purge_unstarted(store: &dyn Store) {
     use crown_server::store::fixture::GameRecordBuilder;
     use crown_server::store::{ChatRecord, Side};
@@ -174,6 +174,14 @@ pub fn check_purge_unstarted(store: &dyn Store) {
     };
     game("00000000000000a1", "finished", None, &[], 1_000); // cancelled: purged
     game("00000000000000a2", "aborted", None, &[], 1_500); // aborted at ply 0: purged
+    game("00000000000000a3", "aborted", None, &["11-15"], 1_500); // aborted at ply 1: purged
+    game(
+        "00000000000000b5",
+        "finished",
+        Some("1-0"),
+        &["11-15"],
+        1_000,
+    ); // resigned at ply 1
     game("00000000000000b1", "finished", None, &[], 3_000); // ended after the cut-off
     game("00000000000000b2", "finished", Some("0-1"), &[], 1_000); // resigned: a result
     game(
@@ -192,27 +200,22 @@ pub fn check_purge_unstarted(store: &dyn Store) {
         text: "anyone?".into(),
         at_ms: 900,
     };
-    store
-        .chat()
-        .unwrap()
-        .add_chat("00000000000000a1", &msg)
-        .unwrap();
-    assert_eq!(store.purge_unstarted(2_000, 1).unwrap(), 1, "one a batch");
-    assert_eq!(store.purge_unstarted(2_000, 10).unwrap(), 1);
-    assert_eq!(store.purge_unstarted(2_000, 10).unwrap(), 0);
-    for id in ["00000000000000a1", "00000000000000a2"] {
-        assert!(store.load(id).unwrap().is_none(), "{id} kept");
+    for id in ["00000000000000a1", "00000000000000a3"] {
+        store.chat().unwrap().add_chat(id, &msg).unwrap();
     }
-    let chat = store
-        .chat()
-        .unwrap()
-        .load_chat("00000000000000a1", 0, 10)
-        .unwrap();
-    assert!(chat.is_empty(), "{chat:?}");
+    assert_eq!(store.purge_unstarted(2_000, 1).unwrap(), 1, "one a batch");
+    assert_eq!(store.purge_unstarted(2_000, 10).unwrap(), 2);
+    assert_eq!(store.purge_unstarted(2_000, 10).unwrap(), 0);
+    for id in ["00000000000000a1", "00000000000000a2", "00000000000000a3"] {
+        assert!(store.load(id).unwrap().is_none(), "{id} kept");
+        let chat = store.chat().unwrap().load_chat(id, 0, 10).unwrap();
+        assert!(chat.is_empty(), "{id}: {chat:?}");
+    }
     for id in [
         "00000000000000b1",
         "00000000000000b2",
         "00000000000000b3",
+        "00000000000000b5",
         "abcdef01r1b1g1",
         "00000000000000b4",
     ] {
