@@ -69,8 +69,10 @@ pub fn router(app: App) -> Router {
             app.clone(),
             layers::limit_declared_body,
         ));
-    // Files (endgame databases, the web app) count against the client's request budget like
-    // the API, so that one address cannot download without end.
+    // Endgame files count against the client's request budget like the API, so that one address
+    // cannot download them without end. The web app's own files do not: a page load asks for
+    // dozens of them (several tabs, or players behind one NAT, would run out), and each costs
+    // microseconds once compressed and kept (`static_files`).
     let per_client = || middleware::from_fn_with_state(app.clone(), layers::rate_limit);
     let mut router = health::routes()
         .merge(egdb_files::routes(cfg.egdb_dir.clone(), cfg.egdb_serve_pieces).layer(per_client()))
@@ -79,7 +81,7 @@ pub fn router(app: App) -> Router {
         .route_layer(middleware::from_fn(metrics::mark_route));
     match cfg.static_dir.as_ref().filter(|d| d.is_dir()) {
         Some(dir) => {
-            router = router.fallback_service(static_files::router(dir).layer(per_client()));
+            router = router.fallback_service(static_files::router(dir));
         }
         None => router = router.merge(health::builtin_pages()),
     }

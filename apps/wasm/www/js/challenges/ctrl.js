@@ -176,8 +176,9 @@ export class ChallengesCtrl {
       await openGame(this.app, r.id);
     } catch (e) {
       l.error.textContent = `The challenge could not be accepted: ${e.message}`;
-      this.#tick(true);
     }
+    // answered either way: the count in the top bar follows at once, not at the next poll
+    this.#tick(true);
   }
 
   async #decline(c, reason) {
