@@ -14,8 +14,9 @@ pub struct SearchTweaks {
     /// cutoff's bonus (depth²) in the history table. Default: on in American and pool checkers,
     /// off in Impasse (SPRT results in docs/engine.md).
     pub history_malus: Option<bool>,
-    /// Reverse futility pruning: at a non-PV node 1 to `rfpd` (3) plies from the horizon, with no capture for
-    /// either side and at least [`crate::eval::network::MIN_PIECES`] pieces on the board, the static evaluation minus the margin (`rfpm`) per ply of depth at or above beta
+    /// Reverse futility pruning: at a non-PV node 1 to `rfpd` (3) plies from the horizon, with no
+    /// capture for either side and at least [`crate::eval::network::MIN_PIECES`] pieces on the
+    /// board, the static evaluation minus the margin (`rfpm`) per ply of depth at or above beta
     /// ends the node with that value. Default: on in American checkers (SPRT at 20 ms with the
     /// network evaluation, docs/engine.md), off in pool and Impasse.
     pub reverse_futility: Option<bool>,
@@ -240,8 +241,8 @@ impl SearchTweaks {
     }
 }
 
-/// Reverse futility margin in centi-men per ply of remaining depth ([`SearchTweaks::reverse_futility`]),
-/// pool and Impasse.
+/// Reverse futility margin in centi-men per ply of remaining depth
+/// ([`SearchTweaks::reverse_futility`]) in pool and Impasse.
 pub const RFP_MARGIN: i32 = 80;
 /// Reverse futility margin in centi-men per ply of remaining depth in American checkers, where the
 /// network evaluation scores most positions (docs/engine.md, "Results (issue 39)").
