@@ -150,11 +150,7 @@ impl<'a> Worker<'a> {
     #[inline]
     fn static_eval(&mut self, board: &crate::board::Board, ply: usize) -> i32 {
         match (self.sh.network, self.accs.as_mut()) {
-            (Some(net), Some(accs))
-                if board.occupied().count_ones() >= crate::eval::network::MIN_PIECES =>
-            {
-                accs.evaluate(net, ply)
-            }
+            (Some(net), Some(accs)) if board.network_sized() => accs.evaluate(net, ply),
             _ => board.evaluate_with(self.sh.variant, self.sh.weights),
         }
     }
@@ -327,8 +323,7 @@ impl<'a> Worker<'a> {
             && !pv_node
             && depth >= 5 * PLY
             && beta.abs() < DB_BOUND - crate::PROBCUT_MARGIN
-            && pos.piece_count(side) + pos.piece_count(side.opposite())
-                >= crate::eval::network::MIN_PIECES
+            && board.network_sized()
         {
             let rbeta = beta + crate::PROBCUT_MARGIN;
             let s = self.negamax(
@@ -418,7 +413,7 @@ impl<'a> Worker<'a> {
             // from finding the win (two kings against one in the double corner went unproven).
             if tw.reverse_futility
                 && depth <= tw.rfp_depth
-                && board.occupied().count_ones() >= crate::eval::network::MIN_PIECES
+                && board.network_sized()
                 && ev - rfp >= beta
             {
                 return ev - rfp;

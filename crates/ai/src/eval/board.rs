@@ -150,6 +150,14 @@ impl Board {
         self.men[0] | self.men[1] | self.kings[0] | self.kings[1]
     }
 
+    /// Whether the board has at least [`crate::eval::network::MIN_PIECES`] pieces: where the
+    /// network evaluates (when the game has one) and where the search's evaluation-margin prunings
+    /// (reverse futility, ProbCut) may cut.
+    #[inline]
+    pub(crate) fn network_sized(&self) -> bool {
+        self.occupied().count_ones() >= crate::eval::network::MIN_PIECES
+    }
+
     /// The Zobrist key of the position, equal to `Position::zobrist` (which core keeps incrementally;
     /// this from-scratch version checks it in the tests).
     #[cfg_attr(not(test), allow(dead_code))]
