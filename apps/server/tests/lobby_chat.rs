@@ -614,7 +614,7 @@ async fn chat_closes_ten_minutes_after_the_end_and_holds_at_most_200_messages() 
 }
 
 #[test]
-fn only_games_that_ended_before_both_sides_moved_are_purged_on_sqlite() {
+fn only_empty_games_and_short_guest_games_are_purged_on_sqlite() {
     let store = SqliteStore::open_in_memory().unwrap();
     common::check_purge_unstarted(&store);
 }
