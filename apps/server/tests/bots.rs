@@ -427,3 +427,118 @@ async fn an_account_that_played_stays_human_and_a_bot_stays_out_of_the_lobby_and
     let uri = format!("/api/tournaments/{t}/join");
     refused(&app, (Method::POST, &uri), &robot, None, no).await;
 }
+
+/// The id and secret of a new `challenge:write` token of `session`.
+async fn challenge_token(app: &crown_server::App, session: &str) -> (String, String) {
+    let (s, v) = new_token(app, session, &["challenge:write"]).await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+    (
+        v["id"].as_str().unwrap().to_string(),
+        v["token"].as_str().unwrap().to_string(),
+    )
+}
+
+#[tokio::test]
+async fn revoking_a_token_logging_out_or_changing_the_password_ends_the_streams_opened_with_them() {
+    // Issue 41 (third review, D): a stream checked its credentials once, at its start.
+    let app = server().start().await;
+    let alice = sign_up(&app, "alice", "correct horse").await;
+    let bob = sign_up(&app, "bob", "battery staple").await;
+    let (id1, t1) = challenge_token(&app, &alice).await;
+    let (_, t2) = challenge_token(&app, &alice).await;
+    let (s, one, v) = Lines::open(&app, "/api/stream/event", &t1).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let (s, two, v) = Lines::open(&app, "/api/stream/event", &t2).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let (mut one, mut two) = (one.unwrap(), two.unwrap());
+    let (s, v) = call(
+        &app,
+        Method::DELETE,
+        &format!("/api/account/tokens/{id1}"),
+        Some(&alice),
+        None,
+    )
+    .await;
+    assert_eq!(s, StatusCode::NO_CONTENT, "{v}");
+    one.end().await;
+    // The other token's stream goes on: it hears a challenge made after the revocation.
+    let (s, c) = challenge(&app, &bob, "alice", json!({})).await;
+    assert_eq!(s, StatusCode::CREATED, "{c}");
+    let line = two.until("challenge").await;
+    assert_eq!(line["challenge"]["id"], c["id"], "{line}");
+
+    // A stream opened with a session ends when that session logs out.
+    let (s, by_session, v) = Lines::open_session(&app, "/api/stream/event", &alice).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let mut by_session = by_session.unwrap();
+    let (s, _, _) = common::accounts::Call {
+        session: Some(&alice),
+        body: None,
+        ..common::accounts::post("/api/logout", json!({}))
+    }
+    .send(&app)
+    .await;
+    assert_eq!(s, StatusCode::NO_CONTENT);
+    by_session.end().await;
+
+    // ... and when the password changes on another session.
+    let (s, first, v) = common::accounts::log_in(&app, "alice", "correct horse").await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let (s, second, v) = common::accounts::log_in(&app, "alice", "correct horse").await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let (first, second) = (first.unwrap(), second.unwrap());
+    let (s, by_first, v) = Lines::open_session(&app, "/api/stream/event", &first).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let mut by_first = by_first.unwrap();
+    let mut c = common::accounts::post(
+        "/api/password",
+        json!({"old_password": "correct horse", "new_password": "correct horse 2"}),
+    );
+    c.session = Some(&second);
+    let (s, _, v) = c.send(&app).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    by_first.end().await;
+    drop(two);
+    app.shutdown();
+}
+
+#[tokio::test]
+async fn an_account_holds_two_event_streams_at_most_and_a_closed_one_frees_its_place() {
+    // Issue 41 (third review, A): one account held any number of streams, each polling the
+    // store twice a second.
+    let app = server().start().await;
+    let alice = sign_up(&app, "alice", "correct horse").await;
+    let t = token(&app, &alice, &["challenge:write"]).await;
+    let (s, first, v) = Lines::open(&app, "/api/stream/event", &t).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let (s, _second, v) = Lines::open_session(&app, "/api/stream/event", &alice).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let (s, third, v) = Lines::open(&app, "/api/stream/event", &t).await;
+    assert!(third.is_none());
+    assert_eq!(
+        (s, code(&v).as_str()),
+        (StatusCode::TOO_MANY_REQUESTS, "too_many_streams"),
+        "{v}"
+    );
+    // Another account is not affected.
+    let bob = sign_up(&app, "bob", "battery staple").await;
+    let (s, _bobs, v) = Lines::open_session(&app, "/api/stream/event", &bob).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    // Closing the first frees its place once the server sees it gone.
+    drop(first);
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(20);
+    loop {
+        let (s, again, v) = Lines::open(&app, "/api/stream/event", &t).await;
+        if s == StatusCode::OK {
+            assert!(again.is_some());
+            break;
+        }
+        assert_eq!(code(&v), "too_many_streams", "{v}");
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the closed stream's place was not freed"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    app.shutdown();
+}

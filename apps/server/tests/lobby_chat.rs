@@ -474,7 +474,8 @@ async fn wait_until(what: &str, done: impl Fn() -> bool) {
 }
 
 #[tokio::test]
-async fn games_that_ended_with_no_move_leave_the_store_after_the_grace_with_their_chat() {
+async fn games_that_ended_with_no_move_and_short_guest_games_leave_the_store_after_the_grace_with_their_chat(
+) {
     let dir = tempfile::tempdir().unwrap();
     let store = Arc::new(
         SqliteStore::open(
@@ -488,8 +489,18 @@ async fn games_that_ended_with_no_move_leave_the_store_after_the_grace_with_thei
         .with(|c| c.purge_unstarted_after_ms = 300)
         .start()
         .await;
-    // Kept: a game resigned before any move (it has a result) and a game still open.
+    // Purged too: a guest game resigned before any move (shorter than --rated-min-plies,
+    // whatever its result). Kept: a public game resigned so, and a game still open.
     let (resigned, _, _) = finished_game(&app).await;
+    let public = create(&app, json!({"variant": "american", "public": true})).await;
+    let public_id = public["id"].as_str().unwrap().to_string();
+    let white = join(&app, &public_id).await["token"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let uri = format!("/api/games/{public_id}/resign");
+    let (s, v) = send(&app, Method::POST, &uri, Some(&white), None).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
     let open = create(&app, json!({"variant": "pool"})).await["id"]
         .as_str()
         .unwrap()
@@ -529,7 +540,15 @@ async fn games_that_ended_with_no_move_leave_the_store_after_the_grace_with_thei
     .await;
     let chat_left = store.chat().unwrap().load_chat(&cancelled, 0, 10).unwrap();
     assert!(chat_left.is_empty(), "{chat_left:?}");
-    assert!(store.load(&resigned).unwrap().is_some(), "a result is kept");
+    // The resigned guest game ended before the cancelled one: purged by then.
+    assert!(
+        store.load(&resigned).unwrap().is_none(),
+        "a short guest game is purged"
+    );
+    assert!(
+        store.load(&public_id).unwrap().is_some(),
+        "a public game is kept"
+    );
     assert!(store.load(&open).unwrap().is_some(), "an open game is kept");
     app.shutdown();
 }
@@ -614,7 +633,7 @@ async fn chat_closes_ten_minutes_after_the_end_and_holds_at_most_200_messages() 
 }
 
 #[test]
-fn only_games_that_ended_before_both_sides_moved_are_purged_on_sqlite() {
+fn only_empty_games_and_short_guest_games_are_purged_on_sqlite() {
     let store = SqliteStore::open_in_memory().unwrap();
     common::check_purge_unstarted(&store);
 }

@@ -604,10 +604,71 @@ async fn a_running_instance_takes_over_a_dead_ones_games_over_several_rounds_cre
 }
 
 #[test]
-fn only_games_that_ended_before_both_sides_moved_are_purged_on_postgresql() {
+fn only_empty_games_and_short_guest_games_are_purged_on_postgresql() {
     let Some(pg) = Pg::start_or_skip() else {
         return;
     };
     let store = PgStore::connect(&pg.url()).unwrap();
     common::check_purge_unstarted(&store);
+}
+
+#[test]
+fn an_accounts_unfinished_games_are_found_by_the_seat_indexes_on_postgresql() {
+    // Issue 41 (third review, A): the event stream's and `/api/me/turns`'s queries read every
+    // unfinished game's JSON (a sequential scan); the seats' account ids are now indexed.
+    let Some(pg) = Pg::start_or_skip() else {
+        return;
+    };
+    let store = PgStore::connect(&pg.url()).unwrap();
+    let seat = |c: &str| format!("(meta::jsonb -> 'accounts' -> '{c}' ->> 'user_id')");
+    let (black, white) = (seat("black"), seat("white"));
+    for status in [
+        "status || '' IN ('open', 'ongoing')",
+        "status || '' = 'ongoing'",
+    ] {
+        let out = pg
+            .client("psql")
+            .args(["-At", "-d", &pg.url(), "-c"])
+            .arg(format!(
+                "SET enable_seqscan = off; EXPLAIN SELECT id FROM games WHERE {status}
+                 AND ({black} = 'u1' OR {white} = 'u1')"
+            ))
+            .output()
+            .unwrap();
+        let plan = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        for index in ["games_seat_black", "games_seat_white"] {
+            assert!(plan.contains(index), "{plan}");
+        }
+    }
+    // And the store's queries answer: u1's unfinished games, the ongoing ones for the turns.
+    let account = |u: &str| {
+        Some(crown_server::store::SeatAccount {
+            user_id: u.into(),
+            name: u.into(),
+            bot: false,
+        })
+    };
+    for (id, status, b, w) in [
+        ("00000000000000c1", "open", "u1", "u2"),
+        ("00000000000000c2", "ongoing", "u3", "u1"),
+        ("00000000000000c3", "ongoing", "u2", "u3"),
+        ("00000000000000c4", "finished", "u1", "u3"),
+    ] {
+        let mut rec = GameRecordBuilder::new(id).build();
+        rec.status = status.into();
+        rec.meta.accounts.black = account(b);
+        rec.meta.accounts.white = account(w);
+        store.create(&rec).unwrap();
+    }
+    use crown_server::store::TokenStore;
+    assert_eq!(
+        store.games_of("u1", 10).unwrap(),
+        ["00000000000000c1", "00000000000000c2"]
+    );
+    assert_eq!(store.ongoing_of("u1", 10).unwrap(), ["00000000000000c2"]);
 }

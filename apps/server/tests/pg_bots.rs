@@ -157,3 +157,44 @@ async fn a_bot_plays_a_challenge_through_two_instances_and_tokens_work_on_both()
         (StatusCode::UNAUTHORIZED, "bad_api_token")
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_token_revoked_or_a_session_ended_on_one_instance_ends_its_streams_on_the_other() {
+    // Issue 41 (third review, D): a stream checked its credentials once, at its start; another
+    // instance's revocation reaches it by its periodic check.
+    let Some(pg) = Pg::start_or_skip_async().await else {
+        return;
+    };
+    let a = server().store(store(&pg.url()).await).start().await;
+    let b = server().store(store(&pg.url()).await).start().await;
+    let alice = sign_up(&a, "alice", "correct horse").await;
+    let hers = token(&a, &alice, &["challenge:write"]).await;
+    let (s, by_token, v) = Lines::open(&b, "/api/stream/event", &hers).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let (s, by_session, v) = Lines::open_session(&b, "/api/stream/event", &alice).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let (mut by_token, mut by_session) = (by_token.unwrap(), by_session.unwrap());
+    let (_, list) = call(&a, Method::GET, "/api/account/tokens", Some(&alice), None).await;
+    let tid = list["tokens"][0]["id"].as_str().unwrap().to_string();
+    let (s, _) = call(
+        &a,
+        Method::DELETE,
+        &format!("/api/account/tokens/{tid}"),
+        Some(&alice),
+        None,
+    )
+    .await;
+    assert_eq!(s, StatusCode::NO_CONTENT);
+    by_token.end().await;
+    let (s, _, _) = common::accounts::Call {
+        session: Some(&alice),
+        body: None,
+        ..common::accounts::post("/api/logout", json!({}))
+    }
+    .send(&a)
+    .await;
+    assert_eq!(s, StatusCode::NO_CONTENT);
+    by_session.end().await;
+    a.shutdown();
+    b.shutdown();
+}

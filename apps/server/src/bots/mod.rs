@@ -11,6 +11,8 @@
 //!   challenges: it cannot create or join the lobby's games nor join tournaments
 //!   ([`bot_not_allowed`]).
 
+pub mod streams;
+
 use crate::blocking;
 use crate::error::{echo, Error, ErrorKind};
 use crate::games::live::now_ms;
@@ -144,12 +146,22 @@ pub fn check_token_request(description: &str, scopes: &[String]) -> Result<(), E
 /// The tokens and bots feature: the store's tokens and bot marks.
 pub struct Bots {
     store: Arc<dyn Store>,
+    /// The accounts' open streams on this instance.
+    streams: Arc<streams::Streams>,
 }
 
 impl Bots {
     /// The tokens and bots of `store`.
     pub fn new(store: Arc<dyn Store>) -> Bots {
-        Bots { store }
+        Bots {
+            store,
+            streams: Arc::default(),
+        }
+    }
+
+    /// The accounts' open event and game streams on this instance.
+    pub fn streams(&self) -> &Arc<streams::Streams> {
+        &self.streams
     }
 
     /// Run `f` on the store's tokens on a blocking thread.
@@ -226,6 +238,7 @@ impl Bots {
             ));
         }
         tracing::info!(user = %me.user_id, token = %id, "API token revoked");
+        self.streams.credentials_changed(&me.user_id);
         Ok(())
     }
 

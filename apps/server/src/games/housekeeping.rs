@@ -153,15 +153,19 @@ impl Games {
         }
     }
 
-    /// Delete from the store the games that ended with no move more than
-    /// `Config::purge_unstarted_after_ms` before `now` ([`crate::store::Store::purge_unstarted`]),
+    /// Delete from the store the games that ended with no move, and the guest games shorter than
+    /// `Config::rated_min_plies`, more than `Config::purge_unstarted_after_ms` before `now`
+    /// ([`crate::store::Store::purge_unstarted`]),
     /// in batches of [`PURGE_BATCH`]; failures are logged and tried again at the next round.
     pub(crate) async fn purge_unstarted(&self, now: u64) {
         let before = now.saturating_sub(self.config.purge_unstarted_after_ms);
+        let min_plies = self.config.rated_min_plies;
         loop {
             let store = self.store.clone();
-            match tokio::task::spawn_blocking(move || store.purge_unstarted(before, PURGE_BATCH))
-                .await
+            match tokio::task::spawn_blocking(move || {
+                store.purge_unstarted(before, min_plies, PURGE_BATCH)
+            })
+            .await
             {
                 Ok(Ok(n)) => {
                     if n > 0 {

@@ -182,12 +182,18 @@ async fn log_in(
     Ok(answer(StatusCode::OK, Some(user_json(&user)), Some(c)))
 }
 
-/// `POST /api/logout` (no body): end the cookie's session, if any; `204` deleting the cookie.
+/// `POST /api/logout` (no body): end the cookie's session, if any (the account's event and game
+/// streams opened with it end too); `204` deleting the cookie.
 ///
 /// Errors: `bad_origin` (403), `unexpected_body` (400), `accounts_unavailable` (503), `storage`.
 async fn log_out(State(app): State<App>, headers: HeaderMap) -> Result<Response, ApiError> {
     if let Some(token) = session_token(&headers) {
+        // Whose session it was: that account's open streams check theirs again.
+        let user = app.accounts().session_user(&token).await.ok().flatten();
         app.accounts().log_out(&token).await?;
+        if let Some(user) = user {
+            app.bots().streams().credentials_changed(&user.id);
+        }
     }
     Ok(answer(
         StatusCode::NO_CONTENT,
@@ -197,7 +203,8 @@ async fn log_out(State(app): State<App>, headers: HeaderMap) -> Result<Response,
 }
 
 /// `POST /api/password` `{"old_password", "new_password"}` (session cookie): change the
-/// password and end every other session of the account; `200` with the account.
+/// password and end every other session of the account (and the streams opened with them);
+/// `200` with the account.
 ///
 /// Errors: `bad_origin` (403), `bad_content_type` (415), `bad_json`, `bad_password`,
 /// `wrong_password` (400), `not_logged_in` (401), `login_rate_limited` (429),
@@ -213,6 +220,7 @@ async fn change_password(
         .accounts()
         .change_password(ip, &token, &req.old_password, &req.new_password)
         .await?;
+    app.bots().streams().credentials_changed(&user.id);
     Ok(answer(StatusCode::OK, Some(user_json(&user)), None))
 }
 

@@ -6,8 +6,9 @@
 
 use super::accounts::session_account;
 use super::error::ApiError;
-use super::extract::JsonBody;
+use super::extract::{ClientIp, JsonBody};
 use crate::app::App;
+use crate::bots::streams::RECHECK;
 use crate::bots::{
     bot_not_allowed, is_api_token, not_a_bot, token_json, SCOPE_BOT, SCOPE_CHALLENGE,
 };
@@ -81,6 +82,16 @@ pub(super) async fn api_account(
     match api_bearer(headers) {
         Some(token) => app.bots().authenticate(&token, scopes).await,
         None => session_account(app, headers).await,
+    }
+}
+
+/// Whether the credentials of `headers` still make the request account `me` with one of
+/// `scopes` (an open stream's check: a token revoked, a session ended or a scope gone ends
+/// it; a store failure does not).
+async fn still_holds(app: &App, headers: &HeaderMap, scopes: &[&str], me: &SeatAccount) -> bool {
+    match api_account(app, headers, scopes).await {
+        Ok(a) => a.user_id == me.user_id && (a.bot || !me.bot),
+        Err(e) => e.kind != ErrorKind::Unauthenticated && e.code != "missing_scope",
     }
 }
 
@@ -297,6 +308,7 @@ async fn game_stream(
     let me = bot_account(&app, &headers).await?;
     let h = app.games().handle(&id).await?;
     let color = seat_color(&h, &me).await?;
+    let mut guard = app.bots().streams().watch(&me.user_id);
     let mut rx = Games::subscribe(&h);
     let first = h.live.lock().await.view(now_ms(), Some(color));
     let (tx, resp) = ndjson();
@@ -308,20 +320,29 @@ async fn game_stream(
         let key = |v: &GameView| (v.ply, v.status.clone(), v.draw_offer, v.outcome.is_some());
         let mut last = key(&first);
         let mut done = over(&first);
+        let mut recheck_at = tokio::time::Instant::now() + RECHECK;
         while !done {
-            tokio::select! {
+            let check = tokio::select! {
                 r = rx.recv() => {
                     if let Err(tokio::sync::broadcast::error::RecvError::Closed) = r {
                         break;
                     }
+                    tokio::time::Instant::now() >= recheck_at
                 }
                 () = tokio::time::sleep(KEEP_ALIVE) => {
                     if tx.send(Bytes::from_static(b"\n")).await.is_err() {
                         break;
                     }
-                    continue;
+                    tokio::time::Instant::now() >= recheck_at
                 }
+                () = guard.changed() => true,
                 _ = shutdown.changed() => break,
+            };
+            if check {
+                if !still_holds(&app, &headers, &[SCOPE_BOT], &me).await {
+                    break;
+                }
+                recheck_at = tokio::time::Instant::now() + RECHECK;
             }
             let v = h.live.lock().await.view(now_ms(), Some(color));
             if key(&v) != last {
@@ -446,8 +467,13 @@ async fn event_round(
 ///
 /// Errors (before the stream starts): `bad_api_token`, `not_logged_in` (401), `missing_scope`
 /// (403), `accounts_unavailable` (503), `storage`.
-async fn event_stream(State(app): State<App>, headers: HeaderMap) -> Result<Response, ApiError> {
+async fn event_stream(
+    State(app): State<App>,
+    ClientIp(ip): ClientIp,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
     let me = api_account(&app, &headers, &CHALLENGE_SCOPES).await?;
+    let mut guard = app.bots().streams().open_event(&me.user_id, ip)?;
     let since = now_ms();
     let mut told = Told::default();
     // The first round before the answer: an error is the request's.
@@ -457,6 +483,7 @@ async fn event_stream(State(app): State<App>, headers: HeaderMap) -> Result<Resp
     tokio::spawn(async move {
         let mut lines = first;
         let mut quiet = tokio::time::Instant::now();
+        let mut recheck_at = quiet + RECHECK;
         loop {
             for l in &lines {
                 if tx.send(line(l)).await.is_err() {
@@ -470,10 +497,18 @@ async fn event_stream(State(app): State<App>, headers: HeaderMap) -> Result<Resp
                 }
                 quiet = tokio::time::Instant::now();
             }
+            let mut check = false;
             tokio::select! {
                 () = tokio::time::sleep(EVENT_POLL) => {}
+                () = guard.changed() => check = true,
                 () = tx.closed() => return,
                 _ = shutdown.changed() => return,
+            }
+            if check || tokio::time::Instant::now() >= recheck_at {
+                if !still_holds(&app, &headers, &CHALLENGE_SCOPES, &me).await {
+                    return;
+                }
+                recheck_at = tokio::time::Instant::now() + RECHECK;
             }
             lines = match event_round(&app, &me, since, &mut told).await {
                 Ok(l) => l,

@@ -188,7 +188,21 @@ async fn file(
         return (StatusCode::NOT_FOUND, "no such database file").into_response();
     };
     match ServeFile::new(&hit.path).oneshot(req).await {
-        Ok(res) => res.into_response(),
+        Ok(res) => {
+            let mut res = res.into_response();
+            // The compression cache's key: the listed file, whatever the URL's spelling.
+            let len = res
+                .headers()
+                .get(axum::http::header::CONTENT_LENGTH)
+                .and_then(|v| v.to_str().ok())
+                .and_then(|v| v.parse::<u64>().ok());
+            if let (StatusCode::OK, Some(len)) = (res.status(), len) {
+                if let Some(served) = super::static_files::ServedFile::of(&hit.path, len) {
+                    res.extensions_mut().insert(served);
+                }
+            }
+            res
+        }
         Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response(),
     }
 }

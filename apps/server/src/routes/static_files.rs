@@ -6,9 +6,14 @@
 //! longer `max-age` would serve a stale app after an upgrade.
 //!
 //! Compression is done once per file version ([`Precompressed`]): the first request of a file in
-//! an encoding compresses it on a blocking thread and keeps the result (keyed by path, encoding,
+//! an encoding compresses it on a blocking thread and keeps the result (keyed by the file served,
+//! [`ServedFile`]: its canonical path whatever the spelling of the URL — `/%61pp.js`, `//app.js`
+//! and `/./app.js` are `/app.js`, every client-side route is `index.html` — with the encoding,
 //! `Last-Modified` and length); later requests are served from memory, so downloads cost no CPU
 //! on the runtime's threads. A file that does not shrink is remembered as such and sent as it is.
+//! Concurrent misses of one file wait for one compression (single flight), at most
+//! [`MAX_COMPRESSING`] files are compressed at once (a miss past that is sent uncompressed), and
+//! the kept bytes are bounded ([`PRECOMPRESSED_MAX_BYTES`]).
 
 use axum::body::Body;
 use axum::extract::Request;
@@ -19,7 +24,7 @@ use axum::Router;
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use tower_http::services::{ServeDir, ServeFile};
 
@@ -41,14 +46,106 @@ fn router_with(dir: &Path, cache: Arc<Precompressed>) -> Router {
                 .append_index_html_on_directories(true)
                 .fallback(ServeFile::new(index)),
         )
+        .layer(middleware::from_fn_with_state(
+            Arc::new(dir.to_path_buf()),
+            served_file,
+        ))
         .layer(middleware::from_fn(etag))
         .layer(middleware::from_fn_with_state(cache, compress_once))
         .layer(middleware::from_fn(one_leading_slash))
 }
 
+/// The file a `200` response sends, in its extensions: the cache key of [`compress_once`] (a
+/// response without one is sent uncompressed). Canonical: one file has one, whatever the
+/// spelling of the URL that reached it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct ServedFile(pub PathBuf);
+
+impl ServedFile {
+    /// The canonical path of `path` when it is a file of `len` bytes (the length of the response
+    /// that sends it: a file changed in between, or a path that is not the one sent, gives none).
+    pub(crate) fn of(path: &Path, len: u64) -> Option<ServedFile> {
+        let path = std::fs::canonicalize(path).ok()?;
+        let meta = std::fs::metadata(&path).ok()?;
+        (meta.is_file() && meta.len() == len).then_some(ServedFile(path))
+    }
+}
+
+/// `s` percent-decoded, `None` when that is not UTF-8 (ServeDir's reading of a URL path).
+fn percent_decode(s: &str) -> Option<String> {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        let hex = |c: u8| (c as char).to_digit(16);
+        match (
+            b[i],
+            b.get(i + 1).copied().and_then(hex),
+            b.get(i + 2).copied().and_then(hex),
+        ) {
+            (b'%', Some(h), Some(l)) => {
+                out.push((h * 16 + l) as u8);
+                i += 3;
+            }
+            (c, _, _) => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// The file the static router sends for URL path `path` under `dir`: the named file, a
+/// directory's `index.html`, or for a path naming nothing the root's `index.html` (the
+/// client-side routes). `None` for a path ServeDir refuses (`..`).
+fn file_for(dir: &Path, path: &str) -> Option<PathBuf> {
+    let decoded = percent_decode(path)?;
+    let mut full = dir.to_path_buf();
+    for c in Path::new(decoded.trim_start_matches('/')).components() {
+        match c {
+            Component::Normal(s) => full.push(s),
+            Component::CurDir => {}
+            _ => return None,
+        }
+    }
+    if full.is_dir() {
+        full.push("index.html");
+    }
+    if !full.is_file() {
+        full = dir.join("index.html");
+    }
+    Some(full)
+}
+
+/// Middleware: name the file of a `200` response ([`ServedFile`]).
+async fn served_file(
+    axum::extract::State(dir): axum::extract::State<Arc<PathBuf>>,
+    req: Request,
+    next: Next,
+) -> Response {
+    let file = file_for(&dir, req.uri().path());
+    let mut res = next.run(req).await;
+    let len = res
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if let (StatusCode::OK, Some(file), Some(len)) = (res.status(), file, len) {
+        if let Some(served) = ServedFile::of(&file, len) {
+            res.extensions_mut().insert(served);
+        }
+    }
+    res
+}
+
 /// The most bytes of compressed files one [`Precompressed`] keeps; past it a file not yet kept is
 /// sent uncompressed (no CPU per request either way).
 pub const PRECOMPRESSED_MAX_BYTES: usize = 64 << 20;
+
+/// The most files one [`Precompressed`] compresses at once; a miss past it is sent uncompressed
+/// (and compressed by a later request).
+pub const MAX_COMPRESSING: usize = 2;
 
 /// The largest file compressed (bigger ones are sent as they are).
 const COMPRESS_MAX_FILE: u64 = 32 << 20;
@@ -117,21 +214,44 @@ fn choose_encoding(accept: &str, gzip_only: bool) -> Option<Encoding> {
 /// when compression did not make it smaller.
 type Kept = Option<axum::body::Bytes>;
 
-/// One file version in one encoding: (path, encoding) to (`Last-Modified`, length, what was kept).
-type Versions = HashMap<(String, Encoding), (Vec<u8>, u64, Kept)>;
+/// One file version in one encoding: (file, encoding) to (`Last-Modified`, length, what was
+/// kept).
+type Versions = HashMap<(ServedFile, Encoding), (Vec<u8>, u64, Kept)>;
+
+/// A compression under way: the file, the encoding, `Last-Modified` and length.
+type Flight = (ServedFile, Encoding, Vec<u8>, u64);
 
 /// Compressed files, each made once per version (see the module documentation); shared by the
 /// static files and `/egdb/` (crate::routes::egdb_files).
-#[derive(Default)]
 pub struct Precompressed {
     /// What was kept of each file version.
     map: Mutex<Versions>,
     /// Bytes of compressed data kept.
     kept_bytes: Mutex<usize>,
+    /// The most bytes kept ([`PRECOMPRESSED_MAX_BYTES`]).
+    max_bytes: usize,
+    /// The compressions under way: later misses of the same version wait for its result.
+    flights: Mutex<HashMap<Flight, Arc<tokio::sync::OnceCell<Kept>>>>,
+    /// The places of [`MAX_COMPRESSING`].
+    compressing: tokio::sync::Semaphore,
     /// Files compressed so far (tests).
     compressions: std::sync::atomic::AtomicU64,
     /// Only gzip is produced (the endgame files: brotli gains little there).
     gzip_only: bool,
+}
+
+impl Default for Precompressed {
+    fn default() -> Precompressed {
+        Precompressed {
+            map: Mutex::default(),
+            kept_bytes: Mutex::default(),
+            max_bytes: PRECOMPRESSED_MAX_BYTES,
+            flights: Mutex::default(),
+            compressing: tokio::sync::Semaphore::new(MAX_COMPRESSING),
+            compressions: std::sync::atomic::AtomicU64::new(0),
+            gzip_only: false,
+        }
+    }
 }
 
 impl Precompressed {
@@ -140,6 +260,86 @@ impl Precompressed {
         Precompressed {
             gzip_only: true,
             ..Precompressed::default()
+        }
+    }
+
+    /// Bytes of compressed data kept now.
+    pub fn kept_bytes(&self) -> usize {
+        *self.kept_bytes.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Compress `body` (the file `file` of version `modified`, `len` bytes) in `enc` once: the
+    /// first miss compresses (when one of the [`MAX_COMPRESSING`] places is free) and keeps the
+    /// result, the misses of the same version meanwhile wait for it. `Err(body)` when nothing
+    /// was compressed for this request (no free place, kept bytes full): send `body` as it is;
+    /// `Err(None)` when reading the file failed.
+    async fn compress_file(
+        self: &Arc<Self>,
+        (file, enc, modified, len): Flight,
+        body: Body,
+    ) -> Result<(Body, Kept), Option<Body>> {
+        let flight = (file.clone(), enc, modified.clone(), len);
+        let cell = Arc::clone(
+            self.flights
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .entry(flight.clone())
+                .or_default(),
+        );
+        let mut body = Some(body);
+        let mut data = None;
+        let result = cell
+            .get_or_try_init(|| async {
+                if self.kept_bytes() >= self.max_bytes {
+                    return Err(());
+                }
+                let _permit = self.compressing.try_acquire().map_err(|_| ())?;
+                let Some(b) = body.take() else {
+                    return Err(());
+                };
+                let raw = axum::body::to_bytes(b, COMPRESS_MAX_FILE as usize)
+                    .await
+                    .map_err(|_| ())?;
+                data = Some(raw.clone());
+                let c = Arc::clone(self);
+                let compressed = tokio::task::spawn_blocking(move || {
+                    c.compressions
+                        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    enc.compress(&raw).ok().filter(|z| z.len() < raw.len())
+                })
+                .await
+                .ok()
+                .flatten()
+                .map(axum::body::Bytes::from);
+                let mut map = self.map.lock().unwrap_or_else(|e| e.into_inner());
+                let mut kept = self.kept_bytes.lock().unwrap_or_else(|e| e.into_inner());
+                if let Some((_, _, Some(old))) = map.get(&(file.clone(), enc)) {
+                    *kept = kept.saturating_sub(old.len());
+                }
+                *kept += compressed.as_ref().map_or(0, |z| z.len());
+                map.insert(
+                    (file.clone(), enc),
+                    (modified.clone(), len, compressed.clone()),
+                );
+                Ok(compressed)
+            })
+            .await
+            .cloned();
+        {
+            let mut flights = self.flights.lock().unwrap_or_else(|e| e.into_inner());
+            if result.is_ok() && flights.get(&flight).is_some_and(|c| Arc::ptr_eq(c, &cell)) {
+                flights.remove(&flight);
+            }
+        }
+        let body = match (body, data) {
+            (Some(b), _) => b,
+            (None, Some(d)) => Body::from(d),
+            // The body was read and failed: nothing to send.
+            (None, None) => return Err(None),
+        };
+        match result {
+            Ok(kept) => Ok((body, kept)),
+            Err(()) => Err(Some(body)),
         }
     }
 }
@@ -174,8 +374,10 @@ pub(crate) async fn compress_once(
     let Some(enc) = enc.filter(|_| req.method() == Method::GET) else {
         return next.run(req).await;
     };
-    let path = req.uri().path().to_owned();
     let mut res = next.run(req).await;
+    let Some(file) = res.extensions().get::<ServedFile>().cloned() else {
+        return res;
+    };
     let h = res.headers();
     let len = h
         .get(header::CONTENT_LENGTH)
@@ -194,7 +396,7 @@ pub(crate) async fn compress_once(
     }
     res.headers_mut()
         .append(header::VARY, HeaderValue::from_static("accept-encoding"));
-    let key = (path, enc);
+    let key = (file, enc);
     let hit = {
         let map = cache.map.lock().unwrap_or_else(|e| e.into_inner());
         map.get(&key)
@@ -205,35 +407,11 @@ pub(crate) async fn compress_once(
     let (body, compressed) = match hit {
         Some(Some(z)) => (Body::empty(), Some(z)),
         Some(None) => (body, None),
-        None => {
-            if *cache.kept_bytes.lock().unwrap_or_else(|e| e.into_inner())
-                >= PRECOMPRESSED_MAX_BYTES
-            {
-                return Response::from_parts(parts, body);
-            }
-            let Ok(data) = axum::body::to_bytes(body, COMPRESS_MAX_FILE as usize).await else {
-                return plain(StatusCode::INTERNAL_SERVER_ERROR);
-            };
-            let c = Arc::clone(&cache);
-            let raw = data.clone();
-            let compressed = tokio::task::spawn_blocking(move || {
-                c.compressions
-                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                enc.compress(&raw).ok().filter(|z| z.len() < raw.len())
-            })
-            .await
-            .ok()
-            .flatten()
-            .map(axum::body::Bytes::from);
-            let mut map = cache.map.lock().unwrap_or_else(|e| e.into_inner());
-            let mut kept = cache.kept_bytes.lock().unwrap_or_else(|e| e.into_inner());
-            if let Some((_, _, Some(old))) = map.get(&key) {
-                *kept = kept.saturating_sub(old.len());
-            }
-            *kept += compressed.as_ref().map_or(0, |z| z.len());
-            map.insert(key, (modified, len, compressed.clone()));
-            (Body::from(data), compressed)
-        }
+        None => match cache.compress_file((key.0, enc, modified, len), body).await {
+            Ok(done) => done,
+            Err(Some(body)) => return Response::from_parts(parts, body),
+            Err(None) => return plain(StatusCode::INTERNAL_SERVER_ERROR),
+        },
     };
     match compressed {
         Some(z) => {
@@ -482,6 +660,153 @@ mod tests {
             .await
             .unwrap();
         assert_eq!(&body[..], &noise[..]);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn concurrent_misses_of_one_file_under_any_spelling_compress_it_once() {
+        // Issue 41 (third review, B): the cache was keyed by the URL as sent and every
+        // concurrent miss compressed the file again.
+        use tower::ServiceExt;
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("pkg")).unwrap();
+        let js = "export const a = [1, 2, 3];\n".repeat(20_000);
+        std::fs::write(dir.path().join("pkg/app.js"), &js).unwrap();
+        let page = "<p>the app</p>\n".repeat(10);
+        std::fs::write(dir.path().join("index.html"), &page).unwrap();
+        let cache = Arc::new(Precompressed::default());
+        let router = router_with(dir.path(), Arc::clone(&cache));
+        let fetch = |uri: String| {
+            let router = router.clone();
+            async move {
+                let req = Request::builder()
+                    .uri(&uri)
+                    .header(header::ACCEPT_ENCODING, "gzip")
+                    .body(Body::empty())
+                    .unwrap();
+                let res = router.oneshot(req).await.unwrap();
+                assert_eq!(res.status(), StatusCode::OK, "{uri}");
+                let gz = res.headers().get(header::CONTENT_ENCODING).is_some();
+                let body = axum::body::to_bytes(res.into_body(), 1 << 24)
+                    .await
+                    .unwrap();
+                let mut text = String::new();
+                if gz {
+                    std::io::Read::read_to_string(
+                        &mut flate2::read::GzDecoder::new(&body[..]),
+                        &mut text,
+                    )
+                    .unwrap();
+                } else {
+                    text = String::from_utf8(body.to_vec()).unwrap();
+                }
+                (gz, text)
+            }
+        };
+        let spellings = [
+            "/pkg/app.js",
+            "/pkg/%61pp.js",
+            "/pkg/a%70p.js",
+            "//pkg/app.js",
+            "/pkg//app.js",
+            "/./pkg/app.js",
+            "/%70kg/app.js",
+            "/pkg/./app.js",
+        ];
+        let tasks: Vec<_> = (0..32)
+            .map(|i| tokio::spawn(fetch(spellings[i % spellings.len()].to_string())))
+            .collect();
+        for t in tasks {
+            let (_, text) = t.await.unwrap();
+            assert_eq!(text, js, "every answer is the file");
+        }
+        let count = || {
+            cache
+                .compressions
+                .load(std::sync::atomic::Ordering::Relaxed)
+        };
+        assert_eq!(count(), 1, "32 concurrent misses compressed the file once");
+        let kept = cache.kept_bytes();
+        for uri in spellings {
+            let (gz, text) = fetch(uri.to_string()).await;
+            assert!(gz, "{uri} is served from the cache");
+            assert_eq!(text, js);
+        }
+        assert_eq!(count(), 1);
+        assert_eq!(cache.kept_bytes(), kept, "no spelling kept another copy");
+        // Every client-side route is index.html: compressed once too.
+        for i in 0..20 {
+            let (_, text) = fetch(format!("/g/{i:016x}")).await;
+            assert_eq!(text, page);
+        }
+        assert_eq!(count(), 2);
+    }
+
+    #[tokio::test]
+    async fn a_file_that_does_not_shrink_is_compressed_once_and_remembered() {
+        use tower::ServiceExt;
+        let dir = tempfile::tempdir().unwrap();
+        let mut x = 0x2545_f491_4f6c_dd1d_u64;
+        let noise: Vec<u8> = (0..8192)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                (x >> 32) as u8
+            })
+            .collect();
+        std::fs::write(dir.path().join("noise.bin"), &noise).unwrap();
+        std::fs::write(dir.path().join("index.html"), "<p>x</p>").unwrap();
+        let cache = Arc::new(Precompressed::default());
+        let router = router_with(dir.path(), Arc::clone(&cache));
+        for uri in ["/noise.bin", "/%6eoise.bin", "/noise.bin", "//noise.bin"] {
+            let req = Request::builder()
+                .uri(uri)
+                .header(header::ACCEPT_ENCODING, "gzip")
+                .body(Body::empty())
+                .unwrap();
+            let res = router.clone().oneshot(req).await.unwrap();
+            assert!(res.headers().get(header::CONTENT_ENCODING).is_none());
+            let body = axum::body::to_bytes(res.into_body(), 1 << 20)
+                .await
+                .unwrap();
+            assert_eq!(&body[..], &noise[..], "{uri}");
+        }
+        assert_eq!(
+            cache
+                .compressions
+                .load(std::sync::atomic::Ordering::Relaxed),
+            1
+        );
+        assert_eq!(cache.kept_bytes(), 0);
+    }
+
+    #[tokio::test]
+    async fn past_the_kept_bytes_bound_files_are_sent_uncompressed_and_nothing_more_is_kept() {
+        use tower::ServiceExt;
+        let dir = tempfile::tempdir().unwrap();
+        for name in ["a.js", "b.js", "c.js"] {
+            std::fs::write(dir.path().join(name), format!("// {name}\n").repeat(4000)).unwrap();
+        }
+        std::fs::write(dir.path().join("index.html"), "<p>x</p>").unwrap();
+        let cache = Arc::new(Precompressed {
+            max_bytes: 1,
+            ..Precompressed::default()
+        });
+        let router = router_with(dir.path(), Arc::clone(&cache));
+        let mut encoded = Vec::new();
+        for uri in ["/a.js", "/b.js", "/c.js", "/a.js"] {
+            let req = Request::builder()
+                .uri(uri)
+                .header(header::ACCEPT_ENCODING, "gzip")
+                .body(Body::empty())
+                .unwrap();
+            let res = router.clone().oneshot(req).await.unwrap();
+            encoded.push(res.headers().get(header::CONTENT_ENCODING).is_some());
+        }
+        // The first fills the bound; the others go out as they are; the first stays served.
+        assert_eq!(encoded, [true, false, false, true]);
+        let kept = cache.kept_bytes();
+        assert!(kept > 0 && kept < 4000, "{kept}");
     }
 
     #[test]

@@ -222,18 +222,25 @@ pub trait Store: Send + Sync + 'static {
         Ok(())
     }
 
-    /// Delete at most `limit` games that ended before both sides moved, with no result, and last
-    /// changed before `ended_before_ms` (cancelled, expired, aborted or abandoned at ply 0 or 1,
-    /// so that an abort after one ply cannot keep a game stored for good; none in an
-    /// account's archive, no tournament game), with their chat; returns how many. Such a game
-    /// holds nothing worth keeping, and without this every created-and-cancelled game would
-    /// stay for good (docs/api.md, limits: `--purge-unstarted-after-secs`). The default deletes
-    /// none.
+    /// Delete at most `limit` games that last changed before `ended_before_ms` and hold nothing
+    /// worth keeping, with their chat; returns how many: those that ended before both sides
+    /// moved, with no result (cancelled, expired, aborted or abandoned at ply 0 or 1, so that an
+    /// abort after one ply cannot keep a game stored for good), and the guest games (no seat
+    /// linked to an account, not public, not rated) shorter than `guest_min_plies` plies
+    /// whatever their result (a guest's resignation after one move would else keep a game for
+    /// good); never one in an account's archive nor a tournament game. Without this every
+    /// created-and-cancelled game would stay for good (docs/api.md, limits:
+    /// `--purge-unstarted-after-secs`). The default deletes none.
     ///
     /// # Errors
     /// [`StoreError::Database`], [`StoreError::Postgres`]; nothing is deleted then.
-    fn purge_unstarted(&self, ended_before_ms: u64, limit: usize) -> Result<usize, StoreError> {
-        let _ = (ended_before_ms, limit);
+    fn purge_unstarted(
+        &self,
+        ended_before_ms: u64,
+        guest_min_plies: u32,
+        limit: usize,
+    ) -> Result<usize, StoreError> {
+        let _ = (ended_before_ms, guest_min_plies, limit);
         Ok(0)
     }
 

@@ -251,7 +251,9 @@ pub(super) const ADDED_COLUMNS: &[(&str, &str, &str)] = &[
 ];
 
 /// What runs once the [`ADDED_COLUMNS`] exist, at every start (each statement can run again):
-/// the indexes on them, and the values of the rows an older version wrote, read from their
+/// the indexes on them and on the seats' account ids (`games_seat_black`, `games_seat_white`:
+/// an account's unfinished games, [`ongoing_of_query`] and the event stream's, are found by
+/// them, not by reading every unfinished game's JSON), and the values of the rows an older version wrote, read from their
 /// JSON — the creator of each tournament not finished, and the [`rated_pair_key`] of each
 /// unfinished rated game (the only rows the caps count: a finished one needs none).
 pub(super) fn migrations(dialect: Dialect) -> String {
@@ -272,6 +274,8 @@ pub(super) fn migrations(dialect: Dialect) -> String {
         "
 CREATE INDEX IF NOT EXISTS tournaments_creator ON tournaments(creator, phase);
 CREATE INDEX IF NOT EXISTS games_rated_pair ON games(rated_pair, status);
+CREATE INDEX IF NOT EXISTS games_seat_black ON games({black});
+CREATE INDEX IF NOT EXISTS games_seat_white ON games({white});
 UPDATE tournaments SET creator = {creator}
  WHERE creator IS NULL AND phase IN ('created', 'running');
 UPDATE games SET rated_pair = CASE WHEN {black} < {white}{collate}
@@ -300,6 +304,17 @@ pub(super) const PG_META_JSON: [&str; 4] = [
     "(meta::jsonb -> 'accounts' -> 'white' ->> 'user_id')",
 ];
 
+/// The ongoing games of account `$1`, the last changed first, at most `$2`
+/// ([`super::Store::ongoing_of`]; `black` and `white`: the dialect's expressions of the seats'
+/// account ids, [`SQLITE_META_JSON`] or [`PG_META_JSON`], which the `games_seat_*` indexes are
+/// on; the status compared as an expression, as in `tokens::games_of_query`).
+pub(super) fn ongoing_of_query(black: &str, white: &str) -> String {
+    format!(
+        "SELECT id FROM games WHERE status || '' = 'ongoing' AND ({black} = $1 OR {white} = $1)
+         ORDER BY updated_ms DESC, id LIMIT $2"
+    )
+}
+
 /// The `rated_pair` column of a game: while it is unfinished (`open` or `ongoing`), rated and
 /// not made unrated, with both seats linked, its two accounts' ids in byte order, one space
 /// between ([`pair_key`]); `None` otherwise. The per-pair cap on rated games counts the games
@@ -319,17 +334,35 @@ pub(super) fn pair_key(a: &str, b: &str) -> String {
     format!("{x} {y}")
 }
 
-/// The ids of at most `{limit}` games that ended before both sides moved and last changed before
-/// `{before}` (the parameters' placeholders): status `finished` or `aborted`, at most one ply, no
-/// result (cancelled, expired, aborted, or abandoned before the second side's first move: a game
-/// aborted after one ply is as empty as one with none), no row in `player_games` (in no
-/// account's archive), and not a tournament game (whose id, unlike a game's 16 hex digits,
-/// has an `r`: `tournaments::play::game_id`). [`super::Store::purge_unstarted`] deletes them.
-pub(super) fn unstarted_query(before: &str, limit: &str) -> String {
+/// The ids of at most `{limit}` games worth no keeping that last changed before `{before}` (the
+/// parameters' placeholders), status `finished` or `aborted`, in no account's archive (no row
+/// in `player_games`) and not a tournament game (whose id, unlike a game's 16 hex digits, has
+/// an `r`: `tournaments::play::game_id`):
+/// - games that ended before both sides moved: at most one ply and no result (cancelled,
+///   expired, aborted, or abandoned before the second side's first move: a game aborted after
+///   one ply is as empty as one with none);
+/// - guest games shorter than `{min_plies}` plies whatever their result: no seat linked to an
+///   account, not public, not rated (a guest's game resigned after one move would else be kept
+///   for good).
+///
+/// [`super::Store::purge_unstarted`] deletes them.
+pub(super) fn unstarted_query(
+    dialect: Dialect,
+    before: &str,
+    min_plies: &str,
+    limit: &str,
+) -> String {
+    let ([rated, _, black, white], public) = match dialect {
+        Dialect::Sqlite => (SQLITE_META_JSON, "json_extract(meta, '$.public') = 1"),
+        Dialect::Postgres => (PG_META_JSON, "(meta::jsonb ->> 'public') = 'true'"),
+    };
     format!(
         "SELECT id FROM games
          WHERE status IN ('finished', 'aborted') AND updated_ms < {before}
-           AND plies < 2 AND result IS NULL AND id NOT LIKE '%r%'
+           AND id NOT LIKE '%r%'
+           AND ((plies < 2 AND result IS NULL)
+                OR (plies < {min_plies} AND {black} IS NULL AND {white} IS NULL
+                    AND NOT COALESCE({public}, FALSE) AND NOT COALESCE({rated}, FALSE)))
            AND NOT EXISTS (SELECT 1 FROM player_games p WHERE p.game_id = games.id)
          LIMIT {limit}"
     )

@@ -123,10 +123,13 @@ pub(super) fn has_games_query(black: &str, white: &str) -> String {
     )
 }
 
-/// The unfinished games of account `$1`, at most `$2` ([`TokenStore::games_of`]).
+/// The unfinished games of account `$1`, at most `$2` ([`TokenStore::games_of`]), found by the
+/// seats' indexes (`games_seat_black`, `games_seat_white`): the status is compared as an
+/// expression (`status || ''`), which no index serves, so that neither planner searches
+/// `games_status_updated` (every unfinished game) instead.
 pub(super) fn games_of_query(black: &str, white: &str) -> String {
     format!(
-        "SELECT id FROM games WHERE status IN ('open', 'ongoing')
+        "SELECT id FROM games WHERE status || '' IN ('open', 'ongoing')
            AND ({black} = $1 OR {white} = $1)
          ORDER BY created_ms, id LIMIT $2"
     )

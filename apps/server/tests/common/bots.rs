@@ -55,9 +55,28 @@ pub struct Lines {
 impl Lines {
     /// `GET uri` with API token `token`: the status and, when `200`, the stream.
     pub async fn open(app: &App, uri: &str, token: &str) -> (StatusCode, Option<Lines>, Value) {
+        Lines::open_with(app, uri, header::AUTHORIZATION, format!("Bearer {token}")).await
+    }
+
+    /// `GET uri` with the session cookie of `session`: as [`Lines::open`].
+    pub async fn open_session(
+        app: &App,
+        uri: &str,
+        session: &str,
+    ) -> (StatusCode, Option<Lines>, Value) {
+        Lines::open_with(app, uri, header::COOKIE, format!("crown_session={session}")).await
+    }
+
+    /// `GET uri` with header `name: value`: as [`Lines::open`].
+    async fn open_with(
+        app: &App,
+        uri: &str,
+        name: header::HeaderName,
+        value: String,
+    ) -> (StatusCode, Option<Lines>, Value) {
         let req = Request::builder()
             .uri(uri)
-            .header(header::AUTHORIZATION, format!("Bearer {token}"))
+            .header(name, value)
             .body(Body::empty())
             .unwrap();
         let resp = app.router().oneshot(req).await.unwrap();
@@ -105,6 +124,14 @@ impl Lines {
                 None => return None,
             }
         }
+    }
+
+    /// Read the lines until the stream ends.
+    ///
+    /// # Panics
+    /// When it goes on 20 s without a line.
+    pub async fn end(&mut self) {
+        while self.next().await.is_some() {}
     }
 
     /// The next line whose `type` is `kind` (skipping others).

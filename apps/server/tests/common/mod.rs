@@ -160,39 +160,80 @@ pub fn spawn_server(args: &[&std::ffi::OsStr]) -> (std::process::Child, String) 
 }
 
 /// Check [`Store::purge_unstarted`] on `store` (empty): of the games over before the cut-off or
-/// not, only those that ended before both sides moved (no ply or one), with no result, before the
-/// cut-off and outside any tournament are deleted, with their chat.
+/// not, only those that ended before both sides moved (no ply or one) with no result, and the
+/// guest games (no account, not public) shorter than the minimum whatever their result, before
+/// the cut-off and outside any tournament, are deleted, with their chat.
 pub fn check_purge_unstarted(store: &dyn Store) {
     use crown_server::store::fixture::GameRecordBuilder;
-    use crown_server::store::{ChatRecord, Side};
+    use crown_server::store::{ChatRecord, GameRecord, SeatAccount, Side};
     let game = |id: &str, status: &str, result: Option<&str>, moves: &[&str], updated_ms: u64| {
         let mut rec = GameRecordBuilder::new(id).moves(moves, 500).build();
         rec.status = status.into();
         rec.result = result.map(str::to_string);
         rec.updated_ms = updated_ms;
-        store.create(&rec).unwrap();
+        rec
     };
-    game("00000000000000a1", "finished", None, &[], 1_000); // cancelled: purged
-    game("00000000000000a2", "aborted", None, &[], 1_500); // aborted at ply 0: purged
-    game("00000000000000a3", "aborted", None, &["11-15"], 1_500); // aborted at ply 1: purged
-    game(
-        "00000000000000b5",
+    let create = |rec: GameRecord| store.create(&rec).unwrap();
+    create(game("00000000000000a1", "finished", None, &[], 1_000)); // cancelled: purged
+    create(game("00000000000000a2", "aborted", None, &[], 1_500)); // aborted at ply 0: purged
+    create(game("00000000000000a3", "aborted", None, &["11-15"], 1_500)); // aborted at ply 1
+                                                                          // Guest games shorter than the minimum (10 plies here), whatever their result: purged.
+    let one_move = &["11-15"];
+    create(game(
+        "00000000000000a5",
         "finished",
         Some("1-0"),
-        &["11-15"],
+        one_move,
         1_000,
-    ); // resigned at ply 1
-    game("00000000000000b1", "finished", None, &[], 3_000); // ended after the cut-off
-    game("00000000000000b2", "finished", Some("0-1"), &[], 1_000); // resigned: a result
-    game(
-        "00000000000000b3",
+    )); // resigned
+    create(game(
+        "00000000000000a6",
+        "finished",
+        Some("0-1"),
+        &[],
+        1_000,
+    )); // resigned at once
+    let nine: Vec<&str> = [
+        "11-15", "23-19", "8-11", "22-17", "9-13", "17-14", "10x17", "21x14", "15x24",
+    ]
+    .to_vec();
+    create(game(
+        "00000000000000a7",
         "finished",
         None,
-        &["11-15", "23-19"],
+        &nine[..2],
         1_000,
-    ); // played
-    game("abcdef01r1b1g1", "aborted", None, &[], 1_000); // a tournament game
-    game("00000000000000b4", "open", None, &[], 1_000); // still open
+    )); // abandoned
+    create(game(
+        "00000000000000a8",
+        "finished",
+        Some("1/2-1/2"),
+        &nine,
+        1_000,
+    )); // 9 plies
+        // Kept:
+    create(game("00000000000000b1", "finished", None, &[], 3_000)); // ended after the cut-off
+    let mut ten = nine.clone();
+    ten.push("27-20");
+    create(game(
+        "00000000000000b2",
+        "finished",
+        Some("0-1"),
+        &ten,
+        1_000,
+    )); // long enough
+    let mut public = game("00000000000000b3", "finished", Some("1-0"), one_move, 1_000);
+    public.meta.public = true;
+    create(public); // public
+    let mut with_account = game("00000000000000b5", "finished", Some("1-0"), one_move, 1_000);
+    with_account.meta.accounts.white = Some(SeatAccount {
+        user_id: "u1".into(),
+        name: "Una".into(),
+        bot: false,
+    });
+    create(with_account); // a seat is an account's
+    create(game("abcdef01r1b1g1", "aborted", None, &[], 1_000)); // a tournament game
+    create(game("00000000000000b4", "open", None, &[], 1_000)); // still open
     let msg = ChatRecord {
         n: 0,
         color: Side::Black,
@@ -200,13 +241,29 @@ pub fn check_purge_unstarted(store: &dyn Store) {
         text: "anyone?".into(),
         at_ms: 900,
     };
-    for id in ["00000000000000a1", "00000000000000a3"] {
+    let purged = [
+        "00000000000000a1",
+        "00000000000000a2",
+        "00000000000000a3",
+        "00000000000000a5",
+        "00000000000000a6",
+        "00000000000000a7",
+        "00000000000000a8",
+    ];
+    for id in ["00000000000000a1", "00000000000000a3", "00000000000000a5"] {
         store.chat().unwrap().add_chat(id, &msg).unwrap();
     }
-    assert_eq!(store.purge_unstarted(2_000, 1).unwrap(), 1, "one a batch");
-    assert_eq!(store.purge_unstarted(2_000, 10).unwrap(), 2);
-    assert_eq!(store.purge_unstarted(2_000, 10).unwrap(), 0);
-    for id in ["00000000000000a1", "00000000000000a2", "00000000000000a3"] {
+    assert_eq!(
+        store.purge_unstarted(2_000, 10, 1).unwrap(),
+        1,
+        "one a batch"
+    );
+    assert_eq!(
+        store.purge_unstarted(2_000, 10, 10).unwrap(),
+        purged.len() - 1
+    );
+    assert_eq!(store.purge_unstarted(2_000, 10, 10).unwrap(), 0);
+    for id in purged {
         assert!(store.load(id).unwrap().is_none(), "{id} kept");
         let chat = store.chat().unwrap().load_chat(id, 0, 10).unwrap();
         assert!(chat.is_empty(), "{id}: {chat:?}");

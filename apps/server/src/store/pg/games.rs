@@ -5,8 +5,8 @@
 
 use super::{db, PgStore};
 use crate::store::schema::{
-    meta_json, move_rows, rated_pair_key, summary, unstarted_query, GameRow, GAME_COLUMNS,
-    INSERT_COLUMNS, SUMMARY_COLUMNS,
+    meta_json, move_rows, ongoing_of_query, rated_pair_key, summary, unstarted_query, Dialect,
+    GameRow, GAME_COLUMNS, INSERT_COLUMNS, PG_META_JSON, SUMMARY_COLUMNS,
 };
 use crate::store::{ChatStore, GameRecord, GameSummary, LeaseStore, MoveRecord, Store, StoreError};
 use postgres::Client;
@@ -151,12 +151,9 @@ impl Store for PgStore {
     fn ongoing_of(&self, user_id: &str, limit: usize) -> Result<Vec<String>, StoreError> {
         Ok(self
             .with(|c| {
+                let [_, _, black, white] = PG_META_JSON;
                 c.query(
-                    "SELECT id FROM games
-                     WHERE status = 'ongoing'
-                       AND (meta::jsonb #>> '{accounts,black,user_id}' = $1
-                            OR meta::jsonb #>> '{accounts,white,user_id}' = $1)
-                     ORDER BY updated_ms DESC, id LIMIT $2",
+                    &ongoing_of_query(black, white),
                     &[&user_id, &(limit as i64)],
                 )
                 .map_err(db)
@@ -180,7 +177,12 @@ impl Store for PgStore {
             .collect())
     }
 
-    fn purge_unstarted(&self, ended_before_ms: u64, limit: usize) -> Result<usize, StoreError> {
+    fn purge_unstarted(
+        &self,
+        ended_before_ms: u64,
+        guest_min_plies: u32,
+        limit: usize,
+    ) -> Result<usize, StoreError> {
         let n = self.with(|c| {
             c.execute(
                 &format!(
@@ -189,9 +191,13 @@ impl Store for PgStore {
                           m AS (DELETE FROM moves WHERE game_id IN (SELECT id FROM doomed)),
                           l AS (DELETE FROM leases WHERE game_id IN (SELECT id FROM doomed))
                      DELETE FROM games WHERE id IN (SELECT id FROM doomed)",
-                    unstarted_query("$1", "$2")
+                    unstarted_query(Dialect::Postgres, "$1", "$2", "$3")
                 ),
-                &[&(ended_before_ms as i64), &(limit as i64)],
+                &[
+                    &(ended_before_ms as i64),
+                    &i64::from(guest_min_plies),
+                    &(limit as i64),
+                ],
             )
             .map_err(db)
         })?;

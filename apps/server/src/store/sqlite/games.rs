@@ -3,8 +3,8 @@
 
 use super::{ratings, SqliteStore};
 use crate::store::schema::{
-    meta_json, move_rows, rated_pair_key, summary, unstarted_query, GameRow, RowUpdate,
-    GAME_COLUMNS, INSERT_COLUMNS, SUMMARY_COLUMNS,
+    meta_json, move_rows, ongoing_of_query, rated_pair_key, summary, unstarted_query, Dialect,
+    GameRow, RowUpdate, GAME_COLUMNS, INSERT_COLUMNS, SQLITE_META_JSON, SUMMARY_COLUMNS,
 };
 use crate::store::{
     AccountStore, ChatStore, GameRecord, GameSummary, MoveRecord, RatingStore, Store, StoreError,
@@ -235,13 +235,11 @@ impl Store for SqliteStore {
     fn ongoing_of(&self, user_id: &str, limit: usize) -> Result<Vec<String>, StoreError> {
         let user = user_id.to_string();
         self.read(move |conn| {
-            let mut stmt = conn.prepare_cached(
-                "SELECT id FROM games
-                 WHERE status = 'ongoing'
-                   AND (json_extract(meta, '$.accounts.black.user_id') = ?1
-                        OR json_extract(meta, '$.accounts.white.user_id') = ?1)
-                 ORDER BY updated_ms DESC, id LIMIT ?2",
-            )?;
+            let [_, _, black, white] = SQLITE_META_JSON;
+            let sql = ongoing_of_query(black, white)
+                .replace("$1", "?1")
+                .replace("$2", "?2");
+            let mut stmt = conn.prepare_cached(&sql)?;
             let ids = stmt
                 .query_map(params![user, limit as i64], |r| r.get(0))?
                 .collect::<Result<Vec<String>, _>>()?;
@@ -261,15 +259,21 @@ impl Store for SqliteStore {
         })
     }
 
-    fn purge_unstarted(&self, ended_before_ms: u64, limit: usize) -> Result<usize, StoreError> {
+    fn purge_unstarted(
+        &self,
+        ended_before_ms: u64,
+        guest_min_plies: u32,
+        limit: usize,
+    ) -> Result<usize, StoreError> {
         let purged = Arc::new(Mutex::new(0usize));
         let count = purged.clone();
         self.write(move |c| {
             let ids = c
-                .prepare_cached(&unstarted_query("?1", "?2"))?
-                .query_map(params![ended_before_ms as i64, limit as i64], |r| {
-                    r.get::<_, String>(0)
-                })?
+                .prepare_cached(&unstarted_query(Dialect::Sqlite, "?1", "?2", "?3"))?
+                .query_map(
+                    params![ended_before_ms as i64, guest_min_plies, limit as i64],
+                    |r| r.get::<_, String>(0),
+                )?
                 .collect::<Result<Vec<_>, _>>()?;
             for id in &ids {
                 c.execute("DELETE FROM chat WHERE game_id = ?1", params![id])?;

@@ -619,3 +619,49 @@ fn the_caps_count_by_index_not_by_reading_every_row() {
     );
     assert!(!pairs.contains("SCAN games"), "{pairs}");
 }
+
+#[test]
+fn an_accounts_unfinished_games_are_found_by_the_seat_indexes() {
+    // Issue 41 (third review, A): the event stream's games_of and `/api/me/turns`'s ongoing_of
+    // read every unfinished game's JSON; they now search the seats' indexes.
+    use crate::store::schema::{ongoing_of_query, SQLITE_META_JSON};
+    use crate::store::tokens::games_of_query;
+    let store = SqliteStore::open_in_memory().unwrap();
+    let [_, _, black, white] = SQLITE_META_JSON;
+    for sql in [games_of_query(black, white), ongoing_of_query(black, white)] {
+        let sql = sql.replace("$1", "?1").replace("$2", "?2");
+        let plan = store
+            .read(move |c| {
+                let mut stmt = c.prepare(&format!("EXPLAIN QUERY PLAN {sql}"))?;
+                let unbound = std::iter::repeat_n(rusqlite::types::Null, stmt.parameter_count());
+                let rows = stmt
+                    .query_map(rusqlite::params_from_iter(unbound), |r| {
+                        r.get::<_, String>(3)
+                    })?
+                    .collect::<Result<Vec<_>, _>>()?;
+                Ok(rows.join("\n"))
+            })
+            .unwrap();
+        for index in ["games_seat_black", "games_seat_white"] {
+            assert!(
+                plan.contains(&format!("INDEX {index} (<expr>=?)")),
+                "{plan}"
+            );
+        }
+        assert!(!plan.contains("SCAN games"), "{plan}");
+    }
+    // And they answer as before: u1's unfinished games, the ongoing ones for the turns.
+    let mut a = rated_game("g1", "open", "u1", "u2");
+    store.create(&a).unwrap();
+    let b = rated_game("g2", "ongoing", "u3", "u1");
+    store.create(&b).unwrap();
+    store
+        .create(&rated_game("g3", "ongoing", "u2", "u3"))
+        .unwrap();
+    use crate::store::TokenStore;
+    assert_eq!(store.games_of("u1", 10).unwrap(), ["g1", "g2"]);
+    assert_eq!(store.ongoing_of("u1", 10).unwrap(), ["g2"]);
+    a.status = "finished".into();
+    store.save(&mut a, 0).unwrap();
+    assert_eq!(store.games_of("u1", 10).unwrap(), ["g2"]);
+}
