@@ -39,6 +39,16 @@ impl<K: std::hash::Hash + Eq> RateLimiter<K> {
     /// # Errors
     /// The whole seconds after which a token will be available.
     pub fn check(&self, client: K) -> Result<(), u64> {
+        self.check_cost(client, 1)
+    }
+
+    /// Take `cost` tokens for `client` (a request that costs the server as much as `cost`
+    /// ordinary ones); `Err(seconds to wait)` when its bucket holds fewer. A cost above the burst
+    /// is taken as the burst.
+    ///
+    /// # Errors
+    /// The whole seconds after which `cost` tokens will be available.
+    pub fn check_cost(&self, client: K, cost: u32) -> Result<(), u64> {
         if self.rate <= 0.0 {
             return Ok(());
         }
@@ -52,11 +62,12 @@ impl<K: std::hash::Hash + Eq> RateLimiter<K> {
         let (tokens, at) = buckets.entry(client).or_insert((self.burst, now));
         *tokens = (*tokens + now.duration_since(*at).as_secs_f64() * self.rate).min(self.burst);
         *at = now;
-        if *tokens >= 1.0 {
-            *tokens -= 1.0;
+        let cost = f64::from(cost.max(1)).min(self.burst);
+        if *tokens >= cost {
+            *tokens -= cost;
             Ok(())
         } else {
-            Err(((1.0 - *tokens) / self.rate).ceil() as u64)
+            Err(((cost - *tokens) / self.rate).ceil() as u64)
         }
     }
 }
@@ -160,5 +171,17 @@ mod tests {
         for _ in 0..1000 {
             assert!(open.check(ip).is_ok());
         }
+    }
+
+    #[test]
+    fn a_costly_request_takes_its_cost_from_the_bucket() {
+        // A burst of 10 at 1/s: two requests of cost 5 empty it; the third waits 5 s for its
+        // 5 tokens, while an ordinary request waits 1 s.
+        let l = RateLimiter::new(1, 10);
+        let ip = Some(IpAddr::from([127, 0, 0, 1]));
+        assert!(l.check_cost(ip, 5).is_ok());
+        assert!(l.check_cost(ip, 5).is_ok());
+        assert_eq!(l.check_cost(ip, 5), Err(5));
+        assert_eq!(l.check(ip), Err(1));
     }
 }

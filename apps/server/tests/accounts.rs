@@ -714,3 +714,11 @@ async fn a_store_without_accounts_answers_503() {
     // Without a cookie there is nobody to look up.
     assert_eq!(me(None).send(&app).await.0, StatusCode::UNAUTHORIZED);
 }
+
+#[tokio::test]
+async fn an_account_keeps_its_newest_sessions_and_drops_the_oldest() {
+    let store: std::sync::Arc<dyn crown_server::store::Store> =
+        std::sync::Arc::new(crown_server::store::SqliteStore::open_in_memory().unwrap());
+    let app = server().store(store.clone()).start().await;
+    common::accounts::check_session_cap(&app, store).await;
+}

@@ -73,3 +73,13 @@ async fn accounts_sign_up_log_in_and_log_out_on_postgresql() {
     a.shutdown();
     b.shutdown();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_account_keeps_its_newest_sessions_and_drops_the_oldest_on_postgresql() {
+    let Some(pg) = Pg::start_or_skip_async().await else {
+        return;
+    };
+    let s = store(&pg.url()).await;
+    let app = server().store(s.clone()).start().await;
+    common::accounts::check_session_cap(&app, s).await;
+}

@@ -181,3 +181,122 @@ async fn one_network_and_a_pair_beyond_its_games_of_the_day_play_unrated() {
     assert_eq!(view(short.id.clone()).await["unrated_reason"], "too_short");
     app.shutdown();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_farmed_archive_of_ten_thousand_games_is_read_by_index_and_by_bounded_pages() {
+    // Issue 41 (M3), as tests/ratings.rs checks it on SQLite.
+    use crown_server::store::ratings::{
+        archive_sql, counts_sql, history_sql, leaderboard_sql, scan_edge_sql, GameFilter, SqlArg,
+    };
+    let Some(pg) = Pg::start_or_skip_async().await else {
+        return;
+    };
+    let s = store(&pg.url()).await;
+    let app = server().store(s.clone()).start().await;
+    sign_up(&app, "farmed", "password-f").await;
+    sign_up(&app, "feeder", "password-g").await;
+    let mut ids = Vec::new();
+    for name in ["farmed", "feeder"] {
+        let (_, v) = get(&app, &format!("/api/users/{name}"), None).await;
+        ids.push(v["user"]["id"].as_str().unwrap().to_string());
+    }
+    common::ratings::farmed_archive(s, (&ids[0], "farmed"), (&ids[1], "feeder")).await;
+    common::ratings::check_bounded_reads(&app, "farmed").await;
+    // Each read searches an index (with the statistics of the farmed archive); none scans a
+    // table of games.
+    let (url, user) = (pg.url(), ids[0].clone());
+    tokio::task::spawn_blocking(move || {
+        let mut c = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+        c.batch_execute("ANALYZE").unwrap();
+        let mut plan = |sql: &str, args: &[&(dyn postgres::types::ToSql + Sync)]| -> String {
+            c.query(&format!("EXPLAIN {sql}"), args)
+                .unwrap()
+                .iter()
+                .map(|r| r.get::<_, String>(0))
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        let every_filter = GameFilter {
+            variant: Some("american".into()),
+            speed: Some("blitz".into()),
+            rated: Some(true),
+            outcome: Some("loss".into()),
+            before_ms: Some(2_000_000),
+            since_ms: Some(1_000_000),
+            include_private: false,
+            limit: 51,
+        };
+        let (sql, args) = archive_sql("game_id", &user, &every_filter, |n| format!("${n}"));
+        let args: Vec<Box<dyn postgres::types::ToSql + Sync>> = args
+            .into_iter()
+            .map(|a| -> Box<dyn postgres::types::ToSql + Sync> {
+                match a {
+                    SqlArg::Text(t) => Box::new(t),
+                    SqlArg::Int(i) => Box::new(i),
+                }
+            })
+            .collect();
+        let refs: Vec<_> = args.iter().map(|a| a.as_ref()).collect();
+        let (none, offset, limit) = (None::<i64>, 999i64, 500i64);
+        let (games, opponents, deviation, plies, window) = (10i64, 5i64, 110.0f64, 10i64, 100i64);
+        let plans = [
+            (plan(&sql, &refs), "player_games_user"),
+            (
+                plan(
+                    &scan_edge_sql("$1", "$2::BIGINT", "$3"),
+                    &[&user, &none, &offset],
+                ),
+                "player_games_user",
+            ),
+            (
+                plan(
+                    &history_sql("game_id, ended_ms", "$1", "$2"),
+                    &[&user, &limit],
+                ),
+                "player_games_rated",
+            ),
+            (
+                plan(
+                    &leaderboard_sql(["$1", "$2", "$3", "$4", "$5", "$6", "$7", "$8::BIGINT"]),
+                    &[
+                        &"american",
+                        &"blitz",
+                        &50i64,
+                        &games,
+                        &opponents,
+                        &deviation,
+                        &plies,
+                        &window,
+                    ],
+                ),
+                // Each candidate's newest games by an index (`player_games_board`, or, where
+                // all of them are of this variant and speed, `player_games_user`), at most
+                // `{window}` of them.
+                "Index Cond: (user_id = r.user_id",
+            ),
+        ];
+        // `player_counts` holds two rows here, which a scan reads fastest: with scans off, the
+        // count is read by its primary key.
+        let counts = {
+            c.batch_execute("SET enable_seqscan = off").unwrap();
+            let p = c
+                .query(&format!("EXPLAIN {}", counts_sql("$1")), &[&user])
+                .unwrap()
+                .iter()
+                .map(|r| r.get::<_, String>(0))
+                .collect::<Vec<_>>()
+                .join("\n");
+            c.batch_execute("RESET enable_seqscan").unwrap();
+            p
+        };
+        assert!(counts.contains("player_counts_pkey"), "{counts}");
+        let all: Vec<String> = plans.iter().map(|(p, _)| p.clone()).collect();
+        for (plan, index) in plans {
+            assert!(plan.contains(index), "{plan}\n\nevery plan:\n{all:#?}");
+            assert!(!plan.contains("Seq Scan on player_games"), "{plan}");
+            assert!(!plan.contains("Seq Scan on games"), "{plan}");
+        }
+    })
+    .await
+    .unwrap();
+}

@@ -763,3 +763,92 @@ async fn a_rated_game_ended_before_both_sides_moved_is_unrated_in_every_view() {
         assert_eq!(row["rated"], rated, "{row}");
     }
 }
+
+/// The SQLite query plan of `sql` (every parameter NULL), one line per step.
+fn sqlite_plan(path: &std::path::Path, sql: &str) -> String {
+    let c = rusqlite::Connection::open(path).unwrap();
+    let mut stmt = c.prepare(&format!("EXPLAIN QUERY PLAN {sql}")).unwrap();
+    let unbound = std::iter::repeat_n(rusqlite::types::Null, stmt.parameter_count());
+    stmt.query_map(rusqlite::params_from_iter(unbound), |r| {
+        r.get::<_, String>(3)
+    })
+    .unwrap()
+    .collect::<Result<Vec<_>, _>>()
+    .unwrap()
+    .join("\n")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_farmed_archive_of_ten_thousand_games_is_read_by_index_and_by_bounded_pages() {
+    // Issue 41 (M3): the page of an account with a farmed archive read every game of it, the
+    // filtered archive scanned the whole archive for a page, the leaderboard every game of
+    // every candidate.
+    use crown_server::store::ratings::{
+        archive_sql, counts_sql, history_sql, leaderboard_sql, scan_edge_sql, GameFilter,
+    };
+    use crown_server::store::{Durability, SqliteStore};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("crown.db");
+    let store = std::sync::Arc::new(SqliteStore::open(&path, Durability::Normal).unwrap());
+    let app = server().store(store.clone()).start().await;
+    sign_up(&app, "farmed", "password-f").await;
+    sign_up(&app, "feeder", "password-g").await;
+    let id = |name: &'static str| {
+        let app = app.clone();
+        async move {
+            let (_, v) = get(&app, &format!("/api/users/{name}"), None).await;
+            v["user"]["id"].as_str().unwrap().to_string()
+        }
+    };
+    let (f, g) = (id("farmed").await, id("feeder").await);
+    common::ratings::farmed_archive(store, (&f, "farmed"), (&g, "feeder")).await;
+    common::ratings::check_bounded_reads(&app, "farmed").await;
+    // Each read searches an index (`SEARCH ... (user_id=? ...`); none scans a table of games.
+    let every_filter = GameFilter {
+        variant: Some("american".into()),
+        speed: Some("blitz".into()),
+        rated: Some(true),
+        outcome: Some("loss".into()),
+        before_ms: Some(1),
+        since_ms: Some(0),
+        include_private: false,
+        limit: 1,
+    };
+    let (archive, _) = archive_sql("game_id", "u", &every_filter, |n| format!("?{n}"));
+    let plans = [
+        // The window of the page bounds the range of `ended_ms` whichever index it takes.
+        (archive, "AND ended_ms>? AND ended_ms<?)"),
+        (
+            scan_edge_sql("?1", "?2", "?3"),
+            "SEARCH player_games USING COVERING INDEX player_games_user (user_id=? AND ended_ms<?)",
+        ),
+        (
+            history_sql("game_id, ended_ms", "?1", "?2"),
+            "SEARCH player_games USING COVERING INDEX player_games_rated (user_id=? AND rated=?)",
+        ),
+        (
+            counts_sql("?1"),
+            "SEARCH player_counts USING PRIMARY KEY (user_id=?)",
+        ),
+        (
+            leaderboard_sql(["?1", "?2", "?3", "?4", "?5", "?6", "?7", "?8"]),
+            "SEARCH ratings USING INDEX ratings_board (variant=? AND speed=?)",
+        ),
+    ];
+    for (sql, index) in plans {
+        let plan = sqlite_plan(&path, &sql);
+        assert!(plan.contains(index), "{plan}");
+        assert!(plan.contains("SEARCH"), "{plan}");
+        assert!(!plan.contains("SCAN player_games"), "{plan}");
+        assert!(!plan.contains("SCAN games"), "{plan}");
+        assert!(!plan.contains("SCAN ratings"), "{plan}");
+    }
+    let board = sqlite_plan(
+        &path,
+        &leaderboard_sql(["?1", "?2", "?3", "?4", "?5", "?6", "?7", "?8"]),
+    );
+    assert!(
+        board.contains("player_games_board (user_id=? AND variant=? AND speed=? AND rated=?"),
+        "{board}"
+    );
+}

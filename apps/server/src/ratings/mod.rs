@@ -9,6 +9,7 @@
 use crate::blocking;
 use crate::error::{Error, ErrorKind};
 use crate::games::live::Live;
+use crate::store::ratings::ARCHIVE_SCAN;
 use crate::store::{
     Established, GameFilter, GameMeta, GameRatings, PlayerGame, RatingRecord, RatingStore,
     SeatAccount, SeatRating, Store, StoreError, UserRecord,
@@ -220,7 +221,7 @@ pub struct HistoryPoint {
 }
 
 /// A user's page: the account, its ratings, its counts of finished games (all, rated) and its
-/// rating history (every rated game, oldest first).
+/// rating history (its newest [`crate::store::ratings::HISTORY_MAX`] rated games, oldest first).
 #[derive(Debug, Serialize)]
 pub struct UserPage {
     /// `{"id", "name", "created_ms"}`.
@@ -231,7 +232,7 @@ pub struct UserPage {
     pub counts: Counts,
     /// The rated ones.
     pub rated_counts: Counts,
-    /// Every rated game, oldest first.
+    /// The newest rated games ([`crate::store::ratings::HISTORY_MAX`] at most), oldest first.
     pub history: Vec<HistoryPoint>,
 }
 
@@ -549,7 +550,7 @@ impl Ratings {
                 Ok((
                     s.user_ratings(&id)?,
                     s.outcome_counts(&id)?,
-                    s.rating_history(&id)?,
+                    s.rating_history(&id, crate::store::ratings::HISTORY_MAX)?,
                 ))
             })
             .await?;
@@ -581,7 +582,9 @@ impl Ratings {
     }
 
     /// The finished games of the user named `name` matching `q`, newest first, at most the query's
-    /// `limit` (`default` when absent, at most `max`). A private casual game is listed only when
+    /// `limit` (`default` when absent, at most `max`), among the newest [`ARCHIVE_SCAN`] games of
+    /// the user before the query's `before_ms` (and the rest of the oldest one's millisecond):
+    /// a page may hold fewer than `limit` games, or none, and still have a next page. A private casual game is listed only when
     /// `viewer` is that account. Games ending in the same millisecond are never split between two
     /// pages: a page ends before them, or, when more than `limit` games ended in that millisecond,
     /// the page is all of them (longer than `limit`).
@@ -616,12 +619,19 @@ impl Ratings {
         let limit = check_limit(q.limit.as_deref(), default, max)?;
         let before_ms = check_before_ms(q.before_ms.as_deref())?;
         let u = self.user_named(name).await?;
+        // The window this page reads: the newest `ARCHIVE_SCAN` games before `before_ms`, and
+        // every game of the oldest one's millisecond (`since_ms`).
+        let (id, scan) = (u.id.clone(), ARCHIVE_SCAN - 1);
+        let since_ms = self
+            .with_ratings(move |s| s.scan_edge(&id, before_ms, scan))
+            .await?;
         let filter = GameFilter {
             variant: q.variant.clone(),
             speed: q.speed.clone(),
             rated,
             outcome: q.result.clone(),
             before_ms,
+            since_ms,
             include_private: viewer.is_some_and(|v| v.user_id == u.id),
             limit: limit + 1,
         };
@@ -630,7 +640,8 @@ impl Ratings {
         let mut rows = self
             .with_ratings(move |s| s.player_games(&id, &filter))
             .await?;
-        let mut next_before_ms = None;
+        // Without more matching games in the window, the next page starts where it ends.
+        let mut next_before_ms = since_ms;
         if rows.len() > limit {
             let edge = rows[limit].ended_ms;
             rows.truncate(limit);
@@ -639,14 +650,15 @@ impl Ratings {
             if keep > 0 {
                 rows.truncate(keep);
             } else {
-                // More than `limit` games ended in this millisecond: the page is all of them.
+                // More than `limit` games ended in this millisecond: the page is all of them
+                // (at most `ARCHIVE_SCAN`).
                 let (id, mut all) = (u.id.clone(), filter_all.clone());
                 all.before_ms = Some(edge.saturating_add(1));
-                all.limit = usize::MAX;
+                all.since_ms = Some(edge);
+                all.limit = ARCHIVE_SCAN;
                 rows = self
                     .with_ratings(move |s| s.player_games(&id, &all))
                     .await?;
-                rows.retain(|r| r.ended_ms == edge);
             }
             next_before_ms = Some(
                 edge.saturating_add(1)

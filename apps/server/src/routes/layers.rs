@@ -131,6 +131,30 @@ pub(super) async fn json_method_not_allowed(req: Request, next: Next) -> Respons
     out
 }
 
+/// What one of the public reads of players' archives costs of the per-address request budget
+/// (docs/api.md, limits): a player's page, its archive and PDN export, and the leaderboard
+/// read many rows each, so an address gets a fifth as many of them as of other requests.
+pub const HEAVY_READ_COST: u32 = 5;
+
+/// Whether `path` (inside `/api` or whole) is one of the heavy public reads of
+/// [`HEAVY_READ_COST`]: `/leaderboard`, `/users/{name}`, `/users/{name}/games` and
+/// `/users/{name}/games.pdn`.
+fn heavy_read(path: &str) -> bool {
+    let path = path.strip_prefix("/api").unwrap_or(path);
+    path == "/leaderboard"
+        || path.strip_prefix("/users/").is_some_and(|rest| {
+            let mut parts = rest.split('/');
+            let name = parts.next().unwrap_or_default();
+            !name.is_empty()
+                && matches!(
+                    (parts.next(), parts.next()),
+                    (None, _) | (Some("games" | "games.pdn"), None)
+                )
+        })
+}
+
+/// Take the request's cost ([`HEAVY_READ_COST`] for a heavy read, else 1) from its client
+/// address's budget, or answer `429 rate_limited` with `Retry-After`.
 pub(super) async fn rate_limit(
     State(app): State<App>,
     req: Request,
@@ -140,7 +164,12 @@ pub(super) async fn rate_limit(
         .extensions()
         .get::<ConnectInfo<SocketAddr>>()
         .map(|c| crate::proxy::client_key(c.0.ip()));
-    if let Err(wait) = app.limiter.check(ip) {
+    let cost = if req.method() == axum::http::Method::GET && heavy_read(req.uri().path()) {
+        HEAVY_READ_COST
+    } else {
+        1
+    };
+    if let Err(wait) = app.limiter.check_cost(ip, cost) {
         let mut e = ApiError::new(
             StatusCode::TOO_MANY_REQUESTS,
             "rate_limited",
@@ -259,4 +288,30 @@ fn check_origin(headers: &axum::http::HeaderMap) -> Result<(), ApiError> {
 /// `403 bad_origin` saying `why`.
 fn bad_origin(why: &str) -> ApiError {
     ApiError::new(StatusCode::FORBIDDEN, "bad_origin", why)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_heavy_reads_are_the_players_pages_archives_and_the_leaderboard() {
+        for path in [
+            "/leaderboard",
+            "/api/leaderboard",
+            "/users/alice",
+            "/api/users/alice/games",
+            "/users/alice/games.pdn",
+        ] {
+            assert!(super::heavy_read(path), "{path}");
+        }
+        for path in [
+            "/games",
+            "/users/",
+            "/users/alice/other",
+            "/users/alice/games/x",
+            "/api/leaderboards",
+            "/lobby",
+        ] {
+            assert!(!super::heavy_read(path), "{path}");
+        }
+    }
 }

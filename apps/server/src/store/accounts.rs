@@ -4,6 +4,22 @@
 
 use super::StoreError;
 
+/// Log-in sessions one account keeps at most: [`AccountStore::create_session`] drops the oldest
+/// beyond them, so that logging in without end cannot grow the `sessions` table without end
+/// (issue 41, m8).
+pub const MAX_SESSIONS_PER_ACCOUNT: usize = 20;
+
+/// The statement (parameter `{user}`) that drops account `{user}`'s sessions beyond its newest
+/// [`MAX_SESSIONS_PER_ACCOUNT`] (by creation, then token hash), run by
+/// [`AccountStore::create_session`] after its insert, in its transaction.
+pub fn drop_old_sessions_sql(user: &str) -> String {
+    format!(
+        "DELETE FROM sessions WHERE user_id = {user} AND token_hash NOT IN
+         (SELECT token_hash FROM sessions WHERE user_id = {user}
+          ORDER BY created_ms DESC, token_hash DESC LIMIT {MAX_SESSIONS_PER_ACCOUNT})"
+    )
+}
+
 /// A stored account.
 #[derive(Clone, PartialEq, Eq)]
 pub struct UserRecord {
@@ -61,7 +77,9 @@ pub trait AccountStore: Send + Sync {
     /// [`StoreError::Database`], [`StoreError::Postgres`] and the like.
     fn user_by_name(&self, name_key: &str) -> Result<Option<UserRecord>, StoreError>;
 
-    /// Store session `s` and delete every session expired at `s.created_ms`.
+    /// Store session `s`, delete every session expired at `s.created_ms`, and drop the account's
+    /// oldest sessions beyond [`MAX_SESSIONS_PER_ACCOUNT`] ([`drop_old_sessions_sql`]), in one
+    /// transaction.
     ///
     /// # Errors
     /// [`StoreError::Database`], [`StoreError::Postgres`] and the like.

@@ -77,6 +77,8 @@ pub struct GameFilter {
     pub outcome: Option<String>,
     /// Only games ended strictly before this instant (ms since the epoch).
     pub before_ms: Option<u64>,
+    /// Only games ended at or after this instant (ms since the epoch).
+    pub since_ms: Option<u64>,
     /// Whether private casual games are listed (the account's own request).
     pub include_private: bool,
     /// At most this many, newest first.
@@ -110,6 +112,22 @@ pub(crate) fn pair_history_sql([a, b, since, pair]: [&str; 4]) -> String {
     )
 }
 
+/// The statement (parameters `{user}`, `{rated}`, `{outcome}`: `?1`.. in SQLite, `$1`.. in
+/// PostgreSQL) that counts one more finished game in `player_counts`, run with each
+/// `player_games` row a finishing save writes.
+pub fn count_sql(user: &str, rated: &str, outcome: &str) -> String {
+    format!(
+        "INSERT INTO player_counts (user_id, rated, outcome, games)
+         VALUES ({user}, {rated}, {outcome}, 1)
+         ON CONFLICT (user_id, rated, outcome) DO UPDATE SET games = player_counts.games + 1"
+    )
+}
+
+/// The statement that reads one account's `player_counts` (parameter `{user}`).
+pub fn counts_sql(user: &str) -> String {
+    format!("SELECT rated, outcome, games FROM player_counts WHERE user_id = {user}")
+}
+
 /// Games and outcomes of one account: `(rated, outcome, count)` per group.
 pub type OutcomeCounts = Vec<(bool, String, u64)>;
 
@@ -129,34 +147,151 @@ pub struct Established {
     pub max_deviation: f64,
 }
 
-/// The SQL condition (for a row `r` of `ratings` and the player's row `u` of `users`) of
-/// [`Established`], with its four values as the parameters `{games}`, `{opponents}`,
-/// `{deviation}` and `{plies}` (`?4` in SQLite, `$4` in PostgreSQL...): a deviation small enough,
-/// enough rated games that changed a rating and reached `{plies}` plies, and enough different
-/// sign-up networks among the opponents of the rated games that changed a rating, where an
-/// opponent from the player's own network does not count and an account without a network is
-/// its own (`'a:'` and its id: a network is hex, never with a colon).
-pub(crate) fn established_sql(
-    games: &str,
-    opponents: &str,
-    deviation: &str,
-    plies: &str,
-) -> String {
+/// The ratings a leaderboard considers, at most: the best of its variant and speed whose count of
+/// games and deviation are enough ([`leaderboard_sql`]). Only these are checked against the rest
+/// of [`Established`], so that a request costs the same however many accounts have a rating.
+pub const BOARD_CANDIDATES: usize = 300;
+
+/// The newest rated games of a variant and speed per player, at least, that the leaderboard reads
+/// to decide whether a rating is [`Established`] (more when `min_games` asks for more): its cost
+/// per player stays the same however large the player's archive.
+pub const ESTABLISHED_WINDOW: u64 = 100;
+
+/// The rated games a user's page shows in its rating history, at most: the newest.
+pub const HISTORY_MAX: usize = 500;
+
+/// The games of a player (private or not, any filter) that one page of its archive reads, at
+/// most: a page holds the matching games among the newest `ARCHIVE_SCAN` before its `before_ms`
+/// (and every game of the oldest one's millisecond), and says where the next page starts
+/// ([`RatingStore::scan_edge`]).
+pub const ARCHIVE_SCAN: usize = 1000;
+
+/// The SQL (parameters `{variant}`, `{speed}`, `{limit}`, `{games}`, `{opponents}`,
+/// `{deviation}`, `{plies}`, `{window}`: `?1`..`?8` in SQLite, `$1`..`$8` in PostgreSQL) of a
+/// leaderboard: the accounts' names and [`RatingRecord`] columns of the best `{limit}` ratings
+/// that are [`Established`], among the [`BOARD_CANDIDATES`] best with enough games and a small
+/// enough deviation (read by the `ratings_board` index), each checked in its newest `{window}`
+/// rated games of the variant and speed that changed a rating (the `player_games_board`
+/// index): a deviation small enough, enough of them that reached `{plies}` plies, and enough different
+/// sign-up networks among their opponents, where an opponent from the player's own network does
+/// not count and an account without a network is its own (`'a:'` and its id: a network is hex,
+/// never with a colon).
+pub fn leaderboard_sql(p: [&str; 8]) -> String {
+    let [variant, speed, limit, games, opponents, deviation, plies, window] = p;
+    // The player's newest `{window}` rated games of this variant and speed that changed a
+    // rating, as `p`: read first by the `player_games_board` index (the `LIMIT` keeps a
+    // planner from joining the whole archive before it), then joined by primary keys.
+    let mine = format!(
+        "(SELECT game_id, color FROM player_games
+          WHERE user_id = r.user_id AND rated = 1 AND variant = r.variant AND speed = r.speed
+            AND rating_after IS NOT NULL
+          ORDER BY ended_ms DESC LIMIT {window}) p"
+    );
     format!(
-        "r.games >= {games} AND r.deviation <= {deviation}
-         AND (SELECT COUNT(*) FROM player_games p JOIN games g ON g.id = p.game_id
-              WHERE p.user_id = r.user_id AND p.variant = r.variant AND p.speed = r.speed
-                AND p.rated <> 0 AND p.rating_after IS NOT NULL
-                AND g.plies >= {plies}) >= {games}
-         AND (SELECT COUNT(DISTINCT COALESCE(ou.signup_net, 'a:' || o.user_id))
-              FROM player_games p
-              JOIN player_games o ON o.game_id = p.game_id AND o.color <> p.color
-              LEFT JOIN users ou ON ou.id = o.user_id
-              WHERE p.user_id = r.user_id AND p.variant = r.variant AND p.speed = r.speed
-                AND p.rated <> 0 AND p.rating_after IS NOT NULL
-                AND (u.signup_net IS NULL OR ou.signup_net IS NULL
-                     OR ou.signup_net <> u.signup_net)) >= {opponents}"
+        "SELECT u.name, r.user_id, r.variant, r.speed, r.rating, r.deviation, r.volatility,
+                r.games
+         FROM (SELECT * FROM ratings
+               WHERE variant = {variant} AND speed = {speed} AND games > 0
+                 AND games >= {games} AND deviation <= {deviation}
+               ORDER BY rating DESC LIMIT {BOARD_CANDIDATES}) r
+         JOIN users u ON u.id = r.user_id
+         WHERE (SELECT COUNT(*) FROM {mine} JOIN games g ON g.id = p.game_id
+                WHERE g.plies >= {plies}) >= {games}
+           AND (SELECT COUNT(DISTINCT COALESCE(ou.signup_net, 'a:' || o.user_id))
+                FROM {mine}
+                JOIN player_games o ON o.game_id = p.game_id AND o.color <> p.color
+                LEFT JOIN users ou ON ou.id = o.user_id
+                WHERE u.signup_net IS NULL OR ou.signup_net IS NULL
+                      OR ou.signup_net <> u.signup_net) >= {opponents}
+         ORDER BY r.rating DESC, u.name_key LIMIT {limit}"
     )
+}
+
+/// The `{window}` of [`leaderboard_sql`] for `e`: [`ESTABLISHED_WINDOW`], or `e.min_games` when
+/// that is more.
+pub fn window_of(e: &Established) -> i64 {
+    ESTABLISHED_WINDOW.max(e.min_games).min(i64::MAX as u64) as i64
+}
+
+/// The SQL (parameters `{user}` and `{limit}`) of a user's rating history: its newest `{limit}`
+/// rated games (by the `player_games_rated` index), oldest first, as `columns`.
+pub fn history_sql(columns: &str, user: &str, limit: &str) -> String {
+    format!(
+        "SELECT {columns} FROM (SELECT {columns} FROM player_games
+                                WHERE user_id = {user} AND rated = 1
+                                ORDER BY ended_ms DESC, game_id DESC LIMIT {limit}) h
+         ORDER BY ended_ms, game_id"
+    )
+}
+
+/// The SQL (parameters `{user}`, `{before}` — `NULL`: none — and `{offset}`) of
+/// [`RatingStore::scan_edge`]: the `ended_ms` of the player's game `{offset}` places after the
+/// newest before `{before}` (`{offset}` 0: the newest) and of the game after it, if they exist,
+/// read from the `player_games_user` index alone.
+pub fn scan_edge_sql(user: &str, before: &str, offset: &str) -> String {
+    format!(
+        "SELECT ended_ms FROM player_games
+         WHERE user_id = {user} AND ended_ms < COALESCE({before}, 9223372036854775807)
+         ORDER BY ended_ms DESC LIMIT 2 OFFSET {offset}"
+    )
+}
+
+/// One value bound to a statement of [`archive_sql`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SqlArg {
+    /// A text.
+    Text(String),
+    /// An integer.
+    Int(i64),
+}
+
+/// The SQL of [`RatingStore::player_games`] for `user_id` and `f`, as `columns`, with the
+/// values of its parameters in order (`param(n)` spells the `n`-th, from 1): only the filters
+/// `f` sets are written, so that the `player_games_user` index's range on `(user_id, ended_ms)`
+/// bounds what it reads.
+pub fn archive_sql(
+    columns: &str,
+    user_id: &str,
+    f: &GameFilter,
+    param: fn(usize) -> String,
+) -> (String, Vec<SqlArg>) {
+    let mut args = vec![SqlArg::Text(user_id.to_string())];
+    let mut sql = format!(
+        "SELECT {columns} FROM player_games WHERE user_id = {}",
+        param(1)
+    );
+    let mut add = |cond: &str, arg: SqlArg| {
+        args.push(arg);
+        sql.push_str(&format!(" AND {cond} {}", param(args.len())));
+    };
+    let int = |v: u64| SqlArg::Int(v.min(i64::MAX as u64) as i64);
+    if let Some(v) = &f.variant {
+        add("variant =", SqlArg::Text(v.clone()));
+    }
+    if let Some(s) = &f.speed {
+        add("speed =", SqlArg::Text(s.clone()));
+    }
+    if let Some(r) = f.rated {
+        add("rated =", SqlArg::Int(i64::from(r)));
+    }
+    if let Some(o) = &f.outcome {
+        add("outcome =", SqlArg::Text(o.clone()));
+    }
+    if let Some(b) = f.before_ms {
+        add("ended_ms <", int(b));
+    }
+    if let Some(s) = f.since_ms {
+        add("ended_ms >=", int(s));
+    }
+    if !f.include_private {
+        sql.push_str(" AND private = 0");
+    }
+    args.push(int(f.limit as u64));
+    sql.push_str(&format!(
+        " ORDER BY ended_ms DESC, game_id LIMIT {}",
+        param(args.len())
+    ));
+    (sql, args)
 }
 
 /// Storage of ratings and players' finished games. Each call is one read.
@@ -178,7 +313,8 @@ pub trait RatingStore: Send + Sync {
     fn user_ratings(&self, user_id: &str) -> Result<Vec<RatingRecord>, StoreError>;
 
     /// The best `limit` ratings of `variant` and `speed` that are `established`, by rating
-    /// descending (then name), each with the account's name.
+    /// descending (then name), each with the account's name, as [`leaderboard_sql`] finds them
+    /// (among the [`BOARD_CANDIDATES`] best, each by its newest rated games).
     ///
     /// # Errors
     /// As [`RatingStore::ratings_of`].
@@ -200,11 +336,25 @@ pub trait RatingStore: Send + Sync {
         filter: &GameFilter,
     ) -> Result<Vec<PlayerGame>, StoreError>;
 
-    /// Every rated game of account `user_id`, oldest first.
+    /// The newest `limit` rated games of account `user_id`, oldest first.
     ///
     /// # Errors
     /// As [`RatingStore::ratings_of`].
-    fn rating_history(&self, user_id: &str) -> Result<Vec<PlayerGame>, StoreError>;
+    fn rating_history(&self, user_id: &str, limit: usize) -> Result<Vec<PlayerGame>, StoreError>;
+
+    /// The `ended_ms` of account `user_id`'s game `offset` places after its newest game ended
+    /// before `before_ms` (any game, private or not; `offset` 0: the newest) when it has a game
+    /// after that one; `None` when it has no more: where a window of `offset + 1` games reaches
+    /// if the archive goes on beyond it ([`ARCHIVE_SCAN`]).
+    ///
+    /// # Errors
+    /// As [`RatingStore::ratings_of`].
+    fn scan_edge(
+        &self,
+        user_id: &str,
+        before_ms: Option<u64>,
+        offset: usize,
+    ) -> Result<Option<u64>, StoreError>;
 
     /// What the rating rules need to know of two accounts `a` and `b` about to begin a rated
     /// game ([`PairHistory`]): whether they signed up from one network, and how many rated games
@@ -214,7 +364,9 @@ pub trait RatingStore: Send + Sync {
     /// As [`RatingStore::ratings_of`].
     fn pair_history(&self, a: &str, b: &str, since_ms: u64) -> Result<PairHistory, StoreError>;
 
-    /// The count of finished games of account `user_id` by rated and outcome.
+    /// The count of finished games of account `user_id` by rated and outcome, kept in
+    /// `player_counts` by the save that records each game ([`count_sql`]): one row read per
+    /// group, however many games.
     ///
     /// # Errors
     /// As [`RatingStore::ratings_of`].

@@ -1,5 +1,5 @@
 //! The SQL schema and the row helpers of both backends, written once: the tables (`games`,
-//! `moves`, `server_meta`, `chat`, `users`, `sessions`, `ratings`, `player_games`, `tournaments`, `puzzle_records`, `imports`, `challenges`, and PostgreSQL's `leases`), the columns read back into a
+//! `moves`, `server_meta`, `chat`, `users`, `sessions`, `ratings`, `player_games`, `player_counts`, `tournaments`, `puzzle_records`, `imports`, `challenges`, and PostgreSQL's `leases`), the columns read back into a
 //! [`GameRecord`], and the columns a save writes.
 
 use super::{GameMeta, GameRecord, GameSummary, MoveRecord, StoreError};
@@ -75,7 +75,9 @@ CREATE INDEX IF NOT EXISTS sessions_expires ON sessions(expires_ms);
 
 /// Ratings and players' finished games (store/ratings.rs): one Glicko-2 rating per account,
 /// variant and speed; one row per finished game and linked seat, written by the game's
-/// finishing save (`{REAL}` is the 64-bit float type).
+/// finishing save, with an index for each public read of them (the archive, the rating history,
+/// the leaderboard's check of a rating) and each account's counts by rated and outcome
+/// (`player_counts`, kept by the same save; `{REAL}` is the 64-bit float type).
 const RATINGS: &str = "
 CREATE TABLE IF NOT EXISTS ratings (
     user_id TEXT NOT NULL,
@@ -108,6 +110,16 @@ CREATE TABLE IF NOT EXISTS player_games (
     PRIMARY KEY (game_id, color)
 ){NO_ROWID};
 CREATE INDEX IF NOT EXISTS player_games_user ON player_games(user_id, ended_ms);
+CREATE INDEX IF NOT EXISTS player_games_rated ON player_games(user_id, rated, ended_ms, game_id);
+CREATE INDEX IF NOT EXISTS player_games_board
+    ON player_games(user_id, variant, speed, rated, ended_ms);
+CREATE TABLE IF NOT EXISTS player_counts (
+    user_id TEXT NOT NULL,
+    rated {INT} NOT NULL,
+    outcome TEXT NOT NULL,
+    games {INT} NOT NULL,
+    PRIMARY KEY (user_id, rated, outcome)
+){NO_ROWID};
 ";
 
 /// The tournaments (store/tournaments.rs): the state as JSON with a version for compare-and-swap,
@@ -253,9 +265,11 @@ pub(super) const ADDED_COLUMNS: &[(&str, &str, &str)] = &[
 /// What runs once the [`ADDED_COLUMNS`] exist, at every start (each statement can run again):
 /// the indexes on them and on the seats' account ids (`games_seat_black`, `games_seat_white`:
 /// an account's unfinished games, [`ongoing_of_query`] and the event stream's, are found by
-/// them, not by reading every unfinished game's JSON), and the values of the rows an older version wrote, read from their
-/// JSON — the creator of each tournament not finished, and the [`rated_pair_key`] of each
-/// unfinished rated game (the only rows the caps count: a finished one needs none).
+/// them, not by reading every unfinished game's JSON), and the values of the rows an older
+/// version wrote, read from their JSON — the creator of each tournament not finished, and the [`rated_pair_key`] of each
+/// unfinished rated game (the only rows the caps count: a finished one needs none) — and, once
+/// (marked by `player_counts` in `server_meta`), the `player_counts` of the games a store made
+/// before them recorded.
 pub(super) fn migrations(dialect: Dialect) -> String {
     let (creator, [rated, unrated, black, white], collate) = match dialect {
         Dialect::Sqlite => (
@@ -276,6 +290,12 @@ CREATE INDEX IF NOT EXISTS tournaments_creator ON tournaments(creator, phase);
 CREATE INDEX IF NOT EXISTS games_rated_pair ON games(rated_pair, status);
 CREATE INDEX IF NOT EXISTS games_seat_black ON games({black});
 CREATE INDEX IF NOT EXISTS games_seat_white ON games({white});
+INSERT INTO player_counts (user_id, rated, outcome, games)
+SELECT user_id, rated, outcome, COUNT(*) FROM player_games
+ WHERE NOT EXISTS (SELECT 1 FROM server_meta WHERE key = 'player_counts')
+ GROUP BY user_id, rated, outcome
+ON CONFLICT DO NOTHING;
+INSERT INTO server_meta (key, value) VALUES ('player_counts', 1) ON CONFLICT DO NOTHING;
 UPDATE tournaments SET creator = {creator}
  WHERE creator IS NULL AND phase IN ('created', 'running');
 UPDATE games SET rated_pair = CASE WHEN {black} < {white}{collate}

@@ -124,3 +124,41 @@ pub async fn log_in(app: &App, name: &str, password: &str) -> (StatusCode, Optio
     let token = h.get(header::SET_COOKIE).map(|_| token_of(&h));
     (s, token, v)
 }
+
+/// The per-account cap on sessions (issue 41, m8) on `app`'s `store`: an account signed up
+/// (its first session) then given [`MAX_SESSIONS_PER_ACCOUNT`] sessions more, each newer, keeps
+/// the newest [`MAX_SESSIONS_PER_ACCOUNT`]: the sign-up's session ends, the others stay, and
+/// another account's session is untouched.
+///
+/// [`MAX_SESSIONS_PER_ACCOUNT`]: crown_server::store::accounts::MAX_SESSIONS_PER_ACCOUNT
+pub async fn check_session_cap(app: &App, store: std::sync::Arc<dyn crown_server::store::Store>) {
+    use crown_server::store::accounts::MAX_SESSIONS_PER_ACCOUNT;
+    use crown_server::store::SessionRecord;
+    let first = sign_up(app, "many", "many's password").await;
+    let other = sign_up(app, "other", "other's password").await;
+    let (s, _, v) = me(Some(&first)).send(app).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let id = v["user"]["id"].as_str().unwrap().to_string();
+    let far = u64::MAX / 2;
+    let now = crown_server::games::live::now_ms();
+    tokio::task::spawn_blocking(move || {
+        let accounts = store.accounts().unwrap();
+        for i in 0..MAX_SESSIONS_PER_ACCOUNT as u64 {
+            let s = SessionRecord {
+                token_hash: format!("h{i:02}"),
+                user_id: id.clone(),
+                created_ms: now + 1 + i,
+                expires_ms: far,
+            };
+            accounts.create_session(&s).unwrap();
+        }
+        for i in 0..MAX_SESSIONS_PER_ACCOUNT {
+            let h = format!("h{i:02}");
+            assert!(accounts.session_user(&h, now).unwrap().is_some(), "{h}");
+        }
+    })
+    .await
+    .unwrap();
+    assert_eq!(me(Some(&first)).send(app).await.0, StatusCode::UNAUTHORIZED);
+    assert_eq!(me(Some(&other)).send(app).await.0, StatusCode::OK);
+}

@@ -268,3 +268,103 @@ pub async fn leaderboard_names(app: &App) -> Vec<String> {
         .map(|p| p["name"].as_str().unwrap().to_string())
         .collect()
 }
+
+/// The games of [`farmed_archive`]: this many.
+pub const FARMED: u64 = 10_000;
+
+/// When the first game of [`farmed_archive`] ended (ms since the epoch); game `i` ended `i` ms
+/// later.
+pub const FARMED_FROM_MS: u64 = 1_000_000;
+
+/// The farmed archive of the attack review (issue 41), written straight through `store` (as a
+/// server would save them, on 8 threads): [`FARMED`] rated blitz games won by `black` (the
+/// account id and name) against `white`, each of two plies, game `i` ended at
+/// [`FARMED_FROM_MS`]` + i`.
+pub async fn farmed_archive(
+    store: std::sync::Arc<dyn crown_server::store::Store>,
+    black: (&str, &str),
+    white: (&str, &str),
+) {
+    use crown_server::store::{fixture::GameRecordBuilder, SeatAccount};
+    let account = |(id, name): (&str, &str)| SeatAccount {
+        user_id: id.to_string(),
+        name: name.to_string(),
+        bot: false,
+    };
+    let (b, w) = (account(black), account(white));
+    let threads = 8;
+    let mut tasks = Vec::new();
+    for t in 0..threads {
+        let (store, b, w) = (store.clone(), b.clone(), w.clone());
+        tasks.push(tokio::task::spawn_blocking(move || {
+            for i in (t..FARMED).step_by(threads as usize) {
+                let ended = FARMED_FROM_MS + i;
+                let mut rec = GameRecordBuilder::new(&format!("{i:016x}"))
+                    .time_control(180_000, 2_000)
+                    .moves(&["11-15", "23-19"], ended)
+                    .created_ms(ended)
+                    .build();
+                rec.meta.rated = true;
+                rec.meta.accounts.black = Some(b.clone());
+                rec.meta.accounts.white = Some(w.clone());
+                store.create(&rec).unwrap();
+                rec.status = "finished".into();
+                rec.result = Some("1-0".into());
+                rec.updated_ms = ended;
+                store.save(&mut rec, 2).unwrap();
+            }
+        }));
+    }
+    for t in tasks {
+        t.await.unwrap();
+    }
+}
+
+/// The public reads of the player `name`, who owns a [`farmed_archive`] as Black, stay
+/// bounded: the page counts every game (kept as counts, not by reading the archive) and shows
+/// the newest [`crown_server::store::ratings::HISTORY_MAX`] rated games; a filtered archive
+/// page reads at most [`crown_server::store::ratings::ARCHIVE_SCAN`] games and says where the
+/// next page starts, so that the 10,000 games take 10 pages however few match; the leaderboard
+/// answers (and lists nobody: one opponent).
+pub async fn check_bounded_reads(app: &App, name: &str) {
+    use crown_server::store::ratings::{ARCHIVE_SCAN, HISTORY_MAX};
+    let (s, page) = get(app, &format!("/api/users/{name}"), None).await;
+    assert_eq!(s, StatusCode::OK, "{page}");
+    assert_eq!(page["counts"]["games"], FARMED);
+    assert_eq!(page["counts"]["wins"], FARMED);
+    assert_eq!(page["rated_counts"]["games"], FARMED);
+    let history = page["history"].as_array().unwrap();
+    assert_eq!(history.len(), HISTORY_MAX);
+    let newest = FARMED_FROM_MS + FARMED - 1;
+    assert_eq!(history[HISTORY_MAX - 1]["ended_ms"], newest);
+    assert_eq!(history[0]["ended_ms"], newest + 1 - HISTORY_MAX as u64);
+    // Nothing matches `result=loss`: each page reads ARCHIVE_SCAN games and goes on from the
+    // oldest one's millisecond.
+    let mut before = String::new();
+    let mut pages = 0;
+    loop {
+        let uri = format!("/api/users/{name}/games?result=loss{before}");
+        let (s, v) = get(app, &uri, None).await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+        assert_eq!(v["games"], json!([]));
+        pages += 1;
+        match v["next_before_ms"].as_u64() {
+            Some(next) => {
+                let read = pages * ARCHIVE_SCAN as u64;
+                assert_eq!(next, newest + 1 - read);
+                before = format!("&before_ms={next}");
+            }
+            None => break,
+        }
+        assert!(pages <= 10, "{v}");
+    }
+    assert_eq!(pages, FARMED / ARCHIVE_SCAN as u64);
+    let (s, v) = get(app, &format!("/api/users/{name}/games?limit=100"), None).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["games"].as_array().unwrap().len(), 100);
+    assert_eq!(v["games"][0]["ended_ms"], newest);
+    assert_eq!(v["next_before_ms"], newest - 99);
+    let (s, v) = get(app, "/api/leaderboard?variant=american&speed=blitz", None).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["players"], json!([]));
+}

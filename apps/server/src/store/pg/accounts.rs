@@ -74,6 +74,11 @@ impl AccountStore for PgStore {
                 ],
             )
             .map_err(db)?;
+            tx.execute(
+                &crate::store::accounts::drop_old_sessions_sql("$1"),
+                &[&s.user_id],
+            )
+            .map_err(db)?;
             tx.commit().map_err(db)
         })
     }

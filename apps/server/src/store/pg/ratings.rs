@@ -5,8 +5,9 @@
 
 use super::{db, PgStore};
 use crate::store::ratings::{
-    established_sql, finish_of, pair_history_sql, rate, rated_pair, side_of, Established,
-    OutcomeCounts, PairHistory,
+    archive_sql, count_sql, counts_sql, finish_of, history_sql, leaderboard_sql, pair_history_sql,
+    rate, rated_pair, scan_edge_sql, side_of, window_of, Established, OutcomeCounts, PairHistory,
+    SqlArg,
 };
 use crate::store::schema::pair_key;
 use crate::store::{
@@ -138,6 +139,10 @@ pub(super) fn record_finishes(
     }
     for p in &rows_out {
         tx.execute(
+            &count_sql("$1", "$2", "$3"),
+            &[&p.user_id, &i64::from(p.rated), &p.outcome],
+        )?;
+        tx.execute(
             &format!(
                 "INSERT INTO player_games ({PLAYER_COLUMNS})
                  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)"
@@ -211,14 +216,7 @@ impl RatingStore for PgStore {
         let plies = established.min_plies.min(i64::MAX as u64) as i64;
         self.with(|c| {
             Ok(c.query(
-                &format!(
-                    "SELECT u.name, r.user_id, r.variant, r.speed, r.rating, r.deviation,
-                            r.volatility, r.games
-                     FROM ratings r JOIN users u ON u.id = r.user_id
-                     WHERE r.variant = $1 AND r.speed = $2 AND r.games > 0 AND {}
-                     ORDER BY r.rating DESC, u.name_key LIMIT $3",
-                    established_sql("$4", "$5", "$6", "$7")
-                ),
+                &leaderboard_sql(["$1", "$2", "$3", "$4", "$5", "$6", "$7", "$8::BIGINT"]),
                 &[
                     &variant,
                     &speed,
@@ -227,6 +225,7 @@ impl RatingStore for PgStore {
                     &opponents,
                     &established.max_deviation,
                     &plies,
+                    &window_of(established),
                 ],
             )
             .map_err(db)?
@@ -248,30 +247,33 @@ impl RatingStore for PgStore {
     }
 
     fn player_games(&self, user_id: &str, f: &GameFilter) -> Result<Vec<PlayerGame>, StoreError> {
-        let rated = f.rated.map(i64::from);
-        let before = f.before_ms.map(|b| b.min(i64::MAX as u64) as i64);
-        let limit = f.limit.min(i64::MAX as usize) as i64;
+        let (sql, args) = archive_sql(PLAYER_COLUMNS, user_id, f, |n| format!("${n}"));
+        let values: Vec<Box<dyn postgres::types::ToSql + Sync>> = args
+            .into_iter()
+            .map(|a| -> Box<dyn postgres::types::ToSql + Sync> {
+                match a {
+                    SqlArg::Text(t) => Box::new(t),
+                    SqlArg::Int(i) => Box::new(i),
+                }
+            })
+            .collect();
+        let refs: Vec<&(dyn postgres::types::ToSql + Sync)> =
+            values.iter().map(|v| v.as_ref()).collect();
+        self.with(|c| {
+            Ok(c.query(&sql, &refs)
+                .map_err(db)?
+                .iter()
+                .map(player_row)
+                .collect())
+        })
+    }
+
+    fn rating_history(&self, user_id: &str, limit: usize) -> Result<Vec<PlayerGame>, StoreError> {
+        let limit = limit.min(i64::MAX as usize) as i64;
         self.with(|c| {
             Ok(c.query(
-                &format!(
-                    "SELECT {PLAYER_COLUMNS} FROM player_games
-                     WHERE user_id = $1 AND ($2::TEXT IS NULL OR variant = $2)
-                       AND ($3::TEXT IS NULL OR speed = $3) AND ($4::BIGINT IS NULL OR rated = $4)
-                       AND ($5::TEXT IS NULL OR outcome = $5)
-                       AND ($6::BIGINT IS NULL OR ended_ms < $6)
-                       AND ($7 OR private = 0)
-                     ORDER BY ended_ms DESC, game_id LIMIT $8"
-                ),
-                &[
-                    &user_id,
-                    &f.variant,
-                    &f.speed,
-                    &rated,
-                    &f.outcome,
-                    &before,
-                    &f.include_private,
-                    &limit,
-                ],
+                &history_sql(PLAYER_COLUMNS, "$1", "$2"),
+                &[&user_id, &limit],
             )
             .map_err(db)?
             .iter()
@@ -280,19 +282,22 @@ impl RatingStore for PgStore {
         })
     }
 
-    fn rating_history(&self, user_id: &str) -> Result<Vec<PlayerGame>, StoreError> {
+    fn scan_edge(
+        &self,
+        user_id: &str,
+        before_ms: Option<u64>,
+        offset: usize,
+    ) -> Result<Option<u64>, StoreError> {
+        let before = before_ms.map(|b| b.min(i64::MAX as u64) as i64);
+        let offset = offset.min(i64::MAX as usize) as i64;
         self.with(|c| {
-            Ok(c.query(
-                &format!(
-                    "SELECT {PLAYER_COLUMNS} FROM player_games WHERE user_id = $1 AND rated = 1
-                     ORDER BY ended_ms, game_id"
-                ),
-                &[&user_id],
-            )
-            .map_err(db)?
-            .iter()
-            .map(player_row)
-            .collect())
+            let edges = c
+                .query(
+                    &scan_edge_sql("$1", "$2::BIGINT", "$3"),
+                    &[&user_id, &before, &offset],
+                )
+                .map_err(db)?;
+            Ok((edges.len() == 2).then(|| edges[0].get::<_, i64>(0).max(0) as u64))
         })
     }
 
@@ -311,15 +316,11 @@ impl RatingStore for PgStore {
 
     fn outcome_counts(&self, user_id: &str) -> Result<OutcomeCounts, StoreError> {
         self.with(|c| {
-            Ok(c.query(
-                "SELECT rated, outcome, COUNT(*) FROM player_games WHERE user_id = $1
-                 GROUP BY rated, outcome",
-                &[&user_id],
-            )
-            .map_err(db)?
-            .iter()
-            .map(|r| (r.get::<_, i64>(0) != 0, r.get(1), r.get::<_, i64>(2) as u64))
-            .collect())
+            Ok(c.query(&counts_sql("$1"), &[&user_id])
+                .map_err(db)?
+                .iter()
+                .map(|r| (r.get::<_, i64>(0) != 0, r.get(1), r.get::<_, i64>(2) as u64))
+                .collect())
         })
     }
 }

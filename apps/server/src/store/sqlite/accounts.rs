@@ -76,6 +76,10 @@ impl AccountStore for SqliteStore {
                     s.expires_ms as i64
                 ],
             )?;
+            c.execute(
+                &crate::store::accounts::drop_old_sessions_sql("?1"),
+                params![s.user_id],
+            )?;
             Ok(())
         })
     }

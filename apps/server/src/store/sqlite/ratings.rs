@@ -3,8 +3,9 @@
 
 use super::SqliteStore;
 use crate::store::ratings::{
-    established_sql, finish_of, pair_history_sql, rate, rated_pair, side_of, Established,
-    OutcomeCounts, PairHistory,
+    archive_sql, count_sql, counts_sql, finish_of, history_sql, leaderboard_sql, pair_history_sql,
+    rate, rated_pair, scan_edge_sql, side_of, window_of, Established, OutcomeCounts, PairHistory,
+    SqlArg,
 };
 use crate::store::schema::pair_key;
 use crate::store::{
@@ -122,7 +123,9 @@ pub(super) fn record_finish(
         "INSERT INTO player_games ({PLAYER_COLUMNS})
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)"
     ))?;
+    let mut count = c.prepare_cached(&count_sql("?1", "?2", "?3"))?;
     for p in &rows {
+        count.execute(params![p.user_id, i64::from(p.rated), p.outcome])?;
         stmt.execute(params![
             p.game_id,
             p.color.name(),
@@ -183,14 +186,9 @@ impl RatingStore for SqliteStore {
     ) -> Result<Vec<(String, RatingRecord)>, StoreError> {
         let (v, s, e) = (variant.to_string(), speed.to_string(), *established);
         self.read(move |c| {
-            let mut stmt = c.prepare_cached(&format!(
-                "SELECT u.name, r.user_id, r.variant, r.speed, r.rating, r.deviation,
-                        r.volatility, r.games
-                 FROM ratings r JOIN users u ON u.id = r.user_id
-                 WHERE r.variant = ?1 AND r.speed = ?2 AND r.games > 0 AND {}
-                 ORDER BY r.rating DESC, u.name_key LIMIT ?3",
-                established_sql("?4", "?5", "?6", "?7")
-            ))?;
+            let mut stmt = c.prepare_cached(&leaderboard_sql([
+                "?1", "?2", "?3", "?4", "?5", "?6", "?7", "?8",
+            ]))?;
             let rows = stmt
                 .query_map(
                     params![
@@ -200,7 +198,8 @@ impl RatingStore for SqliteStore {
                         e.min_games.min(i64::MAX as u64) as i64,
                         e.min_opponents.min(i64::MAX as u64) as i64,
                         e.max_deviation,
-                        e.min_plies.min(i64::MAX as u64) as i64
+                        e.min_plies.min(i64::MAX as u64) as i64,
+                        window_of(&e)
                     ],
                     |r| {
                         Ok((
@@ -221,46 +220,47 @@ impl RatingStore for SqliteStore {
     }
 
     fn player_games(&self, user_id: &str, f: &GameFilter) -> Result<Vec<PlayerGame>, StoreError> {
-        let (u, f) = (user_id.to_string(), f.clone());
+        let (sql, args) = archive_sql(PLAYER_COLUMNS, user_id, f, |n| format!("?{n}"));
         self.read(move |c| {
-            let mut stmt = c.prepare_cached(&format!(
-                "SELECT {PLAYER_COLUMNS} FROM player_games
-                 WHERE user_id = ?1 AND (?2 IS NULL OR variant = ?2)
-                   AND (?3 IS NULL OR speed = ?3) AND (?4 IS NULL OR rated = ?4)
-                   AND (?5 IS NULL OR outcome = ?5) AND (?6 IS NULL OR ended_ms < ?6)
-                   AND (?7 = 1 OR private = 0)
-                 ORDER BY ended_ms DESC, game_id LIMIT ?8"
-            ))?;
+            let mut stmt = c.prepare_cached(&sql)?;
+            let values = args.into_iter().map(|a| match a {
+                SqlArg::Text(t) => rusqlite::types::Value::Text(t),
+                SqlArg::Int(i) => rusqlite::types::Value::Integer(i),
+            });
             let rows = stmt
-                .query_map(
-                    params![
-                        u,
-                        f.variant,
-                        f.speed,
-                        f.rated.map(i64::from),
-                        f.outcome,
-                        f.before_ms.map(|b| b.min(i64::MAX as u64) as i64),
-                        i64::from(f.include_private),
-                        f.limit.min(i64::MAX as usize) as i64
-                    ],
-                    player_row,
-                )?
+                .query_map(rusqlite::params_from_iter(values), player_row)?
                 .collect::<Result<Vec<_>, _>>()?;
             Ok(rows)
         })
     }
 
-    fn rating_history(&self, user_id: &str) -> Result<Vec<PlayerGame>, StoreError> {
+    fn rating_history(&self, user_id: &str, limit: usize) -> Result<Vec<PlayerGame>, StoreError> {
         let u = user_id.to_string();
+        let limit = limit.min(i64::MAX as usize) as i64;
         self.read(move |c| {
-            let mut stmt = c.prepare_cached(&format!(
-                "SELECT {PLAYER_COLUMNS} FROM player_games WHERE user_id = ?1 AND rated = 1
-                 ORDER BY ended_ms, game_id"
-            ))?;
+            let mut stmt = c.prepare_cached(&history_sql(PLAYER_COLUMNS, "?1", "?2"))?;
             let rows = stmt
-                .query_map(params![u], player_row)?
+                .query_map(params![u, limit], player_row)?
                 .collect::<Result<Vec<_>, _>>()?;
             Ok(rows)
+        })
+    }
+
+    fn scan_edge(
+        &self,
+        user_id: &str,
+        before_ms: Option<u64>,
+        offset: usize,
+    ) -> Result<Option<u64>, StoreError> {
+        let u = user_id.to_string();
+        let before = before_ms.map(|b| b.min(i64::MAX as u64) as i64);
+        let offset = offset.min(i64::MAX as usize) as i64;
+        self.read(move |c| {
+            let edges = c
+                .prepare_cached(&scan_edge_sql("?1", "?2", "?3"))?
+                .query_map(params![u, before, offset], |r| r.get::<_, i64>(0))?
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok((edges.len() == 2).then(|| edges[0].max(0) as u64))
         })
     }
 
@@ -288,10 +288,7 @@ impl RatingStore for SqliteStore {
     fn outcome_counts(&self, user_id: &str) -> Result<OutcomeCounts, StoreError> {
         let u = user_id.to_string();
         self.read(move |c| {
-            let mut stmt = c.prepare_cached(
-                "SELECT rated, outcome, COUNT(*) FROM player_games WHERE user_id = ?1
-                 GROUP BY rated, outcome",
-            )?;
+            let mut stmt = c.prepare_cached(&counts_sql("?1"))?;
             let rows = stmt
                 .query_map(params![u], |r| {
                     Ok((

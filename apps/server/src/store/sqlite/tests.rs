@@ -665,3 +665,51 @@ fn an_accounts_unfinished_games_are_found_by_the_seat_indexes() {
     store.save(&mut a, 0).unwrap();
     assert_eq!(store.games_of("u1", 10).unwrap(), ["g2"]);
 }
+
+#[test]
+fn a_store_made_before_player_counts_gets_them_counted_once() {
+    use crate::store::RatingStore;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("old.db");
+    let finish = |store: &SqliteStore, id: &str, result: &str| {
+        let mut g = rated_game(id, "ongoing", "u1", "u2");
+        store.create(&g).unwrap();
+        g.status = "finished".into();
+        g.result = Some(result.into());
+        store.save(&mut g, 0).unwrap();
+    };
+    {
+        // Three games recorded by a version without `player_counts`: u1 won two, lost one
+        // (casual: finished before their plies, so unrated).
+        let store = SqliteStore::open(&path, Durability::Normal).unwrap();
+        for (id, result) in [("g1", "1-0"), ("g2", "1-0"), ("g3", "0-1")] {
+            finish(&store, id, result);
+        }
+        drop(store);
+        let c = Connection::open(&path).unwrap();
+        c.execute_batch(
+            "DROP TABLE player_counts; DELETE FROM server_meta WHERE key = 'player_counts';",
+        )
+        .unwrap();
+    }
+    let counts = |store: &SqliteStore, user: &str| {
+        let mut c = store.outcome_counts(user).unwrap();
+        c.sort();
+        c
+    };
+    let store = SqliteStore::open(&path, Durability::Normal).unwrap();
+    let won_lost = |w, l| {
+        vec![
+            (false, "loss".to_string(), l),
+            (false, "win".to_string(), w),
+        ]
+    };
+    assert_eq!(counts(&store, "u1"), won_lost(2, 1));
+    assert_eq!(counts(&store, "u2"), won_lost(1, 2));
+    // A game recorded now counts once more, and a second opening counts nothing again.
+    finish(&store, "g4", "1-0");
+    drop(store);
+    let store = SqliteStore::open(&path, Durability::Normal).unwrap();
+    assert_eq!(counts(&store, "u1"), won_lost(3, 1));
+    assert_eq!(counts(&store, "u2"), won_lost(1, 3));
+}
