@@ -877,3 +877,55 @@ async fn an_arena_player_may_pause_and_come_back_and_newcomers_join_while_it_run
         "{t}"
     );
 }
+
+/// A running arena survives a restart: the new server, advancing it again and again, pairs
+/// nobody twice, and goes on pairing as games end.
+#[tokio::test]
+async fn a_running_arena_survives_a_restart_and_pairs_nobody_twice() {
+    use crown_server::store::{Durability, SqliteStore};
+    use std::sync::Arc;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("crown.db");
+    let open = || Arc::new(SqliteStore::open(&path, Durability::Normal).unwrap());
+    let app1 = server().store(open()).start().await;
+    let sessions = players(&app1).await;
+    let id = create_arena(&app1, &sessions["alice"], 60).await;
+    join_all(&app1, &id, &sessions).await;
+    let uri = format!("/api/tournaments/{id}/start");
+    let (s, t) = call(&app1, Method::POST, &uri, Some(&sessions["alice"]), None).await;
+    assert_eq!(s, StatusCode::OK, "{t}");
+    assert_eq!(
+        end_arena_game(&app1, &id, 1, Some("alice"), &sessions).await,
+        StatusCode::OK
+    );
+    assert_eq!(
+        end_arena_game(&app1, &id, 2, None, &sessions).await,
+        StatusCode::OK
+    );
+    let t = wait_for(&app1, &id, "games 3 and 4", |t| arena_games(t).len() == 4).await;
+    app1.shutdown();
+    drop(app1);
+
+    let app2 = server().store(open()).start().await;
+    race_advance(&[app2.clone()], &id).await;
+    let (s, again) = get(&app2, &format!("/api/tournaments/{id}")).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(
+        again["games"], t["games"],
+        "the restart changed the pairings"
+    );
+    // Game 3 (alice–carol) ends: alice waits (carol was her last opponent); game 4 (dave–bob)
+    // ends: two new games, no more.
+    assert_eq!(
+        end_arena_game(&app2, &id, 3, Some("alice"), &sessions).await,
+        StatusCode::OK
+    );
+    assert_eq!(
+        end_arena_game(&app2, &id, 4, Some("bob"), &sessions).await,
+        StatusCode::OK
+    );
+    let t = wait_for(&app2, &id, "games 5 and 6", |t| arena_games(t).len() == 6).await;
+    race_advance(&[app2.clone()], &id).await;
+    let (_, again) = get(&app2, &format!("/api/tournaments/{id}")).await;
+    assert_eq!(again["games"], t["games"], "{again}");
+}
