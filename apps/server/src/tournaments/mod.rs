@@ -541,7 +541,7 @@ impl Tournaments {
     }
 
     /// `user` joins tournament `id` (with `password` when it has one), seeded by `rating`; an
-    /// arena also while it runs, and a player who left a running arena comes back (paired again,
+    /// arena also while it runs, and a player who left an arena comes back (paired again,
     /// with their points).
     /// Wrong passwords are counted per account and tournament: after
     /// [`MAX_WRONG_PASSWORDS`] within [`PASSWORD_WINDOW_MS`] no password is tried until the
@@ -612,8 +612,8 @@ impl Tournaments {
                     ));
                 }
                 check_room(s, max_players)?;
-                let running_arena = s.arena().is_some_and(|a| a.arena.phase() == Phase::Running);
-                if let (true, Some(p)) = (running_arena, s.entry_of(&user.user_id, true)) {
+                // An arena's player who left (before the start or while it runs) comes back.
+                if let (true, Some(p)) = (s.arena().is_some(), s.entry_of(&user.user_id, true)) {
                     if let Event::Arena(a) = &mut s.event {
                         a.arena.rejoin(p).map_err(api_error)?;
                     }

@@ -320,7 +320,7 @@ export function renderArenaGames(v, t, me) {
     const mine = g.first === me || g.second === me;
     const pair = el("div", { class: "tour-pair" }, playerLink(g.first_name), el("span", { class: "dim tour-vs" }, " vs "), playerLink(g.second_name));
     const over = g.result == null && t.phase === "finished";
-    const link = el("a", { href: `g/${encodeURIComponent(g.id)}`, class: "tour-game", "data-game": g.id }, over ? "not counted (ended after the arena)" : resultText(g));
+    const link = el("a", { href: `g/${encodeURIComponent(g.id)}`, class: "tour-game", "data-game": g.id }, over ? "not counted (not over at the end)" : resultText(g));
     if (mine && g.result == null && !over) link.classList.add("mine");
     return el("tr", { class: mine ? "me" : "", "data-game-number": String(g.number) }, el("td", { class: "num" }, String(g.number)), el("td", {}, pair), el("td", {}, link));
   });
