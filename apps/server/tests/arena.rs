@@ -23,5 +23,5 @@ async fn a_four_player_arena_pairs_as_games_end_and_its_standings_are_lichess_sc
     let ends = t["ends_ms"].as_u64().unwrap();
     let now = crown_server::live::now_ms();
     assert!(ends > now + 299_000 && ends <= now + 300_000, "{t}");
-    play_arena(&[app.clone()], &id, 5, &sessions).await;
+    play_arena(std::slice::from_ref(&app), &id, 5, &sessions).await;
 }

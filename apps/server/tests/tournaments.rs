@@ -907,7 +907,7 @@ async fn a_running_arena_survives_a_restart_and_pairs_nobody_twice() {
     drop(app1);
 
     let app2 = server().store(open()).start().await;
-    race_advance(&[app2.clone()], &id).await;
+    race_advance(std::slice::from_ref(&app2), &id).await;
     let (s, again) = get(&app2, &format!("/api/tournaments/{id}")).await;
     assert_eq!(s, StatusCode::OK);
     assert_eq!(
@@ -925,7 +925,7 @@ async fn a_running_arena_survives_a_restart_and_pairs_nobody_twice() {
         StatusCode::OK
     );
     let t = wait_for(&app2, &id, "games 5 and 6", |t| arena_games(t).len() == 6).await;
-    race_advance(&[app2.clone()], &id).await;
+    race_advance(std::slice::from_ref(&app2), &id).await;
     let (_, again) = get(&app2, &format!("/api/tournaments/{id}")).await;
     assert_eq!(again["games"], t["games"], "{again}");
 }

@@ -408,8 +408,11 @@ pub async fn race_advance(apps: &[App], id: &str) {
     }
 }
 
-/// The arena standings as `(name, score, points per game, on fire, performance)`, rank order.
-pub fn arena_standings(t: &Value) -> Vec<(String, u64, Vec<u64>, bool, Option<u64>)> {
+/// One line of an arena's standings: name, score, points per game, on fire, performance.
+pub type ArenaLine = (String, u64, Vec<u64>, bool, Option<u64>);
+
+/// The arena standings, rank order.
+pub fn arena_standings(t: &Value) -> Vec<ArenaLine> {
     t["standings"]
         .as_array()
         .unwrap()
