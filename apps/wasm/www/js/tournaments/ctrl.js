@@ -126,7 +126,7 @@ export class TournamentsCtrl {
             ? "You are paused: paired no more until you join again, keeping your points. A game in progress goes on."
             : "You are paired no more; a round robin's later games are lost by forfeit. Games in progress go on.";
       const verb = t.phase === "running" && t.format === "arena" ? "Pause" : "Withdraw";
-      confirmThen(`${verb} in ${t.name}?`, text, verb, () => this.#act("withdraw"));
+      confirmThen(`${verb === "Pause" ? "Pause in" : "Withdraw from"} ${t.name}?`, text, verb, () => this.#act("withdraw"));
     });
     v.start.addEventListener("click", () => this.#act("start"));
     v.roundPick.addEventListener("change", () => {

@@ -333,7 +333,7 @@ export function renderArenaGames(v, t, me) {
  * points of each game as lichess's little numbers (a doubled game marked), score, performance.
  */
 export function renderArenaStandings(v, t, me) {
-  const cols = [["#", "Rank"], ["Player"], ["Games"], ["Pts", "Arena points"], ["Perf", "Performance"]];
+  const cols = [["#", "Rank"], ["Player"], ["Points per game"], ["Pts", "Arena points"], ["Perf", "Performance"]];
   const head = el("thead", {}, el("tr", {}, ...cols.map(([h, title]) => el("th", { scope: "col", class: title ? "num" : "" }, title ? el("abbr", { title }, h) : h))));
   const rows = t.standings.map((s) => {
     const player = el("td", {}, playerLink(s.name), ...(s.fire ? [el("span", { class: "tour-fire", title: "On fire: the next games count double", "aria-label": "on fire" }, " 🔥")] : []), ...(s.paused ? [el("span", { class: "dim" }, " (paused)")] : []));
@@ -350,7 +350,7 @@ export function renderArenaStandings(v, t, me) {
       { class: s.player === me ? "me" : "", "data-player": String(s.player) },
       el("td", { class: "num" }, String(s.rank)),
       player,
-      el("td", { class: "tour-points" }, ...history),
+      el("td", {}, el("span", { class: "tour-points" }, ...history)),
       el("td", { class: "num tour-score" }, String(s.score)),
       el("td", { class: "num" }, s.performance == null ? "" : String(s.performance)),
     );
