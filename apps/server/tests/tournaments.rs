@@ -88,12 +88,36 @@ async fn bad_tournament_requests_get_clear_errors() {
         create_error(&app, alice, unknown).await,
         (StatusCode::BAD_REQUEST, "bad_format".into())
     );
-    let mut arena = swiss(Value::Null);
-    arena["format"] = json!("arena");
-    arena["duration_ms"] = json!(600_000);
+    // An arena needs its length in minutes (1..=180), and has no rounds; minutes are an
+    // arena's only.
+    let arena = |minutes: Value| {
+        json!({"name": "Arena", "variant": "american", "format": "arena", "minutes": minutes,
+               "time_control": blitz()})
+    };
+    for minutes in [json!(0), json!(181), Value::Null] {
+        assert_eq!(
+            create_error(&app, alice, arena(minutes.clone())).await,
+            (StatusCode::BAD_REQUEST, "bad_duration".into()),
+            "minutes {minutes}"
+        );
+    }
+    let mut with_rounds = arena(json!(30));
+    with_rounds["rounds"] = json!(3);
     assert_eq!(
-        create_error(&app, alice, arena).await,
-        (StatusCode::NOT_IMPLEMENTED, "arena_unavailable".into())
+        create_error(&app, alice, with_rounds).await,
+        (StatusCode::BAD_REQUEST, "bad_rounds".into())
+    );
+    let mut swiss_minutes = swiss(json!(3));
+    swiss_minutes["minutes"] = json!(30);
+    assert_eq!(
+        create_error(&app, alice, swiss_minutes).await,
+        (StatusCode::BAD_REQUEST, "bad_duration".into())
+    );
+    let mut old_key = arena(json!(30));
+    old_key["duration_ms"] = json!(600_000);
+    assert_eq!(
+        create_error(&app, alice, old_key).await,
+        (StatusCode::BAD_REQUEST, "bad_json".into())
     );
     for rounds in [json!(0), json!(16), Value::Null] {
         assert_eq!(
@@ -737,4 +761,171 @@ async fn one_network_makes_at_most_four_entries_in_a_tournament_withdrawn_ones_i
         !v.to_string().contains("203.0.113"),
         "no network in the view: {v}"
     );
+}
+
+/// A running arena: a player who pauses (withdraws) is not paired and keeps their place, comes
+/// back by joining again; a newcomer joins while it runs and is paired at once with the one
+/// free; joining twice is `already_joined`, pausing twice `not_joined`. With only two players
+/// active they meet again (as lichess's arena does).
+#[tokio::test]
+async fn an_arena_player_may_pause_and_come_back_and_newcomers_join_while_it_runs() {
+    let app = server().start().await;
+    let sessions = players(&app).await;
+    let id = create_arena(&app, &sessions["alice"], 60).await;
+    join(&app, &id, &sessions, &["alice", "bob", "carol"]).await;
+    let uri = |what: &str| format!("/api/tournaments/{id}/{what}");
+    let (s, t) = call(
+        &app,
+        Method::POST,
+        &uri("start"),
+        Some(&sessions["alice"]),
+        None,
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{t}");
+    // Three players: alice meets bob, carol waits.
+    assert_eq!(arena_games(&t).len(), 1, "{t}");
+    let (s, t) = call(
+        &app,
+        Method::POST,
+        &uri("withdraw"),
+        Some(&sessions["carol"]),
+        None,
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{t}");
+    let paused = |t: &Value, who: &str| {
+        t["standings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|l| l["name"] == who)
+            .unwrap()["paused"]
+            .clone()
+    };
+    assert_eq!(paused(&t, "carol"), true, "{t}");
+    let (s, v) = call(
+        &app,
+        Method::POST,
+        &uri("withdraw"),
+        Some(&sessions["carol"]),
+        None,
+    )
+    .await;
+    assert_eq!(
+        (s, v["error"]["code"].as_str()),
+        (StatusCode::CONFLICT, Some("not_joined"))
+    );
+    // alice beats bob: carol is paused, so the two active players meet again.
+    assert_eq!(
+        end_arena_game(&app, &id, 1, Some("alice"), &sessions).await,
+        StatusCode::OK
+    );
+    let t = wait_for(&app, &id, "game 2", |t| arena_games(t).len() == 2).await;
+    assert_eq!(
+        arena_games(&t)[1],
+        ("bob".to_string(), "alice".to_string(), None),
+        "{t}"
+    );
+    // carol comes back: nobody is free to meet her yet.
+    let (s, t) = call(
+        &app,
+        Method::POST,
+        &uri("join"),
+        Some(&sessions["carol"]),
+        None,
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{t}");
+    assert_eq!(paused(&t, "carol"), false, "{t}");
+    assert_eq!(arena_games(&t).len(), 2, "{t}");
+    let (s, v) = call(
+        &app,
+        Method::POST,
+        &uri("join"),
+        Some(&sessions["carol"]),
+        None,
+    )
+    .await;
+    assert_eq!(
+        (s, v["error"]["code"].as_str()),
+        (StatusCode::CONFLICT, Some("already_joined"))
+    );
+    // dave joins while it runs: paired at once with carol, the one free (carol first: she
+    // joined before him, and both have the same rating).
+    let (s, t) = call(
+        &app,
+        Method::POST,
+        &uri("join"),
+        Some(&sessions["dave"]),
+        None,
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{t}");
+    assert_eq!(
+        arena_games(&t)[2..],
+        [("carol".to_string(), "dave".to_string(), None)],
+        "{t}"
+    );
+    let scores: Vec<(String, u64)> = arena_standings(&t)
+        .into_iter()
+        .map(|l| (l.0, l.1))
+        .collect();
+    assert_eq!(
+        scores,
+        [("alice", 2), ("bob", 0), ("carol", 0), ("dave", 0)].map(|(n, p)| (n.to_string(), p)),
+        "{t}"
+    );
+}
+
+/// A running arena survives a restart: the new server, advancing it again and again, pairs
+/// nobody twice, and goes on pairing as games end.
+#[tokio::test]
+async fn a_running_arena_survives_a_restart_and_pairs_nobody_twice() {
+    use crown_server::store::{Durability, SqliteStore};
+    use std::sync::Arc;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("crown.db");
+    let open = || Arc::new(SqliteStore::open(&path, Durability::Normal).unwrap());
+    let app1 = server().store(open()).start().await;
+    let sessions = players(&app1).await;
+    let id = create_arena(&app1, &sessions["alice"], 60).await;
+    join_all(&app1, &id, &sessions).await;
+    let uri = format!("/api/tournaments/{id}/start");
+    let (s, t) = call(&app1, Method::POST, &uri, Some(&sessions["alice"]), None).await;
+    assert_eq!(s, StatusCode::OK, "{t}");
+    assert_eq!(
+        end_arena_game(&app1, &id, 1, Some("alice"), &sessions).await,
+        StatusCode::OK
+    );
+    assert_eq!(
+        end_arena_game(&app1, &id, 2, None, &sessions).await,
+        StatusCode::OK
+    );
+    let t = wait_for(&app1, &id, "games 3 and 4", |t| arena_games(t).len() == 4).await;
+    app1.shutdown();
+    drop(app1);
+
+    let app2 = server().store(open()).start().await;
+    race_advance(std::slice::from_ref(&app2), &id).await;
+    let (s, again) = get(&app2, &format!("/api/tournaments/{id}")).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(
+        again["games"], t["games"],
+        "the restart changed the pairings"
+    );
+    // Game 3 (alice–carol) ends: alice waits (carol was her last opponent); game 4 (dave–bob)
+    // ends: two new games, no more.
+    assert_eq!(
+        end_arena_game(&app2, &id, 3, Some("alice"), &sessions).await,
+        StatusCode::OK
+    );
+    assert_eq!(
+        end_arena_game(&app2, &id, 4, Some("bob"), &sessions).await,
+        StatusCode::OK
+    );
+    let t = wait_for(&app2, &id, "games 5 and 6", |t| arena_games(t).len() == 6).await;
+    race_advance(std::slice::from_ref(&app2), &id).await;
+    let (_, again) = get(&app2, &format!("/api/tournaments/{id}")).await;
+    assert_eq!(again["games"], t["games"], "{again}");
 }

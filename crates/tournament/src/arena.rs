@@ -91,6 +91,11 @@ pub struct ArenaStanding {
     pub games: u32,
     /// Whether the player is on fire now.
     pub on_fire: bool,
+    /// The points of each finished game, in the order played (lichess's little numbers).
+    pub points: Vec<u32>,
+    /// The performance (the tie-break, as lichess's): the mean of the opponents' ratings (at
+    /// joining) plus 500 a win and minus 500 a loss, rounded down; `None` before a first game.
+    pub performance: Option<u32>,
 }
 
 /// An arena: its players and games, from creation to finish (phases as [`Phase`]).
@@ -163,7 +168,8 @@ impl Arena {
         crate::roster::enrol(&mut self.players, name, rating, |_| true)
     }
 
-    /// The player leaves: never paired again (a game in progress still gets its result).
+    /// The player leaves (lichess's pause): not paired again until [`Arena::rejoin`] (a game in
+    /// progress still gets its result; their points stay).
     ///
     /// # Errors
     /// [`TournamentError::NoSuchPlayer`], [`TournamentError::AlreadyWithdrawn`],
@@ -175,6 +181,27 @@ impl Arena {
             });
         }
         crate::roster::withdraw(&mut self.players, id)
+    }
+
+    /// A player who left comes back while the arena has not finished: paired again, with the
+    /// points and streak they had.
+    ///
+    /// # Errors
+    /// [`TournamentError::NoSuchPlayer`] (also for a player who has not left),
+    /// [`TournamentError::Finished`].
+    pub fn rejoin(&mut self, id: PlayerId) -> Result<(), TournamentError> {
+        if self.phase == Phase::Finished {
+            return Err(TournamentError::Finished {
+                operation: "rejoin",
+            });
+        }
+        match self.players.get_mut(id.0 as usize) {
+            Some(p) if p.withdrawn => {
+                p.withdrawn = false;
+                Ok(())
+            }
+            _ => Err(TournamentError::NoSuchPlayer(id)),
+        }
     }
 
     /// Starts the arena (the server calls it at the start time).
@@ -218,10 +245,15 @@ impl Arena {
             .filter(|g| g.result.is_none())
             .flat_map(|g| [g.first, g.second])
             .collect();
-        let standings = self.standings();
-        let mut free: Vec<PlayerId> = standings
-            .iter()
-            .map(|s| s.player)
+        // Ranked by score, then seed (the performance tie-break is the standings' only).
+        let mut ranked: Vec<(u32, PlayerId)> = seed_order(&self.players)
+            .into_iter()
+            .map(|p| (arena_points(&self.history(p)).iter().sum(), p))
+            .collect();
+        ranked.sort_by_key(|(score, _)| std::cmp::Reverse(*score));
+        let mut free: Vec<PlayerId> = ranked
+            .into_iter()
+            .map(|(_, p)| p)
             .filter(|p| !busy.contains(p) && !self.players[p.0 as usize].withdrawn)
             .collect();
         let two_only = self.players.iter().filter(|p| !p.withdrawn).count() == 2;
@@ -300,42 +332,74 @@ impl Arena {
 
     /// The outcomes of `player`'s finished games, in pairing order.
     pub fn history(&self, player: PlayerId) -> Vec<ArenaOutcome> {
-        self.games
-            .iter()
-            .filter_map(|g| {
-                let seat = if g.first == player {
-                    Seat::First
-                } else if g.second == player {
-                    Seat::Second
-                } else {
-                    return None;
-                };
-                let r = g.result?;
-                Some(match (r.points(seat), r.points(seat.other())) {
-                    (WIN_POINTS, _) => ArenaOutcome::Win,
-                    (DRAW_POINTS, DRAW_POINTS) => ArenaOutcome::Draw,
-                    _ => ArenaOutcome::Loss,
-                })
-            })
-            .collect()
+        self.finished_games(player).map(|(o, _)| o).collect()
     }
 
-    /// The standings: arena points, then seed (withdrawn players keep their points).
+    /// `player`'s finished games in pairing order: the outcome and the opponent.
+    fn finished_games(
+        &self,
+        player: PlayerId,
+    ) -> impl Iterator<Item = (ArenaOutcome, PlayerId)> + '_ {
+        self.games.iter().filter_map(move |g| {
+            let (seat, opponent) = if g.first == player {
+                (Seat::First, g.second)
+            } else if g.second == player {
+                (Seat::Second, g.first)
+            } else {
+                return None;
+            };
+            let r = g.result?;
+            let outcome = match (r.points(seat), r.points(seat.other())) {
+                (WIN_POINTS, _) => ArenaOutcome::Win,
+                (DRAW_POINTS, DRAW_POINTS) => ArenaOutcome::Draw,
+                _ => ArenaOutcome::Loss,
+            };
+            Some((outcome, opponent))
+        })
+    }
+
+    /// `player`'s performance (see [`ArenaStanding::performance`]).
+    fn performance(&self, player: PlayerId) -> Option<u32> {
+        let games: Vec<(ArenaOutcome, PlayerId)> = self.finished_games(player).collect();
+        if games.is_empty() {
+            return None;
+        }
+        let total: i64 = games
+            .iter()
+            .map(|(o, opp)| {
+                let rating = i64::from(self.players[opp.0 as usize].rating);
+                rating
+                    + match o {
+                        ArenaOutcome::Win => 500,
+                        ArenaOutcome::Draw => 0,
+                        ArenaOutcome::Loss => -500,
+                    }
+            })
+            .sum();
+        Some(total.div_euclid(games.len() as i64).max(0) as u32)
+    }
+
+    /// The standings: arena points, then performance (as lichess breaks ties), then seed
+    /// (players who left keep their points).
     pub fn standings(&self) -> Vec<ArenaStanding> {
         let mut lines: Vec<ArenaStanding> = seed_order(&self.players)
             .into_iter()
             .map(|p| {
                 let history = self.history(p);
+                let points = arena_points(&history);
                 ArenaStanding {
                     rank: 0,
                     player: p,
-                    score: arena_points(&history).iter().sum(),
+                    score: points.iter().sum(),
                     games: history.len() as u32,
                     on_fire: on_fire(&history),
+                    points,
+                    performance: self.performance(p),
                 }
             })
             .collect();
-        lines.sort_by_key(|l| std::cmp::Reverse(l.score));
+        // Stable: equal score and performance keep the seed order.
+        lines.sort_by_key(|l| (std::cmp::Reverse(l.score), std::cmp::Reverse(l.performance)));
         for (i, l) in lines.iter_mut().enumerate() {
             l.rank = i as u32 + 1;
         }

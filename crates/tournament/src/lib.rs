@@ -66,7 +66,7 @@ pub use crosstable::{crosstable, CrossRow, Crosstable};
 pub use error::TournamentError;
 pub use matches::{Match, MatchOutcome, Pairing, Round, Scoring};
 pub use openings::{draw_opening, Opening, OpeningRule};
-pub use pdn::{tournament_pdn, GameSlot};
+pub use pdn::{arena_pdn, tournament_pdn, GameSlot};
 pub use player::{seed_order, Player, PlayerId};
 pub use record::{records, PlayerRecord};
 pub use result::{GameResult, Seat};

@@ -5,11 +5,12 @@
 //! `Date` (the day the game was created, UTC; `????.??.??` for a forfeit, which has no game),
 //! `Result`, and `FEN` when the round's opening is not the start position.
 
+use crate::arena::Arena;
 use crate::matches::Pairing;
 use crate::player::PlayerId;
 use crate::result::Seat;
 use crate::tournament::Tournament;
-use crown_core::{Color, Game, Position};
+use crown_core::{Color, Game, Position, Variant};
 use crown_notation::{game_record, pdn_date_of_unix_ms, write_game};
 
 /// Which game of a tournament: round (from 1), board (from 1) and game of the match (1 or 2).
@@ -52,39 +53,112 @@ pub fn tournament_pdn<'g>(
                 };
                 let result = m.games[usize::from(game - 1)];
                 let mover = Seat::moving_first_in(game).unwrap_or(Seat::First);
-                let (first, second) = (name(m.player(mover)), name(m.player(mover.other())));
-                let (white, black) = if variant.first_player() == Color::White {
-                    (first, second)
-                } else {
-                    (second, first)
-                };
-                let opening_only;
-                let (record, date) = match (games(slot), result, &start) {
-                    (Some((g, created_ms)), _, _) => (g, Some(pdn_date_of_unix_ms(created_ms))),
-                    (None, Some(_), Some(p)) => {
-                        opening_only = Game::from_position(*p);
-                        (&opening_only, None)
-                    }
-                    _ => continue,
-                };
-                let round_tag = format!("{}.{game}", round.number);
-                let board_tag = m.board.to_string();
-                let mut tags: Vec<(&str, &str)> = vec![
-                    ("Event", &tournament.settings().name),
-                    ("Round", &round_tag),
-                    ("White", &white),
-                    ("Black", &black),
-                    ("Board", &board_tag),
-                ];
-                if let Some(d) = &date {
-                    tags.push(("Date", d));
-                }
-                if let Some(r) = result.and_then(|r| r.pdn_result(game)) {
-                    tags.push(("Result", r));
-                }
-                out.push_str(&write_game(&game_record(record, &tags)));
+                write_one(
+                    &mut out,
+                    OneGame {
+                        variant,
+                        event: &tournament.settings().name,
+                        round: format!("{}.{game}", round.number),
+                        board: Some(m.board),
+                        first: name(m.player(mover)),
+                        second: name(m.player(mover.other())),
+                        start: start.as_ref(),
+                        record: games(slot),
+                        result: result.and_then(|r| r.pdn_result(game)),
+                        decided: result.is_some(),
+                    },
+                );
             }
         }
     }
     out
+}
+
+/// The PDN of `arena`: each game in pairing order with the `Round` tag its number (from 1),
+/// as [`tournament_pdn`] writes a game: `games` gives the record of game `k` (an index of
+/// [`Arena::games`]) and the time it was created; a game with neither a result nor a record is
+/// left out.
+pub fn arena_pdn<'g>(arena: &Arena, games: impl Fn(usize) -> Option<(&'g Game, u64)>) -> String {
+    let name = |p: PlayerId| {
+        arena
+            .players()
+            .get(p.0 as usize)
+            .map_or_else(|| "?".to_string(), |p| p.name.clone())
+    };
+    let mut out = String::new();
+    for (k, g) in arena.games().iter().enumerate() {
+        write_one(
+            &mut out,
+            OneGame {
+                variant: arena.variant,
+                event: &arena.name,
+                round: (k + 1).to_string(),
+                board: None,
+                first: name(g.first),
+                second: name(g.second),
+                start: Position::from_fen(arena.variant, &g.opening.fen)
+                    .ok()
+                    .as_ref(),
+                record: games(k),
+                result: g.result.and_then(|r| r.pdn_result(1)),
+                decided: g.result.is_some(),
+            },
+        );
+    }
+    out
+}
+
+/// One game to write: its tags, its record or opening, its result.
+struct OneGame<'a, 'g> {
+    variant: Variant,
+    event: &'a str,
+    round: String,
+    board: Option<u32>,
+    /// The name of the player moving first.
+    first: String,
+    second: String,
+    /// The opening, for a game without a record.
+    start: Option<&'a Position>,
+    /// The record and the time it was created.
+    record: Option<(&'g Game, u64)>,
+    /// The tournament's result, when it has one.
+    result: Option<&'static str>,
+    /// Whether the tournament has a result of the game (a forfeit included).
+    decided: bool,
+}
+
+/// Append game `g` to `out` (see [`tournament_pdn`]); nothing for a game with neither a result
+/// nor a record.
+fn write_one(out: &mut String, g: OneGame<'_, '_>) {
+    let (white, black) = if g.variant.first_player() == Color::White {
+        (g.first, g.second)
+    } else {
+        (g.second, g.first)
+    };
+    let opening_only;
+    let (record, date) = match (g.record, g.decided, g.start) {
+        (Some((r, created_ms)), _, _) => (r, Some(pdn_date_of_unix_ms(created_ms))),
+        (None, true, Some(p)) => {
+            opening_only = Game::from_position(*p);
+            (&opening_only, None)
+        }
+        _ => return,
+    };
+    let board = g.board.map(|b| b.to_string());
+    let mut tags: Vec<(&str, &str)> = vec![
+        ("Event", g.event),
+        ("Round", &g.round),
+        ("White", &white),
+        ("Black", &black),
+    ];
+    if let Some(b) = &board {
+        tags.push(("Board", b));
+    }
+    if let Some(d) = &date {
+        tags.push(("Date", d));
+    }
+    if let Some(r) = g.result {
+        tags.push(("Result", r));
+    }
+    out.push_str(&write_game(&game_record(record, &tags)));
 }

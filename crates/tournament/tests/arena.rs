@@ -131,3 +131,59 @@ fn standings_count_streaks_and_results_are_recorded_once() {
     let json = serde_json::to_string(&a).unwrap();
     assert_eq!(serde_json::from_str::<Arena>(&json).unwrap(), a);
 }
+
+/// Equal scores are ranked by performance (lichess's tie-break): of A 2000, B 1900, C 1800,
+/// D 1700 the first pairing is A v B and C v D; both drawn, everyone has 1 point and the
+/// performance is the opponent's rating: B 2000, A 1900, D 1800, C 1700 — B above A and D above
+/// C although seeded lower. A player who left is not paired; back, they keep their points.
+#[test]
+fn ties_go_to_the_better_performance_and_a_player_who_left_may_rejoin() {
+    let (mut a, ids) = arena(&["A", "B", "C", "D"]);
+    let (pa, pb, pc, pd) = (ids[0], ids[1], ids[2], ids[3]);
+    let games = a.pair_free().unwrap();
+    let pairs: Vec<[PlayerId; 2]> = games
+        .iter()
+        .map(|g| {
+            let mut p = [a.games()[*g].first, a.games()[*g].second];
+            p.sort();
+            p
+        })
+        .collect();
+    assert_eq!(pairs, vec![[pa, pb], [pc, pd]]);
+    for g in games {
+        a.record(g, GameResult::Draw).unwrap();
+    }
+    let s = a.standings();
+    let order: Vec<(PlayerId, u32, Option<u32>)> = s
+        .iter()
+        .map(|l| (l.player, l.score, l.performance))
+        .collect();
+    assert_eq!(
+        order,
+        vec![
+            (pb, 1, Some(2000)),
+            (pa, 1, Some(1900)),
+            (pd, 1, Some(1800)),
+            (pc, 1, Some(1700)),
+        ]
+    );
+    assert_eq!(s[0].points, vec![1]);
+    // C leaves: A meets D (no immediate rematch), B waits, C is not paired.
+    a.withdraw(pc).unwrap();
+    let next = a.pair_free().unwrap();
+    assert_eq!(next.len(), 1);
+    let g = &a.games()[next[0]];
+    assert!(g.first != pc && g.second != pc, "{g:?}");
+    a.rejoin(pc).unwrap();
+    assert!(!a.players()[pc.0 as usize].withdrawn);
+    assert_eq!(a.rejoin(pc), Err(TournamentError::NoSuchPlayer(pc)));
+    // Back: C is paired with the one left waiting, and kept their point.
+    let again = a.pair_free().unwrap();
+    assert_eq!(again.len(), 1);
+    let g = &a.games()[again[0]];
+    assert!(g.first == pc || g.second == pc, "{g:?}");
+    assert_eq!(
+        a.standings().iter().find(|l| l.player == pc).unwrap().score,
+        1
+    );
+}

@@ -125,7 +125,7 @@ async fn join(
     };
     let (_, s) = app.tournaments().load(&id).await?;
     let speed = crate::ratings::Speed::of(s.time_control).name().to_string();
-    let variant = s.tournament.settings().variant.id().to_string();
+    let variant = s.variant().id().to_string();
     let rating = app
         .ratings()
         .current(vec![(me.user_id.clone(), variant, speed)])

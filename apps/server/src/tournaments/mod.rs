@@ -1,7 +1,9 @@
 //! The tournaments feature (docs/api.md, "Tournaments"; issue 42): Swiss and round robin of
-//! two-game matches (APCA rule 32) played as live games between accounts. The rules are
-//! `crown_tournament`'s; this feature stores a tournament ([`Stored`]: the tournament's state, its
-//! clock, whether rated, who created it, the account of each player) as one versioned row of the
+//! two-game matches (APCA rule 32), and arenas (a fixed duration, each player paired again as soon
+//! as their game ends, lichess's scoring), played as live games between accounts. The rules are
+//! `crown_tournament`'s; this feature stores a tournament ([`Stored`]: the tournament's or arena's
+//! state ([`Event`]), its clock, whether rated, who created it, the account of each player) as one
+//! versioned row of the
 //! store's [`crate::store::TournamentStore`], and changes it only by compare-and-swap on the version
 //! ([`Tournaments::change`]): of two instances that race on one transition exactly one writes,
 //! the other reloads and checks again, so no round is paired twice.
@@ -9,10 +11,11 @@
 //! - [`request`]: a new tournament checked;
 //! - [`play`]: results read from the games, the next round paired, its games created with ids
 //!   derived from (tournament, round, board, game) so that creating them is idempotent;
+//! - [`arena`]: the same for an arena — results recorded, free players paired, games created with
+//!   ids derived from the arena's game number, nobody paired after its end;
 //! - [`view`]: the JSON of a tournament and of the lists.
-//!
-//! The arena (a fixed duration, players paired again as soon as a game ends) is not served yet.
 
+pub mod arena;
 pub mod play;
 pub mod request;
 pub mod view;
@@ -24,7 +27,8 @@ use crate::games::Games;
 use crate::limit::RateLimiter;
 use crate::store::{SeatAccount, Store, StoreError, TimeControl, TournamentRecord};
 use crate::token::{random_hex, same_secret, token_hash};
-use crown_tournament::{Phase, PlayerId, Tournament, TournamentError};
+use crown_core::Variant;
+use crown_tournament::{Arena, Phase, Player, PlayerId, Tournament, TournamentError};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -73,11 +77,38 @@ impl Password {
     }
 }
 
+/// What is played: a tournament of rounds or an arena (stored under the key `tournament` or
+/// `arena` of the row's JSON).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Event {
+    /// A Swiss or round robin (`crown_tournament`): settings, players, phase, rounds and results.
+    #[serde(rename = "tournament")]
+    Rounds(Tournament),
+    /// An arena.
+    #[serde(rename = "arena")]
+    Arena(ArenaPlay),
+}
+
+/// An arena as played on the server: the arena (`crown_tournament`: players, phase, games and
+/// results) and its duration.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ArenaPlay {
+    /// Players, phase, games and results.
+    pub arena: Arena,
+    /// Its length in minutes ([`request::ARENA_MINUTES`]).
+    pub minutes: u32,
+    /// When it ends (ms since the epoch): set when it starts, 0 before. No game is paired from
+    /// then on, and only the games that ended by then count (as on lichess).
+    #[serde(default)]
+    pub ends_ms: u64,
+}
+
 /// What the store keeps of a tournament (the row's JSON).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Stored {
-    /// The tournament (`crown_tournament`): settings, players, phase, rounds and results.
-    pub tournament: Tournament,
+    /// The tournament or the arena.
+    #[serde(flatten)]
+    pub event: Event,
     /// The account that created it (the one that may start it).
     pub creator: SeatAccount,
     /// The clock of every game.
@@ -117,27 +148,71 @@ pub fn creator_network(ip: IpAddr, v6_prefix: u8) -> String {
 }
 
 impl Stored {
+    /// The phase.
+    pub fn phase_now(&self) -> Phase {
+        match &self.event {
+            Event::Rounds(t) => t.phase(),
+            Event::Arena(a) => a.arena.phase(),
+        }
+    }
+
     /// The phase's name: `created`, `running` or `finished`.
     pub fn phase(&self) -> &'static str {
-        match self.tournament.phase() {
+        match self.phase_now() {
             Phase::Created => "created",
             Phase::Running => "running",
             Phase::Finished => "finished",
         }
     }
 
+    /// The players, in joining order (index = [`PlayerId`]).
+    pub fn players(&self) -> &[Player] {
+        match &self.event {
+            Event::Rounds(t) => t.players(),
+            Event::Arena(a) => a.arena.players(),
+        }
+    }
+
+    /// The name.
+    pub fn name(&self) -> &str {
+        match &self.event {
+            Event::Rounds(t) => &t.settings().name,
+            Event::Arena(a) => &a.arena.name,
+        }
+    }
+
+    /// The game played.
+    pub fn variant(&self) -> Variant {
+        match &self.event {
+            Event::Rounds(t) => t.settings().variant,
+            Event::Arena(a) => a.arena.variant,
+        }
+    }
+
+    /// The arena, when it is one.
+    pub fn arena(&self) -> Option<&ArenaPlay> {
+        match &self.event {
+            Event::Arena(a) => Some(a),
+            Event::Rounds(_) => None,
+        }
+    }
+
     /// The player of `user_id` who has not withdrawn, if any.
     pub fn player_of(&self, user_id: &str) -> Option<PlayerId> {
+        self.entry_of(user_id, false)
+    }
+
+    /// The entry of `user_id` whose withdrawn flag is `withdrawn`, if any.
+    fn entry_of(&self, user_id: &str, withdrawn: bool) -> Option<PlayerId> {
         self.accounts
             .iter()
             .enumerate()
             .find(|(i, a)| {
                 a.user_id == user_id
                     && self
-                        .tournament
                         .players()
                         .get(*i)
-                        .is_some_and(|p| !p.withdrawn)
+                        .is_some_and(|p| p.withdrawn == withdrawn)
             })
             .map(|(i, _)| PlayerId(i as u32))
     }
@@ -328,7 +403,7 @@ impl Tournaments {
                 .collect();
             let upcoming = open
                 .iter()
-                .filter(|s| s.tournament.phase() == Phase::Created && s.creator_net == creator_net)
+                .filter(|s| s.phase_now() == Phase::Created && s.creator_net == creator_net)
                 .count();
             if upcoming >= self.0.per_network {
                 return Err(Error::limited(
@@ -358,9 +433,22 @@ impl Tournaments {
         let mut settings = checked.settings;
         let seed = random_hex(8)?;
         settings.seed = u64::from_str_radix(&seed, 16).map_err(Error::storage)?;
-        let tournament = Tournament::new(settings).map_err(api_error)?;
+        let event = match checked.arena_minutes {
+            Some(minutes) => Event::Arena(ArenaPlay {
+                arena: Arena::new(
+                    &settings.name,
+                    settings.variant,
+                    settings.openings,
+                    settings.seed,
+                )
+                .map_err(api_error)?,
+                minutes,
+                ends_ms: 0,
+            }),
+            None => Event::Rounds(Tournament::new(settings).map_err(api_error)?),
+        };
         let stored = Stored {
-            tournament,
+            event,
             creator,
             time_control: checked.time_control,
             rated: checked.rated,
@@ -452,7 +540,9 @@ impl Tournaments {
             .push(now);
     }
 
-    /// `user` joins tournament `id` (with `password` when it has one), seeded by `rating`.
+    /// `user` joins tournament `id` (with `password` when it has one), seeded by `rating`; an
+    /// arena also while it runs, and a player who left an arena comes back (paired again,
+    /// with their points).
     /// Wrong passwords are counted per account and tournament: after
     /// [`MAX_WRONG_PASSWORDS`] within [`PASSWORD_WINDOW_MS`] no password is tried until the
     /// oldest leaves the window.
@@ -494,8 +584,9 @@ impl Tournaments {
         let max_players = self.0.max_players;
         let (_, s) = self
             .change(id, move |s, _| {
-                match s.tournament.phase() {
+                match s.phase_now() {
                     Phase::Created => {}
+                    Phase::Running if s.arena().is_some() => {}
                     Phase::Running => {
                         return Err(api_error(TournamentError::AlreadyStarted {
                             operation: "join",
@@ -521,6 +612,13 @@ impl Tournaments {
                     ));
                 }
                 check_room(s, max_players)?;
+                // An arena's player who left (before the start or while it runs) comes back.
+                if let (true, Some(p)) = (s.arena().is_some(), s.entry_of(&user.user_id, true)) {
+                    if let Event::Arena(a) = &mut s.event {
+                        a.arena.rejoin(p).map_err(api_error)?;
+                    }
+                    return Ok(());
+                }
                 if let Some(net) = &net {
                     if s.entry_nets.iter().filter(|n| *n == net).count() >= MAX_ENTRIES_PER_NETWORK
                     {
@@ -533,17 +631,26 @@ impl Tournaments {
                         ));
                     }
                 }
-                s.tournament.join(&user.name, rating).map_err(api_error)?;
+                match &mut s.event {
+                    Event::Rounds(t) => t.join(&user.name, rating),
+                    Event::Arena(a) => a.arena.join(&user.name, rating),
+                }
+                .map_err(api_error)?;
                 s.accounts.push(user.clone());
                 s.entry_nets.extend(net.clone());
                 Ok(())
             })
             .await?;
+        if s.arena().is_some() && s.phase_now() == Phase::Running {
+            // Paired at once when another player is free.
+            return self.advance(id).await;
+        }
         Ok(s)
     }
 
     /// `user` withdraws from tournament `id`: before the start they are out; once running they
-    /// are paired no more (their games in progress go on).
+    /// are paired no more (their games in progress go on). From a running arena this is
+    /// lichess's pause: they keep their points and may join again.
     ///
     /// # Errors
     /// `not_joined`, `tournament_finished`, `not_found`, `storage`.
@@ -556,7 +663,11 @@ impl Tournaments {
                         "this account is not a player of the tournament",
                     )
                 })?;
-                s.tournament.withdraw(p).map_err(api_error)
+                match &mut s.event {
+                    Event::Rounds(t) => t.withdraw(p),
+                    Event::Arena(a) => a.arena.withdraw(p),
+                }
+                .map_err(api_error)
             })
             .await?;
         Ok(s)
@@ -567,7 +678,8 @@ impl Tournaments {
     /// rounds than its players allow plays the most they allow (`Tournament::start`). When the
     /// server cannot start it at its start time (fewer than 2 players, too many for a Swiss), it
     /// is cancelled instead — finished with the reason in its view, logged at warn — rather than
-    /// tried again forever.
+    /// tried again forever. An arena starts with any number of players (more may join while it
+    /// runs) and ends its duration later.
     ///
     /// # Errors
     /// `not_creator` (403), `too_few_players`, `bad_settings` (by its creator), `already_started`,
@@ -591,13 +703,21 @@ impl Tournaments {
                     }
                     _ => {}
                 }
-                match s.tournament.start() {
+                let t = match &mut s.event {
+                    Event::Rounds(t) => t,
+                    Event::Arena(a) => {
+                        a.arena.start().map_err(api_error)?;
+                        a.ends_ms = now.saturating_add(u64::from(a.minutes) * 60_000);
+                        return Ok(None);
+                    }
+                };
+                match t.start() {
                     Ok(()) => Ok(None),
                     Err(e @ (TournamentError::TooFewPlayers(_) | TournamentError::Settings(_)))
                         if by.is_none() =>
                     {
                         let reason = format!("not started at its start time: {e}");
-                        s.tournament.cancel(&reason).map_err(api_error)?;
+                        t.cancel(&reason).map_err(api_error)?;
                         Ok(Some(reason))
                     }
                     Err(e) => Err(api_error(e)),
@@ -664,7 +784,7 @@ impl Tournaments {
             }
         };
         for (id, s) in due {
-            if s.tournament.phase() == Phase::Created {
+            if s.phase_now() == Phase::Created {
                 // One that cannot start is cancelled by `start`, so a failure here (storage, a
                 // lost race) is not repeated every sweep for ever.
                 match self.start(&id, None).await {
@@ -686,11 +806,14 @@ impl Tournaments {
 /// [`crown_tournament::MAX_SWISS_PLAYERS`]) not withdrawn, or twice `max` entries counting those
 /// withdrawn (each entry stays in its state and its view).
 fn check_room(s: &Stored, max: usize) -> Result<(), Error> {
-    let max = match s.tournament.settings().format {
-        crown_tournament::Format::Swiss { .. } => max.min(crown_tournament::MAX_SWISS_PLAYERS),
-        _ => max,
+    let max = match &s.event {
+        Event::Rounds(t) => match t.settings().format {
+            crown_tournament::Format::Swiss { .. } => max.min(crown_tournament::MAX_SWISS_PLAYERS),
+            _ => max,
+        },
+        Event::Arena(_) => max,
     };
-    let players = s.tournament.players();
+    let players = s.players();
     let playing = players.iter().filter(|p| !p.withdrawn).count();
     if playing >= max {
         return Err(Error::conflict(

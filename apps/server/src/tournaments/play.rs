@@ -9,13 +9,15 @@
 //! [`Tournaments::claim_seat`], which gives a fresh seat token (only its hash is stored, as for
 //! every game).
 
-use super::{api_error, Stored, Tournaments};
+use super::{api_error, Event, Stored, Tournaments};
 use crate::error::{Error, ErrorKind};
 use crate::games::live::Live;
 use crate::games::paired::PairedGame;
 use crate::store::{Declared, GameRecord};
 use crown_core::{Color, Game, Position};
-use crown_tournament::{GameResult, GameSlot, Pairing, Phase, Seat, TournamentError};
+use crown_tournament::{
+    GameResult, GameSlot, Pairing, Phase, PlayerId, Seat, Tournament, TournamentError,
+};
 use std::collections::HashMap;
 
 /// The id of game `game` (1 or 2) of the match on `board` of round `round` of tournament `id`:
@@ -68,9 +70,9 @@ pub fn result_of(rec: &GameRecord, first: Color, game: u8) -> Option<GameResult>
     }
 }
 
-/// The games of the last round still without a result: (board, game, id).
-fn open_slots(id: &str, s: &Stored) -> Vec<(u32, u8, String)> {
-    let Some(round) = s.tournament.rounds().last() else {
+/// The games of the last round of `t` still without a result: (board, game, id).
+fn open_slots(id: &str, t: &Tournament) -> Vec<(u32, u8, String)> {
+    let Some(round) = t.rounds().last() else {
         return Vec::new();
     };
     round
@@ -87,7 +89,8 @@ impl Tournaments {
     /// Bring tournament `id` up to date: record the results of the round's games that ended,
     /// pair the next round once the round is complete (or finish after the last round, or
     /// when a Swiss cannot be paired without a repeat), then create the round's games that do not
-    /// exist yet. Idempotent, safe to run on every instance at once.
+    /// exist yet. Idempotent, safe to run on every instance at once. An arena is advanced by
+    /// [`Tournaments::advance_arena`].
     ///
     /// # Errors
     /// `not_found`, `storage`, `version_conflict`.
@@ -95,12 +98,16 @@ impl Tournaments {
         let lock = self.lock(id);
         let _held = lock.lock().await;
         let (_, s) = self.load(id).await?;
-        if s.tournament.phase() != Phase::Running {
+        let t = match &s.event {
+            Event::Rounds(t) => t,
+            Event::Arena(_) => return self.advance_arena(id, s).await,
+        };
+        if t.phase() != Phase::Running {
             return Ok(s);
         }
-        let first = s.tournament.settings().variant.first_player();
-        let round = s.tournament.rounds().last().map_or(0, |r| r.number);
-        let slots = open_slots(id, &s);
+        let first = t.settings().variant.first_player();
+        let round = t.rounds().last().map_or(0, |r| r.number);
+        let slots = open_slots(id, t);
         let ids: Vec<String> = slots.iter().map(|(_, _, g)| g.clone()).collect();
         let store = self.0.store.clone();
         let recs = crate::blocking::store(move || store.load_many(&ids)).await?;
@@ -113,25 +120,28 @@ impl Tournaments {
             .collect();
         let (_, s) = self
             .change(id, move |s, _| {
-                if s.tournament.phase() != Phase::Running {
+                let Event::Rounds(t) = &mut s.event else {
+                    return Ok(());
+                };
+                if t.phase() != Phase::Running {
                     return Ok(());
                 }
                 for (board, game, r) in &results {
-                    match s.tournament.record(round, *board, *game, *r) {
+                    match t.record(round, *board, *game, *r) {
                         Ok(()) | Err(TournamentError::AlreadyRecorded { .. }) => {}
                         Err(e) => return Err(api_error(e)),
                     }
                 }
-                while s.tournament.rounds().last().is_none_or(|r| r.is_complete()) {
-                    let next = s.tournament.rounds().len() as u32 + 1;
-                    if next > s.tournament.total_rounds() {
-                        s.tournament.finish().map_err(api_error)?;
+                while t.rounds().last().is_none_or(|r| r.is_complete()) {
+                    let next = t.rounds().len() as u32 + 1;
+                    if next > t.total_rounds() {
+                        t.finish().map_err(api_error)?;
                         break;
                     }
-                    match s.tournament.pair_round(next) {
+                    match t.pair_round(next) {
                         Ok(_) => {}
                         Err(TournamentError::NoPairing { .. }) => {
-                            s.tournament.finish().map_err(api_error)?;
+                            t.finish().map_err(api_error)?;
                             break;
                         }
                         Err(e) => return Err(api_error(e)),
@@ -146,16 +156,19 @@ impl Tournaments {
 
     /// Create the games of the last round that do not exist yet (see the module documentation).
     async fn create_games(&self, id: &str, s: &Stored) -> Result<(), Error> {
-        let Some(round) = s.tournament.rounds().last() else {
+        let Event::Rounds(t) = &s.event else {
             return Ok(());
         };
-        if s.tournament.phase() != Phase::Running {
+        let Some(round) = t.rounds().last() else {
+            return Ok(());
+        };
+        if t.phase() != Phase::Running {
             return Ok(());
         }
-        let variant = s.tournament.settings().variant;
+        let variant = t.settings().variant;
         let start = Position::from_fen(variant, &round.opening.fen).map_err(Error::storage)?;
         let store = self.0.store.clone();
-        let wanted: Vec<String> = open_slots(id, s).into_iter().map(|(_, _, g)| g).collect();
+        let wanted: Vec<String> = open_slots(id, t).into_iter().map(|(_, _, g)| g).collect();
         let ids = wanted.clone();
         let existing = crate::blocking::store(move || store.load_many(&ids)).await?;
         for m in round.matches() {
@@ -171,36 +184,48 @@ impl Tournaments {
                     continue;
                 }
                 let mover = Seat::moving_first_in(g).unwrap_or(Seat::First);
-                let first = variant.first_player();
-                let account = |seat: Seat| {
-                    s.accounts
-                        .get(m.player(seat).0 as usize)
-                        .cloned()
-                        .ok_or_else(|| {
-                            Error::storage(format!("game {gid}: a player without account"))
-                        })
-                };
-                let (a_first, a_second) = (account(mover)?, account(mover.other())?);
-                let (black, white) = if first == Color::Black {
-                    (a_first, a_second)
-                } else {
-                    (a_second, a_first)
-                };
-                self.0
-                    .games
-                    .create_paired(PairedGame {
-                        id: gid,
-                        start,
-                        time_control: Some(s.time_control),
-                        days: None,
-                        rated: s.rated,
-                        black,
-                        white,
-                    })
+                self.create_game(s, gid, start, m.player(mover), m.player(mover.other()))
                     .await?;
             }
         }
         Ok(())
+    }
+
+    /// Create game `gid` of tournament `s` from `start` between the accounts of players `first`
+    /// (who moves first) and `second`, on the tournament's clock, rated when it is.
+    pub(super) async fn create_game(
+        &self,
+        s: &Stored,
+        gid: String,
+        start: Position,
+        first: PlayerId,
+        second: PlayerId,
+    ) -> Result<(), Error> {
+        let account = |p: PlayerId| {
+            s.accounts
+                .get(p.0 as usize)
+                .cloned()
+                .ok_or_else(|| Error::storage(format!("game {gid}: a player without account")))
+        };
+        let (a_first, a_second) = (account(first)?, account(second)?);
+        let (black, white) = if s.variant().first_player() == Color::Black {
+            (a_first, a_second)
+        } else {
+            (a_second, a_first)
+        };
+        self.0
+            .games
+            .create_paired(PairedGame {
+                id: gid,
+                start,
+                time_control: Some(s.time_control),
+                days: None,
+                rated: s.rated,
+                black,
+                white,
+            })
+            .await
+            .map(|_| ())
     }
 
     /// The player of account `user_id` takes their seat in tournament game `game` of tournament
@@ -240,8 +265,12 @@ impl Tournaments {
     /// `not_found`, `storage`.
     pub async fn pdn(&self, id: &str) -> Result<String, Error> {
         let (_, s) = self.load(id).await?;
+        let t = match &s.event {
+            Event::Rounds(t) => t,
+            Event::Arena(a) => return self.arena_pdn(id, &a.arena).await,
+        };
         let mut ids = Vec::new();
-        for round in s.tournament.rounds() {
+        for round in t.rounds() {
             for p in &round.pairings {
                 if let Pairing::Match(m) = p {
                     for g in 1u8..=2 {
@@ -260,7 +289,7 @@ impl Tournaments {
                 games.insert(slot, (live.game, created_ms));
             }
         }
-        Ok(crown_tournament::tournament_pdn(&s.tournament, |slot| {
+        Ok(crown_tournament::tournament_pdn(t, |slot| {
             games.get(&slot).map(|(g, ms)| (g, *ms))
         }))
     }

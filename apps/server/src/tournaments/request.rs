@@ -1,7 +1,7 @@
 //! A new tournament (docs/api.md, `POST /api/tournaments`): the request's values checked in the
 //! API's order, each refusal an [`Error`] with a stable code, and the settings built from them.
 
-use crate::error::{Error, ErrorKind};
+use crate::error::Error;
 use crate::games::new_game::{MAX_INCREMENT_MS, MAX_INITIAL_MS};
 use crate::store::TimeControl;
 use crown_core::Variant;
@@ -14,6 +14,10 @@ pub const MAX_ROUNDS: u32 = 15;
 /// How far ahead a start time may be, in ms (30 days).
 pub const MAX_START_AHEAD_MS: u64 = 30 * 24 * 3600 * 1000;
 
+/// The lengths an arena may have, in minutes (lichess offers 20 minutes to 12 hours; a club's
+/// quick arena may be shorter).
+pub const ARENA_MINUTES: std::ops::RangeInclusive<u32> = 1..=180;
+
 /// The longest tournament password, in characters.
 pub const MAX_PASSWORD_CHARS: usize = 64;
 
@@ -25,14 +29,14 @@ pub struct CreateRequest {
     pub name: String,
     /// `american`, `pool` or `impasse`.
     pub variant: String,
-    /// `swiss`, `round_robin` or `arena` (the arena is not served yet: `501`).
+    /// `swiss`, `round_robin` or `arena`.
     pub format: String,
     /// Swiss only: the number of rounds, 1..=[`MAX_ROUNDS`].
     #[serde(default)]
     pub rounds: Option<u32>,
-    /// Arena only: its length in ms.
+    /// Arena only (required): its length in minutes, [`ARENA_MINUTES`].
     #[serde(default)]
-    pub duration_ms: Option<u64>,
+    pub minutes: Option<u32>,
     /// The clock of every game (required).
     #[serde(default)]
     pub time_control: Option<TimeControl>,
@@ -54,8 +58,11 @@ pub struct CreateRequest {
 /// A request that passed [`CreateRequest::check`].
 #[derive(Clone, Debug)]
 pub struct Checked {
-    /// The tournament's settings (the seed still 0: drawn by the caller).
+    /// The tournament's settings (the seed still 0: drawn by the caller); an arena uses their
+    /// name, game, openings and seed (its `format` is a placeholder).
     pub settings: Settings,
+    /// An arena's length in minutes; `None` for a Swiss or round robin.
+    pub arena_minutes: Option<u32>,
     /// The clock.
     pub time_control: TimeControl,
     /// Rated games.
@@ -77,8 +84,9 @@ impl CreateRequest {
     /// time control, openings, start time, password, then the settings as a whole (the name).
     ///
     /// # Errors
-    /// `bad_variant`, `bad_format` (unknown), `arena_unavailable` (501), `bad_rounds` (a Swiss
-    /// without rounds or outside 1..=15, rounds given to a round robin), `bad_time_control`
+    /// `bad_variant`, `bad_format` (unknown), `bad_rounds` (a Swiss without rounds or outside
+    /// 1..=15, rounds given to a round robin or an arena), `bad_duration` (an arena without
+    /// `minutes` or outside [`ARENA_MINUTES`], `minutes` given to another format), `bad_time_control`
     /// (absent or out of the game limits), `bad_openings`, `bad_start` (in the past or more than
     /// 30 days ahead), `bad_password`, `bad_settings` (the name).
     pub fn check(self, now: u64) -> Result<Checked, Error> {
@@ -86,6 +94,7 @@ impl CreateRequest {
             .variant
             .parse()
             .map_err(|e| invalid("bad_variant", format!("{e}")))?;
+        let mut arena_minutes = None;
         let format = match self.format.as_str() {
             "swiss" => match self.rounds {
                 Some(r @ 1..=MAX_ROUNDS) => Format::Swiss { rounds: r },
@@ -107,11 +116,30 @@ impl CreateRequest {
                 Format::RoundRobin
             }
             "arena" => {
-                return Err(Error::new(
-                    ErrorKind::Unsupported,
-                    "arena_unavailable",
-                    "arena tournaments are not served yet: use 'swiss' or 'round_robin'",
-                ))
+                if self.rounds.is_some() {
+                    return Err(invalid(
+                        "bad_rounds",
+                        "an arena has no rounds: give its length in 'minutes'",
+                    ));
+                }
+                let (lo, hi) = (ARENA_MINUTES.start(), ARENA_MINUTES.end());
+                match self.minutes {
+                    Some(m) if ARENA_MINUTES.contains(&m) => arena_minutes = Some(m),
+                    Some(m) => {
+                        return Err(invalid(
+                            "bad_duration",
+                            format!("an arena lasts {lo}..={hi} minutes, not {m}"),
+                        ))
+                    }
+                    None => {
+                        return Err(invalid(
+                            "bad_duration",
+                            format!("an arena needs 'minutes' ({lo}..={hi})"),
+                        ))
+                    }
+                }
+                // A placeholder: an arena is not played in rounds.
+                Format::RoundRobin
             }
             other => {
                 return Err(invalid(
@@ -120,10 +148,10 @@ impl CreateRequest {
                 ))
             }
         };
-        if self.duration_ms.is_some() {
+        if arena_minutes.is_none() && self.minutes.is_some() {
             return Err(invalid(
-                "bad_rounds",
-                "'duration_ms' is an arena's: a Swiss or round robin is played in rounds",
+                "bad_duration",
+                "'minutes' is an arena's: a Swiss or round robin is played in rounds",
             ));
         }
         let time_control = self
@@ -200,6 +228,7 @@ impl CreateRequest {
             .map_err(|e| invalid("bad_settings", e.to_string()))?;
         Ok(Checked {
             settings,
+            arena_minutes,
             time_control,
             rated: self.rated,
             starts_ms,

@@ -311,3 +311,241 @@ pub fn check_due_and_open_tournaments(store: &dyn crown_server::store::Store) {
         .collect();
     assert_eq!(upcoming, ["aaaa0001", "aaaa0002", "aaaa0003"]);
 }
+
+/// Create an unrated arena of `minutes` by `creator` (a 30-minute clock, so that no game of the
+/// tests runs out of time), started by its creator; its id.
+pub async fn create_arena(app: &App, creator: &str, minutes: u32) -> String {
+    let body = json!({"name": "Arena", "variant": "american", "format": "arena",
+                      "minutes": minutes, "openings": "start",
+                      "time_control": {"initial_ms": 1_800_000, "increment_ms": 0}});
+    let (s, v) = call(
+        app,
+        Method::POST,
+        "/api/tournaments",
+        Some(creator),
+        Some(body),
+    )
+    .await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+    assert_eq!(v["tournament"]["format"], "arena", "{v}");
+    assert_eq!(v["tournament"]["minutes"], minutes, "{v}");
+    v["id"].as_str().unwrap().to_string()
+}
+
+/// The games of arena `t` as `(first name, second name, result)`, in pairing order.
+pub fn arena_games(t: &Value) -> Vec<(String, String, Option<String>)> {
+    t["games"]
+        .as_array()
+        .map(|games| {
+            games
+                .iter()
+                .map(|g| {
+                    (
+                        g["first_name"].as_str().unwrap().to_string(),
+                        g["second_name"].as_str().unwrap().to_string(),
+                        g["result"].as_str().map(str::to_string),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// End game `number` (from 1) of arena `id` through the API with the players' sessions:
+/// `winner` wins (the other resigns), or `None`: a draw agreed. Answers the status of the last
+/// call (a game that already ended, e.g. aborted, answers `409`).
+pub async fn end_arena_game(
+    app: &App,
+    id: &str,
+    number: usize,
+    winner: Option<&str>,
+    sessions: &HashMap<String, String>,
+) -> StatusCode {
+    let (_, t) = get(app, &format!("/api/tournaments/{id}")).await;
+    let g = &t["games"][number - 1];
+    let gid = g["id"].as_str().unwrap().to_string();
+    let (first, second) = (
+        g["first_name"].as_str().unwrap().to_string(),
+        g["second_name"].as_str().unwrap().to_string(),
+    );
+    let mut tokens = HashMap::new();
+    for who in [&first, &second] {
+        let uri = format!("/api/tournaments/{id}/games/{gid}/seat");
+        let (s, v) = call(app, Method::POST, &uri, Some(&sessions[who.as_str()]), None).await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+        tokens.insert(who.clone(), v["token"].as_str().unwrap().to_string());
+    }
+    let (s, v) = get(app, &format!("/api/games/{gid}")).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    // The first player moves first: Black in American checkers.
+    assert_eq!(v["accounts"]["black"]["name"], first.as_str(), "{v}");
+    match winner {
+        Some(w) => {
+            let loser = if w == first { &second } else { &first };
+            let uri = format!("/api/games/{gid}/resign");
+            seat_post(app, &uri, &tokens[loser]).await.0
+        }
+        None => {
+            let uri = format!("/api/games/{gid}/draw/offer");
+            let (s, v) = seat_post(app, &uri, &tokens[&first]).await;
+            assert_eq!(s, StatusCode::OK, "{v}");
+            let uri = format!("/api/games/{gid}/draw/accept");
+            seat_post(app, &uri, &tokens[&second]).await.0
+        }
+    }
+}
+
+/// Every app of `apps` advances arena `id` four times, all at once; none fails.
+pub async fn race_advance(apps: &[App], id: &str) {
+    let racers = (0..4 * apps.len()).map(|i| {
+        let app = apps[i % apps.len()].clone();
+        let id = id.to_string();
+        tokio::spawn(async move { app.tournaments().advance(&id).await.map(|_| ()) })
+    });
+    for r in futures_util::future::join_all(racers).await {
+        r.unwrap()
+            .unwrap_or_else(|e| panic!("advancing failed: {e}"));
+    }
+}
+
+/// One line of an arena's standings: name, score, points per game, on fire, performance.
+pub type ArenaLine = (String, u64, Vec<u64>, bool, Option<u64>);
+
+/// The arena standings, rank order.
+pub fn arena_standings(t: &Value) -> Vec<ArenaLine> {
+    t["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| {
+            (
+                l["name"].as_str().unwrap().to_string(),
+                l["score"].as_u64().unwrap(),
+                l["points"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|p| p.as_u64().unwrap())
+                    .collect(),
+                l["fire"].as_bool().unwrap(),
+                l["performance"].as_u64(),
+            )
+        })
+        .collect()
+}
+
+/// Play the arena `id` of `minutes` (created by alice, everyone joined, just started) to its end
+/// through `apps` in turn (one app, or several instances on one database), every app advancing
+/// it at once after each game (a pairing made twice would show as a game too many), checking the
+/// pairing as each game ends against the rules worked by hand (free players by score then seed —
+/// all rated 1500, so joining order —, never the last opponent again; the one who moved first
+/// less often moves first):
+///
+/// 1. alice–bob (alice first), carol–dave (carol first).
+/// 2. alice beats bob: alice is free but only bob is, her last opponent: nobody paired.
+/// 3. carol and dave draw: alice (2) meets carol (1) (alice first: equal balance, and both
+///    moved first last time); dave (1) meets bob (0) (dave first: equal balance, and he moved
+///    second last time).
+/// 4. alice beats carol: alice waits (carol was her last); bob beats dave: alice (4) meets bob
+///    (2) (bob first: alice has moved first twice more), carol (1) meets dave (1) (carol first).
+/// 5. alice, on fire after two wins, beats bob: 4 points.
+/// 6. the arena's time is up (the test clock): it finishes with game 6 running; carol then wins
+///    it (or it ends by abort): it does not count and nobody is paired again.
+///
+/// Scores: alice W W W = 2+2+4 = 8 (on fire), bob L W L = 0+2+0 = 2, carol D L = 1+0 = 1, dave
+/// D L = 1+0 = 1; performances (opponents 1500, ±500): alice 2000, bob (1000+2000+1000)/3 =
+/// 1333, carol and dave (1500+1000)/2 = 1250, so carol stays above dave by seed.
+pub async fn play_arena(apps: &[App], id: &str, minutes: u64, sessions: &HashMap<String, String>) {
+    let app = |step: usize| &apps[step % apps.len()];
+    let uri = format!("/api/tournaments/{id}");
+    let (_, t) = get(app(0), &uri).await;
+    let g = |a: &str, b: &str, r: Option<&str>| (a.to_string(), b.to_string(), r.map(String::from));
+    assert_eq!(
+        arena_games(&t),
+        vec![g("alice", "bob", None), g("carol", "dave", None)],
+        "{t}"
+    );
+    let steps: [(usize, Option<&str>, &str); 4] = [
+        (1, Some("alice"), "1-0"),
+        (2, None, "1/2-1/2"),
+        (3, Some("alice"), "1-0"),
+        (4, Some("bob"), "0-1"),
+    ];
+    let paired_after = [2usize, 4, 4, 6];
+    for (step, (number, winner, result)) in steps.into_iter().enumerate() {
+        let here = app(step);
+        assert_eq!(
+            end_arena_game(here, id, number, winner, sessions).await,
+            StatusCode::OK
+        );
+        race_advance(apps, id).await;
+        let t = wait_for(app(step + 1), id, "the result", |t| {
+            t["games"][number - 1]["result"] == result
+                && t["games"].as_array().unwrap().len() == paired_after[step]
+        })
+        .await;
+        assert_eq!(
+            t["games"].as_array().unwrap().len(),
+            paired_after[step],
+            "{t}"
+        );
+    }
+    let (_, t) = get(app(0), &uri).await;
+    let (_, seen) = get(app(1), &uri).await;
+    assert_eq!(t["games"], seen["games"], "the instances disagree");
+    assert_eq!(
+        arena_games(&t),
+        vec![
+            g("alice", "bob", Some("1-0")),
+            g("carol", "dave", Some("1/2-1/2")),
+            g("alice", "carol", Some("1-0")),
+            g("dave", "bob", Some("0-1")),
+            g("bob", "alice", None),
+            g("carol", "dave", None),
+        ],
+        "{t}"
+    );
+    assert_eq!(
+        end_arena_game(app(0), id, 5, Some("alice"), sessions).await,
+        StatusCode::OK
+    );
+    race_advance(apps, id).await;
+    wait_for(app(1), id, "game 5's result", |t| {
+        t["games"][4]["result"] == "0-1"
+    })
+    .await;
+    // The time is up with game 6 running.
+    crown_server::live::advance_clock(minutes * 60_000 + 1_000);
+    race_advance(apps, id).await;
+    let t = wait_for(app(1), id, "the end", |t| t["phase"] == "finished").await;
+    assert_eq!(t["games"].as_array().unwrap().len(), 6, "{t}");
+    let ended = end_arena_game(app(0), id, 6, Some("carol"), sessions).await;
+    assert!(
+        ended == StatusCode::OK || ended == StatusCode::CONFLICT,
+        "{ended}"
+    );
+    race_advance(apps, id).await;
+    let (_, t) = get(app(1), &uri).await;
+    assert_eq!(
+        t["games"].as_array().unwrap().len(),
+        6,
+        "paired after the end: {t}"
+    );
+    assert!(
+        t["games"][5]["result"].is_null(),
+        "counted after the end: {t}"
+    );
+    assert_eq!(
+        arena_standings(&t),
+        vec![
+            ("alice".into(), 8, vec![2, 2, 4], true, Some(2000)),
+            ("bob".into(), 2, vec![0, 2, 0], false, Some(1333)),
+            ("carol".into(), 1, vec![1, 0], false, Some(1250)),
+            ("dave".into(), 1, vec![1, 0], false, Some(1250)),
+        ],
+        "{t}"
+    );
+    let pdn = text(app(0), &format!("/api/tournaments/{id}/pdn")).await;
+    assert_eq!(pdn.matches("[Event \"Arena\"]").count(), 6, "{pdn}");
+    assert_eq!(pdn.matches("[Round \"5\"]").count(), 1, "{pdn}");
+}

@@ -7,7 +7,8 @@
 // The server has no push channel for tournaments: an open tournament page reads it again every
 // POLL_MS. A player of a running tournament is followed while the page is open and while their
 // tournament game is on screen: when the server pairs them (a new round, or game 2 of the match
-// once game 1 is over) the page takes the seat (POST …/games/{game}/seat) and opens that game.
+// once game 1 is over) the page takes the seat (POST …/games/{game}/seat) and opens that game;
+// in an arena, each new game as soon as the server pairs them.
 
 import { call, accountName } from "../account/ctrl.js";
 import { Seats } from "../online/api.js";
@@ -40,8 +41,8 @@ const FIELD_OF_CODE = {
   bad_settings: "name",
   bad_variant: "variant",
   bad_format: "format",
-  arena_unavailable: "format",
   bad_rounds: "rounds",
+  bad_duration: "minutes",
   bad_time_control: "clock",
   bad_start: "starts",
   bad_openings: "openings",
@@ -66,7 +67,12 @@ export function myPlayer(t) {
  * that has no result yet ({id, game, board}), or null (not running, a bye, or both games done).
  */
 export function myNextGame(t, me) {
-  if (!t || t.phase !== "running" || me == null || !t.pairings.length) return null;
+  if (!t || t.phase !== "running" || me == null) return null;
+  if (t.format === "arena") {
+    const g = (t.games || []).find((g) => g.result == null && (g.first === me || g.second === me));
+    return g ? { id: g.id, game: g.number, arena: true } : null;
+  }
+  if (!t.pairings.length) return null;
   const round = t.pairings[t.pairings.length - 1];
   const m = round.pairings.find((p) => p.bye == null && (p.first === me || p.second === me));
   if (!m) return null;
@@ -116,8 +122,11 @@ export class TournamentsCtrl {
       const text =
         t.phase === "created"
           ? "You leave the tournament before its start; you may join again."
-          : "You are paired no more; a round robin's later games are lost by forfeit. Games in progress go on.";
-      confirmThen(`Withdraw from ${t.name}?`, text, "Withdraw", () => this.#act("withdraw"));
+          : t.format === "arena"
+            ? "You are paused: paired no more until you join again, keeping your points. A game in progress goes on."
+            : "You are paired no more; a round robin's later games are lost by forfeit. Games in progress go on.";
+      const verb = t.phase === "running" && t.format === "arena" ? "Pause" : "Withdraw";
+      confirmThen(`${verb === "Pause" ? "Pause in" : "Withdraw from"} ${t.name}?`, text, verb, () => this.#act("withdraw"));
     });
     v.start.addEventListener("click", () => this.#act("start"));
     v.roundPick.addEventListener("change", () => {
@@ -232,10 +241,11 @@ export class TournamentsCtrl {
     d.name.focus();
   }
 
-  /** Rounds for a Swiss only; the custom clock's fields for "Custom…". */
+  /** Rounds for a Swiss only, the duration for an arena only; the custom clock's fields for "Custom…". */
   #dialogFields() {
     const d = this.v.d;
     d.roundsField.hidden = d.format.value !== "swiss";
+    d.minutesField.hidden = d.format.value !== "arena";
     d.custom.hidden = d.clock.value !== "custom";
   }
 
@@ -250,6 +260,11 @@ export class TournamentsCtrl {
       const r = Number(d.rounds.value);
       if (!Number.isInteger(r) || r < 1 || r > 15) errors.rounds = `A Swiss has 1 to 15 rounds, not '${d.rounds.value}'.`;
       else body.rounds = r;
+    }
+    if (body.format === "arena") {
+      const m = Number(d.minutes.value);
+      if (!Number.isInteger(m) || m < 1 || m > 180) errors.minutes = `An arena lasts 1 to 180 minutes, not '${d.minutes.value}'.`;
+      else body.minutes = m;
     }
     try {
       body.time_control = timeControl(d.clock.value, d.base.value, d.inc.value);
@@ -321,7 +336,7 @@ export class TournamentsCtrl {
       const key = `${accountName()}\n${JSON.stringify(t)}`;
       if (key !== this.drawn || this.v.one.querySelector("#tt-body").hidden) this.#renderTournament(t);
       this.drawn = key;
-      this.v.page.dataset.loaded = `tournament/${t.id}/${t.phase}/${t.pairings.length}`;
+      this.v.page.dataset.loaded = `tournament/${t.id}/${t.phase}/${t.format === "arena" ? t.games.length : t.pairings.length}`;
     }
     this.#maybeOpenMyGame(t);
   }
@@ -337,11 +352,14 @@ export class TournamentsCtrl {
     v.tTitle.textContent = t.name;
     const opening = view.OPENINGS[t.openings] ? view.OPENINGS[t.openings].name : t.openings;
     v.tMeta.textContent = `${view.settingsText(t)} · ${opening} · created by ${t.creator}${t.password ? " · password" : ""}`;
-    const n = t.pairings.length;
+    const arena = t.format === "arena";
+    const n = arena ? 0 : t.pairings.length;
     v.phase.textContent =
       t.phase === "created"
         ? `${t.players} player${t.players === 1 ? "" : "s"} joined${me != null ? ", you among them" : ""}.`
-        : t.phase === "running"
+        : t.phase === "running" && arena
+          ? "The arena is running: each player is paired again as soon as their game ends."
+          : t.phase === "running"
           ? `Round ${n} of ${t.rounds} is being played: the next round is paired as soon as every game of this one has ended.`
           : t.cancelled
             ? `Cancelled: ${t.cancelled}.`
@@ -350,7 +368,10 @@ export class TournamentsCtrl {
     this.#renderCountdown();
     // the actions the account may take
     const created = t.phase === "created";
-    v.join.hidden = !(account && created && me == null);
+    // an arena is joined while it runs too, and a paused player comes back so
+    v.join.hidden = !(account && (created || (arena && t.phase === "running")) && me == null);
+    v.join.textContent = arena && t.phase === "running" && t.players_list.some((p) => p.name === account) ? "Come back" : "Join";
+    v.withdraw.textContent = arena && t.phase === "running" ? "Pause" : "Withdraw";
     v.pwLabel.hidden = v.join.hidden || !t.password;
     v.withdraw.hidden = !(me != null && t.phase !== "finished");
     v.start.hidden = !(created && account && account === t.creator);
@@ -367,9 +388,24 @@ export class TournamentsCtrl {
       b.className = "primary";
       b.dataset.game = next.id;
       b.id = "tt-play";
-      b.textContent = `Play your game ${next.game} (round ${next.round}, board ${next.board})`;
+      b.textContent = next.arena ? `Play your game (game ${next.game} of the arena)` : `Play your game ${next.game} (round ${next.round}, board ${next.board})`;
       v.myGame.replaceChildren(b);
     }
+    v.one.querySelector("#tt-tiebreaks").textContent = arena ? view.TIEBREAKS.arena : view.TIEBREAKS.rounds;
+    v.one.querySelector("#tt-pairings-title").textContent = arena ? "Games" : "Pairings";
+    v.one.querySelector("#tt-cross-title").hidden = arena;
+    v.crossWrap.hidden = arena;
+    if (arena) {
+      v.roundLabel.hidden = true;
+      v.noPairings.textContent = "Players are paired when the arena starts.";
+      v.noPairings.hidden = t.games.length > 0;
+      v.pairings.parentElement.hidden = t.games.length === 0;
+      view.renderArenaGames(v, t, me);
+      view.renderArenaStandings(v, t, me);
+      view.renderPlayers(v, t);
+      return;
+    }
+    v.noPairings.textContent = "The first round is paired when the tournament starts.";
     // the pairings of the round picked (the last by default)
     const shown = this.shownRound && this.shownRound <= n ? this.shownRound : n;
     v.roundLabel.hidden = n < 2;
@@ -384,10 +420,16 @@ export class TournamentsCtrl {
     view.renderCrosstable(v, t);
   }
 
-  /** The countdown to the start (a start time set), every second. */
+  /** The countdown to the start (a start time set), or to a running arena's end, every second. */
   #renderCountdown() {
     const v = this.v;
     const t = this.t;
+    if (t && t.format === "arena" && t.phase === "running" && t.ends_ms) {
+      v.countdown.hidden = false;
+      const left = t.ends_ms - Date.now();
+      v.countdown.textContent = left > 0 ? `Ends in ${view.countdownText(left)} (${view.whenText(t.ends_ms)}).` : "Ending…";
+      return;
+    }
     const at = t && t.phase === "created" && t.starts_ms ? t.starts_ms : null;
     v.countdown.hidden = !at && !(t && t.phase === "created");
     if (!t || t.phase !== "created") return;

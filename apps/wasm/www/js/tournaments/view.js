@@ -1,14 +1,15 @@
 // The tournament pages' views (tournaments/ctrl.js drives them): the list of tournaments (upcoming,
 // running, finished) with the create dialog, and one tournament — its settings, the countdown to
-// its start, join / withdraw / start, the PDN, the standings with their tie-breaks, a round's
-// pairings and the crosstable. Every text from the server is set with textContent, never as HTML.
+// its start (an arena's: to its end), join / withdraw / start, the PDN, the standings with their
+// tie-breaks, a round's pairings and the crosstable (an arena: its standings with each game's
+// points and the fire of a streak, and its games). Every text from the server is set with textContent, never as HTML.
 
 import { el } from "../shared/util.js";
 import { CLOCK_PRESETS, timeControlText } from "../shared/clock.js";
 import { GAMES, playerLink } from "../shared/rating.js";
 
-/** The formats the server plays, with their names (docs/api.md "Tournaments"; the arena is not served). */
-export const FORMATS = { swiss: "Swiss", round_robin: "Round robin" };
+/** The formats the server plays, with their names (docs/api.md "Tournaments", "Arenas"). */
+export const FORMATS = { swiss: "Swiss", round_robin: "Round robin", arena: "Arena" };
 
 /** The opening rules, with their names and the games they are for. */
 export const OPENINGS = {
@@ -19,7 +20,7 @@ export const OPENINGS = {
 };
 
 /** The create dialog's fields, each with its error line `tc-err-<field>` (the server's codes map to them). */
-export const FIELDS = ["name", "variant", "format", "rounds", "clock", "starts", "openings", "password"];
+export const FIELDS = ["name", "variant", "format", "rounds", "minutes", "clock", "starts", "openings", "password"];
 
 /** A labelled control `input` of field `field` with its error line. */
 function field(label, fieldName, input, hint = null) {
@@ -65,6 +66,8 @@ function buildDialog() {
   const rated = el("input", { type: "checkbox", id: "tc-rated", name: "rated" });
   const password = el("input", { type: "text", id: "tc-password", name: "password", maxlength: "64", autocomplete: "off" });
   const roundsField = field("Rounds", "rounds", rounds, "Swiss: 1 to 15 rounds. A round robin plays every other player once.");
+  const minutes = el("input", { type: "number", id: "tc-minutes", name: "minutes", min: "1", max: "180", step: "1", value: "30", inputmode: "numeric" });
+  const minutesField = field("Duration (minutes)", "minutes", minutes, "Arena: 1 to 180 minutes; each player is paired again as soon as their game ends.");
   const form = el(
     "form",
     { method: "dialog", id: "form-tournament", novalidate: true },
@@ -73,6 +76,7 @@ function buildDialog() {
     field("Game", "variant", variant),
     field("Format", "format", format),
     roundsField,
+    minutesField,
     field("Clock", "clock", clock),
     custom,
     field("Start time (optional)", "starts", starts, "It starts by itself then, with two players or more; without one, you start it."),
@@ -89,7 +93,7 @@ function buildDialog() {
   );
   const dlg = el("dialog", { id: "dlg-tournament", class: "dialog", "aria-labelledby": "dlg-tournament-title" }, form);
   document.body.append(dlg);
-  return { dlg, form, name, variant, format, rounds, roundsField, clock, custom, base, inc, starts, openings, rated, password, error: form.querySelector("#tc-error"), ok: form.querySelector("#tc-ok"), cancel: form.querySelector("#tc-cancel") };
+  return { dlg, form, name, variant, format, rounds, roundsField, minutes, minutesField, clock, custom, base, inc, starts, openings, rated, password, error: form.querySelector("#tc-error"), ok: form.querySelector("#tc-ok"), cancel: form.querySelector("#tc-cancel") };
 }
 
 /** The opening rules offered in the create dialog `d` for the game picked in it (the server's default first). */
@@ -169,7 +173,7 @@ export function build() {
       noPairings,
       el("h3", { id: "tt-standings-title" }, "Standings"),
       el("div", { class: "table-scroll" }, standings),
-      el("p", { id: "tt-tiebreaks", class: "dim" }, "Players level on match points are ranked by game points, then Buchholz, Sonneborn–Berger, their direct encounter and the seeding."),
+      el("p", { id: "tt-tiebreaks", class: "dim" }, TIEBREAKS.rounds),
       el("h3", { id: "tt-players-title" }, "Players"),
       players,
       el("h3", { id: "tt-cross-title" }, "Crosstable"),
@@ -187,6 +191,12 @@ export function build() {
   };
 }
 
+/** The tie-break line under the standings, by kind. */
+export const TIEBREAKS = {
+  rounds: "Players level on match points are ranked by game points, then Buchholz, Sonneborn–Berger, their direct encounter and the seeding.",
+  arena: "A win scores 2, a draw 1; after two wins in a row a player is on fire (🔥) and scores double until a game is not won. Players level on points are ranked by performance, then the seeding. Only the games that end before the arena's end count.",
+};
+
 /** The address of tournament `id`'s page. */
 export function tournamentHref(id) {
   return `?${new URLSearchParams({ mode: "tournament", id })}`;
@@ -194,7 +204,7 @@ export function tournamentHref(id) {
 
 /** "5+3 · Swiss, 5 rounds · Rated" for summary `t`. */
 export function settingsText(t) {
-  const rounds = t.format === "swiss" ? `, ${t.rounds} round${t.rounds === 1 ? "" : "s"}` : "";
+  const rounds = t.format === "swiss" ? `, ${t.rounds} round${t.rounds === 1 ? "" : "s"}` : t.format === "arena" ? `, ${t.minutes} min` : "";
   return [GAMES[t.variant] || t.variant, timeControlText(t.time_control), `${FORMATS[t.format] || t.format}${rounds}`, t.rated ? "Rated" : "Casual"].join(" · ");
 }
 
@@ -303,6 +313,51 @@ export function renderRound(v, round, me) {
   v.opening.textContent = round.opening && round.opening.label ? `Opening: ${round.opening.label}` : "";
 }
 
+/** The games of arena `t` (`me`: my player id), the latest first, in the pairings table. */
+export function renderArenaGames(v, t, me) {
+  const head = el("thead", {}, el("tr", {}, el("th", { scope: "col", class: "num" }, "Game"), el("th", { scope: "col" }, "Players (first vs second)"), el("th", { scope: "col" }, "Result")));
+  const rows = [...t.games].reverse().map((g) => {
+    const mine = g.first === me || g.second === me;
+    const pair = el("div", { class: "tour-pair" }, playerLink(g.first_name), el("span", { class: "dim tour-vs" }, " vs "), playerLink(g.second_name));
+    const over = g.result == null && t.phase === "finished";
+    const link = el("a", { href: `g/${encodeURIComponent(g.id)}`, class: "tour-game", "data-game": g.id }, over ? "not counted (not over at the end)" : resultText(g));
+    if (mine && g.result == null && !over) link.classList.add("mine");
+    return el("tr", { class: mine ? "me" : "", "data-game-number": String(g.number) }, el("td", { class: "num" }, String(g.number)), el("td", {}, pair), el("td", {}, link));
+  });
+  v.pairings.replaceChildren(el("caption", { class: "sr-only" }, "The arena's games, the latest first"), head, el("tbody", {}, ...rows));
+  v.opening.textContent = "";
+}
+
+/**
+ * The standings of arena `t` (`me`: my player id): rank, player (🔥 on a streak, "paused"), the
+ * points of each game as lichess's little numbers (a doubled game marked), score, performance.
+ */
+export function renderArenaStandings(v, t, me) {
+  const cols = [["#", "Rank"], ["Player"], ["Points per game"], ["Pts", "Arena points"], ["Perf", "Performance"]];
+  const head = el("thead", {}, el("tr", {}, ...cols.map(([h, title]) => el("th", { scope: "col", class: title ? "num" : "" }, title ? el("abbr", { title }, h) : h))));
+  const rows = t.standings.map((s) => {
+    const player = el("td", {}, playerLink(s.name), ...(s.fire ? [el("span", { class: "tour-fire", title: "On fire: the next games count double", "aria-label": "on fire" }, " 🔥")] : []), ...(s.paused ? [el("span", { class: "dim" }, " (paused)")] : []));
+    // a game worth double (on fire) scores 4 or 2: marked as lichess marks them
+    const history = [];
+    let wins = 0;
+    for (const p of s.points) {
+      const doubled = wins >= 2;
+      history.push(el("span", { class: doubled ? "tour-pt double" : "tour-pt" }, String(p)));
+      wins = (doubled ? p === 4 : p === 2) ? wins + 1 : 0;
+    }
+    return el(
+      "tr",
+      { class: s.player === me ? "me" : "", "data-player": String(s.player) },
+      el("td", { class: "num" }, String(s.rank)),
+      player,
+      el("td", {}, el("span", { class: "tour-points" }, ...history)),
+      el("td", { class: "num tour-score" }, String(s.score)),
+      el("td", { class: "num" }, s.performance == null ? "" : String(s.performance)),
+    );
+  });
+  v.standings.replaceChildren(el("caption", { class: "sr-only" }, "Standings: arena points, then performance"), head, el("tbody", {}, ...rows));
+}
+
 /** A number of points as shown: whole, or with one decimal. */
 const pts = (x) => (x == null ? "" : Number.isInteger(x) ? String(x) : Number(x).toFixed(1));
 
@@ -334,7 +389,7 @@ export function renderPlayers(v, t) {
   const listed = t.phase === "created" ? t.players_list.filter((p) => !p.withdrawn) : t.players_list;
   v.players.replaceChildren(
     ...listed.map((p) =>
-      el("li", { class: p.withdrawn ? "withdrawn" : "", "data-player": String(p.id) }, playerLink(p.name), ` ${p.rating}`, ...(p.withdrawn ? [el("span", { class: "dim" }, " (withdrawn)")] : [])),
+      el("li", { class: p.withdrawn ? "withdrawn" : "", "data-player": String(p.id) }, playerLink(p.name), ` ${p.rating}`, ...(p.withdrawn ? [el("span", { class: "dim" }, t.format === "arena" ? " (paused)" : " (withdrawn)")] : [])),
     ),
   );
 }

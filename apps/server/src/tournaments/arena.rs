@@ -1,0 +1,169 @@
+//! An arena played as live games (docs/api.md, "Arenas"): while it runs, each result is recorded
+//! as its game ends and every free player (joined, not paused, not in a game) is paired at once
+//! (`crown_tournament::Arena::pair_free`: by score, no immediate rematch); at its end nobody is
+//! paired any more and only the games that ended by then count, as on lichess ("in arena
+//! tournaments only games that end before time is up count"). A player who loses a game by
+//! forfeit for not moving (the abort window) is paused, as lichess pauses an absent player, and
+//! comes back by joining again.
+//!
+//! Game `k` (from 1, in pairing order) of arena `id` has the id `{id}r0b{k}g1`
+//! ([`arena_game_id`]: the tournament games' scheme with round 0), so creating it is idempotent
+//! and a pairing is written once, by compare-and-swap ([`Tournaments::change`]), whichever
+//! instance makes it: a restart or another instance taking over pairs nobody twice.
+
+use super::play::{game_id, result_of};
+use super::{api_error, Event, Stored, Tournaments};
+use crate::error::Error;
+use crate::games::live::Live;
+use crate::store::GameRecord;
+use crown_core::{Game, Position};
+use crown_tournament::{Arena, GameResult, Phase, Seat, TournamentError};
+use std::collections::HashMap;
+
+/// The id of game `k` (an index of `Arena::games`, from 0) of arena `id`: `{id}r0b{k+1}g1`.
+pub fn arena_game_id(id: &str, k: usize) -> String {
+    game_id(id, 0, k as u32 + 1, 1)
+}
+
+impl Tournaments {
+    /// Bring arena `id` (loaded as `s`, under its lock) up to date: record the results of the
+    /// games that ended by its end (pausing a player who forfeited by absence), then finish it
+    /// when its end is reached, else pair the free players; then create the games that do not
+    /// exist yet. Idempotent, safe to run on every instance at once.
+    ///
+    /// # Errors
+    /// `not_found`, `storage`, `version_conflict`.
+    pub(super) async fn advance_arena(&self, id: &str, s: Stored) -> Result<Stored, Error> {
+        let Some(play) = s.arena() else {
+            return Ok(s);
+        };
+        if play.arena.phase() != Phase::Running {
+            return Ok(s);
+        }
+        let first = play.arena.variant.first_player();
+        let open: Vec<(usize, String)> = play
+            .arena
+            .games()
+            .iter()
+            .enumerate()
+            .filter(|(_, g)| g.result.is_none())
+            .map(|(k, _)| (k, arena_game_id(id, k)))
+            .collect();
+        let ids: Vec<String> = open.iter().map(|(_, g)| g.clone()).collect();
+        let store = self.0.store.clone();
+        let recs = crate::blocking::store(move || store.load_many(&ids)).await?;
+        let by_id: HashMap<&str, &GameRecord> = recs.iter().map(|r| (r.id.as_str(), r)).collect();
+        // (game, result, when it ended)
+        let results: Vec<(usize, GameResult, u64)> = open
+            .iter()
+            .filter_map(|(k, gid)| {
+                let rec = by_id.get(gid.as_str())?;
+                Some((*k, result_of(rec, first, 1)?, rec.updated_ms))
+            })
+            .collect();
+        let (_, s) = self
+            .change(id, move |s, now| {
+                let Event::Arena(a) = &mut s.event else {
+                    return Ok(());
+                };
+                if a.arena.phase() != Phase::Running {
+                    return Ok(());
+                }
+                for (k, r, ended_ms) in &results {
+                    if *ended_ms > a.ends_ms {
+                        // Ended after the arena: does not count.
+                        continue;
+                    }
+                    match a.arena.record(*k, *r) {
+                        Ok(()) => pause_absent(&mut a.arena, *k, *r)?,
+                        Err(TournamentError::NoSuchArenaGame(_)) => {}
+                        Err(e) => return Err(api_error(e)),
+                    }
+                }
+                if now >= a.ends_ms {
+                    a.arena.finish().map_err(api_error)?;
+                } else {
+                    a.arena.pair_free().map_err(api_error)?;
+                }
+                Ok(())
+            })
+            .await?;
+        self.create_arena_games(id, &s).await?;
+        Ok(s)
+    }
+
+    /// Create the games of running arena `s` in progress that do not exist yet.
+    async fn create_arena_games(&self, id: &str, s: &Stored) -> Result<(), Error> {
+        let Some(play) = s.arena() else {
+            return Ok(());
+        };
+        if play.arena.phase() != Phase::Running {
+            return Ok(());
+        }
+        let wanted: Vec<(usize, String)> = play
+            .arena
+            .games()
+            .iter()
+            .enumerate()
+            .filter(|(_, g)| g.result.is_none())
+            .map(|(k, _)| (k, arena_game_id(id, k)))
+            .collect();
+        let ids: Vec<String> = wanted.iter().map(|(_, g)| g.clone()).collect();
+        let store = self.0.store.clone();
+        let existing = crate::blocking::store(move || store.load_many(&ids)).await?;
+        for (k, gid) in wanted {
+            if existing.iter().any(|r| r.id == gid) {
+                continue;
+            }
+            let g = &play.arena.games()[k];
+            let start =
+                Position::from_fen(play.arena.variant, &g.opening.fen).map_err(Error::storage)?;
+            self.create_game(s, gid, start, g.first, g.second).await?;
+        }
+        Ok(())
+    }
+
+    /// The PDN of arena `id` (`crown_tournament::arena_pdn`).
+    ///
+    /// # Errors
+    /// `storage`.
+    pub(super) async fn arena_pdn(&self, id: &str, arena: &Arena) -> Result<String, Error> {
+        let ids: Vec<String> = (0..arena.games().len())
+            .map(|k| arena_game_id(id, k))
+            .collect();
+        let store = self.0.store.clone();
+        let recs = crate::blocking::store(move || store.load_many(&ids)).await?;
+        let mut games: HashMap<String, (Game, u64)> = HashMap::new();
+        for rec in recs {
+            let (gid, created_ms) = (rec.id.clone(), rec.created_ms);
+            let live = Live::from_record(rec).map_err(Error::storage)?;
+            games.insert(gid, (live.game, created_ms));
+        }
+        Ok(crown_tournament::arena_pdn(arena, |k| {
+            games.get(&arena_game_id(id, k)).map(|(g, ms)| (g, *ms))
+        }))
+    }
+}
+
+/// Pause the player(s) of arena game `k` who lost result `r` by not playing (lichess pauses an
+/// absent player; they come back by joining again).
+fn pause_absent(arena: &mut Arena, k: usize, r: GameResult) -> Result<(), Error> {
+    let g = &arena.games()[k];
+    let absent = match r {
+        GameResult::Forfeit {
+            absent: Seat::First,
+        } => vec![g.first],
+        GameResult::Forfeit {
+            absent: Seat::Second,
+        } => vec![g.second],
+        GameResult::DoubleForfeit => vec![g.first, g.second],
+        _ => Vec::new(),
+    };
+    for p in absent {
+        match arena.withdraw(p) {
+            Ok(()) | Err(TournamentError::AlreadyWithdrawn(_)) => {}
+            Err(e) => return Err(api_error(e)),
+        }
+    }
+    Ok(())
+}
