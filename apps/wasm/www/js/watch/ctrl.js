@@ -22,11 +22,14 @@ export class WatchCtrl {
     this.isOpen = false;
     this.timer = 0;
     this.chosen = null; // the game opened from the list; null: follow the top game
-    $("nav-watch").addEventListener("click", (e) => {
-      if (e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return;
-      e.preventDefault();
-      this.open();
-    });
+    // the top bar's link (from 701 px) and the lobby's (every width)
+    for (const id of ["nav-watch", "lobby-watch"]) {
+      $(id).addEventListener("click", (e) => {
+        if (e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return;
+        e.preventDefault();
+        this.open();
+      });
+    }
     $("watch-refresh").addEventListener("click", () => this.refresh());
     // the online page's other panels put the list away
     for (const id of ["online-lobby", "online-new"]) $(id).addEventListener("click", () => this.hide());
