@@ -355,3 +355,50 @@ fn crown_bot_runs_any_hub_engine_command_and_declines_the_variants_it_does_not_o
     let end = finish(http, &id, &seat, g);
     assert_eq!(end["status"], "finished", "{end}");
 }
+
+#[test]
+fn crown_bot_opens_its_event_stream_again_when_no_keep_alive_comes() {
+    // A server that answers the event stream's request with its head and then stays silent,
+    // the connection open (a proxy or a peer that went away without closing it).
+    use std::io::{BufRead, BufReader, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut open = Vec::new();
+        for conn in listener.incoming() {
+            let Ok(mut conn) = conn else { return };
+            let mut reader = BufReader::new(conn.try_clone().unwrap());
+            let mut first = String::new();
+            let _ = reader.read_line(&mut first);
+            let mut line = String::new();
+            while reader.read_line(&mut line).is_ok_and(|n| n > 2) {
+                line.clear();
+            }
+            let _ = conn.write_all(
+                b"HTTP/1.1 200 OK\r\nContent-Type: application/x-ndjson\r\nTransfer-Encoding: chunked\r\n\r\n",
+            );
+            let _ = conn.flush();
+            open.push(conn); // never closed, never written to again
+            if tx.send(first.trim().to_string()).is_err() {
+                return;
+            }
+        }
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let token_file = dir.path().join("token");
+    std::fs::write(
+        &token_file,
+        "crown_0123456789abcdef0123456789abcdef01234567",
+    )
+    .unwrap();
+    let _bot = start_bot_with(&url, &token_file, &["--idle-timeout", "1"]);
+    // The first request, then, after a second of silence and the 1 s back-off, a second one
+    // while the first connection is still open.
+    for n in 1..=2 {
+        let request = rx
+            .recv_timeout(Duration::from_secs(60))
+            .unwrap_or_else(|_| panic!("request {n} of the event stream never came"));
+        assert_eq!(request, "GET /api/stream/event HTTP/1.1");
+    }
+}

@@ -32,6 +32,8 @@
 //!     games (`crown_tournament`'s rules, one versioned row per tournament);
 //!   - [`challenges`]: one account's challenge to another (accept, decline, cancel, expiry),
 //!     whose acceptance creates the game between them (one versioned row per challenge);
+//!   - [`watch`]: the Watch page's games (the ongoing games highest rated first, the game of
+//!     the day);
 //!   - [`engine`]: the engine opponent and its scheduling ([`engine::scheduler`],
 //!     `Games::maybe_engine`);
 //! - [`store`]: durable storage (SQLite or PostgreSQL), one part per feature;
@@ -65,6 +67,7 @@ pub mod store;
 pub mod telemetry;
 pub mod token;
 pub mod tournaments;
+pub mod watch;
 
 pub use app::App;
 pub use config::Config;

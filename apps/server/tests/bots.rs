@@ -185,6 +185,25 @@ async fn a_bot_accepts_a_challenge_with_its_token_and_plays_the_game_to_the_end(
         (&fin["game"]["id"], &fin["game"]["winner"]),
         (&json!(id), &json!("white"))
     );
+    // No rematch through a seat token: neither the bot's seat (from its accept) nor the
+    // person's asks for one; a bot is challenged again instead.
+    let bot_seat = seat["token"].as_str().unwrap().to_string();
+    for token in [&bot_seat, &alice_token] {
+        let (s, v) = send(
+            &app,
+            Method::POST,
+            &format!("/api/games/{id}/rematch"),
+            Some(token),
+            None,
+        )
+        .await;
+        assert_eq!(
+            (s, code(&v).as_str()),
+            (StatusCode::FORBIDDEN, "bot_not_allowed"),
+            "{v}"
+        );
+    }
+    assert_eq!(game(&app, &id).await["rematch"], Value::Null);
     // A rated game: the bot has a rating now, and its page says BOT.
     let (s, page) = get(&app, &alice, "/api/users/robot").await;
     assert_eq!(s, StatusCode::OK, "{page}");
@@ -211,6 +230,20 @@ async fn a_bot_accepts_a_challenge_with_its_token_and_plays_the_game_to_the_end(
             "{board}"
         );
     }
+    // The person's archive names the bot as BOT; the bot's names the person plainly.
+    let (s, games) = get(&app, &alice, "/api/users/alice/games").await;
+    assert_eq!(s, StatusCode::OK, "{games}");
+    assert_eq!(
+        games["games"][0]["opponent"],
+        json!({"name": "robot", "account": true, "title": "BOT"}),
+        "{games}"
+    );
+    let (_, games) = get(&app, &alice, "/api/users/robot/games").await;
+    assert_eq!(
+        games["games"][0]["opponent"],
+        json!({"name": "alice", "account": true}),
+        "{games}"
+    );
 }
 
 #[tokio::test]

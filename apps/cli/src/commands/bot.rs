@@ -48,6 +48,10 @@ pub struct BotArgs {
     /// Most games played at once; further challenges are declined (`later`).
     #[arg(long, default_value_t = 4)]
     pub max_games: usize,
+    /// Seconds without a line on the event stream (the server sends a keep-alive line every
+    /// 5 s of silence) after which the connection is taken for dead and opened again.
+    #[arg(long, default_value_t = 30)]
+    pub idle_timeout: u64,
 }
 
 /// The longest wait between two tries to open a dropped stream.
@@ -122,7 +126,7 @@ impl Api {
     }
 
     /// `GET path` as an NDJSON stream.
-    fn stream(&self, path: &str) -> Result<impl BufRead, Failure> {
+    fn stream(&self, path: &str) -> Result<impl BufRead + Send + 'static, Failure> {
         let resp = self
             .agent
             .get(format!("{}{path}", self.base))
@@ -245,14 +249,32 @@ pub fn run(args: &BotArgs) -> Result<ExitCode, CliError> {
         max_games: args.max_games,
         playing: Arc::new(Mutex::new(HashSet::new())),
     };
+    if args.idle_timeout == 0 {
+        return Err(CliError("--idle-timeout must be at least 1 s".into()));
+    }
+    let idle = Duration::from_secs(args.idle_timeout);
     let mut backoff = Duration::from_secs(1);
     loop {
         match bot.api.stream("/api/stream/event") {
             Ok(lines) => {
                 eprintln!("crown bot: connected to {}", bot.api.base);
                 backoff = Duration::from_secs(1);
-                for line in lines.lines() {
-                    let Ok(line) = line else { break };
+                let lines = lines_until_idle(lines);
+                loop {
+                    let line = match lines.recv_timeout(idle) {
+                        Ok(line) => line,
+                        Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                            eprintln!(
+                                "crown bot: nothing on the event stream for {} s (not even a keep-alive)",
+                                idle.as_secs()
+                            );
+                            break;
+                        }
+                        Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                            eprintln!("crown bot: the event stream closed");
+                            break;
+                        }
+                    };
                     if line.trim().is_empty() {
                         continue;
                     }
@@ -261,7 +283,6 @@ pub fn run(args: &BotArgs) -> Result<ExitCode, CliError> {
                         Err(e) => eprintln!("crown bot: unreadable event ({e}): {line}"),
                     }
                 }
-                eprintln!("crown bot: the event stream closed");
             }
             Err(Failure::Fatal(m)) => return Err(CliError(m)),
             Err(Failure::Retry(m)) => eprintln!("crown bot: {m}"),
@@ -270,6 +291,23 @@ pub fn run(args: &BotArgs) -> Result<ExitCode, CliError> {
         std::thread::sleep(backoff);
         backoff = (backoff * 2).min(MAX_BACKOFF);
     }
+}
+
+/// The lines of `stream`, read on a thread of their own and handed over as they come, so that
+/// the reader can give up on a silent connection ([`std::sync::mpsc::Receiver::recv_timeout`]).
+/// The channel closes when the stream ends or fails; a reader given up on stops at its next
+/// line or when the dead connection fails, and sends nothing more (nobody receives).
+fn lines_until_idle(stream: impl BufRead + Send + 'static) -> std::sync::mpsc::Receiver<String> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in stream.lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    rx
 }
 
 /// The bot: its API, its engine and the games it plays.

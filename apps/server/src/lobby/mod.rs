@@ -287,7 +287,8 @@ pub struct RematchSeat {
 /// # Errors
 /// `not_found`, `missing_token`, `bad_token`, `game_not_over` (the game goes on),
 /// `cancelled` (nobody played it), `already_requested` (the caller already asked),
-/// `seat_taken` (the rematch has started), the limits of `POST /api/games`, `storage`.
+/// `seat_taken` (the rematch has started), `bot_not_allowed` (403: a seat of the game is a bot
+/// account's, which plays only through challenges), the limits of `POST /api/games`, `storage`.
 pub async fn rematch(
     games: &Games,
     h: &Arc<GameHandle>,
@@ -311,6 +312,18 @@ pub async fn rematch(
             ));
         }
         let meta = &live.rec.meta;
+        // A bot plays people only through challenges (docs/api.md, "Bot accounts"): a game
+        // with a bot is replayed by challenging again, never by a seat token's rematch.
+        if Color::ALL
+            .into_iter()
+            .any(|c| meta.accounts.get(c).is_some_and(|a| a.bot))
+        {
+            return Err(if meta.accounts.get(color).is_some_and(|a| a.bot) {
+                crate::bots::bot_not_allowed("ask for a rematch")
+            } else {
+                crate::bots::bot_not_allowed("be offered a rematch (challenge it again)")
+            });
+        }
         let fresh = || -> Result<(Live, String), Error> {
             let variant: Variant = live.rec.variant.parse().map_err(Error::storage)?;
             let start = Position::from_fen(variant, &live.rec.start_fen).map_err(Error::storage)?;

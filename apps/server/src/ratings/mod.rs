@@ -256,6 +256,10 @@ pub struct Opponent {
     pub name: Option<String>,
     /// Whether the seat was linked to an account.
     pub account: bool,
+    /// `BOT` when that account played as a bot (it was a bot when its seat was taken); absent
+    /// for a person.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<&'static str>,
 }
 
 /// One game of a user's archive.
@@ -343,6 +347,7 @@ pub fn archived(p: &PlayerGame, live: &Live) -> ArchivedGame {
         opponent: Opponent {
             name,
             account: account.is_some(),
+            title: account.is_some_and(|a| a.bot).then_some("BOT"),
         },
         result: live.rec.result.clone().unwrap_or_else(|| "*".into()),
         outcome: p.outcome.clone(),

@@ -30,6 +30,7 @@ pub mod puzzles;
 pub mod ratings;
 pub mod static_files;
 pub mod tournaments;
+pub mod watch;
 pub mod ws;
 
 use crate::app::App;
@@ -53,6 +54,7 @@ pub fn router(app: App) -> Router {
         .merge(imports::routes())
         .merge(challenges::routes())
         .merge(bots::routes())
+        .merge(watch::routes())
         .fallback(layers::api_not_found)
         .layer(middleware::from_fn(layers::origin_guard))
         .layer(middleware::from_fn_with_state(

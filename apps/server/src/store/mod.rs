@@ -128,6 +128,33 @@ pub trait Store: Send + Sync + 'static {
     /// [`StoreError::Database`].
     fn list(&self, status: Option<&str>, limit: usize) -> Result<Vec<GameSummary>, StoreError>;
 
+    /// The games of [`Store::list`] with their seats, accounts and ratings: the newest (by last
+    /// change) listed games with `status` (any when `None`) last changed at or after
+    /// `since_ms`, at most `limit`, each with its [`GameMeta`] (the Watch page, docs/api.md
+    /// `GET /api/tv`). The default reads [`Store::list`] and loads each game; the backends read
+    /// them in one query on the `(status, updated_ms)` index.
+    ///
+    /// # Errors
+    /// [`StoreError::Database`], [`StoreError::Postgres`], or [`StoreError::Corrupt`] for a row
+    /// whose JSON is unreadable.
+    fn listed(
+        &self,
+        status: Option<&str>,
+        since_ms: u64,
+        limit: usize,
+    ) -> Result<Vec<(GameSummary, GameMeta)>, StoreError> {
+        let mut out = Vec::new();
+        for s in self.list(status, limit)? {
+            if s.updated_ms < since_ms {
+                break;
+            }
+            if let Some(rec) = self.load(&s.id)? {
+                out.push((s, rec.meta));
+            }
+        }
+        Ok(out)
+    }
+
     /// Ids of the ongoing games (status `ongoing`) with a seat linked to account `user_id`
     /// ([`GameMeta::accounts`]), the last changed first, at most `limit` (`GET /api/me/turns`).
     /// The default reads every unfinished game ([`Store::load_unfinished`]).

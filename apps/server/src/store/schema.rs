@@ -406,6 +406,17 @@ pub(super) fn meta_json(rec: &GameRecord) -> String {
     serde_json::to_string(&rec.meta).unwrap_or_else(|_| "{}".into())
 }
 
+/// Game `id`'s `meta` column read back.
+///
+/// # Errors
+/// [`StoreError::Corrupt`] if `meta` is not a game's JSON.
+pub(super) fn parse_meta(id: &str, meta: &str) -> Result<GameMeta, StoreError> {
+    serde_json::from_str(meta).map_err(|e| StoreError::Corrupt {
+        id: id.to_string(),
+        reason: e.to_string(),
+    })
+}
+
 /// A row of `games` as read ([`GAME_COLUMNS`]), before its JSON is checked.
 pub(super) struct GameRow {
     pub variant: String,
@@ -424,10 +435,7 @@ impl GameRow {
     /// # Errors
     /// [`StoreError::Corrupt`] if the `meta` column is not a game's JSON.
     pub fn into_record(self, id: String, moves: Vec<MoveRecord>) -> Result<GameRecord, StoreError> {
-        let meta: GameMeta = serde_json::from_str(&self.meta).map_err(|e| StoreError::Corrupt {
-            id: id.clone(),
-            reason: e.to_string(),
-        })?;
+        let meta = parse_meta(&id, &self.meta)?;
         Ok(GameRecord {
             id,
             variant: self.variant,

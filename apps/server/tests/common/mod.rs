@@ -10,6 +10,7 @@ pub mod pg;
 pub mod puzzles;
 pub mod ratings;
 pub mod tournaments;
+pub mod watch;
 
 use axum::body::Body;
 use axum::http::{header, Method, Request, StatusCode};

@@ -156,6 +156,13 @@ for (const size of WIDTHS) {
       await audit(p, `a tournament's page (${at})`, found);
       await open(p, `g/${fx.game}`, () => window.crownApp && window.crownApp.state.mode === "online" && /Watching/.test(document.querySelector("#status").textContent));
       await audit(p, `an online game, watched (${at})`, found);
+      await open(p, "?mode=watch", () => {
+        const w = document.getElementById("watch");
+        return w && !w.hidden && (document.querySelector("#watch-list li") || !document.getElementById("watch-empty").hidden);
+      });
+      await audit(p, `the Watch page (${at})`, found);
+      await p.click("#account-user");
+      await auditDialog(p, "#account-tokens", "#dlg-tokens", `API tokens dialog (${at})`, found);
       assert.deepEqual(p.errors, [], `the logged-in pages log no error (${at})`);
       await p.context().close();
 

@@ -4,7 +4,8 @@
 // controller owns its state; the play and analysis pages share the local game's table, the online
 // and puzzles pages have their own. The rating pages (players/: leaderboard, player page) and the
 // tournament pages (tournaments/: the list, one tournament) are not board pages: they are shown in
-// place of the board (players/ctrl.js, tournaments/ctrl.js); challenges (challenges/: sent from a
+// place of the board (players/ctrl.js, tournaments/ctrl.js); the Watch page (watch/) lists the
+// games being played on the online page's panel and follows one on the board; challenges (challenges/: sent from a
 // player's page, received in the top bar) open their game on the online page. The router
 // switches pages, refreshes the board and the views around it (shared/screen.js) from the page on
 // screen, and wires the controls every page has. The rules come from the wasm module (crown-core).
@@ -31,6 +32,7 @@ import { PlayersCtrl, routeOf } from "./players/ctrl.js";
 import { TournamentsCtrl, routeOf as tournamentRouteOf } from "./tournaments/ctrl.js";
 import { ChallengesCtrl } from "./challenges/ctrl.js";
 import { TurnsCtrl } from "./turns/ctrl.js";
+import { WatchCtrl } from "./watch/ctrl.js";
 import { renderBarRatings } from "./online/view.js";
 
 /** The mode router: which page is on screen, the board's orientation, and the refresh of the board. */
@@ -627,6 +629,7 @@ async function main() {
   app.challenges = new ChallengesCtrl({ app }); // challenges: received in the top bar, sent from a player's page (after it)
   app.turns = new TurnsCtrl({ app }); // "your turn": my games where it is my move, in the top bar (before the challenges)
   app.tournaments = new TournamentsCtrl({ app }); // the tournament pages (tournaments/ctrl.js)
+  app.watch = new WatchCtrl({ app }); // the Watch page: the games being played (watch/ctrl.js)
   // for the end-to-end tests and the console
   window.crownApp = {
     app,
@@ -643,6 +646,13 @@ async function main() {
   const params = new URLSearchParams(location.search);
   const link = location.pathname.match(/\/g\/([^/]+)\/?$/);
   const gameId = params.get("game") || (link && decodeURIComponent(link[1]));
+  if (params.get("mode") === "watch") {
+    // ?mode=watch: the games being played, the top one on the board
+    app.local.set(new crown.Game("american"), "american");
+    await app.watch.open();
+    document.body.dataset.ready = "1";
+    return;
+  }
   if (gameId) {
     // a shared link: play with this browser's seat, take the open seat, or watch
     app.local.set(new crown.Game("american"), "american");

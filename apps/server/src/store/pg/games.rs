@@ -5,10 +5,12 @@
 
 use super::{db, PgStore};
 use crate::store::schema::{
-    meta_json, move_rows, ongoing_of_query, rated_pair_key, summary, unstarted_query, Dialect,
-    GameRow, GAME_COLUMNS, INSERT_COLUMNS, PG_META_JSON, SUMMARY_COLUMNS,
+    meta_json, move_rows, ongoing_of_query, parse_meta, rated_pair_key, summary, unstarted_query,
+    Dialect, GameRow, GAME_COLUMNS, INSERT_COLUMNS, PG_META_JSON, SUMMARY_COLUMNS,
 };
-use crate::store::{ChatStore, GameRecord, GameSummary, LeaseStore, MoveRecord, Store, StoreError};
+use crate::store::{
+    ChatStore, GameMeta, GameRecord, GameSummary, LeaseStore, MoveRecord, Store, StoreError,
+};
 use postgres::Client;
 
 fn insert_moves(
@@ -112,15 +114,30 @@ impl Store for PgStore {
     }
 
     fn list(&self, status: Option<&str>, limit: usize) -> Result<Vec<GameSummary>, StoreError> {
+        Ok(self
+            .listed(status, 0, limit)?
+            .into_iter()
+            .map(|(s, _)| s)
+            .collect())
+    }
+
+    fn listed(
+        &self,
+        status: Option<&str>,
+        since_ms: u64,
+        limit: usize,
+    ) -> Result<Vec<(GameSummary, GameMeta)>, StoreError> {
         let rows = self.with(|c| {
             c.query(
                 &format!(
                     "SELECT {SUMMARY_COLUMNS},
                             COALESCE((meta::jsonb ->> 'rated') = 'true', FALSE)
                                 AND (meta::jsonb -> 'unrated') IS NULL,
-                            {min}
+                            {min},
+                            meta
                      FROM games
                      WHERE ($1::TEXT IS NULL OR status = $1)
+                       AND updated_ms >= $3
                        AND ((meta::jsonb ->> 'public') = 'true'
                             OR ((meta::jsonb ->> 'rated') = 'true'
                                 AND (meta::jsonb -> 'unrated') IS NULL
@@ -131,21 +148,22 @@ impl Store for PgStore {
                         crate::store::ratings::RATED_MIN_PLIES
                     )
                 ),
-                &[&status, &(limit as i64)],
+                &[&status, &(limit as i64), &(since_ms as i64)],
             )
             .map_err(db)
         })?;
-        Ok(rows
-            .iter()
+        rows.iter()
             .map(|r| {
-                summary(
+                let s = summary(
                     (r.get(0), r.get(1), r.get(2), r.get(3)),
                     [r.get(4), r.get(5), r.get(6)],
                     r.get(7),
                     r.get(8),
-                )
+                );
+                let meta = parse_meta(&s.id, r.get(9))?;
+                Ok((s, meta))
             })
-            .collect())
+            .collect()
     }
 
     fn ongoing_of(&self, user_id: &str, limit: usize) -> Result<Vec<String>, StoreError> {

@@ -3,11 +3,12 @@
 
 use super::{ratings, SqliteStore};
 use crate::store::schema::{
-    meta_json, move_rows, ongoing_of_query, rated_pair_key, summary, unstarted_query, Dialect,
-    GameRow, RowUpdate, GAME_COLUMNS, INSERT_COLUMNS, SQLITE_META_JSON, SUMMARY_COLUMNS,
+    meta_json, move_rows, ongoing_of_query, parse_meta, rated_pair_key, summary, unstarted_query,
+    Dialect, GameRow, RowUpdate, GAME_COLUMNS, INSERT_COLUMNS, SQLITE_META_JSON, SUMMARY_COLUMNS,
 };
 use crate::store::{
-    AccountStore, ChatStore, GameRecord, GameSummary, MoveRecord, RatingStore, Store, StoreError,
+    AccountStore, ChatStore, GameMeta, GameRecord, GameSummary, MoveRecord, RatingStore, Store,
+    StoreError,
 };
 use rusqlite::{params, Connection, OptionalExtension};
 use std::sync::{Arc, Mutex};
@@ -195,15 +196,30 @@ impl Store for SqliteStore {
     }
 
     fn list(&self, status: Option<&str>, limit: usize) -> Result<Vec<GameSummary>, StoreError> {
+        Ok(self
+            .listed(status, 0, limit)?
+            .into_iter()
+            .map(|(s, _)| s)
+            .collect())
+    }
+
+    fn listed(
+        &self,
+        status: Option<&str>,
+        since_ms: u64,
+        limit: usize,
+    ) -> Result<Vec<(GameSummary, GameMeta)>, StoreError> {
         let status = status.map(str::to_string);
         self.read(move |conn| {
             let mut stmt = conn.prepare_cached(&format!(
                 "SELECT {SUMMARY_COLUMNS},
                         COALESCE(json_extract(meta, '$.rated'), 0) = 1
                             AND json_extract(meta, '$.unrated') IS NULL,
-                        {min}
+                        {min},
+                        meta
                  FROM games
                  WHERE (?1 IS NULL OR status = ?1)
+                   AND updated_ms >= ?3
                    AND (json_extract(meta, '$.public') = 1
                         OR (json_extract(meta, '$.rated') = 1
                             AND json_extract(meta, '$.unrated') IS NULL
@@ -215,16 +231,24 @@ impl Store for SqliteStore {
                 )
             ))?;
             let rows = stmt
-                .query_map(params![status, limit as i64], |r| {
-                    Ok(summary(
-                        (r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?),
-                        [r.get(4)?, r.get(5)?, r.get(6)?],
-                        r.get(7)?,
-                        r.get(8)?,
+                .query_map(params![status, limit as i64, since_ms as i64], |r| {
+                    Ok((
+                        summary(
+                            (r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?),
+                            [r.get(4)?, r.get(5)?, r.get(6)?],
+                            r.get(7)?,
+                            r.get(8)?,
+                        ),
+                        r.get::<_, String>(9)?,
                     ))
                 })?
                 .collect::<Result<Vec<_>, _>>()?;
-            Ok(rows)
+            rows.into_iter()
+                .map(|(s, meta)| {
+                    let meta = parse_meta(&s.id, &meta)?;
+                    Ok((s, meta))
+                })
+                .collect()
         })
     }
 

@@ -4,6 +4,7 @@
 // no message. Passwords go only into the request's body: never stored, never logged.
 
 import * as view from "./view.js";
+import { TokensDialog } from "./tokens.js";
 
 const HINT_KEY = "crown-account"; // "1" after a log-in here (only a hint: never a name or password)
 
@@ -80,6 +81,7 @@ export class AccountCtrl {
   /** Build the control in element `box` (the header's #account). */
   constructor(box) {
     this.v = view.build(box);
+    this.tokens = new TokensDialog(call); // the API tokens dialog (made once, opened from the menu)
     view.render(this.v, null);
     this.#wire();
   }
@@ -154,6 +156,10 @@ export class AccountCtrl {
     v.pw.addEventListener("click", () => {
       this.#menu(false);
       this.#open(v.change, v.change.querySelector("input"));
+    });
+    v.tokens.addEventListener("click", () => {
+      this.#menu(false);
+      this.tokens.open();
     });
     v.out.addEventListener("click", async () => {
       this.#menu(false);

@@ -1,5 +1,6 @@
 // The account's header control and dialogs (account/ctrl.js drives them): "Log in" and "Sign up"
-// for a guest; the account's name with a menu (My profile, Leaderboard, Change password, Log out)
+// for a guest; the account's name with a menu (My profile, Leaderboard, Change password, API
+// tokens (account/tokens.js), Log out)
 // when logged in.
 
 import { el } from "../shared/util.js";
@@ -54,8 +55,9 @@ export function build(box) {
   const profile = el("a", { id: "account-profile", class: "menu-link", href: "./", "data-route": "player" }, "My profile");
   const board = el("a", { id: "account-leaderboard", class: "menu-link", href: leaderboardHref(), "data-route": "leaderboard" }, "Leaderboard");
   const pw = el("button", { type: "button", id: "account-password" }, "Change password");
+  const tokens = el("button", { type: "button", id: "account-tokens" }, "API tokens");
   const out = el("button", { type: "button", id: "account-logout" }, "Log out");
-  const menu = el("div", { id: "account-menu", class: "account-menu", hidden: true }, profile, board, pw, out);
+  const menu = el("div", { id: "account-menu", class: "account-menu", hidden: true }, profile, board, pw, tokens, out);
   const logged = el("div", { class: "account-user", id: "account-logged", hidden: true }, user, menu);
   box.replaceChildren(guest, logged);
   const auth = dialog(
@@ -77,7 +79,7 @@ export function build(box) {
     "Change password",
   );
   document.body.append(auth, change);
-  return { guest, logged, login, signup, user, menu, profile, board, pw, out, auth, change };
+  return { guest, logged, login, signup, user, menu, profile, board, pw, tokens, out, auth, change };
 }
 
 /** Show `account` (null: a guest) in the header control `v`. */

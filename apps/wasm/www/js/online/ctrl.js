@@ -73,12 +73,13 @@ export class OnlineCtrl {
     this.client.resync();
   }
 
-  /** The page leaves the screen: its game is dropped (the server keeps it) and the lobby hidden. */
+  /** The page leaves the screen: its game is dropped (the server keeps it), the lobby and the Watch list hidden. */
   leave() {
     this.dropConfirm();
     if (this.table.game) this.table.game.free();
     this.table.game = null;
     this.client.lobby.hide();
+    if (this.app.watch) this.app.watch.hide(); // and the Watch page's list
     renderOverRatings(null); // the game-over dialog of a local game has no rating line
     renderRatedLine(null); // nor has another page's status a rated line
     renderOverAgain(null); // and its dialog offers a new game

@@ -264,6 +264,8 @@ export function renderGames(v, games, { append = false, onAnalyse }) {
       { class: "archive-head" },
       el("span", { class: `result ${wdl in RESULT_WORDS ? wdl : ""}` }, RESULT_WORDS[wdl] || "No result"),
       " vs ",
+      // a bot account (docs/api.md "Bot accounts") is marked BOT wherever it is named
+      ...(opp.title ? [el("span", { class: "title" }, opp.title), " "] : []),
       who,
       ...(diff ? [" ", el("span", { class: `rating-diff ${g.rating_diff > 0 ? "up" : g.rating_diff < 0 ? "down" : ""}` }, diff)] : []),
     );
