@@ -171,13 +171,14 @@ test("keyboard only: Tab to Sign up, type, Enter; the menu with Enter and Escape
   assert.equal(await page.evaluate(() => document.activeElement.id), "account-user", "focus back on the account");
   await page.keyboard.press("Enter");
   await page.waitForSelector("#account-menu", { state: "visible" });
-  // the menu's first item has the focus: My profile, then Leaderboard, Change password, Log out
+  // the menu's first item has the focus: My profile, then Leaderboard, Change password, API tokens,
+  // Log out
   assert.equal(await page.evaluate(() => document.activeElement.id), "account-profile");
   await page.keyboard.press("Escape");
   await page.waitForSelector("#account-menu", { state: "hidden" });
   assert.equal(await page.evaluate(() => document.activeElement.id), "account-user");
   await page.keyboard.press("Enter");
-  for (const id of ["account-leaderboard", "account-password", "account-logout"]) {
+  for (const id of ["account-leaderboard", "account-password", "account-tokens", "account-logout"]) {
     await page.keyboard.press("Tab");
     assert.equal(await page.evaluate(() => document.activeElement.id), id);
   }
