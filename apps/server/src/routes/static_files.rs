@@ -12,7 +12,8 @@
 //! `Last-Modified` and length); later requests are served from memory, so downloads cost no CPU
 //! on the runtime's threads. A file that does not shrink is remembered as such and sent as it is.
 //! Concurrent misses of one file wait for one compression (single flight), at most
-//! [`MAX_COMPRESSING`] files are compressed at once (a miss past that is sent uncompressed), and
+//! [`MAX_COMPRESSING`] files are compressed at once (a miss past that waits for a place: the files
+//! are few, each is compressed once, and a page's first load gets every file compressed), and
 //! the kept bytes are bounded ([`PRECOMPRESSED_MAX_BYTES`]).
 
 use axum::body::Body;
@@ -143,8 +144,8 @@ async fn served_file(
 /// sent uncompressed (no CPU per request either way).
 pub const PRECOMPRESSED_MAX_BYTES: usize = 64 << 20;
 
-/// The most files one [`Precompressed`] compresses at once; a miss past it is sent uncompressed
-/// (and compressed by a later request).
+/// The most files one [`Precompressed`] compresses at once; a miss past it waits for a place
+/// (the set of files is fixed and each is compressed once per version, so the waits are bounded).
 pub const MAX_COMPRESSING: usize = 2;
 
 /// The largest file compressed (bigger ones are sent as they are).
@@ -269,9 +270,9 @@ impl Precompressed {
     }
 
     /// Compress `body` (the file `file` of version `modified`, `len` bytes) in `enc` once: the
-    /// first miss compresses (when one of the [`MAX_COMPRESSING`] places is free) and keeps the
+    /// first miss compresses (once one of the [`MAX_COMPRESSING`] places is free) and keeps the
     /// result, the misses of the same version meanwhile wait for it. `Err(body)` when nothing
-    /// was compressed for this request (no free place, kept bytes full): send `body` as it is;
+    /// was compressed for this request (kept bytes full): send `body` as it is;
     /// `Err(None)` when reading the file failed.
     async fn compress_file(
         self: &Arc<Self>,
@@ -293,7 +294,7 @@ impl Precompressed {
                 if self.kept_bytes() >= self.max_bytes {
                     return Err(());
                 }
-                let _permit = self.compressing.try_acquire().map_err(|_| ())?;
+                let _permit = self.compressing.acquire().await.map_err(|_| ())?;
                 let Some(b) = body.take() else {
                     return Err(());
                 };
