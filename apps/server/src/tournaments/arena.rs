@@ -41,17 +41,7 @@ impl Tournaments {
             return Ok(s);
         }
         let first = play.arena.variant.first_player();
-        let open: Vec<(usize, String)> = play
-            .arena
-            .games()
-            .iter()
-            .enumerate()
-            .filter(|(_, g)| g.result.is_none())
-            .map(|(k, _)| (k, arena_game_id(id, k)))
-            .collect();
-        let ids: Vec<String> = open.iter().map(|(_, g)| g.clone()).collect();
-        let store = self.0.store.clone();
-        let recs = crate::blocking::store(move || store.load_many(&ids)).await?;
+        let (open, recs) = self.unfinished_games(id, &play.arena).await?;
         let by_id: HashMap<&str, &GameRecord> = recs.iter().map(|r| (r.id.as_str(), r)).collect();
         // (game, result, when it ended)
         let results: Vec<(usize, GameResult, u64)> = open
@@ -92,6 +82,29 @@ impl Tournaments {
         Ok(s)
     }
 
+    /// The games of arena `id` without a result, as (index, game id), and the records the store
+    /// has of them (a game not created yet has none).
+    ///
+    /// # Errors
+    /// `storage`.
+    async fn unfinished_games(
+        &self,
+        id: &str,
+        arena: &Arena,
+    ) -> Result<(Vec<(usize, String)>, Vec<GameRecord>), Error> {
+        let open: Vec<(usize, String)> = arena
+            .games()
+            .iter()
+            .enumerate()
+            .filter(|(_, g)| g.result.is_none())
+            .map(|(k, _)| (k, arena_game_id(id, k)))
+            .collect();
+        let ids: Vec<String> = open.iter().map(|(_, g)| g.clone()).collect();
+        let store = self.0.store.clone();
+        let recs = crate::blocking::store(move || store.load_many(&ids)).await?;
+        Ok((open, recs))
+    }
+
     /// Create the games of running arena `s` in progress that do not exist yet.
     async fn create_arena_games(&self, id: &str, s: &Stored) -> Result<(), Error> {
         let Some(play) = s.arena() else {
@@ -100,17 +113,7 @@ impl Tournaments {
         if play.arena.phase() != Phase::Running {
             return Ok(());
         }
-        let wanted: Vec<(usize, String)> = play
-            .arena
-            .games()
-            .iter()
-            .enumerate()
-            .filter(|(_, g)| g.result.is_none())
-            .map(|(k, _)| (k, arena_game_id(id, k)))
-            .collect();
-        let ids: Vec<String> = wanted.iter().map(|(_, g)| g.clone()).collect();
-        let store = self.0.store.clone();
-        let existing = crate::blocking::store(move || store.load_many(&ids)).await?;
+        let (wanted, existing) = self.unfinished_games(id, &play.arena).await?;
         for (k, gid) in wanted {
             if existing.iter().any(|r| r.id == gid) {
                 continue;
