@@ -210,9 +210,14 @@ pub fn e2e(filters: &[String]) -> bool {
         crown_bin.get_or_insert_with(|| bin("crown"));
     }
     eprintln!(
-        "$ CROWN_SERVER_BIN={} CROWN_BIN={} node --test apps/wasm/e2e/tests",
+        "$ CROWN_SERVER_BIN={} CROWN_BIN={} node --test apps/wasm/e2e/tests{}",
         server_bin.as_deref().unwrap_or(""),
-        crown_bin.as_deref().unwrap_or("")
+        crown_bin.as_deref().unwrap_or(""),
+        if filters.is_empty() {
+            String::new()
+        } else {
+            format!(" (files whose name contains {})", filters.join(" or "))
+        }
     );
     let mut node = Command::new("node");
     if let Some(bin) = &server_bin {
