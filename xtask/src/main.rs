@@ -13,8 +13,9 @@
 //!   `.wasm` file to `apps/wasm/www/pkg` (see `wasm.rs`: installs the target and wasm-bindgen-cli at
 //!   the exact version in Cargo.lock when missing, from source; nothing prebuilt is downloaded).
 //! - `cargo xtask wasm-test`: the crown-wasm binding tests under Node (wasm-bindgen-test-runner).
-//! - `cargo xtask e2e`: `wasm`, then the browser end-to-end tests in headless Chromium
-//!   (`apps/wasm/e2e`, Node + playwright-core driving `/usr/bin/chromium`).
+//! - `cargo xtask e2e [NAME…]`: `wasm`, then the browser end-to-end tests in headless Chromium
+//!   (`apps/wasm/e2e`, Node + playwright-core driving `/usr/bin/chromium`); with NAMEs, only the
+//!   test files whose name contains one of them (`cargo xtask e2e bot`).
 //! - `cargo xtask fuzz [SECONDS]`: every cargo-fuzz target of `fuzz/` for SECONDS (default 20) each,
 //!   with nightly (skipped without it), installing cargo-fuzz from crates.io when missing (see
 //!   `fuzz.rs`); a crash fails.
@@ -92,7 +93,7 @@ fn ci() -> bool {
         } else {
             run("cargo", &["test", "--workspace", "--no-fail-fast"])
         };
-    rust && python::python() && fuzz::fuzz(fuzz::CI_SECONDS) && wasm::test() && wasm::e2e()
+    rust && python::python() && fuzz::fuzz(fuzz::CI_SECONDS) && wasm::test() && wasm::e2e(&[])
 }
 
 /// The module import circles of every crate (`tools/import_circles.py`): fails when there is one.
@@ -213,7 +214,7 @@ fn main() -> ExitCode {
         "perft" => perft(),
         "wasm" => wasm::build(),
         "wasm-test" => wasm::test(),
-        "e2e" => wasm::e2e(),
+        "e2e" => wasm::e2e(&std::env::args().skip(2).collect::<Vec<_>>()),
         "fuzz" => match std::env::args().nth(2).map(|s| s.parse::<u32>()) {
             None => fuzz::fuzz(fuzz::CI_SECONDS),
             Some(Ok(seconds)) => fuzz::fuzz(seconds),

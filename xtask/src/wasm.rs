@@ -168,9 +168,11 @@ pub fn test() -> bool {
     cargo.status().map(|s| s.success()).unwrap_or(false)
 }
 
-/// `cargo xtask e2e`: build the web app, install the test driver (npm, `package-lock.json`), run the
-/// browser tests in headless Chromium. Screenshots go to `target/e2e-artifacts/`.
-pub fn e2e() -> bool {
+/// `cargo xtask e2e [NAME…]`: build the web app, install the test driver (npm,
+/// `package-lock.json`), run the browser tests in headless Chromium (with NAMEs, only the files of
+/// `apps/wasm/e2e/tests` whose name contains one of them). Screenshots go to
+/// `target/e2e-artifacts/`.
+pub fn e2e(filters: &[String]) -> bool {
     if !build() {
         return false;
     }
@@ -186,30 +188,43 @@ pub fn e2e() -> bool {
     {
         return false;
     }
-    // The tests run against the real crown-server when the workspace has it.
+    // The tests run against the real crown-server when the workspace has it; the bot tests also
+    // run the `crown` binary beside it (`crown bot`, `crown engine`).
     let mut server_bin = std::env::var("CROWN_SERVER_BIN").ok();
+    let mut crown_bin = std::env::var("CROWN_BIN").ok();
     if server_bin.is_none() && root().join("apps/server/Cargo.toml").exists() {
-        if !run("cargo", &["build", "-p", "crown-server"]) {
+        if !run("cargo", &["build", "-p", "crown-server", "-p", "crown-cli"]) {
             return false;
         }
         let target_dir = std::env::var("CARGO_TARGET_DIR")
             .map(PathBuf::from)
             .unwrap_or_else(|_| root().join("target"));
-        server_bin = Some(
+        let bin = |name: &str| {
             target_dir
                 .join("debug")
-                .join("crown-server")
+                .join(name)
                 .to_string_lossy()
-                .into_owned(),
-        );
+                .into_owned()
+        };
+        server_bin = Some(bin("crown-server"));
+        crown_bin.get_or_insert_with(|| bin("crown"));
     }
     eprintln!(
-        "$ CROWN_SERVER_BIN={} node --test apps/wasm/e2e/tests",
-        server_bin.as_deref().unwrap_or("")
+        "$ CROWN_SERVER_BIN={} CROWN_BIN={} node --test apps/wasm/e2e/tests{}",
+        server_bin.as_deref().unwrap_or(""),
+        crown_bin.as_deref().unwrap_or(""),
+        if filters.is_empty() {
+            String::new()
+        } else {
+            format!(" (files whose name contains {})", filters.join(" or "))
+        }
     );
     let mut node = Command::new("node");
     if let Some(bin) = &server_bin {
         node.env("CROWN_SERVER_BIN", bin);
+    }
+    if let Some(bin) = &crown_bin {
+        node.env("CROWN_BIN", bin);
     }
     // Every `*.test.js` file of the suite, in name order, so a new file is never left out.
     let mut files: Vec<PathBuf> = match std::fs::read_dir(dir.join("tests")) {
@@ -223,6 +238,20 @@ pub fn e2e() -> bool {
         }
     };
     files.sort();
+    // `cargo xtask e2e NAME…`: only the files whose name contains one of the NAMEs.
+    if !filters.is_empty() {
+        files.retain(|p| {
+            let name = p
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            filters.iter().any(|f| name.contains(f.as_str()))
+        });
+        if files.is_empty() {
+            eprintln!("no test file's name contains {}", filters.join(" or "));
+            return false;
+        }
+    }
     node.arg("--test")
         .arg("--test-concurrency=1")
         .args(&files)

@@ -78,6 +78,27 @@ async fn two_instances_racing_never_pair_a_round_twice() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_eleven_man_ballot_swiss_made_on_one_instance_is_read_alike_on_the_other() {
+    let Some(pg) = Pg::start_or_skip_async().await else {
+        return;
+    };
+    let a = server().store(store(&pg.url()).await).start().await;
+    let b = server().store(store(&pg.url()).await).start().await;
+    let sessions = players(&a).await;
+    let (id, t) = started_swiss_with_openings(&a, &sessions, "american", "eleven").await;
+    let (s, seen) = get(&b, &format!("/api/tournaments/{id}")).await;
+    assert_eq!(s, StatusCode::OK, "{seen}");
+    assert_eq!(seen["openings"], "eleven");
+    assert_eq!(seen["pairings"], t["pairings"], "the instances disagree");
+    let n = assert_eleven_man_round(&b, &seen).await;
+    let pdn = text(&b, &format!("/api/tournaments/{id}/pdn")).await;
+    assert!(
+        pdn.contains(&format!("[Opening \"11-man ballot {n}\"]")),
+        "{pdn}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_sweeper_reads_every_due_and_running_tournament_with_no_cap_on_postgres() {
     let Some(pg) = Pg::start_or_skip_async().await else {
         return;

@@ -139,6 +139,13 @@ async fn bad_tournament_requests_get_clear_errors() {
         create_error(&app, alice, impasse_ballots).await,
         (StatusCode::BAD_REQUEST, "bad_openings".into())
     );
+    let mut impasse_eleven = swiss(json!(2));
+    impasse_eleven["variant"] = json!("impasse");
+    impasse_eleven["openings"] = json!("eleven");
+    assert_eq!(
+        create_error(&app, alice, impasse_eleven).await,
+        (StatusCode::BAD_REQUEST, "bad_openings".into())
+    );
     let mut unnamed = swiss(json!(2));
     unnamed["name"] = json!("  ");
     assert_eq!(
@@ -241,6 +248,23 @@ async fn v_game(app: &App, id: &str) -> String {
         .as_str()
         .unwrap()
         .to_string()
+}
+
+#[tokio::test]
+async fn an_eleven_man_ballot_swiss_starts_each_round_from_a_ballot_of_the_list_in_american_and_pool(
+) {
+    let app = server().start().await;
+    let sessions = players(&app).await;
+    for variant in ["american", "pool"] {
+        let (id, t) = started_swiss_with_openings(&app, &sessions, variant, "eleven").await;
+        let n = assert_eleven_man_round(&app, &t).await;
+        // the tournament's PDN names the ballot beside its position
+        let pdn = text(&app, &format!("/api/tournaments/{id}/pdn")).await;
+        assert!(
+            pdn.contains(&format!("[Opening \"11-man ballot {n}\"]")),
+            "{pdn}"
+        );
+    }
 }
 
 #[tokio::test]

@@ -22,6 +22,48 @@ pub fn acf_three_move(variant: Variant) -> Result<Vec<Position>, ArenaError> {
     read_openings(ACF_THREE_MOVE_PDN, "acf3", variant)
 }
 
+/// The 11-man ballots (2,400 openings of American checkers, 11 men a side, Black to move) as
+/// embedded: one ballot a line, two hexadecimal masks of White's and Black's men (bit `n - 1` for
+/// square `n`) after a `%` header that says where they come from. Read by [`eleven_man_ballots`].
+pub const ELEVEN_MAN_BALLOTS: &str = include_str!("../data/ballots-11-man.txt");
+
+/// The number of the 11-man ballots in [`ELEVEN_MAN_BALLOTS`].
+pub const ELEVEN_MAN_BALLOT_COUNT: usize = 2400;
+
+/// The 11-man ballots as PDN FENs (`B:W…:B…`, Black to move), in the list's order: ballot `n` is
+/// the `n - 1`-th. They are positions of checkers' board, the same FEN for American and pool
+/// checkers (check one with `Position::from_fen`).
+///
+/// # Errors
+/// [`ArenaError::Openings`] naming the line: a line that is not two masks of 11 men each on
+/// distinct squares (the embedded list has none: a test reads it).
+pub fn eleven_man_ballots() -> Result<Vec<String>, ArenaError> {
+    let squares = |mask: u32| {
+        (1..=32u32)
+            .filter(|n| mask & (1 << (n - 1)) != 0)
+            .map(|n| n.to_string())
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    let mut out = Vec::with_capacity(ELEVEN_MAN_BALLOT_COUNT);
+    for (i, line) in ELEVEN_MAN_BALLOTS.lines().enumerate() {
+        if line.starts_with('%') || line.trim().is_empty() {
+            continue;
+        }
+        let bad = || ArenaError::Openings(format!("11-man ballots, line {}: {line:?}", i + 1));
+        let mut masks = line.split_whitespace().map(|h| u32::from_str_radix(h, 16));
+        let (Some(Ok(white)), Some(Ok(black)), None) = (masks.next(), masks.next(), masks.next())
+        else {
+            return Err(bad());
+        };
+        if white & black != 0 || white.count_ones() != 11 || black.count_ones() != 11 {
+            return Err(bad());
+        }
+        out.push(format!("B:W{}:B{}", squares(white), squares(black)));
+    }
+    Ok(out)
+}
+
 /// The openings of a PDN file: the file's text, read by [`read_openings`].
 ///
 /// # Errors
@@ -216,6 +258,50 @@ impl Openings {
 mod tests {
     use super::*;
     use crown_core::Color;
+
+    #[test]
+    fn the_eleven_man_ballots_are_2400_distinct_openings_of_american_and_pool_checkers() {
+        let fens = eleven_man_ballots().unwrap();
+        assert_eq!(fens.len(), ELEVEN_MAN_BALLOT_COUNT);
+        // ballot 1 and 2400 as the list's first and last [FEN] tags give them (squares sorted)
+        assert_eq!(
+            fens[0],
+            "B:W19,21,22,23,25,26,27,29,30,31,32:B1,2,3,4,5,6,7,9,10,11,12"
+        );
+        assert_eq!(
+            fens[2399],
+            "B:W18,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,6,7,8,9,10,12,16"
+        );
+        let distinct: std::collections::HashSet<_> = fens.iter().collect();
+        assert_eq!(distinct.len(), fens.len(), "no ballot twice");
+        // Every ballot is a position of both games with a move to make: none is left out for pool.
+        for variant in [Variant::American, Variant::Pool] {
+            for (i, fen) in fens.iter().enumerate() {
+                let pos = Position::from_fen(variant, fen)
+                    .unwrap_or_else(|e| panic!("ballot {} {fen} in {variant:?}: {e}", i + 1));
+                assert_eq!(pos.side_to_move(), Color::Black);
+                assert_eq!(Game::from_position(pos).outcome(), None, "ballot {}", i + 1);
+            }
+        }
+    }
+
+    #[test]
+    fn the_embedded_eleven_man_ballots_are_the_shared_list() {
+        // The list the embedded one was made from, in the shared test data (`../shared` beside
+        // the repository, or `$CROWN_SHARED`: CONTRIBUTING.md).
+        let shared = std::env::var("CROWN_SHARED").map_or_else(
+            |_| std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
+            std::path::PathBuf::from,
+        );
+        let path = shared.join("data/pdn/ballots-11-man-english.pdn");
+        let from_pdn = read_opening_file(&path, Variant::American).unwrap();
+        let embedded = eleven_man_ballots().unwrap();
+        assert_eq!(from_pdn.len(), embedded.len());
+        for (i, (a, b)) in from_pdn.iter().zip(&embedded).enumerate() {
+            let b = Position::from_fen(Variant::American, b).unwrap();
+            assert_eq!(a.to_fen(), b.to_fen(), "ballot {}", i + 1);
+        }
+    }
 
     #[test]
     fn acf_deck_has_the_156_ballots() {

@@ -9,11 +9,12 @@
 //! ballot repeats while the deck lasts.
 
 use crate::error::TournamentError;
-use crown_arena::openings::ACF_THREE_MOVE_PDN;
+use crown_arena::openings::{eleven_man_ballots, ACF_THREE_MOVE_PDN};
 use crown_core::rng::Rng;
 use crown_core::{Game, ImpasseSetup, Position, Variant};
 use crown_notation::{game_type_tag, read_games, replay};
 use serde::{Deserialize, Serialize};
+use std::sync::OnceLock;
 
 /// The director's rule for the openings of a tournament.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -23,7 +24,12 @@ pub enum OpeningRule {
     /// A ballot of the ACF three-move deck per round (American checkers; for pool checkers the
     /// ballots that pool's rules can play), from `crown_arena::openings::ACF_THREE_MOVE_PDN`.
     AcfThreeMove,
-    /// A ballot per round from a list given by the director, e.g. the 11-man ballots (the
+    /// A ballot of the 11-man ballots per round (American and pool checkers: every ballot is a
+    /// position of both), from the list embedded in crown-arena
+    /// (`crown_arena::openings::eleven_man_ballots`, read once); labelled `11-man ballot N`, its
+    /// number in the list. Stored as this name only, not as the 2,400 positions.
+    ElevenManBallots,
+    /// A ballot per round from a list given by the director (the
     /// server reads them once with `crown_arena::openings::read_opening_file`; this crate reads no
     /// file): see [`OpeningRule::ballots`].
     Ballots {
@@ -57,7 +63,9 @@ impl OpeningRule {
         let bad = |what: String| Err(TournamentError::Settings(what));
         match self {
             OpeningRule::StartPosition => Ok(()),
-            OpeningRule::AcfThreeMove | OpeningRule::Ballots { .. }
+            OpeningRule::AcfThreeMove
+            | OpeningRule::ElevenManBallots
+            | OpeningRule::Ballots { .. }
                 if variant == Variant::Impasse =>
             {
                 bad("Impasse has no ballots: use the seed or Steere setup".into())
@@ -81,6 +89,7 @@ impl OpeningRule {
                 }
                 Ok(())
             }
+            OpeningRule::ElevenManBallots => eleven_man().map(|_| ()),
             OpeningRule::AcfThreeMove | OpeningRule::ImpasseSeed | OpeningRule::ImpasseSteere => {
                 Ok(())
             }
@@ -121,6 +130,11 @@ pub fn draw_opening(
         OpeningRule::ImpasseSeed => return Ok(fixed("seed setup", ImpasseSetup::Seed.fen())),
         OpeningRule::ImpasseSteere => return Ok(fixed("Steere setup", ImpasseSetup::Steere.fen())),
         OpeningRule::AcfThreeMove => acf_deck(variant)?,
+        OpeningRule::ElevenManBallots => eleven_man()?
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (format!("11-man ballot {}", i + 1), f.clone()))
+            .collect(),
         OpeningRule::Ballots { name, fens } => {
             let n = fens.len();
             let label = |i: usize| format!("{name} {} of {n}", i + 1);
@@ -135,6 +149,18 @@ pub fn draw_opening(
     let pick = order[(round.saturating_sub(1) as usize) % order.len()];
     let (label, fen) = deck[pick].clone();
     Ok(Opening { label, fen })
+}
+
+/// The embedded 11-man ballots as FENs, read once.
+///
+/// # Errors
+/// [`TournamentError::Settings`]: the embedded list does not read (its test in crown-arena says
+/// it does).
+fn eleven_man() -> Result<&'static [String], TournamentError> {
+    static LIST: OnceLock<Result<Vec<String>, String>> = OnceLock::new();
+    LIST.get_or_init(|| eleven_man_ballots().map_err(|e| e.to_string()))
+        .as_deref()
+        .map_err(|e| TournamentError::Settings(e.clone()))
 }
 
 /// The ACF three-move ballots that `variant`'s rules can play, in the deck's order, each with its

@@ -3,10 +3,13 @@
 //! `1.2` for games 1 and 2 of the matches of round 1), `Board`, `White` and `Black` (the player
 //! with the first move plays Black in American and pool checkers, APCA rule 7; White in Impasse),
 //! `Date` (the day the game was created, UTC; `????.??.??` for a forfeit, which has no game),
-//! `Result`, and `FEN` when the round's opening is not the start position.
+//! `Result`, and `FEN` when the round's opening is not the start position, with `Opening` then
+//! naming it (its label: `ACF three-move ballot 5 (Dreaded Edinburgh)`, `11-man ballot 17`,
+//! `Steere setup`).
 
 use crate::arena::Arena;
 use crate::matches::Pairing;
+use crate::openings::Opening;
 use crate::player::PlayerId;
 use crate::result::Seat;
 use crate::tournament::Tournament;
@@ -43,6 +46,7 @@ pub fn tournament_pdn<'g>(
     let mut out = String::new();
     for round in tournament.rounds() {
         let start = Position::from_fen(variant, &round.opening.fen).ok();
+        let opening = named_opening(variant, &round.opening);
         for pairing in &round.pairings {
             let Pairing::Match(m) = pairing else { continue };
             for game in [1u8, 2] {
@@ -63,6 +67,7 @@ pub fn tournament_pdn<'g>(
                         first: name(m.player(mover)),
                         second: name(m.player(mover.other())),
                         start: start.as_ref(),
+                        opening,
                         record: games(slot),
                         result: result.and_then(|r| r.pdn_result(game)),
                         decided: result.is_some(),
@@ -99,6 +104,7 @@ pub fn arena_pdn<'g>(arena: &Arena, games: impl Fn(usize) -> Option<(&'g Game, u
                 start: Position::from_fen(arena.variant, &g.opening.fen)
                     .ok()
                     .as_ref(),
+                opening: named_opening(arena.variant, &g.opening),
                 record: games(k),
                 result: g.result.and_then(|r| r.pdn_result(1)),
                 decided: g.result.is_some(),
@@ -106,6 +112,11 @@ pub fn arena_pdn<'g>(arena: &Arena, games: impl Fn(usize) -> Option<(&'g Game, u
         );
     }
     out
+}
+
+/// The label of `opening` (the `Opening` tag) unless it is `variant`'s start position.
+fn named_opening(variant: Variant, opening: &Opening) -> Option<&str> {
+    (opening.fen != variant.start_fen()).then_some(opening.label.as_str())
 }
 
 /// One game to write: its tags, its record or opening, its result.
@@ -119,6 +130,8 @@ struct OneGame<'a, 'g> {
     second: String,
     /// The opening, for a game without a record.
     start: Option<&'a Position>,
+    /// The opening's name (the `Opening` tag) when it is not the start position.
+    opening: Option<&'a str>,
     /// The record and the time it was created.
     record: Option<(&'g Game, u64)>,
     /// The tournament's result, when it has one.
@@ -159,6 +172,9 @@ fn write_one(out: &mut String, g: OneGame<'_, '_>) {
     }
     if let Some(r) = g.result {
         tags.push(("Result", r));
+    }
+    if let Some(o) = g.opening {
+        tags.push(("Opening", o));
     }
     out.push_str(&write_game(&game_record(record, &tags)));
 }

@@ -134,3 +134,39 @@ fn the_eleven_man_ballots_of_the_shared_data_are_a_ballot_rule() {
         assert_eq!(p.side_to_move(), crown_core::Color::Black);
     }
 }
+
+/// 11-man ballots: for American and pool checkers alike, round `r` draws the same ballot for the
+/// same seed, labelled with its number in the list and with that ballot's position (Black to
+/// move, 11 men a side); 200 rounds draw 200 different ballots; Impasse has none.
+#[test]
+fn eleven_man_ballots_are_numbered_reproducible_and_do_not_repeat() {
+    let rule = OpeningRule::ElevenManBallots;
+    let list = crown_arena::openings::eleven_man_ballots().unwrap();
+    for variant in [Variant::American, Variant::Pool] {
+        let mut seen = HashSet::new();
+        for round in 1..=200 {
+            let a = draw_opening(&rule, variant, 42, round).unwrap();
+            assert_eq!(a, draw_opening(&rule, variant, 42, round).unwrap());
+            let n: usize = a
+                .label
+                .strip_prefix("11-man ballot ")
+                .and_then(|n| n.parse().ok())
+                .unwrap_or_else(|| panic!("label {}", a.label));
+            assert!((1..=2400).contains(&n), "{}", a.label);
+            assert_eq!(a.fen, list[n - 1], "ballot {n} is the list's line {n}");
+            let p = Position::from_fen(variant, &a.fen).unwrap();
+            assert_eq!(p.side_to_move(), crown_core::Color::Black);
+            assert!(Game::from_position(p).outcome().is_none());
+            assert!(seen.insert(a.fen), "round {round} repeats a ballot");
+        }
+    }
+    // the same seed draws the same order for both games (the list is one for both)
+    assert_eq!(
+        draw_opening(&rule, Variant::American, 42, 3).unwrap(),
+        draw_opening(&rule, Variant::Pool, 42, 3).unwrap()
+    );
+    assert!(matches!(
+        draw_opening(&rule, Variant::Impasse, 42, 1),
+        Err(TournamentError::Settings(_))
+    ));
+}

@@ -68,6 +68,9 @@ fn the_tournament_pdn_has_round_tags_colours_and_results() {
         assert_eq!(g.tag("White"), Some(white));
         assert_eq!(g.tag("Result"), Some(result));
         assert_eq!(g.tag("FEN"), Some(round.opening.fen.as_str()));
+        // the ballot named beside its position: "ACF three-move ballot N" and its name if any
+        assert_eq!(g.tag("Opening"), Some(round.opening.label.as_str()));
+        assert!(round.opening.label.starts_with("ACF three-move ballot "));
     }
     // The game played is dated by its creation; the forfeit, which has no game, is not.
     assert_eq!(games[0].tag("Date"), Some("2024.01.01"));
@@ -97,6 +100,7 @@ fn impasse_first_movers_are_white_and_unplayed_games_are_left_out() {
     let first = &t.players()[m.first.0 as usize].name;
     assert_eq!(games[0].tag("White"), Some(first.as_str()));
     assert_eq!(games[0].tag("Result"), Some("1/2-1/2"));
+    assert_eq!(games[0].tag("Opening"), Some("Steere setup"));
     assert_eq!(
         games[0].tag("GameType"),
         Some(crown_notation::game_type_tag(Variant::Impasse))

@@ -46,8 +46,9 @@ pub struct CreateRequest {
     /// Whether its games are rated.
     #[serde(default)]
     pub rated: bool,
-    /// The opening rule: `start`, `acf` (ACF three-move ballots), `impasse_seed`,
-    /// `impasse_steere` (default: `acf` for American and pool, `impasse_seed` for Impasse).
+    /// The opening rule: `start`, `acf` (ACF three-move ballots), `eleven` (11-man ballots),
+    /// `impasse_seed`, `impasse_steere` (default: `acf` for American and pool, `impasse_seed` for
+    /// Impasse).
     #[serde(default)]
     pub openings: Option<String>,
     /// A password players must give to join (1..=[`MAX_PASSWORD_CHARS`] characters).
@@ -179,14 +180,15 @@ impl CreateRequest {
         let rule = match openings.as_str() {
             "start" => OpeningRule::StartPosition,
             "acf" => OpeningRule::AcfThreeMove,
+            "eleven" => OpeningRule::ElevenManBallots,
             "impasse_seed" => OpeningRule::ImpasseSeed,
             "impasse_steere" => OpeningRule::ImpasseSteere,
             other => {
                 return Err(invalid(
                     "bad_openings",
                     format!(
-                        "openings must be 'start', 'acf', 'impasse_seed' or 'impasse_steere', \
-                         not '{other}'"
+                        "openings must be 'start', 'acf', 'eleven', 'impasse_seed' or \
+                         'impasse_steere', not '{other}'"
                     ),
                 ))
             }

@@ -549,3 +549,57 @@ pub async fn play_arena(apps: &[App], id: &str, minutes: u64, sessions: &HashMap
     assert_eq!(pdn.matches("[Event \"Arena\"]").count(), 6, "{pdn}");
     assert_eq!(pdn.matches("[Round \"5\"]").count(), 1, "{pdn}");
 }
+
+/// A Swiss of 3 rounds of `variant` with the opening rule `openings`, created by alice, joined by
+/// everyone and started by alice; its id and the tournament as the start answers it.
+pub async fn started_swiss_with_openings(
+    app: &App,
+    sessions: &HashMap<String, String>,
+    variant: &str,
+    openings: &str,
+) -> (String, Value) {
+    let body = json!({"name": "Ballot Swiss", "variant": variant, "format": "swiss", "rounds": 3,
+                      "time_control": blitz(), "openings": openings});
+    let (s, v) = call(
+        app,
+        Method::POST,
+        "/api/tournaments",
+        Some(&sessions["alice"]),
+        Some(body),
+    )
+    .await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+    assert_eq!(v["tournament"]["openings"], openings, "{v}");
+    let id = v["id"].as_str().unwrap().to_string();
+    join_all(app, &id, sessions).await;
+    let uri = format!("/api/tournaments/{id}/start");
+    let (s, t) = call(app, Method::POST, &uri, Some(&sessions["alice"]), None).await;
+    assert_eq!(s, StatusCode::OK, "{t}");
+    (id, t)
+}
+
+/// Round 1 of tournament `t` (read on `app`) starts from an 11-man ballot: its label
+/// `11-man ballot N` names line N of the embedded list, its FEN is that line's position, and the
+/// first game of each match starts from it. The ballot's number.
+pub async fn assert_eleven_man_round(app: &App, t: &Value) -> usize {
+    let round = &t["pairings"][0];
+    let label = round["opening"]["label"].as_str().unwrap();
+    let n: usize = label
+        .strip_prefix("11-man ballot ")
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("the round's opening is {label:?}: {t}"));
+    let list = crown_arena::openings::eleven_man_ballots().unwrap();
+    assert!((1..=list.len()).contains(&n), "{label}");
+    assert_eq!(round["opening"]["fen"], list[n - 1].as_str(), "{t}");
+    for p in round["pairings"].as_array().unwrap() {
+        let game = p["games"][0]["id"].as_str().unwrap();
+        let (s, g) = get(app, &format!("/api/games/{game}")).await;
+        assert_eq!(s, StatusCode::OK, "{g}");
+        assert_eq!(g["start_fen"], list[n - 1].as_str(), "{g}");
+        assert_eq!(
+            g["side_to_move"], "black",
+            "an 11-man ballot is Black's move: {g}"
+        );
+    }
+    n
+}

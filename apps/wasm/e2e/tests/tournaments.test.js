@@ -77,7 +77,7 @@ test("create a Swiss in the dialog, two accounts join, the creator starts it: pa
   await a.selectOption("#tc-format", "round_robin");
   assert.equal(await a.isVisible("#tc-rounds"), false, "a round robin has no rounds to give");
   await a.selectOption("#tc-format", "swiss");
-  assert.deepEqual(await a.$$eval("#tc-openings option", (o) => o.map((x) => x.value)), ["acf", "start"], "the opening rules of checkers");
+  assert.deepEqual(await a.$$eval("#tc-openings option", (o) => o.map((x) => x.value)), ["acf", "eleven", "start"], "the opening rules of checkers");
   await a.selectOption("#tc-variant", "impasse");
   assert.deepEqual(await a.$$eval("#tc-openings option", (o) => o.map((x) => x.value)), ["impasse_seed", "impasse_steere"], "Impasse's setups");
   await a.selectOption("#tc-variant", "american");

@@ -156,7 +156,10 @@ export function renderActions(v, seat) {
   // no rematch of a game that never was (cancelled or expired before anyone joined); an aborted
   // game may be replayed (docs/api.md, rematch)
   const noGame = v.outcome && v.outcome.result === "*" && v.status !== "aborted";
-  rb.hidden = !(seat && over && !noGame);
+  // a game with a bot account is replayed by challenging the bot again, never by a rematch
+  // (the server answers 403 bot_not_allowed, docs/api.md "Bot accounts")
+  const withBot = !!v.accounts && ["white", "black"].some((c) => v.accounts[c] && v.accounts[c].title === "BOT");
+  rb.hidden = !(seat && over && !noGame && !withBot);
   rb.disabled = !!(r && r.by === seat);
   rb.textContent = r && r.by !== seat ? "Accept rematch" : r ? "Rematch offered" : "Rematch";
 }

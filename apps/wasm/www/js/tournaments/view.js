@@ -14,6 +14,7 @@ export const FORMATS = { swiss: "Swiss", round_robin: "Round robin", arena: "Are
 /** The opening rules, with their names and the games they are for. */
 export const OPENINGS = {
   acf: { name: "ACF three-move ballots", games: ["american", "pool"] },
+  eleven: { name: "11-man ballots", games: ["american", "pool"] },
   start: { name: "The starting position", games: ["american", "pool"] },
   impasse_seed: { name: "Impasse: the seed setup", games: ["impasse"] },
   impasse_steere: { name: "Impasse: Steere's setup", games: ["impasse"] },
