@@ -196,7 +196,7 @@ fn ended_short(rec: &GameRecord, result: GameResult) -> bool {
 fn hold_short_loser(a: &mut ArenaPlay, k: usize, r: GameResult, ended_ms: u64) {
     let g = &a.arena.games()[k];
     let losers = match r {
-        GameResult::Win(winner) if winner == Seat::First => vec![g.second],
+        GameResult::Win(Seat::First) => vec![g.second],
         GameResult::Win(_) => vec![g.first],
         _ => vec![g.first, g.second],
     };
