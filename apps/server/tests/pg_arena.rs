@@ -8,7 +8,6 @@
 mod common;
 use axum::http::{Method, StatusCode};
 use common::pg::Pg;
-use common::server;
 use common::tournaments::*;
 use crown_server::store::pg::PgStore;
 use crown_server::store::Store;
@@ -30,8 +29,8 @@ async fn two_instances_racing_pair_each_arena_game_once_and_agree_on_the_standin
     let Some(pg) = Pg::start_or_skip_async().await else {
         return;
     };
-    let a = server().store(store(&pg.url()).await).start().await;
-    let b = server().store(store(&pg.url()).await).start().await;
+    let a = arena_server().store(store(&pg.url()).await).start().await;
+    let b = arena_server().store(store(&pg.url()).await).start().await;
     let sessions = players(&a).await;
     let id = create_arena(&a, &sessions["alice"], 5).await;
     // Joined and started through the other instance.
@@ -40,4 +39,18 @@ async fn two_instances_racing_pair_each_arena_game_once_and_agree_on_the_standin
     let (s, t) = call(&b, Method::POST, &uri, Some(&sessions["alice"]), None).await;
     assert_eq!(s, StatusCode::OK, "{t}");
     play_arena(&[a.clone(), b.clone()], &id, 5, &sessions).await;
+}
+
+/// On PostgreSQL through two instances: a game resigned at ply 0 counts for nothing and its loser
+/// waits before the next pairing, while its winner is paired at once
+/// (tests/common/tournaments.rs, `play_short_arena_game`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_short_arena_game_scores_nothing_and_holds_back_its_loser_only_on_postgres() {
+    let Some(pg) = Pg::start_or_skip_async().await else {
+        return;
+    };
+    let a = arena_server().store(store(&pg.url()).await).start().await;
+    let b = arena_server().store(store(&pg.url()).await).start().await;
+    let sessions = players(&a).await;
+    play_short_arena_game(&[a, b], &sessions).await;
 }

@@ -793,7 +793,7 @@ async fn one_network_makes_at_most_four_entries_in_a_tournament_withdrawn_ones_i
 /// active they meet again (as lichess's arena does).
 #[tokio::test]
 async fn an_arena_player_may_pause_and_come_back_and_newcomers_join_while_it_runs() {
-    let app = server().start().await;
+    let app = arena_server().start().await;
     let sessions = players(&app).await;
     let id = create_arena(&app, &sessions["alice"], 60).await;
     join(&app, &id, &sessions, &["alice", "bob", "carol"]).await;
@@ -911,7 +911,7 @@ async fn a_running_arena_survives_a_restart_and_pairs_nobody_twice() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("crown.db");
     let open = || Arc::new(SqliteStore::open(&path, Durability::Normal).unwrap());
-    let app1 = server().store(open()).start().await;
+    let app1 = arena_server().store(open()).start().await;
     let sessions = players(&app1).await;
     let id = create_arena(&app1, &sessions["alice"], 60).await;
     join_all(&app1, &id, &sessions).await;
@@ -930,7 +930,7 @@ async fn a_running_arena_survives_a_restart_and_pairs_nobody_twice() {
     app1.shutdown();
     drop(app1);
 
-    let app2 = server().store(open()).start().await;
+    let app2 = arena_server().store(open()).start().await;
     race_advance(std::slice::from_ref(&app2), &id).await;
     let (s, again) = get(&app2, &format!("/api/tournaments/{id}")).await;
     assert_eq!(s, StatusCode::OK);

@@ -18,6 +18,12 @@
 //! waits when only that opponent is free — unless the arena has only two active players, who then
 //! meet again (as lila does, lichess-org/lila issue 11682). Who moves first goes to the player who has moved first
 //! less often (then the one who did not move first last time, then the higher ranked).
+//!
+//! **Bounds** (against an arena farmed by accounts that resign at once): a game that ended too
+//! short to be a game ([`Arena::record_short`]; the server's rule: fewer plies than its rated
+//! minimum) is kept in the list but scores nothing and is no step of a streak; and
+//! [`Arena::pair_free_with`] pairs no player who has played `max_games` games (they stay in the
+//! standings) nor a player the server holds back for a while.
 
 use crate::error::TournamentError;
 use crate::openings::{draw_opening, Opening, OpeningRule};
@@ -76,6 +82,29 @@ pub struct ArenaGame {
     pub opening: Opening,
     /// The result, `None` while the game is in progress.
     pub result: Option<GameResult>,
+    /// Whether it ended too short to count ([`Arena::record_short`]): no points, no streak.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub short: bool,
+}
+
+/// What one pass over an arena's games knows of one player (so that pairing and standings read
+/// the games once, not once per player).
+#[derive(Clone, Debug, Default)]
+struct Tally {
+    /// The outcomes of the counted finished games, in pairing order.
+    history: Vec<ArenaOutcome>,
+    /// The games paired, in progress and short ones included.
+    paired: u32,
+    /// Whether a game of theirs is in progress.
+    busy: bool,
+    /// Games moving first minus games moving second.
+    first_balance: i64,
+    /// Whether they moved first in their latest game.
+    last_first: Option<bool>,
+    /// The opponent of their latest game.
+    last_opponent: Option<PlayerId>,
+    /// The sum of the performance terms of the counted games (opponent's rating ± 500).
+    performance_sum: i64,
 }
 
 /// One line of an arena's standings.
@@ -219,13 +248,27 @@ impl Arena {
         }
     }
 
+    /// Pairs the free players (see the module documentation) and returns the ids of the new games:
+    /// [`Arena::pair_free_with`] with no bound on the games and nobody held back.
+    ///
+    /// # Errors
+    /// As [`Arena::pair_free_with`].
+    pub fn pair_free(&mut self) -> Result<Vec<usize>, TournamentError> {
+        self.pair_free_with(u32::MAX, &[])
+    }
+
     /// Pairs the free players (see the module documentation) and returns the ids of the new games.
-    /// Nothing is paired while fewer than two players are free.
+    /// A player who has been paired `max_games` times, or who is in `held`, is not free (their
+    /// games and points stay). Nothing is paired while fewer than two players are free.
     ///
     /// # Errors
     /// [`TournamentError::NotStarted`] / [`TournamentError::Finished`]; an opening that cannot be
     /// drawn ([`TournamentError::Settings`]).
-    pub fn pair_free(&mut self) -> Result<Vec<usize>, TournamentError> {
+    pub fn pair_free_with(
+        &mut self,
+        max_games: u32,
+        held: &[PlayerId],
+    ) -> Result<Vec<usize>, TournamentError> {
         match self.phase {
             Phase::Running => {}
             Phase::Created => {
@@ -239,36 +282,37 @@ impl Arena {
                 })
             }
         }
-        let busy: Vec<PlayerId> = self
-            .games
-            .iter()
-            .filter(|g| g.result.is_none())
-            .flat_map(|g| [g.first, g.second])
-            .collect();
+        let tallies = self.tallies();
+        let tally = |p: PlayerId| &tallies[p.0 as usize];
         // Ranked by score, then seed (the performance tie-break is the standings' only).
         let mut ranked: Vec<(u32, PlayerId)> = seed_order(&self.players)
             .into_iter()
-            .map(|p| (arena_points(&self.history(p)).iter().sum(), p))
+            .map(|p| (arena_points(&tally(p).history).iter().sum(), p))
             .collect();
         ranked.sort_by_key(|(score, _)| std::cmp::Reverse(*score));
         let mut free: Vec<PlayerId> = ranked
             .into_iter()
             .map(|(_, p)| p)
-            .filter(|p| !busy.contains(p) && !self.players[p.0 as usize].withdrawn)
+            .filter(|p| {
+                !tally(*p).busy
+                    && tally(*p).paired < max_games
+                    && !held.contains(p)
+                    && !self.players[p.0 as usize].withdrawn
+            })
             .collect();
         let two_only = self.players.iter().filter(|p| !p.withdrawn).count() == 2;
         let mut new = Vec::new();
         while free.len() >= 2 {
             let a = free.remove(0);
-            let last = self.last_opponent(a);
+            let last = tally(a).last_opponent;
             let pick = free
                 .iter()
-                .position(|b| Some(*b) != last && self.last_opponent(*b) != Some(a))
+                .position(|b| Some(*b) != last && tally(*b).last_opponent != Some(a))
                 .or(if two_only { Some(0) } else { None });
             // Nobody but the last opponent is free: wait for another.
             let Some(pick) = pick else { continue };
             let b = free.remove(pick);
-            let (first, second) = if self.moves_first(a, b) {
+            let (first, second) = if moves_first(tally(a), tally(b)) {
                 (a, b)
             } else {
                 (b, a)
@@ -284,10 +328,70 @@ impl Arena {
                 second,
                 opening,
                 result: None,
+                short: false,
             });
             new.push(self.games.len() - 1);
         }
         Ok(new)
+    }
+
+    /// How many games `player` has been paired in (in progress and short ones included).
+    pub fn games_of(&self, player: PlayerId) -> u32 {
+        self.games
+            .iter()
+            .filter(|g| g.first == player || g.second == player)
+            .count() as u32
+    }
+
+    /// Records the result of game `game` as [`Arena::record`] does, but as a game that ended too
+    /// short to count: it scores nothing for either player and neither makes nor breaks a
+    /// streak.
+    ///
+    /// # Errors
+    /// As [`Arena::record`].
+    pub fn record_short(&mut self, game: usize, result: GameResult) -> Result<(), TournamentError> {
+        self.record(game, result)?;
+        self.games[game].short = true;
+        Ok(())
+    }
+
+    /// One pass over the games: what each player (by index) has played.
+    fn tallies(&self) -> Vec<Tally> {
+        let mut t = vec![Tally::default(); self.players.len()];
+        for g in &self.games {
+            for (me, seat, opp) in [
+                (g.first, Seat::First, g.second),
+                (g.second, Seat::Second, g.first),
+            ] {
+                let Some(x) = t.get_mut(me.0 as usize) else {
+                    continue;
+                };
+                x.paired += 1;
+                x.first_balance += if seat == Seat::First { 1 } else { -1 };
+                x.last_first = Some(seat == Seat::First);
+                x.last_opponent = Some(opp);
+                let Some(r) = g.result else {
+                    x.busy = true;
+                    continue;
+                };
+                if g.short {
+                    continue;
+                }
+                let outcome = outcome_of(r, seat);
+                x.history.push(outcome);
+                let rating = self
+                    .players
+                    .get(opp.0 as usize)
+                    .map_or(0, |p| i64::from(p.rating));
+                x.performance_sum += rating
+                    + match outcome {
+                        ArenaOutcome::Win => 500,
+                        ArenaOutcome::Draw => 0,
+                        ArenaOutcome::Loss => -500,
+                    };
+            }
+        }
+        t
     }
 
     /// Records the result of game `game` (an id from [`Arena::pair_free`]). Allowed after
@@ -330,71 +434,33 @@ impl Arena {
         }
     }
 
-    /// The outcomes of `player`'s finished games, in pairing order.
+    /// The outcomes of `player`'s finished games that count (not [`ArenaGame::short`]), in
+    /// pairing order.
     pub fn history(&self, player: PlayerId) -> Vec<ArenaOutcome> {
-        self.finished_games(player).map(|(o, _)| o).collect()
-    }
-
-    /// `player`'s finished games in pairing order: the outcome and the opponent.
-    fn finished_games(
-        &self,
-        player: PlayerId,
-    ) -> impl Iterator<Item = (ArenaOutcome, PlayerId)> + '_ {
-        self.games.iter().filter_map(move |g| {
-            let (seat, opponent) = if g.first == player {
-                (Seat::First, g.second)
-            } else if g.second == player {
-                (Seat::Second, g.first)
-            } else {
-                return None;
-            };
-            let r = g.result?;
-            let outcome = match (r.points(seat), r.points(seat.other())) {
-                (WIN_POINTS, _) => ArenaOutcome::Win,
-                (DRAW_POINTS, DRAW_POINTS) => ArenaOutcome::Draw,
-                _ => ArenaOutcome::Loss,
-            };
-            Some((outcome, opponent))
-        })
-    }
-
-    /// `player`'s performance (see [`ArenaStanding::performance`]).
-    fn performance(&self, player: PlayerId) -> Option<u32> {
-        let games: Vec<(ArenaOutcome, PlayerId)> = self.finished_games(player).collect();
-        if games.is_empty() {
-            return None;
-        }
-        let total: i64 = games
-            .iter()
-            .map(|(o, opp)| {
-                let rating = i64::from(self.players[opp.0 as usize].rating);
-                rating
-                    + match o {
-                        ArenaOutcome::Win => 500,
-                        ArenaOutcome::Draw => 0,
-                        ArenaOutcome::Loss => -500,
-                    }
-            })
-            .sum();
-        Some(total.div_euclid(games.len() as i64).max(0) as u32)
+        self.tallies()
+            .get(player.0 as usize)
+            .map(|t| t.history.clone())
+            .unwrap_or_default()
     }
 
     /// The standings: arena points, then performance (as lichess breaks ties), then seed
-    /// (players who left keep their points).
+    /// (players who left keep their points). Games that ended short count for nothing.
     pub fn standings(&self) -> Vec<ArenaStanding> {
+        let tallies = self.tallies();
         let mut lines: Vec<ArenaStanding> = seed_order(&self.players)
             .into_iter()
             .map(|p| {
-                let history = self.history(p);
-                let points = arena_points(&history);
+                let t = &tallies[p.0 as usize];
+                let points = arena_points(&t.history);
+                let n = t.history.len() as i64;
                 ArenaStanding {
                     rank: 0,
                     player: p,
                     score: points.iter().sum(),
-                    games: history.len() as u32,
-                    on_fire: on_fire(&history),
+                    games: t.history.len() as u32,
+                    on_fire: on_fire(&t.history),
                     points,
-                    performance: self.performance(p),
+                    performance: (n > 0).then(|| t.performance_sum.div_euclid(n).max(0) as u32),
                 }
             })
             .collect();
@@ -405,38 +471,23 @@ impl Arena {
         }
         lines
     }
+}
 
-    /// The opponent of `player`'s latest game, if any.
-    fn last_opponent(&self, player: PlayerId) -> Option<PlayerId> {
-        self.games.iter().rev().find_map(|g| {
-            if g.first == player {
-                Some(g.second)
-            } else if g.second == player {
-                Some(g.first)
-            } else {
-                None
-            }
-        })
+/// The outcome of result `r` for the player of `seat`.
+fn outcome_of(r: GameResult, seat: Seat) -> ArenaOutcome {
+    match (r.points(seat), r.points(seat.other())) {
+        (WIN_POINTS, _) => ArenaOutcome::Win,
+        (DRAW_POINTS, DRAW_POINTS) => ArenaOutcome::Draw,
+        _ => ArenaOutcome::Loss,
     }
+}
 
-    /// Whether `a` (ranked above `b`) moves first against `b`.
-    fn moves_first(&self, a: PlayerId, b: PlayerId) -> bool {
-        let count = |p: PlayerId| {
-            let firsts = self.games.iter().filter(|g| g.first == p).count();
-            let seconds = self.games.iter().filter(|g| g.second == p).count();
-            firsts as i64 - seconds as i64
-        };
-        let last_first = |p: PlayerId| {
-            self.games
-                .iter()
-                .rev()
-                .find(|g| g.first == p || g.second == p)
-                .map(|g| g.first == p)
-        };
-        match count(a).cmp(&count(b)) {
-            std::cmp::Ordering::Less => true,
-            std::cmp::Ordering::Greater => false,
-            std::cmp::Ordering::Equal => last_first(a) != Some(true) || last_first(b) == Some(true),
-        }
+/// Whether `a` (ranked above `b`) moves first against `b`: the one who moved first less often,
+/// then the one who did not move first last time, then `a`.
+fn moves_first(a: &Tally, b: &Tally) -> bool {
+    match a.first_balance.cmp(&b.first_balance) {
+        std::cmp::Ordering::Less => true,
+        std::cmp::Ordering::Greater => false,
+        std::cmp::Ordering::Equal => a.last_first != Some(true) || b.last_first == Some(true),
     }
 }

@@ -187,3 +187,73 @@ fn ties_go_to_the_better_performance_and_a_player_who_left_may_rejoin() {
         1
     );
 }
+
+/// A game recorded as short scores nothing and is no step of a streak: P wins, wins short, then
+/// draws — counted W D = 2 + 1 = 3 (were the short win counted, W W D = 2 + 2 + 2 = 6); Q's
+/// short loss is no loss either.
+#[test]
+fn a_short_game_scores_nothing_and_is_no_step_of_a_streak() {
+    let mut a = Arena::new("A", Variant::American, OpeningRule::StartPosition, 1).unwrap();
+    let p = a.join("P", 1500).unwrap();
+    let q = a.join("Q", 1500).unwrap();
+    a.start().unwrap();
+    let seat_of = |a: &Arena, k: usize, who: PlayerId| {
+        if a.games()[k].first == who {
+            Seat::First
+        } else {
+            Seat::Second
+        }
+    };
+    assert_eq!(a.pair_free().unwrap(), vec![0]);
+    a.record(0, GameResult::Win(seat_of(&a, 0, p))).unwrap();
+    assert_eq!(a.pair_free().unwrap(), vec![1]);
+    a.record_short(1, GameResult::Win(seat_of(&a, 1, p)))
+        .unwrap();
+    assert!(a.games()[1].short && !a.games()[0].short);
+    assert_eq!(
+        a.record_short(1, GameResult::Draw),
+        Err(TournamentError::NoSuchArenaGame(1))
+    );
+    assert_eq!(a.pair_free().unwrap(), vec![2]);
+    a.record(2, GameResult::Draw).unwrap();
+    let s = a.standings();
+    let line = |who: PlayerId| s.iter().find(|l| l.player == who).unwrap().clone();
+    assert_eq!(
+        (
+            line(p).score,
+            line(p).games,
+            line(p).points.clone(),
+            line(p).on_fire
+        ),
+        (3, 2, vec![2, 1], false)
+    );
+    // Q: L, D counted: 0 + 1; performance (1500 - 500 + 1500) / 2 = 1250.
+    assert_eq!(
+        (line(q).score, line(q).games, line(q).performance),
+        (1, 2, Some(1250))
+    );
+    assert_eq!(a.history(q), vec![Loss, Draw]);
+    assert_eq!(a.games_of(p), 3);
+}
+
+/// `pair_free_with`: a player paired `max_games` times, or held back, is not paired; the others
+/// are, and the capped player keeps their line in the standings.
+#[test]
+fn a_player_at_the_games_cap_or_held_back_is_not_paired() {
+    let (mut a, ids) = arena(&["A", "B", "C"]);
+    // A and B meet (C waits); then A is held: B and C meet.
+    assert_eq!(a.pair_free_with(1, &[]).unwrap(), vec![0]);
+    a.record(0, GameResult::Draw).unwrap();
+    assert_eq!(a.pair_free_with(2, &[ids[0]]).unwrap(), vec![1]);
+    assert_eq!(pair_of(&a, 1), (ids[1], ids[2]));
+    a.record(1, GameResult::Draw).unwrap();
+    // Cap 1: A and B have played 1 and 2 games, C 1: nobody is free but C.
+    assert_eq!(a.pair_free_with(1, &[]).unwrap(), Vec::<usize>::new());
+    // Cap 2: A and C (1 game each) meet; B (2) is not paired.
+    assert_eq!(a.pair_free_with(2, &[]).unwrap(), vec![2]);
+    assert_eq!(pair_of(&a, 2), (ids[0], ids[2]));
+    a.record(2, GameResult::Draw).unwrap();
+    assert_eq!(a.pair_free_with(2, &[]).unwrap(), Vec::<usize>::new());
+    assert_eq!(a.standings().len(), 3);
+    assert!(a.standings().iter().all(|l| l.games == 2 && l.score == 2));
+}

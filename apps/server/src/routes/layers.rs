@@ -132,16 +132,21 @@ pub(super) async fn json_method_not_allowed(req: Request, next: Next) -> Respons
 }
 
 /// What one of the public reads of players' archives costs of the per-address request budget
-/// (docs/api.md, limits): a player's page, its archive and PDN export, and the leaderboard
-/// read many rows each, so an address gets a fifth as many of them as of other requests.
+/// (docs/api.md, limits): a player's page, its archive and PDN export, the leaderboard and a
+/// tournament's PDN read (and replay) many rows each, so an address gets a fifth as many of them
+/// as of other requests.
 pub const HEAVY_READ_COST: u32 = 5;
 
 /// Whether `path` (inside `/api` or whole) is one of the heavy public reads of
-/// [`HEAVY_READ_COST`]: `/leaderboard`, `/users/{name}`, `/users/{name}/games` and
-/// `/users/{name}/games.pdn`.
+/// [`HEAVY_READ_COST`]: `/leaderboard`, `/users/{name}`, `/users/{name}/games`,
+/// `/users/{name}/games.pdn` and `/tournaments/{id}/pdn`.
 fn heavy_read(path: &str) -> bool {
     let path = path.strip_prefix("/api").unwrap_or(path);
     path == "/leaderboard"
+        || path
+            .strip_prefix("/tournaments/")
+            .and_then(|rest| rest.strip_suffix("/pdn"))
+            .is_some_and(|id| !id.is_empty() && !id.contains('/'))
         || path.strip_prefix("/users/").is_some_and(|rest| {
             let mut parts = rest.split('/');
             let name = parts.next().unwrap_or_default();
@@ -293,8 +298,9 @@ fn bad_origin(why: &str) -> ApiError {
 #[cfg(test)]
 mod tests {
     #[test]
-    fn the_heavy_reads_are_the_players_pages_archives_and_the_leaderboard() {
+    fn the_heavy_reads_are_the_players_pages_archives_the_leaderboard_and_tournament_pdns() {
         for path in [
+            "/api/tournaments/ab12cd34/pdn",
             "/leaderboard",
             "/api/leaderboard",
             "/users/alice",
@@ -310,6 +316,9 @@ mod tests {
             "/users/alice/games/x",
             "/api/leaderboards",
             "/lobby",
+            "/api/tournaments/ab12cd34",
+            "/api/tournaments//pdn",
+            "/api/tournaments/a/b/pdn",
         ] {
             assert!(!super::heavy_read(path), "{path}");
         }

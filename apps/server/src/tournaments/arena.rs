@@ -6,19 +6,38 @@
 //! forfeit for not moving (the abort window) is paused, as lichess pauses an absent player, and
 //! comes back by joining again.
 //!
+//! **Bounds** (an arena farmed by two accounts that resign at once would otherwise grow without
+//! end, and with it every game end's work, its view and its PDN): a game that ends with a result
+//! before its rated minimum of plies (`--rated-min-plies`, at least 2:
+//! [`crate::store::ratings::min_plies_of`]) is **short**: it scores nothing for either player
+//! (`Arena::record_short`), and the player who lost it (both after a draw) is not paired for
+//! [`SHORT_GAME_WAIT_MS`]; the winner is paired again at once. A game lost by forfeit for absence
+//! still counts (the absent player is paused, as above). And no player is paired more than
+//! [`max_games_per_player`] times in one arena (2 a minute of its duration, plus 20; a bullet
+//! player rarely plays one game a minute): beyond it they stay in the standings, unpaired. So an
+//! arena holds at most `players × max_games_per_player / 2` games.
+//!
 //! Game `k` (from 1, in pairing order) of arena `id` has the id `{id}r0b{k}g1`
 //! ([`arena_game_id`]: the tournament games' scheme with round 0), so creating it is idempotent
 //! and a pairing is written once, by compare-and-swap ([`Tournaments::change`]), whichever
 //! instance makes it: a restart or another instance taking over pairs nobody twice.
 
-use super::play::{game_id, result_of};
-use super::{api_error, Event, Stored, Tournaments};
+use super::play::{game_id, replay, result_of};
+use super::{api_error, ArenaPlay, Event, Stored, Tournaments};
 use crate::error::Error;
-use crate::games::live::Live;
 use crate::store::GameRecord;
 use crown_core::{Game, Position};
-use crown_tournament::{Arena, GameResult, Phase, Seat, TournamentError};
+use crown_tournament::{Arena, GameResult, Phase, PlayerId, Seat, TournamentError};
 use std::collections::HashMap;
+
+/// How long (ms) the loser of a short game (both players after a short draw) waits before being
+/// paired again: 30 s.
+pub const SHORT_GAME_WAIT_MS: u64 = 30_000;
+
+/// The most games one player is paired in an arena of `minutes`: `2 × minutes + 20`.
+pub fn max_games_per_player(minutes: u32) -> u32 {
+    minutes.saturating_mul(2).saturating_add(20)
+}
 
 /// The id of game `k` (an index of `Arena::games`, from 0) of arena `id`: `{id}r0b{k+1}g1`.
 pub fn arena_game_id(id: &str, k: usize) -> String {
@@ -43,12 +62,13 @@ impl Tournaments {
         let first = play.arena.variant.first_player();
         let (open, recs) = self.unfinished_games(id, &play.arena).await?;
         let by_id: HashMap<&str, &GameRecord> = recs.iter().map(|r| (r.id.as_str(), r)).collect();
-        // (game, result, when it ended)
-        let results: Vec<(usize, GameResult, u64)> = open
+        // (game, result, when it ended, whether it ended short)
+        let results: Vec<(usize, GameResult, u64, bool)> = open
             .iter()
             .filter_map(|(k, gid)| {
                 let rec = by_id.get(gid.as_str())?;
-                Some((*k, result_of(rec, first, 1)?, rec.updated_ms))
+                let result = result_of(rec, first, 1)?;
+                Some((*k, result, rec.updated_ms, ended_short(rec, result)))
             })
             .collect();
         let (_, s) = self
@@ -59,12 +79,18 @@ impl Tournaments {
                 if a.arena.phase() != Phase::Running {
                     return Ok(());
                 }
-                for (k, r, ended_ms) in &results {
+                for (k, r, ended_ms, short) in &results {
                     if *ended_ms > a.ends_ms {
                         // Ended after the arena: does not count.
                         continue;
                     }
-                    match a.arena.record(*k, *r) {
+                    let recorded = if *short {
+                        a.arena.record_short(*k, *r)
+                    } else {
+                        a.arena.record(*k, *r)
+                    };
+                    match recorded {
+                        Ok(()) if *short => hold_short_loser(a, *k, *r, *ended_ms),
                         Ok(()) => pause_absent(&mut a.arena, *k, *r)?,
                         Err(TournamentError::NoSuchArenaGame(_)) => {}
                         Err(e) => return Err(api_error(e)),
@@ -73,7 +99,15 @@ impl Tournaments {
                 if now >= a.ends_ms {
                     a.arena.finish().map_err(api_error)?;
                 } else {
-                    a.arena.pair_free().map_err(api_error)?;
+                    let held: Vec<PlayerId> = a
+                        .held_until_ms
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, until)| **until > now)
+                        .map(|(i, _)| PlayerId(i as u32))
+                        .collect();
+                    let max = max_games_per_player(a.minutes);
+                    a.arena.pair_free_with(max, &held).map_err(api_error)?;
                 }
                 Ok(())
             })
@@ -126,25 +160,52 @@ impl Tournaments {
         Ok(())
     }
 
-    /// The PDN of arena `id` (`crown_tournament::arena_pdn`).
+    /// The PDN of arena `id` (`crown_tournament::arena_pdn`), read, replayed and written on a
+    /// blocking thread of the store lane.
     ///
     /// # Errors
     /// `storage`.
-    pub(super) async fn arena_pdn(&self, id: &str, arena: &Arena) -> Result<String, Error> {
-        let ids: Vec<String> = (0..arena.games().len())
-            .map(|k| arena_game_id(id, k))
-            .collect();
+    pub(super) async fn arena_pdn(&self, id: &str, arena: Arena) -> Result<String, Error> {
+        let id = id.to_string();
         let store = self.0.store.clone();
-        let recs = crate::blocking::store(move || store.load_many(&ids)).await?;
-        let mut games: HashMap<String, (Game, u64)> = HashMap::new();
-        for rec in recs {
-            let (gid, created_ms) = (rec.id.clone(), rec.created_ms);
-            let live = Live::from_record(rec).map_err(Error::storage)?;
-            games.insert(gid, (live.game, created_ms));
+        crate::blocking::store(move || {
+            let ids: Vec<String> = (0..arena.games().len())
+                .map(|k| arena_game_id(&id, k))
+                .collect();
+            let mut games: HashMap<String, (Game, u64)> = HashMap::new();
+            for rec in store.load_many(&ids)? {
+                let (gid, created_ms) = (rec.id.clone(), rec.created_ms);
+                games.insert(gid, (replay(rec)?.game, created_ms));
+            }
+            Ok(crown_tournament::arena_pdn(&arena, |k| {
+                games.get(&arena_game_id(&id, k)).map(|(g, ms)| (g, *ms))
+            }))
+        })
+        .await
+    }
+}
+
+/// Whether game `rec`, ended with `result`, ended short: a result reached over the board (not a
+/// forfeit for absence) before the game's rated minimum of plies.
+fn ended_short(rec: &GameRecord, result: GameResult) -> bool {
+    result.is_played() && rec.moves.len() < crate::store::ratings::min_plies_of(&rec.meta)
+}
+
+/// Hold back the loser of short arena game `k` (both players after a draw) for
+/// [`SHORT_GAME_WAIT_MS`] from `ended_ms`.
+fn hold_short_loser(a: &mut ArenaPlay, k: usize, r: GameResult, ended_ms: u64) {
+    let g = &a.arena.games()[k];
+    let losers = match r {
+        GameResult::Win(Seat::First) => vec![g.second],
+        GameResult::Win(_) => vec![g.first],
+        _ => vec![g.first, g.second],
+    };
+    for p in losers {
+        let i = p.0 as usize;
+        if a.held_until_ms.len() <= i {
+            a.held_until_ms.resize(i + 1, 0);
         }
-        Ok(crown_tournament::arena_pdn(arena, |k| {
-            games.get(&arena_game_id(id, k)).map(|(g, ms)| (g, *ms))
-        }))
+        a.held_until_ms[i] = a.held_until_ms[i].max(ended_ms + SHORT_GAME_WAIT_MS);
     }
 }
 

@@ -101,6 +101,11 @@ pub struct ArenaPlay {
     /// then on, and only the games that ended by then count (as on lichess).
     #[serde(default)]
     pub ends_ms: u64,
+    /// Until when (ms since the epoch) each player, by [`PlayerId`] (index), is not paired: set
+    /// when they lose (or draw) a game that ended short ([`arena::SHORT_GAME_WAIT_MS`]); empty
+    /// when nobody ever was.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub held_until_ms: Vec<u64>,
 }
 
 /// What the store keeps of a tournament (the row's JSON).
@@ -444,6 +449,7 @@ impl Tournaments {
                 .map_err(api_error)?,
                 minutes,
                 ends_ms: 0,
+                held_until_ms: Vec::new(),
             }),
             None => Event::Rounds(Tournament::new(settings).map_err(api_error)?),
         };

@@ -13,7 +13,7 @@ use super::{api_error, Event, Stored, Tournaments};
 use crate::error::{Error, ErrorKind};
 use crate::games::live::Live;
 use crate::games::paired::PairedGame;
-use crate::store::{Declared, GameRecord};
+use crate::store::{Declared, GameRecord, StoreError};
 use crown_core::{Color, Game, Position};
 use crown_tournament::{
     GameResult, GameSlot, Pairing, Phase, PlayerId, Seat, Tournament, TournamentError,
@@ -265,9 +265,9 @@ impl Tournaments {
     /// `not_found`, `storage`.
     pub async fn pdn(&self, id: &str) -> Result<String, Error> {
         let (_, s) = self.load(id).await?;
-        let t = match &s.event {
+        let t = match s.event {
             Event::Rounds(t) => t,
-            Event::Arena(a) => return self.arena_pdn(id, &a.arena).await,
+            Event::Arena(a) => return self.arena_pdn(id, a.arena).await,
         };
         let mut ids = Vec::new();
         for round in t.rounds() {
@@ -279,18 +279,32 @@ impl Tournaments {
                 }
             }
         }
+        // Read, replayed and written on a blocking thread of the store lane: the replays are
+        // CPU work that must not hold an async worker.
         let store = self.0.store.clone();
-        let recs = crate::blocking::store(move || store.load_many(&ids)).await?;
-        let mut games: HashMap<GameSlot, (Game, u64)> = HashMap::new();
-        for rec in recs {
-            if let Some((_, slot)) = parse_game_id(&rec.id) {
-                let created_ms = rec.created_ms;
-                let live = Live::from_record(rec).map_err(Error::storage)?;
-                games.insert(slot, (live.game, created_ms));
+        crate::blocking::store(move || {
+            let mut games: HashMap<GameSlot, (Game, u64)> = HashMap::new();
+            for rec in store.load_many(&ids)? {
+                if let Some((_, slot)) = parse_game_id(&rec.id) {
+                    let created_ms = rec.created_ms;
+                    let live = replay(rec)?;
+                    games.insert(slot, (live.game, created_ms));
+                }
             }
-        }
-        Ok(crown_tournament::tournament_pdn(t, |slot| {
-            games.get(&slot).map(|(g, ms)| (g, *ms))
-        }))
+            Ok(crown_tournament::tournament_pdn(&t, |slot| {
+                games.get(&slot).map(|(g, ms)| (g, *ms))
+            }))
+        })
+        .await
     }
+}
+
+/// Stored game `rec` replayed (for a tournament's PDN); a record that does not replay is
+/// [`StoreError::Corrupt`].
+pub(super) fn replay(rec: GameRecord) -> Result<Live, StoreError> {
+    let id = rec.id.clone();
+    Live::from_record(rec).map_err(|e| StoreError::Corrupt {
+        id,
+        reason: e.to_string(),
+    })
 }

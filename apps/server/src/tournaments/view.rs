@@ -153,10 +153,15 @@ fn rounds_view(id: &str, s: &Stored, t: &Tournament, v: &mut Value) {
     v["crosstable"] = Value::Array(crosstable);
 }
 
+/// The most games of an arena listed in its view besides those in progress: the latest ones.
+pub const ARENA_VIEW_GAMES: usize = 100;
+
 /// The standings and games of arena `a`, into `v`: each line's `points` are the arena points of
 /// its games in the order played (lichess's little numbers), `fire` whether the player is on a
-/// streak; each game's `result` is `null` while it is played, and stays so when it ended after
-/// the arena (it does not count).
+/// streak; the games are those in progress and the latest [`ARENA_VIEW_GAMES`] others, in
+/// pairing order (`number` from 1; `games_total` counts them all); each game's `result` is
+/// `null` while it is played, and stays so when it ended after the arena (it does not count);
+/// `short` says it ended before the minimum of plies and counts for nothing.
 fn arena_view(id: &str, s: &Stored, a: &ArenaPlay, v: &mut Value) {
     let standings: Vec<Value> = a
         .arena
@@ -176,11 +181,12 @@ fn arena_view(id: &str, s: &Stored, a: &ArenaPlay, v: &mut Value) {
             })
         })
         .collect();
-    let games: Vec<Value> = a
-        .arena
-        .games()
+    let all = a.arena.games();
+    let older = all.len().saturating_sub(ARENA_VIEW_GAMES);
+    let games: Vec<Value> = all
         .iter()
         .enumerate()
+        .filter(|(k, g)| *k >= older || g.result.is_none())
         .map(|(k, g)| {
             json!({
                 "number": k + 1,
@@ -192,9 +198,11 @@ fn arena_view(id: &str, s: &Stored, a: &ArenaPlay, v: &mut Value) {
                 "opening": {"label": g.opening.label, "fen": g.opening.fen},
                 "result": g.result.and_then(|x| x.pdn_result(1)),
                 "forfeit": g.result.is_some_and(|x| !x.is_played()),
+                "short": g.short,
             })
         })
         .collect();
     v["standings"] = Value::Array(standings);
     v["games"] = Value::Array(games);
+    v["games_total"] = json!(all.len());
 }

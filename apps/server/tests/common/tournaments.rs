@@ -3,6 +3,7 @@
 //! the API by a fixed order of strength, and the standings that order gives, computed by hand.
 
 use super::accounts::{post, sign_up, Call};
+use super::{server, Server};
 use axum::http::{Method, StatusCode};
 use crown_server::App;
 use serde_json::{json, Value};
@@ -351,9 +352,16 @@ pub fn arena_games(t: &Value) -> Vec<(String, String, Option<String>)> {
         .unwrap_or_default()
 }
 
-/// End game `number` (from 1) of arena `id` through the API with the players' sessions:
-/// `winner` wins (the other resigns), or `None`: a draw agreed. Answers the status of the last
-/// call (a game that already ended, e.g. aborted, answers `409`).
+/// A test server for arenas: a rated game needs 2 plies (`--rated-min-plies 2`, the least), so
+/// that an arena game of the tests counts once each side has moved ([`end_arena_game`]).
+pub fn arena_server() -> Server {
+    server().with(|c| c.rated_min_plies = 2)
+}
+
+/// End game `number` (from 1) of arena `id` through the API with the players' sessions once
+/// each side has moved (2 plies: not a short game on an [`arena_server`]): `winner` wins (the
+/// other resigns), or `None`: a draw agreed. Answers the status of the first call that fails or
+/// the last one (a game that already ended, e.g. aborted, answers `409`).
 pub async fn end_arena_game(
     app: &App,
     id: &str,
@@ -361,8 +369,23 @@ pub async fn end_arena_game(
     winner: Option<&str>,
     sessions: &HashMap<String, String>,
 ) -> StatusCode {
+    end_arena_game_after(app, id, number, winner, sessions, 2).await
+}
+
+/// [`end_arena_game`] after `plies` plies (0 or 2: `11-15`, `23-19` from the start position).
+pub async fn end_arena_game_after(
+    app: &App,
+    id: &str,
+    number: usize,
+    winner: Option<&str>,
+    sessions: &HashMap<String, String>,
+    plies: usize,
+) -> StatusCode {
     let (_, t) = get(app, &format!("/api/tournaments/{id}")).await;
-    let g = &t["games"][number - 1];
+    let g = t["games"]
+        .as_array()
+        .and_then(|gs| gs.iter().find(|g| g["number"] == number))
+        .unwrap_or_else(|| panic!("no game {number} in {t}"));
     let gid = g["id"].as_str().unwrap().to_string();
     let (first, second) = (
         g["first_name"].as_str().unwrap().to_string(),
@@ -379,6 +402,19 @@ pub async fn end_arena_game(
     assert_eq!(s, StatusCode::OK, "{v}");
     // The first player moves first: Black in American checkers.
     assert_eq!(v["accounts"]["black"]["name"], first.as_str(), "{v}");
+    for (who, mv) in [(&first, "11-15"), (&second, "23-19")]
+        .into_iter()
+        .take(plies)
+    {
+        let uri = format!("/api/games/{gid}/moves");
+        let mut c: Call<'_> = post(&uri, json!({"move": mv}));
+        c.headers
+            .push(("authorization", format!("Bearer {}", tokens[who.as_str()])));
+        let (s, _, _) = c.send(app).await;
+        if s != StatusCode::OK {
+            return s;
+        }
+    }
     match winner {
         Some(w) => {
             let loser = if w == first { &second } else { &first };
@@ -602,4 +638,64 @@ pub async fn assert_eleven_man_round(app: &App, t: &Value) -> usize {
         );
     }
     n
+}
+
+/// An arena of alice, bob and carol on `apps` (taken in turn): alice beats bob by his
+/// resignation at ply 0 — a short game (`--rated-min-plies` 2 on an [`arena_server`]): it scores
+/// nothing, bob is not paired for `SHORT_GAME_WAIT_MS` while alice, the winner, meets carol at
+/// once; once alice and carol have played (2 plies, a draw), nobody is paired (each was the
+/// other's last opponent, bob waits) until the wait is over, and then bob meets carol.
+pub async fn play_short_arena_game(apps: &[App], sessions: &HashMap<String, String>) {
+    let app = |step: usize| &apps[step % apps.len()];
+    let id = create_arena(app(0), &sessions["alice"], 30).await;
+    join(app(1), &id, sessions, &["alice", "bob", "carol"]).await;
+    let uri = format!("/api/tournaments/{id}/start");
+    let (s, t) = call(app(0), Method::POST, &uri, Some(&sessions["alice"]), None).await;
+    assert_eq!(s, StatusCode::OK, "{t}");
+    let g = |a: &str, b: &str, r: Option<&str>| (a.to_string(), b.to_string(), r.map(String::from));
+    assert_eq!(arena_games(&t), vec![g("alice", "bob", None)], "{t}");
+    let ended = end_arena_game_after(app(1), &id, 1, Some("alice"), sessions, 0).await;
+    assert_eq!(ended, StatusCode::OK);
+    race_advance(apps, &id).await;
+    let t = wait_for(app(0), &id, "game 1's result", |t| {
+        t["games"][0]["result"] == "1-0"
+    })
+    .await;
+    assert_eq!(t["games"][0]["short"], true, "{t}");
+    assert_eq!(
+        arena_games(&t),
+        vec![g("alice", "bob", Some("1-0")), g("carol", "alice", None)],
+        "the winner is paired at once, the loser not: {t}"
+    );
+    assert_eq!(t["games_total"], 2, "{t}");
+    // Nobody scored: the short game counts for no one.
+    let lines = arena_standings(&t);
+    assert!(
+        lines.iter().all(|l| l.1 == 0 && l.2.is_empty()),
+        "a short game counted: {t}"
+    );
+    assert_eq!(
+        end_arena_game(app(0), &id, 2, None, sessions).await,
+        StatusCode::OK
+    );
+    race_advance(apps, &id).await;
+    let t = wait_for(app(1), &id, "game 2's result", |t| {
+        t["games"][1]["result"] == "1/2-1/2"
+    })
+    .await;
+    assert_eq!(t["games"][1]["short"], false, "{t}");
+    race_advance(apps, &id).await;
+    let (_, t) = get(app(0), &format!("/api/tournaments/{id}")).await;
+    assert_eq!(t["games_total"], 2, "bob paired within his wait: {t}");
+    crown_server::live::advance_clock(crown_server::tournaments::arena::SHORT_GAME_WAIT_MS + 1_000);
+    race_advance(apps, &id).await;
+    let t = wait_for(app(1), &id, "bob paired after his wait", |t| {
+        t["games_total"] == 3
+    })
+    .await;
+    let games = arena_games(&t);
+    assert!(
+        games[2] == g("bob", "carol", None) || games[2] == g("carol", "bob", None),
+        "{t}"
+    );
 }

@@ -336,7 +336,7 @@ export class TournamentsCtrl {
       const key = `${accountName()}\n${JSON.stringify(t)}`;
       if (key !== this.drawn || this.v.one.querySelector("#tt-body").hidden) this.#renderTournament(t);
       this.drawn = key;
-      this.v.page.dataset.loaded = `tournament/${t.id}/${t.phase}/${t.format === "arena" ? t.games.length : t.pairings.length}`;
+      this.v.page.dataset.loaded = `tournament/${t.id}/${t.phase}/${t.format === "arena" ? (t.games_total ?? t.games.length) : t.pairings.length}`;
     }
     this.#maybeOpenMyGame(t);
   }

@@ -314,14 +314,17 @@ export function renderRound(v, round, me) {
   v.opening.textContent = round.opening && round.opening.label ? `Opening: ${round.opening.label}` : "";
 }
 
-/** The games of arena `t` (`me`: my player id), the latest first, in the pairings table. */
+/**
+ * The games of arena `t` (`me`: my player id), the latest first, in the pairings table: those in
+ * progress and the latest 100 others, as the server lists them (`games_total` counts them all).
+ */
 export function renderArenaGames(v, t, me) {
   const head = el("thead", {}, el("tr", {}, el("th", { scope: "col", class: "num" }, "Game"), el("th", { scope: "col" }, "Players (first vs second)"), el("th", { scope: "col" }, "Result")));
   const rows = [...t.games].reverse().map((g) => {
     const mine = g.first === me || g.second === me;
     const pair = el("div", { class: "tour-pair" }, playerLink(g.first_name), el("span", { class: "dim tour-vs" }, " vs "), playerLink(g.second_name));
     const over = g.result == null && t.phase === "finished";
-    const link = el("a", { href: `g/${encodeURIComponent(g.id)}`, class: "tour-game", "data-game": g.id }, over ? "not counted (not over at the end)" : resultText(g));
+    const link = el("a", { href: `g/${encodeURIComponent(g.id)}`, class: "tour-game", "data-game": g.id }, over ? "not counted (not over at the end)" : g.short ? `${resultText(g)} (too short: not counted)` : resultText(g));
     if (mine && g.result == null && !over) link.classList.add("mine");
     return el("tr", { class: mine ? "me" : "", "data-game-number": String(g.number) }, el("td", { class: "num" }, String(g.number)), el("td", {}, pair), el("td", {}, link));
   });
