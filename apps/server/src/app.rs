@@ -40,6 +40,8 @@ pub struct AppInner {
     pub(crate) challenges: crate::challenges::Challenges,
     /// The API tokens and bot accounts.
     pub(crate) bots: crate::bots::Bots,
+    /// The answer of `GET /api/tv`, read once per few seconds for the whole server.
+    pub(crate) tv: crate::watch::TvCache,
 }
 
 /// A cheap handle to the server's state.
@@ -101,6 +103,7 @@ impl App {
             ),
             challenges: crate::challenges::Challenges::new(&config, store.clone(), games.clone()),
             bots: crate::bots::Bots::new(store.clone()),
+            tv: crate::watch::TvCache::default(),
             games: games.clone(),
             store,
             config,

@@ -633,7 +633,7 @@ async fn chat_closes_ten_minutes_after_the_end_and_holds_at_most_200_messages() 
 }
 
 #[test]
-fn only_empty_games_and_short_guest_games_are_purged_on_sqlite() {
+fn only_empty_games_and_short_unlisted_games_are_purged_on_sqlite() {
     let store = SqliteStore::open_in_memory().unwrap();
     common::check_purge_unstarted(&store);
 }

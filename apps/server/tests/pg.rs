@@ -604,12 +604,57 @@ async fn a_running_instance_takes_over_a_dead_ones_games_over_several_rounds_cre
 }
 
 #[test]
-fn only_empty_games_and_short_guest_games_are_purged_on_postgresql() {
+fn only_empty_games_and_short_unlisted_games_are_purged_on_postgresql() {
     let Some(pg) = Pg::start_or_skip() else {
         return;
     };
     let store = PgStore::connect(&pg.url()).unwrap();
     common::check_purge_unstarted(&store);
+}
+
+#[test]
+fn the_lists_read_the_listed_index_and_the_purge_the_short_one_on_postgresql() {
+    // Issue 41 (fourth review, 2): with 100,000 unlisted games finished today `GET /api/tv`
+    // took 7-8 s (`games_updated` walked, every row's JSON filtered); the lists read the partial
+    // index of the listed rows, in their order, and the purge the index of short games over.
+    let Some(pg) = Pg::start_or_skip() else {
+        return;
+    };
+    let _store = PgStore::connect(&pg.url()).unwrap();
+    let psql = |sql: &str| {
+        let out = pg
+            .client("psql")
+            .args(["-At", "-d", &pg.url(), "-c"])
+            .arg(sql)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    // 5,000 long unlisted games finished (as a flood of casual games leaves them).
+    psql(
+        "INSERT INTO games (id, variant, start_fen, status, result, meta, plies, created_ms,
+                            updated_ms, version, listed)
+         SELECT 'f' || i, 'american', '', 'finished', '1-0', '{}', 40, i, i, 1, 0
+         FROM generate_series(1, 5000) i;
+         ANALYZE games;",
+    );
+    let listed = psql(
+        "EXPLAIN SELECT id FROM games WHERE listed = 1 AND status = 'finished'
+         AND updated_ms >= 0 ORDER BY updated_ms DESC, id LIMIT 200",
+    );
+    assert!(listed.contains("Scan using games_listed"), "{listed}");
+    assert!(!listed.contains("Sort"), "{listed}");
+    let purge = psql(
+        "EXPLAIN SELECT id FROM games WHERE status IN ('finished', 'aborted')
+         AND plies < GREATEST(2::BIGINT, 10::BIGINT) AND updated_ms < 100000
+         AND ((plies < 2 AND result IS NULL) OR (plies < 10 AND listed = 0)) LIMIT 100",
+    );
+    assert!(purge.contains("games_ended_short"), "{purge}");
 }
 
 #[test]

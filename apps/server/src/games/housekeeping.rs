@@ -153,7 +153,7 @@ impl Games {
         }
     }
 
-    /// Delete from the store the games that ended with no move, and the guest games shorter than
+    /// Delete from the store the games that ended with no move, and the unlisted games shorter than
     /// `Config::rated_min_plies`, more than `Config::purge_unstarted_after_ms` before `now`
     /// ([`crate::store::Store::purge_unstarted`]),
     /// in batches of [`PURGE_BATCH`]; failures are logged and tried again at the next round.

@@ -14,9 +14,11 @@ pub fn routes() -> Router<App> {
 }
 
 /// `GET /api/tv` (no body, no query): the ongoing public and rated games, highest rated first,
-/// and the game of the day ([`watch::tv`]).
+/// and the game of the day ([`watch::tv`]), read at most once per [`watch::TV_CACHE_MS`] for
+/// all requests ([`watch::TvCache`]).
 ///
 /// Errors: `storage`.
 async fn tv(State(app): State<App>) -> Result<Json<Tv>, ApiError> {
-    Ok(Json(watch::tv(app.games(), now_ms()).await?))
+    let now = now_ms();
+    Ok(Json(app.tv.get(now, watch::tv(app.games(), now)).await?))
 }

@@ -132,7 +132,8 @@ pub trait Store: Send + Sync + 'static {
     /// change) listed games with `status` (any when `None`) last changed at or after
     /// `since_ms`, at most `limit`, each with its [`GameMeta`] (the Watch page, docs/api.md
     /// `GET /api/tv`). The default reads [`Store::list`] and loads each game; the backends read
-    /// them in one query on the `(status, updated_ms)` index.
+    /// them in one query on the index of the listed games (`games_listed`), reading no
+    /// unlisted row.
     ///
     /// # Errors
     /// [`StoreError::Database`], [`StoreError::Postgres`], or [`StoreError::Corrupt`] for a row
@@ -252,10 +253,11 @@ pub trait Store: Send + Sync + 'static {
     /// Delete at most `limit` games that last changed before `ended_before_ms` and hold nothing
     /// worth keeping, with their chat; returns how many: those that ended before both sides
     /// moved, with no result (cancelled, expired, aborted or abandoned at ply 0 or 1, so that an
-    /// abort after one ply cannot keep a game stored for good), and the guest games (no seat
-    /// linked to an account, not public, not rated) shorter than `guest_min_plies` plies
-    /// whatever their result (a guest's resignation after one move would else keep a game for
-    /// good); never one in an account's archive nor a tournament game. Without this every
+    /// abort after one ply cannot keep a game stored for good), and the unlisted games (not
+    /// public, not rated), guests' and accounts' alike, shorter than `guest_min_plies` plies
+    /// whatever their result (a resignation after one move would else keep a game for good),
+    /// with their rows in the accounts' archives and counts; never a rated game nor a
+    /// tournament game. Without this every
     /// created-and-cancelled game would stay for good (docs/api.md, limits:
     /// `--purge-unstarted-after-secs`). The default deletes none.
     ///

@@ -123,9 +123,25 @@ pub fn count_sql(user: &str, rated: &str, outcome: &str) -> String {
     )
 }
 
-/// The statement that reads one account's `player_counts` (parameter `{user}`).
+/// The statement that counts one game fewer in `player_counts` for each `player_games` row of
+/// the games whose id matches `{game}` (`= ?1`, `IN (SELECT …)`), run before those rows are
+/// deleted with their game (the purge of short games, [`super::Store::purge_unstarted`]); a
+/// count that reaches 0 stays, and is not read ([`counts_sql`]).
+pub fn uncount_sql(game: &str) -> String {
+    format!(
+        "UPDATE player_counts SET games = games - (
+             SELECT COUNT(*) FROM player_games p
+              WHERE p.game_id {game} AND p.user_id = player_counts.user_id
+                AND p.rated = player_counts.rated AND p.outcome = player_counts.outcome)
+         WHERE (user_id, rated, outcome) IN
+               (SELECT user_id, rated, outcome FROM player_games WHERE game_id {game})"
+    )
+}
+
+/// The statement that reads one account's `player_counts` (parameter `{user}`): the groups
+/// with at least one game.
 pub fn counts_sql(user: &str) -> String {
-    format!("SELECT rated, outcome, games FROM player_counts WHERE user_id = {user}")
+    format!("SELECT rated, outcome, games FROM player_counts WHERE user_id = {user} AND games > 0")
 }
 
 /// Games and outcomes of one account: `(rated, outcome, count)` per group.

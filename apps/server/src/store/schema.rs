@@ -27,7 +27,8 @@ CREATE TABLE IF NOT EXISTS games (
     created_ms {INT} NOT NULL,
     updated_ms {INT} NOT NULL,
     version {INT} NOT NULL,
-    rated_pair TEXT
+    rated_pair TEXT,
+    listed {INT}
 );
 CREATE INDEX IF NOT EXISTS games_status_updated ON games(status, updated_ms);
 CREATE INDEX IF NOT EXISTS games_updated ON games(updated_ms);
@@ -252,6 +253,7 @@ const ADDED_COLUMNS_PG: &str = "
 ALTER TABLE users ADD COLUMN IF NOT EXISTS signup_net TEXT;
 ALTER TABLE tournaments ADD COLUMN IF NOT EXISTS creator TEXT;
 ALTER TABLE games ADD COLUMN IF NOT EXISTS rated_pair TEXT;
+ALTER TABLE games ADD COLUMN IF NOT EXISTS listed BIGINT;
 ";
 
 /// The columns added since the first schema, as `(table, column, type)`: a store made before
@@ -260,6 +262,7 @@ pub(super) const ADDED_COLUMNS: &[(&str, &str, &str)] = &[
     ("users", "signup_net", "TEXT"),
     ("tournaments", "creator", "TEXT"),
     ("games", "rated_pair", "TEXT"),
+    ("games", "listed", "INTEGER"),
 ];
 
 /// What runs once the [`ADDED_COLUMNS`] exist, at every start (each statement can run again):
@@ -269,8 +272,12 @@ pub(super) const ADDED_COLUMNS: &[(&str, &str, &str)] = &[
 /// version wrote, read from their JSON — the creator of each tournament not finished, and the [`rated_pair_key`] of each
 /// unfinished rated game (the only rows the caps count: a finished one needs none) — and, once
 /// (marked by `player_counts` in `server_meta`), the `player_counts` of the games a store made
-/// before them recorded.
+/// before them recorded, and the `listed` column ([`listed_of`]) of the games a store made
+/// before it (marked by `games_listed`), with its partial index `games_listed` (the lists of
+/// [`super::Store::listed`] read at most their limit of rows on it) and the index of the
+/// games over by their length, `games_ended_short` ([`unstarted_query`]).
 pub(super) fn migrations(dialect: Dialect) -> String {
+    let listed = listed_sql(dialect);
     let (creator, [rated, unrated, black, white], collate) = match dialect {
         Dialect::Sqlite => (
             "json_extract(state, '$.creator.user_id')",
@@ -296,6 +303,12 @@ SELECT user_id, rated, outcome, COUNT(*) FROM player_games
  GROUP BY user_id, rated, outcome
 ON CONFLICT DO NOTHING;
 INSERT INTO server_meta (key, value) VALUES ('player_counts', 1) ON CONFLICT DO NOTHING;
+UPDATE games SET listed = CASE WHEN {listed} THEN 1 ELSE 0 END
+ WHERE listed IS NULL AND NOT EXISTS (SELECT 1 FROM server_meta WHERE key = 'games_listed');
+INSERT INTO server_meta (key, value) VALUES ('games_listed', 1) ON CONFLICT DO NOTHING;
+CREATE INDEX IF NOT EXISTS games_listed ON games(status, updated_ms DESC, id) WHERE listed = 1;
+CREATE INDEX IF NOT EXISTS games_ended_short ON games(plies, updated_ms)
+ WHERE status IN ('finished', 'aborted');
 UPDATE tournaments SET creator = {creator}
  WHERE creator IS NULL AND phase IN ('created', 'running');
 UPDATE games SET rated_pair = CASE WHEN {black} < {white}{collate}
@@ -304,6 +317,70 @@ UPDATE games SET rated_pair = CASE WHEN {black} < {white}{collate}
  WHERE rated_pair IS NULL AND status IN ('open', 'ongoing') AND {rated} AND {unrated}
    AND {black} IS NOT NULL AND {white} IS NOT NULL;
 "
+    )
+}
+
+/// Whether a game is listed (`GET /api/games`, the lobby, the Watch page) as a SQL expression
+/// of its row in `dialect`: [`listed_of`], for the rows an older version wrote.
+fn listed_sql(dialect: Dialect) -> String {
+    let ([rated, unrated, ..], public) = match dialect {
+        Dialect::Sqlite => (SQLITE_META_JSON, "json_extract(meta, '$.public') = 1"),
+        Dialect::Postgres => (PG_META_JSON, "(meta::jsonb ->> 'public') = 'true'"),
+    };
+    let min = min_plies_sql(dialect);
+    format!(
+        "(COALESCE({public}, FALSE) OR (COALESCE({rated}, FALSE) AND {unrated}
+              AND (status NOT IN ('finished', 'aborted') OR plies >= {min})))"
+    )
+}
+
+/// The plies a game must reach to be rated ([`super::ratings::min_plies_of`]) as a SQL
+/// expression of its row in `dialect`.
+fn min_plies_sql(dialect: Dialect) -> String {
+    let min = super::ratings::RATED_MIN_PLIES;
+    match dialect {
+        Dialect::Sqlite => {
+            format!("MAX({min}, COALESCE(json_extract(meta, '$.rated_min_plies'), 0))")
+        }
+        Dialect::Postgres => format!(
+            "GREATEST({min}::BIGINT, COALESCE((meta::jsonb ->> 'rated_min_plies')::BIGINT, 0))"
+        ),
+    }
+}
+
+/// The `listed` column of a game: 1 when it is public or rated ([`super::ratings::is_rated`]:
+/// not made unrated, not over before the plies a rated game needs), as `GET /api/games` lists
+/// games; else 0. Written by every save, so that the lists read only listed rows on the
+/// `games_listed` index.
+pub(super) fn listed_of(rec: &GameRecord) -> i64 {
+    i64::from(rec.meta.public || super::ratings::is_rated(&rec.meta, &rec.status, rec.moves.len()))
+}
+
+/// The listed games (`listed = 1`) with `status` (parameter `{status}`; `None`: any, and the
+/// parameter is only checked to be NULL) last changed at or after `{since}`, the newest first
+/// (then by id), at most `{limit}`: with a status, read on the `games_listed` index, at most
+/// `{limit}` rows whatever the unlisted games ([`super::Store::listed`]). With each row: whether
+/// its meta is rated with no `unrated` reason, and the plies it needs to be rated ([`summary`]).
+pub(super) fn listed_query(
+    dialect: Dialect,
+    status: bool,
+    [status_p, since, limit]: [&str; 3],
+) -> String {
+    let [rated, unrated, ..] = match dialect {
+        Dialect::Sqlite => SQLITE_META_JSON,
+        Dialect::Postgres => PG_META_JSON,
+    };
+    let min = min_plies_sql(dialect);
+    let status = if status {
+        format!("status = {status_p}")
+    } else {
+        format!("{status_p} IS NULL")
+    };
+    format!(
+        "SELECT {SUMMARY_COLUMNS}, COALESCE({rated}, FALSE) AND {unrated}, {min}, meta
+         FROM games
+         WHERE listed = 1 AND {status} AND updated_ms >= {since}
+         ORDER BY updated_ms DESC, id LIMIT {limit}"
     )
 }
 
@@ -355,35 +432,40 @@ pub(super) fn pair_key(a: &str, b: &str) -> String {
 }
 
 /// The ids of at most `{limit}` games worth no keeping that last changed before `{before}` (the
-/// parameters' placeholders), status `finished` or `aborted`, in no account's archive (no row
-/// in `player_games`) and not a tournament game (whose id, unlike a game's 16 hex digits, has
+/// parameters' placeholders), status `finished` or `aborted`, not rated (no row of
+/// `player_games` rated) and not a tournament game (whose id, unlike a game's 16 hex digits, has
 /// an `r`: `tournaments::play::game_id`):
 /// - games that ended before both sides moved: at most one ply and no result (cancelled,
 ///   expired, aborted, or abandoned before the second side's first move: a game aborted after
 ///   one ply is as empty as one with none);
-/// - guest games shorter than `{min_plies}` plies whatever their result: no seat linked to an
-///   account, not public, not rated (a guest's game resigned after one move would else be kept
-///   for good).
+/// - unlisted games (`listed = 0`: not public, not rated, [`listed_of`]) shorter than
+///   `{min_plies}` plies whatever their result and their seats: a guest's game, or two
+///   accounts' casual game, resigned after one move would else be kept for good.
 ///
-/// [`super::Store::purge_unstarted`] deletes them.
+/// Read on the `games_ended_short` index (over games by plies, then end), so a round reads the
+/// short games over, not every game kept. [`super::Store::purge_unstarted`] deletes them, with
+/// their rows in the accounts' archives (`player_games`) and their counts (`player_counts`).
 pub(super) fn unstarted_query(
     dialect: Dialect,
     before: &str,
     min_plies: &str,
     limit: &str,
 ) -> String {
-    let ([rated, _, black, white], public) = match dialect {
-        Dialect::Sqlite => (SQLITE_META_JSON, "json_extract(meta, '$.public') = 1"),
-        Dialect::Postgres => (PG_META_JSON, "(meta::jsonb ->> 'public') = 'true'"),
+    // SQLite, without statistics, would take `games_status_updated` (every game over before
+    // the cut-off, kept ones included): it is told which index.
+    let (bound, index) = match dialect {
+        Dialect::Sqlite => (
+            format!("MAX(2, {min_plies})"),
+            " INDEXED BY games_ended_short",
+        ),
+        Dialect::Postgres => (format!("GREATEST(2::BIGINT, {min_plies}::BIGINT)"), ""),
     };
     format!(
-        "SELECT id FROM games
-         WHERE status IN ('finished', 'aborted') AND updated_ms < {before}
+        "SELECT id FROM games{index}
+         WHERE status IN ('finished', 'aborted') AND plies < {bound} AND updated_ms < {before}
            AND id NOT LIKE '%r%'
-           AND ((plies < 2 AND result IS NULL)
-                OR (plies < {min_plies} AND {black} IS NULL AND {white} IS NULL
-                    AND NOT COALESCE({public}, FALSE) AND NOT COALESCE({rated}, FALSE)))
-           AND NOT EXISTS (SELECT 1 FROM player_games p WHERE p.game_id = games.id)
+           AND ((plies < 2 AND result IS NULL) OR (plies < {min_plies} AND listed = 0))
+           AND NOT EXISTS (SELECT 1 FROM player_games p WHERE p.game_id = games.id AND p.rated <> 0)
          LIMIT {limit}"
     )
 }
@@ -399,7 +481,7 @@ pub(super) const SUMMARY_COLUMNS: &str =
 /// The columns an `INSERT INTO games` names, in this order.
 pub(super) const INSERT_COLUMNS: &str =
     "id, variant, start_fen, status, result, meta, plies, created_ms, updated_ms, version, \
-     rated_pair";
+     rated_pair, listed";
 
 /// A game's seats, clocks and offers as the JSON of its `meta` column.
 pub(super) fn meta_json(rec: &GameRecord) -> String {
@@ -482,6 +564,8 @@ pub(super) struct RowUpdate {
     pub meta: String,
     /// [`rated_pair_key`].
     pub rated_pair: Option<String>,
+    /// [`listed_of`].
+    pub listed: i64,
     pub plies: i64,
     pub updated_ms: i64,
     pub version: i64,
@@ -496,6 +580,7 @@ impl RowUpdate {
             result: rec.result.clone(),
             meta: meta_json(rec),
             rated_pair: rated_pair_key(rec),
+            listed: listed_of(rec),
             plies: rec.moves.len() as i64,
             updated_ms: rec.updated_ms as i64,
             version: rec.version as i64,

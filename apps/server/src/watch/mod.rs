@@ -3,10 +3,12 @@
 //! game of the day, the highest-rated decisive rated game finished today (UTC).
 //!
 //! Cheap by construction: each list is one read of at most [`CANDIDATES`] rows on the store's
-//! `(status, updated_ms)` index, the most recently changed first ([`crate::store::Store::listed`]);
-//! the ranking is done on those rows in memory. So with more ongoing games than
-//! [`CANDIDATES`], the list ranks the most recently active of them (a game whose last move is
-//! older is less worth watching anyway).
+//! index of the listed games (`games_listed`: the unlisted ones are not read,
+//! [`crate::store::Store::listed`]), the most recently changed first; the ranking is done on
+//! those rows in memory. So with more ongoing games than [`CANDIDATES`], the list ranks the most
+//! recently active of them (a game whose last move is older is less worth watching anyway). And
+//! the answer is read once per [`TV_CACHE_MS`] for the whole server ([`TvCache`]), however many
+//! viewers poll it.
 
 use crate::error::Error;
 use crate::games::Games;
@@ -19,6 +21,10 @@ pub const CANDIDATES: usize = 200;
 
 /// The ongoing games listed at most.
 pub const MAX_GAMES: usize = 30;
+
+/// How long one answer of `GET /api/tv` is served to every request before the store is read
+/// again, in ms.
+pub const TV_CACHE_MS: u64 = 3_000;
 
 /// One day in ms: the game of the day is one finished since the start of the current UTC day.
 const DAY_MS: u64 = 86_400_000;
@@ -171,9 +177,81 @@ pub async fn tv(games: &Games, now_ms: u64) -> Result<Tv, Error> {
     })
 }
 
+/// The server-wide answer of `GET /api/tv`: read at most once per [`TV_CACHE_MS`], and
+/// concurrent requests for a stale answer wait for one read (single flight) instead of each
+/// reading the store.
+#[derive(Default)]
+pub struct TvCache(tokio::sync::Mutex<Option<(u64, Tv)>>);
+
+impl TvCache {
+    /// The answer at `now_ms`: the one read less than [`TV_CACHE_MS`] before, else the one
+    /// `read` gives (kept for the next requests; an error is not kept).
+    ///
+    /// # Errors
+    /// `read`'s.
+    pub async fn get<F>(&self, now_ms: u64, read: F) -> Result<Tv, Error>
+    where
+        F: std::future::Future<Output = Result<Tv, Error>>,
+    {
+        let mut slot = self.0.lock().await;
+        if let Some((at, tv)) = slot.as_ref() {
+            if now_ms.saturating_sub(*at) < TV_CACHE_MS {
+                return Ok(tv.clone());
+            }
+        }
+        let tv = read.await?;
+        *slot = Some((now_ms, tv.clone()));
+        Ok(tv)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[tokio::test]
+    async fn concurrent_requests_share_one_read_until_the_answer_is_stale() {
+        let cache = TvCache::default();
+        let reads = std::sync::atomic::AtomicUsize::new(0);
+        let read = |n: usize| {
+            let reads = &reads;
+            async move {
+                reads.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                // Let the other requests reach the cache while this read is in flight.
+                for _ in 0..10 {
+                    tokio::task::yield_now().await;
+                }
+                Ok(Tv {
+                    games: Vec::new(),
+                    game_of_the_day: (n > 0).then(|| game(&n.to_string(), Some(1500), Some("1-0"))),
+                })
+            }
+        };
+        let day = |tv: Tv| tv.game_of_the_day.map(|g| g.id);
+        let (a, b, c, d) = tokio::join!(
+            cache.get(1_000, read(1)),
+            cache.get(1_000, read(2)),
+            cache.get(1_001, read(3)),
+            cache.get(1_002, read(4)),
+        );
+        assert_eq!(reads.load(std::sync::atomic::Ordering::SeqCst), 1);
+        for tv in [a, b, c, d] {
+            assert_eq!(day(tv.unwrap()).as_deref(), Some("1"));
+        }
+        // Still fresh 1 ms before TV_CACHE_MS; read again at TV_CACHE_MS.
+        let fresh = cache.get(1_000 + TV_CACHE_MS - 1, read(5)).await.unwrap();
+        assert_eq!(day(fresh).as_deref(), Some("1"));
+        let again = cache.get(1_000 + TV_CACHE_MS, read(6)).await.unwrap();
+        assert_eq!(day(again).as_deref(), Some("6"));
+        assert_eq!(reads.load(std::sync::atomic::Ordering::SeqCst), 2);
+        // A failed read is not kept: the next request reads.
+        let failed = cache
+            .get(10_000, async { Err(Error::storage("down")) })
+            .await;
+        assert!(failed.is_err());
+        let after = cache.get(10_000, read(7)).await.unwrap();
+        assert_eq!(day(after).as_deref(), Some("7"));
+    }
 
     fn game(id: &str, rating: Option<i64>, result: Option<&str>) -> WatchedGame {
         let p = WatchPlayer {

@@ -162,8 +162,9 @@ pub fn spawn_server(args: &[&std::ffi::OsStr]) -> (std::process::Child, String) 
 
 /// Check [`Store::purge_unstarted`] on `store` (empty): of the games over before the cut-off or
 /// not, only those that ended before both sides moved (no ply or one) with no result, and the
-/// guest games (no account, not public) shorter than the minimum whatever their result, before
-/// the cut-off and outside any tournament, are deleted, with their chat.
+/// unlisted games (not public, not rated) shorter than the minimum whatever their result and
+/// seats, before the cut-off and outside any tournament, are deleted, with their chat and their
+/// rows in the accounts' archives, whose counts go down by as many.
 pub fn check_purge_unstarted(store: &dyn Store) {
     use crown_server::store::fixture::GameRecordBuilder;
     use crown_server::store::{ChatRecord, GameRecord, SeatAccount, Side};
@@ -226,13 +227,59 @@ pub fn check_purge_unstarted(store: &dyn Store) {
     let mut public = game("00000000000000b3", "finished", Some("1-0"), one_move, 1_000);
     public.meta.public = true;
     create(public); // public
-    let mut with_account = game("00000000000000b5", "finished", Some("1-0"), one_move, 1_000);
+    let mut with_account = game("00000000000000a9", "finished", Some("1-0"), one_move, 1_000);
     with_account.meta.accounts.white = Some(SeatAccount {
         user_id: "u1".into(),
         name: "Una".into(),
         bot: false,
     });
-    create(with_account); // a seat is an account's
+    create(with_account); // a seat is an account's: purged all the same
+                          // Two accounts' casual games recorded in their archives (finishing saves): the one resigned
+                          // after one move is purged with its archive rows (issue 41, fourth review, 3), the one of
+                          // ten plies kept. u1 (black) wins the short one, loses the long one.
+    let account = |u: &str| {
+        Some(SeatAccount {
+            user_id: u.into(),
+            name: u.into(),
+            bot: false,
+        })
+    };
+    for (id, moves, result) in [
+        ("00000000000000aa", &one_move[..], "1-0"),
+        ("00000000000000b5", &ten[..], "0-1"),
+    ] {
+        let mut rec = game(id, "ongoing", None, moves, 1_000);
+        rec.meta.accounts.black = account("u1");
+        rec.meta.accounts.white = account("u2");
+        store.create(&rec).unwrap();
+        rec.status = "finished".into();
+        rec.result = Some(result.into());
+        store.save(&mut rec, moves.len()).unwrap();
+    }
+    let ratings = store.ratings().unwrap();
+    let counts = |user: &str| {
+        let mut c = ratings.outcome_counts(user).unwrap();
+        c.sort();
+        c
+    };
+    let archive = |user: &str| -> Vec<String> {
+        let filter = crown_server::store::GameFilter {
+            include_private: true,
+            limit: 10,
+            ..Default::default()
+        };
+        let mut ids: Vec<String> = ratings
+            .player_games(user, &filter)
+            .unwrap()
+            .into_iter()
+            .map(|g| g.game_id)
+            .collect();
+        ids.sort();
+        ids
+    };
+    let casual = |outcome: &str, n: u64| (false, outcome.to_string(), n);
+    assert_eq!(counts("u1"), [casual("loss", 1), casual("win", 1)]);
+    assert_eq!(archive("u2"), ["00000000000000aa", "00000000000000b5"]);
     create(game("abcdef01r1b1g1", "aborted", None, &[], 1_000)); // a tournament game
     create(game("00000000000000b4", "open", None, &[], 1_000)); // still open
     let msg = ChatRecord {
@@ -250,6 +297,8 @@ pub fn check_purge_unstarted(store: &dyn Store) {
         "00000000000000a6",
         "00000000000000a7",
         "00000000000000a8",
+        "00000000000000a9",
+        "00000000000000aa",
     ];
     for id in ["00000000000000a1", "00000000000000a3", "00000000000000a5"] {
         store.chat().unwrap().add_chat(id, &msg).unwrap();
@@ -278,6 +327,11 @@ pub fn check_purge_unstarted(store: &dyn Store) {
         "00000000000000b4",
     ] {
         assert!(store.load(id).unwrap().is_some(), "{id} deleted");
+    }
+    assert_eq!(counts("u1"), [casual("loss", 1)]);
+    assert_eq!(counts("u2"), [casual("win", 1)]);
+    for user in ["u1", "u2"] {
+        assert_eq!(archive(user), ["00000000000000b5"], "{user}");
     }
 }
 

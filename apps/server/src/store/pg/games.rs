@@ -4,9 +4,10 @@
 //! their own (`pg/chat.rs`, `pg/leases.rs`).
 
 use super::{db, PgStore};
+use crate::store::ratings::uncount_sql;
 use crate::store::schema::{
-    meta_json, move_rows, ongoing_of_query, parse_meta, rated_pair_key, summary, unstarted_query,
-    Dialect, GameRow, GAME_COLUMNS, INSERT_COLUMNS, PG_META_JSON, SUMMARY_COLUMNS,
+    listed_of, listed_query, meta_json, move_rows, ongoing_of_query, parse_meta, rated_pair_key,
+    summary, unstarted_query, Dialect, GameRow, GAME_COLUMNS, INSERT_COLUMNS, PG_META_JSON,
 };
 use crate::store::{
     ChatStore, GameMeta, GameRecord, GameSummary, LeaseStore, MoveRecord, Store, StoreError,
@@ -70,7 +71,7 @@ impl Store for PgStore {
             tx.execute(
                 &format!(
                     "INSERT INTO games ({INSERT_COLUMNS})
-                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)"
                 ),
                 &[
                     &rec.id,
@@ -84,6 +85,7 @@ impl Store for PgStore {
                     &(rec.updated_ms as i64),
                     &(rec.version as i64),
                     &rated_pair_key(rec),
+                    &listed_of(rec),
                 ],
             )
             .map_err(db)?;
@@ -129,24 +131,10 @@ impl Store for PgStore {
     ) -> Result<Vec<(GameSummary, GameMeta)>, StoreError> {
         let rows = self.with(|c| {
             c.query(
-                &format!(
-                    "SELECT {SUMMARY_COLUMNS},
-                            COALESCE((meta::jsonb ->> 'rated') = 'true', FALSE)
-                                AND (meta::jsonb -> 'unrated') IS NULL,
-                            {min},
-                            meta
-                     FROM games
-                     WHERE ($1::TEXT IS NULL OR status = $1)
-                       AND updated_ms >= $3
-                       AND ((meta::jsonb ->> 'public') = 'true'
-                            OR ((meta::jsonb ->> 'rated') = 'true'
-                                AND (meta::jsonb -> 'unrated') IS NULL
-                                AND (status NOT IN ('finished', 'aborted') OR plies >= {min})))
-                     ORDER BY updated_ms DESC, id LIMIT $2",
-                    min = format_args!(
-                        "GREATEST({}::BIGINT, COALESCE((meta::jsonb ->> 'rated_min_plies')::BIGINT, 0))",
-                        crate::store::ratings::RATED_MIN_PLIES
-                    )
+                &listed_query(
+                    Dialect::Postgres,
+                    status.is_some(),
+                    ["$1::TEXT", "$3", "$2"],
                 ),
                 &[&status, &(limit as i64), &(since_ms as i64)],
             )
@@ -207,9 +195,12 @@ impl Store for PgStore {
                     "WITH doomed AS ({} FOR UPDATE SKIP LOCKED),
                           c AS (DELETE FROM chat WHERE game_id IN (SELECT id FROM doomed)),
                           m AS (DELETE FROM moves WHERE game_id IN (SELECT id FROM doomed)),
-                          l AS (DELETE FROM leases WHERE game_id IN (SELECT id FROM doomed))
+                          l AS (DELETE FROM leases WHERE game_id IN (SELECT id FROM doomed)),
+                          n AS ({}),
+                          a AS (DELETE FROM player_games WHERE game_id IN (SELECT id FROM doomed))
                      DELETE FROM games WHERE id IN (SELECT id FROM doomed)",
-                    unstarted_query(Dialect::Postgres, "$1", "$2", "$3")
+                    unstarted_query(Dialect::Postgres, "$1", "$2", "$3"),
+                    uncount_sql("IN (SELECT id FROM doomed)")
                 ),
                 &[
                     &(ended_before_ms as i64),

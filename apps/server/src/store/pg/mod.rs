@@ -155,10 +155,10 @@ fn commit_batch(
         .query(
             "UPDATE games g SET status = i.status, result = i.result, meta = i.meta,
                  plies = i.plies, updated_ms = i.updated_ms, version = g.version + 1,
-                 rated_pair = i.rated_pair
+                 rated_pair = i.rated_pair, listed = i.listed
              FROM unnest($1::TEXT[], $2::TEXT[], $3::TEXT[], $4::TEXT[], $5::BIGINT[],
-                         $6::BIGINT[], $7::BIGINT[], $8::TEXT[])
-                  AS i(id, status, result, meta, plies, updated_ms, version, rated_pair)
+                         $6::BIGINT[], $7::BIGINT[], $8::TEXT[], $9::BIGINT[])
+                  AS i(id, status, result, meta, plies, updated_ms, version, rated_pair, listed)
              WHERE g.id = i.id AND g.version = i.version
              RETURNING g.id",
             &[
@@ -170,6 +170,7 @@ fn commit_batch(
                 &num(|j| j.updated_ms),
                 &num(|j| j.version),
                 &pairs,
+                &num(|j| j.listed),
             ],
         )?
         .iter()

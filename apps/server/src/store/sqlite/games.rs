@@ -2,9 +2,11 @@
 //! server's heartbeat, and the reads of one game, of the unfinished games and of the game list.
 
 use super::{ratings, SqliteStore};
+use crate::store::ratings::uncount_sql;
 use crate::store::schema::{
-    meta_json, move_rows, ongoing_of_query, parse_meta, rated_pair_key, summary, unstarted_query,
-    Dialect, GameRow, RowUpdate, GAME_COLUMNS, INSERT_COLUMNS, SQLITE_META_JSON, SUMMARY_COLUMNS,
+    listed_of, listed_query, meta_json, move_rows, ongoing_of_query, parse_meta, rated_pair_key,
+    summary, unstarted_query, Dialect, GameRow, RowUpdate, GAME_COLUMNS, INSERT_COLUMNS,
+    SQLITE_META_JSON,
 };
 use crate::store::{
     AccountStore, ChatStore, GameMeta, GameRecord, GameSummary, MoveRecord, RatingStore, Store,
@@ -30,7 +32,7 @@ fn insert_moves(c: &Connection, id: &str, moves: &[(i64, String, i64)]) -> Resul
 fn update_row(c: &Connection, row: &RowUpdate) -> Result<(), StoreError> {
     let changed = c.execute(
         "UPDATE games SET status = ?2, result = ?3, meta = ?4, plies = ?5, updated_ms = ?6,
-             version = version + 1, rated_pair = ?8
+             version = version + 1, rated_pair = ?8, listed = ?9
          WHERE id = ?1 AND version = ?7",
         params![
             row.id,
@@ -40,7 +42,8 @@ fn update_row(c: &Connection, row: &RowUpdate) -> Result<(), StoreError> {
             row.plies,
             row.updated_ms,
             row.version,
-            row.rated_pair
+            row.rated_pair,
+            row.listed
         ],
     )?;
     if changed != 1 {
@@ -131,7 +134,7 @@ impl Store for SqliteStore {
             c.execute(
                 &format!(
                     "INSERT INTO games ({INSERT_COLUMNS})
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)"
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)"
                 ),
                 params![
                     rec.id,
@@ -144,7 +147,8 @@ impl Store for SqliteStore {
                     rec.created_ms as i64,
                     rec.updated_ms as i64,
                     rec.version as i64,
-                    rated_pair_key(&rec)
+                    rated_pair_key(&rec),
+                    listed_of(&rec)
                 ],
             )?;
             insert_moves(c, &rec.id, &move_rows(&rec, 0))
@@ -211,24 +215,10 @@ impl Store for SqliteStore {
     ) -> Result<Vec<(GameSummary, GameMeta)>, StoreError> {
         let status = status.map(str::to_string);
         self.read(move |conn| {
-            let mut stmt = conn.prepare_cached(&format!(
-                "SELECT {SUMMARY_COLUMNS},
-                        COALESCE(json_extract(meta, '$.rated'), 0) = 1
-                            AND json_extract(meta, '$.unrated') IS NULL,
-                        {min},
-                        meta
-                 FROM games
-                 WHERE (?1 IS NULL OR status = ?1)
-                   AND updated_ms >= ?3
-                   AND (json_extract(meta, '$.public') = 1
-                        OR (json_extract(meta, '$.rated') = 1
-                            AND json_extract(meta, '$.unrated') IS NULL
-                            AND (status NOT IN ('finished', 'aborted') OR plies >= {min})))
-                 ORDER BY updated_ms DESC, id LIMIT ?2",
-                min = format_args!(
-                    "MAX({}, COALESCE(json_extract(meta, '$.rated_min_plies'), 0))",
-                    crate::store::ratings::RATED_MIN_PLIES
-                )
+            let mut stmt = conn.prepare_cached(&listed_query(
+                Dialect::Sqlite,
+                status.is_some(),
+                ["?1", "?3", "?2"],
             ))?;
             let rows = stmt
                 .query_map(params![status, limit as i64, since_ms as i64], |r| {
@@ -300,6 +290,8 @@ impl Store for SqliteStore {
                 )?
                 .collect::<Result<Vec<_>, _>>()?;
             for id in &ids {
+                c.execute(&uncount_sql("= ?1"), params![id])?;
+                c.execute("DELETE FROM player_games WHERE game_id = ?1", params![id])?;
                 c.execute("DELETE FROM chat WHERE game_id = ?1", params![id])?;
                 c.execute("DELETE FROM moves WHERE game_id = ?1", params![id])?;
                 c.execute("DELETE FROM games WHERE id = ?1", params![id])?;

@@ -629,19 +629,7 @@ fn an_accounts_unfinished_games_are_found_by_the_seat_indexes() {
     let store = SqliteStore::open_in_memory().unwrap();
     let [_, _, black, white] = SQLITE_META_JSON;
     for sql in [games_of_query(black, white), ongoing_of_query(black, white)] {
-        let sql = sql.replace("$1", "?1").replace("$2", "?2");
-        let plan = store
-            .read(move |c| {
-                let mut stmt = c.prepare(&format!("EXPLAIN QUERY PLAN {sql}"))?;
-                let unbound = std::iter::repeat_n(rusqlite::types::Null, stmt.parameter_count());
-                let rows = stmt
-                    .query_map(rusqlite::params_from_iter(unbound), |r| {
-                        r.get::<_, String>(3)
-                    })?
-                    .collect::<Result<Vec<_>, _>>()?;
-                Ok(rows.join("\n"))
-            })
-            .unwrap();
+        let plan = query_plan(&store, sql.replace("$1", "?1").replace("$2", "?2"));
         for index in ["games_seat_black", "games_seat_white"] {
             assert!(
                 plan.contains(&format!("INDEX {index} (<expr>=?)")),
@@ -712,4 +700,100 @@ fn a_store_made_before_player_counts_gets_them_counted_once() {
     let store = SqliteStore::open(&path, Durability::Normal).unwrap();
     assert_eq!(counts(&store, "u1"), won_lost(3, 1));
     assert_eq!(counts(&store, "u2"), won_lost(1, 3));
+}
+
+/// The plan of `sql` (its parameters unbound) in `store`, one line per step.
+fn query_plan(store: &SqliteStore, sql: String) -> String {
+    store
+        .read(move |c| {
+            let mut stmt = c.prepare(&format!("EXPLAIN QUERY PLAN {sql}"))?;
+            let unbound = std::iter::repeat_n(rusqlite::types::Null, stmt.parameter_count());
+            let rows = stmt
+                .query_map(rusqlite::params_from_iter(unbound), |r| {
+                    r.get::<_, String>(3)
+                })?
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(rows.join("\n"))
+        })
+        .unwrap()
+}
+
+#[test]
+fn the_lists_read_only_listed_rows_and_the_purge_only_short_ones() {
+    // Issue 41 (fourth review, 2): `GET /api/tv`'s lists filtered the listed games out of the
+    // `(status, updated_ms)` index, reading every unlisted game finished today; they search the
+    // partial index of the listed games, in their order (no sort), and stop at their limit.
+    use crate::store::schema::{listed_query, unstarted_query, Dialect};
+    let store = SqliteStore::open_in_memory().unwrap();
+    let plan = query_plan(
+        &store,
+        listed_query(Dialect::Sqlite, true, ["?1", "?3", "?2"]),
+    );
+    assert!(
+        plan.contains("SEARCH games USING INDEX games_listed (status=? AND updated_ms<?)")
+            || plan.contains("SEARCH games USING INDEX games_listed (status=? AND updated_ms>?)"),
+        "{plan}"
+    );
+    assert!(!plan.contains("TEMP B-TREE"), "{plan}");
+    // (Third review, C's remainder) The purge reads the games over by their length.
+    let plan = query_plan(&store, unstarted_query(Dialect::Sqlite, "?1", "?2", "?3"));
+    assert!(
+        plan.contains("SEARCH games USING INDEX games_ended_short (plies<?)"),
+        "{plan}"
+    );
+    assert!(!plan.contains("SCAN games"), "{plan}");
+}
+
+#[test]
+fn a_store_made_before_the_listed_column_gets_it_filled_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("old.db");
+    let mut public = GameRecordBuilder::new("g1").build();
+    public.status = "ongoing".into();
+    public.meta.public = true;
+    let rated = rated_game("g2", "ongoing", "u1", "u2");
+    let casual = rated_game("g3", "ongoing", "u1", "u2");
+    let mut casual = casual;
+    casual.meta.rated = false;
+    let mut unrated = rated_game("g4", "ongoing", "u1", "u2");
+    unrated.meta.unrated = Some("same_network".into());
+    {
+        let store = SqliteStore::open(&path, Durability::Normal).unwrap();
+        for g in [&public, &rated, &casual, &unrated] {
+            store.create(g).unwrap();
+        }
+        drop(store);
+        // As a version before `listed` left them.
+        let c = Connection::open(&path).unwrap();
+        c.execute_batch(
+            "UPDATE games SET listed = NULL; DELETE FROM server_meta WHERE key = 'games_listed';",
+        )
+        .unwrap();
+        let n: i64 = c
+            .query_row("SELECT COUNT(*) FROM games WHERE listed IS NULL", [], |r| {
+                r.get(0)
+            })
+            .unwrap();
+        assert_eq!(n, 4);
+    }
+    let store = SqliteStore::open(&path, Durability::Normal).unwrap();
+    let ids = |store: &SqliteStore| -> Vec<String> {
+        let mut ids: Vec<String> = store
+            .listed(Some("ongoing"), 0, 10)
+            .unwrap()
+            .into_iter()
+            .map(|(s, _)| s.id)
+            .collect();
+        ids.sort();
+        ids
+    };
+    assert_eq!(ids(&store), ["g1", "g2"]);
+    // Filled once: a row a later version left NULL stays so (the marker is written).
+    drop(store);
+    let c = Connection::open(&path).unwrap();
+    c.execute("UPDATE games SET listed = NULL WHERE id = 'g1'", [])
+        .unwrap();
+    drop(c);
+    let store = SqliteStore::open(&path, Durability::Normal).unwrap();
+    assert_eq!(ids(&store), ["g2"]);
 }
