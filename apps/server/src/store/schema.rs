@@ -438,9 +438,10 @@ pub(super) fn pair_key(a: &str, b: &str) -> String {
 /// - games that ended before both sides moved: at most one ply and no result (cancelled,
 ///   expired, aborted, or abandoned before the second side's first move: a game aborted after
 ///   one ply is as empty as one with none);
-/// - unlisted games (`listed = 0`: not public, not rated, [`listed_of`]) shorter than
-///   `{min_plies}` plies whatever their result and their seats: a guest's game, or two
-///   accounts' casual game, resigned after one move would else be kept for good.
+/// - games shorter than `{min_plies}` plies whatever their result, their seats and whether
+///   they are public, with no rated row in an archive (a game that short changed no rating):
+///   a guest's game, two accounts' casual game or a public one, resigned after one move, would
+///   else be kept for good.
 ///
 /// Read on the `games_ended_short` index (over games by plies, then end), so a round reads the
 /// short games over, not every game kept. [`super::Store::purge_unstarted`] deletes them, with
@@ -464,7 +465,7 @@ pub(super) fn unstarted_query(
         "SELECT id FROM games{index}
          WHERE status IN ('finished', 'aborted') AND plies < {bound} AND updated_ms < {before}
            AND id NOT LIKE '%r%'
-           AND ((plies < 2 AND result IS NULL) OR (plies < {min_plies} AND listed = 0))
+           AND ((plies < 2 AND result IS NULL) OR plies < {min_plies})
            AND NOT EXISTS (SELECT 1 FROM player_games p WHERE p.game_id = games.id AND p.rated <> 0)
          LIMIT {limit}"
     )
