@@ -68,6 +68,8 @@ impl App {
     ) -> Result<App, String> {
         let (shutdown_tx, _) = watch::channel(false);
         let shutdown_tx = Arc::new(shutdown_tx);
+        // The per-pair cap is kept by the store, where its count and the write are one step.
+        store.cap_rated_pairs(config.rated_games_per_pair_per_day);
         let ratings = || {
             crate::ratings::Ratings::new(
                 store.clone(),
