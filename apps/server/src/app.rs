@@ -17,6 +17,8 @@ pub struct AppInner {
     pub(crate) store: Arc<dyn Store>,
     pub(crate) config: Config,
     pub(crate) limiter: RateLimiter,
+    /// The per-address budget of bytes of the web app's files ([`Config::static_bytes_per_sec`]).
+    pub(crate) static_limiter: RateLimiter,
     pub(crate) shutdown_tx: Arc<watch::Sender<bool>>,
     /// Open HTTP connections per client address.
     pub(crate) conns: ConnCounter,
@@ -91,6 +93,10 @@ impl App {
         );
         let app = App(Arc::new(AppInner {
             limiter: RateLimiter::new(config.rate_per_sec, config.rate_burst),
+            static_limiter: RateLimiter::new(
+                config.static_bytes_per_sec,
+                config.static_burst_bytes,
+            ),
             accounts: crate::accounts::Accounts::new(&config, store.clone()),
             ratings: ratings(),
             chat: crate::chat::Chat::new(store.clone()),
