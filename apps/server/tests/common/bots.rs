@@ -171,25 +171,28 @@ pub async fn stream_keeps_challenges_alive_once_per_quarter(
     .await;
     assert_eq!(s, StatusCode::CREATED, "{c}");
     let id = c["id"].as_str().unwrap().to_string();
+    // Read on a blocking thread (the PostgreSQL store's client blocks).
     let expires = || {
-        store
-            .challenges()
+        let (store, id) = (store.clone(), id.clone());
+        async move {
+            tokio::task::spawn_blocking(move || {
+                let c = store.challenges().unwrap().load_challenge(&id).unwrap();
+                c.unwrap().expires_ms
+            })
+            .await
             .unwrap()
-            .load_challenge(&id)
-            .unwrap()
-            .unwrap()
-            .expires_ms
+        }
     };
     let (s, events, v) = Lines::open_session(app, "/api/stream/event", &alice).await;
     assert_eq!(s, StatusCode::OK, "{v}");
     let mut events = events.unwrap();
     // Read the stream meanwhile: its rounds run as it is read.
     let reader = tokio::spawn(async move { while events.next().await.is_some() {} });
-    let mut seen = vec![expires()];
+    let mut seen = vec![expires().await];
     let end = tokio::time::Instant::now() + Duration::from_secs(5);
     while tokio::time::Instant::now() < end {
         tokio::time::sleep(Duration::from_millis(50)).await;
-        let e = expires();
+        let e = expires().await;
         if e != *seen.last().unwrap() {
             seen.push(e);
         }
