@@ -17,6 +17,8 @@ pub struct AppInner {
     pub(crate) store: Arc<dyn Store>,
     pub(crate) config: Config,
     pub(crate) limiter: RateLimiter,
+    /// The per-address budget of bytes of the web app's files ([`Config::static_bytes_per_sec`]).
+    pub(crate) static_limiter: RateLimiter,
     pub(crate) shutdown_tx: Arc<watch::Sender<bool>>,
     /// Open HTTP connections per client address.
     pub(crate) conns: ConnCounter,
@@ -70,6 +72,8 @@ impl App {
     ) -> Result<App, String> {
         let (shutdown_tx, _) = watch::channel(false);
         let shutdown_tx = Arc::new(shutdown_tx);
+        // The per-pair cap is kept by the store, where its count and the write are one step.
+        store.cap_rated_pairs(config.rated_games_per_pair_per_day);
         let ratings = || {
             crate::ratings::Ratings::new(
                 store.clone(),
@@ -91,6 +95,10 @@ impl App {
         );
         let app = App(Arc::new(AppInner {
             limiter: RateLimiter::new(config.rate_per_sec, config.rate_burst),
+            static_limiter: RateLimiter::new(
+                config.static_bytes_per_sec,
+                config.static_burst_bytes,
+            ),
             accounts: crate::accounts::Accounts::new(&config, store.clone()),
             ratings: ratings(),
             chat: crate::chat::Chat::new(store.clone()),

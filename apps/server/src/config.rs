@@ -14,6 +14,14 @@ pub struct Config {
     pub rate_per_sec: u32,
     /// Burst size of the per-client token bucket.
     pub rate_burst: u32,
+    /// Bytes of the web app's own files (`--static-dir`) sent per second per client address, on
+    /// average (token bucket, each response costing its body's bytes plus
+    /// [`STATIC_REQUEST_BYTES`]); 0 disables the limit. A separate budget from
+    /// [`Config::rate_per_sec`]'s: a page load asks for dozens of files.
+    pub static_bytes_per_sec: u32,
+    /// Burst of [`Config::static_bytes_per_sec`], in bytes: what one address may fetch at once
+    /// (many first loads of the whole app, uncompressed).
+    pub static_burst_bytes: u32,
     /// Most games not finished at once; creating more is refused with 503.
     pub max_open_games: usize,
     /// Time limit for one HTTP request, in ms.
@@ -251,6 +259,17 @@ pub const DEFAULT_UPCOMING_TOURNAMENTS_PER_NETWORK: u32 = 3;
 /// subscriber (many give a /56), so that one line's many /64s are one network.
 pub const DEFAULT_SIGNUP_NET_V6_PREFIX: u8 = 48;
 
+/// What each response of the web app's files costs of [`Config::static_bytes_per_sec`] besides
+/// its body: 1 KiB (its headers, and a bound on requests answered with no body, `304`s).
+pub const STATIC_REQUEST_BYTES: u64 = 1024;
+
+/// Default of [`Config::static_bytes_per_sec`]: 2 MiB a second.
+pub const DEFAULT_STATIC_BYTES_PER_SEC: u32 = 2 << 20;
+
+/// Default of [`Config::static_burst_bytes`]: 128 MiB, twenty first loads of the whole web app
+/// uncompressed (about 6 MiB, the engine's `.wasm` 4 MiB of it).
+pub const DEFAULT_STATIC_BURST_BYTES: u32 = 128 << 20;
+
 /// Default of [`Config::rated_games_per_pair_per_day`].
 pub const DEFAULT_RATED_GAMES_PER_PAIR_PER_DAY: u32 = 10;
 
@@ -285,6 +304,8 @@ impl Default for Config {
             max_body_bytes: 16 * 1024,
             rate_per_sec: 50,
             rate_burst: 200,
+            static_bytes_per_sec: DEFAULT_STATIC_BYTES_PER_SEC,
+            static_burst_bytes: DEFAULT_STATIC_BURST_BYTES,
             max_open_games: 10_000,
             request_timeout_ms: 10_000,
             ws_ping_ms: 20_000,

@@ -52,6 +52,28 @@ impl<K: std::hash::Hash + Eq> RateLimiter<K> {
         if self.rate <= 0.0 {
             return Ok(());
         }
+        let cost = f64::from(cost.max(1)).min(self.burst);
+        self.with_bucket(client, |tokens| {
+            if *tokens >= cost {
+                *tokens -= cost;
+                Ok(())
+            } else {
+                Err(((cost - *tokens) / self.rate).ceil() as u64)
+            }
+        })
+    }
+
+    /// Take `cost` tokens from `client`'s bucket after the fact (what a response just sent, known
+    /// only once it is made): the bucket may go below empty, and [`RateLimiter::check_cost`]
+    /// then refuses the client until it has refilled.
+    pub fn charge(&self, client: K, cost: u64) {
+        if self.rate > 0.0 {
+            self.with_bucket(client, |tokens| *tokens -= cost as f64);
+        }
+    }
+
+    /// Run `f` on `client`'s bucket, refilled to now.
+    fn with_bucket<T>(&self, client: K, f: impl FnOnce(&mut f64) -> T) -> T {
         let now = Instant::now();
         let mut buckets = self.buckets.lock().unwrap_or_else(|e| e.into_inner());
         if buckets.len() > 100_000 {
@@ -62,13 +84,7 @@ impl<K: std::hash::Hash + Eq> RateLimiter<K> {
         let (tokens, at) = buckets.entry(client).or_insert((self.burst, now));
         *tokens = (*tokens + now.duration_since(*at).as_secs_f64() * self.rate).min(self.burst);
         *at = now;
-        let cost = f64::from(cost.max(1)).min(self.burst);
-        if *tokens >= cost {
-            *tokens -= cost;
-            Ok(())
-        } else {
-            Err(((cost - *tokens) / self.rate).ceil() as u64)
-        }
+        f(tokens)
     }
 }
 
@@ -171,6 +187,22 @@ mod tests {
         for _ in 0..1000 {
             assert!(open.check(ip).is_ok());
         }
+    }
+
+    #[test]
+    fn a_charge_after_the_fact_may_overdraw_the_bucket_until_it_refills() {
+        // A burst of 100 at 10/s: a charge of 150 leaves -50, so a request of cost 1 waits
+        // (1 + 50) / 10 = 5.1 s, rounded up to 6; another client is not charged.
+        let l = RateLimiter::new(10, 100);
+        let ip = Some(IpAddr::from([127, 0, 0, 1]));
+        assert!(l.check(ip).is_ok());
+        l.charge(ip, 149);
+        assert_eq!(l.check(ip), Err(6));
+        assert!(l.check(Some(IpAddr::from([127, 0, 0, 2]))).is_ok());
+        // No limit: nothing is charged.
+        let open = RateLimiter::new(0, 1);
+        open.charge(ip, u64::MAX);
+        assert!(open.check(ip).is_ok());
     }
 
     #[test]

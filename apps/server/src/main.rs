@@ -65,6 +65,13 @@ struct Args {
     /// Burst allowed above the per-client rate.
     #[arg(long, env = "CROWN_RATE_BURST", default_value_t = 200)]
     rate_burst: u32,
+    /// Bytes of the web app's files sent per second per client address, on average (0 =
+    /// unlimited); beyond the burst, `429` with `Retry-After`.
+    #[arg(long, env = "CROWN_STATIC_BYTES_PER_SEC", default_value_t = crown_server::config::DEFAULT_STATIC_BYTES_PER_SEC)]
+    static_bytes_per_sec: u32,
+    /// Bytes of the web app's files one client address may fetch at once.
+    #[arg(long, env = "CROWN_STATIC_BURST_BYTES", default_value_t = crown_server::config::DEFAULT_STATIC_BURST_BYTES)]
+    static_burst_bytes: u32,
     /// Largest request body, in bytes.
     #[arg(long, env = "CROWN_MAX_BODY", default_value_t = 16 * 1024)]
     max_body: usize,
@@ -336,6 +343,8 @@ fn run(args: Args) -> Result<(), String> {
         max_body_bytes: args.max_body,
         rate_per_sec: args.rate_limit,
         rate_burst: args.rate_burst,
+        static_bytes_per_sec: args.static_bytes_per_sec,
+        static_burst_bytes: args.static_burst_bytes,
         max_open_games: args.max_open_games,
         open_game_ttl_ms: args.open_game_expiry_secs.saturating_mul(1000),
         max_unjoined_per_ip: args.max_unjoined_per_ip,

@@ -11,6 +11,18 @@ use common::challenges::{answer, blitz, call, challenge, code, get};
 use common::{send, server};
 use serde_json::{json, Value};
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_event_stream_keeps_a_pending_challenge_alive_without_writing_each_round() {
+    let store: std::sync::Arc<dyn crown_server::store::Store> =
+        std::sync::Arc::new(crown_server::store::SqliteStore::open_in_memory().unwrap());
+    let app = server()
+        .with(|c| c.challenge_away_ms = 8_000)
+        .store(store.clone())
+        .start()
+        .await;
+    common::bots::stream_keeps_challenges_alive_once_per_quarter(&app, &store).await;
+}
+
 /// The game view of `id`.
 async fn game(app: &crown_server::App, id: &str) -> Value {
     let (s, g) = send(app, Method::GET, &format!("/api/games/{id}"), None, None).await;

@@ -15,6 +15,21 @@ use common::pg::{store, Pg};
 use common::{send, server};
 use serde_json::json;
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_event_stream_keeps_a_pending_challenge_alive_without_writing_each_round() {
+    let Some(pg) = Pg::start_or_skip_async().await else {
+        return;
+    };
+    let s = store(&pg.url()).await;
+    let app = server()
+        .with(|c| c.challenge_away_ms = 8_000)
+        .store(s.clone())
+        .start()
+        .await;
+    common::bots::stream_keeps_challenges_alive_once_per_quarter(&app, &s).await;
+    app.shutdown();
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_bot_plays_a_challenge_through_two_instances_and_tokens_work_on_both() {
     let Some(pg) = Pg::start_or_skip_async().await else {

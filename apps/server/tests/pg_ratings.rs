@@ -9,8 +9,8 @@ use axum::http::StatusCode;
 use common::accounts::sign_up;
 use common::pg::{store, Pg};
 use common::ratings::{
-    act, blitz_rating, farm, game, get, get_text, leaderboard_names, new_players_game, played_game,
-    sign_up_from,
+    act, blitz_rating, farm, game, get, get_text, joined_at_once, leaderboard_names,
+    new_players_game, played_game, sign_up_from,
 };
 use common::server;
 use serde_json::json;
@@ -180,6 +180,39 @@ async fn one_network_and_a_pair_beyond_its_games_of_the_day_play_unrated() {
     );
     assert_eq!(view(short.id.clone()).await["unrated_reason"], "too_short");
     app.shutdown();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn joins_of_one_pair_at_once_on_two_instances_begin_no_more_rated_games_than_its_cap() {
+    // Issue 41 (the third attack review, E), as tests/rated_rules.rs checks it on SQLite: the
+    // joins go to two instances of one database, so each instance's count must see the other's.
+    let Some(pg) = Pg::start_or_skip_async().await else {
+        return;
+    };
+    let cap = |c: &mut crown_server::Config| c.rated_games_per_pair_per_day = 4;
+    let a = server()
+        .with(cap)
+        .store(store(&pg.url()).await)
+        .start()
+        .await;
+    let b = server()
+        .with(cap)
+        .store(store(&pg.url()).await)
+        .start()
+        .await;
+    let ann = sign_up_from(&a, "ann", [203, 0, 113, 7]).await;
+    let cat = sign_up_from(&a, "cat", [198, 51, 100, 9]).await;
+    let games = joined_at_once(&[&a, &b], &ann, &cat, 16).await;
+    for (answered, read) in &games {
+        assert_eq!(answered, read, "the join answered what the game holds");
+    }
+    let rated = games.iter().filter(|g| g.1 .0 == true).count();
+    assert_eq!(rated, 4, "{games:?}");
+    for g in games.iter().filter(|g| g.1 .0 == false) {
+        assert_eq!(g.1 .1, "pair_limit", "{games:?}");
+    }
+    a.shutdown();
+    b.shutdown();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -194,3 +194,18 @@ async fn a_database_made_before_the_cap_columns_gets_them_filled_from_the_json()
         .unwrap();
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tournament_takes_at_most_its_player_cap_and_withdrawn_places_are_reused() {
+    // As tests/tournaments.rs checks it on SQLite.
+    let Some(pg) = Pg::start_or_skip_async().await else {
+        return;
+    };
+    let app = server()
+        .with(|c| c.tournament_max_players = 2)
+        .store(store(&pg.url()).await)
+        .start()
+        .await;
+    withdrawn_places_are_reused_and_churn_is_bounded(&app).await;
+    app.shutdown();
+}

@@ -6,7 +6,9 @@
 
 mod common;
 use axum::http::StatusCode;
-use common::ratings::{act, blitz_rating, get, played_game, sign_up_from};
+use common::ratings::{
+    act, blitz_rating, get, join, joined_at_once, played_game, rated_game, sign_up_from,
+};
 use common::server;
 use crown_server::App;
 use serde_json::Value;
@@ -102,6 +104,31 @@ async fn a_game_between_two_networks_is_rated() {
     assert_eq!(
         blitz_rating(&app, "cat").await.map(|r| (r.0, r.2)),
         Some((1338, 1))
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn joins_of_one_pair_at_once_begin_no_more_rated_games_than_its_cap() {
+    // Issue 41 (the third attack review, E): 30 joins at once gave 17 rated games under a cap
+    // of 10, the count read before the join was written.
+    let app = app(|c| c.rated_games_per_pair_per_day = 4).await;
+    let ann = sign_up_from(&app, "ann", HOME).await;
+    let cat = sign_up_from(&app, "cat", ELSEWHERE).await;
+    let games = joined_at_once(&[&app], &ann, &cat, 16).await;
+    for (answered, read) in &games {
+        assert_eq!(answered, read, "the join answered what the game holds");
+    }
+    let rated = games.iter().filter(|g| g.1 .0 == true).count();
+    assert_eq!(rated, 4, "{games:?}");
+    for g in games.iter().filter(|g| g.1 .0 == false) {
+        assert_eq!(g.1 .1, "pair_limit", "{games:?}");
+    }
+    // As the joins one after another (below): the next one is unrated too.
+    let (id, _) = rated_game(&app, &ann).await;
+    let j = join(&app, &id, &cat).await;
+    assert_eq!(
+        (&j["game"]["rated"], &j["game"]["unrated_reason"]),
+        (&false.into(), &"pair_limit".into())
     );
 }
 

@@ -198,3 +198,131 @@ async fn endgame_files_count_against_the_client_request_budget_and_the_web_app_d
         assert_eq!(s, StatusCode::OK);
     }
 }
+
+/// `GET uri` from the client address `ip` (as the server's listener gives it), with `headers`.
+async fn get_from(
+    app: &App,
+    uri: &str,
+    ip: [u8; 4],
+    headers: &[(header::HeaderName, &str)],
+) -> (StatusCode, header::HeaderMap, Vec<u8>) {
+    let mut req = Request::builder().uri(uri);
+    for (k, v) in headers {
+        req = req.header(k, *v);
+    }
+    let mut req = req.body(Body::empty()).unwrap();
+    req.extensions_mut()
+        .insert(axum::extract::ConnectInfo(std::net::SocketAddr::from((
+            ip, 40000,
+        ))));
+    let res = app.router().oneshot(req).await.unwrap();
+    let (status, h) = (res.status(), res.headers().clone());
+    let body = axum::body::to_bytes(res.into_body(), 1 << 23)
+        .await
+        .unwrap()
+        .to_vec();
+    (status, h, body)
+}
+
+#[tokio::test]
+async fn the_web_apps_files_are_under_a_byte_budget_per_address() {
+    // 50 000 bytes of burst, refilled at 1 byte a second: app.js is 19 600 bytes sent plain, so
+    // each fetch costs 20 624 (its 1 KiB of headers counted) and the check before it 1. Two fit;
+    // the third overdraws the budget (it was not empty yet); the fourth is refused until the
+    // budget is back to 1 byte.
+    let (app, _dir, js) = app_with(|c| {
+        c.static_bytes_per_sec = 1;
+        c.static_burst_bytes = 50_000;
+    })
+    .await;
+    assert_eq!(js.len(), 19_600);
+    let one = [198, 51, 100, 7];
+    for _ in 0..3 {
+        let (s, _, body) = get_from(&app, "/app.js", one, &[]).await;
+        assert_eq!((s, body.len()), (StatusCode::OK, 19_600));
+    }
+    let (s, h, body) = get_from(&app, "/app.js", one, &[]).await;
+    assert_eq!(s, StatusCode::TOO_MANY_REQUESTS);
+    // (1 - (50 000 - 3 - 3 × 20 624)) / 1 = 11 876 s, less the refill meanwhile (a second or so).
+    let wait: u64 = h[header::RETRY_AFTER].to_str().unwrap().parse().unwrap();
+    assert!((11_870..=11_876).contains(&wait), "{wait}");
+    let e: serde_json::Value = serde_json::from_slice(&body).unwrap();
+    assert_eq!(e["error"]["code"], "rate_limited", "{e}");
+    // Every file counts, the client-side routes' index.html too; another address has its own
+    // budget; the API keeps its request budget (rate_per_sec 0 here: unlimited).
+    assert_eq!(
+        get_from(&app, "/g/abc", one, &[]).await.0,
+        StatusCode::TOO_MANY_REQUESTS
+    );
+    let (s, _, body) = get_from(&app, "/app.js", [198, 51, 100, 8], &[]).await;
+    assert_eq!((s, body), (StatusCode::OK, js));
+    assert_eq!(
+        get_from(&app, "/api/lobby", one, &[]).await.0,
+        StatusCode::OK
+    );
+}
+
+#[tokio::test]
+async fn a_first_load_and_reloads_fit_the_default_budget_and_a_download_loop_does_not() {
+    // A web app of the real one's size: a 4 MB engine (`.wasm`, incompressible), 40 scripts and
+    // the index page, under the default budget (128 MiB of burst, 2 MiB a second).
+    let (app, dir, _) = app().await;
+    let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+    let wasm: Vec<u8> = (0..4_000_000)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x as u8
+        })
+        .collect();
+    std::fs::create_dir(dir.path().join("pkg")).unwrap();
+    std::fs::write(dir.path().join("pkg/crown_wasm_bg.wasm"), &wasm).unwrap();
+    let mut files = vec!["/".to_string(), "/pkg/crown_wasm_bg.wasm".to_string()];
+    for i in 0..40 {
+        let name = format!("m{i}.js");
+        std::fs::write(
+            dir.path().join(&name),
+            format!("export const m{i} = {i};\n").repeat(200),
+        )
+        .unwrap();
+        files.push(format!("/{name}"));
+    }
+    let ip = [203, 0, 113, 9];
+    // Three first loads (no cache, nothing compressed: the most bytes), then two reloads that
+    // revalidate each file (304s).
+    let mut etags = Vec::new();
+    for _ in 0..3 {
+        etags.clear();
+        for f in &files {
+            let (s, h, _) = get_from(&app, f, ip, &[]).await;
+            assert_eq!(s, StatusCode::OK, "{f}");
+            etags.push(h[header::ETAG].to_str().unwrap().to_string());
+        }
+    }
+    for _ in 0..2 {
+        for (f, etag) in files.iter().zip(&etags) {
+            let (s, _, _) = get_from(&app, f, ip, &[(header::IF_NONE_MATCH, etag)]).await;
+            assert_eq!(s, StatusCode::NOT_MODIFIED, "{f}");
+        }
+    }
+    // A loop downloading the engine is refused once its 128 MiB are spent: 3 loads of about
+    // 4.2 MB were, so (128 MiB - 3 × 4.2 MB) / 4 MB + 1 = 31 more get through, and one more per
+    // 4 MB refilled meanwhile (2 MiB a second).
+    let (mut fetched, started) = (0, std::time::Instant::now());
+    loop {
+        let (s, h, _) = get_from(&app, "/pkg/crown_wasm_bg.wasm", ip, &[]).await;
+        if s == StatusCode::TOO_MANY_REQUESTS {
+            assert!(h.contains_key(header::RETRY_AFTER));
+            break;
+        }
+        assert_eq!(s, StatusCode::OK);
+        fetched += 1;
+        let refilled = started.elapsed().as_secs_f64() * f64::from(2u32 << 20) / 4e6;
+        assert!(
+            f64::from(fetched) <= 31.0 + refilled.ceil(),
+            "still served after {fetched} downloads"
+        );
+    }
+    assert!(fetched >= 30, "refused after {fetched} downloads");
+}

@@ -607,57 +607,12 @@ async fn a_scheduled_tournament_without_players_is_cancelled_at_its_start_time()
 }
 
 #[tokio::test]
-async fn a_tournament_takes_at_most_its_player_cap_and_joining_and_withdrawing_cannot_grow_it() {
+async fn a_tournament_takes_at_most_its_player_cap_and_withdrawn_places_are_reused() {
     let app = server()
-        .with(|c| c.tournament_max_players = 3)
+        .with(|c| c.tournament_max_players = 2)
         .start()
         .await;
-    let sessions = players(&app).await;
-    let body = json!({"name": "Small RR", "variant": "american", "format": "round_robin",
-                      "time_control": blitz()});
-    let (s, v) = create(&app, &sessions["alice"], body).await;
-    assert_eq!(s, StatusCode::CREATED, "{v}");
-    let id = v["id"].as_str().unwrap().to_string();
-    let join_uri = format!("/api/tournaments/{id}/join");
-    let withdraw_uri = format!("/api/tournaments/{id}/withdraw");
-    join(&app, &id, &sessions, &["alice", "bob", "carol"]).await;
-    let (s, v) = call(&app, Method::POST, &join_uri, Some(&sessions["dave"]), None).await;
-    assert_eq!(s, StatusCode::CONFLICT, "{v}");
-    assert_eq!(v["error"]["code"], "tournament_full", "{v}");
-    // Withdrawn before the start, a place is free again; but each entry stays in the
-    // tournament, so joining and withdrawing stop at twice the cap (6 entries).
-    let mut joins = 0;
-    loop {
-        let (s, v) = call(
-            &app,
-            Method::POST,
-            &withdraw_uri,
-            Some(&sessions["carol"]),
-            None,
-        )
-        .await;
-        assert_eq!(s, StatusCode::OK, "{v}");
-        let (s, v) = call(
-            &app,
-            Method::POST,
-            &join_uri,
-            Some(&sessions["carol"]),
-            None,
-        )
-        .await;
-        if s != StatusCode::OK {
-            assert_eq!(s, StatusCode::CONFLICT, "{v}");
-            assert_eq!(v["error"]["code"], "tournament_full", "{v}");
-            break;
-        }
-        joins += 1;
-        assert!(joins < 10, "joining and withdrawing never stopped: {v}");
-    }
-    assert_eq!(joins, 3, "entries 4, 5 and 6 were taken, the 7th refused");
-    let (s, t) = get(&app, &format!("/api/tournaments/{id}")).await;
-    assert_eq!(s, StatusCode::OK, "{t}");
-    assert_eq!(t["players_list"].as_array().unwrap().len(), 6, "{t}");
-    assert_eq!(t["players"], 2, "{t}");
+    common::tournaments::withdrawn_places_are_reused_and_churn_is_bounded(&app).await;
 }
 
 /// `POST /api/tournaments` with `body` by `session` from client address `from`.
@@ -769,15 +724,19 @@ async fn one_network_makes_at_most_four_entries_in_a_tournament_withdrawn_ones_i
         (StatusCode::CONFLICT, Some("network_full")),
         "{v}"
     );
-    // A withdrawal frees no entry of the network.
+    // A withdrawal frees no entry of the network: another account of it stays out, and the
+    // one that withdrew comes back only to its own entry.
     let (status, v) = from("withdraw", &sybils[0], [203, 0, 113, 1]).await;
     assert_eq!(status, StatusCode::OK, "{v}");
-    let (status, v) = from("join", &sybils[0], [203, 0, 113, 1]).await;
+    let (status, v) = from("join", &sybils[4], [203, 0, 113, 9]).await;
     assert_eq!(
         (status, v["error"]["code"].as_str()),
         (StatusCode::CONFLICT, Some("network_full")),
         "{v}"
     );
+    let (status, v) = from("join", &sybils[0], [203, 0, 113, 1]).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["players_list"].as_array().unwrap().len(), 4, "{v}");
     // Another network still joins.
     let (status, v) = from("join", &sessions["bob"], [198, 51, 100, 7]).await;
     assert_eq!(status, StatusCode::OK, "{v}");

@@ -212,6 +212,28 @@ impl Arena {
         crate::roster::withdraw(&mut self.players, id)
     }
 
+    /// Before the start, a player joins under `name` with `rating` in the place of the withdrawn
+    /// entry `id` (which keeps its id; it has no points yet), so that withdrawals before the
+    /// start do not add entries.
+    ///
+    /// # Errors
+    /// [`TournamentError::AlreadyStarted`] / [`TournamentError::Finished`] after the start, and
+    /// those of [`Arena::join`], [`TournamentError::NoSuchPlayer`] when `id` is not a withdrawn
+    /// entry.
+    pub fn reenter(
+        &mut self,
+        id: PlayerId,
+        name: &str,
+        rating: u32,
+    ) -> Result<(), TournamentError> {
+        match self.phase {
+            Phase::Created => {}
+            Phase::Running => return Err(TournamentError::AlreadyStarted { operation: "join" }),
+            Phase::Finished => return Err(TournamentError::Finished { operation: "join" }),
+        }
+        crate::roster::reenter(&mut self.players, id, name, rating, |_| true)
+    }
+
     /// A player who left comes back while the arena has not finished: paired again, with the
     /// points and streak they had.
     ///

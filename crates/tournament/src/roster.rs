@@ -16,6 +16,48 @@ pub(crate) fn enrol(
     rating: u32,
     blocks: impl Fn(&Player) -> bool,
 ) -> Result<PlayerId, TournamentError> {
+    let name = checked_name(players, name, blocks)?;
+    let id = PlayerId(players.len() as u32);
+    players.push(Player {
+        id,
+        name,
+        rating,
+        withdrawn: false,
+    });
+    Ok(id)
+}
+
+/// A player named `name` (trimmed) with `rating` takes the withdrawn entry `id` of `players`
+/// (its id kept; its name and rating replaced), under [`enrol`]'s rule for the name.
+///
+/// # Errors
+/// [`TournamentError::NoSuchPlayer`] (also for an entry not withdrawn), and those of [`enrol`].
+pub(crate) fn reenter(
+    players: &mut [Player],
+    id: PlayerId,
+    name: &str,
+    rating: u32,
+    blocks: impl Fn(&Player) -> bool,
+) -> Result<(), TournamentError> {
+    if !players.get(id.0 as usize).is_some_and(|p| p.withdrawn) {
+        return Err(TournamentError::NoSuchPlayer(id));
+    }
+    let name = checked_name(players, name, |p| p.id != id && blocks(p))?;
+    let p = &mut players[id.0 as usize];
+    (p.name, p.rating, p.withdrawn) = (name, rating, false);
+    Ok(())
+}
+
+/// `name` trimmed, when a new entry may take it: not empty, at most [`MAX_NAME_CHARS`], and not
+/// the name of a player of `players` that `blocks` keeps (in any case).
+///
+/// # Errors
+/// [`TournamentError::BadName`].
+fn checked_name(
+    players: &[Player],
+    name: &str,
+    blocks: impl Fn(&Player) -> bool,
+) -> Result<String, TournamentError> {
     let name = name.trim();
     let bad = |reason| {
         Err(TournamentError::BadName {
@@ -36,14 +78,7 @@ pub(crate) fn enrol(
     {
         return bad("already taken by a player of this tournament");
     }
-    let id = PlayerId(players.len() as u32);
-    players.push(Player {
-        id,
-        name: name.to_string(),
-        rating,
-        withdrawn: false,
-    });
-    Ok(id)
+    Ok(name.to_string())
 }
 
 /// Mark player `id` of `players` withdrawn.

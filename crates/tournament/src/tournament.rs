@@ -141,6 +141,23 @@ impl Tournament {
         crate::roster::enrol(&mut self.players, name, rating, |p| !p.withdrawn)
     }
 
+    /// Before the start, a player joins under `name` with `rating` in the place of the withdrawn
+    /// entry `id` (which keeps its id): the same account coming back, or a new player taking a
+    /// place nobody uses, so that withdrawals do not add entries.
+    ///
+    /// # Errors
+    /// As [`Tournament::join`], and [`TournamentError::NoSuchPlayer`] when `id` is not a
+    /// withdrawn entry.
+    pub fn reenter(
+        &mut self,
+        id: PlayerId,
+        name: &str,
+        rating: u32,
+    ) -> Result<(), TournamentError> {
+        self.require_created("join")?;
+        crate::roster::reenter(&mut self.players, id, name, rating, |p| !p.withdrawn)
+    }
+
     /// The player withdraws: before the start they are simply out; once running, a Swiss no
     /// longer pairs them and a round robin's later rounds record their games as lost by forfeit
     /// (results of rounds already paired are recorded as usual).

@@ -292,3 +292,37 @@ fn a_tournament_cancelled_before_its_start_is_finished_with_its_reason() {
     );
     assert_eq!(running.cancelled(), None);
 }
+
+#[test]
+fn a_withdrawn_entry_is_taken_again_before_the_start_only() {
+    let mut t = Tournament::new(settings(Format::RoundRobin)).unwrap();
+    let ann = t.join("Ann", 1500).unwrap();
+    let bob = t.join("Bob", 1600).unwrap();
+    // Only a withdrawn entry can be taken, under a name nobody playing has.
+    assert_eq!(
+        t.reenter(ann, "Cy", 1700),
+        Err(TournamentError::NoSuchPlayer(ann))
+    );
+    t.withdraw(ann).unwrap();
+    assert!(matches!(
+        t.reenter(ann, "bob", 0),
+        Err(TournamentError::BadName { .. })
+    ));
+    // Its own name again (the player coming back), or a new player's: the id is kept.
+    t.reenter(ann, "Ann", 1500).unwrap();
+    t.withdraw(ann).unwrap();
+    t.reenter(ann, " Cy ", 1700).unwrap();
+    let cy = t.player(ann).unwrap();
+    assert_eq!(
+        (cy.name.as_str(), cy.rating, cy.withdrawn),
+        ("Cy", 1700, false)
+    );
+    assert_eq!(t.players().len(), 2);
+    t.withdraw(bob).unwrap();
+    t.join("Dan", 1400).unwrap();
+    t.start().unwrap();
+    assert_eq!(
+        t.reenter(bob, "Eve", 1500),
+        Err(TournamentError::AlreadyStarted { operation: "join" })
+    );
+}

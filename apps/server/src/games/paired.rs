@@ -106,7 +106,17 @@ impl Games {
             }
         }
         live.join(random_hex(32)?, now)?;
-        match self.insert(live, client).await {
+        let inserted = match self.insert(live.clone(), client).await {
+            // The store counted the pair's rated games when writing it and found them used up
+            // (another game of the pair got there first): it is played unrated.
+            Err(e) if e.code == crate::games::registry::PAIR_LIMIT => {
+                live.rec.meta.ratings = None;
+                live.rec.meta.unrated = Some(e.code.to_string());
+                self.insert(live, client).await
+            }
+            r => r,
+        };
+        match inserted {
             Ok(_) => Ok(true),
             Err(e) => {
                 // Another instance (or another request here) created it first: then it exists.

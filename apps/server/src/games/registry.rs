@@ -37,6 +37,22 @@ pub(crate) struct NewCounts {
     net_seek: Option<std::net::IpAddr>,
 }
 
+/// The error of a failed write of a game: `pair_limit` (409) for [`StoreError::PairLimit`], which
+/// the join and the paired game's creation answer by playing the game unrated; `storage` else.
+pub(crate) fn store_error(e: StoreError) -> Error {
+    match e {
+        StoreError::PairLimit(_) => Error::conflict(
+            PAIR_LIMIT,
+            "the pair's rated games of the last 24 hours are used up",
+        ),
+        e => Error::storage(e),
+    }
+}
+
+/// The code of [`store_error`]'s refusal by the per-pair cap, and the `unrated_reason` of a game
+/// it makes unrated.
+pub(crate) const PAIR_LIMIT: &str = "pair_limit";
+
 /// Times a change is re-validated against a reloaded game after a version conflict before the
 /// request is answered `409 version_conflict`.
 const MAX_CONFLICT_RETRIES: u32 = 3;
@@ -201,8 +217,39 @@ impl Games {
         account: Option<crate::store::SeatAccount>,
     ) -> Result<(crown_core::Color, String, live::GameView), Error> {
         let token = crate::token::random_hex(32)?;
-        let t2 = token.clone();
         let pregame = self.pregame_ratings(h, account.as_ref()).await?;
+        match self
+            .take_seat(h, reserved_ok, client, &account, &token, pregame.clone())
+            .await
+        {
+            // The store counted the pair's rated games when writing the join and found them used
+            // up (another join of the pair got there first): the game is played unrated.
+            Err(e) if e.code == PAIR_LIMIT => {
+                let unrated = crate::ratings::Pregame::Unrated(PAIR_LIMIT);
+                let pregame = pregame.map(|(ids, _)| (ids, unrated));
+                self.take_seat(h, reserved_ok, client, &account, &token, pregame)
+                    .await
+            }
+            r => r,
+        }
+        .map(|(color, game)| (color, token, game))
+    }
+
+    /// [`Games::join_seat`] with the pre-game ratings `pregame` read before.
+    ///
+    /// # Errors
+    /// Those of [`Games::join_seat`], and `pair_limit` when the store refuses the rated game
+    /// ([`store_error`]).
+    async fn take_seat(
+        &self,
+        h: &Arc<GameHandle>,
+        reserved_ok: bool,
+        client: Option<std::net::IpAddr>,
+        account: &Option<crate::store::SeatAccount>,
+        token: &str,
+        pregame: PregameRatings,
+    ) -> Result<(crown_core::Color, live::GameView), Error> {
+        let (t2, account) = (token.to_string(), account.clone());
         let counted = self.count_seat(h, client)?;
         let joined = self
             .mutate(h, "join", None, move |live, now| {
@@ -252,7 +299,7 @@ impl Games {
             }
         };
         let game = h.live.lock().await.view(now_ms(), Some(color));
-        Ok((color, token, game))
+        Ok((color, game))
     }
 
     /// The pre-game ratings of a rated game that `account` is about to join (read before the
@@ -507,7 +554,7 @@ impl Games {
         let saved = tokio::task::spawn_blocking(move || store.create(&rec)).await;
         if let Err(e) = saved
             .map_err(Error::storage)
-            .and_then(|r| r.map_err(Error::storage))
+            .and_then(|r| r.map_err(store_error))
         {
             self.open_games.fetch_sub(1, Ordering::SeqCst);
             return Err(e);
@@ -633,6 +680,7 @@ impl Games {
                     self.reload(h, &mut guard).await?;
                     continue;
                 }
+                Err(e @ StoreError::PairLimit(_)) => return Err(store_error(e)),
                 Err(e) => {
                     tracing::error!(error = %e, "saving a game failed");
                     return Err(Error::storage(e));

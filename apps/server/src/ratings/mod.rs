@@ -376,9 +376,6 @@ pub enum Pregame {
     Unrated(&'static str),
 }
 
-/// The window of [`crate::config::Config::rated_games_per_pair_per_day`]: 24 hours, in ms.
-const PAIR_WINDOW_MS: u64 = 24 * 3600 * 1000;
-
 impl Ratings {
     /// The ratings of `store`; the leaderboard shows the ratings `established` enough
     /// ([`crate::config::Config::leaderboard_min_games`], `leaderboard_min_opponents`,
@@ -432,7 +429,8 @@ impl Ratings {
     /// `accounts_unavailable`, `storage`.
     async fn unrated_reason(&self, b: &str, w: &str) -> Result<Option<&'static str>, Error> {
         let (b, w) = (b.to_string(), w.to_string());
-        let since = crate::games::live::now_ms().saturating_sub(PAIR_WINDOW_MS);
+        let since =
+            crate::games::live::now_ms().saturating_sub(crate::store::ratings::PAIR_WINDOW_MS);
         let pair = self
             .with_ratings(move |s| s.pair_history(&b, &w, since))
             .await?;

@@ -3,6 +3,7 @@
 
 use super::error::ApiError;
 use crate::app::App;
+use crate::config::STATIC_REQUEST_BYTES;
 use axum::extract::{ConnectInfo, Request, State};
 use axum::http::{header, StatusCode};
 use axum::middleware::Next;
@@ -158,33 +159,61 @@ fn heavy_read(path: &str) -> bool {
         })
 }
 
+/// The key of the request's client in the per-address budgets (its address as
+/// `crate::proxy::resolve_client` found it).
+fn client_of(req: &Request) -> Option<std::net::IpAddr> {
+    req.extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|c| crate::proxy::client_key(c.0.ip()))
+}
+
+/// `429 rate_limited` with `Retry-After: wait` (and `retry_after_s`): `what` from this address.
+fn rate_limited(what: &str, wait: u64) -> Response {
+    let mut e = ApiError::new(
+        StatusCode::TOO_MANY_REQUESTS,
+        "rate_limited",
+        format!("too many {what} from this address; retry in {wait} s"),
+    );
+    e.details = Some(serde_json::json!({ "retry_after_s": wait }));
+    e.retry_after_s = Some(wait);
+    e.into_response()
+}
+
 /// Take the request's cost ([`HEAVY_READ_COST`] for a heavy read, else 1) from its client
 /// address's budget, or answer `429 rate_limited` with `Retry-After`.
-pub(super) async fn rate_limit(
-    State(app): State<App>,
-    req: Request,
-    next: Next,
-) -> Result<Response, ApiError> {
-    let ip = req
-        .extensions()
-        .get::<ConnectInfo<SocketAddr>>()
-        .map(|c| crate::proxy::client_key(c.0.ip()));
+pub(super) async fn rate_limit(State(app): State<App>, req: Request, next: Next) -> Response {
+    let ip = client_of(&req);
     let cost = if req.method() == axum::http::Method::GET && heavy_read(req.uri().path()) {
         HEAVY_READ_COST
     } else {
         1
     };
     if let Err(wait) = app.limiter.check_cost(ip, cost) {
-        let mut e = ApiError::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            "rate_limited",
-            format!("too many requests from this address; retry in {wait} s"),
-        );
-        e.details = Some(serde_json::json!({ "retry_after_s": wait }));
-        e.retry_after_s = Some(wait);
-        return Ok(e.into_response());
+        return rate_limited("requests", wait);
     }
-    Ok(next.run(req).await)
+    next.run(req).await
+}
+
+/// The web app's own files under their client address's byte budget
+/// ([`crate::config::Config::static_bytes_per_sec`], a budget of its own: a page load asks for
+/// dozens of files): while the budget is overdrawn, `429 rate_limited` with `Retry-After`;
+/// else the file is served and its response charged, its body's bytes (compressed as sent, none
+/// for a `304`) plus [`STATIC_REQUEST_BYTES`].
+pub(super) async fn static_budget(State(app): State<App>, req: Request, next: Next) -> Response {
+    use axum::body::HttpBody;
+    let ip = client_of(&req);
+    if let Err(wait) = app.static_limiter.check(ip) {
+        return rate_limited("bytes of the web app's files", wait);
+    }
+    let res = next.run(req).await;
+    let sent = res
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok()?.parse::<u64>().ok())
+        .unwrap_or_else(|| res.body().size_hint().lower());
+    app.static_limiter
+        .charge(ip, sent.saturating_add(STATIC_REQUEST_BYTES));
+    res
 }
 
 /// Answer `408 timeout` (JSON) when a request takes longer than the configured limit. Changes run

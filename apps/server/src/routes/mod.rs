@@ -72,9 +72,9 @@ pub fn router(app: App) -> Router {
             layers::limit_declared_body,
         ));
     // Endgame files count against the client's request budget like the API, so that one address
-    // cannot download them without end. The web app's own files do not: a page load asks for
-    // dozens of them (several tabs, or players behind one NAT, would run out), and each costs
-    // microseconds once compressed and kept (`static_files`).
+    // cannot download them without end. The web app's own files have a budget of bytes of their
+    // own (`layers::static_budget`): a page load asks for dozens of them (several tabs, or
+    // players behind one NAT, would run out of requests), and the cost is in the bytes sent.
     let per_client = || middleware::from_fn_with_state(app.clone(), layers::rate_limit);
     let mut router = health::routes()
         .merge(egdb_files::routes(cfg.egdb_dir.clone(), cfg.egdb_serve_pieces).layer(per_client()))
@@ -83,7 +83,11 @@ pub fn router(app: App) -> Router {
         .route_layer(middleware::from_fn(metrics::mark_route));
     match cfg.static_dir.as_ref().filter(|d| d.is_dir()) {
         Some(dir) => {
-            router = router.fallback_service(static_files::router(dir));
+            let files = static_files::router(dir).layer(middleware::from_fn_with_state(
+                app.clone(),
+                layers::static_budget,
+            ));
+            router = router.fallback_service(files);
         }
         None => router = router.merge(health::builtin_pages()),
     }

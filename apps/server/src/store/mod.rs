@@ -91,6 +91,11 @@ pub enum StoreError {
     /// PostgreSQL reported an error (connection, SQL, ...).
     #[error("PostgreSQL error: {0}")]
     Postgres(String),
+    /// A write that would make the game one of its pair's rated games beyond the cap
+    /// ([`Store::cap_rated_pairs`]); nothing was written. The game is then played unrated
+    /// (`pair_limit`).
+    #[error("game '{0}': the pair's rated games of the day are used up")]
+    PairLimit(String),
     /// The store's writer thread has stopped.
     #[error("the database writer has stopped")]
     Closed,
@@ -101,7 +106,8 @@ pub trait Store: Send + Sync + 'static {
     /// Insert a new game (with its moves).
     ///
     /// # Errors
-    /// [`StoreError::Database`] on failure (including a duplicate id).
+    /// [`StoreError::Database`] on failure (including a duplicate id), [`StoreError::PairLimit`]
+    /// ([`Store::cap_rated_pairs`]).
     fn create(&self, rec: &GameRecord) -> Result<(), StoreError>;
 
     /// Write a changed game in one transaction: the row, moves with ply `>= keep_plies` replaced by
@@ -109,9 +115,21 @@ pub trait Store: Send + Sync + 'static {
     /// new one.
     ///
     /// # Errors
-    /// [`StoreError::Conflict`] if the stored version differs, [`StoreError::Database`] on failure;
-    /// nothing is written then.
+    /// [`StoreError::Conflict`] if the stored version differs, [`StoreError::PairLimit`]
+    /// ([`Store::cap_rated_pairs`]), [`StoreError::Database`] on failure; nothing is written then.
     fn save(&self, rec: &mut GameRecord, keep_plies: usize) -> Result<(), StoreError>;
+
+    /// From now on, refuse with [`StoreError::PairLimit`] a [`Store::create`] or [`Store::save`]
+    /// that would make a game one of its pair's rated games (both seats linked to accounts,
+    /// rated, not made unrated, unfinished) while the pair already has `per_day` rated games in
+    /// the last 24 hours ([`PairHistory::recent_rated`]; 0: no cap;
+    /// `--rated-games-per-pair-per-day`). The count and the write are one atomic step, also
+    /// between instances sharing a store. The default keeps no cap in the store (an embedder's
+    /// own store): the cap is then only the count read before each join, which joins at once
+    /// can pass.
+    fn cap_rated_pairs(&self, per_day: u32) {
+        let _ = per_day;
+    }
 
     /// Load a game with its moves; `Ok(None)` if there is none with this id.
     ///

@@ -95,6 +95,64 @@ pub struct PairHistory {
     pub recent_rated: u64,
 }
 
+/// The window of the per-pair cap on rated games (`--rated-games-per-pair-per-day`): 24 hours,
+/// in ms.
+pub const PAIR_WINDOW_MS: u64 = 24 * 3600 * 1000;
+
+/// The per-pair cap a write of a game must keep (`--rated-games-per-pair-per-day`): a write that
+/// makes a game one of its pair's rated games (its `rated_pair` column goes from none to the
+/// pair: the second seat of a rated game taken, or a rated game created with both seats) is
+/// refused with [`StoreError::PairLimit`] when the pair's [`PairHistory::recent_rated`] already
+/// reached the cap. The store counts and writes in one step (SQLite: its one writer;
+/// PostgreSQL: a transaction holding a lock on the pair), so concurrent joins cannot pass it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct PairCheck {
+    /// The two accounts' ids, black's first.
+    pub accounts: [String; 2],
+    /// The pair's `games.rated_pair` value.
+    pub pair: String,
+    /// The start of the window (ms since the Unix epoch): now less [`PAIR_WINDOW_MS`].
+    pub since: i64,
+    /// The cap: at most this many rated games in the window.
+    pub cap: i64,
+}
+
+impl PairCheck {
+    /// The check a write of `rec` is under with the cap `per_day` (0: none): `None` unless the
+    /// game is one of its pair's rated games (`schema::rated_pair_key`).
+    pub fn of(rec: &GameRecord, per_day: u32) -> Option<PairCheck> {
+        if per_day == 0 {
+            return None;
+        }
+        let pair = super::schema::rated_pair_key(rec)?;
+        let a = &rec.meta.accounts;
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as u64);
+        Some(PairCheck {
+            accounts: [
+                a.black.as_ref()?.user_id.clone(),
+                a.white.as_ref()?.user_id.clone(),
+            ],
+            pair,
+            since: now.saturating_sub(PAIR_WINDOW_MS).min(i64::MAX as u64) as i64,
+            cap: i64::from(per_day),
+        })
+    }
+
+    /// [`StoreError::PairLimit`] for game `id` when `recent` (the pair's
+    /// [`PairHistory::recent_rated`], read inside the writing transaction) reached the cap.
+    ///
+    /// # Errors
+    /// [`StoreError::PairLimit`].
+    pub fn admit(&self, id: &str, recent: i64) -> Result<(), StoreError> {
+        if recent >= self.cap {
+            return Err(StoreError::PairLimit(id.to_string()));
+        }
+        Ok(())
+    }
+}
+
 /// The SQL (parameters `{a}`, `{b}`, `{since}` and `{pair}`, the pair's `games.rated_pair`
 /// value, `schema::pair_key`) of [`PairHistory`] as one row of two integers. The games being
 /// played are counted by the indexed `rated_pair` column, not by reading each unfinished game's

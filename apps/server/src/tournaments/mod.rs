@@ -137,7 +137,16 @@ pub struct Stored {
     /// withdrawn entries included, which [`MAX_ENTRIES_PER_NETWORK`] counts.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub entry_nets: Vec<String>,
+    /// The account of each withdrawal, in order (an account once per withdrawal), which
+    /// [`MAX_WITHDRAWALS`] counts.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub withdrawals: Vec<String>,
 }
+
+/// Withdrawals one account may make from one tournament; once it has made them it cannot join
+/// it again (`409 too_many_withdrawals`). So joining and withdrawing stays bounded although a
+/// withdrawn entry is reused (by the same account, or before the start by a new player).
+pub const MAX_WITHDRAWALS: usize = 5;
 
 /// Entries (joins, withdrawn ones included) one network (an IPv4 /24, an IPv6 sign-up network)
 /// may make in one tournament; more get `409 network_full`. So the accounts of one network cannot
@@ -464,6 +473,7 @@ impl Tournaments {
             accounts: Vec::new(),
             creator_net,
             entry_nets: Vec::new(),
+            withdrawals: Vec::new(),
         };
         let now = now_ms();
         let rec = TournamentRecord {
@@ -617,12 +627,24 @@ impl Tournaments {
                         "this account has already joined the tournament",
                     ));
                 }
+                if s.withdrawals.iter().filter(|u| **u == user.user_id).count() >= MAX_WITHDRAWALS {
+                    return Err(Error::conflict(
+                        "too_many_withdrawals",
+                        format!(
+                            "this account has withdrawn from this tournament {MAX_WITHDRAWALS} \
+                             times and cannot join it again"
+                        ),
+                    ));
+                }
                 check_room(s, max_players)?;
-                // An arena's player who left (before the start or while it runs) comes back.
-                if let (true, Some(p)) = (s.arena().is_some(), s.entry_of(&user.user_id, true)) {
-                    if let Event::Arena(a) = &mut s.event {
-                        a.arena.rejoin(p).map_err(api_error)?;
+                // A player who left comes back in their own entry: an arena's before the start
+                // or while it runs (with their points), a Swiss's or round robin's before it.
+                if let Some(p) = s.entry_of(&user.user_id, true) {
+                    match &mut s.event {
+                        Event::Arena(a) => a.arena.rejoin(p),
+                        Event::Rounds(t) => t.reenter(p, &user.name, rating),
                     }
+                    .map_err(api_error)?;
                     return Ok(());
                 }
                 if let Some(net) = &net {
@@ -637,13 +659,27 @@ impl Tournaments {
                         ));
                     }
                 }
+                s.entry_nets.extend(net.clone());
+                // Before the start, once the entries reach twice the cap, a new player takes
+                // the place of a withdrawn one (`check_room` let it in only then).
+                let free = (s.players().len() >= entries_cap(s, max_players))
+                    .then(|| s.players().iter().find(|p| p.withdrawn).map(|p| p.id))
+                    .flatten();
+                if let Some(p) = free {
+                    match &mut s.event {
+                        Event::Rounds(t) => t.reenter(p, &user.name, rating),
+                        Event::Arena(a) => a.arena.reenter(p, &user.name, rating),
+                    }
+                    .map_err(api_error)?;
+                    s.accounts[p.0 as usize] = user.clone();
+                    return Ok(());
+                }
                 match &mut s.event {
                     Event::Rounds(t) => t.join(&user.name, rating),
                     Event::Arena(a) => a.arena.join(&user.name, rating),
                 }
                 .map_err(api_error)?;
                 s.accounts.push(user.clone());
-                s.entry_nets.extend(net.clone());
                 Ok(())
             })
             .await?;
@@ -673,7 +709,9 @@ impl Tournaments {
                     Event::Rounds(t) => t.withdraw(p),
                     Event::Arena(a) => a.arena.withdraw(p),
                 }
-                .map_err(api_error)
+                .map_err(api_error)?;
+                s.withdrawals.push(user_id.clone());
+                Ok(())
             })
             .await?;
         Ok(s)
@@ -808,17 +846,31 @@ impl Tournaments {
     }
 }
 
-/// `Err(tournament_full)` when tournament `s` has `max` players (a Swiss: at most
-/// [`crown_tournament::MAX_SWISS_PLAYERS`]) not withdrawn, or twice `max` entries counting those
-/// withdrawn (each entry stays in its state and its view).
-fn check_room(s: &Stored, max: usize) -> Result<(), Error> {
-    let max = match &s.event {
+/// The player cap of tournament `s` under the server's `max`: a Swiss pairs at most
+/// [`crown_tournament::MAX_SWISS_PLAYERS`].
+fn player_cap(s: &Stored, max: usize) -> usize {
+    match &s.event {
         Event::Rounds(t) => match t.settings().format {
             crown_tournament::Format::Swiss { .. } => max.min(crown_tournament::MAX_SWISS_PLAYERS),
             _ => max,
         },
         Event::Arena(_) => max,
-    };
+    }
+}
+
+/// The most entries tournament `s` keeps, withdrawn ones included: twice its [`player_cap`].
+fn entries_cap(s: &Stored, max: usize) -> usize {
+    player_cap(s, max).saturating_mul(2)
+}
+
+/// `Err(tournament_full)` when tournament `s` has `max` players (a Swiss: at most
+/// [`crown_tournament::MAX_SWISS_PLAYERS`]) not withdrawn, or twice `max` entries counting those
+/// withdrawn (each entry stays in its state and its view) — unless it has not started and one of
+/// them is withdrawn: a new player then takes that entry's place, so a withdrawn entry blocks no
+/// one before the start (once it runs, a withdrawn entry has its games and points).
+fn check_room(s: &Stored, max: usize) -> Result<(), Error> {
+    let reusable = s.phase_now() == Phase::Created && s.players().iter().any(|p| p.withdrawn);
+    let max = player_cap(s, max);
     let players = s.players();
     let playing = players.iter().filter(|p| !p.withdrawn).count();
     if playing >= max {
@@ -827,7 +879,7 @@ fn check_room(s: &Stored, max: usize) -> Result<(), Error> {
             format!("the tournament is full ({max} players)"),
         ));
     }
-    if players.len() >= max.saturating_mul(2) {
+    if players.len() >= max.saturating_mul(2) && !reusable {
         return Err(Error::conflict(
             "tournament_full",
             format!(

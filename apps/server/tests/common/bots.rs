@@ -150,3 +150,63 @@ impl Lines {
         }
     }
 }
+
+/// The keep-alive of an event stream (issue 41): `app` (on `store`) must have
+/// `challenge_away_ms` = 8 000. An account with a pending challenge keeps its event stream
+/// open for 5 s (a round every half second): the challenge's stored `expires_ms` is pushed back
+/// once every quarter of the 8 s (when it would expire within 6 s), so it changes twice in those
+/// 5 s (at about 2 s and 4 s) — not at every round, which would change it about ten times.
+pub async fn stream_keeps_challenges_alive_once_per_quarter(
+    app: &App,
+    store: &std::sync::Arc<dyn crown_server::store::Store>,
+) {
+    let alice = super::accounts::sign_up(app, "alice", "alice password").await;
+    super::accounts::sign_up(app, "bob", "bob's password").await;
+    let (s, c) = super::challenges::challenge(
+        app,
+        &alice,
+        "bob",
+        json!({"time_control": super::challenges::blitz()}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::CREATED, "{c}");
+    let id = c["id"].as_str().unwrap().to_string();
+    // Read on a blocking thread (the PostgreSQL store's client blocks).
+    let expires = || {
+        let (store, id) = (store.clone(), id.clone());
+        async move {
+            tokio::task::spawn_blocking(move || {
+                let c = store.challenges().unwrap().load_challenge(&id).unwrap();
+                c.unwrap().expires_ms
+            })
+            .await
+            .unwrap()
+        }
+    };
+    let (s, events, v) = Lines::open_session(app, "/api/stream/event", &alice).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let mut events = events.unwrap();
+    // Read the stream meanwhile: its rounds run as it is read.
+    let reader = tokio::spawn(async move { while events.next().await.is_some() {} });
+    let mut seen = vec![expires().await];
+    let end = tokio::time::Instant::now() + Duration::from_secs(5);
+    while tokio::time::Instant::now() < end {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        let e = expires().await;
+        if e != *seen.last().unwrap() {
+            seen.push(e);
+        }
+    }
+    reader.abort();
+    assert!(
+        (2..=3).contains(&(seen.len() - 1)),
+        "expires_ms changed {} times: {seen:?}",
+        seen.len() - 1
+    );
+    for w in seen.windows(2) {
+        assert!(
+            w[1] >= w[0] + 1_500,
+            "pushed back only a quarter apart: {seen:?}"
+        );
+    }
+}

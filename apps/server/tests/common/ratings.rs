@@ -197,9 +197,9 @@ pub async fn sign_up_from(app: &App, name: &str, ip: impl Into<std::net::IpAddr>
     super::accounts::token_of(&h)
 }
 
-/// `black` creates a rated blitz game, `white` joins, and the sides play `plies` plies (the
-/// first legal move each time); returns the game.
-pub async fn played_game(app: &App, black: &str, white: &str, plies: usize) -> Game {
+/// The session `black` creates a rated blitz game, taking black's seat: the game's id and
+/// black's seat token.
+pub async fn rated_game(app: &App, black: &str) -> (String, String) {
     let mut c = post(
         "/api/games",
         json!({"variant": "american", "rated": true, "time_control": blitz(), "color": "black"}),
@@ -207,19 +207,62 @@ pub async fn played_game(app: &App, black: &str, white: &str, plies: usize) -> G
     c.session = Some(black);
     let (s, _, v) = c.send(app).await;
     assert_eq!(s, StatusCode::CREATED, "{v}");
-    let id = v["id"].as_str().unwrap().to_string();
+    (
+        v["id"].as_str().unwrap().to_string(),
+        v["token"].as_str().unwrap().to_string(),
+    )
+}
+
+/// The session `white` joins game `id`: the join's answer (asserted `200`).
+pub async fn join(app: &App, id: &str, white: &str) -> Value {
     let uri = format!("/api/games/{id}/join");
     let (s, _, j) = call(axum::http::Method::POST, &uri, Some(white), None)
         .send(app)
         .await;
     assert_eq!(s, StatusCode::OK, "{j}");
+    j
+}
+
+/// `black` creates a rated blitz game, `white` joins, and the sides play `plies` plies (the
+/// first legal move each time); returns the game.
+pub async fn played_game(app: &App, black: &str, white: &str, plies: usize) -> Game {
+    let (id, black) = rated_game(app, black).await;
+    let j = join(app, &id, white).await;
     let g = Game {
         id,
-        black: v["token"].as_str().unwrap().to_string(),
+        black,
         white: j["token"].as_str().unwrap().to_string(),
     };
     play_plies(app, &g, plies).await;
     g
+}
+
+/// `black` creates `n` rated blitz games, then `white` joins all of them at once, the i-th join
+/// sent to `apps[i % apps.len()]` (instances of one store): each game's `(rated,
+/// unrated_reason)` as its join answered, then as the game reads afterwards.
+pub async fn joined_at_once(
+    apps: &[&App],
+    black: &str,
+    white: &str,
+    n: usize,
+) -> Vec<((Value, Value), (Value, Value))> {
+    let mut ids = Vec::new();
+    for _ in 0..n {
+        ids.push(rated_game(apps[0], black).await.0);
+    }
+    let joins = ids
+        .iter()
+        .enumerate()
+        .map(|(i, id)| join(apps[i % apps.len()], id, white));
+    let joined = futures_util::future::join_all(joins).await;
+    let mut out = Vec::new();
+    for (id, j) in ids.iter().zip(joined) {
+        let (s, v) = get(apps[0], &format!("/api/games/{id}"), None).await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+        let fields = |g: &Value| (g["rated"].clone(), g["unrated_reason"].clone());
+        out.push((fields(&j["game"]), fields(&v)));
+    }
+    out
 }
 
 /// The rating farm of the attack review (issue 41): the account `{prefix}t` signs up from

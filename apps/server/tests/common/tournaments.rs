@@ -699,3 +699,79 @@ pub async fn play_short_arena_game(apps: &[App], sessions: &HashMap<String, Stri
         "{t}"
     );
 }
+
+/// A round robin on `app` (whose `tournament_max_players` is 2, so 4 entries at most, withdrawn
+/// ones included): full at 2 players; before the start a withdrawn entry's place is taken by a
+/// new player once the entries reach 4 (issue 41: it blocked every new player for good), an
+/// account coming back takes its own entry again, and joining and withdrawing stop at the
+/// account's fifth withdrawal (`too_many_withdrawals`) without adding entries.
+pub async fn withdrawn_places_are_reused_and_churn_is_bounded(app: &App) {
+    let mut sessions = players(app).await;
+    sessions.insert("erin".into(), sign_up(app, "erin", "erin-password").await);
+    let body = json!({"name": "Small RR", "variant": "american", "format": "round_robin",
+                      "time_control": blitz()});
+    let (s, v) = call(
+        app,
+        Method::POST,
+        "/api/tournaments",
+        Some(&sessions["alice"]),
+        Some(body),
+    )
+    .await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+    let id = v["id"].as_str().unwrap().to_string();
+    let act = |what: &'static str, who: &'static str| {
+        let (uri, session) = (
+            format!("/api/tournaments/{id}/{what}"),
+            sessions[who].clone(),
+        );
+        async move { call(app, Method::POST, &uri, Some(&session), None).await }
+    };
+    let entries = || async {
+        let (s, t) = get(app, &format!("/api/tournaments/{id}")).await;
+        assert_eq!(s, StatusCode::OK, "{t}");
+        (
+            t["players_list"].as_array().unwrap().len(),
+            t["players"].as_u64().unwrap(),
+        )
+    };
+    join(app, &id, &sessions, &["alice", "bob"]).await;
+    let (s, v) = act("join", "carol").await;
+    assert_eq!(
+        (s, v["error"]["code"].as_str()),
+        (StatusCode::CONFLICT, Some("tournament_full")),
+        "{v}"
+    );
+    // Two withdraw and two others join: 4 entries, 2 of them withdrawn.
+    assert_eq!(act("withdraw", "alice").await.0, StatusCode::OK);
+    join(app, &id, &sessions, &["carol"]).await;
+    assert_eq!(act("withdraw", "bob").await.0, StatusCode::OK);
+    join(app, &id, &sessions, &["dave"]).await;
+    assert_eq!(entries().await, (4, 2));
+    // One more withdraws: the next player takes a withdrawn entry's place.
+    assert_eq!(act("withdraw", "carol").await.0, StatusCode::OK);
+    join(app, &id, &sessions, &["erin"]).await;
+    assert_eq!(entries().await, (4, 2));
+    // Joining and withdrawing again and again reuses the account's entry and stops at its fifth
+    // withdrawal.
+    let mut joins = 0;
+    loop {
+        assert_eq!(act("withdraw", "dave").await.0, StatusCode::OK);
+        let (s, v) = act("join", "dave").await;
+        if s != StatusCode::OK {
+            assert_eq!(
+                (s, v["error"]["code"].as_str()),
+                (StatusCode::CONFLICT, Some("too_many_withdrawals")),
+                "{v}"
+            );
+            break;
+        }
+        joins += 1;
+        assert!(joins < 10, "joining and withdrawing never stopped: {v}");
+    }
+    assert_eq!(
+        joins, 4,
+        "four comebacks, refused after the fifth withdrawal"
+    );
+    assert_eq!(entries().await, (4, 1));
+}

@@ -86,6 +86,9 @@ impl Store for SlowLoad {
     fn save(&self, rec: &mut GameRecord, keep: usize) -> Result<(), StoreError> {
         self.inner.save(rec, keep)
     }
+    fn cap_rated_pairs(&self, per_day: u32) {
+        self.inner.cap_rated_pairs(per_day);
+    }
     fn load(&self, id: &str) -> Result<Option<GameRecord>, StoreError> {
         self.slow(self.inner.load(id))
     }

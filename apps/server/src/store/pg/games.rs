@@ -4,7 +4,7 @@
 //! their own (`pg/chat.rs`, `pg/leases.rs`).
 
 use super::{db, PgStore};
-use crate::store::ratings::uncount_sql;
+use crate::store::ratings::{uncount_sql, PairCheck};
 use crate::store::schema::{
     listed_of, listed_query, meta_json, move_rows, ongoing_of_query, parse_meta, rated_pair_key,
     summary, unstarted_query, Dialect, GameRow, GAME_COLUMNS, INSERT_COLUMNS, PG_META_JSON,
@@ -65,9 +65,20 @@ fn read_game(c: &mut Client, id: &str) -> Result<Option<GameRecord>, StoreError>
 }
 
 impl Store for PgStore {
+    fn cap_rated_pairs(&self, per_day: u32) {
+        self.pair_cap
+            .store(per_day, std::sync::atomic::Ordering::SeqCst);
+    }
+
     fn create(&self, rec: &GameRecord) -> Result<(), StoreError> {
+        let check = PairCheck::of(rec, self.pair_cap());
         self.with(|c| {
             let mut tx = c.transaction().map_err(db)?;
+            if let Some(check) = &check {
+                super::lock_pairs(&mut tx, &[check.pair.as_str()]).map_err(db)?;
+                let recent = super::pair_recent(&mut tx, check).map_err(db)?;
+                check.admit(&rec.id, recent)?;
+            }
             tx.execute(
                 &format!(
                     "INSERT INTO games ({INSERT_COLUMNS})

@@ -37,6 +37,7 @@ mod tokens;
 mod tournaments;
 
 use super::schema::{move_rows, schema, Dialect, RowUpdate};
+use crate::store::ratings::PairCheck;
 use crate::store::{Change, ChangeState, GameRatings, GameRecord, StoreError};
 use postgres::error::SqlState;
 use postgres::{Client, NoTls};
@@ -70,6 +71,8 @@ pub struct PgStore {
     /// The listener's generation while it listens, 0 while it does not.
     listening: Arc<AtomicU64>,
     stats: Arc<CommitStats>,
+    /// [`crate::store::Store::cap_rated_pairs`] (0: no cap).
+    pair_cap: std::sync::atomic::AtomicU32,
 }
 
 /// Counters of the committer thread.
@@ -92,6 +95,8 @@ struct SaveJob {
     /// The game as saved, when the save may finish it (a finished game with a result and a
     /// linked seat): recorded and rated in the same transaction (`pg/ratings.rs`).
     finish: Option<Box<GameRecord>>,
+    /// The per-pair cap this save must keep ([`PairCheck`]).
+    check: Option<PairCheck>,
     /// The answer: the game's ratings when this save rated it.
     reply: std::sync::mpsc::SyncSender<Result<Option<GameRatings>, StoreError>>,
 }
@@ -131,24 +136,101 @@ fn parse_note(payload: &str) -> Option<Change> {
     listen::parse_version_id(payload)
 }
 
+/// What [`commit_batch`] did with one save.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Written {
+    /// Written; the game's ratings when this transaction rated it.
+    Saved(Option<GameRatings>),
+    /// Not written: the stored version differs.
+    Conflict,
+    /// Not written: it would pass the per-pair cap ([`PairCheck`]).
+    PairLimit,
+}
+
+/// Take the transaction-scoped lock of each of `pairs` (`games.rated_pair` values), in one
+/// order: a transaction that counts a pair's rated games and then writes one holds it, so that
+/// every instance counts and writes a pair's games one transaction at a time.
+fn lock_pairs(tx: &mut postgres::Transaction<'_>, pairs: &[&str]) -> Result<(), postgres::Error> {
+    let mut pairs = pairs.to_vec();
+    pairs.sort_unstable();
+    pairs.dedup();
+    for p in pairs {
+        tx.execute(
+            "SELECT pg_advisory_xact_lock($1, hashtext($2))",
+            &[&PAIR_LOCK_CLASS, &p],
+        )?;
+    }
+    Ok(())
+}
+
+/// The first key of the pair locks ([`lock_pairs`]; the second is the pair's hash), apart from
+/// the schema's one-key lock.
+const PAIR_LOCK_CLASS: i32 = 7306;
+
+/// The pair's rated games of the window of `check` ([`crate::store::PairHistory::recent_rated`]),
+/// as the transaction `tx` sees them now.
+fn pair_recent(
+    tx: &mut postgres::Transaction<'_>,
+    check: &PairCheck,
+) -> Result<i64, postgres::Error> {
+    let [a, b] = &check.accounts;
+    let sql = crate::store::ratings::pair_history_sql(["$1", "$2", "$3", "$4"]);
+    Ok(tx
+        .query_one(&sql, &[a, b, &check.since, &check.pair])?
+        .get::<_, i64>(1))
+}
+
 /// Write `jobs` (distinct games) in one transaction: one versioned `UPDATE` of every row, then
 /// the moves, the ends of finished games (with their ratings) and the notifications of the
-/// games it updated. Returns, per job, whether its version matched (and it was written), and
-/// the game's ratings when this transaction rated it.
-fn commit_batch(
-    c: &mut Client,
-    jobs: &[SaveJob],
-) -> Result<Vec<(bool, Option<GameRatings>)>, postgres::Error> {
+/// games it updated. Returns, per job, what was done ([`Written`]).
+fn commit_batch(c: &mut Client, jobs: &[SaveJob]) -> Result<Vec<Written>, postgres::Error> {
     let mut tx = c.transaction()?;
     let col = |f: fn(&RowUpdate) -> String| jobs.iter().map(|j| f(&j.row)).collect::<Vec<String>>();
     let num = |f: fn(&RowUpdate) -> i64| jobs.iter().map(|j| f(&j.row)).collect::<Vec<i64>>();
     let ids = col(|j| j.id.clone());
     // Lock the rows in one order (by id) whatever the plan of the UPDATE, so that two
     // instances' batches touching the same games wait for each other instead of deadlocking.
-    tx.execute(
-        "SELECT 1 FROM games WHERE id = ANY($1) ORDER BY id FOR UPDATE",
-        &[&ids],
-    )?;
+    let stored: std::collections::HashMap<String, (i64, Option<String>)> = tx
+        .query(
+            "SELECT id, version, rated_pair FROM games WHERE id = ANY($1) ORDER BY id FOR UPDATE",
+            &[&ids],
+        )?
+        .iter()
+        .map(|r| (r.get(0), (r.get(1), r.get(2))))
+        .collect();
+    // The saves that make a game one of its pair's rated games: counted under the pair's lock.
+    let checked: Vec<(&SaveJob, &PairCheck)> = jobs
+        .iter()
+        .filter_map(|j| Some((j, j.check.as_ref()?)))
+        .filter(|(j, ch)| {
+            stored.get(&j.row.id).is_some_and(|(v, pair)| {
+                *v == j.row.version && pair.as_deref() != Some(ch.pair.as_str())
+            })
+        })
+        .collect();
+    let mut refused: Vec<String> = Vec::new();
+    if !checked.is_empty() {
+        lock_pairs(
+            &mut tx,
+            &checked
+                .iter()
+                .map(|(_, ch)| ch.pair.as_str())
+                .collect::<Vec<_>>(),
+        )?;
+        let mut taken: std::collections::HashMap<&str, i64> = std::collections::HashMap::new();
+        for (j, ch) in checked {
+            let before = match taken.get(ch.pair.as_str()) {
+                Some(n) => *n,
+                None => pair_recent(&mut tx, ch)?,
+            };
+            if ch.admit(&j.row.id, before).is_ok() {
+                taken.insert(&ch.pair, before + 1);
+            } else {
+                taken.insert(&ch.pair, before);
+                refused.push(j.row.id.clone());
+            }
+        }
+    }
     let results: Vec<Option<String>> = jobs.iter().map(|j| j.row.result.clone()).collect();
     let pairs: Vec<Option<String>> = jobs.iter().map(|j| j.row.rated_pair.clone()).collect();
     let updated: std::collections::HashSet<String> = tx
@@ -159,7 +241,7 @@ fn commit_batch(
              FROM unnest($1::TEXT[], $2::TEXT[], $3::TEXT[], $4::TEXT[], $5::BIGINT[],
                          $6::BIGINT[], $7::BIGINT[], $8::TEXT[], $9::BIGINT[])
                   AS i(id, status, result, meta, plies, updated_ms, version, rated_pair, listed)
-             WHERE g.id = i.id AND g.version = i.version
+             WHERE g.id = i.id AND g.version = i.version AND NOT (g.id = ANY($10::TEXT[]))
              RETURNING g.id",
             &[
                 &ids,
@@ -171,6 +253,7 @@ fn commit_batch(
                 &num(|j| j.version),
                 &pairs,
                 &num(|j| j.listed),
+                &refused,
             ],
         )?
         .iter()
@@ -245,7 +328,15 @@ fn commit_batch(
         )?;
     }
     tx.commit()?;
-    Ok(done.into_iter().zip(rated).collect())
+    Ok(jobs
+        .iter()
+        .zip(done.into_iter().zip(rated))
+        .map(|(j, (d, g))| match (d, refused.contains(&j.row.id)) {
+            (true, _) => Written::Saved(g),
+            (false, true) => Written::PairLimit,
+            (false, false) => Written::Conflict,
+        })
+        .collect())
 }
 
 /// The committer thread: take the saves waiting (up to [`MAX_BATCH`], one per game: a second
@@ -304,14 +395,17 @@ fn committer(url: String, rx: std::sync::mpsc::Receiver<Vec<SaveJob>>, stats: Ar
         match outcome {
             Ok(done) => {
                 stats.commits.fetch_add(1, Ordering::SeqCst);
-                stats
-                    .writes
-                    .fetch_add(done.iter().filter(|d| d.0).count() as u64, Ordering::SeqCst);
-                for (j, (d, g)) in batch.into_iter().zip(done) {
-                    let r = if d {
-                        Ok(g)
-                    } else {
-                        Err(StoreError::Conflict(j.row.id.clone()))
+                stats.writes.fetch_add(
+                    done.iter()
+                        .filter(|d| matches!(d, Written::Saved(_)))
+                        .count() as u64,
+                    Ordering::SeqCst,
+                );
+                for (j, d) in batch.into_iter().zip(done) {
+                    let r = match d {
+                        Written::Saved(g) => Ok(g),
+                        Written::Conflict => Err(StoreError::Conflict(j.row.id.clone())),
+                        Written::PairLimit => Err(StoreError::PairLimit(j.row.id.clone())),
                     };
                     let _ = j.reply.send(r);
                 }
@@ -399,7 +493,13 @@ impl PgStore {
             saves,
             listening,
             stats,
+            pair_cap: std::sync::atomic::AtomicU32::new(0),
         })
+    }
+
+    /// The cap of [`crate::store::Store::cap_rated_pairs`] (0: none).
+    fn pair_cap(&self) -> u32 {
+        self.pair_cap.load(Ordering::SeqCst)
     }
 
     /// The committer thread's counters (transactions, saves).
@@ -426,6 +526,7 @@ impl PgStore {
                 moves: move_rows(rec, keep),
                 note: note_for(rec, keep),
                 finish: crate::store::ratings::finish_of(rec).map(|_| Box::new((**rec).clone())),
+                check: PairCheck::of(rec, self.pair_cap()),
                 reply,
             });
             answers.push(answer);

@@ -2,7 +2,7 @@
 //! server's heartbeat, and the reads of one game, of the unfinished games and of the game list.
 
 use super::{ratings, SqliteStore};
-use crate::store::ratings::uncount_sql;
+use crate::store::ratings::{uncount_sql, PairCheck};
 use crate::store::schema::{
     listed_of, listed_query, meta_json, move_rows, ongoing_of_query, parse_meta, rated_pair_key,
     summary, unstarted_query, Dialect, GameRow, RowUpdate, GAME_COLUMNS, INSERT_COLUMNS,
@@ -50,6 +50,39 @@ fn update_row(c: &Connection, row: &RowUpdate) -> Result<(), StoreError> {
         return Err(StoreError::Conflict(row.id.clone()));
     }
     Ok(())
+}
+
+/// Refuse with [`StoreError::PairLimit`] a write of game `id` that makes it one of its pair's
+/// rated games beyond the cap (`check`; `version`: the version the write expects, `None` for a
+/// new game). Run by the writer, in the writing transaction: nothing else writes in between.
+fn check_pair(
+    c: &Connection,
+    id: &str,
+    version: Option<i64>,
+    check: Option<&PairCheck>,
+) -> Result<(), StoreError> {
+    let Some(check) = check else { return Ok(()) };
+    if let Some(version) = version {
+        let stored: Option<(i64, Option<String>)> = c
+            .query_row(
+                "SELECT version, rated_pair FROM games WHERE id = ?1",
+                params![id],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()?;
+        // A stale version fails as a conflict; a game already of the pair's is counted.
+        match stored {
+            Some((v, pair)) if v == version && pair.as_deref() != Some(check.pair.as_str()) => {}
+            _ => return Ok(()),
+        }
+    }
+    let [a, b] = &check.accounts;
+    let recent: i64 = c
+        .prepare_cached(&crate::store::ratings::pair_history_sql([
+            "?1", "?2", "?3", "?4",
+        ]))?
+        .query_row(params![a, b, check.since, check.pair], |r| r.get(1))?;
+    check.admit(id, recent)
 }
 
 /// The [`GameRow`] in the columns of `r` from index `at` on ([`GAME_COLUMNS`]).
@@ -128,9 +161,16 @@ fn load_unfinished_with(conn: &Connection) -> Result<Vec<GameRecord>, StoreError
 }
 
 impl Store for SqliteStore {
+    fn cap_rated_pairs(&self, per_day: u32) {
+        self.pair_cap
+            .store(per_day, std::sync::atomic::Ordering::SeqCst);
+    }
+
     fn create(&self, rec: &GameRecord) -> Result<(), StoreError> {
         let rec = rec.clone();
+        let check = PairCheck::of(&rec, self.pair_cap());
         self.write(move |c| {
+            check_pair(c, &rec.id, None, check.as_ref())?;
             c.execute(
                 &format!(
                     "INSERT INTO games ({INSERT_COLUMNS})
@@ -162,7 +202,9 @@ impl Store for SqliteStore {
         let finish = crate::store::ratings::finish_of(rec).map(|_| rec.clone());
         let rated = Arc::new(Mutex::new(None));
         let r2 = rated.clone();
+        let check = PairCheck::of(rec, self.pair_cap());
         self.write(move |c| {
+            check_pair(c, &row.id, Some(row.version), check.as_ref())?;
             update_row(c, &row)?;
             c.execute(
                 "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",

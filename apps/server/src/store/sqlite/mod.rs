@@ -107,6 +107,8 @@ pub struct SqliteStore {
     path: Option<std::path::PathBuf>,
     readers: Mutex<Vec<Connection>>,
     stats: Arc<WriterStats>,
+    /// [`crate::store::Store::cap_rated_pairs`] (0: no cap).
+    pair_cap: std::sync::atomic::AtomicU32,
 }
 
 /// Counters of the writer thread.
@@ -185,7 +187,13 @@ impl SqliteStore {
             path,
             readers: Mutex::new(Vec::new()),
             stats,
+            pair_cap: std::sync::atomic::AtomicU32::new(0),
         })
+    }
+
+    /// The cap of [`crate::store::Store::cap_rated_pairs`] (0: none).
+    fn pair_cap(&self) -> u32 {
+        self.pair_cap.load(Ordering::SeqCst)
     }
 
     /// The writer thread's counters (transactions, writes, queue length).
