@@ -119,12 +119,12 @@ pub(super) struct PairCheck {
 
 impl PairCheck {
     /// The check a write of `rec` is under with the cap `per_day` (0: none): `None` unless the
-    /// game is one of its pair's rated games (`schema::rated_pair_key`).
+    /// game is one of its pair's rated games ([`rated_pair_key`]).
     pub fn of(rec: &GameRecord, per_day: u32) -> Option<PairCheck> {
         if per_day == 0 {
             return None;
         }
-        let pair = super::schema::rated_pair_key(rec)?;
+        let pair = rated_pair_key(rec)?;
         let a = &rec.meta.accounts;
         let now = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -153,8 +153,27 @@ impl PairCheck {
     }
 }
 
+/// The `rated_pair` column of a game: while it is unfinished (`open` or `ongoing`), rated and
+/// not made unrated, with both seats linked, its two accounts' ids in byte order, one space
+/// between ([`pair_key`]); `None` otherwise. The per-pair cap on rated games counts the games
+/// being played by this indexed column (`--rated-games-per-pair-per-day`).
+pub(super) fn rated_pair_key(rec: &GameRecord) -> Option<String> {
+    let meta = &rec.meta;
+    if !matches!(rec.status.as_str(), "open" | "ongoing") || !meta.rated || meta.unrated.is_some() {
+        return None;
+    }
+    let (b, w) = (meta.accounts.black.as_ref()?, meta.accounts.white.as_ref()?);
+    Some(pair_key(&b.user_id, &w.user_id))
+}
+
+/// The `rated_pair` value of the accounts `a` and `b`, in either order.
+pub(super) fn pair_key(a: &str, b: &str) -> String {
+    let (x, y) = if a < b { (a, b) } else { (b, a) };
+    format!("{x} {y}")
+}
+
 /// The SQL (parameters `{a}`, `{b}`, `{since}` and `{pair}`, the pair's `games.rated_pair`
-/// value, `schema::pair_key`) of [`PairHistory`] as one row of two integers. The games being
+/// value, [`pair_key`]) of [`PairHistory`] as one row of two integers. The games being
 /// played are counted by the indexed `rated_pair` column, not by reading each unfinished game's
 /// JSON.
 pub(crate) fn pair_history_sql([a, b, since, pair]: [&str; 4]) -> String {

@@ -269,7 +269,7 @@ pub(super) const ADDED_COLUMNS: &[(&str, &str, &str)] = &[
 /// the indexes on them and on the seats' account ids (`games_seat_black`, `games_seat_white`:
 /// an account's unfinished games, [`ongoing_of_query`] and the event stream's, are found by
 /// them, not by reading every unfinished game's JSON), and the values of the rows an older
-/// version wrote, read from their JSON — the creator of each tournament not finished, and the [`rated_pair_key`] of each
+/// version wrote, read from their JSON — the creator of each tournament not finished, and the [`super::ratings::rated_pair_key`] of each
 /// unfinished rated game (the only rows the caps count: a finished one needs none) — and, once
 /// (marked by `player_counts` in `server_meta`), the `player_counts` of the games a store made
 /// before them recorded, and the `listed` column ([`listed_of`]) of the games a store made
@@ -412,25 +412,6 @@ pub(super) fn ongoing_of_query(black: &str, white: &str) -> String {
     )
 }
 
-/// The `rated_pair` column of a game: while it is unfinished (`open` or `ongoing`), rated and
-/// not made unrated, with both seats linked, its two accounts' ids in byte order, one space
-/// between ([`pair_key`]); `None` otherwise. The per-pair cap on rated games counts the games
-/// being played by this indexed column (`--rated-games-per-pair-per-day`).
-pub(super) fn rated_pair_key(rec: &GameRecord) -> Option<String> {
-    let meta = &rec.meta;
-    if !matches!(rec.status.as_str(), "open" | "ongoing") || !meta.rated || meta.unrated.is_some() {
-        return None;
-    }
-    let (b, w) = (meta.accounts.black.as_ref()?, meta.accounts.white.as_ref()?);
-    Some(pair_key(&b.user_id, &w.user_id))
-}
-
-/// The `rated_pair` value of the accounts `a` and `b`, in either order.
-pub(super) fn pair_key(a: &str, b: &str) -> String {
-    let (x, y) = if a < b { (a, b) } else { (b, a) };
-    format!("{x} {y}")
-}
-
 /// The ids of at most `{limit}` games worth no keeping that last changed before `{before}` (the
 /// parameters' placeholders), status `finished` or `aborted`, not rated (no row of
 /// `player_games` rated) and not a tournament game (whose id, unlike a game's 16 hex digits, has
@@ -563,7 +544,7 @@ pub(super) struct RowUpdate {
     pub status: String,
     pub result: Option<String>,
     pub meta: String,
-    /// [`rated_pair_key`].
+    /// [`super::ratings::rated_pair_key`].
     pub rated_pair: Option<String>,
     /// [`listed_of`].
     pub listed: i64,
@@ -580,7 +561,7 @@ impl RowUpdate {
             status: rec.status.clone(),
             result: rec.result.clone(),
             meta: meta_json(rec),
-            rated_pair: rated_pair_key(rec),
+            rated_pair: super::ratings::rated_pair_key(rec),
             listed: listed_of(rec),
             plies: rec.moves.len() as i64,
             updated_ms: rec.updated_ms as i64,

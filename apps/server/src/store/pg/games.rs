@@ -4,10 +4,10 @@
 //! their own (`pg/chat.rs`, `pg/leases.rs`).
 
 use super::{db, PgStore};
-use crate::store::ratings::{uncount_sql, PairCheck};
+use crate::store::ratings::{rated_pair_key, uncount_sql, PairCheck};
 use crate::store::schema::{
-    listed_of, listed_query, meta_json, move_rows, ongoing_of_query, parse_meta, rated_pair_key,
-    summary, unstarted_query, Dialect, GameRow, GAME_COLUMNS, INSERT_COLUMNS, PG_META_JSON,
+    listed_of, listed_query, meta_json, move_rows, ongoing_of_query, parse_meta, summary,
+    unstarted_query, Dialect, GameRow, GAME_COLUMNS, INSERT_COLUMNS, PG_META_JSON,
 };
 use crate::store::{
     ChatStore, GameMeta, GameRecord, GameSummary, LeaseStore, MoveRecord, Store, StoreError,

@@ -4,12 +4,12 @@
 //! instances rating games of the same player wait for each other instead of losing an update.
 
 use super::{db, PgStore};
+use crate::store::ratings::pair_key;
 use crate::store::ratings::{
     archive_sql, count_sql, counts_sql, finish_of, history_sql, leaderboard_sql, pair_history_sql,
     rate, rated_pair, scan_edge_sql, side_of, window_of, Established, OutcomeCounts, PairHistory,
     SqlArg,
 };
-use crate::store::schema::pair_key;
 use crate::store::{
     GameFilter, GameRatings, GameRecord, PlayerGame, RatingRecord, RatingStore, StoreError,
 };

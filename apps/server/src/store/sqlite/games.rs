@@ -2,11 +2,10 @@
 //! server's heartbeat, and the reads of one game, of the unfinished games and of the game list.
 
 use super::{ratings, SqliteStore};
-use crate::store::ratings::{uncount_sql, PairCheck};
+use crate::store::ratings::{rated_pair_key, uncount_sql, PairCheck};
 use crate::store::schema::{
-    listed_of, listed_query, meta_json, move_rows, ongoing_of_query, parse_meta, rated_pair_key,
-    summary, unstarted_query, Dialect, GameRow, RowUpdate, GAME_COLUMNS, INSERT_COLUMNS,
-    SQLITE_META_JSON,
+    listed_of, listed_query, meta_json, move_rows, ongoing_of_query, parse_meta, summary,
+    unstarted_query, Dialect, GameRow, RowUpdate, GAME_COLUMNS, INSERT_COLUMNS, SQLITE_META_JSON,
 };
 use crate::store::{
     AccountStore, ChatStore, GameMeta, GameRecord, GameSummary, MoveRecord, RatingStore, Store,

@@ -2,12 +2,12 @@
 //! finishing save's part, [`record_finish`], run by the writer inside the save's savepoint).
 
 use super::SqliteStore;
+use crate::store::ratings::pair_key;
 use crate::store::ratings::{
     archive_sql, count_sql, counts_sql, finish_of, history_sql, leaderboard_sql, pair_history_sql,
     rate, rated_pair, scan_edge_sql, side_of, window_of, Established, OutcomeCounts, PairHistory,
     SqlArg,
 };
-use crate::store::schema::pair_key;
 use crate::store::{
     GameFilter, GameRatings, GameRecord, PlayerGame, RatingRecord, RatingStore, StoreError,
 };
