@@ -490,7 +490,8 @@ async fn games_that_ended_with_no_move_and_short_guest_games_leave_the_store_aft
         .start()
         .await;
     // Purged too: a guest game resigned before any move (shorter than --rated-min-plies,
-    // whatever its result). Kept: a public game resigned so, and a game still open.
+    // whatever its result), and a public game resigned so (issue 41, fourth review: a public
+    // game that short is as empty). Kept: a game still open.
     let (resigned, _, _) = finished_game(&app).await;
     let public = create(&app, json!({"variant": "american", "public": true})).await;
     let public_id = public["id"].as_str().unwrap().to_string();
@@ -546,8 +547,8 @@ async fn games_that_ended_with_no_move_and_short_guest_games_leave_the_store_aft
         "a short guest game is purged"
     );
     assert!(
-        store.load(&public_id).unwrap().is_some(),
-        "a public game is kept"
+        store.load(&public_id).unwrap().is_none(),
+        "a short public game is purged"
     );
     assert!(store.load(&open).unwrap().is_some(), "an open game is kept");
     app.shutdown();
@@ -633,7 +634,7 @@ async fn chat_closes_ten_minutes_after_the_end_and_holds_at_most_200_messages() 
 }
 
 #[test]
-fn only_empty_games_and_short_unlisted_games_are_purged_on_sqlite() {
+fn only_empty_games_and_short_unrated_games_are_purged_on_sqlite() {
     let store = SqliteStore::open_in_memory().unwrap();
     common::check_purge_unstarted(&store);
 }

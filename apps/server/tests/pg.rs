@@ -604,7 +604,7 @@ async fn a_running_instance_takes_over_a_dead_ones_games_over_several_rounds_cre
 }
 
 #[test]
-fn only_empty_games_and_short_unlisted_games_are_purged_on_postgresql() {
+fn only_empty_games_and_short_unrated_games_are_purged_on_postgresql() {
     let Some(pg) = Pg::start_or_skip() else {
         return;
     };
