@@ -88,17 +88,20 @@ pub enum Dialect {
 }
 
 impl Dialect {
-    /// The dialect an `id` line announces: [`Dialect::Hub2`] for `protocol=2` or later, else
-    /// [`Dialect::Legacy`].
+    /// The dialect an `id` line announces: [`Dialect::Legacy`] only for a Crown binary
+    /// (`name=Crown`) built before Hub 2, which has no `protocol=2` (or later) in its `id`;
+    /// every other engine is spoken to in [`Dialect::Hub2`], the Hub protocol as Scan 3.1
+    /// defines it, whose `id` line carries no `protocol` key at all.
     pub fn of_id(args: &[(String, String)]) -> Dialect {
         let version = args
             .iter()
             .find(|(k, _)| k == "protocol")
             .and_then(|(_, v)| v.parse::<u32>().ok());
-        if version.is_some_and(|v| v >= 2) {
-            Dialect::Hub2
-        } else {
+        let crown = args.iter().any(|(k, v)| k == "name" && v == "Crown");
+        if crown && !version.is_some_and(|v| v >= 2) {
             Dialect::Legacy
+        } else {
+            Dialect::Hub2
         }
     }
 
@@ -387,9 +390,13 @@ impl ExternalEngine {
                 Dialect::Legacy => pos.move_text(mv),
             });
         }
+        // Hub 2 names the position by a Hub position string; the earlier dialect by a FEN.
+        let start = match self.dialect {
+            Dialect::Hub2 => crown_notation::hub_position(game.start()),
+            Dialect::Legacy => game.start().to_fen(),
+        };
         self.send(&format!(
-            "pos pos=\"{}\" moves=\"{}\"",
-            game.start().to_fen(),
+            "pos pos=\"{start}\" moves=\"{}\"",
             moves.join(" ")
         ))?;
         self.send(&self.dialect.level_line(limits))?;
@@ -516,6 +523,11 @@ mod tests {
             id("id name=Crown version=0.1.0 author=\"Crown developers\""),
             Dialect::Legacy
         );
+        // Scan 3.1's `id` has no `protocol` key: it speaks Hub 2 all the same (seconds).
+        assert_eq!(
+            id("id name=Scan version=3.1 author=\"Fabien Letouzey\" country=France"),
+            Dialect::Hub2
+        );
     }
 
     /// A scripted engine that records every line it is sent in `log` and answers `go` with `done`
@@ -555,12 +567,17 @@ mod tests {
             game.play_text(m).unwrap();
         }
         let limits = Limits::movetime(250);
-        for (id, done, dialect, level, moves, book) in [
+        // The start as a FEN (the earlier dialect) and as the Hub position string (Hub 2: the
+        // first player is W, the board turned; docs/protocol.md).
+        let fen = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12";
+        let hub = "Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww";
+        for (id, done, dialect, level, start, moves, book) in [
             (
                 "id name=Crown version=0.1.0 author=\"Crown developers\"",
                 "done move=12x19 ponder=27-23 score=\"+0.01\"",
                 Dialect::Legacy,
                 "level move-time=250",
+                fen,
                 "11-15 24-20 15-19 23x16",
                 "set-param name=book value=on",
             ),
@@ -569,6 +586,16 @@ mod tests {
                 "done move=12x19x16 ponder=27-23",
                 Dialect::Hub2,
                 "level move-time=0.250",
+                hub,
+                "11-15 24-20 15-19 23x16x19",
+                "set-param name=book value=true",
+            ),
+            (
+                "id name=Scan version=3.1 author=\"Fabien Letouzey\" country=France",
+                "done move=12x19x16 ponder=27-23",
+                Dialect::Hub2,
+                "level move-time=0.250",
+                hub,
                 "11-15 24-20 15-19 23x16x19",
                 "set-param name=book value=true",
             ),
@@ -584,9 +611,7 @@ mod tests {
             let log = std::fs::read_to_string(dir.path().join("log")).unwrap();
             assert!(log.lines().any(|l| l == level), "{log}");
             assert!(log.lines().any(|l| l == book), "{log}");
-            let pos = format!(
-                "pos pos=\"B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12\" moves=\"{moves}\""
-            );
+            let pos = format!("pos pos=\"{start}\" moves=\"{moves}\"");
             assert!(log.lines().any(|l| l == pos), "{log}");
         }
     }
