@@ -98,7 +98,7 @@ impl Dialect {
             .find(|(k, _)| k == "protocol")
             .and_then(|(_, v)| v.parse::<u32>().ok());
         let crown = args.iter().any(|(k, v)| k == "name" && v == "Crown");
-        if crown && !version.is_some_and(|v| v >= 2) {
+        if crown && version.is_none_or(|v| v < 2) {
             Dialect::Legacy
         } else {
             Dialect::Hub2

@@ -41,7 +41,8 @@ pub struct Settings {
 pub const MAX_TOURNAMENT_NAME_CHARS: usize = 80;
 
 impl Settings {
-    /// Checks the settings: a name of 1 to [`MAX_TOURNAMENT_NAME_CHARS`] characters, at least one
+    /// Checks the settings: a name of 1 to [`MAX_TOURNAMENT_NAME_CHARS`] characters with no
+    /// control character or bidirectional override, at least one
     /// Swiss round, an opening rule that fits the game (`OpeningRule::check`), a match win worth
     /// more than a tie and a tie more than a loss.
     ///
@@ -54,6 +55,16 @@ impl Settings {
             return bad(format!(
                 "the name must have 1 to {MAX_TOURNAMENT_NAME_CHARS} characters, not {chars}"
             ));
+        }
+        // The name goes into every game's PDN `Event` tag and onto pages: no control characters
+        // (NUL, escape sequences, line breaks) and no bidirectional overrides or isolates (which
+        // would reorder the text shown after them).
+        if self.name.chars().any(|c| {
+            c.is_control() || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+        }) {
+            return bad(
+                "the name must not contain control characters or bidirectional overrides".into(),
+            );
         }
         if self.format == (Format::Swiss { rounds: 0 }) {
             return bad("a Swiss needs at least 1 round".into());

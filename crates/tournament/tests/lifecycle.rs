@@ -58,6 +58,20 @@ fn settings_are_checked_when_created() {
         name: " ".into(),
         ..settings(Format::RoundRobin)
     }));
+    for name in [
+        "Club\u{0}night",
+        "Club \u{1b}[31mnight",
+        "Club\nnight",
+        "Club \u{202e}thgin",
+    ] {
+        assert!(
+            bad(Settings {
+                name: name.into(),
+                ..settings(Format::RoundRobin)
+            }),
+            "{name:?}"
+        );
+    }
     assert!(bad(Settings {
         scoring: Scoring {
             match_win: 1,
