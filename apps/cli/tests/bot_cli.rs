@@ -192,6 +192,11 @@ fn challenge_accepted(http: &Http, alice: &str) -> (String, String) {
 fn answered(http: &Http, alice: &str, variant: &str) -> (String, Value) {
     let body = json!({"variant": variant, "color": "black", "rated": true,
                       "time_control": {"initial_ms": 20_000, "increment_ms": 200}});
+    answered_to(http, alice, body)
+}
+
+/// Alice's challenge `body` to robot: its id and the challenge once answered (within 60 s).
+fn answered_to(http: &Http, alice: &str, body: Value) -> (String, Value) {
     let c = http.with_cookie("POST", "/api/challenge/robot", alice, Some(body));
     let id = c["id"].as_str().unwrap().to_string();
     let deadline = Instant::now() + Duration::from_secs(60);
@@ -354,6 +359,28 @@ fn crown_bot_runs_any_hub_engine_command_and_declines_the_variants_it_does_not_o
     );
     let end = finish(http, &id, &seat, g);
     assert_eq!(end["status"], "finished", "{end}");
+}
+
+/// A correspondence challenge is declined (`too_slow`) unless the bot runs with
+/// `--correspondence`: a challenger who never moves would hold one of its `--max-games` places
+/// for all the game's days (issue 41, the fifth attack review).
+#[test]
+fn crown_bot_declines_correspondence_unless_told_to_play_it() {
+    let Some(t) = Test::start() else { return };
+    let (url, http, token_file, alice) = (&t.url, &t.http, &t.token_file, &t.alice);
+    let correspondence = json!({"variant": "american", "color": "black", "days": 14});
+    let bot = start_bot(url, token_file);
+    let (_, c) = answered_to(http, alice, correspondence.clone());
+    assert_eq!(
+        (&c["status"], &c["decline_reason_key"]),
+        (&json!("declined"), &json!("too_slow")),
+        "{c}"
+    );
+    drop(bot); // killed
+    let _bot = start_bot_with(url, token_file, &["--correspondence"]);
+    let bob = http.sign_up("bob");
+    let (_, c) = answered_to(http, &bob, correspondence);
+    assert_eq!(c["status"], "accepted", "{c}");
 }
 
 #[test]

@@ -48,6 +48,11 @@ pub struct BotArgs {
     /// Most games played at once; further challenges are declined (`later`).
     #[arg(long, default_value_t = 4)]
     pub max_games: usize,
+    /// Accept correspondence challenges (days per move). Without it they are declined
+    /// (`too_slow`): the opponent of a correspondence game may leave its first move for all its
+    /// days, and each such game holds one of the `--max-games` places that long.
+    #[arg(long)]
+    pub correspondence: bool,
     /// Seconds without a line on the event stream (the server sends a keep-alive line every
     /// 5 s of silence) after which the connection is taken for dead and opened again.
     #[arg(long, default_value_t = 30)]
@@ -247,6 +252,7 @@ pub fn run(args: &BotArgs) -> Result<ExitCode, CliError> {
         variants,
         move_time: args.move_time,
         max_games: args.max_games,
+        correspondence: args.correspondence,
         playing: Arc::new(Mutex::new(HashSet::new())),
     };
     if args.idle_timeout == 0 {
@@ -317,6 +323,8 @@ struct Bot {
     variants: Vec<String>,
     move_time: u64,
     max_games: usize,
+    /// Whether correspondence challenges are accepted (`--correspondence`).
+    correspondence: bool,
     playing: Arc<Mutex<HashSet<String>>>,
 }
 
@@ -390,6 +398,12 @@ impl Bot {
         };
         if !self.variants.iter().any(|v| v == variant) {
             return decline("generic", &format!("the engine does not play {variant}"));
+        }
+        if !self.correspondence && c["days"].is_number() {
+            return decline(
+                "too_slow",
+                "correspondence games are not accepted (--correspondence)",
+            );
         }
         if self.playing().len() >= self.max_games {
             return decline("later", "playing --max-games games already");
