@@ -589,20 +589,7 @@ fn the_caps_count_by_index_not_by_reading_every_row() {
     // Issue 41: the per-account tournament cap parsed every open tournament's JSON, the rated
     // pair cap every unfinished game's; both now search an index.
     let store = SqliteStore::open_in_memory().unwrap();
-    let plan = |sql: String| -> String {
-        store
-            .read(move |c| {
-                let mut stmt = c.prepare(&format!("EXPLAIN QUERY PLAN {sql}"))?;
-                let unbound = std::iter::repeat_n(rusqlite::types::Null, stmt.parameter_count());
-                let rows = stmt
-                    .query_map(rusqlite::params_from_iter(unbound), |r| {
-                        r.get::<_, String>(3)
-                    })?
-                    .collect::<Result<Vec<_>, _>>()?;
-                Ok(rows.join("\n"))
-            })
-            .unwrap()
-    };
+    let plan = |sql: String| query_plan(&store, sql);
     let tournaments = plan(crate::store::tournaments::open_by_query("?1"));
     assert!(
         tournaments.contains("USING COVERING INDEX tournaments_creator (creator=? AND phase=?)"),
